@@ -9,9 +9,8 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
 use serde_json::Value;
 
-use crate::model::{
-    Benchmark, CvqaReason, CvqaStatus, Item, JustificationGrade, ResponseGrades, Review,
-};
+use crate::model::{Benchmark, CvqaReason, Item, JustificationGrade, ResponseGrades, Review};
+use crate::review;
 use crate::store::{ItemError, Store};
 use crate::tui::edit::{EditOutcome, TextEdit};
 use crate::tui::facts::Meta;
@@ -775,13 +774,7 @@ impl State {
                     EditOutcome::Submit => {
                         let t = e.text();
                         self.mode = Mode::Normal;
-                        self.change_review(fx, |r, _| {
-                            r.note = if t.trim().is_empty() {
-                                None
-                            } else {
-                                Some(t.trim_end().to_string())
-                            };
-                        });
+                        self.change_review(fx, |r, _| review::set_note(r, &t));
                     }
                     _ => {}
                 }
@@ -793,16 +786,7 @@ impl State {
                     EditOutcome::Submit => {
                         let t = e.text();
                         self.mode = Mode::Normal;
-                        self.change_grades(fx, |g| {
-                            g.penalty = Some(if t.trim().is_empty() {
-                                None
-                            } else {
-                                Some(t.trim().to_string())
-                            });
-                            if g.bonus.is_none() {
-                                g.bonus = Some(vec![]);
-                            }
-                        });
+                        self.change_grades(fx, |g| review::set_penalty(g, Some(&t)));
                     }
                     _ => {}
                 }
@@ -973,32 +957,14 @@ impl State {
             Action::Identifies => self.justification(JustificationGrade::Identifies, fx),
             Action::Partial => self.justification(JustificationGrade::Partial, fx),
             Action::Misses => self.justification(JustificationGrade::Misses, fx),
-            Action::FactOverride => self.change_grades(fx, |g| {
-                g.fact_correct = match g.fact_correct {
-                    None => Some(true),
-                    Some(true) => Some(false),
-                    Some(false) => None,
-                }
-            }),
+            Action::FactOverride => self.change_grades(fx, review::cycle_fact),
             Action::Bonus(n) => {
                 let count = self.item().map(|i| i.bonus_points.len()).unwrap_or(0);
                 if (n as usize) > count {
                     self.set_status(format!("this item has {count} bonus points"), Level::Warn);
                     return;
                 }
-                self.change_grades(fx, |g| {
-                    let mut b = g.bonus.take().unwrap_or_default();
-                    if let Some(p) = b.iter().position(|&x| x == n as u32) {
-                        b.remove(p);
-                    } else {
-                        b.push(n as u32);
-                        b.sort_unstable();
-                    }
-                    g.bonus = Some(b);
-                    if g.penalty.is_none() {
-                        g.penalty = Some(None);
-                    }
-                })
+                self.change_grades(fx, |g| review::toggle_bonus(g, n as u32))
             }
             Action::Penalty => {
                 let cur = self
@@ -1008,23 +974,11 @@ impl State {
                     .unwrap_or_default();
                 self.mode = Mode::Penalty(TextEdit::new(&cur, false));
             }
-            Action::NoPenalty => self.change_grades(fx, |g| {
-                g.penalty = Some(None);
-                if g.bonus.is_none() {
-                    g.bonus = Some(vec![]);
-                }
-            }),
+            Action::NoPenalty => self.change_grades(fx, |g| review::set_penalty(g, None)),
             Action::ContextLength => {
                 self.context_len = (self.context_len + 1) % CONTEXT_LENGTHS.len()
             }
-            Action::Accept => self.change_review(fx, |r, _| {
-                r.status = Some(CvqaStatus::Accept);
-                r.image_related = Some(true);
-                r.answer_ok = Some(true);
-                r.reason = None;
-                r.fixed_question = None;
-                r.fixed_answer = None;
-            }),
+            Action::Accept => self.change_review(fx, |r, _| review::accept(r)),
             Action::Fix => {
                 let (q, a) = match self.item().and_then(|i| i.counterfactual.as_ref()) {
                     Some(cf) => {
@@ -1050,15 +1004,11 @@ impl State {
                 });
             }
             Action::Reject => self.mode = Mode::Reject { selected: 0 },
-            Action::OriginalOverride => self.change_grades(fx, |g| {
-                g.original_correct = cycle(g.original_correct);
-            }),
-            Action::CounterfactualOverride => self.change_grades(fx, |g| {
-                g.counterfactual_correct = cycle(g.counterfactual_correct);
-            }),
-            Action::Pass => self.change_review(fx, |r, _| r.verdict = Some("pass".into())),
-            Action::Fail => self.change_review(fx, |r, _| r.verdict = Some("fail".into())),
-            Action::Unsure => self.change_review(fx, |r, _| r.verdict = Some("unsure".into())),
+            Action::OriginalOverride => self.change_grades(fx, review::cycle_original),
+            Action::CounterfactualOverride => self.change_grades(fx, review::cycle_counterfactual),
+            Action::Pass => self.change_review(fx, |r, _| review::set_verdict(r, "pass")),
+            Action::Fail => self.change_review(fx, |r, _| review::set_verdict(r, "fail")),
+            Action::Unsure => self.change_review(fx, |r, _| review::set_verdict(r, "unsure")),
             Action::Adjudicate => {
                 if self.my_review(self.pos).is_none() {
                     self.set_status(
@@ -1067,13 +1017,7 @@ impl State {
                     );
                     return;
                 }
-                self.change_review(fx, |r, _| {
-                    r.is_final = if r.is_final == Some(true) {
-                        None
-                    } else {
-                        Some(true)
-                    };
-                });
+                self.change_review(fx, |r, _| review::toggle_final(r));
             }
         }
     }
@@ -1429,21 +1373,11 @@ impl State {
     }
 
     fn justification(&mut self, g: JustificationGrade, fx: &mut Vec<Effect>) {
-        self.change_grades(fx, |gr| gr.justification = Some(g));
+        self.change_grades(fx, |gr| review::justification(gr, g));
     }
 
     fn reject(&mut self, reason: CvqaReason, fx: &mut Vec<Effect>) {
-        self.change_review(fx, |r, _| {
-            r.status = Some(CvqaStatus::Reject);
-            r.reason = Some(reason);
-            r.fixed_question = None;
-            r.fixed_answer = None;
-            match reason {
-                CvqaReason::NotImageRelated => r.image_related = Some(false),
-                CvqaReason::WrongAnswer => r.answer_ok = Some(false),
-                _ => {}
-            }
-        });
+        self.change_review(fx, |r, _| review::reject(r, reason));
     }
 
     fn fix(&mut self, q: String, a: String, fx: &mut Vec<Effect>) {
@@ -1454,18 +1388,7 @@ impl State {
             self.set_status("nothing changed: use a to accept as it is", Level::Warn);
             return;
         }
-        self.change_review(fx, |r, _| {
-            r.status = Some(CvqaStatus::Fix);
-            r.fixed_question = (q != cf.question).then_some(q.clone());
-            r.fixed_answer = (a != cf.answer).then_some(a.clone());
-            r.answer_ok = Some(a == cf.answer);
-            r.image_related = Some(true);
-            r.reason = Some(if a != cf.answer {
-                CvqaReason::WrongAnswer
-            } else {
-                CvqaReason::Ungrammatical
-            });
-        });
+        self.change_review(fx, |r, _| review::fix(r, &cf.question, &cf.answer, &q, &a));
     }
 
     /// Change the grades of the selected response (top level for single-response items,
@@ -1476,17 +1399,7 @@ impl State {
             return;
         };
         self.change_review(fx, |r, n_responses| {
-            if n_responses <= 1 {
-                f(&mut r.grades);
-            } else {
-                let mut g = r.models.get(&model).cloned().unwrap_or_default();
-                f(&mut g);
-                if g.is_empty() {
-                    r.models.shift_remove(&model);
-                } else {
-                    r.models.insert(model.clone(), g);
-                }
-            }
+            review::change_grades(r, &model, n_responses, f)
         });
     }
 
@@ -1666,14 +1579,6 @@ fn catalog(meta: &[Meta]) -> Vec<FilterOption> {
             .map(FilterOption::Reviewer),
     );
     out
-}
-
-fn cycle(v: Option<bool>) -> Option<bool> {
-    match v {
-        None => Some(true),
-        Some(true) => Some(false),
-        Some(false) => None,
-    }
 }
 
 /// A review as JSON for the file (only the fields that are set).
