@@ -269,7 +269,7 @@ fn chartom_qa_bonus_penalty_context() {
     let r = recorded(&mut s, fx);
     assert_eq!(
         strip_time(&r[0].1),
-        json!({"models": {"gpt-4o": {"bonus": [3], "penalty": null}}})
+        json!({"models": {"gpt-4o": {"bonus": [3]}}})
     );
     let fx = ch(&mut s, '1');
     let r = recorded(&mut s, fx);
@@ -520,6 +520,10 @@ fn other_keys() {
     assert!(fx.is_empty(), "adjudicating needs my verdict first");
     ch(&mut s, '1');
     let fx = ch(&mut s, 'A');
+    assert!(fx.is_empty(), "and a whole one: one model of two is graded");
+    ch(&mut s, 'm');
+    ch(&mut s, '2');
+    let fx = ch(&mut s, 'A');
     let r = recorded(&mut s, fx);
     assert_eq!(r.len(), 1);
     assert_eq!(r[0].1.as_ref().unwrap()["final"], true);
@@ -664,5 +668,275 @@ fn progress_counts_match_a_full_count() {
             recorded(&mut s, fx);
         }
         assert_eq!(s.progress(), full(&s), "after {keys}");
+    }
+}
+
+// ----- verdicts recorded are exactly the ones given ---------------------------------------
+
+/// The state on a file written from `lines`, as carol, index delivered.
+fn state_of(lines: &str) -> (tempfile::TempDir, State) {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("t.jsonl");
+    std::fs::write(&p, lines).unwrap();
+    let s = state_at(&p);
+    (d, s)
+}
+
+#[test]
+fn chartom_qa_keys_write_only_the_field_touched() {
+    let (_d, mut s) = state("chartom-qa.jsonl");
+    // a bonus tick writes the bonus, and no penalty
+    let fx = ch(&mut s, '1');
+    let r = recorded(&mut s, fx);
+    assert_eq!(
+        strip_time(&r[0].1),
+        json!({"models": {"gpt-4o": {"bonus": [1]}}})
+    );
+    // `0` (no penalty) on the other model writes the penalty, and no bonus
+    ch(&mut s, 'm');
+    let fx = ch(&mut s, '0');
+    let r = recorded(&mut s, fx);
+    assert_eq!(
+        strip_time(&r[0].1)["models"]["llama"],
+        json!({"penalty": null})
+    );
+    // a penalty text on a fresh item writes the penalty only
+    ch(&mut s, 'n');
+    ch(&mut s, 'e');
+    typ(&mut s, "too vague");
+    let fx = press(&mut s, KeyCode::Enter);
+    let r = recorded(&mut s, fx);
+    assert_eq!(strip_time(&r[0].1), json!({"penalty": "too vague"}));
+    // `x`: no bonus point covered, explicitly
+    let fx = ch(&mut s, 'x');
+    let r = recorded(&mut s, fx);
+    assert_eq!(
+        strip_time(&r[0].1),
+        json!({"penalty": "too vague", "bonus": []})
+    );
+}
+
+#[test]
+fn a_status_key_replaces_the_whole_verification() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'a');
+    ch(&mut s, 'r');
+    let fx = ch(&mut s, '1');
+    let r = recorded(&mut s, fx);
+    // accept's image_related / answer_ok do not linger under a reject for ambiguity
+    assert_eq!(
+        strip_time(&r[0].1),
+        json!({"status": "reject", "reason": "ambiguous"})
+    );
+    ch(&mut s, 'r');
+    ch(&mut s, '3');
+    ch(&mut s, 'r');
+    let fx = ch(&mut s, '2');
+    let r = recorded(&mut s, fx);
+    assert_eq!(
+        strip_time(&r[0].1),
+        json!({"status": "reject", "image_related": false, "reason": "not-image-related"})
+    );
+}
+
+#[test]
+fn a_review_left_empty_is_removed_not_written_empty() {
+    let (_d, mut s) = state("generic.jsonl");
+    ch(&mut s, 'i');
+    typ(&mut s, "x");
+    press(&mut s, KeyCode::Enter);
+    ch(&mut s, 'i');
+    press(&mut s, KeyCode::Backspace);
+    let fx = press(&mut s, KeyCode::Enter);
+    assert_eq!(recorded(&mut s, fx), vec![(0, None)]);
+    // an override cycled back to automatic leaves nothing either
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, '1');
+    ch(&mut s, '1');
+    let fx = ch(&mut s, '1');
+    assert_eq!(recorded(&mut s, fx), vec![(0, None)]);
+    assert!(s.my_review(0).is_none());
+}
+
+#[test]
+fn a_partly_graded_item_is_not_done() {
+    // CHARTOM, two models: one graded is not done; a note alone is not done.
+    let (_d, mut s) = state("chartom.jsonl");
+    let base = s.progress();
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    assert!(!s.graded_by_me(0));
+    assert_eq!(s.progress().0, base.0, "me N/… unchanged");
+    assert_eq!(s.models_done(), vec![true, false]);
+    // Space from item 3 wraps to item 1, which is not done
+    ch(&mut s, 'G');
+    ch(&mut s, ' ');
+    assert_eq!(s.pos, 0);
+    ch(&mut s, 'm');
+    let fx = ch(&mut s, '2');
+    recorded(&mut s, fx);
+    assert!(s.graded_by_me(0));
+    assert_eq!(s.progress().0, base.0 + 1);
+    // the ungraded filter drops only done items
+    ch(&mut s, 'F');
+    press(&mut s, KeyCode::Enter);
+    press(&mut s, KeyCode::Esc);
+    assert_eq!(s.visible.as_deref(), Some(&[1usize, 2][..]));
+    ch(&mut s, 'X');
+    // a note alone on item 3
+    ch(&mut s, 'G');
+    ch(&mut s, 'i');
+    typ(&mut s, "look again");
+    let fx = press(&mut s, KeyCode::Enter);
+    recorded(&mut s, fx);
+    assert!(!s.graded_by_me(2));
+    // CharToM-QA: bonus alone is not done; bonus and penalty are
+    let (_d, mut s) = state("chartom-qa.jsonl");
+    ch(&mut s, 'n');
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    assert!(!s.graded_by_me(1));
+    let fx = ch(&mut s, '0');
+    recorded(&mut s, fx);
+    assert!(s.graded_by_me(1));
+}
+
+#[test]
+fn done_is_one_domain_rule() {
+    use verdict::model::{Item, Review};
+    use verdict::review::item_done;
+    let item = |t: &str| Item::parse(t).unwrap();
+    let rev = |t: &str| serde_json::from_str::<Review>(t).unwrap();
+    let qa = item(
+        r#"{"benchmark":"chartom-qa","bonus_points":["a"],"responses":[{"model":"m","text":"t"}]}"#,
+    );
+    assert!(!item_done(&qa, None));
+    assert!(!item_done(&qa, Some(&rev(r#"{"bonus":[1]}"#))));
+    assert!(!item_done(&qa, Some(&rev(r#"{"penalty":null}"#))));
+    assert!(item_done(&qa, Some(&rev(r#"{"bonus":[],"penalty":null}"#))));
+    let cv = item(r#"{"benchmark":"cvqa","responses":[{"model":"a"},{"model":"b"}]}"#);
+    assert!(!item_done(
+        &cv,
+        Some(&rev(r#"{"models":{"a":{"original_correct":true}}}"#))
+    ));
+    assert!(item_done(&cv, Some(&rev(r#"{"status":"accept"}"#))));
+    let other = item(r#"{"benchmark":"x"}"#);
+    assert!(!item_done(&other, Some(&rev(r#"{"note":"n"}"#))));
+    assert!(item_done(&other, Some(&rev(r#"{"verdict":"pass"}"#))));
+}
+
+const BLIND: &str = r#"{"id":"q1","benchmark":"chartom-qa","question":"q","answer":"a","bonus_points":["p1","p2"],"responses":[{"model":"a","text":"ta","judge":{"bonus":[2],"penalty":"JUDGE-A"}},{"model":"b","text":"tb","judge":{"bonus":[1],"penalty":"JUDGE-B"}}],"reviews":{"bob":{"at":"2026-11-01T10:00:00Z","note":"BOB-NOTE","models":{"a":{"bonus":[1],"penalty":"BOB-A"},"b":{"bonus":[2],"penalty":"BOB-B"}}}}}
+"#;
+
+#[test]
+fn blind_mode_reveals_only_the_model_graded_once_recorded() {
+    let (_d, mut s) = state_of(BLIND);
+    ch(&mut s, 'b');
+    let hidden = |s: &State| {
+        let out = render_to_string(s, 120, 60);
+        ["JUDGE-A", "JUDGE-B", "BOB-A", "BOB-B", "BOB-NOTE"]
+            .into_iter()
+            .filter(|w| !out.contains(w))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(hidden(&s).len(), 5);
+    // a note alone reveals nothing
+    ch(&mut s, 'i');
+    typ(&mut s, "mine");
+    let fx = press(&mut s, KeyCode::Enter);
+    recorded(&mut s, fx);
+    assert_eq!(hidden(&s).len(), 5, "{}", render_to_string(&s, 120, 60));
+    // model a: a bonus alone reveals nothing; bonus + penalty, once acknowledged, reveals a
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    let fx = ch(&mut s, '0');
+    assert_eq!(hidden(&s).len(), 5, "not yet acknowledged");
+    recorded(&mut s, fx);
+    let h = hidden(&s);
+    assert!(!h.contains(&"JUDGE-A") && !h.contains(&"BOB-A"), "{h:?}");
+    for w in ["JUDGE-B", "BOB-B", "BOB-NOTE"] {
+        assert!(
+            s.reviews()
+                .iter()
+                .all(|(_, r)| !format!("{r:?}").contains(w)),
+            "{w} leaked"
+        );
+    }
+    ch(&mut s, 'm');
+    assert!(s.hiding_others(), "model b is not graded");
+    let out = render_to_string(&s, 120, 60);
+    assert!(!out.contains("JUDGE-B") && !out.contains("BOB-B"), "{out}");
+}
+
+// ----- empty sets -------------------------------------------------------------------------
+
+/// Every action, then every key of every overlay, on `s`: nothing may panic.
+fn press_everything(s: &mut State) {
+    use verdict::tui::keymap::Action;
+    let overlay_keys = [
+        KeyCode::Char('x'),
+        KeyCode::Char('1'),
+        KeyCode::Char('5'),
+        KeyCode::Down,
+        KeyCode::Up,
+        KeyCode::Tab,
+        KeyCode::Backspace,
+        KeyCode::Char(' '),
+        KeyCode::Enter,
+        KeyCode::Esc,
+    ];
+    for a in Action::all() {
+        if a == Action::Quit {
+            continue;
+        }
+        let mut fx = vec![];
+        s.act(a, &mut fx);
+        let _ = render_to_string(s, 80, 24);
+        for k in overlay_keys {
+            press(s, k);
+            let _ = render_to_string(s, 80, 24);
+        }
+        press(s, KeyCode::Esc);
+        s.update(Msg::Paste("p".into()));
+        press(s, KeyCode::Esc);
+    }
+    let mut fx = vec![];
+    s.act(Action::Quit, &mut fx);
+    assert!(s.quit);
+}
+
+#[test]
+fn every_key_is_safe_on_an_empty_set() {
+    for (name, text) in [
+        ("empty.jsonl", ""),
+        ("blank.jsonl", "\n\n  \n"),
+        ("doc.json", r#"{"verdict":1,"items":[]}"#),
+        ("bare.json", "[]"),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        let mut s = state_at(&p);
+        assert!(s.is_empty(), "{name}");
+        press_everything(&mut s);
+    }
+}
+
+#[test]
+fn every_key_is_safe_on_a_filter_with_no_match() {
+    for name in [
+        "cvqa.jsonl",
+        "chartom.jsonl",
+        "chartom-qa.jsonl",
+        "generic.jsonl",
+    ] {
+        let (_d, mut s) = state(name);
+        // "graded by me" (row 2 of the menu): nothing yet
+        ch(&mut s, 'F');
+        press(&mut s, KeyCode::Down);
+        press(&mut s, KeyCode::Enter);
+        press(&mut s, KeyCode::Esc);
+        assert_eq!(s.visible.as_deref(), Some(&[][..]), "{name}");
+        press_everything(&mut s);
     }
 }

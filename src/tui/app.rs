@@ -240,6 +240,9 @@ pub struct State {
     /// My verdicts recorded (or being recorded) in this session: item → review (None =
     /// removed).
     pub mine: HashMap<usize, Option<Review>>,
+    /// Whether each item of `mine` is done (`review::item_done`), kept with it so that
+    /// progress costs no parse per frame.
+    pub mine_done: HashMap<usize, bool>,
     /// Journal writes under way: seq → (item, review before the change).
     pub pending: HashMap<u64, (usize, Option<Review>)>,
     pub next_seq: u64,
@@ -324,6 +327,7 @@ impl State {
             pos: 0,
             current: None,
             mine: HashMap::new(),
+            mine_done: HashMap::new(),
             pending: HashMap::new(),
             next_seq: 1,
             undo: vec![],
@@ -408,6 +412,9 @@ impl State {
 
     /// My review of item `i` as it stands now (this session's change, else the file's).
     pub fn my_review(&self, i: usize) -> Option<Review> {
+        if i >= self.len() {
+            return None;
+        }
         if let Some(r) = self.mine.get(&i) {
             return r.clone();
         }
@@ -425,53 +432,133 @@ impl State {
     }
 
     /// All reviews of the current item, with mine as it stands now. In blind mode, others'
-    /// reviews are hidden until I have given mine.
+    /// reviews show only what I have graded myself, once the journal has it: the grades of
+    /// the models I am done with, and everything once I am done with the item.
     pub fn reviews(&self) -> Vec<(String, Review)> {
         let Some(it) = self.item() else { return vec![] };
         let mine = self.my_review(self.pos);
+        let item_open = self.reveal_item();
+        let n = it.responses.len();
+        let open_models: Vec<bool> = it
+            .responses
+            .iter()
+            .map(|r| self.reveal_model(&r.model))
+            .collect();
         let mut out: Vec<(String, Review)> = it
             .reviews
             .iter()
             .filter(|(name, _)| **name != self.reviewer)
-            .map(|(n, r)| (n.clone(), r.clone()))
+            .filter_map(|(name, r)| {
+                if item_open {
+                    return Some((name.clone(), r.clone()));
+                }
+                let mut shown = Review {
+                    at: r.at.clone(),
+                    ..Review::default()
+                };
+                for (k, resp) in it.responses.iter().enumerate() {
+                    if open_models[k]
+                        && let Some(g) = r.for_model(&resp.model, n)
+                    {
+                        if r.models.contains_key(&resp.model) {
+                            shown.models.insert(resp.model.clone(), g.clone());
+                        } else {
+                            shown.grades = g.clone();
+                        }
+                    }
+                }
+                review::has_content(&shown).then(|| (name.clone(), shown))
+            })
             .collect();
-        if self.blind && mine.is_none() {
-            out.clear();
-        }
         if let Some(m) = mine {
             out.insert(0, (self.reviewer.clone(), m));
         }
         out
     }
 
-    /// Whether others' verdicts and the judge are hidden right now.
+    /// My review of item `i` as the journal has acknowledged it (before any write still
+    /// under way).
+    fn acknowledged_review(&self, i: usize) -> Option<Review> {
+        match self
+            .pending
+            .iter()
+            .filter(|(_, (item, _))| *item == i)
+            .min_by_key(|(seq, _)| **seq)
+        {
+            Some((_, (_, before))) => before.clone(),
+            None => self.my_review(i),
+        }
+    }
+
+    /// Blind mode: may others' verdicts on the whole item (notes, item-level verdicts)
+    /// be shown? Only once my own verdict on the item is done and recorded.
+    pub fn reveal_item(&self) -> bool {
+        if !self.blind {
+            return true;
+        }
+        let Some(it) = self.item() else { return false };
+        review::item_done(it, self.acknowledged_review(self.pos).as_ref())
+    }
+
+    /// Blind mode: may the judge's and others' grades of `model`'s response be shown?
+    /// Only once my grades of that response are done and recorded.
+    pub fn reveal_model(&self, model: &str) -> bool {
+        if !self.blind {
+            return true;
+        }
+        let Some(it) = self.item() else { return false };
+        let Some(k) = it.responses.iter().position(|r| r.model == model) else {
+            return false;
+        };
+        review::models_done(it, self.acknowledged_review(self.pos).as_ref())[k]
+    }
+
+    /// Whether others' verdicts and the judge are hidden for the selected response (for
+    /// the item, when it has no response).
     pub fn hiding_others(&self) -> bool {
-        self.blind && self.my_review(self.pos).is_none()
+        match self.model_name() {
+            Some(m) => !self.reveal_model(&m),
+            None => !self.reveal_item(),
+        }
+    }
+
+    /// Per response of the current item: are my required grades of it given?
+    pub fn models_done(&self) -> Vec<bool> {
+        match self.item() {
+            Some(it) => review::models_done(it, self.my_review(self.pos).as_ref()),
+            None => vec![],
+        }
     }
 
     pub fn is_pending(&self, i: usize) -> bool {
         self.pending.values().any(|(item, _)| *item == i)
     }
 
+    /// Am I done with item `i`: every required grade given (`review::item_done`)?
     pub fn graded_by_me(&self, i: usize) -> bool {
-        if let Some(r) = self.mine.get(&i) {
-            return r.is_some();
+        if let Some(&d) = self.mine_done.get(&i) {
+            return d;
         }
-        match &self.meta {
-            Some(m) => m[i].reviewers.contains(&self.reviewer),
-            None => self.my_review(i).is_some(),
+        match self.meta.as_ref().and_then(|m| m.get(i)) {
+            Some(m) => m.done.contains(&self.reviewer),
+            None => self
+                .store
+                .item(i)
+                .ok()
+                .is_some_and(|it| review::item_done(&it, it.reviews.get(&self.reviewer))),
         }
     }
 
+    /// Is some reviewer (me included) done with item `i`?
     pub fn graded_by_anyone(&self, i: usize) -> bool {
-        if matches!(self.mine.get(&i), Some(Some(_))) {
+        if self.mine_done.get(&i) == Some(&true) {
             return true;
         }
-        match &self.meta {
-            Some(m) => m[i]
-                .reviewers
+        match self.meta.as_ref().and_then(|m| m.get(i)) {
+            Some(m) => m
+                .done
                 .iter()
-                .any(|r| *r != self.reviewer || !self.mine.contains_key(&i)),
+                .any(|r| *r != self.reviewer || !self.mine_done.contains_key(&i)),
             None => false,
         }
     }
@@ -482,15 +569,15 @@ impl State {
     pub fn progress(&self) -> (usize, Option<usize>, usize) {
         let n = self.len();
         let Some(meta) = &self.meta else {
-            return (self.mine.values().filter(|r| r.is_some()).count(), None, n);
+            return (self.mine_done.values().filter(|d| **d).count(), None, n);
         };
         let (mut me, mut any) = self.base_progress;
-        for (&i, r) in &self.mine {
+        for (&i, &done) in &self.mine_done {
             let m = &meta[i];
-            let had_me = m.reviewers.contains(&self.reviewer);
-            let others = m.reviewers.iter().any(|x| *x != self.reviewer);
-            me = me - usize::from(had_me) + usize::from(r.is_some());
-            any = any - usize::from(had_me || others) + usize::from(others || r.is_some());
+            let had_me = m.done.contains(&self.reviewer);
+            let others = m.done.iter().any(|x| *x != self.reviewer);
+            me = me - usize::from(had_me) + usize::from(done);
+            any = any - usize::from(had_me || others) + usize::from(others || done);
         }
         (me, Some(any), n)
     }
@@ -577,8 +664,7 @@ impl State {
                         }
                         Err(e) => {
                             // Not durable: take the verdict back off the screen.
-                            self.retally(item, &before);
-                            self.mine.insert(item, before);
+                            self.set_mine(item, before);
                             self.undo.retain(|c| c.item != item);
                             self.saved = SaveState::Error(e.clone());
                             self.set_status(format!("NOT RECORDED: {e}"), Level::Error);
@@ -604,9 +690,9 @@ impl State {
                 if meta.len() == self.len() {
                     self.base_progress = (
                         meta.iter()
-                            .filter(|m| m.reviewers.contains(&self.reviewer))
+                            .filter(|m| m.done.contains(&self.reviewer))
                             .count(),
-                        meta.iter().filter(|m| !m.reviewers.is_empty()).count(),
+                        meta.iter().filter(|m| !m.done.is_empty()).count(),
                     );
                     self.filter_catalog = catalog(&meta);
                     self.meta = Some(std::sync::Arc::new(meta));
@@ -966,6 +1052,7 @@ impl State {
                 }
                 self.change_grades(fx, |g| review::toggle_bonus(g, n as u32))
             }
+            Action::NoBonus => self.change_grades(fx, review::no_bonus),
             Action::Penalty => {
                 let cur = self
                     .my_grades()
@@ -1010,7 +1097,10 @@ impl State {
             Action::Fail => self.change_review(fx, |r, _| review::set_verdict(r, "fail")),
             Action::Unsure => self.change_review(fx, |r, _| review::set_verdict(r, "unsure")),
             Action::Adjudicate => {
-                if self.my_review(self.pos).is_none() {
+                let done = self
+                    .item()
+                    .is_some_and(|it| review::item_done(it, self.my_review(self.pos).as_ref()));
+                if !done {
                     self.set_status(
                         "grade the item first; A then marks your verdict as the final one",
                         Level::Warn,
@@ -1431,7 +1521,11 @@ impl State {
                 .duration_since(self.arrived)
                 .as_secs_f64();
         r.seconds = Some((secs * 10.0).round() / 10.0);
-        let after = Some(r);
+        // A review left saying nothing is removed, not written empty.
+        let after = review::has_content(&r).then_some(r);
+        if before.is_none() && after.is_none() {
+            return;
+        }
         self.undo.push(Change {
             item: self.pos,
             before: before.clone(),
@@ -1486,11 +1580,10 @@ impl State {
         after: Option<Review>,
         fx: &mut Vec<Effect>,
     ) {
-        self.retally(item, &after);
         let seq = self.next_seq;
         self.next_seq += 1;
         self.pending.insert(seq, (item, before));
-        self.mine.insert(item, after.clone());
+        self.set_mine(item, after.clone());
         self.saved = SaveState::Writing;
         let id = if item == self.pos {
             self.item().and_then(|i| i.id.clone())
@@ -1504,6 +1597,21 @@ impl State {
             reviewer: self.reviewer.clone(),
             review: after.map(|r| review_value(&r)),
         });
+    }
+
+    /// My review of item `i` as this session has it now, with what follows from it.
+    fn set_mine(&mut self, i: usize, review: Option<Review>) {
+        self.retally(i, &review);
+        let done = if i == self.pos {
+            self.item()
+                .is_some_and(|it| review::item_done(it, review.as_ref()))
+        } else {
+            self.store
+                .item(i)
+                .is_ok_and(|it| review::item_done(&it, review.as_ref()))
+        };
+        self.mine_done.insert(i, done);
+        self.mine.insert(i, review);
     }
 
     fn undo(&mut self, fx: &mut Vec<Effect>) {

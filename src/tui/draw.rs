@@ -513,9 +513,20 @@ fn mark(t: &Theme, ok: Option<bool>) -> Span<'static> {
 fn model_tabs(state: &State, item: &Item) -> Line<'static> {
     let t = &state.theme;
     let mut spans = vec![Span::styled("Responses: ", t.dim)];
+    // Per-model progress where grades are per response: ✔ on the models I am done with.
+    let per_model = matches!(item.benchmark(), Benchmark::Chartom | Benchmark::ChartomQa)
+        && item.responses.len() > 1;
+    let done = state.models_done();
     for (k, r) in item.responses.iter().enumerate() {
         let st = if k == state.model { t.selected } else { t.text };
-        spans.push(Span::styled(format!(" {} ", one_line(&r.model)), st));
+        let mark = if !per_model {
+            ""
+        } else if done.get(k) == Some(&true) {
+            "✔"
+        } else {
+            "·"
+        };
+        spans.push(Span::styled(format!(" {mark}{} ", one_line(&r.model)), st));
         spans.push(Span::raw(" "));
     }
     if item.responses.len() > 1 {

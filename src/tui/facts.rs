@@ -16,6 +16,9 @@ pub struct Meta {
     pub categories: Vec<String>,
     pub models: Vec<String>,
     pub reviewers: Vec<String>,
+    /// Reviewers who are done with the item (every required grade given,
+    /// `review::item_done`).
+    pub done: Vec<String>,
     /// Models whose answer is wrong (after reviewer overrides).
     pub wrong_models: Vec<String>,
     /// Reviewers disagree, or a human disagrees with the LLM judge.
@@ -55,6 +58,7 @@ pub fn meta_of(store: &Store, i: usize) -> Meta {
             categories: vec![],
             models: vec![],
             reviewers: vec![],
+            done: vec![],
             wrong_models: vec![],
             disagreement: false,
             search: format!("{} {e}", store.fallback_id(i)),
@@ -123,6 +127,12 @@ pub fn meta_of_item(item: &Item, fallback_id: String) -> Meta {
         categories,
         models,
         reviewers: item.reviews.keys().cloned().collect(),
+        done: item
+            .reviews
+            .iter()
+            .filter(|(_, r)| crate::review::item_done(item, Some(r)))
+            .map(|(n, _)| n.clone())
+            .collect(),
         wrong_models,
         disagreement,
         search,
@@ -215,6 +225,7 @@ mod tests {
             categories: vec![],
             models: vec![],
             reviewers: vec![],
+            done: vec![],
             wrong_models: vec![],
             disagreement: false,
             search: format!("{id} {search}"),

@@ -65,6 +65,7 @@ pub enum Action {
     FactOverride,
     // CharToM-QA
     Bonus(u8),
+    NoBonus,
     Penalty,
     NoPenalty,
     ContextLength,
@@ -134,6 +135,7 @@ impl Action {
             Action::Misses => "justification misses it".into(),
             Action::FactOverride => "override FACT grade: auto / correct / wrong".into(),
             Action::Bonus(n) => format!("toggle bonus point {n} covered"),
+            Action::NoBonus => "no bonus point covered".into(),
             Action::Penalty => "edit the penalty (defects of the response)".into(),
             Action::NoPenalty => "no penalty (clear it)".into(),
             Action::ContextLength => "plot context length 0 / 1000 / 2000".into(),
@@ -162,6 +164,13 @@ impl Action {
                 .map(Action::Bonus);
         }
         ALL_ACTIONS.iter().copied().find(|a| a.name() == name)
+    }
+
+    /// Every action, bonus points 1–9 included.
+    pub fn all() -> Vec<Action> {
+        let mut v = ALL_ACTIONS.to_vec();
+        v.extend((1..=9).map(Action::Bonus));
+        v
     }
 }
 
@@ -196,6 +205,7 @@ const ALL_ACTIONS: &[Action] = &[
     Action::Partial,
     Action::Misses,
     Action::FactOverride,
+    Action::NoBonus,
     Action::Penalty,
     Action::NoPenalty,
     Action::ContextLength,
@@ -415,6 +425,7 @@ impl Default for Keymap {
         for n in 1..=9u8 {
             add(ChartomQa, &[Key::ch((b'0' + n) as char)], Bonus(n));
         }
+        add(ChartomQa, &[Key::ch('x')], NoBonus);
         add(ChartomQa, &[Key::ch('e')], Penalty);
         add(ChartomQa, &[Key::ch('0')], NoPenalty);
         add(ChartomQa, &[Key::ch('c')], ContextLength);
