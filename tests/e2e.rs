@@ -361,3 +361,52 @@ fn the_chartom_qa_evaluation_file_keeps_its_fields() {
     assert_eq!(v["reviews"]["erin"]["bonus"], serde_json::json!([1, 2]));
     assert!(v.get("id").is_none(), "the #1 name is not written back");
 }
+
+#[test]
+fn the_exit_message_arrives_whole_after_the_terminal_is_restored() {
+    let sb = Sandbox::new();
+    let mut p = sb.open("cvqa.jsonl", &[], 60_000);
+    p.wait_for("real-00001");
+    p.send("a");
+    p.wait_for("✔ recorded");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    let tail = p.wait_for_raw("verdict: ");
+    let tail = String::from_utf8_lossy(&tail).into_owned();
+    assert!(
+        !tail.contains('\u{1b}'),
+        "nothing may be sent after the message: {tail:?}"
+    );
+    assert_eq!(
+        tail.trim_end(),
+        format!(
+            "verdict: 1 item graded this session; every verdict is in {}",
+            sb.path("cvqa.jsonl").display()
+        )
+    );
+}
+
+#[test]
+fn the_read_only_message_arrives_whole() {
+    use std::os::unix::fs::PermissionsExt;
+    let sb = Sandbox::new();
+    let path = sb.path("cvqa.jsonl");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let mut p = sb.open("cvqa.jsonl", &[], 100);
+    p.wait_for("real-00001");
+    p.send("a");
+    p.wait_for("read-only");
+    p.send("q");
+    p.wait_exit();
+    let tail = p.wait_for_raw("verdict: your verdicts are safe in the journal");
+    let tail = String::from_utf8_lossy(&tail).into_owned();
+    assert!(!tail.contains('\u{1b}'), "{tail:?}");
+    assert!(
+        tail.contains(&format!("{} was not updated", path.display())),
+        "{tail:?}"
+    );
+    assert!(
+        tail.trim_end()
+            .ends_with("Reopen the file with verdict to fold them in.")
+    );
+}

@@ -44,7 +44,16 @@ pub struct Options {
     pub start: Option<String>,
 }
 
+/// Whether the terminal is in the reviewer's state (raw mode, alternate screen). The
+/// restore sequence is sent once per entry: sent again after the exit message, it would
+/// move the cursor back over the message (leaving the alternate screen restores the
+/// cursor saved on entering it).
+static ENTERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 fn restore_terminal() {
+    if !ENTERED.swap(false, std::sync::atomic::Ordering::SeqCst) {
+        return;
+    }
     let _ = terminal::disable_raw_mode();
     let _ = execute!(
         io::stdout(),
@@ -56,6 +65,7 @@ fn restore_terminal() {
 }
 
 fn enter_terminal() -> io::Result<()> {
+    ENTERED.store(true, std::sync::atomic::Ordering::SeqCst);
     terminal::enable_raw_mode()?;
     execute!(
         io::stdout(),
@@ -324,13 +334,17 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     };
     drop(io_tx);
     let _ = io.join();
-    restore_terminal();
+    // Everything that writes to the terminal goes before the exit message: ratatui's
+    // terminal (it shows the cursor when dropped), then the restore sequence, once.
+    drop(terminal);
+    drop(_guard);
     run_result?;
     let mine = state.mine.values().filter(|r| r.is_some()).count();
     match folded {
         Ok(_) => {
             println!(
-                "verdict: {mine} items graded this session; every verdict is in {}",
+                "verdict: {mine} {} graded this session; every verdict is in {}",
+                if mine == 1 { "item" } else { "items" },
                 opts.file.display()
             );
         }

@@ -15,6 +15,8 @@ pub struct Pty {
     pub child: Child,
     master: File,
     screen: Arc<Mutex<vt100::Parser>>,
+    /// Every byte the program wrote, as written.
+    raw: Arc<Mutex<Vec<u8>>>,
     reader: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -95,12 +97,17 @@ impl Pty {
         let screen = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
         let mut r = master.try_clone().unwrap();
         let s2 = screen.clone();
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let raw2 = raw.clone();
         let reader = std::thread::spawn(move || {
             let mut buf = [0u8; 65536];
             loop {
                 match r.read(&mut buf) {
                     Ok(0) | Err(_) => return,
-                    Ok(n) => s2.lock().unwrap().process(&buf[..n]),
+                    Ok(n) => {
+                        raw2.lock().unwrap().extend_from_slice(&buf[..n]);
+                        s2.lock().unwrap().process(&buf[..n])
+                    }
                 }
             }
         });
@@ -108,7 +115,33 @@ impl Pty {
             child,
             master,
             screen,
+            raw,
             reader: Some(reader),
+        }
+    }
+
+    /// Every byte the program has written so far.
+    pub fn raw_bytes(&self) -> Vec<u8> {
+        self.raw.lock().unwrap().clone()
+    }
+
+    /// Wait until the raw output contains `text`; the bytes from its first occurrence on.
+    pub fn wait_for_raw(&self, text: &str) -> Vec<u8> {
+        let start = Instant::now();
+        loop {
+            let raw = self.raw_bytes();
+            if let Some(at) = raw.windows(text.len()).position(|w| w == text.as_bytes()) {
+                // let whatever follows arrive too
+                std::thread::sleep(Duration::from_millis(200));
+                return self.raw_bytes()[at..].to_vec();
+            }
+            if start.elapsed() > WAIT {
+                panic!(
+                    "timed out waiting for {text:?}; output:\n{}",
+                    String::from_utf8_lossy(&raw)
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 
