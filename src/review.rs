@@ -13,15 +13,21 @@ pub fn accept(r: &mut Review) {
     r.image_related = Some(true);
     r.answer_ok = Some(true);
     r.reason = None;
+    r.reason_text = None;
     r.fixed_question = None;
     r.fixed_answer = None;
 }
 
-/// C-VQA reject with a reason. The verification is replaced whole: nothing an earlier
-/// accept or fix implied (`image_related`, `answer_ok`) stays behind.
-pub fn reject(r: &mut Review, reason: CvqaReason) {
+/// C-VQA reject with a reason, and with `other` the reviewer's words (`text`; blank:
+/// none). The verification is replaced whole: nothing an earlier accept or fix implied
+/// (`image_related`, `answer_ok`) stays behind.
+pub fn reject(r: &mut Review, reason: CvqaReason, text: Option<&str>) {
     r.status = Some(CvqaStatus::Reject);
     r.reason = Some(reason);
+    r.reason_text = text
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && reason == CvqaReason::Other)
+        .map(str::to_string);
     r.fixed_question = None;
     r.fixed_answer = None;
     r.image_related = None;
@@ -41,6 +47,7 @@ pub fn fix(r: &mut Review, question: &str, answer: &str, q: &str, a: &str) {
     r.fixed_answer = (a != answer).then(|| a.to_string());
     r.answer_ok = Some(a == answer);
     r.image_related = Some(true);
+    r.reason_text = None;
     r.reason = Some(if a != answer {
         CvqaReason::WrongAnswer
     } else {
@@ -159,6 +166,7 @@ pub fn has_content(r: &Review) -> bool {
         || r.fixed_question.is_some()
         || r.fixed_answer.is_some()
         || r.reason.is_some()
+        || r.reason_text.is_some()
         || !r.grades.is_empty()
         || r.models.values().any(|g| !g.is_empty())
 }

@@ -940,3 +940,36 @@ fn every_key_is_safe_on_a_filter_with_no_match() {
         press_everything(&mut s);
     }
 }
+
+#[test]
+fn reject_other_asks_for_a_short_text() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'r');
+    let fx = ch(&mut s, '5');
+    assert!(fx.is_empty(), "nothing recorded before the text");
+    assert!(matches!(s.mode, Mode::RejectOther(_)));
+    // an empty text is refused, the field stays open
+    let fx = press(&mut s, KeyCode::Enter);
+    assert!(fx.is_empty());
+    assert!(matches!(s.mode, Mode::RejectOther(_)));
+    typ(&mut s, "counts the TV twice");
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("counts the TV twice"), "{out}");
+    let fx = press(&mut s, KeyCode::Enter);
+    let r = recorded(&mut s, fx);
+    assert_eq!(
+        strip_time(&r[0].1),
+        json!({"status": "reject", "reason": "other", "reason_text": "counts the TV twice"})
+    );
+    // another reason, or an accept, removes the text
+    let fx = ch(&mut s, 'a');
+    let r = recorded(&mut s, fx);
+    assert!(strip_time(&r[0].1).get("reason_text").is_none());
+    // Esc cancels without recording
+    ch(&mut s, 'r');
+    ch(&mut s, '5');
+    typ(&mut s, "x");
+    let fx = press(&mut s, KeyCode::Esc);
+    assert!(fx.is_empty());
+    assert_eq!(s.mode, Mode::Normal);
+}

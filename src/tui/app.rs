@@ -158,15 +158,25 @@ pub struct FixState {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mode {
     Normal,
-    Help { scroll: u16 },
-    Summary { scroll: u16 },
+    Help {
+        scroll: u16,
+    },
+    Summary {
+        scroll: u16,
+    },
     Search(SearchState),
     Jump(TextEdit),
     Note(TextEdit),
     Penalty(TextEdit),
-    Reject { selected: usize },
+    Reject {
+        selected: usize,
+    },
+    /// Reject for "other": the reviewer's few words.
+    RejectOther(TextEdit),
     Fix(FixState),
-    Filter { selected: usize },
+    Filter {
+        selected: usize,
+    },
 }
 
 /// A verdict change, for undo/redo.
@@ -635,7 +645,9 @@ impl State {
             }
             Msg::Mouse(m) => self.on_mouse(m, &mut fx),
             Msg::Paste(text) => match &mut self.mode {
-                Mode::Note(e) | Mode::Penalty(e) | Mode::Jump(e) => e.insert_str(&text),
+                Mode::Note(e) | Mode::Penalty(e) | Mode::Jump(e) | Mode::RejectOther(e) => {
+                    e.insert_str(&text)
+                }
                 Mode::Fix(f) => {
                     if f.on_answer {
                         f.answer.insert_str(&text)
@@ -873,6 +885,24 @@ impl State {
                         let t = e.text();
                         self.mode = Mode::Normal;
                         self.change_grades(fx, |g| review::set_penalty(g, Some(&t)));
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            Mode::RejectOther(e) => {
+                match e.handle(&k) {
+                    EditOutcome::Cancel => self.mode = Mode::Normal,
+                    EditOutcome::Submit => {
+                        let t = e.text();
+                        if t.trim().is_empty() {
+                            self.set_status("say why in a few words (Esc cancels)", Level::Warn);
+                            return;
+                        }
+                        self.mode = Mode::Normal;
+                        self.change_review(fx, |r, _| {
+                            review::reject(r, CvqaReason::Other, Some(&t))
+                        });
                     }
                     _ => {}
                 }
@@ -1466,8 +1496,17 @@ impl State {
         self.change_grades(fx, |gr| review::justification(gr, g));
     }
 
+    /// Reject for `reason`; "other" first asks for a few words.
     fn reject(&mut self, reason: CvqaReason, fx: &mut Vec<Effect>) {
-        self.change_review(fx, |r, _| review::reject(r, reason));
+        if reason == CvqaReason::Other {
+            let cur = self
+                .my_review(self.pos)
+                .and_then(|r| r.reason_text)
+                .unwrap_or_default();
+            self.mode = Mode::RejectOther(TextEdit::new(&cur, false));
+            return;
+        }
+        self.change_review(fx, |r, _| review::reject(r, reason, None));
     }
 
     fn fix(&mut self, q: String, a: String, fx: &mut Vec<Effect>) {

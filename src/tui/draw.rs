@@ -36,6 +36,7 @@ pub fn image_area(state: &State, w: u16, h: u16) -> Option<(u16, u16)> {
                 | Mode::Note(_)
                 | Mode::Penalty(_)
                 | Mode::Reject { .. }
+                | Mode::RejectOther(_)
                 | Mode::Fix(_)
                 | Mode::Jump(_)
         )
@@ -104,6 +105,14 @@ pub fn draw(state: &State, f: &mut Frame) {
             f,
             area,
             "Note (Enter saves, Alt-Enter new line, Esc cancels)",
+            e,
+            None,
+        ),
+        Mode::RejectOther(e) => draw_input(
+            state,
+            f,
+            area,
+            "Reject, other: why, in a few words (Enter saves, Esc cancels)",
             e,
             None,
         ),
@@ -1005,6 +1014,9 @@ fn review_summary(item: &Item, r: &Review) -> String {
     }
     if let Some(reason) = r.reason {
         parts.push(reason.name().to_string());
+    }
+    if let Some(t) = &r.reason_text {
+        parts.push(format!("“{t}”"));
     }
     if let Some(v) = &r.verdict {
         parts.push(v.clone());
