@@ -973,3 +973,119 @@ fn reject_other_asks_for_a_short_text() {
     assert!(fx.is_empty());
     assert_eq!(s.mode, Mode::Normal);
 }
+
+// ----- keeping the reviewer moving -----------------------------------------------------------
+
+#[test]
+fn accept_and_reject_advance_when_auto_advance_is_on() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    s.auto_advance = true;
+    let fx = ch(&mut s, 'a');
+    let r = recorded(&mut s, fx);
+    assert_eq!(r[0].0, 0, "the verdict is on the item graded");
+    assert_eq!(s.pos, 1);
+    assert!(
+        s.status.as_ref().unwrap().0.contains("real-00001"),
+        "{:?}",
+        s.status
+    );
+    ch(&mut s, 'r');
+    let fx = ch(&mut s, '1');
+    let r = recorded(&mut s, fx);
+    assert_eq!(r[0].0, 1);
+    assert_eq!(s.pos, 2);
+    // overrides are not a verdict on the item: no move
+    ch(&mut s, '1');
+    assert_eq!(s.pos, 2);
+    // off: stays
+    s.auto_advance = false;
+    ch(&mut s, 'p');
+    ch(&mut s, 'a');
+    assert_eq!(s.pos, 1);
+}
+
+fn session_of(fx: &[Effect]) -> Option<verdict::tui::config::Session> {
+    fx.iter().rev().find_map(|e| match e {
+        Effect::SaveSession(s) => Some(s.clone()),
+        _ => None,
+    })
+}
+
+#[test]
+fn skip_is_distinct_from_ungraded_and_is_saved() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    let fx = ch(&mut s, 'S');
+    assert!(s.is_skipped(0));
+    assert_eq!(s.pos, 1, "skipping moves on");
+    let saved = session_of(&fx).expect("skips are saved");
+    assert_eq!(saved.skipped.len(), 1);
+    assert_eq!(saved.skipped[0].id.as_deref(), Some("real-00001"));
+    assert!(!s.graded_by_me(0), "a skipped item is not graded");
+    let header = |s: &State| {
+        render_to_string(s, 80, 24)
+            .lines()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert!(!header(&s).contains("skipped"), "item 2 is not skipped");
+    // Space passes over the skipped item
+    ch(&mut s, ' ');
+    assert_eq!(s.pos, 2);
+    ch(&mut s, ' ');
+    assert_eq!(s.pos, 1, "wraps past the skipped item 1");
+    ch(&mut s, 'g');
+    assert!(header(&s).contains("skipped"), "{}", header(&s));
+    // S again unskips; grading a skipped item unskips it too
+    ch(&mut s, 'S');
+    assert!(!s.is_skipped(0));
+    ch(&mut s, 'g');
+    ch(&mut s, 'S');
+    ch(&mut s, 'g');
+    let fx = ch(&mut s, 'a');
+    recorded(&mut s, fx);
+    assert!(!s.is_skipped(0));
+}
+
+#[test]
+fn undo_survives_a_restart() {
+    let (d, mut s) = state("cvqa.jsonl");
+    let fx = ch(&mut s, 'a');
+    let session = session_of(&fx).expect("the undo history is saved");
+    recorded(&mut s, fx);
+    assert_eq!(session.undo.len(), 1);
+    // the verdict reached the file (as the journal's fold does)
+    let p = d.path().join("cvqa.jsonl");
+    let mut store = Store::open(&p).unwrap();
+    let v = s.my_review(0).map(|r| serde_json::to_value(r).unwrap());
+    store.set_review(0, "carol", v).unwrap();
+    store.save().unwrap();
+    // a new session restores the history and undoes the accept
+    let mut s2 = state_at(&p);
+    s2.restore_session(&session);
+    ch(&mut s2, 'n');
+    let fx = ch(&mut s2, 'u');
+    assert_eq!(recorded(&mut s2, fx), vec![(0, None)]);
+    assert_eq!(s2.pos, 0);
+    // a history that no longer matches the file (someone changed the verdict) is dropped
+    let mut s3 = state_at(&p);
+    let mut stale = session.clone();
+    if let Some(c) = stale.undo.first_mut() {
+        c.after = Some(json!({"status": "reject", "reason": "ambiguous"}));
+    }
+    s3.restore_session(&stale);
+    let fx = ch(&mut s3, 'u');
+    assert!(fx.is_empty());
+    assert_eq!(s3.status.as_ref().unwrap().0, "nothing to undo");
+}
+
+#[test]
+fn every_move_and_verdict_saves_the_position() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    let fx = ch(&mut s, 'n');
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::SavePosition { index: 1, .. })),
+        "{fx:?}"
+    );
+}

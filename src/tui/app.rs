@@ -63,6 +63,8 @@ pub enum Effect {
         id: Option<String>,
     },
     ComputeSummary,
+    /// Keep the skipped items and the undo history for the next session.
+    SaveSession(crate::tui::config::Session),
     /// Run a fuzzy search on the search worker; answer with `Msg::SearchDone`.
     Search {
         seq: u64,
@@ -286,7 +288,11 @@ pub struct State {
     /// Times of my verdicts this session (for pace).
     pub graded_times: Vec<Instant>,
     pub started: Instant,
-    pub moves_since_position: u32,
+    /// Move to the next item after a C-VQA accept or reject (the config's
+    /// `auto_advance`; the loop sets it, on by default).
+    pub auto_advance: bool,
+    /// Items I skipped for now: `Space` passes over them (kept across sessions).
+    pub skipped: BTreeSet<usize>,
     pub quit: bool,
     /// (graded by me, by anyone) in the file as opened, from the index.
     pub base_progress: (usize, usize),
@@ -361,7 +367,8 @@ impl State {
             seconds_base: 0.0,
             graded_times: vec![],
             started: clock.instant,
-            moves_since_position: 0,
+            auto_advance: false,
+            skipped: BTreeSet::new(),
             quit: false,
             base_progress: (0, 0),
             zoom: false,
@@ -679,7 +686,10 @@ impl State {
                             self.set_mine(item, before);
                             self.undo.retain(|c| c.item != item);
                             self.saved = SaveState::Error(e.clone());
-                            self.set_status(format!("NOT RECORDED: {e}"), Level::Error);
+                            self.set_status(
+                                format!("NOT RECORDED on {}: {e}", self.display_id(item)),
+                                Level::Error,
+                            );
                         }
                     }
                 }
@@ -900,9 +910,11 @@ impl State {
                             return;
                         }
                         self.mode = Mode::Normal;
-                        self.change_review(fx, |r, _| {
+                        if self.change_review(fx, |r, _| {
                             review::reject(r, CvqaReason::Other, Some(&t))
-                        });
+                        }) {
+                            self.advance_after("rejected (other)", fx);
+                        }
                     }
                     _ => {}
                 }
@@ -1095,7 +1107,12 @@ impl State {
             Action::ContextLength => {
                 self.context_len = (self.context_len + 1) % CONTEXT_LENGTHS.len()
             }
-            Action::Accept => self.change_review(fx, |r, _| review::accept(r)),
+            Action::Accept => {
+                if self.change_review(fx, |r, _| review::accept(r)) {
+                    self.advance_after("accepted", fx);
+                }
+            }
+            Action::Skip => self.toggle_skip(fx),
             Action::Fix => {
                 let (q, a) = match self.item().and_then(|i| i.counterfactual.as_ref()) {
                     Some(cf) => {
@@ -1123,9 +1140,15 @@ impl State {
             Action::Reject => self.mode = Mode::Reject { selected: 0 },
             Action::OriginalOverride => self.change_grades(fx, review::cycle_original),
             Action::CounterfactualOverride => self.change_grades(fx, review::cycle_counterfactual),
-            Action::Pass => self.change_review(fx, |r, _| review::set_verdict(r, "pass")),
-            Action::Fail => self.change_review(fx, |r, _| review::set_verdict(r, "fail")),
-            Action::Unsure => self.change_review(fx, |r, _| review::set_verdict(r, "unsure")),
+            Action::Pass => {
+                self.change_review(fx, |r, _| review::set_verdict(r, "pass"));
+            }
+            Action::Fail => {
+                self.change_review(fx, |r, _| review::set_verdict(r, "fail"));
+            }
+            Action::Unsure => {
+                self.change_review(fx, |r, _| review::set_verdict(r, "unsure"));
+            }
             Action::Adjudicate => {
                 let done = self
                     .item()
@@ -1206,12 +1229,22 @@ impl State {
         let start = list.partition_point(|&i| i <= self.pos);
         let order = list[start..].iter().chain(list[..start].iter());
         for &i in order {
-            if i != self.pos && !self.graded_by_me(i) {
+            if i != self.pos && !self.graded_by_me(i) && !self.skipped.contains(&i) {
                 self.goto(i, fx);
                 return;
             }
         }
-        self.set_status("every item here is graded by you", Level::Info);
+        self.set_status(
+            if self.skipped.is_empty() {
+                "every item here is graded by you".to_string()
+            } else {
+                format!(
+                    "every item here is graded by you or skipped ({} skipped)",
+                    self.skipped.len()
+                )
+            },
+            Level::Info,
+        );
     }
 
     fn jump(&mut self, q: &str, fx: &mut Vec<Effect>) {
@@ -1249,11 +1282,8 @@ impl State {
             self.load_current();
             self.arrived = self.clock.instant;
             self.seconds_base = self.my_review(i).and_then(|r| r.seconds).unwrap_or(0.0);
-            self.moves_since_position += 1;
-            if self.moves_since_position >= 20 {
-                self.moves_since_position = 0;
-                fx.push(self.position_effect());
-            }
+            // Saved on every move, so that a killed session resumes on the item shown.
+            fx.push(self.position_effect());
         }
         self.request_image(fx);
         // Prefetch the next item's image.
@@ -1506,7 +1536,9 @@ impl State {
             self.mode = Mode::RejectOther(TextEdit::new(&cur, false));
             return;
         }
-        self.change_review(fx, |r, _| review::reject(r, reason, None));
+        if self.change_review(fx, |r, _| review::reject(r, reason, None)) {
+            self.advance_after(&format!("rejected ({})", reason.name()), fx);
+        }
     }
 
     fn fix(&mut self, q: String, a: String, fx: &mut Vec<Effect>) {
@@ -1532,14 +1564,145 @@ impl State {
         });
     }
 
-    /// Change my review of the current item and record it.
-    fn change_review(&mut self, fx: &mut Vec<Effect>, f: impl FnOnce(&mut Review, usize)) {
+    /// After a complete verdict on the item (C-VQA accept, reject): move on when
+    /// auto-advance is on, saying what was recorded where.
+    fn advance_after(&mut self, what: &str, fx: &mut Vec<Effect>) {
+        let id = self.display_id(self.pos);
+        if !self.auto_advance {
+            return;
+        }
+        let from = self.pos;
+        self.step(1, fx);
+        let msg = if self.pos == from {
+            format!("{what} on {id} · last item")
+        } else {
+            format!("{what} on {id}")
+        };
+        self.set_status(msg, Level::Info);
+    }
+
+    pub fn is_skipped(&self, i: usize) -> bool {
+        self.skipped.contains(&i)
+    }
+
+    fn toggle_skip(&mut self, fx: &mut Vec<Effect>) {
+        if self.is_empty() || self.current.is_none() {
+            return;
+        }
+        let i = self.pos;
+        let id = self.display_id(i);
+        if self.skipped.remove(&i) {
+            self.set_status(format!("{id} is no longer skipped"), Level::Info);
+        } else {
+            self.skipped.insert(i);
+            self.next_ungraded(fx);
+            self.set_status(
+                format!("skipped {id} (Space passes over it; S on it again unskips)"),
+                Level::Info,
+            );
+        }
+        fx.push(self.session_effect());
+    }
+
+    fn item_ref(&self, i: usize) -> crate::tui::config::ItemRef {
+        let id = if i == self.pos {
+            self.item().and_then(|it| it.id.clone())
+        } else {
+            self.meta
+                .as_ref()
+                .and_then(|m| m.get(i))
+                .map(|m| m.id.clone())
+                .filter(|id| !id.starts_with('#'))
+                .or_else(|| self.store.item(i).ok().and_then(|it| it.id))
+        };
+        crate::tui::config::ItemRef { index: i, id }
+    }
+
+    /// What the next session needs of this one: the skipped items and the undo history.
+    fn session_effect(&self) -> Effect {
+        use crate::tui::config::{SAVED_UNDO, SavedChange, Session};
+        let from = self.undo.len().saturating_sub(SAVED_UNDO);
+        Effect::SaveSession(Session {
+            skipped: self.skipped.iter().map(|&i| self.item_ref(i)).collect(),
+            undo: self.undo[from..]
+                .iter()
+                .map(|c| SavedChange {
+                    item: self.item_ref(c.item),
+                    before: c.before.as_ref().map(review_value),
+                    after: c.after.as_ref().map(review_value),
+                })
+                .collect(),
+        })
+    }
+
+    /// Find an item saved by a session (by index when its id still matches, else by id).
+    fn locate(&self, r: &crate::tui::config::ItemRef) -> Option<usize> {
+        let id_at = |i: usize| self.store.item(i).ok().and_then(|it| it.id);
+        if r.index < self.len() && id_at(r.index) == r.id {
+            return Some(r.index);
+        }
+        let id = r.id.as_ref()?;
+        (0..self.len()).find(|&i| id_at(i).as_ref() == Some(id))
+    }
+
+    /// Take up what an earlier session left: its skipped items, and its undo history as
+    /// far as it still matches my reviews in the file (a change someone else overwrote
+    /// since, and everything before it on that item, is dropped).
+    pub fn restore_session(&mut self, s: &crate::tui::config::Session) {
+        for r in &s.skipped {
+            if let Some(i) = self.locate(r) {
+                self.skipped.insert(i);
+            }
+        }
+        let parse = |v: &Option<Value>| -> Result<Option<Review>, ()> {
+            match v {
+                None => Ok(None),
+                Some(v) => serde_json::from_value(v.clone()).map(Some).map_err(|_| ()),
+            }
+        };
+        let mut expected: HashMap<usize, Option<Review>> = HashMap::new();
+        let mut broken: BTreeSet<usize> = BTreeSet::new();
+        let mut kept = Vec::new();
+        for c in s.undo.iter().rev() {
+            let Some(i) = self.locate(&c.item) else {
+                continue;
+            };
+            if broken.contains(&i) {
+                continue;
+            }
+            let (Ok(before), Ok(after)) = (parse(&c.before), parse(&c.after)) else {
+                broken.insert(i);
+                continue;
+            };
+            let now = expected
+                .entry(i)
+                .or_insert_with(|| self.my_review(i))
+                .clone();
+            if now != after {
+                broken.insert(i);
+                continue;
+            }
+            expected.insert(i, before.clone());
+            kept.push(Change {
+                item: i,
+                before,
+                after,
+            });
+        }
+        kept.reverse();
+        kept.append(&mut self.undo);
+        self.undo = kept;
+    }
+
+    /// Change my review of the current item and record it; false when nothing was
+    /// recorded.
+    fn change_review(&mut self, fx: &mut Vec<Effect>, f: impl FnOnce(&mut Review, usize)) -> bool {
         let Some(item) = self.item() else {
             self.set_status(
                 "this item cannot be read, so it cannot be graded",
                 Level::Error,
             );
-            return;
+            return false;
         };
         let n = item.responses.len();
         let before = self.my_review(self.pos);
@@ -1563,7 +1726,7 @@ impl State {
         // A review left saying nothing is removed, not written empty.
         let after = review::has_content(&r).then_some(r);
         if before.is_none() && after.is_none() {
-            return;
+            return false;
         }
         self.undo.push(Change {
             item: self.pos,
@@ -1573,6 +1736,7 @@ impl State {
         self.redo.clear();
         self.record(self.pos, before, after, fx);
         self.graded_times.push(self.clock.instant);
+        true
     }
 
     /// Keep the running BPC in step with my review of item `i`.
@@ -1636,6 +1800,8 @@ impl State {
             reviewer: self.reviewer.clone(),
             review: after.map(|r| review_value(&r)),
         });
+        fx.push(self.session_effect());
+        fx.push(self.position_effect());
     }
 
     /// My review of item `i` as this session has it now, with what follows from it.
@@ -1650,6 +1816,9 @@ impl State {
                 .is_ok_and(|it| review::item_done(&it, review.as_ref()))
         };
         self.mine_done.insert(i, done);
+        if done {
+            self.skipped.remove(&i);
+        }
         self.mine.insert(i, review);
     }
 
@@ -1667,6 +1836,7 @@ impl State {
             Level::Info,
         );
         self.redo.push(c);
+        fx.push(self.session_effect());
     }
 
     fn redo(&mut self, fx: &mut Vec<Effect>) {
@@ -1683,6 +1853,7 @@ impl State {
             Level::Info,
         );
         self.undo.push(c);
+        fx.push(self.session_effect());
     }
 }
 

@@ -171,13 +171,19 @@ fn draw_header(state: &State, f: &mut Frame, area: Rect) {
         format!(" · filter: {}", state.filters.describe())
     };
     let blind = if state.blind { " · BLIND" } else { "" };
+    let skipped = if state.current.is_some() && state.is_skipped(state.pos) {
+        " · skipped"
+    } else {
+        ""
+    };
     let left = format!(
-        " {} · {} · {} · {}/{}{}{}",
+        " {} · {} · {} · {}/{}{}{}{}",
         one_line(&state.file_name),
         bench,
         one_line(&truncate(&id, 40)),
         n,
         total,
+        skipped,
         filt,
         blind
     );

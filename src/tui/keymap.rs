@@ -35,6 +35,7 @@ pub enum Action {
     Next,
     Prev,
     NextUngraded,
+    Skip,
     First,
     Last,
     Jump,
@@ -106,7 +107,10 @@ impl Action {
         match self {
             Action::Next => "next item".into(),
             Action::Prev => "previous item".into(),
-            Action::NextUngraded => "next item I have not graded".into(),
+            Action::NextUngraded => {
+                "next item I am not done with (passes over skipped ones)".into()
+            }
+            Action::Skip => "skip this item for now / unskip it".into(),
             Action::First => "first item".into(),
             Action::Last => "last item".into(),
             Action::Jump => "jump to item number or id".into(),
@@ -178,6 +182,7 @@ const ALL_ACTIONS: &[Action] = &[
     Action::Next,
     Action::Prev,
     Action::NextUngraded,
+    Action::Skip,
     Action::First,
     Action::Last,
     Action::Jump,
@@ -394,6 +399,7 @@ impl Default for Keymap {
             &[Key::ch(' '), Key::code(KeyCode::Tab)],
             NextUngraded,
         );
+        add(Global, &[Key::ch('S')], Skip);
         add(Global, &[Key::ch('g'), Key::code(KeyCode::Home)], First);
         add(Global, &[Key::ch('G'), Key::code(KeyCode::End)], Last);
         add(Global, &[Key::ch(':')], Jump);

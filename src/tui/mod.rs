@@ -189,6 +189,8 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     let mut state = State::new(snapshot, reviewer.clone(), keymap, theme, Clock::now());
     state.protocol_name = protocol_name;
     state.blind = opts.blind;
+    state.auto_advance = cfg.auto_advance.unwrap_or(true);
+    state.restore_session(&config::load_session(&dirs, &opts.file, &reviewer));
     state.size = (size.width, size.height);
     state.image_area = draw::image_area(&state, size.width, size.height);
     let start = match &opts.start {
@@ -276,6 +278,11 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
                             }
                         }
                         Effect::ComputeSummary => spawn_summary(&state, tx.clone()),
+                        Effect::SaveSession(s) => {
+                            if let Err(e) = config::save_session(&dirs, &opts.file, &reviewer, &s) {
+                                log::warn!("saving the session: {e}");
+                            }
+                        }
                         Effect::Search {
                             seq,
                             query,
