@@ -433,3 +433,28 @@ fn after_kill_9_resume_where_left_and_undo_still_works() {
     assert!(p.wait_exit().success());
     assert!(sb.review("cvqa.jsonl", "real-00002", "erin").is_none());
 }
+
+#[test]
+fn a_file_changed_on_disk_is_read_again_and_said_so() {
+    let sb = Sandbox::new();
+    let mut p = sb.open("cvqa.jsonl", &[], 200);
+    p.wait_for("How many plates are there?");
+    let orig = std::fs::read_to_string(sb.path("cvqa.jsonl")).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(
+        sb.path("cvqa.jsonl"),
+        format!(
+            "{{\"id\":\"added-elsewhere\",\"benchmark\":\"cvqa\"}}\n{}",
+            orig.replace(
+                "How many plates are there?",
+                "How many plates are on the table?"
+            )
+        ),
+    )
+    .unwrap();
+    let screen = p.wait_for("on the table");
+    assert!(screen.contains("changed on disk"), "{screen}");
+    assert!(screen.contains("real-00001 · 2/4"), "{screen}");
+    p.send("q");
+    assert!(p.wait_exit().success());
+}

@@ -1089,3 +1089,46 @@ fn every_move_and_verdict_saves_the_position() {
         "{fx:?}"
     );
 }
+
+#[test]
+fn a_file_changed_on_disk_is_shown_as_it_is_now() {
+    let (d, mut s) = state("cvqa.jsonl");
+    let p = d.path().join("cvqa.jsonl");
+    ch(&mut s, 'n');
+    let fx = ch(&mut s, 'i');
+    assert!(fx.is_empty());
+    typ(&mut s, "mine");
+    let fx = press(&mut s, KeyCode::Enter);
+    recorded(&mut s, fx);
+    // another program adds an item first and changes the text of the one shown
+    let orig = std::fs::read_to_string(&p).unwrap();
+    let changed = format!(
+        "{{\"id\":\"added-elsewhere\",\"benchmark\":\"cvqa\"}}\n{}",
+        orig.replace("Is the TV on?", "Is the TV switched on?")
+    );
+    std::fs::write(&p, changed).unwrap();
+    let mut fresh = Store::open(&p).unwrap();
+    let v = s.my_review(1).map(|r| serde_json::to_value(r).unwrap());
+    fresh.set_review(2, "carol", v).unwrap();
+    let fx = s.update(Msg::Reloaded(fresh));
+    assert!(fx.contains(&Effect::Index), "{fx:?}");
+    assert_eq!(s.pos, 2, "the same item, at its new index");
+    assert_eq!(s.display_id(s.pos), "real-00002");
+    assert_eq!(s.len(), 4);
+    assert!(
+        s.my_review(2)
+            .is_some_and(|r| r.note.as_deref() == Some("mine"))
+    );
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("switched on"), "{out}");
+    assert!(out.contains("changed on disk"), "{out}");
+    // undo follows the item too
+    let fx = ch(&mut s, 'u');
+    assert_eq!(recorded(&mut s, fx), vec![(2, None)]);
+    // moving away and back shows the new text
+    ch(&mut s, 'g');
+    ch(&mut s, ':');
+    typ(&mut s, "real-00002");
+    press(&mut s, KeyCode::Enter);
+    assert!(render_to_string(&s, 80, 24).contains("switched on"));
+}

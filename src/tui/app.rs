@@ -34,6 +34,9 @@ pub enum Msg {
     Saved(Result<String, String>),
     /// The background index of every item is ready.
     Indexed(Vec<Meta>),
+    /// Another program changed the file: the IO worker read it again (with every
+    /// journaled verdict on it).
+    Reloaded(Store),
     /// The set's figures for the summary screen.
     Summary(Result<Value, String>),
     Image(ImageEvent),
@@ -63,6 +66,8 @@ pub enum Effect {
         id: Option<String>,
     },
     ComputeSummary,
+    /// Index `State::store` again (after the file was read again).
+    Index,
     /// Keep the skipped items and the undo history for the next session.
     SaveSession(crate::tui::config::Session),
     /// Run a fuzzy search on the search worker; answer with `Msg::SearchDone`.
@@ -721,6 +726,7 @@ impl State {
                     self.apply_filters(&mut fx);
                 }
             }
+            Msg::Reloaded(store) => self.reload(store, &mut fx),
             Msg::Summary(s) => self.summary = Some(s),
             Msg::SearchDone { seq, results } => {
                 if let Mode::Search(st) = &mut self.mode
@@ -746,6 +752,85 @@ impl State {
             }
         }
         fx
+    }
+
+    /// Show the file as another program left it: every item index this session holds
+    /// (position, my verdicts, writes under way, undo, skips) follows its item by id.
+    fn reload(&mut self, store: Store, fx: &mut Vec<Effect>) {
+        let ids: HashMap<String, usize> = (0..store.len())
+            .filter_map(|i| store.item(i).ok().and_then(|it| it.id).map(|id| (id, i)))
+            .collect();
+        let old_id = |i: usize| -> Option<String> {
+            match self.meta.as_ref().and_then(|m| m.get(i)) {
+                Some(m) if !m.id.starts_with('#') => Some(m.id.clone()),
+                Some(_) => None,
+                None => self.store.item(i).ok().and_then(|it| it.id),
+            }
+        };
+        let n = store.len();
+        // By id; an item without id keeps its index when that is still in the file.
+        let map = |i: usize| -> Option<usize> {
+            match old_id(i) {
+                Some(id) => ids.get(&id).copied(),
+                None => (i < n).then_some(i),
+            }
+        };
+        let pos = map(self.pos).unwrap_or(self.pos.min(n.saturating_sub(1)));
+        let mine: HashMap<usize, Option<Review>> = self
+            .mine
+            .drain()
+            .filter_map(|(i, r)| map(i).map(|j| (j, r)))
+            .collect();
+        let pending: HashMap<u64, (usize, Option<Review>)> = self
+            .pending
+            .drain()
+            .filter_map(|(seq, (i, r))| map(i).map(|j| (seq, (j, r))))
+            .collect();
+        let remap_changes = |v: &mut Vec<Change>| {
+            let old = std::mem::take(v);
+            *v = old
+                .into_iter()
+                .filter_map(|mut c| {
+                    c.item = map(c.item)?;
+                    Some(c)
+                })
+                .collect();
+        };
+        let mut undo = std::mem::take(&mut self.undo);
+        let mut redo = std::mem::take(&mut self.redo);
+        remap_changes(&mut undo);
+        remap_changes(&mut redo);
+        let skipped: BTreeSet<usize> = self.skipped.iter().filter_map(|&i| map(i)).collect();
+        self.store = store;
+        self.undo = undo;
+        self.redo = redo;
+        self.skipped = skipped;
+        self.pending = pending;
+        self.meta = None;
+        self.visible = None;
+        self.mine.clear();
+        self.mine_done.clear();
+        self.bpc_items.clear();
+        self.bpc_sum = (0, 0);
+        self.pos = pos;
+        self.current = None;
+        for (i, r) in mine {
+            self.set_mine(i, r);
+        }
+        if !self.is_empty() {
+            let model = self.model;
+            let scroll = self.scroll;
+            self.load_current();
+            self.model = model.min(self.item().map(|i| i.responses.len()).unwrap_or(1).max(1) - 1);
+            self.scroll = scroll;
+            self.image = ImageSlot::None;
+            self.request_image(fx);
+        }
+        fx.push(Effect::Index);
+        self.set_status(
+            format!("the file changed on disk: read it again ({n} items); your verdicts are kept"),
+            Level::Warn,
+        );
     }
 
     fn set_status(&mut self, s: impl Into<String>, level: Level) {

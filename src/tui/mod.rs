@@ -173,16 +173,7 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     };
     spawn_input(tx.clone());
     spawn_ticks(tx.clone());
-    {
-        let tx = tx.clone();
-        let snap = snapshot.clone();
-        std::thread::Builder::new()
-            .name("verdict-index".into())
-            .spawn(move || {
-                let meta = facts::index(&snap, 2);
-                let _ = tx.send(Msg::Indexed(meta));
-            })?;
-    }
+    spawn_index(snapshot.clone(), tx.clone());
 
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     let size = terminal.size()?;
@@ -278,6 +269,7 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
                             }
                         }
                         Effect::ComputeSummary => spawn_summary(&state, tx.clone()),
+                        Effect::Index => spawn_index(state.store.clone(), tx.clone()),
                         Effect::SaveSession(s) => {
                             if let Err(e) = config::save_session(&dirs, &opts.file, &reviewer, &s) {
                                 log::warn!("saving the session: {e}");
@@ -434,6 +426,19 @@ fn spawn_ticks(tx: Sender<Msg>) {
             }
         })
         .expect("spawn the tick thread");
+}
+
+/// Index every item on a worker thread; answers with `Msg::Indexed`.
+fn spawn_index(store: crate::store::Store, tx: Sender<Msg>) {
+    let spawned = std::thread::Builder::new()
+        .name("verdict-index".into())
+        .spawn(move || {
+            let meta = facts::index(&store, 2);
+            let _ = tx.send(Msg::Indexed(meta));
+        });
+    if let Err(e) = spawned {
+        log::error!("could not start the index thread: {e}");
+    }
 }
 
 fn spawn_summary(state: &State, tx: Sender<Msg>) {
