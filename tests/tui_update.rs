@@ -1132,3 +1132,42 @@ fn a_file_changed_on_disk_is_shown_as_it_is_now() {
     press(&mut s, KeyCode::Enter);
     assert!(render_to_string(&s, 80, 24).contains("switched on"));
 }
+
+#[test]
+fn the_adjudication_queue_steps_through_disagreements_only() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'D');
+    assert!(s.queue);
+    assert_eq!(
+        s.visible.as_deref(),
+        Some(&[1usize][..]),
+        "alice accepted, bob rejected"
+    );
+    assert_eq!(s.pos, 1);
+    let out = render_to_string(&s, 80, 40);
+    assert!(out.contains("side by side"), "{out}");
+    let row = out
+        .lines()
+        .find(|l| l.contains("status"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(row.contains("accept") && row.contains("reject"), "{row}");
+    assert!(out.lines().next().unwrap().contains("ADJUDICATE"));
+    // n and p stay in the queue
+    ch(&mut s, 'n');
+    assert_eq!(s.pos, 1);
+    // grade, mark final: the item leaves the queue
+    let fx = ch(&mut s, 'a');
+    recorded(&mut s, fx);
+    let fx = ch(&mut s, 'A');
+    let r = recorded(&mut s, fx);
+    assert_eq!(r[0].1.as_ref().unwrap()["final"], true);
+    assert_eq!(s.visible.as_deref(), Some(&[][..]));
+    assert!(
+        s.status.as_ref().unwrap().0.contains("no item left"),
+        "{:?}",
+        s.status
+    );
+    ch(&mut s, 'D');
+    assert!(!s.queue);
+    assert!(s.visible.is_none());
+}

@@ -14,6 +14,7 @@ use crate::review;
 use crate::store::{ItemError, Store};
 use crate::tui::edit::{EditOutcome, TextEdit};
 use crate::tui::facts::Meta;
+use crate::tui::grading;
 use crate::tui::image::{ImageEvent, ImageKey};
 use crate::tui::keymap::{Action, Context, Key, Keymap};
 use crate::tui::theme::{Theme, ThemeName};
@@ -296,6 +297,9 @@ pub struct State {
     /// Move to the next item after a C-VQA accept or reject (the config's
     /// `auto_advance`; the loop sets it, on by default).
     pub auto_advance: bool,
+    /// The adjudication queue: only items whose reviewers disagree and that have no final
+    /// verdict are visible, with every reviewer's grades side by side.
+    pub queue: bool,
     /// Items I skipped for now: `Space` passes over them (kept across sessions).
     pub skipped: BTreeSet<usize>,
     pub quit: bool,
@@ -373,6 +377,7 @@ impl State {
             graded_times: vec![],
             started: clock.instant,
             auto_advance: false,
+            queue: false,
             skipped: BTreeSet::new(),
             quit: false,
             base_progress: (0, 0),
@@ -1246,6 +1251,24 @@ impl State {
                     return;
                 }
                 self.change_review(fx, |r, _| review::toggle_final(r));
+                if self.queue {
+                    // An adjudicated item leaves the queue: on to the next one.
+                    self.apply_filters(fx);
+                }
+            }
+            Action::AdjudicationQueue => {
+                if self.meta.is_none() {
+                    self.set_status(
+                        "the index is still being built; try again in a moment",
+                        Level::Warn,
+                    );
+                    return;
+                }
+                self.queue = !self.queue;
+                self.apply_filters(fx);
+                if !self.queue {
+                    self.set_status("left the adjudication queue", Level::Info);
+                }
             }
         }
     }
@@ -1517,8 +1540,33 @@ impl State {
         }
     }
 
-    /// Does item `i` pass the filters?
+    /// Is item `i` in the adjudication queue now (my verdicts of this session included)?
+    pub fn needs_adjudication(&self, i: usize) -> bool {
+        if let Some(r) = self.mine.get(&i) {
+            let Ok(mut it) = self.store.item(i) else {
+                return false;
+            };
+            match r {
+                Some(r) => {
+                    it.reviews.insert(self.reviewer.clone(), r.clone());
+                }
+                None => {
+                    it.reviews.shift_remove(&self.reviewer);
+                }
+            }
+            return grading::needs_adjudication(&it);
+        }
+        self.meta
+            .as_ref()
+            .and_then(|m| m.get(i))
+            .is_some_and(|m| m.adjudicate)
+    }
+
+    /// Does item `i` pass the filters (and the adjudication queue, when on)?
     pub fn passes(&self, i: usize) -> bool {
+        if self.queue && !self.needs_adjudication(i) {
+            return false;
+        }
         let f = &self.filters;
         if f.ungraded && self.graded_by_me(i) {
             return false;
@@ -1565,28 +1613,32 @@ impl State {
     }
 
     fn apply_filters(&mut self, fx: &mut Vec<Effect>) {
-        if self.filters.is_empty() {
+        if self.filters.is_empty() && !self.queue {
             self.visible = None;
             return;
         }
         let v: Vec<usize> = (0..self.len()).filter(|&i| self.passes(i)).collect();
         let n = v.len();
+        let what = match (self.queue, self.filters.is_empty()) {
+            (true, true) => "adjudication queue".to_string(),
+            (true, false) => format!("adjudication queue + {}", self.filters.describe()),
+            (false, _) => self.filters.describe(),
+        };
+        let msg = if self.queue && n == 0 {
+            format!("{what}: no item left to adjudicate (D leaves the queue)")
+        } else {
+            format!("{n} items match: {what}")
+        };
         if !v.contains(&self.pos)
             && let Some(&t) = v.iter().find(|&&i| i > self.pos).or(v.first())
         {
             self.visible = Some(v);
             self.goto(t, fx);
-            self.set_status(
-                format!("{n} items match: {}", self.filters.describe()),
-                Level::Info,
-            );
+            self.set_status(msg, Level::Info);
             return;
         }
         self.visible = Some(v);
-        self.set_status(
-            format!("{n} items match: {}", self.filters.describe()),
-            Level::Info,
-        );
+        self.set_status(msg, Level::Info);
     }
 
     // ----- grading ------------------------------------------------------------------

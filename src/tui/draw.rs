@@ -170,7 +170,12 @@ fn draw_header(state: &State, f: &mut Frame, area: Rect) {
     } else {
         format!(" · filter: {}", state.filters.describe())
     };
-    let blind = if state.blind { " · BLIND" } else { "" };
+    let blind = match (state.blind, state.queue) {
+        (true, true) => " · ADJUDICATE · BLIND",
+        (false, true) => " · ADJUDICATE",
+        (true, false) => " · BLIND",
+        (false, false) => "",
+    };
     let skipped = if state.current.is_some() && state.is_skipped(state.pos) {
         " · skipped"
     } else {
@@ -1069,10 +1074,61 @@ fn review_summary(item: &Item, r: &Review) -> String {
     parts.join(" · ")
 }
 
+/// The adjudication queue's table: one column per reviewer, one row per field.
+fn comparison_lines(
+    state: &State,
+    item: &Item,
+    reviews: &[(String, Review)],
+) -> Vec<Line<'static>> {
+    let t = &state.theme;
+    let (names, rows) = grading::comparison(item, reviews);
+    let label_w = rows
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(28);
+    let cell_w = 16usize;
+    let cell = |s: &str| format!("{:<cell_w$} ", truncate(&one_line(s), cell_w));
+    let mut out = vec![heading(
+        t,
+        "Adjudication: every reviewer's grades side by side",
+    )];
+    let mut head = vec![Span::raw(format!(" {:<label_w$} ", ""))];
+    head.extend(names.iter().map(|n| Span::styled(cell(n), t.title)));
+    out.push(Line::from(head));
+    for (label, cells) in rows {
+        let differ = cells.iter().any(|c| *c != cells[0]);
+        let mut spans = vec![Span::styled(
+            format!(" {:<label_w$} ", truncate(&one_line(&label), label_w)),
+            t.dim,
+        )];
+        spans.extend(
+            cells
+                .iter()
+                .map(|c| Span::styled(cell(c), if differ { t.warn } else { t.text })),
+        );
+        out.push(Line::from(spans));
+    }
+    out.push(Line::from(Span::styled(
+        format!(
+            " grade the item, then {} marks your verdict as the final one",
+            state.keymap.hint(Context::Global, Action::Adjudicate)
+        ),
+        t.dim,
+    )));
+    out
+}
+
 fn review_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
     let t = &state.theme;
-    let mut out = vec![Line::from(""), heading(t, "Verdicts")];
+    let mut out = vec![Line::from("")];
     let reviews = state.reviews();
+    if state.queue && !reviews.is_empty() {
+        out.extend(comparison_lines(state, item, &reviews));
+        out.push(Line::from(""));
+    }
+    out.push(heading(t, "Verdicts"));
     let pending = state.is_pending(state.pos);
     if reviews.is_empty() {
         out.push(Line::from(Span::styled(

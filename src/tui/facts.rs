@@ -23,6 +23,8 @@ pub struct Meta {
     pub wrong_models: Vec<String>,
     /// Reviewers disagree, or a human disagrees with the LLM judge.
     pub disagreement: bool,
+    /// Reviewers disagree and none gave the final verdict (the adjudication queue).
+    pub adjudicate: bool,
     /// Id and question text, for fuzzy search.
     pub search: String,
     /// The item could not be read.
@@ -61,6 +63,7 @@ pub fn meta_of(store: &Store, i: usize) -> Meta {
             done: vec![],
             wrong_models: vec![],
             disagreement: false,
+            adjudicate: false,
             search: format!("{} {e}", store.fallback_id(i)),
             broken: true,
         },
@@ -118,6 +121,7 @@ pub fn meta_of_item(item: &Item, fallback_id: String) -> Meta {
         .cloned()
         .collect();
     let disagreement = crate::tui::grading::disagreement(item);
+    let adjudicate = crate::tui::grading::needs_adjudication(item);
     let mut search: String = id.clone();
     search.push(' ');
     search.extend(question.chars().take(400));
@@ -135,6 +139,7 @@ pub fn meta_of_item(item: &Item, fallback_id: String) -> Meta {
             .collect(),
         wrong_models,
         disagreement,
+        adjudicate,
         search,
         broken: false,
     }
@@ -228,6 +233,7 @@ mod tests {
             done: vec![],
             wrong_models: vec![],
             disagreement: false,
+            adjudicate: false,
             search: format!("{id} {search}"),
             broken: false,
         }

@@ -82,6 +82,7 @@ pub enum Action {
     Unsure,
     // adjudication
     Adjudicate,
+    AdjudicationQueue,
 }
 
 impl Action {
@@ -156,6 +157,10 @@ impl Action {
             Action::Fail => "verdict: fail".into(),
             Action::Unsure => "verdict: unsure".into(),
             Action::Adjudicate => "record the final (adjudicated) verdict from mine".into(),
+            Action::AdjudicationQueue => {
+                "adjudication queue: only items whose reviewers disagree, no final verdict yet"
+                    .into()
+            }
         }
     }
 
@@ -223,6 +228,7 @@ const ALL_ACTIONS: &[Action] = &[
     Action::Fail,
     Action::Unsure,
     Action::Adjudicate,
+    Action::AdjudicationQueue,
 ];
 
 /// A key with its modifiers, as written in the config file: `n`, `N`, `Right`, `ctrl-r`,
@@ -424,6 +430,7 @@ impl Default for Keymap {
         add(Global, &[Key::ch('T')], Theme);
         add(Global, &[Key::ctrl('z')], Suspend);
         add(Global, &[Key::ch('A')], Adjudicate);
+        add(Global, &[Key::ch('D')], AdjudicationQueue);
         add(Chartom, &[Key::ch('1')], Identifies);
         add(Chartom, &[Key::ch('2')], Partial);
         add(Chartom, &[Key::ch('3')], Misses);
