@@ -40,19 +40,16 @@ pub fn reject(r: &mut Review, reason: CvqaReason, text: Option<&str>) {
 }
 
 /// C-VQA fix: the corrected counterfactual question `q` and answer `a`, against the
-/// file's pair (`question`, `answer`). Only the part that changed is written.
-pub fn fix(r: &mut Review, question: &str, answer: &str, q: &str, a: &str) {
+/// file's pair (`question`, `answer`), for the reviewer's `reason`. Only the part that
+/// changed is written.
+pub fn fix(r: &mut Review, question: &str, answer: &str, q: &str, a: &str, reason: CvqaReason) {
     r.status = Some(CvqaStatus::Fix);
     r.fixed_question = (q != question).then(|| q.to_string());
     r.fixed_answer = (a != answer).then(|| a.to_string());
     r.answer_ok = Some(a == answer);
-    r.image_related = Some(true);
+    r.image_related = Some(reason != CvqaReason::NotImageRelated);
     r.reason_text = None;
-    r.reason = Some(if a != answer {
-        CvqaReason::WrongAnswer
-    } else {
-        CvqaReason::Ungrammatical
-    });
+    r.reason = Some(reason);
 }
 
 /// Change the grades of `model`'s response: top level on an item with one response,

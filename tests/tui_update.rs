@@ -197,6 +197,13 @@ fn cvqa_accept_reject_fix() {
     press(&mut s, KeyCode::Backspace);
     ch(&mut s, 'B');
     let fx = press(&mut s, KeyCode::Enter);
+    assert!(fx.is_empty(), "the reason is asked first");
+    assert!(
+        matches!(s.mode, Mode::FixReason { selected: 2, .. }),
+        "wrong-answer suggested: {:?}",
+        s.mode
+    );
+    let fx = press(&mut s, KeyCode::Enter);
     let r = recorded(&mut s, fx);
     assert_eq!(
         strip_time(&r[0].1),
@@ -1170,4 +1177,26 @@ fn the_adjudication_queue_steps_through_disagreements_only() {
     ch(&mut s, 'D');
     assert!(!s.queue);
     assert!(s.visible.is_none());
+}
+
+#[test]
+fn a_fix_records_the_reason_the_reviewer_gives() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'f');
+    typ(&mut s, " now");
+    press(&mut s, KeyCode::Enter);
+    assert!(
+        matches!(s.mode, Mode::FixReason { selected: 3, .. }),
+        "{:?}",
+        s.mode
+    );
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("Fix: why?"), "{out}");
+    // the question was ambiguous, not ungrammatical: the reviewer says so
+    let fx = ch(&mut s, '1');
+    let r = recorded(&mut s, fx);
+    let v = strip_time(&r[0].1);
+    assert_eq!(v["reason"], "ambiguous");
+    assert_eq!(v["status"], "fix");
+    assert!(v["fixed_question"].as_str().unwrap().ends_with(" now"));
 }

@@ -181,6 +181,12 @@ pub enum Mode {
     },
     /// Reject for "other": the reviewer's few words.
     RejectOther(TextEdit),
+    /// A fix's corrected question and answer, waiting for the reviewer's reason.
+    FixReason {
+        selected: usize,
+        question: String,
+        answer: String,
+    },
     Fix(FixState),
     Filter {
         selected: usize,
@@ -1010,6 +1016,42 @@ impl State {
                 }
                 return;
             }
+            Mode::FixReason {
+                selected,
+                question,
+                answer,
+            } => {
+                let n = CvqaReason::ALL.len();
+                let mut cancel = false;
+                let pick = match k.code {
+                    KeyCode::Esc => {
+                        cancel = true;
+                        None
+                    }
+                    KeyCode::Down | KeyCode::Char('j') => {
+                        *selected = (*selected + 1) % n;
+                        None
+                    }
+                    KeyCode::Up | KeyCode::Char('k') => {
+                        *selected = (*selected + n - 1) % n;
+                        None
+                    }
+                    KeyCode::Enter => Some(CvqaReason::ALL[*selected]),
+                    KeyCode::Char(c @ '1'..='5') => {
+                        Some(CvqaReason::ALL[c as usize - '1' as usize])
+                    }
+                    _ => None,
+                };
+                let (q, a) = (question.clone(), answer.clone());
+                if cancel {
+                    self.mode = Mode::Normal;
+                }
+                if let Some(reason) = pick {
+                    self.mode = Mode::Normal;
+                    self.fix_with(&q, &a, reason, fx);
+                }
+                return;
+            }
             Mode::Reject { selected } => {
                 let n = CvqaReason::ALL.len();
                 match k.code {
@@ -1049,7 +1091,7 @@ impl State {
                         let q = f.question.text().trim().to_string();
                         let a = f.answer.text().trim().to_string();
                         self.mode = Mode::Normal;
-                        self.fix(q, a, fx);
+                        self.fix(q, a);
                     }
                     _ => {}
                 }
@@ -1678,7 +1720,9 @@ impl State {
         }
     }
 
-    fn fix(&mut self, q: String, a: String, fx: &mut Vec<Effect>) {
+    /// The fix editor was saved: ask why, suggesting wrong-answer when the answer
+    /// changed, else ungrammatical (the reviewer confirms or picks another).
+    fn fix(&mut self, q: String, a: String) {
         let Some(cf) = self.item().and_then(|i| i.counterfactual.clone()) else {
             return;
         };
@@ -1686,7 +1730,28 @@ impl State {
             self.set_status("nothing changed: use a to accept as it is", Level::Warn);
             return;
         }
-        self.change_review(fx, |r, _| review::fix(r, &cf.question, &cf.answer, &q, &a));
+        let suggested = if a != cf.answer {
+            CvqaReason::WrongAnswer
+        } else {
+            CvqaReason::Ungrammatical
+        };
+        self.mode = Mode::FixReason {
+            selected: CvqaReason::ALL
+                .iter()
+                .position(|r| *r == suggested)
+                .unwrap_or(0),
+            question: q,
+            answer: a,
+        };
+    }
+
+    fn fix_with(&mut self, q: &str, a: &str, reason: CvqaReason, fx: &mut Vec<Effect>) {
+        let Some(cf) = self.item().and_then(|i| i.counterfactual.clone()) else {
+            return;
+        };
+        self.change_review(fx, |r, _| {
+            review::fix(r, &cf.question, &cf.answer, q, a, reason)
+        });
     }
 
     /// Change the grades of the selected response (top level for single-response items,

@@ -37,6 +37,7 @@ pub fn image_area(state: &State, w: u16, h: u16) -> Option<(u16, u16)> {
                 | Mode::Penalty(_)
                 | Mode::Reject { .. }
                 | Mode::RejectOther(_)
+                | Mode::FixReason { .. }
                 | Mode::Fix(_)
                 | Mode::Jump(_)
         )
@@ -144,7 +145,20 @@ pub fn draw(state: &State, f: &mut Frame) {
                 Some((q_title, a_title, &fx.answer, fx.on_answer)),
             );
         }
-        Mode::Reject { selected } => draw_reject(state, f, area, *selected),
+        Mode::Reject { selected } => draw_reject(
+            state,
+            f,
+            area,
+            *selected,
+            " Reject: why? (1-5 or ↑↓ Enter) ",
+        ),
+        Mode::FixReason { selected, .. } => draw_reject(
+            state,
+            f,
+            area,
+            *selected,
+            " Fix: why? (Enter confirms, 1-5 or ↑↓) ",
+        ),
         Mode::Filter { selected } => draw_filter(state, f, area, *selected),
         _ => {}
     }
@@ -1316,7 +1330,7 @@ fn draw_search(state: &State, f: &mut Frame, area: Rect, s: &crate::tui::app::Se
     f.render_widget(Paragraph::new(lines), inner);
 }
 
-fn draw_reject(state: &State, f: &mut Frame, area: Rect, selected: usize) {
+fn draw_reject(state: &State, f: &mut Frame, area: Rect, selected: usize, title: &str) {
     let t = &state.theme;
     let r = centered(area, 50, 9);
     f.render_widget(Clear, r);
@@ -1331,10 +1345,7 @@ fn draw_reject(state: &State, f: &mut Frame, area: Rect, selected: usize) {
         })
         .collect();
     f.render_widget(
-        Paragraph::new(lines).block(block(
-            t,
-            Span::styled(" Reject: why? (1-5 or ↑↓ Enter) ", t.title),
-        )),
+        Paragraph::new(lines).block(block(t, Span::styled(title.to_string(), t.title))),
         r,
     );
 }
