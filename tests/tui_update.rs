@@ -1200,3 +1200,18 @@ fn a_fix_records_the_reason_the_reviewer_gives() {
     assert_eq!(v["status"], "fix");
     assert!(v["fixed_question"].as_str().unwrap().ends_with(" now"));
 }
+
+#[test]
+fn blind_mode_hides_others_in_the_generic_json_too() {
+    let (_d, mut s) = state_of(
+        r#"{"id":"g","benchmark":"mmlu","question":"q","reviews":{"bob":{"at":"2026-11-01T10:00:00Z","verdict":"fail","note":"BOB-SAYS"}}}
+"#,
+    );
+    assert!(render_to_string(&s, 80, 30).contains("BOB-SAYS"));
+    ch(&mut s, 'b');
+    let out = render_to_string(&s, 80, 30);
+    assert!(!out.contains("BOB-SAYS"), "{out}");
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    assert!(render_to_string(&s, 80, 30).contains("BOB-SAYS"));
+}

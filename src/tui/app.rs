@@ -555,6 +555,26 @@ impl State {
         }
     }
 
+    /// The current item's JSON as the generic view shows it: in blind mode, until I am
+    /// done with the item, without the other reviewers' reviews.
+    pub fn raw_shown(&self) -> String {
+        let Some(c) = &self.current else {
+            return String::new();
+        };
+        if self.reveal_item() {
+            return c.raw.clone();
+        }
+        match serde_json::from_str::<Value>(&c.raw) {
+            Ok(mut v) => {
+                if let Some(reviews) = v.get_mut("reviews").and_then(Value::as_object_mut) {
+                    reviews.retain(|name, _| *name == self.reviewer);
+                }
+                v.to_string()
+            }
+            Err(_) => String::new(),
+        }
+    }
+
     /// Per response of the current item: are my required grades of it given?
     pub fn models_done(&self) -> Vec<bool> {
         match self.item() {

@@ -431,7 +431,7 @@ fn draw_item(state: &State, f: &mut Frame, area: Rect) {
         Benchmark::Chartom => chartom_lines(state, item, text_rect.width),
         Benchmark::ChartomQa => chartom_qa_lines(state, item),
         Benchmark::Cvqa => cvqa_lines(state, item),
-        Benchmark::Other => generic_lines(state, cur.raw.as_str()),
+        Benchmark::Other => generic_lines(state, &state.raw_shown()),
     };
     let side = state.side_by_side && item.responses.len() > 1 && text_rect.width >= 90;
     if side {
