@@ -1215,3 +1215,17 @@ fn blind_mode_hides_others_in_the_generic_json_too() {
     recorded(&mut s, fx);
     assert!(render_to_string(&s, 80, 30).contains("BOB-SAYS"));
 }
+
+#[test]
+fn blind_side_by_side_hides_the_judge_of_models_not_graded() {
+    let (_d, mut s) = state_of(BLIND);
+    ch(&mut s, 'b');
+    let fx = ch(&mut s, 'x');
+    recorded(&mut s, fx);
+    let fx = ch(&mut s, '0');
+    recorded(&mut s, fx);
+    ch(&mut s, 'M');
+    let out = render_to_string(&s, 200, 60);
+    assert!(out.contains("JUDGE-A"), "model a is graded: {out}");
+    assert!(!out.contains("JUDGE-B"), "model b is not: {out}");
+}

@@ -746,7 +746,7 @@ fn bonus_block(state: &State, item: &Item, r: &Response) -> Vec<Line<'static>> {
         .as_ref()
         .and_then(|g| g.bonus.clone())
         .unwrap_or_default();
-    let hide = state.hiding_others();
+    let hide = !state.reveal_model(&r.model);
     let judge = r.judge.as_ref().map(|j| j.bonus_list());
     let mut out = vec![heading(
         t,
