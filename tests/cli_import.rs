@@ -126,6 +126,89 @@ fn cvqa_questions_and_two_models() {
     assert_eq!(c.status.code(), Some(0));
 }
 
+/// The C-VQA authors' result files (`C-VQA_<model>_results.csv`, what the benchmark's
+/// `calc_acc.py` reads) hold every type, real and synthetic, in one file per model, with
+/// the answers already formatted (`3`, `fail`, `yes`). Each row goes to the set of its type.
+#[test]
+fn cvqa_authors_results_file_mixing_splits() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("cvqa.jsonl");
+    let results = fixture("cvqa/C-VQA_toy-7b_results.csv");
+    let o = verdict(&[
+        "import",
+        "cvqa",
+        &fixture("cvqa/questions_real.csv"),
+        &fixture("cvqa/questions_synthetic.csv"),
+        &results,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "wrote {}: 9 items\n  real: 6 (direct 2, indirect 2, boolean 2)\n  synthetic: 3 (abs_counting_1 1, abs_counting_2 2)\nmodels: toy-7b (real, synthetic)\n",
+            out.display()
+        )
+    );
+    let items = read_items(&out);
+    let answers: Vec<(&str, &str, &str)> = items
+        .iter()
+        .map(|i| {
+            (
+                i["id"].as_str().unwrap(),
+                i["responses"][0]["original"].as_str().unwrap(),
+                i["responses"][0]["counterfactual"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            ("real-00001", "3", "1"),
+            ("real-00002", "2", "fail"),
+            ("real-00003", "2", "8"),
+            ("real-00004", "fail", "2"),
+            ("real-00005", "yes", "no"),
+            ("real-00006", "no", "no"),
+            ("synthetic-00001", "6", "A"),
+            ("synthetic-00002", "C", "7"),
+            ("synthetic-00003", "8", "3"),
+        ]
+    );
+    assert!(items.iter().all(|i| i["responses"][0]["model"] == "toy-7b"));
+    // the results file alone: the items keep the row of the file they come from
+    let alone = d.path().join("alone.jsonl");
+    let o = verdict(&["import", "cvqa", &results, "-o", alone.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let items = read_items(&alone);
+    let rows: Vec<(&str, u64)> = items
+        .iter()
+        .map(|i| {
+            (
+                i["id"].as_str().unwrap(),
+                i["source"]["row"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("real-00001", 1),
+            ("real-00002", 2),
+            ("real-00003", 4),
+            ("real-00004", 5),
+            ("real-00005", 7),
+            ("real-00006", 9),
+            ("synthetic-00001", 3),
+            ("synthetic-00002", 6),
+            ("synthetic-00003", 8),
+        ]
+    );
+    let c = verdict(&["check", "--no-images", alone.to_str().unwrap()]);
+    assert_eq!(c.status.code(), Some(0), "{}", stdout(&c));
+}
+
 #[test]
 fn cvqa_mismatch_names_both_files_and_writes_nothing() {
     let d = tempfile::tempdir().unwrap();
@@ -352,6 +435,54 @@ fn real_cvqa_files() {
     ]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(read_items(&out_real), items[..3144].to_vec());
+
+    // an authors' results file built from both question files (real rows, then synthetic
+    // ones, as one model's `C-VQA_<model>_results.csv`): it joins both sets row by row
+    let results = d.path().join("C-VQA_made-up_results.csv");
+    let mut w = csv::Writer::from_path(&results).unwrap();
+    let mut first = true;
+    for (f, answer) in [(&real, "1"), (&syn, "A")] {
+        let mut r = csv::Reader::from_path(f).unwrap();
+        if first {
+            let mut h = r.headers().unwrap().clone();
+            h.push_field("response");
+            h.push_field("new_response");
+            w.write_record(&h).unwrap();
+            first = false;
+        }
+        for rec in r.records() {
+            let mut rec = rec.unwrap();
+            rec.push_field(answer);
+            rec.push_field("fail");
+            w.write_record(&rec).unwrap();
+        }
+    }
+    w.flush().unwrap();
+    drop(w);
+    let out_all = d.path().join("with-results.jsonl");
+    let o = verdict(&[
+        "import",
+        "cvqa",
+        real.to_str().unwrap(),
+        syn.to_str().unwrap(),
+        results.to_str().unwrap(),
+        "-o",
+        out_all.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).ends_with("models: made-up (real, synthetic)\n"),
+        "{}",
+        stdout(&o)
+    );
+    let with = read_items(&out_all);
+    assert_eq!(with.len(), 6144);
+    for (a, b) in with.iter().zip(&items) {
+        assert_eq!(a["id"], b["id"]);
+        assert_eq!(a["original"], b["original"]);
+        let want = if a["split"] == "real" { "1" } else { "A" };
+        assert_eq!(a["responses"][0]["original"], want);
+    }
 }
 
 fn chartom_import(out: &Path) -> Output {
