@@ -638,6 +638,71 @@ fn chartom_copy(d: &Path) -> PathBuf {
     dst
 }
 
+/// The importer computes `mind.hmi` by the one acceptable-interval rule that `stats` and the
+/// reviewer use, also for a negative key (key −10, strategies −40 and −2.5 → (−20, −5)) and
+/// for key 0 (the same strategies → (−1.25, +∞)).
+#[test]
+fn chartom_hmi_for_negative_and_zero_keys_is_the_stats_rule() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = chartom_copy(d.path());
+    let keys = std::fs::read_to_string(dir.join("FACT_answer_keys.csv"))
+        .unwrap()
+        .replace("G7_Q1_1,free text,1.2", "G7_Q1_1,free text,-10")
+        .replace("G7_Q1_2,free text,1.2", "G7_Q1_2,free text,0");
+    std::fs::write(dir.join("FACT_answer_keys.csv"), keys).unwrap();
+    let strategies = d.path().join("strategies.csv");
+    std::fs::write(&strategies, "chart id,misled,skim\nG7_Q1,-40,-2.5\n").unwrap();
+    let human = d.path().join("human.csv");
+    std::fs::write(
+        &human,
+        "chart id,answer,count\nG7_Q1_1,-10,3\nG7_Q1_1,-30,1\nG7_Q1_1,-3,1\n\
+         G7_Q1_2,0,2\nG7_Q1_2,3,1\nG7_Q1_2,-2,1\n",
+    )
+    .unwrap();
+    let out = d.path().join("c.jsonl");
+    let o = verdict(&[
+        "import",
+        "chartom",
+        dir.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--human-answers",
+        human.to_str().unwrap(),
+        "--strategies",
+        strategies.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let items = read_items(&out);
+    let hmi = |id: &str| {
+        items.iter().find(|i| i["id"] == id).unwrap()["mind"]["hmi"]
+            .as_f64()
+            .unwrap()
+    };
+    // −30 and −3 lie outside (−20, −5): 2 of 5
+    assert_eq!(hmi("G7_Q1_1"), 0.4);
+    // −2 lies outside (−1.25, +∞): 1 of 4
+    assert_eq!(hmi("G7_Q1_2"), 0.25);
+    // stats recomputes the same HMI and interval from the same answers
+    let st = verdict(&["stats", "--json", out.to_str().unwrap()]);
+    assert_eq!(st.status.code(), Some(0), "{}", stderr(&st));
+    let doc: Value = serde_json::from_slice(&st.stdout).unwrap();
+    let charts = doc["benchmarks"]["chartom"]["charts"].as_array().unwrap();
+    let chart = |id: &str| charts.iter().find(|c| c["id"] == id).unwrap().clone();
+    assert_eq!(
+        chart("G7_Q1_1")["interval"],
+        serde_json::json!([-20.0, -5.0])
+    );
+    assert_eq!(
+        chart("G7_Q1_2")["interval"],
+        serde_json::json!([-1.25, null])
+    );
+    for c in charts {
+        if !c["hmi_recomputed"].is_null() {
+            assert_eq!(c["hmi"], c["hmi_recomputed"], "{c}");
+        }
+    }
+}
+
 #[test]
 fn chartom_errors_name_file_row_and_column() {
     let d = tempfile::tempdir().unwrap();

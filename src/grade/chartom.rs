@@ -878,10 +878,10 @@ pub fn in_interval(x: f64, (lo, hi): (Option<f64>, Option<f64>)) -> bool {
 /// A human answer to a number question, as the HMI reads it: a JSON number as it is; a
 /// text read like a model's answer ([`read_number`] in the question's `unit`, the reading
 /// nearest the key).
-pub fn human_number(v: &Value, key: f64, unit: Unit) -> Option<NumberValue> {
+pub fn human_number(v: &Value, key: Option<f64>, unit: Unit) -> Option<NumberValue> {
     match v {
         Value::Number(n) => n.as_f64().map(NumberValue::One),
-        Value::String(s) => nearest(&unit.readings(&read_number(s)?), Some(key)),
+        Value::String(s) => nearest(&unit.readings(&read_number(s)?), key),
         _ => None,
     }
 }
@@ -914,7 +914,7 @@ pub fn hmi_number(
     };
     for (v, count) in answers {
         h.n_answers += count;
-        match human_number(v, key, unit) {
+        match human_number(v, Some(key), unit) {
             Some(x) if acceptable(x, interval) => {}
             Some(_) => h.n_not_acceptable += count,
             None => {
