@@ -39,8 +39,16 @@ pub enum StoreError {
         "{path}: the file was changed by another program since it was read; not overwriting it (reopen it to see the changes)"
     )]
     Conflict { path: PathBuf },
-    #[error("{path}: the file is read-only; not overwriting it (make it writable to save)")]
+    #[error("{path}: the file is read-only for you; not overwriting it (make it writable to save)")]
     ReadOnly { path: PathBuf },
+    #[error(
+        "{path}: the file belongs to another user (uid {uid}, gid {gid}) and saving would change its owner; not overwriting it"
+    )]
+    Owner { path: PathBuf, uid: u32, gid: u32 },
+    #[error(
+        "{path}: not a regular file ({kind}); verdict reads result sets from regular files (or symlinks to them)"
+    )]
+    NotRegular { path: PathBuf, kind: &'static str },
     #[error("{path}: {what}: {message}")]
     Item {
         path: PathBuf,
@@ -72,7 +80,10 @@ impl ItemError {
     }
 }
 
-/// What identifies the file on disk as the one we read.
+/// What identifies the file on disk as the one we read. The status-change time (ctime,
+/// to the nanosecond) is set by the kernel on every write and cannot be put back by the
+/// writer, so an in-place edit that restores the size and mtime (`rsync --inplace -t`)
+/// still shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Stamp {
     len: u64,
@@ -81,6 +92,8 @@ struct Stamp {
     ino: u64,
     #[cfg(unix)]
     dev: u64,
+    #[cfg(unix)]
+    ctime: (i64, i64),
 }
 
 impl Stamp {
@@ -94,8 +107,75 @@ impl Stamp {
             ino: meta.ino(),
             #[cfg(unix)]
             dev: meta.dev(),
+            #[cfg(unix)]
+            ctime: (meta.ctime(), meta.ctime_nsec()),
         }
     }
+}
+
+/// Open `path` for reading, refusing anything but a regular file (a symlink is followed
+/// to its target, which must be one). The open does not block (a FIFO without a writer
+/// would), and the type is checked on what was opened, so nothing is read from a FIFO,
+/// device or socket.
+fn open_regular(path: &Path) -> Result<(File, fs::Metadata), StoreError> {
+    let io_err = |source| StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut opts = fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY);
+    }
+    let f = opts.open(path).map_err(io_err)?;
+    let meta = f.metadata().map_err(io_err)?;
+    let ft = meta.file_type();
+    if ft.is_dir() {
+        return Err(StoreError::Document {
+            path: path.to_path_buf(),
+            message: "is a folder (to import a CHARTOM folder, use `verdict import chartom`)"
+                .into(),
+        });
+    }
+    if !ft.is_file() {
+        #[cfg(unix)]
+        let kind = {
+            use std::os::unix::fs::FileTypeExt;
+            if ft.is_fifo() {
+                "a FIFO"
+            } else if ft.is_char_device() {
+                "a character device"
+            } else if ft.is_block_device() {
+                "a block device"
+            } else if ft.is_socket() {
+                "a socket"
+            } else {
+                "a special file"
+            }
+        };
+        #[cfg(not(unix))]
+        let kind = "a special file";
+        return Err(StoreError::NotRegular {
+            path: path.to_path_buf(),
+            kind,
+        });
+    }
+    #[cfg(unix)]
+    {
+        // Back to blocking reads (O_NONBLOCK means nothing for a regular file, but keep
+        // the descriptor ordinary for whoever reads it).
+        // SAFETY: fcntl on a descriptor we own.
+        unsafe {
+            let fd = std::os::fd::AsRawFd::as_raw_fd(&f);
+            let fl = libc::fcntl(fd, libc::F_GETFL);
+            if fl >= 0 {
+                libc::fcntl(fd, libc::F_SETFL, fl & !libc::O_NONBLOCK);
+            }
+        }
+    }
+    Ok((f, meta))
 }
 
 /// An open result set. Cloning is cheap (the file's bytes are shared): the reviewer keeps
@@ -136,15 +216,7 @@ impl Store {
             path: path.clone(),
             source,
         };
-        let mut f = File::open(&path).map_err(io_err)?;
-        let meta = f.metadata().map_err(io_err)?;
-        if meta.is_dir() {
-            return Err(StoreError::Document {
-                path,
-                message: "is a folder (to import a CHARTOM folder, use `verdict import chartom`)"
-                    .into(),
-            });
-        }
+        let (mut f, meta) = open_regular(&path)?;
         let mut buf = Vec::with_capacity(meta.len() as usize + 1);
         io::Read::read_to_end(&mut f, &mut buf).map_err(io_err)?;
         let format = detect_format(&path, &buf);
@@ -366,8 +438,8 @@ impl Store {
         };
         let old_meta = fs::metadata(&target).ok();
         let old_perms = old_meta.as_ref().map(|m| m.permissions());
-        if old_perms.as_ref().is_some_and(|p| p.readonly()) {
-            return Err(StoreError::ReadOnly { path });
+        if let Some(m) = &old_meta {
+            may_replace(&path, &target, m)?;
         }
         let mut tmp = tempfile::Builder::new()
             .prefix(&format!(
@@ -385,17 +457,24 @@ impl Store {
             w.flush().map_err(io_err)?;
             n
         };
-        tmp.as_file().sync_all().map_err(io_err)?;
-        if let Some(p) = old_perms {
-            fs::set_permissions(tmp.path(), p).map_err(io_err)?;
-        }
         #[cfg(unix)]
         if let Some(m) = &old_meta {
-            // Keep the owner and group where we may (root, or our own group); a failure
-            // leaves the new file ours, which is what an editor does too.
+            // The replacement gets the file's owner and group, or the save is refused: a
+            // file must not change hands because someone else saved it. (Owner first: a
+            // chown clears set-id bits that the mode below puts back.)
             use std::os::unix::fs::MetadataExt;
-            let _ = std::os::unix::fs::fchown(tmp.as_file(), Some(m.uid()), Some(m.gid()));
+            if std::os::unix::fs::fchown(tmp.as_file(), Some(m.uid()), Some(m.gid())).is_err() {
+                return Err(StoreError::Owner {
+                    path,
+                    uid: m.uid(),
+                    gid: m.gid(),
+                });
+            }
         }
+        if let Some(p) = old_perms {
+            tmp.as_file().set_permissions(p).map_err(io_err)?;
+        }
+        tmp.as_file().sync_all().map_err(io_err)?;
         // Check again just before the rename: the window for a lost update is the rename
         // itself.
         self.check_unchanged()?;
@@ -484,6 +563,55 @@ impl Store {
         }
         Ok(o.n)
     }
+}
+
+/// Refuse to replace a file the user may not write, or whose owner a replacement could
+/// not keep (only root may give a file away). `path` names it in messages.
+fn may_replace(path: &Path, target: &Path, meta: &fs::Metadata) -> Result<(), StoreError> {
+    if meta.permissions().readonly() {
+        // Even for root, who may write anything: a read-only file is a "do not touch".
+        return Err(StoreError::ReadOnly {
+            path: path.to_path_buf(),
+        });
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        use std::os::unix::fs::MetadataExt;
+        let c =
+            std::ffi::CString::new(target.as_os_str().as_bytes()).map_err(|_| StoreError::Io {
+                path: path.to_path_buf(),
+                source: io::Error::new(io::ErrorKind::InvalidInput, "NUL in the path"),
+            })?;
+        // The effective ids' write access, as the kernel would judge an open for writing.
+        // SAFETY: a valid NUL-terminated path.
+        let rc =
+            unsafe { libc::faccessat(libc::AT_FDCWD, c.as_ptr(), libc::W_OK, libc::AT_EACCESS) };
+        if rc != 0 {
+            let e = io::Error::last_os_error();
+            return Err(match e.raw_os_error() {
+                Some(libc::EACCES) | Some(libc::EPERM) | Some(libc::EROFS) => {
+                    StoreError::ReadOnly {
+                        path: path.to_path_buf(),
+                    }
+                }
+                _ => StoreError::Io {
+                    path: path.to_path_buf(),
+                    source: e,
+                },
+            });
+        }
+        // SAFETY: geteuid has no preconditions.
+        let euid = unsafe { libc::geteuid() };
+        if euid != 0 && meta.uid() != euid {
+            return Err(StoreError::Owner {
+                path: path.to_path_buf(),
+                uid: meta.uid(),
+                gid: meta.gid(),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn classify_parse_error(text: &str, fe: FieldError) -> ItemError {
@@ -766,6 +894,28 @@ mod tests {
         assert_eq!(
             fs::read(&p).unwrap(),
             b"{\"id\":\"a\"}\n{\"id\":\"other\"}\n"
+        );
+    }
+
+    /// `rsync --inplace -t`: same size, bytes changed in place, mtime put back.
+    #[test]
+    fn an_in_place_edit_with_its_mtime_put_back_is_a_conflict() {
+        let (_d, p) = tmpfile("s.jsonl", b"{\"id\":\"a\"}\n{\"id\":\"b\"}\n");
+        let mtime = fs::metadata(&p).unwrap().modified().unwrap();
+        let mut s = Store::open(&p).unwrap();
+        s.set_review(0, "r", Some(serde_json::json!({}))).unwrap();
+        {
+            use std::io::{Seek, SeekFrom};
+            let mut f = fs::OpenOptions::new().write(true).open(&p).unwrap();
+            f.seek(SeekFrom::Start(18)).unwrap();
+            f.write_all(b"c").unwrap();
+            f.set_times(fs::FileTimes::new().set_modified(mtime)).unwrap();
+        }
+        assert_eq!(fs::metadata(&p).unwrap().modified().unwrap(), mtime);
+        assert!(matches!(s.save(), Err(StoreError::Conflict { .. })));
+        assert_eq!(
+            fs::read(&p).unwrap(),
+            b"{\"id\":\"a\"}\n{\"id\":\"c\"}\n"
         );
     }
 
