@@ -441,16 +441,12 @@ impl Store {
         if let Some(m) = &old_meta {
             may_replace(&path, &target, m)?;
         }
-        let mut tmp = tempfile::Builder::new()
-            .prefix(&format!(
-                ".{}.",
-                path.file_name()
-                    .map(|n| n.to_string_lossy())
-                    .unwrap_or_default()
-            ))
-            .suffix(".verdict-tmp")
-            .tempfile_in(&dir)
-            .map_err(io_err)?;
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        remove_stale_temporaries(&dir, &name);
+        let mut tmp = create_locked_temporary(&dir, &name).map_err(io_err)?;
         let bytes = {
             let mut w = io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
             let n = self.write_to(&mut w).map_err(io_err)?;
@@ -562,6 +558,92 @@ impl Store {
             o.put(b"\n")?;
         }
         Ok(o.n)
+    }
+}
+
+/// The temporary a save writes: `.NAME.XXXXXX.verdict-tmp` (six letters or digits) in the
+/// file's folder, held under an exclusive `flock` until it is renamed or removed, so that
+/// another run can tell a live save's temporary from one a killed save left behind.
+const TMP_SUFFIX: &str = ".verdict-tmp";
+const TMP_RAND: usize = 6;
+
+fn create_locked_temporary(dir: &Path, name: &str) -> io::Result<tempfile::NamedTempFile> {
+    for _ in 0..8 {
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(TMP_SUFFIX)
+            .rand_bytes(TMP_RAND)
+            .tempfile_in(dir)?;
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            use std::os::unix::fs::MetadataExt;
+            // SAFETY: flock on a descriptor we own.
+            if unsafe { libc::flock(tmp.as_file().as_raw_fd(), libc::LOCK_EX) } != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // Between its creation and our lock, another run may have taken it for stale
+            // and removed it: then make another.
+            if tmp.as_file().metadata()?.nlink() == 0 {
+                continue;
+            }
+        }
+        return Ok(tmp);
+    }
+    Err(io::Error::other("could not create a temporary file"))
+}
+
+/// Is `file_name` the name of a save temporary of `name` (exactly, see above)?
+fn is_our_temporary(file_name: &str, name: &str) -> bool {
+    file_name
+        .strip_prefix('.')
+        .and_then(|r| r.strip_prefix(name))
+        .and_then(|r| r.strip_prefix('.'))
+        .and_then(|r| r.strip_suffix(TMP_SUFFIX))
+        .is_some_and(|r| r.len() == TMP_RAND && r.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
+/// Remove the temporaries that saves of `name` killed midway left in `dir`: only regular
+/// files named as ours, and only those no live process holds locked. Best effort: what
+/// cannot be checked is left alone.
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let file_name = e.file_name();
+            if !is_our_temporary(&file_name.to_string_lossy(), name) {
+                continue;
+            }
+            let p = e.path();
+            let Ok(f) = fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+                .open(&p)
+            else {
+                continue;
+            };
+            let Ok(m) = f.metadata() else { continue };
+            if !m.is_file() {
+                continue;
+            }
+            // SAFETY: flock on a descriptor we own.
+            if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+                continue; // a live save is writing it
+            }
+            // Still the file we locked under that name?
+            if fs::symlink_metadata(&p).is_ok_and(|l| l.ino() == m.ino() && l.dev() == m.dev()) {
+                let _ = fs::remove_file(&p);
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (dir, name);
     }
 }
 
@@ -909,14 +991,61 @@ mod tests {
             let mut f = fs::OpenOptions::new().write(true).open(&p).unwrap();
             f.seek(SeekFrom::Start(18)).unwrap();
             f.write_all(b"c").unwrap();
-            f.set_times(fs::FileTimes::new().set_modified(mtime)).unwrap();
+            f.set_times(fs::FileTimes::new().set_modified(mtime))
+                .unwrap();
         }
         assert_eq!(fs::metadata(&p).unwrap().modified().unwrap(), mtime);
         assert!(matches!(s.save(), Err(StoreError::Conflict { .. })));
+        assert_eq!(fs::read(&p).unwrap(), b"{\"id\":\"a\"}\n{\"id\":\"c\"}\n");
+    }
+
+    /// A save killed midway leaves `.NAME.XXXXXX.verdict-tmp`; the next save removes it,
+    /// but not a temporary another live save holds locked, nor anything else.
+    #[cfg(unix)]
+    #[test]
+    fn stale_temporaries_are_removed_by_the_next_save_and_only_they() {
+        use std::os::fd::AsRawFd;
+        let (d, p) = tmpfile("s.jsonl", b"{\"id\":\"a\"}\n");
+        let put = |name: &str| {
+            let q = d.path().join(name);
+            fs::write(&q, vec![b'x'; 4096]).unwrap();
+            q
+        };
+        let stale = put(".s.jsonl.Ab3xY9.verdict-tmp");
+        let live = put(".s.jsonl.Qq1234.verdict-tmp");
+        let keep = [
+            put(".s.jsonl.verdict-tmp"),
+            put(".s.jsonl.Ab3xY9.verdict-tmp.bak"),
+            put(".s.jsonl.Ab3-Y9.verdict-tmp"),
+            put(".s.jsonl.Ab3xY99.verdict-tmp"),
+            put(".t.jsonl.Ab3xY9.verdict-tmp"),
+            put("s.jsonl.Ab3xY9.verdict-tmp"),
+        ];
+        let holder = File::open(&live).unwrap();
+        // SAFETY: flock on a descriptor we own.
         assert_eq!(
-            fs::read(&p).unwrap(),
-            b"{\"id\":\"a\"}\n{\"id\":\"c\"}\n"
+            unsafe { libc::flock(holder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
+            0
         );
+        let mut s = Store::open(&p).unwrap();
+        s.set_review(0, "r", Some(serde_json::json!({}))).unwrap();
+        s.save().unwrap();
+        assert!(!stale.exists(), "the stale temporary is removed");
+        assert!(live.exists(), "a temporary being written is kept");
+        for k in &keep {
+            assert!(k.exists(), "{} is not ours", k.display());
+        }
+        // nothing else is left behind: the file, the locked one and the look-alikes
+        let mut names: Vec<PathBuf> = fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        names.sort();
+        let mut want: Vec<PathBuf> = keep.to_vec();
+        want.extend([live.clone(), p.clone()]);
+        want.sort();
+        assert_eq!(names, want);
+        drop(holder);
     }
 
     #[cfg(unix)]
