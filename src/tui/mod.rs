@@ -169,7 +169,10 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         std::thread::Builder::new()
             .name("verdict-index".into())
             .spawn(move || {
-                let meta = facts::index(&snap, 2);
+                let total = snap.len();
+                let meta = facts::index_with(&snap, 2, &|done| {
+                    let _ = tx.send(Msg::IndexProgress { done, total });
+                });
                 let _ = tx.send(Msg::Indexed(meta));
             })?;
     }
