@@ -1234,10 +1234,9 @@ fn draw_search(state: &State, f: &mut Frame, area: Rect, s: &crate::tui::app::Se
 /// What the reviewer sees while the background index is being built.
 pub fn indexing_note(state: &State) -> String {
     let (done, total) = state.index_progress;
-    if total > 0 {
-        format!("indexing the file… {}%", done * 100 / total)
-    } else {
-        "indexing the file…".to_string()
+    match (done * 100).checked_div(total) {
+        Some(pct) => format!("indexing the file… {}%", pct.min(100)),
+        None => "indexing the file…".to_string(),
     }
 }
 
