@@ -1285,7 +1285,7 @@ fn draw_search(state: &State, f: &mut Frame, area: Rect, s: &crate::tui::app::Se
     f.render_widget(Clear, r);
     let title = match &state.meta {
         Some(_) => format!(" Search ids and questions · {} matches ", s.results.len()),
-        None => " Search (indexing the file…) ".to_string(),
+        None => format!(" Search · {} ", indexing_note(state)),
     };
     let b = block(t, Span::styled(title, t.title));
     let inner = b.inner(r);
@@ -1314,6 +1314,15 @@ fn draw_search(state: &State, f: &mut Frame, area: Rect, s: &crate::tui::app::Se
         }
     }
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// What the reviewer sees while the background index is being built.
+pub fn indexing_note(state: &State) -> String {
+    let (done, total) = state.index_progress;
+    match (done * 100).checked_div(total) {
+        Some(pct) => format!("indexing the file… {}%", pct.min(100)),
+        None => "indexing the file…".to_string(),
+    }
 }
 
 fn draw_reject(state: &State, f: &mut Frame, area: Rect, selected: usize) {

@@ -433,7 +433,10 @@ fn spawn_index(store: crate::store::Store, tx: Sender<Msg>) {
     let spawned = std::thread::Builder::new()
         .name("verdict-index".into())
         .spawn(move || {
-            let meta = facts::index(&store, 2);
+            let total = store.len();
+            let meta = facts::index_with(&store, 2, &|done| {
+                let _ = tx.send(Msg::IndexProgress { done, total });
+            });
             let _ = tx.send(Msg::Indexed(meta));
         });
     if let Err(e) = spawned {
