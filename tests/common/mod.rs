@@ -143,6 +143,11 @@ impl Pty {
         }
     }
 
+    /// Look at the screen model (cells, colours, cursor).
+    pub fn with_screen<T>(&self, f: impl FnOnce(&vt100::Screen) -> T) -> T {
+        f(self.screen.lock().unwrap().screen())
+    }
+
     /// Every byte the program wrote so far.
     pub fn output(&self) -> Vec<u8> {
         self.raw.lock().unwrap().clone()
