@@ -484,6 +484,13 @@ fn draw_image(state: &State, f: &mut Frame, r: Rect, item: &Item) {
     let inner = b.inner(r);
     f.render_widget(b, r);
     let msg = match &state.image {
+        // sixel and iTerm2 pixels cannot be clipped and would cover a popup: hidden
+        // while one is open.
+        ImageSlot::Ready(_, p)
+            if image::paints_over_text(p) && !matches!(state.mode, Mode::Normal) =>
+        {
+            "image hidden while a popup is open"
+        }
         ImageSlot::Ready(_, p) => {
             f.render_widget(image::image_widget(p), inner);
             return;
