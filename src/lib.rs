@@ -2,7 +2,8 @@
 //!
 //! Domain code (`model`, `review`, `store`, `journal`, `grade`, `stats`, `import`, `check`,
 //! `export`, `team`, `synth`) knows nothing about terminals; `tui` knows nothing about
-//! file bytes.
+//! file bytes. `sanitize` makes untrusted text harmless for any output that a terminal
+//! may show.
 
 pub mod check;
 pub mod cli;
@@ -12,6 +13,7 @@ pub mod import;
 pub mod journal;
 pub mod model;
 pub mod review;
+pub mod sanitize;
 pub mod stats;
 pub mod store;
 pub mod synth;

@@ -1229,3 +1229,45 @@ fn blind_side_by_side_hides_the_judge_of_models_not_graded() {
     assert!(out.contains("JUDGE-A"), "model a is graded: {out}");
     assert!(!out.contains("JUDGE-B"), "model b is not: {out}");
 }
+
+#[test]
+fn search_typed_before_the_index_is_ready_runs_when_it_arrives() {
+    let (_d, p) = fixture("cvqa.jsonl");
+    let store = Store::open(&p).unwrap();
+    let meta = facts::index(&store, 2);
+    let mut s = State::new(
+        store,
+        "carol".into(),
+        Keymap::default(),
+        ThemeName::Mono,
+        clock(),
+    );
+    s.size = (80, 24);
+    let mut fx = ch(&mut s, '/');
+    for c in "flowers".chars() {
+        fx.extend(ch(&mut s, c));
+    }
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::Search { .. })),
+        "no index yet: nothing to search"
+    );
+    let screen = render_to_string(&s, 80, 24);
+    assert!(screen.contains("indexing"), "{screen}");
+    let fx = s.update(Msg::Indexed(meta));
+    let Some(Effect::Search {
+        seq,
+        query,
+        meta,
+        within,
+    }) = fx.into_iter().find(|e| matches!(e, Effect::Search { .. }))
+    else {
+        panic!("the query typed before the index was ready is run when it arrives")
+    };
+    assert_eq!(query, "flowers");
+    s.update(Msg::SearchDone {
+        seq,
+        results: facts::search(&meta, &query, within.as_deref(), 10),
+    });
+    let Mode::Search(st) = &s.mode else { panic!() };
+    assert_eq!(st.results, vec![2]);
+}

@@ -38,6 +38,11 @@ pub enum Msg {
     /// Another program changed the file: the IO worker read it again (with every
     /// journaled verdict on it).
     Reloaded(Store),
+    /// The background index has read `done` of `total` items.
+    IndexProgress {
+        done: usize,
+        total: usize,
+    },
     /// The set's figures for the summary screen.
     Summary(Result<Value, String>),
     Image(ImageEvent),
@@ -274,6 +279,8 @@ pub struct State {
     pub redo: Vec<Change>,
 
     pub meta: Option<std::sync::Arc<Vec<Meta>>>,
+    /// How far the background index is (items read, total) while it is being built.
+    pub index_progress: (usize, usize),
     /// The filter menu's rows, built once from the index.
     pub filter_catalog: Vec<FilterOption>,
     /// The newest search asked of the search worker.
@@ -364,6 +371,7 @@ impl State {
             undo: vec![],
             redo: vec![],
             meta: None,
+            index_progress: (0, 0),
             filter_catalog: vec![],
             search_seq: 0,
             filters: Filters::default(),
@@ -755,6 +763,13 @@ impl State {
                     self.filter_catalog = catalog(&meta);
                     self.meta = Some(std::sync::Arc::new(meta));
                     self.apply_filters(&mut fx);
+                    // A query typed while the index was being built runs now.
+                    self.refresh_search(&mut fx);
+                }
+            }
+            Msg::IndexProgress { done, total } => {
+                if self.meta.is_none() {
+                    self.index_progress = (done, total);
                 }
             }
             Msg::Reloaded(store) => self.reload(store, &mut fx),

@@ -498,6 +498,13 @@ fn draw_image(state: &State, f: &mut Frame, r: Rect, item: &Item) {
     let inner = b.inner(r);
     f.render_widget(b, r);
     let msg = match &state.image {
+        // sixel and iTerm2 pixels cannot be clipped and would cover a popup: hidden
+        // while one is open.
+        ImageSlot::Ready(_, p)
+            if image::paints_over_text(p) && !matches!(state.mode, Mode::Normal) =>
+        {
+            "image hidden while a popup is open"
+        }
         ImageSlot::Ready(_, p) => {
             f.render_widget(image::image_widget(p), inner);
             return;
@@ -1299,7 +1306,7 @@ fn draw_search(state: &State, f: &mut Frame, area: Rect, s: &crate::tui::app::Se
     f.render_widget(Clear, r);
     let title = match &state.meta {
         Some(_) => format!(" Search ids and questions · {} matches ", s.results.len()),
-        None => " Search (indexing the file…) ".to_string(),
+        None => format!(" Search · {} ", indexing_note(state)),
     };
     let b = block(t, Span::styled(title, t.title));
     let inner = b.inner(r);
@@ -1328,6 +1335,15 @@ fn draw_search(state: &State, f: &mut Frame, area: Rect, s: &crate::tui::app::Se
         }
     }
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// What the reviewer sees while the background index is being built.
+pub fn indexing_note(state: &State) -> String {
+    let (done, total) = state.index_progress;
+    match (done * 100).checked_div(total) {
+        Some(pct) => format!("indexing the file… {}%", pct.min(100)),
+        None => "indexing the file…".to_string(),
+    }
 }
 
 fn draw_reject(state: &State, f: &mut Frame, area: Rect, selected: usize, title: &str) {

@@ -33,7 +33,14 @@ pub struct Meta {
 
 /// Index every item of `store`, on up to `threads` threads.
 pub fn index(store: &Store, threads: usize) -> Vec<Meta> {
+    index_with(store, threads, &|_| {})
+}
+
+/// [`index`], calling `progress` with the number of items read so far now and then.
+pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Sync)) -> Vec<Meta> {
     let n = store.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let done = &done;
     let threads = threads.clamp(1, 8).min(n.max(1));
     let chunk = n.div_ceil(threads).max(1);
     std::thread::scope(|s| {
@@ -41,7 +48,17 @@ pub fn index(store: &Store, threads: usize) -> Vec<Meta> {
             .map(|t| {
                 let lo = (t * chunk).min(n);
                 let hi = ((t + 1) * chunk).min(n);
-                s.spawn(move || (lo..hi).map(|i| meta_of(store, i)).collect::<Vec<_>>())
+                s.spawn(move || {
+                    (lo..hi)
+                        .map(|i| {
+                            if (i - lo) % 4096 == 4095 {
+                                let d = done.fetch_add(4096, std::sync::atomic::Ordering::Relaxed);
+                                progress(d + 4096);
+                            }
+                            meta_of(store, i)
+                        })
+                        .collect::<Vec<_>>()
+                })
             })
             .collect();
         handles

@@ -73,11 +73,6 @@ pub struct Histogram {
     pub buckets: Vec<Bucket>,
 }
 
-fn answer_number(v: &Value) -> Option<f64> {
-    v.as_f64()
-        .or_else(|| v.as_str().and_then(chartom::first_number))
-}
-
 /// The human answers of the item's FACT question as histogram buckets.
 pub fn histogram(item: &Item, model: Option<&str>, max_buckets: usize) -> Option<Histogram> {
     let fact = item.fact.as_ref()?;
@@ -97,10 +92,12 @@ pub fn histogram(item: &Item, model: Option<&str>, max_buckets: usize) -> Option
         };
         let hmi = chartom::hmi_from_fact(fact);
         let interval = hmi.as_ref().map(|h| h.interval).unwrap_or((None, None));
+        // human answers read as the HMI reads them (a range at its midpoint)
+        let unit = chartom::Unit::of_question(fact.question.as_deref());
         let vals: Vec<(f64, u64)> = fact
             .human_answers
             .iter()
-            .filter_map(|(a, c)| answer_number(a).map(|x| (x, *c)))
+            .filter_map(|(a, c)| chartom::human_number(a, key, unit).map(|x| (x.center(), *c)))
             .collect();
         if vals.is_empty() {
             return None;

@@ -15,7 +15,7 @@ pub struct Pty {
     pub child: Child,
     master: File,
     screen: Arc<Mutex<vt100::Parser>>,
-    /// Every byte the program wrote, as written.
+    /// Every byte the program wrote, in order.
     raw: Arc<Mutex<Vec<u8>>>,
     reader: Option<std::thread::JoinHandle<()>>,
 }
@@ -30,7 +30,11 @@ impl Pty {
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
-        Pty::spawn_program(env!("CARGO_BIN_EXE_verdict"), args, env, cols, rows)
+        // VERDICT_TEST_BIN runs the tests against another build (e.g. an older one, to
+        // see a new test fail there).
+        let bin = std::env::var("VERDICT_TEST_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_verdict").to_string());
+        Pty::spawn_program(&bin, args, env, cols, rows)
     }
 
     /// Like `spawn`, for another program (a shell that sets limits, then execs verdict).
@@ -106,7 +110,7 @@ impl Pty {
                     Ok(0) | Err(_) => return,
                     Ok(n) => {
                         raw2.lock().unwrap().extend_from_slice(&buf[..n]);
-                        s2.lock().unwrap().process(&buf[..n])
+                        s2.lock().unwrap().process(&buf[..n]);
                     }
                 }
             }
@@ -162,6 +166,56 @@ impl Pty {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// Look at the screen model (cells, colours, cursor).
+    pub fn with_screen<T>(&self, f: impl FnOnce(&vt100::Screen) -> T) -> T {
+        f(self.screen.lock().unwrap().screen())
+    }
+
+    /// Every byte the program wrote so far.
+    pub fn output(&self) -> Vec<u8> {
+        self.raw.lock().unwrap().clone()
+    }
+
+    /// How many bytes the program wrote so far (a mark for `output()[mark..]`).
+    pub fn mark(&self) -> usize {
+        self.raw.lock().unwrap().len()
+    }
+
+    /// Wait until the output from `from` on contains `needle`; the offset just past it.
+    pub fn wait_for_bytes(&self, needle: &[u8], from: usize) -> usize {
+        let start = Instant::now();
+        loop {
+            {
+                let raw = self.raw.lock().unwrap();
+                if let Some(p) = raw[from.min(raw.len())..]
+                    .windows(needle.len())
+                    .position(|w| w == needle)
+                {
+                    return from + p + needle.len();
+                }
+            }
+            if start.elapsed() > WAIT {
+                panic!(
+                    "timed out waiting for the bytes {:?}; screen:\n{}",
+                    String::from_utf8_lossy(needle),
+                    self.contents()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Write bytes as the terminal would (a reply, or keys), without pausing.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.master.write_all(bytes).unwrap();
+        self.master.flush().unwrap();
+    }
+
+    /// Whether the program is still running.
+    pub fn running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
     }
 
     pub fn send(&mut self, bytes: &str) {
