@@ -905,6 +905,20 @@ fn press_everything(s: &mut State) {
         }
         press(s, KeyCode::Esc);
         s.update(Msg::Paste("p".into()));
+        for (row, kind) in [
+            (22, MouseEventKind::Down(crossterm::event::MouseButton::Left)),
+            (5, MouseEventKind::Down(crossterm::event::MouseButton::Left)),
+            (5, MouseEventKind::ScrollDown),
+            (5, MouseEventKind::ScrollUp),
+        ] {
+            s.update(Msg::Mouse(MouseEvent {
+                kind,
+                column: 40,
+                row,
+                modifiers: KeyModifiers::NONE,
+            }));
+        }
+        s.update(Msg::Tick);
         press(s, KeyCode::Esc);
     }
     let mut fx = vec![];
