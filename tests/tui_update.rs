@@ -906,7 +906,10 @@ fn press_everything(s: &mut State) {
         press(s, KeyCode::Esc);
         s.update(Msg::Paste("p".into()));
         for (row, kind) in [
-            (22, MouseEventKind::Down(crossterm::event::MouseButton::Left)),
+            (
+                22,
+                MouseEventKind::Down(crossterm::event::MouseButton::Left),
+            ),
             (5, MouseEventKind::Down(crossterm::event::MouseButton::Left)),
             (5, MouseEventKind::ScrollDown),
             (5, MouseEventKind::ScrollUp),

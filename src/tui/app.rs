@@ -860,6 +860,10 @@ impl State {
         self.bpc_sum = (0, 0);
         self.pos = pos;
         self.current = None;
+        // Search results and the filter menu hold indices of the old file.
+        if matches!(self.mode, Mode::Search(_) | Mode::Filter { .. }) {
+            self.mode = Mode::Normal;
+        }
         for (i, r) in mine {
             self.set_mine(i, r);
         }
