@@ -1179,9 +1179,11 @@ fn the_adjudication_queue_steps_through_disagreements_only() {
     // n and p stay in the queue
     ch(&mut s, 'n');
     assert_eq!(s.pos, 1);
-    // grade, mark final: the item leaves the queue
+    // grade (no auto-advance in the queue: A comes next), mark final: the item leaves
+    s.auto_advance = true;
     let fx = ch(&mut s, 'a');
     recorded(&mut s, fx);
+    assert_eq!(s.pos, 1);
     let fx = ch(&mut s, 'A');
     let r = recorded(&mut s, fx);
     assert_eq!(r[0].1.as_ref().unwrap()["final"], true);
@@ -1287,4 +1289,24 @@ fn search_typed_before_the_index_is_ready_runs_when_it_arrives() {
     });
     let Mode::Search(st) = &s.mode else { panic!() };
     assert_eq!(st.results, vec![2]);
+}
+
+#[test]
+fn the_adjudication_queue_does_not_auto_advance() {
+    let item = |id: &str| {
+        format!(
+            r#"{{"id":"{id}","benchmark":"cvqa","original":{{"question":"q","answer":"1"}},"counterfactual":{{"question":"c","answer":"2"}},"reviews":{{"ann":{{"status":"accept"}},"bob":{{"status":"reject","reason":"ambiguous"}}}}}}"#
+        )
+    };
+    let (_d, mut s) = state_of(&format!("{}\n{}\n", item("x1"), item("x2")));
+    s.auto_advance = true;
+    ch(&mut s, 'D');
+    assert_eq!(s.visible.as_deref(), Some(&[0usize, 1][..]));
+    let fx = ch(&mut s, 'a');
+    recorded(&mut s, fx);
+    assert_eq!(s.pos, 0, "A comes next on this item");
+    let fx = ch(&mut s, 'A');
+    recorded(&mut s, fx);
+    assert_eq!(s.pos, 1, "adjudicated: on to the next in the queue");
+    assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
 }

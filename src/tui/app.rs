@@ -1809,7 +1809,8 @@ impl State {
     /// auto-advance is on, saying what was recorded where.
     fn advance_after(&mut self, what: &str, fx: &mut Vec<Effect>) {
         let id = self.display_id(self.pos);
-        if !self.auto_advance {
+        // In the adjudication queue the next step on the item is `A`: stay.
+        if !self.auto_advance || self.queue {
             return;
         }
         let from = self.pos;
