@@ -1310,3 +1310,29 @@ fn the_adjudication_queue_does_not_auto_advance() {
     assert_eq!(s.pos, 1, "adjudicated: on to the next in the queue");
     assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
 }
+
+#[test]
+fn generic_keys_and_adjudication_write_exactly_their_fields() {
+    let (_d, mut s) = state("generic.jsonl");
+    for (c, v) in [('1', "pass"), ('2', "fail"), ('3', "unsure")] {
+        let fx = ch(&mut s, c);
+        let r = recorded(&mut s, fx);
+        assert_eq!(strip_time(&r[0].1), json!({ "verdict": v }));
+    }
+    let fx = ch(&mut s, 'A');
+    let r = recorded(&mut s, fx);
+    assert_eq!(
+        strip_time(&r[0].1),
+        json!({"final": true, "verdict": "unsure"})
+    );
+    let fx = ch(&mut s, 'A');
+    let r = recorded(&mut s, fx);
+    assert_eq!(strip_time(&r[0].1), json!({"verdict": "unsure"}));
+    // undo and redo give back exactly the reviews before and after, times included
+    let before = s.my_review(0);
+    let fx = ch(&mut s, 'u');
+    recorded(&mut s, fx);
+    let fx = ctrl(&mut s, 'r');
+    recorded(&mut s, fx);
+    assert_eq!(s.my_review(0), before);
+}
