@@ -827,6 +827,16 @@ fn done_is_one_domain_rule() {
         Some(&rev(r#"{"models":{"a":{"original_correct":true}}}"#))
     ));
     assert!(item_done(&cv, Some(&rev(r#"{"status":"accept"}"#))));
+    let ch = item(
+        r#"{"benchmark":"chartom","responses":[{"model":"a","justification":"j"},{"model":"b"}]}"#,
+    );
+    assert!(item_done(
+        &ch,
+        Some(&rev(r#"{"models":{"a":{"justification":"misses"}}}"#))
+    ));
+    let bare = item(r#"{"benchmark":"chartom","responses":[{"model":"a"}]}"#);
+    assert!(!item_done(&bare, None));
+    assert!(item_done(&bare, Some(&rev(r#"{"fact_correct":false}"#))));
     let other = item(r#"{"benchmark":"x"}"#);
     assert!(!item_done(&other, Some(&rev(r#"{"note":"n"}"#))));
     assert!(item_done(&other, Some(&rev(r#"{"verdict":"pass"}"#))));
