@@ -651,7 +651,7 @@ impl State {
                 Mode::Help { scroll } | Mode::Summary { scroll } => {
                     *scroll = scroll.saturating_add(3)
                 }
-                _ => self.scroll = self.scroll.saturating_add(3),
+                _ => self.scroll_down(3),
             },
             MouseEventKind::ScrollUp => match &mut self.mode {
                 Mode::Help { scroll } | Mode::Summary { scroll } => {
@@ -884,6 +884,12 @@ impl State {
         self.act(action, fx);
     }
 
+    /// Scroll the item's text down, no further than its end at the current size.
+    fn scroll_down(&mut self, by: u16) {
+        let max = crate::tui::draw::max_scroll(self);
+        self.scroll = self.scroll.saturating_add(by).min(max.max(self.scroll));
+    }
+
     pub fn act(&mut self, action: Action, fx: &mut Vec<Effect>) {
         let page = self.size.1.saturating_sub(6).max(1);
         match action {
@@ -933,9 +939,9 @@ impl State {
                     .unwrap_or_default();
                 self.mode = Mode::Note(TextEdit::new(&note, true));
             }
-            Action::ScrollDown => self.scroll = self.scroll.saturating_add(1),
+            Action::ScrollDown => self.scroll_down(1),
             Action::ScrollUp => self.scroll = self.scroll.saturating_sub(1),
-            Action::PageDown => self.scroll = self.scroll.saturating_add(page),
+            Action::PageDown => self.scroll_down(page),
             Action::PageUp => self.scroll = self.scroll.saturating_sub(page),
             Action::NextModel => {
                 let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
@@ -968,6 +974,11 @@ impl State {
             }
             Action::Theme => {
                 self.theme = Theme::new(self.theme.name.next());
+                let key = self.keymap.hint(Context::Global, Action::Theme);
+                self.set_status(
+                    format!("theme: {} ({key} switches)", self.theme.name.name()),
+                    Level::Info,
+                );
             }
             Action::Suspend => fx.push(Effect::Suspend),
             Action::Identifies => self.justification(JustificationGrade::Identifies, fx),
