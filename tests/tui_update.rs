@@ -791,6 +791,12 @@ fn side_by_side_fits_80x24() {
         "{out}"
     );
     assert!(out.contains("Mine: identifies"), "{out}");
+    // the columns get the image's rows; zoom still shows it
+    assert!(out.contains("hidden side by side (z shows it)"), "{out}");
+    assert_eq!(verdict::tui::draw::image_area(&s, 80, 24), None);
+    ch(&mut s, 'z');
+    assert!(verdict::tui::draw::image_area(&s, 80, 24).is_some());
+    ch(&mut s, 'z');
     insta::assert_snapshot!("chartom_side_by_side_graded_80x24", out);
     // three responses: two at a time, the page of the selected one
     let mut item: Value = serde_json::from_str(

@@ -45,8 +45,16 @@ pub fn image_area(state: &State, w: u16, h: u16) -> Option<(u16, u16)> {
         return None;
     }
     state.item()?.image.as_ref()?;
+    if side_by_side(state) && !state.zoom {
+        return None;
+    }
     let (img, _) = split_body(Rect::new(0, 0, w, h.saturating_sub(3)), true, state.zoom);
     img.map(|r| (r.width.saturating_sub(2), r.height.saturating_sub(2)))
+}
+
+/// The responses are shown side by side: asked for, and more than one.
+fn side_by_side(state: &State) -> bool {
+    state.side_by_side && state.item().is_some_and(|i| i.responses.len() > 1)
 }
 
 /// Split the body into (image pane, text pane).
@@ -501,15 +509,17 @@ fn item_panes(state: &State, area: Rect) -> ItemPanes {
     };
     let item = &item;
     let has_image = item.image.is_some();
-    let mut text_rect = if has_image && !state.zoom && image_collapsed(state) {
-        let c = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).split(area);
-        out.image_line = Some(c[0]);
-        c[1]
-    } else {
-        let (img, text) = split_body(area, has_image, state.zoom);
-        out.image = img;
-        text
-    };
+    // Side by side, the columns need the rows: the image is one line (zoom shows it).
+    let mut text_rect =
+        if has_image && !state.zoom && (image_collapsed(state) || side_by_side(state)) {
+            let c = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).split(area);
+            out.image_line = Some(c[0]);
+            c[1]
+        } else {
+            let (img, text) = split_body(area, has_image, state.zoom);
+            out.image = img;
+            text
+        };
     if text_rect.height == 0 {
         return out;
     }
@@ -540,13 +550,16 @@ fn item_panes(state: &State, area: Rect) -> ItemPanes {
     if state.side_by_side && n > 1 {
         let (start, per) = side_window(n, state.model, text_rect.width);
         let mut item_lines = main;
-        item_lines.extend(review_lines(state, item, Scope::Item));
+        let verdicts = review_lines(state, item, Scope::Item);
+        // no blank line to open an otherwise empty pane
+        let skip = usize::from(item_lines.is_empty());
+        item_lines.extend(verdicts.into_iter().skip(skip));
         let inner_w = text_rect.width.saturating_sub(2);
         let want = Paragraph::new(item_lines.clone())
             .wrap(Wrap { trim: false })
             .line_count(inner_w) as u16
             + 2;
-        let h = want.min(text_rect.height * 2 / 5).max(3);
+        let h = want.min(text_rect.height / 3).max(3);
         let parts = Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
         let mut title = format!(" {} · side by side", one_line(&state.display_id(state.pos)));
         if per < n {
@@ -707,6 +720,10 @@ fn scroll_indicator(t: &Theme, scroll: u16, max: u16, visible: u16) -> Line<'sta
 fn draw_image_line(state: &State, f: &mut Frame, r: Rect, item: &Item) {
     let t = &state.theme;
     let why = match &state.image {
+        _ if side_by_side(state) => format!(
+            "hidden side by side ({} shows it)",
+            state.keymap.hint(Context::Global, Action::ZoomImage)
+        ),
         ImageSlot::Failed(_, e) => e.clone(),
         _ => "images off (--image-protocol none)".to_string(),
     };
@@ -762,7 +779,11 @@ fn grade_line(
                     .unwrap_or_else(|| ungraded.clone()),
             );
             if let Some(c) = gr.fact_correct {
-                parts.push(format!("FACT override: {}", ok_word(Some(c))));
+                parts.push(if column {
+                    format!("FACT {}", tick(c))
+                } else {
+                    format!("FACT override: {}", ok_word(Some(c)))
+                });
             }
         }
         Benchmark::ChartomQa => match g
@@ -805,10 +826,18 @@ fn grade_line(
             }
             let gr = g.clone().unwrap_or_default();
             if let Some(c) = gr.original_correct {
-                parts.push(format!("original override {}", ok_word(Some(c))));
+                parts.push(if column {
+                    format!("orig {}", tick(c))
+                } else {
+                    format!("original override {}", ok_word(Some(c)))
+                });
             }
             if let Some(c) = gr.counterfactual_correct {
-                parts.push(format!("counterfactual override {}", ok_word(Some(c))));
+                parts.push(if column {
+                    format!("cf {}", tick(c))
+                } else {
+                    format!("counterfactual override {}", ok_word(Some(c)))
+                });
             }
             if column && parts.is_empty() {
                 parts.push("no override".into());
@@ -1490,6 +1519,10 @@ fn response_lines(state: &State, item: &Item, r: &Response, selected: bool) -> V
     out
 }
 
+fn tick(ok: bool) -> &'static str {
+    if ok { "✔" } else { "✘" }
+}
+
 fn ok_word(b: Option<bool>) -> &'static str {
     match b {
         Some(true) => "correct",
@@ -1708,9 +1741,17 @@ fn generic_lines(state: &State, raw: &str) -> Vec<Line<'static>> {
         .ok()
         .and_then(|v| serde_json::to_string_pretty(&v).ok())
         .unwrap_or_else(|| raw.to_string());
+    let km = &state.keymap;
+    let ctx = state.context();
     let mut out = vec![heading(
         t,
-        "Item (unknown benchmark: 1 pass · 2 fail · 3 unsure · i note)",
+        &format!(
+            "Item (unknown benchmark: {} pass · {} fail · {} unsure · {} note)",
+            km.hint(ctx, Action::Pass),
+            km.hint(ctx, Action::Fail),
+            km.hint(ctx, Action::Unsure),
+            km.hint(ctx, Action::Note)
+        ),
     )];
     out.extend(text_lines(&truncate(&pretty, 50_000), t.text));
     out
