@@ -848,7 +848,10 @@ fn overrides_show_the_effective_grade_and_the_cycle() {
         "{out}"
     );
     assert!(line(&out, "→ 1 ").contains("[wrong]"), "{out}");
-    assert!(out.contains("original override wrong  ✔ recorded"), "{out}");
+    assert!(
+        out.contains("llava original override wrong  ✔ recorded"),
+        "{out}"
+    );
     insta::assert_snapshot!("cvqa_override_80x24", out);
     graded(&mut s, "1");
     let out = render_to_string(&s, 80, 24);
@@ -929,10 +932,7 @@ fn the_grade_is_visible_after_grading_at_80x24() {
     let (_d, mut s) = state("cvqa.jsonl");
     graded(&mut s, "r3");
     let out = render_to_string(&s, 80, 24);
-    assert!(
-        out.contains("My grade of llava: rejected (wrong-answer)"),
-        "{out}"
-    );
+    assert!(out.contains("My grade: rejected (wrong-answer)"), "{out}");
     insta::assert_snapshot!("cvqa_graded_80x24", out);
     let (_d, mut s) = state("generic.jsonl");
     graded(&mut s, "3");

@@ -764,7 +764,9 @@ fn grade_line(
         if column { "Mine" } else { "My grade" },
         t.title,
     )];
-    if let Some(m) = model.filter(|_| n > 1 && !column) {
+    // C-VQA's verdict is on the question, not on a response: the overrides name theirs
+    let per_response = item.benchmark() != Benchmark::Cvqa;
+    if let Some(m) = model.filter(|_| n > 1 && !column && per_response) {
         spans.push(Span::styled(format!(" of {}", one_line(m)), t.title));
     }
     spans.push(Span::styled(": ", t.title));
@@ -825,18 +827,22 @@ fn grade_line(
                 parts.push(verification);
             }
             let gr = g.clone().unwrap_or_default();
+            let whose = match model {
+                Some(m) if n > 1 => format!("{} ", one_line(m)),
+                _ => String::new(),
+            };
             if let Some(c) = gr.original_correct {
                 parts.push(if column {
                     format!("orig {}", tick(c))
                 } else {
-                    format!("original override {}", ok_word(Some(c)))
+                    format!("{}original override {}", whose, ok_word(Some(c)))
                 });
             }
             if let Some(c) = gr.counterfactual_correct {
                 parts.push(if column {
                     format!("cf {}", tick(c))
                 } else {
-                    format!("counterfactual override {}", ok_word(Some(c)))
+                    format!("{}counterfactual override {}", whose, ok_word(Some(c)))
                 });
             }
             if column && parts.is_empty() {
