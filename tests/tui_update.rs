@@ -1757,3 +1757,37 @@ fn search_typed_before_the_index_is_ready_runs_when_it_arrives() {
     let Mode::Search(st) = &s.mode else { panic!() };
     assert_eq!(st.results, vec![2]);
 }
+
+#[test]
+fn help_and_summary_scroll_stop_at_their_end() {
+    let (_d, mut s) = state("chartom.jsonl");
+    ch(&mut s, '?');
+    for _ in 0..30 {
+        press(&mut s, KeyCode::PageDown);
+    }
+    let Mode::Help { scroll } = s.mode else {
+        panic!()
+    };
+    let max = verdict::tui::draw::page_max_scroll(&s);
+    assert!(max > 0);
+    assert_eq!(scroll, max, "PgDn stops at the end of the help");
+    let out = render_to_string(&s, 80, 24);
+    assert!(
+        out.contains("delete to start / end"),
+        "the last line is on screen: {out}"
+    );
+    assert!(out.contains("▲ lines"), "{out}");
+    press(&mut s, KeyCode::Esc);
+    ch(&mut s, 's');
+    let v = verdict::tui::grading::summary_value(&s.store);
+    s.update(Msg::Summary(Ok(v)));
+    for _ in 0..30 {
+        ch(&mut s, 'j');
+    }
+    let Mode::Summary { scroll } = s.mode else {
+        panic!()
+    };
+    assert_eq!(scroll, verdict::tui::draw::page_max_scroll(&s));
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("▲ lines"), "{out}");
+}

@@ -860,8 +860,11 @@ impl State {
     fn on_mouse(&mut self, m: MouseEvent, fx: &mut Vec<Effect>) {
         match m.kind {
             MouseEventKind::ScrollDown => match &mut self.mode {
-                Mode::Help { scroll } | Mode::Summary { scroll } => {
-                    *scroll = scroll.saturating_add(3)
+                Mode::Help { .. } | Mode::Summary { .. } => {
+                    let max = crate::tui::draw::page_max_scroll(self);
+                    if let Mode::Help { scroll } | Mode::Summary { scroll } = &mut self.mode {
+                        *scroll = scroll.saturating_add(3).min(max.max(*scroll));
+                    }
                 }
                 _ => self.scroll_down(3),
             },
@@ -912,14 +915,20 @@ impl State {
         } else {
             vec![]
         };
+        // The help and the summary scroll no further than their end.
+        let page_max = crate::tui::draw::page_max_scroll(self);
         // Modal editors take the keys first.
         match &mut self.mode {
             Mode::Normal => {}
             Mode::Help { scroll } | Mode::Summary { scroll } => {
                 match k.code {
-                    KeyCode::Down | KeyCode::Char('j') => *scroll = scroll.saturating_add(1),
+                    KeyCode::Down | KeyCode::Char('j') => {
+                        *scroll = scroll.saturating_add(1).min(page_max.max(*scroll))
+                    }
                     KeyCode::Up | KeyCode::Char('k') => *scroll = scroll.saturating_sub(1),
-                    KeyCode::PageDown | KeyCode::Char(' ') => *scroll = scroll.saturating_add(10),
+                    KeyCode::PageDown | KeyCode::Char(' ') => {
+                        *scroll = scroll.saturating_add(10).min(page_max.max(*scroll))
+                    }
                     KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
                     KeyCode::Char('q')
                         if matches!(self.mode, Mode::Help { .. } | Mode::Summary { .. }) =>

@@ -2017,7 +2017,7 @@ fn draw_filter(state: &State, f: &mut Frame, area: Rect, selected: usize) {
     f.render_widget(Paragraph::new(lines), inner);
 }
 
-fn draw_help(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
+fn help_lines(state: &State) -> Vec<Line<'static>> {
     let t = &state.theme;
     let ctx = state.context();
     let rows = state.keymap.help(ctx);
@@ -2052,12 +2052,49 @@ fn draw_help(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
             Span::styled(d, t.text),
         ]));
     }
+    lines
+}
+
+fn draw_help(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
+    let t = &state.theme;
+    let lines = help_lines(state);
+    let b = block(t, Span::styled(" Help ", t.title));
+    let inner = b.inner(area);
+    let max = max_scroll_of(&lines, inner);
+    let scroll = scroll.min(max);
+    let b = if max > 0 {
+        b.title_bottom(scroll_indicator(t, scroll, max, inner.height))
+    } else {
+        b
+    };
     f.render_widget(
         Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
             .scroll((scroll, 0))
-            .block(block(t, Span::styled(" Help ", t.title))),
+            .block(b),
         area,
     );
+}
+
+/// How far the help or the summary can scroll at the current size (0 in other modes):
+/// their scroll keys stop there.
+pub fn page_max_scroll(state: &State) -> u16 {
+    let (w, h) = state.size;
+    if w < MIN_W || h < MIN_H {
+        return 0;
+    }
+    let inner = Rect::new(1, 2, w.saturating_sub(2), h.saturating_sub(5));
+    match &state.mode {
+        Mode::Help { .. } => max_scroll_of(&help_lines(state), inner),
+        Mode::Summary { .. } => match &state.summary {
+            Some(Ok(v)) => {
+                let (lines, plot) = summary_lines(state, v, inner.width);
+                max_scroll_of(&lines, summary_split(inner, plot).0)
+            }
+            _ => 0,
+        },
+        _ => 0,
+    }
 }
 
 // ----- summary ------------------------------------------------------------------------
@@ -2098,8 +2135,60 @@ fn draw_summary(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
         }
         Some(Ok(v)) => v,
     };
+    let (lines, has_hmi_plot) = summary_lines(state, v, inner.width);
+    let (text, plot) = summary_split(inner, has_hmi_plot);
+    let max = max_scroll_of(&lines, text);
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll.min(max), 0)),
+        text,
+    );
+    if let Some(r) = plot {
+        draw_hmi_plot(state, f, r, v);
+    }
+    if max > 0 {
+        f.render_widget(
+            Block::default().title_bottom(scroll_indicator(t, scroll.min(max), max, text.height)),
+            Rect::new(
+                area.x + 1,
+                area.y + area.height - 1,
+                area.width.saturating_sub(2),
+                1,
+            ),
+        );
+    }
+}
+
+/// The summary's text pane and, when there are charts and room, the HMI plot's.
+fn summary_split(inner: Rect, has_hmi_plot: bool) -> (Rect, Option<Rect>) {
+    if has_hmi_plot && inner.height > 12 {
+        let parts = Layout::vertical([
+            Constraint::Min(4),
+            Constraint::Length((inner.height / 2).max(10)),
+        ])
+        .split(inner);
+        (parts[0], Some(parts[1]))
+    } else {
+        (inner, None)
+    }
+}
+
+/// How far `lines`, wrapped in `r`, can scroll.
+fn max_scroll_of(lines: &[Line], r: Rect) -> u16 {
+    let total = Paragraph::new(lines.to_vec())
+        .wrap(Wrap { trim: false })
+        .line_count(r.width.max(1));
+    u16::try_from(total)
+        .unwrap_or(u16::MAX)
+        .saturating_sub(r.height)
+}
+
+/// The summary's text, for an inner width of `width`; and whether there is an HMI plot.
+fn summary_lines(state: &State, v: &Value, width: u16) -> (Vec<Line<'static>>, bool) {
+    let t = &state.theme;
     // Bars take what the row's text leaves: rows fit the width, never cut.
-    let fit = |fixed: usize| (inner.width as usize).saturating_sub(fixed).clamp(2, 40);
+    let fit = |fixed: usize| (width as usize).saturating_sub(fixed).clamp(2, 40);
     let mut lines: Vec<Line> = vec![Line::from(format!("{} items", v["items"]))];
     let benches = &v["benchmarks"];
     // CHARTOM
@@ -2274,27 +2363,7 @@ fn draw_summary(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
             lines.push(Line::from(l));
         }
     }
-    if has_hmi_plot && inner.height > 12 {
-        let parts = Layout::vertical([
-            Constraint::Min(4),
-            Constraint::Length((inner.height / 2).max(10)),
-        ])
-        .split(inner);
-        f.render_widget(
-            Paragraph::new(lines)
-                .wrap(Wrap { trim: false })
-                .scroll((scroll, 0)),
-            parts[0],
-        );
-        draw_hmi_plot(state, f, parts[1], v);
-    } else {
-        f.render_widget(
-            Paragraph::new(lines)
-                .wrap(Wrap { trim: false })
-                .scroll((scroll, 0)),
-            inner,
-        );
-    }
+    (lines, has_hmi_plot)
 }
 
 /// The paper's Figure 3: charts sorted by HMI, originals and manipulated with their own
