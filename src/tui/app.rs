@@ -890,10 +890,13 @@ impl State {
     fn on_mouse(&mut self, m: MouseEvent, fx: &mut Vec<Effect>) {
         match m.kind {
             MouseEventKind::ScrollDown => match &mut self.mode {
-                Mode::Help { scroll } | Mode::Summary { scroll } => {
-                    *scroll = scroll.saturating_add(3)
+                Mode::Help { .. } | Mode::Summary { .. } => {
+                    let max = crate::tui::draw::page_max_scroll(self);
+                    if let Mode::Help { scroll } | Mode::Summary { scroll } = &mut self.mode {
+                        *scroll = scroll.saturating_add(3).min(max.max(*scroll));
+                    }
                 }
-                _ => self.scroll = self.scroll.saturating_add(3),
+                _ => self.scroll_down(3),
             },
             MouseEventKind::ScrollUp => match &mut self.mode {
                 Mode::Help { scroll } | Mode::Summary { scroll } => {
@@ -942,14 +945,20 @@ impl State {
         } else {
             vec![]
         };
+        // The help and the summary scroll no further than their end.
+        let page_max = crate::tui::draw::page_max_scroll(self);
         // Modal editors take the keys first.
         match &mut self.mode {
             Mode::Normal => {}
             Mode::Help { scroll } | Mode::Summary { scroll } => {
                 match k.code {
-                    KeyCode::Down | KeyCode::Char('j') => *scroll = scroll.saturating_add(1),
+                    KeyCode::Down | KeyCode::Char('j') => {
+                        *scroll = scroll.saturating_add(1).min(page_max.max(*scroll))
+                    }
                     KeyCode::Up | KeyCode::Char('k') => *scroll = scroll.saturating_sub(1),
-                    KeyCode::PageDown | KeyCode::Char(' ') => *scroll = scroll.saturating_add(10),
+                    KeyCode::PageDown | KeyCode::Char(' ') => {
+                        *scroll = scroll.saturating_add(10).min(page_max.max(*scroll))
+                    }
                     KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
                     KeyCode::Char('q')
                         if matches!(self.mode, Mode::Help { .. } | Mode::Summary { .. }) =>
@@ -1167,6 +1176,12 @@ impl State {
         self.act(action, fx);
     }
 
+    /// Scroll the item's text down, no further than its end at the current size.
+    fn scroll_down(&mut self, by: u16) {
+        let max = crate::tui::draw::max_scroll(self);
+        self.scroll = self.scroll.saturating_add(by).min(max.max(self.scroll));
+    }
+
     pub fn act(&mut self, action: Action, fx: &mut Vec<Effect>) {
         let page = self.size.1.saturating_sub(6).max(1);
         match action {
@@ -1216,9 +1231,9 @@ impl State {
                     .unwrap_or_default();
                 self.mode = Mode::Note(TextEdit::new(&note, true));
             }
-            Action::ScrollDown => self.scroll = self.scroll.saturating_add(1),
+            Action::ScrollDown => self.scroll_down(1),
             Action::ScrollUp => self.scroll = self.scroll.saturating_sub(1),
-            Action::PageDown => self.scroll = self.scroll.saturating_add(page),
+            Action::PageDown => self.scroll_down(page),
             Action::PageUp => self.scroll = self.scroll.saturating_sub(page),
             Action::NextModel => {
                 let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
@@ -1251,6 +1266,11 @@ impl State {
             }
             Action::Theme => {
                 self.theme = Theme::new(self.theme.name.next());
+                let key = self.keymap.hint(Context::Global, Action::Theme);
+                self.set_status(
+                    format!("theme: {} ({key} switches)", self.theme.name.name()),
+                    Level::Info,
+                );
             }
             Action::Suspend => fx.push(Effect::Suspend),
             Action::Identifies => self.justification(JustificationGrade::Identifies, fx),
