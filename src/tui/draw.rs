@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::model::{Benchmark, CvqaReason, Item, JudgeBonus, Response, Review};
 use crate::store::Store;
-use crate::tui::app::{CONTEXT_LENGTHS, FilterOption, ImageSlot, Level, Mode, SaveState, State};
+use crate::tui::app::{CONTEXT_LENGTHS, ImageSlot, Level, Mode, SaveState, State};
 use crate::tui::grading;
 use crate::tui::image;
 use crate::tui::keymap::{Action, Context};
@@ -1217,11 +1217,10 @@ fn draw_search(state: &State, f: &mut Frame, area: Rect, s: &crate::tui::app::Se
     let start = s.selected.saturating_sub(avail.saturating_sub(1));
     if let Some(meta) = &state.meta {
         for (k, &i) in s.results.iter().enumerate().skip(start).take(avail) {
-            let m = &meta[i];
             let st = if k == s.selected { t.selected } else { t.text };
             lines.push(Line::from(Span::styled(
                 truncate(
-                    &format!(" {:>6}  {}", i + 1, one_line(&m.search)),
+                    &format!(" {:>6}  {}", i + 1, one_line(meta.search_text(i))),
                     inner.width as usize,
                 ),
                 st,
@@ -1266,8 +1265,8 @@ fn draw_reject(state: &State, f: &mut Frame, area: Rect, selected: usize) {
 fn draw_filter(state: &State, f: &mut Frame, area: Rect, selected: usize) {
     let t = &state.theme;
     let opts = state.filter_options();
-    let h = (opts.len() as u16 + 3).min(area.height.saturating_sub(2));
-    let r = centered(area, 60, h);
+    let h = (opts.len() as u16 + 3).clamp(5, area.height.saturating_sub(2).max(5));
+    let r = centered(area, 72, h);
     f.render_widget(Clear, r);
     let count = state
         .visible
@@ -1277,43 +1276,57 @@ fn draw_filter(state: &State, f: &mut Frame, area: Rect, selected: usize) {
     let b = block(
         t,
         Span::styled(
-            format!(" Filters · {count} items match · Enter toggles, X clears "),
+            format!(" Filters · {count} of {} items ", state.len()),
             t.title,
         ),
     );
     let inner = b.inner(r);
     f.render_widget(b, r);
-    let avail = inner.height as usize;
+    let mut lines: Vec<Line> = vec![Line::from(Span::styled(
+        truncate(
+            " Enter toggles · X clears · OR in a kind, AND across",
+            inner.width as usize,
+        ),
+        t.dim,
+    ))];
+    if state.meta.is_none() {
+        lines.push(Line::from(Span::styled(
+            format!(" {}", indexing_note(state)),
+            t.dim,
+        )));
+    }
+    let avail = (inner.height as usize).saturating_sub(lines.len());
     let start = selected.saturating_sub(avail.saturating_sub(1));
-    let lines: Vec<Line> = opts
-        .iter()
-        .enumerate()
-        .skip(start)
-        .take(avail)
-        .map(|(k, o)| {
-            let on = state.filter_active(o);
-            let label = match o {
-                FilterOption::Ungraded => "ungraded by me".to_string(),
-                FilterOption::GradedByMe => "graded by me".into(),
-                FilterOption::ModelWrong => "model wrong".into(),
-                FilterOption::Disagreement => "disagreement (reviewers, or human vs judge)".into(),
-                FilterOption::Benchmark(b) => format!("benchmark {}", b.name()),
-                FilterOption::Category(c) => format!("category {}", one_line(c)),
-                FilterOption::Model(m) => format!("model {}", one_line(m)),
-                FilterOption::Reviewer(r) => format!("reviewed by {}", one_line(r)),
-            };
-            Line::from(Span::styled(
-                format!(" [{}] {label}", if on { "x" } else { " " }),
-                if k == selected {
-                    t.selected
-                } else if on {
-                    t.accent
-                } else {
-                    t.text
-                },
-            ))
-        })
-        .collect();
+    let width = inner.width as usize;
+    lines.extend(
+        opts.iter()
+            .enumerate()
+            .skip(start)
+            .take(avail)
+            .map(|(k, o)| {
+                let on = state.filter_active(o);
+                let n = state
+                    .filter_counts
+                    .get(k)
+                    .map(|c| c.to_string())
+                    .unwrap_or_default();
+                let left = truncate(
+                    &format!(" [{}] {}", if on { "x" } else { " " }, one_line(&o.label())),
+                    width.saturating_sub(n.len() + 2),
+                );
+                let pad = width.saturating_sub(left.chars().count() + n.len() + 1);
+                Line::from(Span::styled(
+                    format!("{left}{}{n} ", " ".repeat(pad)),
+                    if k == selected {
+                        t.selected
+                    } else if on {
+                        t.accent
+                    } else {
+                        t.text
+                    },
+                ))
+            }),
+    );
     f.render_widget(Paragraph::new(lines), inner);
 }
 

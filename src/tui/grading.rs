@@ -300,6 +300,11 @@ pub fn model_wrong(item: &Item, model: &str) -> bool {
 /// Do reviewers disagree on this item (leaving out adjudications), or a human with the
 /// LLM judge?
 pub fn disagreement(item: &Item) -> bool {
+    reviewers_disagree(item) || human_disagrees_with_judge(item)
+}
+
+/// Do two reviewers give different verdicts on this item (leaving out adjudications)?
+pub fn reviewers_disagree(item: &Item) -> bool {
     let n = item.responses.len();
     let reviews: Vec<_> = item
         .reviews
@@ -328,6 +333,18 @@ pub fn disagreement(item: &Item) -> bool {
             }
         }
     }
+    false
+}
+
+/// Does a reviewer's bonus or penalty on a CharToM-QA response differ from the LLM
+/// judge's?
+fn human_disagrees_with_judge(item: &Item) -> bool {
+    let n = item.responses.len();
+    let reviews: Vec<_> = item
+        .reviews
+        .values()
+        .filter(|r| r.is_final != Some(true))
+        .collect();
     if item.benchmark() == Benchmark::ChartomQa {
         for resp in &item.responses {
             let Some(j) = &resp.judge else { continue };
