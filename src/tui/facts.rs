@@ -149,6 +149,9 @@ pub enum Kind {
     Wrong,
     /// This reviewer has a verdict on the item.
     Reviewer,
+    /// This reviewer is done with the item (every required grade given,
+    /// `review::item_done`).
+    Done,
     /// C-VQA verification status (`accept` / `fix` / `reject`): the final verdict's when
     /// the item is adjudicated, else any reviewer's.
     Status,
@@ -161,7 +164,7 @@ pub enum Kind {
     Adjudicated,
 }
 
-const KINDS: usize = 12;
+const KINDS: usize = 13;
 
 impl Kind {
     const ALL: [Kind; KINDS] = [
@@ -173,6 +176,7 @@ impl Kind {
         Kind::Model,
         Kind::Wrong,
         Kind::Reviewer,
+        Kind::Done,
         Kind::Status,
         Kind::Disagreement,
         Kind::NeedsAdjudication,
@@ -214,8 +218,11 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
             emit(Kind::Wrong, &r.model);
         }
     }
-    for name in item.reviews.keys() {
+    for (name, r) in &item.reviews {
         emit(Kind::Reviewer, name);
+        if crate::review::item_done(item, Some(r)) {
+            emit(Kind::Done, name);
+        }
     }
     let finals: Vec<_> = item
         .reviews
@@ -239,7 +246,7 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
         if crate::tui::grading::disagreement(item) {
             emit(Kind::Disagreement, "");
         }
-        if crate::tui::grading::reviewers_disagree(item) {
+        if crate::tui::grading::needs_adjudication(item) {
             emit(Kind::NeedsAdjudication, "");
         }
     }
@@ -318,6 +325,8 @@ pub struct Index {
     by_name: HashMap<(Kind, String), usize>,
     /// Items that could not be read.
     broken: BitSet,
+    /// Items without an id of their own (their id here is `#line`).
+    no_id: BitSet,
 }
 
 impl Index {
@@ -330,6 +339,10 @@ impl Index {
     /// The item's id (or `#line` when it has none).
     pub fn id(&self, i: usize) -> &str {
         self.ids.get(i)
+    }
+    /// The item's own id: None when it has none (or `i` is out of range).
+    pub fn item_id(&self, i: usize) -> Option<&str> {
+        (i < self.n && !self.no_id.get(i)).then(|| self.ids.get(i))
     }
     /// The id and question text that search matches against.
     pub fn search_text(&self, i: usize) -> &str {
@@ -377,6 +390,7 @@ struct Partial {
     search: Arena,
     facets: [HashMap<String, BitSet>; KINDS],
     broken: BitSet,
+    no_id: BitSet,
 }
 
 fn index_chunk(store: &Store, lo: usize, hi: usize, tick: &dyn Fn(usize)) -> Partial {
@@ -388,6 +402,7 @@ fn index_chunk(store: &Store, lo: usize, hi: usize, tick: &dyn Fn(usize)) -> Par
         search: Arena::default(),
         facets: Default::default(),
         broken: BitSet::new(len),
+        no_id: BitSet::new(len),
     };
     let mut buf = String::new();
     for i in lo..hi {
@@ -399,7 +414,10 @@ fn index_chunk(store: &Store, lo: usize, hi: usize, tick: &dyn Fn(usize)) -> Par
             Ok(item) => {
                 let id = match &item.id {
                     Some(id) => std::borrow::Cow::Borrowed(id.as_str()),
-                    None => std::borrow::Cow::Owned(store.fallback_id(i)),
+                    None => {
+                        p.no_id.set(k, true);
+                        std::borrow::Cow::Owned(store.fallback_id(i))
+                    }
                 };
                 p.ids.push(&id);
                 search_text(&item, &id, &mut buf);
@@ -422,6 +440,7 @@ fn index_chunk(store: &Store, lo: usize, hi: usize, tick: &dyn Fn(usize)) -> Par
                 p.ids.push(&id);
                 p.search.push(&format!("{id} {e}"));
                 p.broken.set(k, true);
+                p.no_id.set(k, true);
             }
         }
     }
@@ -461,6 +480,7 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
     let mut ix = Index {
         n,
         broken: BitSet::new(n),
+        no_id: BitSet::new(n),
         ..Index::default()
     };
     let mut merged: [HashMap<String, BitSet>; KINDS] = Default::default();
@@ -469,6 +489,7 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
         ix.search.append(p.search);
         if p.len > 0 {
             ix.broken.put(p.lo, &p.broken);
+            ix.no_id.put(p.lo, &p.no_id);
         }
         for (kind, m) in p.facets.into_iter().enumerate() {
             for (name, b) in m {
@@ -659,6 +680,7 @@ mod tests {
         let mut ix = Index {
             n: rows.len(),
             broken: BitSet::new(rows.len()),
+            no_id: BitSet::new(rows.len()),
             ..Index::default()
         };
         for (id, q) in rows {
