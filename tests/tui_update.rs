@@ -5,8 +5,9 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use serde_json::{Value, json};
+use verdict::model::CvqaStatus;
 use verdict::store::Store;
-use verdict::tui::app::{Clock, Effect, Mode, Msg, SaveState, State};
+use verdict::tui::app::{Clock, Effect, FilterOption, Mode, Msg, SaveState, State};
 use verdict::tui::draw::render_to_string;
 use verdict::tui::facts;
 use verdict::tui::keymap::Keymap;
@@ -384,44 +385,190 @@ fn notes_are_edited_in_a_text_field() {
     );
 }
 
+/// Turn on the filter menu's row for `o` (F, move to it, Enter, Esc).
+fn toggle(s: &mut State, o: FilterOption) {
+    ch(s, 'F');
+    let at = s
+        .filter_options()
+        .iter()
+        .position(|x| *x == o)
+        .unwrap_or_else(|| panic!("no filter row {o:?}"));
+    for _ in 0..at {
+        press(s, KeyCode::Down);
+    }
+    press(s, KeyCode::Enter);
+    press(s, KeyCode::Esc);
+}
+
+/// The count the filter menu shows beside `o`.
+fn count_of(s: &State, o: FilterOption) -> usize {
+    let at = s.filter_options().iter().position(|x| *x == o).unwrap();
+    s.filter_counts[at]
+}
+
+fn state_of_lines(lines: &[Value]) -> (tempfile::TempDir, State) {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("set.jsonl");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&p, text).unwrap();
+    let s = state_at(&p);
+    (d, s)
+}
+
 #[test]
 fn filters_combine_and_count() {
     let (_d, mut s) = state("cvqa.jsonl");
-    ch(&mut s, 'F');
-    let opts = s.filter_options();
-    let dis = opts
-        .iter()
-        .position(|o| matches!(o, verdict::tui::app::FilterOption::Disagreement))
-        .unwrap();
-    for _ in 0..dis {
-        press(&mut s, KeyCode::Down);
-    }
-    press(&mut s, KeyCode::Enter);
+    toggle(&mut s, FilterOption::Disagreement);
     assert_eq!(
         s.visible.as_deref(),
         Some(&[1usize][..]),
         "alice accepted, bob rejected item 2"
     );
     assert_eq!(s.pos, 1);
-    press(&mut s, KeyCode::Esc);
     // model wrong + group
     ch(&mut s, 'X');
     assert!(s.visible.is_none());
-    s.filters.model_wrong = true;
-    ch(&mut s, 'F');
-    let opts = s.filter_options();
-    let syn = opts
-        .iter()
-        .position(
-            |o| matches!(o, verdict::tui::app::FilterOption::Category(c) if c == "abs_counting_1"),
-        )
-        .unwrap();
-    for _ in 0..syn {
-        press(&mut s, KeyCode::Down);
-    }
-    press(&mut s, KeyCode::Enter);
+    toggle(&mut s, FilterOption::ModelWrong);
+    toggle(&mut s, FilterOption::Group("abs_counting_1".into()));
     assert_eq!(s.visible.as_deref(), Some(&[2usize][..]));
+    assert_eq!(s.filters.describe(), "model wrong + abs_counting_1");
+    ch(&mut s, 'F');
+    press(&mut s, KeyCode::Enter);
     assert!(s.status.as_ref().unwrap().0.starts_with("1 items match"));
+}
+
+#[test]
+fn filters_are_multi_select_within_a_kind_and_and_across_kinds() {
+    let chart = |id: &str, ty: &str, version: &str| {
+        json!({"id": id, "benchmark": "chartom",
+               "chart": {"pair": "P", "version": version, "type": ty},
+               "fact": {"question": "q", "format": "number", "key": 1.0},
+               "responses": [{"model": "m", "fact": "1"}]})
+    };
+    let (_d, mut s) = state_of_lines(&[
+        chart("a", "line", "original"),
+        chart("b", "line", "manipulated"),
+        chart("c", "bar", "manipulated"),
+        chart("d", "bar", "original"),
+        chart("e", "pie", "manipulated"),
+    ]);
+    // Chart type and version are separate kinds: "manipulated bar charts".
+    toggle(&mut s, FilterOption::ChartType("bar".into()));
+    assert_eq!(s.visible.as_deref(), Some(&[2usize, 3][..]));
+    toggle(&mut s, FilterOption::Version("manipulated".into()));
+    assert_eq!(s.visible.as_deref(), Some(&[2usize][..]));
+    // A second chart type adds to the first (OR), the version still applies (AND).
+    toggle(&mut s, FilterOption::ChartType("line".into()));
+    assert_eq!(s.visible.as_deref(), Some(&[1usize, 2][..]));
+    assert_eq!(
+        s.filters.describe(),
+        "bar or line + manipulated",
+        "the status line says what is combined how"
+    );
+    // Counts: each row, with the other kinds' filters.
+    ch(&mut s, 'F');
+    assert_eq!(count_of(&s, FilterOption::ChartType("pie".into())), 1);
+    assert_eq!(count_of(&s, FilterOption::ChartType("bar".into())), 1);
+    assert_eq!(count_of(&s, FilterOption::Version("original".into())), 2);
+    assert_eq!(count_of(&s, FilterOption::Version("manipulated".into())), 2);
+    press(&mut s, KeyCode::Esc);
+    // Turning one off again
+    toggle(&mut s, FilterOption::Version("manipulated".into()));
+    assert_eq!(s.visible.as_deref(), Some(&[0usize, 1, 2, 3][..]));
+
+    // C-VQA groups: boolean + direct keeps both.
+    let (_d, mut s) = state("cvqa.jsonl");
+    toggle(&mut s, FilterOption::Group("boolean".into()));
+    toggle(&mut s, FilterOption::Group("direct".into()));
+    assert_eq!(s.visible.as_deref(), Some(&[0usize, 1][..]));
+}
+
+#[test]
+fn verification_and_adjudication_filters_follow_my_verdicts() {
+    let q = |id: &str, reviews: Value| {
+        json!({"id": id, "benchmark": "cvqa", "group": "direct",
+               "original": {"question": "q?", "answer": "yes"},
+               "counterfactual": {"question": "c?", "answer": "no"},
+               "responses": [{"model": "m", "original": "yes", "counterfactual": "no"}],
+               "reviews": reviews})
+    };
+    let (_d, mut s) = state_of_lines(&[
+        q("a", json!({"alice": {"status": "accept"}})),
+        q(
+            "b",
+            json!({"alice": {"status": "accept"}, "bob": {"status": "reject", "reason": "ambiguous"}}),
+        ),
+        q(
+            "c",
+            json!({"alice": {"status": "fix", "fixed_question": "c2?"}}),
+        ),
+        q("d", json!({})),
+    ]);
+    ch(&mut s, 'F');
+    assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Accept)), 2);
+    assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Fix)), 1);
+    assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Reject)), 1);
+    assert_eq!(count_of(&s, FilterOption::NeedsAdjudication), 1);
+    assert_eq!(count_of(&s, FilterOption::Adjudicated), 0);
+    press(&mut s, KeyCode::Esc);
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Reject));
+    assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Fix));
+    assert_eq!(s.visible.as_deref(), Some(&[1usize, 2][..]));
+    ch(&mut s, 'X');
+    toggle(&mut s, FilterOption::Disagreement);
+    assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
+    assert_eq!(s.pos, 1);
+    // I adjudicate: reject, then A marks my verdict as the final one.
+    let fx = ch(&mut s, 'r');
+    recorded(&mut s, fx);
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    let fx = ch(&mut s, 'A');
+    assert_eq!(recorded(&mut s, fx).len(), 1);
+    // Re-applying the filters: the adjudicated item has left the disagreements.
+    toggle(&mut s, FilterOption::Disagreement);
+    toggle(&mut s, FilterOption::Disagreement);
+    assert_eq!(s.visible.as_deref(), Some(&[][..]));
+    ch(&mut s, 'X');
+    toggle(&mut s, FilterOption::NeedsAdjudication);
+    assert_eq!(s.visible.as_deref(), Some(&[][..]));
+    ch(&mut s, 'X');
+    toggle(&mut s, FilterOption::Adjudicated);
+    assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
+    ch(&mut s, 'X');
+    // The final verdict's status is the item's: rejected, no longer accepted.
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Accept));
+    assert_eq!(s.visible.as_deref(), Some(&[0usize][..]));
+    // Counts: the rows of the same kind ignore the kind's own filter, the others apply it.
+    ch(&mut s, 'F');
+    assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Reject)), 1);
+    assert_eq!(count_of(&s, FilterOption::Adjudicated), 0);
+    ch(&mut s, 'X');
+    assert_eq!(count_of(&s, FilterOption::Adjudicated), 1);
+    assert_eq!(count_of(&s, FilterOption::NeedsAdjudication), 0);
+    assert_eq!(count_of(&s, FilterOption::Disagreement), 0);
+}
+
+#[test]
+fn choosing_a_model_in_the_filter_shows_its_response() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    assert_eq!(s.model_name().as_deref(), Some("llava"));
+    toggle(&mut s, FilterOption::Model("blip".into()));
+    assert_eq!(s.visible.as_deref(), Some(&[0usize][..]));
+    assert_eq!(s.model_name().as_deref(), Some("blip"));
+    ch(&mut s, 'X');
+    ch(&mut s, 'n');
+    ch(&mut s, 'p');
+    assert_eq!(s.model_name().as_deref(), Some("llava"));
+    toggle(&mut s, FilterOption::Model("blip".into()));
+    ch(&mut s, 'n');
+    ch(&mut s, 'g');
+    assert_eq!(
+        s.model_name().as_deref(),
+        Some("blip"),
+        "and keeps showing it"
+    );
 }
 
 #[test]
@@ -1000,7 +1147,7 @@ fn page_down_stops_at_the_end_and_says_where_it_is() {
 #[test]
 fn dialogs_and_summary_rows_fit_80x24() {
     let out = screen("cvqa.jsonl", "F", 80, 24);
-    assert!(out.contains("Filters · 3 items match"), "{out}");
+    assert!(out.contains("Filters · 3 of 3 items match"), "{out}");
     assert!(
         out.contains("Enter toggles · X clears · Esc closes"),
         "{out}"
@@ -1074,7 +1221,7 @@ fn search_highlights_the_matched_characters() {
     let text: String = cells.iter().map(|c| c.symbol().to_string()).collect();
     let start = text[..text.find("real-00001").unwrap()].chars().count();
     let meta = s.meta.as_ref().unwrap();
-    let hits = facts::match_indices(&meta[0].search, "plates");
+    let hits = facts::match_indices(meta.search_text(0), "plates");
     assert_eq!(hits.len(), 6);
     use ratatui::style::Modifier;
     // every visible character is underlined exactly when the query matched it
@@ -1104,7 +1251,7 @@ fn search_highlights_the_matched_characters() {
         .map(|x| wide[(x, row)].symbol().to_string())
         .collect();
     let start = text[..text.find("real-00001").unwrap()].chars().count();
-    for k in 0..meta[0].search.chars().count() {
+    for k in 0..meta.search_text(0).chars().count() {
         let on = wide[(start as u16 + k as u16, row)]
             .modifier
             .contains(Modifier::UNDERLINED);
@@ -1923,4 +2070,17 @@ fn help_and_summary_scroll_stop_at_their_end() {
     assert_eq!(scroll, verdict::tui::draw::page_max_scroll(&s));
     let out = render_to_string(&s, 80, 24);
     assert!(out.contains("▲ lines"), "{out}");
+}
+
+#[test]
+fn skipped_items_are_a_filter() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'n');
+    ch(&mut s, 'S');
+    assert!(s.skipped.contains(&1));
+    toggle(&mut s, FilterOption::Skipped);
+    assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
+    ch(&mut s, 'F');
+    assert_eq!(count_of(&s, FilterOption::Skipped), 1);
+    assert_eq!(count_of(&s, FilterOption::Ungraded), 1);
 }

@@ -9,11 +9,13 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
 use serde_json::Value;
 
-use crate::model::{Benchmark, CvqaReason, Item, JustificationGrade, ResponseGrades, Review};
+use crate::model::{
+    Benchmark, CvqaReason, CvqaStatus, Item, JustificationGrade, ResponseGrades, Review,
+};
 use crate::review;
 use crate::store::{ItemError, Store};
 use crate::tui::edit::{EditOutcome, TextEdit};
-use crate::tui::facts::Meta;
+use crate::tui::facts::{BitSet, Index, Kind};
 use crate::tui::grading;
 use crate::tui::image::{ImageEvent, ImageKey};
 use crate::tui::keymap::{Action, Context, Key, Keymap};
@@ -34,7 +36,7 @@ pub enum Msg {
     /// The journal was folded into the results file.
     Saved(Result<String, String>),
     /// The background index of every item is ready.
-    Indexed(Vec<Meta>),
+    Indexed(Index),
     /// Another program changed the file: the IO worker read it again (with every
     /// journaled verdict on it).
     Reloaded(Store),
@@ -80,7 +82,7 @@ pub enum Effect {
     Search {
         seq: u64,
         query: String,
-        meta: std::sync::Arc<Vec<Meta>>,
+        meta: std::sync::Arc<Index>,
         within: Option<Vec<usize>>,
     },
     Suspend,
@@ -94,64 +96,175 @@ pub enum Level {
     Error,
 }
 
-/// Filters that combine (AND).
+/// The filters that are on: options of one group combine with OR, groups with AND.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Filters {
-    pub ungraded: bool,
-    pub graded_by_me: bool,
-    pub model_wrong: bool,
-    pub disagreement: bool,
-    pub benchmark: Option<Benchmark>,
-    pub category: Option<String>,
-    pub model: Option<String>,
-    pub reviewer: Option<String>,
+    /// In the order they were turned on.
+    pub on: Vec<FilterOption>,
 }
 
 impl Filters {
     pub fn is_empty(&self) -> bool {
-        *self == Filters::default()
+        self.on.is_empty()
+    }
+    pub fn is_on(&self, o: &FilterOption) -> bool {
+        self.on.contains(o)
+    }
+    /// The options on in group `g`.
+    pub fn in_group(&self, g: FilterGroup) -> impl Iterator<Item = &FilterOption> {
+        self.on.iter().filter(move |o| o.group() == g)
+    }
+    /// The groups with an option on, in menu order.
+    pub fn groups(&self) -> Vec<FilterGroup> {
+        let mut g: Vec<FilterGroup> = self.on.iter().map(FilterOption::group).collect();
+        g.sort();
+        g.dedup();
+        g
     }
     pub fn describe(&self) -> String {
-        let mut parts = Vec::new();
-        if self.ungraded {
-            parts.push("ungraded".to_string());
-        }
-        if self.graded_by_me {
-            parts.push("graded by me".into());
-        }
-        if self.model_wrong {
-            parts.push("model wrong".into());
-        }
-        if self.disagreement {
-            parts.push("disagreements".into());
-        }
-        if let Some(b) = self.benchmark {
-            parts.push(b.name().into());
-        }
-        if let Some(c) = &self.category {
-            parts.push(c.clone());
-        }
-        if let Some(m) = &self.model {
-            parts.push(format!("model {m}"));
-        }
-        if let Some(r) = &self.reviewer {
-            parts.push(format!("reviewer {r}"));
-        }
-        parts.join(" + ")
+        self.groups()
+            .into_iter()
+            .map(|g| {
+                self.in_group(g)
+                    .map(FilterOption::short)
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            })
+            .collect::<Vec<_>>()
+            .join(" + ")
     }
 }
 
+/// The groups of the filter menu, in menu order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FilterGroup {
+    Progress,
+    Skipped,
+    ModelWrong,
+    Agreement,
+    Verification,
+    Benchmark,
+    ChartType,
+    Version,
+    Dimension,
+    Group,
+    Model,
+    Reviewer,
+}
+
 /// One row of the filter menu.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FilterOption {
     Ungraded,
     GradedByMe,
+    /// Items I skipped (`S`).
+    Skipped,
+    /// The answer of one of the chosen models (any model when none is chosen) is wrong.
     ModelWrong,
+    /// Reviewers disagree, or a human disagrees with the LLM judge; not adjudicated.
     Disagreement,
+    /// Reviewers disagree and no verdict is final.
+    NeedsAdjudication,
+    /// A verdict is marked final.
+    Adjudicated,
+    /// C-VQA verification status.
+    Status(CvqaStatus),
     Benchmark(Benchmark),
-    Category(String),
+    ChartType(String),
+    Version(String),
+    Dimension(String),
+    Group(String),
     Model(String),
     Reviewer(String),
+}
+
+impl FilterOption {
+    pub fn group(&self) -> FilterGroup {
+        match self {
+            FilterOption::Ungraded | FilterOption::GradedByMe => FilterGroup::Progress,
+            FilterOption::Skipped => FilterGroup::Skipped,
+            FilterOption::ModelWrong => FilterGroup::ModelWrong,
+            FilterOption::Disagreement
+            | FilterOption::NeedsAdjudication
+            | FilterOption::Adjudicated => FilterGroup::Agreement,
+            FilterOption::Status(_) => FilterGroup::Verification,
+            FilterOption::Benchmark(_) => FilterGroup::Benchmark,
+            FilterOption::ChartType(_) => FilterGroup::ChartType,
+            FilterOption::Version(_) => FilterGroup::Version,
+            FilterOption::Dimension(_) => FilterGroup::Dimension,
+            FilterOption::Group(_) => FilterGroup::Group,
+            FilterOption::Model(_) => FilterGroup::Model,
+            FilterOption::Reviewer(_) => FilterGroup::Reviewer,
+        }
+    }
+    /// The menu's label.
+    pub fn label(&self) -> String {
+        match self {
+            FilterOption::Ungraded => "ungraded by me".into(),
+            FilterOption::GradedByMe => "graded by me".into(),
+            FilterOption::Skipped => "skipped by me".into(),
+            FilterOption::ModelWrong => "model wrong (the chosen models, else any)".into(),
+            FilterOption::Disagreement => "disagreement (reviewers, or human vs judge)".into(),
+            FilterOption::NeedsAdjudication => "needs adjudication (no final verdict)".into(),
+            FilterOption::Adjudicated => "adjudicated (a verdict is final)".into(),
+            FilterOption::Status(s) => format!("verification {}", status_label(*s)),
+            FilterOption::Benchmark(b) => format!("benchmark {}", b.name()),
+            FilterOption::ChartType(c) => format!("chart type {c}"),
+            FilterOption::Version(v) => format!("version {v}"),
+            FilterOption::Dimension(d) => format!("dimension {d}"),
+            FilterOption::Group(g) => format!("group {g}"),
+            FilterOption::Model(m) => format!("model {m}"),
+            FilterOption::Reviewer(r) => format!("reviewed by {r}"),
+        }
+    }
+    /// The status line's name.
+    fn short(&self) -> String {
+        match self {
+            FilterOption::Ungraded => "ungraded".into(),
+            FilterOption::GradedByMe => "graded by me".into(),
+            FilterOption::Skipped => "skipped".into(),
+            FilterOption::ModelWrong => "model wrong".into(),
+            FilterOption::Disagreement => "disagreements".into(),
+            FilterOption::NeedsAdjudication => "needs adjudication".into(),
+            FilterOption::Adjudicated => "adjudicated".into(),
+            FilterOption::Status(s) => status_label(*s).into(),
+            FilterOption::Benchmark(b) => b.name().into(),
+            FilterOption::ChartType(c) | FilterOption::Version(c) => c.clone(),
+            FilterOption::Dimension(c) | FilterOption::Group(c) => c.clone(),
+            FilterOption::Model(m) => format!("model {m}"),
+            FilterOption::Reviewer(r) => format!("reviewer {r}"),
+        }
+    }
+    /// The index's fact for options that are one (kind, name).
+    fn fact(&self) -> Option<(Kind, &str)> {
+        Some(match self {
+            FilterOption::Disagreement => (Kind::Disagreement, ""),
+            FilterOption::NeedsAdjudication => (Kind::NeedsAdjudication, ""),
+            FilterOption::Adjudicated => (Kind::Adjudicated, ""),
+            FilterOption::Status(s) => (Kind::Status, crate::tui::facts::status_name(*s)),
+            FilterOption::Benchmark(b) => (Kind::Benchmark, b.name()),
+            FilterOption::ChartType(c) => (Kind::ChartType, c),
+            FilterOption::Version(c) => (Kind::Version, c),
+            FilterOption::Dimension(c) => (Kind::Dimension, c),
+            FilterOption::Group(c) => (Kind::Group, c),
+            FilterOption::Model(c) => (Kind::Model, c),
+            FilterOption::Reviewer(c) => (Kind::Reviewer, c),
+            FilterOption::Ungraded
+            | FilterOption::GradedByMe
+            | FilterOption::Skipped
+            | FilterOption::ModelWrong => {
+                return None;
+            }
+        })
+    }
+}
+
+fn status_label(s: CvqaStatus) -> &'static str {
+    match s {
+        CvqaStatus::Accept => "accepted",
+        CvqaStatus::Fix => "fixed",
+        CvqaStatus::Reject => "rejected",
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -278,11 +391,16 @@ pub struct State {
     pub undo: Vec<Change>,
     pub redo: Vec<Change>,
 
-    pub meta: Option<std::sync::Arc<Vec<Meta>>>,
+    pub meta: Option<std::sync::Arc<Index>>,
+    /// The index's facts of the items whose verdict changed this session (with my verdict
+    /// as it stands now), which override the index's bits for those items.
+    pub live: HashMap<usize, Vec<(Kind, String)>>,
     /// How far the background index is (items read, total) while it is being built.
     pub index_progress: (usize, usize),
     /// The filter menu's rows, built once from the index.
     pub filter_catalog: Vec<FilterOption>,
+    /// Per row of the menu: the items that match it and the other groups' filters.
+    pub filter_counts: Vec<usize>,
     /// The newest search asked of the search worker.
     pub search_seq: u64,
     pub filters: Filters,
@@ -371,8 +489,10 @@ impl State {
             undo: vec![],
             redo: vec![],
             meta: None,
+            live: HashMap::new(),
             index_progress: (0, 0),
             filter_catalog: vec![],
+            filter_counts: vec![],
             search_seq: 0,
             filters: Filters::default(),
             visible: None,
@@ -436,8 +556,8 @@ impl State {
     }
 
     pub fn display_id(&self, i: usize) -> String {
-        if let Some(m) = self.meta.as_ref().and_then(|m| m.get(i)) {
-            return m.id.clone();
+        if let Some(m) = self.meta.as_ref().filter(|m| i < m.len()) {
+            return m.id(i).to_string();
         }
         if let Some(c) = self.current.as_ref().filter(|c| c.index == i)
             && let Ok(Item { id: Some(id), .. }) = &c.item
@@ -600,8 +720,8 @@ impl State {
         if let Some(&d) = self.mine_done.get(&i) {
             return d;
         }
-        match self.meta.as_ref().and_then(|m| m.get(i)) {
-            Some(m) => m.done.contains(&self.reviewer),
+        match &self.meta {
+            Some(m) => m.has(i, Kind::Done, &self.reviewer),
             None => self
                 .store
                 .item(i)
@@ -615,11 +735,10 @@ impl State {
         if self.mine_done.get(&i) == Some(&true) {
             return true;
         }
-        match self.meta.as_ref().and_then(|m| m.get(i)) {
-            Some(m) => m
-                .done
-                .iter()
-                .any(|r| *r != self.reviewer || !self.mine_done.contains_key(&i)),
+        match &self.meta {
+            Some(m) => m.names(Kind::Done).any(|r| {
+                (r != self.reviewer || !self.mine_done.contains_key(&i)) && m.has(i, Kind::Done, r)
+            }),
             None => false,
         }
     }
@@ -634,9 +753,10 @@ impl State {
         };
         let (mut me, mut any) = self.base_progress;
         for (&i, &done) in &self.mine_done {
-            let m = &meta[i];
-            let had_me = m.done.contains(&self.reviewer);
-            let others = m.done.iter().any(|x| *x != self.reviewer);
+            let had_me = meta.has(i, Kind::Done, &self.reviewer);
+            let others = meta
+                .names(Kind::Done)
+                .any(|x| x != self.reviewer && meta.has(i, Kind::Done, x));
             me = me - usize::from(had_me) + usize::from(done);
             any = any - usize::from(had_me || others) + usize::from(others || done);
         }
@@ -754,15 +874,26 @@ impl State {
             },
             Msg::Indexed(meta) => {
                 if meta.len() == self.len() {
+                    let mut anyone = BitSet::new(meta.len());
+                    for r in meta.names(Kind::Reviewer) {
+                        if let Some(b) = meta.facet(Kind::Reviewer, r) {
+                            anyone.or_with(b);
+                        }
+                    }
                     self.base_progress = (
-                        meta.iter()
-                            .filter(|m| m.done.contains(&self.reviewer))
-                            .count(),
-                        meta.iter().filter(|m| !m.done.is_empty()).count(),
+                        meta.facet(Kind::Done, &self.reviewer)
+                            .map_or(0, BitSet::count),
+                        anyone.count(),
                     );
                     self.filter_catalog = catalog(&meta);
                     self.meta = Some(std::sync::Arc::new(meta));
+                    // Verdicts given before the index arrived.
+                    let changed: Vec<usize> = self.mine.keys().copied().collect();
+                    for i in changed {
+                        self.refresh_live(i);
+                    }
                     self.apply_filters(&mut fx);
+                    self.count_filters();
                     // A query typed while the index was being built runs now.
                     self.refresh_search(&mut fx);
                 }
@@ -807,9 +938,8 @@ impl State {
             .filter_map(|i| store.item(i).ok().and_then(|it| it.id).map(|id| (id, i)))
             .collect();
         let old_id = |i: usize| -> Option<String> {
-            match self.meta.as_ref().and_then(|m| m.get(i)) {
-                Some(m) if !m.id.starts_with('#') => Some(m.id.clone()),
-                Some(_) => None,
+            match self.meta.as_ref().filter(|m| i < m.len()) {
+                Some(m) => m.item_id(i).map(str::to_string),
                 None => self.store.item(i).ok().and_then(|it| it.id),
             }
         };
@@ -853,6 +983,8 @@ impl State {
         self.skipped = skipped;
         self.pending = pending;
         self.meta = None;
+        self.live.clear();
+        self.filter_counts.clear();
         self.visible = None;
         self.mine.clear();
         self.mine_done.clear();
@@ -1212,7 +1344,10 @@ impl State {
                 });
                 self.refresh_search(fx);
             }
-            Action::Filter => self.mode = Mode::Filter { selected: 0 },
+            Action::Filter => {
+                self.count_filters();
+                self.mode = Mode::Filter { selected: 0 };
+            }
             Action::ClearFilters => {
                 self.filters = Filters::default();
                 self.apply_filters(fx);
@@ -1469,7 +1604,7 @@ impl State {
             return;
         }
         let found = match &self.meta {
-            Some(m) => m.iter().position(|m| m.id == q),
+            Some(m) => m.position_of(q),
             None => (0..self.len()).find(|&i| self.display_id(i) == q),
         };
         match found {
@@ -1489,6 +1624,17 @@ impl State {
             self.scroll = 0;
             self.model = 0;
             self.load_current();
+            // With models chosen in the filter, show the first of them this item has.
+            let chosen = self.filters.in_group(FilterGroup::Model).find_map(|o| {
+                let FilterOption::Model(m) = o else {
+                    return None;
+                };
+                self.item()
+                    .and_then(|it| it.responses.iter().position(|r| r.model == *m))
+            });
+            if let Some(k) = chosen {
+                self.model = k;
+            }
             self.arrived = self.clock.instant;
             self.seconds_base = self.my_review(i).and_then(|r| r.seconds).unwrap_or(0.0);
             // Saved on every move, so that a killed session resumes on the item shown.
@@ -1596,53 +1742,96 @@ impl State {
     }
 
     pub fn filter_options(&self) -> Vec<FilterOption> {
-        if self.filter_catalog.is_empty() {
-            return catalog(&[]);
-        }
         self.filter_catalog.clone()
     }
 
     pub fn filter_active(&self, o: &FilterOption) -> bool {
-        let f = &self.filters;
+        self.filters.is_on(o)
+    }
+
+    /// Turn an option on or off. Options of one group combine with OR, so any number of
+    /// them can be on; "ungraded" and "graded by me" are the exception (both on would be
+    /// no filter at all).
+    fn toggle_filter(&mut self, o: FilterOption) {
+        let f = &mut self.filters;
+        if let Some(p) = f.on.iter().position(|x| *x == o) {
+            f.on.remove(p);
+            return;
+        }
         match o {
-            FilterOption::Ungraded => f.ungraded,
-            FilterOption::GradedByMe => f.graded_by_me,
-            FilterOption::ModelWrong => f.model_wrong,
-            FilterOption::Disagreement => f.disagreement,
-            FilterOption::Benchmark(b) => f.benchmark == Some(*b),
-            FilterOption::Category(c) => f.category.as_ref() == Some(c),
-            FilterOption::Model(m) => f.model.as_ref() == Some(m),
-            FilterOption::Reviewer(r) => f.reviewer.as_ref() == Some(r),
+            FilterOption::Ungraded => f.on.retain(|x| *x != FilterOption::GradedByMe),
+            FilterOption::GradedByMe => f.on.retain(|x| *x != FilterOption::Ungraded),
+            _ => {}
+        }
+        if let FilterOption::Model(m) = &o
+            && let Some(k) = self
+                .item()
+                .and_then(|it| it.responses.iter().position(|r| r.model == *m))
+        {
+            // Choosing a model shows its response.
+            self.model = k;
+        }
+        self.filters.on.push(o);
+    }
+
+    /// Does fact (kind, name) hold for item `i` as it stands now?
+    fn holds(&self, i: usize, kind: Kind, name: &str) -> bool {
+        if let Some(f) = self.live.get(&i) {
+            return f.iter().any(|(k, n)| *k == kind && n == name);
+        }
+        self.meta.as_ref().is_some_and(|m| m.has(i, kind, name))
+    }
+
+    /// The models the "model wrong" filter looks at: the chosen ones, else all.
+    fn wrong_models(&self) -> Vec<String> {
+        let chosen: Vec<String> = self
+            .filters
+            .in_group(FilterGroup::Model)
+            .filter_map(|o| match o {
+                FilterOption::Model(m) => Some(m.clone()),
+                _ => None,
+            })
+            .collect();
+        if !chosen.is_empty() {
+            return chosen;
+        }
+        self.meta
+            .as_ref()
+            .map(|m| m.names(Kind::Model).map(str::to_string).collect())
+            .unwrap_or_default()
+    }
+
+    /// Does option `o` hold for item `i` as it stands now?
+    fn option_holds(&self, o: &FilterOption, i: usize) -> bool {
+        match o {
+            FilterOption::Ungraded => !self.graded_by_me(i),
+            FilterOption::GradedByMe => self.graded_by_me(i),
+            FilterOption::Skipped => self.skipped.contains(&i),
+            FilterOption::ModelWrong => self
+                .wrong_models()
+                .iter()
+                .any(|m| self.holds(i, Kind::Wrong, m)),
+            other => {
+                let (k, n) = other.fact().expect("a fact option");
+                self.holds(i, k, n)
+            }
         }
     }
 
-    fn toggle_filter(&mut self, o: FilterOption) {
-        let on = !self.filter_active(&o);
-        let f = &mut self.filters;
-        match o {
-            FilterOption::Ungraded => {
-                f.ungraded = on;
-                if on {
-                    f.graded_by_me = false;
-                }
-            }
-            FilterOption::GradedByMe => {
-                f.graded_by_me = on;
-                if on {
-                    f.ungraded = false;
-                }
-            }
-            FilterOption::ModelWrong => f.model_wrong = on,
-            FilterOption::Disagreement => f.disagreement = on,
-            FilterOption::Benchmark(b) => f.benchmark = on.then_some(b),
-            FilterOption::Category(c) => f.category = on.then_some(c),
-            FilterOption::Model(m) => f.model = on.then_some(m),
-            FilterOption::Reviewer(r) => f.reviewer = on.then_some(r),
-        }
+    /// Does item `i` pass every group's filter except `skip`'s?
+    fn passes_except(&self, i: usize, skip: Option<FilterGroup>) -> bool {
+        self.filters
+            .groups()
+            .into_iter()
+            .filter(|g| Some(*g) != skip)
+            .all(|g| self.filters.in_group(g).any(|o| self.option_holds(o, i)))
     }
 
     /// Is item `i` in the adjudication queue now (my verdicts of this session included)?
     pub fn needs_adjudication(&self, i: usize) -> bool {
+        if self.meta.is_some() {
+            return self.holds(i, Kind::NeedsAdjudication, "");
+        }
         if let Some(r) = self.mine.get(&i) {
             let Ok(mut it) = self.store.item(i) else {
                 return false;
@@ -1657,10 +1846,7 @@ impl State {
             }
             return grading::needs_adjudication(&it);
         }
-        self.meta
-            .as_ref()
-            .and_then(|m| m.get(i))
-            .is_some_and(|m| m.adjudicate)
+        false
     }
 
     /// Does item `i` pass the filters (and the adjudication queue, when on)?
@@ -1668,58 +1854,90 @@ impl State {
         if self.queue && !self.needs_adjudication(i) {
             return false;
         }
-        let f = &self.filters;
-        if f.ungraded && self.graded_by_me(i) {
-            return false;
-        }
-        if f.graded_by_me && !self.graded_by_me(i) {
-            return false;
-        }
-        let Some(meta) = self.meta.as_ref().map(|m| &m[i]) else {
-            return true;
-        };
-        if f.model_wrong {
-            let wrong = match &f.model {
-                Some(m) => meta.wrong_models.iter().any(|w| w == m),
-                None => !meta.wrong_models.is_empty(),
-            };
-            if !wrong {
-                return false;
+        self.passes_except(i, None)
+    }
+
+    /// The items option `o` holds for, from the index (items changed this session are
+    /// corrected afterwards).
+    fn option_bits(&self, ix: &Index, o: &FilterOption) -> BitSet {
+        let n = ix.len();
+        match o {
+            FilterOption::Skipped => {
+                let mut b = BitSet::new(n);
+                for &i in self.skipped.iter().filter(|&&i| i < n) {
+                    b.set(i, true);
+                }
+                b
+            }
+            FilterOption::Ungraded | FilterOption::GradedByMe => {
+                let mut b = ix
+                    .facet(Kind::Done, &self.reviewer)
+                    .cloned()
+                    .unwrap_or_else(|| BitSet::new(n));
+                if *o == FilterOption::Ungraded {
+                    b.invert();
+                }
+                b
+            }
+            FilterOption::ModelWrong => {
+                let mut b = BitSet::new(n);
+                for m in self.wrong_models() {
+                    if let Some(w) = ix.facet(Kind::Wrong, &m) {
+                        b.or_with(w);
+                    }
+                }
+                b
+            }
+            other => {
+                let (k, name) = other.fact().expect("a fact option");
+                ix.facet(k, name).cloned().unwrap_or_else(|| BitSet::new(n))
             }
         }
-        if f.disagreement && !meta.disagreement {
-            return false;
+    }
+
+    /// The items passing group `g`'s filter, from the index.
+    fn group_bits(&self, ix: &Index, g: FilterGroup) -> BitSet {
+        let mut b = BitSet::new(ix.len());
+        for o in self.filters.in_group(g) {
+            b.or_with(&self.option_bits(ix, o));
         }
-        if let Some(b) = f.benchmark
-            && meta.benchmark != b
-        {
-            return false;
-        }
-        if let Some(c) = &f.category
-            && !meta.categories.iter().any(|x| x == c)
-        {
-            return false;
-        }
-        if let Some(m) = &f.model
-            && !meta.models.iter().any(|x| x == m)
-        {
-            return false;
-        }
-        if let Some(r) = &f.reviewer
-            && !meta.reviewers.iter().any(|x| x == r)
-        {
-            return false;
-        }
-        true
+        b
+    }
+
+    /// Items changed this session, whose facts may differ from the index's.
+    fn changed_items(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = self.mine.keys().chain(self.live.keys()).copied().collect();
+        v.sort_unstable();
+        v.dedup();
+        v
     }
 
     fn apply_filters(&mut self, fx: &mut Vec<Effect>) {
-        if self.filters.is_empty() && !self.queue {
+        let Some(ix) = self.meta.clone() else {
             self.visible = None;
             return;
+        };
+        if self.filters.is_empty() && !self.queue {
+            self.visible = None;
+            self.count_filters();
+            return;
         }
-        let v: Vec<usize> = (0..self.len()).filter(|&i| self.passes(i)).collect();
+        let mut mask = BitSet::full(ix.len());
+        for g in self.filters.groups() {
+            mask.and_with(&self.group_bits(&ix, g));
+        }
+        if self.queue {
+            match ix.facet(Kind::NeedsAdjudication, "") {
+                Some(b) => mask.and_with(b),
+                None => mask = BitSet::new(ix.len()),
+            }
+        }
+        for i in self.changed_items() {
+            mask.set(i, self.passes(i));
+        }
+        let v: Vec<usize> = mask.ones().collect();
         let n = v.len();
+        self.count_filters();
         let what = match (self.queue, self.filters.is_empty()) {
             (true, true) => "adjudication queue".to_string(),
             (true, false) => format!("adjudication queue + {}", self.filters.describe()),
@@ -1730,7 +1948,7 @@ impl State {
         } else {
             format!("{n} items match: {what}")
         };
-        if !v.contains(&self.pos)
+        if v.binary_search(&self.pos).is_err()
             && let Some(&t) = v.iter().find(|&&i| i > self.pos).or(v.first())
         {
             self.visible = Some(v);
@@ -1740,6 +1958,66 @@ impl State {
         }
         self.visible = Some(v);
         self.set_status(msg, Level::Info);
+    }
+
+    /// Count, for every row of the filter menu, the items that match it and the filters
+    /// of the other groups (what turning it on would show, or shows).
+    pub fn count_filters(&mut self) {
+        let Some(ix) = self.meta.clone() else {
+            self.filter_counts.clear();
+            return;
+        };
+        let groups = self.filters.groups();
+        let masks: Vec<(FilterGroup, BitSet)> = groups
+            .iter()
+            .map(|&g| (g, self.group_bits(&ix, g)))
+            .collect();
+        let except = |skip: Option<FilterGroup>| {
+            let mut m = BitSet::full(ix.len());
+            for (g, b) in &masks {
+                if Some(*g) != skip {
+                    m.and_with(b);
+                }
+            }
+            m
+        };
+        let mut by_group: HashMap<Option<FilterGroup>, BitSet> = HashMap::new();
+        let changed = self.changed_items();
+        let mut counts = Vec::with_capacity(self.filter_catalog.len());
+        for o in &self.filter_catalog {
+            let g = o.group();
+            let key = groups.contains(&g).then_some(g);
+            let others = by_group.entry(key).or_insert_with(|| except(key));
+            let bits = self.option_bits(&ix, o);
+            let mut c = others.count_and(&bits) as i64;
+            for &i in &changed {
+                c -= i64::from(others.get(i) && bits.get(i));
+                c += i64::from(self.passes_except(i, key) && self.option_holds(o, i));
+            }
+            counts.push(c.max(0) as usize);
+        }
+        self.filter_counts = counts;
+    }
+
+    /// Recompute the facts of item `i` with my verdict as it stands now.
+    fn refresh_live(&mut self, i: usize) {
+        if self.meta.is_none() {
+            return;
+        }
+        let item = match self.current.as_ref().filter(|c| c.index == i) {
+            Some(c) => c.item.clone().ok(),
+            None => self.store.item(i).ok(),
+        };
+        let Some(mut item) = item else { return };
+        match self.my_review(i) {
+            Some(r) => {
+                item.reviews.insert(self.reviewer.clone(), r);
+            }
+            None => {
+                item.reviews.shift_remove(&self.reviewer);
+            }
+        }
+        self.live.insert(i, crate::tui::facts::collect_facts(&item));
     }
 
     // ----- grading ------------------------------------------------------------------
@@ -1872,9 +2150,8 @@ impl State {
         } else {
             self.meta
                 .as_ref()
-                .and_then(|m| m.get(i))
-                .map(|m| m.id.clone())
-                .filter(|id| !id.starts_with('#'))
+                .and_then(|m| m.item_id(i))
+                .map(str::to_string)
                 .or_else(|| self.store.item(i).ok().and_then(|it| it.id))
         };
         crate::tui::config::ItemRef { index: i, id }
@@ -2082,6 +2359,7 @@ impl State {
             self.skipped.remove(&i);
         }
         self.mine.insert(i, review);
+        self.refresh_live(i);
     }
 
     fn undo(&mut self, fx: &mut Vec<Effect>) {
@@ -2120,41 +2398,46 @@ impl State {
 }
 
 /// The filter menu's rows for an index.
-fn catalog(meta: &[Meta]) -> Vec<FilterOption> {
+fn catalog(ix: &Index) -> Vec<FilterOption> {
     let mut out = vec![
         FilterOption::Ungraded,
         FilterOption::GradedByMe,
+        FilterOption::Skipped,
         FilterOption::ModelWrong,
         FilterOption::Disagreement,
+        FilterOption::NeedsAdjudication,
+        FilterOption::Adjudicated,
     ];
-    let benches: BTreeSet<Benchmark> = meta.iter().map(|m| m.benchmark).collect();
-    if benches.len() > 1 {
-        out.extend(benches.into_iter().map(FilterOption::Benchmark));
+    let names = |k: Kind| ix.names(k).map(str::to_string).collect::<Vec<_>>();
+    let benches: Vec<Benchmark> = names(Kind::Benchmark)
+        .iter()
+        .map(|b| Benchmark::from_name(Some(b)))
+        .collect();
+    if benches.contains(&Benchmark::Cvqa) {
+        out.extend(
+            [CvqaStatus::Accept, CvqaStatus::Fix, CvqaStatus::Reject].map(FilterOption::Status),
+        );
     }
-    // Distinct values are few; collect them without sorting 100k strings.
-    let distinct = |f: &dyn Fn(&Meta) -> &[String]| {
-        let mut seen: std::collections::HashSet<&str> = Default::default();
-        for m in meta {
-            for v in f(m) {
-                seen.insert(v.as_str());
-            }
-        }
-        let mut v: Vec<String> = seen.into_iter().map(str::to_string).collect();
-        v.sort();
-        v
-    };
+    if benches.len() > 1 {
+        let mut b = benches;
+        b.sort();
+        out.extend(b.into_iter().map(FilterOption::Benchmark));
+    }
     out.extend(
-        distinct(&|m| &m.categories)
+        names(Kind::ChartType)
             .into_iter()
-            .map(FilterOption::Category),
+            .map(FilterOption::ChartType),
     );
+    out.extend(names(Kind::Version).into_iter().map(FilterOption::Version));
     out.extend(
-        distinct(&|m| &m.models)
+        names(Kind::Dimension)
             .into_iter()
-            .map(FilterOption::Model),
+            .map(FilterOption::Dimension),
     );
+    out.extend(names(Kind::Group).into_iter().map(FilterOption::Group));
+    out.extend(names(Kind::Model).into_iter().map(FilterOption::Model));
     out.extend(
-        distinct(&|m| &m.reviewers)
+        names(Kind::Reviewer)
             .into_iter()
             .map(FilterOption::Reviewer),
     );

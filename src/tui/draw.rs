@@ -12,7 +12,7 @@ use crate::model::{
     Benchmark, CvqaReason, CvqaStatus, Item, JudgeBonus, Response, ResponseGrades, Review,
 };
 use crate::store::Store;
-use crate::tui::app::{CONTEXT_LENGTHS, FilterOption, ImageSlot, Level, Mode, SaveState, State};
+use crate::tui::app::{CONTEXT_LENGTHS, ImageSlot, Level, Mode, SaveState, State};
 use crate::tui::grading;
 use crate::tui::image;
 use crate::tui::keymap::{Action, Context};
@@ -175,14 +175,14 @@ pub fn draw(state: &State, f: &mut Frame) {
             f,
             area,
             *selected,
-            " Reject: why? (1-5 or ↑↓ Enter) ",
+            ("Reject: why?", "1-5 or ↑↓ Enter · Esc cancels"),
         ),
         Mode::FixReason { selected, .. } => draw_reject(
             state,
             f,
             area,
             *selected,
-            " Fix: why? (Enter confirms, 1-5 or ↑↓) ",
+            ("Fix: why?", "Enter confirms · 1-5 or ↑↓ · Esc cancels"),
         ),
         Mode::Filter { selected } => draw_filter(state, f, area, *selected),
         _ => {}
@@ -1901,15 +1901,14 @@ fn draw_search(state: &State, f: &mut Frame, area: Rect, s: &crate::tui::app::Se
     if let Some(meta) = &state.meta {
         let query = s.query.text();
         for (k, &i) in s.results.iter().enumerate().skip(start).take(avail) {
-            let m = &meta[i];
             let st = if k == s.selected { t.selected } else { t.text };
             let hit = st
                 .patch(t.accent)
                 .add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
             lines.push(highlighted(
                 &format!(" {:>6}  ", i + 1),
-                &m.search,
-                &crate::tui::facts::match_indices(&m.search, &query),
+                meta.search_text(i),
+                &crate::tui::facts::match_indices(meta.search_text(i), &query),
                 (st, hit),
                 inner.width as usize,
             ));
@@ -1953,9 +1952,14 @@ pub fn indexing_note(state: &State) -> String {
     }
 }
 
-fn draw_reject(state: &State, f: &mut Frame, area: Rect, selected: usize, title: &str) {
+fn draw_reject(
+    state: &State,
+    f: &mut Frame,
+    area: Rect,
+    selected: usize,
+    (title, keys): (&str, &str),
+) {
     let t = &state.theme;
-    let (title, keys) = ("Reject: why?", "1-5 or ↑↓ Enter · Esc cancels");
     let r = centered(area, 50, 9, dialog_width(title, keys));
     f.render_widget(Clear, r);
     let lines: Vec<Line> = CvqaReason::ALL
@@ -1980,54 +1984,67 @@ fn draw_reject(state: &State, f: &mut Frame, area: Rect, selected: usize, title:
 fn draw_filter(state: &State, f: &mut Frame, area: Rect, selected: usize) {
     let t = &state.theme;
     let opts = state.filter_options();
-    let h = (opts.len() as u16 + 3).min(area.height.saturating_sub(2));
     let count = state
         .visible
         .as_ref()
         .map(|v| v.len())
         .unwrap_or(state.len());
-    let title = format!("Filters · {count} items match");
+    let title = format!("Filters · {count} of {} items match", state.len());
     let keys = format!(
         "Enter toggles · {} clears · Esc closes",
         state.keymap.hint(Context::Global, Action::ClearFilters)
     );
-    let r = centered(area, 60, h, dialog_width(&title, &keys).max(52));
+    let mut lines: Vec<Line> = vec![Line::from(Span::styled(
+        " OR within a kind, AND across kinds",
+        t.dim,
+    ))];
+    if state.meta.is_none() {
+        lines.push(Line::from(Span::styled(
+            format!(" {}", indexing_note(state)),
+            t.dim,
+        )));
+    }
+    // The menu starts a sixth down (`centered`) and stays above the footer.
+    let room = area.height.saturating_sub(area.height / 6 + 1).max(5);
+    let h = (opts.len() as u16 + lines.len() as u16 + 2).clamp(5, room);
+    let r = centered(area, 60, h, dialog_width(&title, &keys).max(64));
     f.render_widget(Clear, r);
     let b = block(t, Span::styled(format!(" {title} "), t.title))
         .title_bottom(Line::from(Span::styled(format!(" {keys} "), t.dim)).right_aligned());
     let inner = b.inner(r);
     f.render_widget(b, r);
-    let avail = inner.height as usize;
+    let avail = (inner.height as usize).saturating_sub(lines.len());
     let start = selected.saturating_sub(avail.saturating_sub(1));
-    let lines: Vec<Line> = opts
-        .iter()
-        .enumerate()
-        .skip(start)
-        .take(avail)
-        .map(|(k, o)| {
-            let on = state.filter_active(o);
-            let label = match o {
-                FilterOption::Ungraded => "ungraded by me".to_string(),
-                FilterOption::GradedByMe => "graded by me".into(),
-                FilterOption::ModelWrong => "model wrong".into(),
-                FilterOption::Disagreement => "disagreement (reviewers, or human vs judge)".into(),
-                FilterOption::Benchmark(b) => format!("benchmark {}", b.name()),
-                FilterOption::Category(c) => format!("category {}", one_line(c)),
-                FilterOption::Model(m) => format!("model {}", one_line(m)),
-                FilterOption::Reviewer(r) => format!("reviewed by {}", one_line(r)),
-            };
-            Line::from(Span::styled(
-                format!(" [{}] {label}", if on { "x" } else { " " }),
-                if k == selected {
-                    t.selected
-                } else if on {
-                    t.accent
-                } else {
-                    t.text
-                },
-            ))
-        })
-        .collect();
+    let width = inner.width as usize;
+    lines.extend(
+        opts.iter()
+            .enumerate()
+            .skip(start)
+            .take(avail)
+            .map(|(k, o)| {
+                let on = state.filter_active(o);
+                let n = state
+                    .filter_counts
+                    .get(k)
+                    .map(|c| c.to_string())
+                    .unwrap_or_default();
+                let left = truncate(
+                    &format!(" [{}] {}", if on { "x" } else { " " }, one_line(&o.label())),
+                    width.saturating_sub(n.len() + 2),
+                );
+                let pad = width.saturating_sub(left.chars().count() + n.len() + 1);
+                Line::from(Span::styled(
+                    format!("{left}{}{n} ", " ".repeat(pad)),
+                    if k == selected {
+                        t.selected
+                    } else if on {
+                        t.accent
+                    } else {
+                        t.text
+                    },
+                ))
+            }),
+    );
     f.render_widget(Paragraph::new(lines), inner);
 }
 

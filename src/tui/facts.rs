@@ -1,200 +1,585 @@
 //! The background index of a result set: per item, what filters, progress and search need.
 //! Built on a worker thread after the file opens, so opening never waits for it.
+//!
+//! The index is compact so that it scales to a million items: ids and search texts live
+//! in two text arenas, and every filterable fact (benchmark, chart type, model, reviewer,
+//! a model's answer being wrong, …) is one bit set over the items. A filter is then a few
+//! word-wise ORs and ANDs, and the count of every option a few popcounts.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher};
 
-use crate::model::{Benchmark, Item};
+use crate::model::{Benchmark, CvqaStatus, Item};
 use crate::store::Store;
 
-/// What the reviewer knows about an item without loading it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Meta {
-    pub id: String,
-    pub benchmark: Benchmark,
-    /// Group / chart type and version / dimension: the filterable categories.
-    pub categories: Vec<String>,
-    pub models: Vec<String>,
-    pub reviewers: Vec<String>,
-    /// Reviewers who are done with the item (every required grade given,
-    /// `review::item_done`).
-    pub done: Vec<String>,
-    /// Models whose answer is wrong (after reviewer overrides).
-    pub wrong_models: Vec<String>,
-    /// Reviewers disagree, or a human disagrees with the LLM judge.
-    pub disagreement: bool,
-    /// Reviewers disagree and none gave the final verdict (the adjudication queue).
-    pub adjudicate: bool,
-    /// Id and question text, for fuzzy search.
-    pub search: String,
-    /// The item could not be read.
-    pub broken: bool,
+/// A fixed-size set of item numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BitSet {
+    words: Vec<u64>,
+    len: usize,
 }
 
-/// Index every item of `store`, on up to `threads` threads.
-pub fn index(store: &Store, threads: usize) -> Vec<Meta> {
-    index_with(store, threads, &|_| {})
-}
-
-/// [`index`], calling `progress` with the number of items read so far now and then.
-pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Sync)) -> Vec<Meta> {
-    let n = store.len();
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let done = &done;
-    let threads = threads.clamp(1, 8).min(n.max(1));
-    let chunk = n.div_ceil(threads).max(1);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let lo = (t * chunk).min(n);
-                let hi = ((t + 1) * chunk).min(n);
-                s.spawn(move || {
-                    (lo..hi)
-                        .map(|i| {
-                            if (i - lo) % 4096 == 4095 {
-                                let d = done.fetch_add(4096, std::sync::atomic::Ordering::Relaxed);
-                                progress(d + 4096);
-                            }
-                            meta_of(store, i)
-                        })
-                        .collect::<Vec<_>>()
-                })
+impl BitSet {
+    pub fn new(len: usize) -> BitSet {
+        BitSet {
+            words: vec![0; len.div_ceil(64)],
+            len,
+        }
+    }
+    /// Every item of `0..len`.
+    pub fn full(len: usize) -> BitSet {
+        let mut b = BitSet {
+            words: vec![u64::MAX; len.div_ceil(64)],
+            len,
+        };
+        b.trim();
+        b
+    }
+    fn trim(&mut self) {
+        let r = self.len % 64;
+        if r != 0
+            && let Some(w) = self.words.last_mut()
+        {
+            *w &= (1u64 << r) - 1;
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn set(&mut self, i: usize, on: bool) {
+        let (w, b) = (i / 64, 1u64 << (i % 64));
+        if on {
+            self.words[w] |= b;
+        } else {
+            self.words[w] &= !b;
+        }
+    }
+    pub fn get(&self, i: usize) -> bool {
+        i < self.len && self.words[i / 64] & (1u64 << (i % 64)) != 0
+    }
+    pub fn count(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+    pub fn and_with(&mut self, o: &BitSet) {
+        for (a, b) in self.words.iter_mut().zip(&o.words) {
+            *a &= b;
+        }
+    }
+    pub fn or_with(&mut self, o: &BitSet) {
+        for (a, b) in self.words.iter_mut().zip(&o.words) {
+            *a |= b;
+        }
+    }
+    pub fn invert(&mut self) {
+        for w in &mut self.words {
+            *w = !*w;
+        }
+        self.trim();
+    }
+    /// How many items are in both sets.
+    pub fn count_and(&self, o: &BitSet) -> usize {
+        self.words
+            .iter()
+            .zip(&o.words)
+            .map(|(a, b)| (a & b).count_ones() as usize)
+            .sum()
+    }
+    pub fn ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(k, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let t = w.trailing_zeros() as usize;
+                w &= w - 1;
+                Some(k * 64 + t)
             })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("index thread"))
-            .collect()
-    })
-}
-
-pub fn meta_of(store: &Store, i: usize) -> Meta {
-    match store.item(i) {
-        Ok(item) => meta_of_item(&item, store.fallback_id(i)),
-        Err(e) => Meta {
-            id: store.fallback_id(i),
-            benchmark: Benchmark::Other,
-            categories: vec![],
-            models: vec![],
-            reviewers: vec![],
-            done: vec![],
-            wrong_models: vec![],
-            disagreement: false,
-            adjudicate: false,
-            search: format!("{} {e}", store.fallback_id(i)),
-            broken: true,
-        },
+        })
+    }
+    /// Copy `part` (a set over `offset..offset + part.len`) in; `offset` is a multiple of 64.
+    fn put(&mut self, offset: usize, part: &BitSet) {
+        debug_assert_eq!(offset % 64, 0);
+        let w = offset / 64;
+        self.words[w..w + part.words.len()].copy_from_slice(&part.words);
     }
 }
 
-pub fn meta_of_item(item: &Item, fallback_id: String) -> Meta {
-    let id = item.id.clone().unwrap_or(fallback_id);
+/// Texts of every item, one after the other.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Arena {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Arena {
+    fn push(&mut self, s: &str) {
+        self.text.push_str(s);
+        self.ends.push(self.text.len());
+    }
+    fn get(&self, i: usize) -> &str {
+        let lo = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.text[lo..self.ends[i]]
+    }
+    fn append(&mut self, o: Arena) {
+        let base = self.text.len();
+        self.text.push_str(&o.text);
+        self.ends.extend(o.ends.into_iter().map(|e| e + base));
+    }
+}
+
+/// What kind of fact about an item a bit set holds; each kind is one group of the filter
+/// menu (except `Wrong`, which the "model wrong" filter combines with the chosen models).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Benchmark,
+    ChartType,
+    Version,
+    Dimension,
+    Group,
+    /// The item has a response of this model.
+    Model,
+    /// This model's answer is wrong (after reviewer overrides).
+    Wrong,
+    /// This reviewer has a verdict on the item.
+    Reviewer,
+    /// This reviewer is done with the item (every required grade given,
+    /// `review::item_done`).
+    Done,
+    /// C-VQA verification status (`accept` / `fix` / `reject`): the final verdict's when
+    /// the item is adjudicated, else any reviewer's.
+    Status,
+    /// Reviewers disagree, or a human disagrees with the LLM judge, and no verdict is
+    /// marked final.
+    Disagreement,
+    /// Reviewers disagree and no verdict is marked final.
+    NeedsAdjudication,
+    /// A verdict is marked final (`A`).
+    Adjudicated,
+}
+
+const KINDS: usize = 13;
+
+impl Kind {
+    const ALL: [Kind; KINDS] = [
+        Kind::Benchmark,
+        Kind::ChartType,
+        Kind::Version,
+        Kind::Dimension,
+        Kind::Group,
+        Kind::Model,
+        Kind::Wrong,
+        Kind::Reviewer,
+        Kind::Done,
+        Kind::Status,
+        Kind::Disagreement,
+        Kind::NeedsAdjudication,
+        Kind::Adjudicated,
+    ];
+}
+
+/// Every fact the index keeps about `item`, as (kind, name) pairs; the flags have an
+/// empty name.
+pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
     let benchmark = item.benchmark();
-    let mut categories = Vec::new();
-    let mut question = String::new();
+    emit(Kind::Benchmark, benchmark.name());
     match benchmark {
         Benchmark::Chartom => {
             if let Some(c) = &item.chart {
                 if let Some(t) = &c.chart_type {
-                    categories.push(t.clone());
+                    emit(Kind::ChartType, t);
                 }
                 if let Some(v) = c.version {
-                    categories.push(v.name().to_string());
+                    emit(Kind::Version, v.name());
                 }
-            }
-            if let Some(f) = &item.fact {
-                question = f.question.clone().unwrap_or_default();
             }
         }
         Benchmark::ChartomQa => {
             if let Some(d) = &item.dimension {
-                categories.push(d.clone());
-            }
-            question = item.question.clone().unwrap_or_default();
-            if let Some(b) = &item.book {
-                question = format!("{b} {question}");
+                emit(Kind::Dimension, d);
             }
         }
         Benchmark::Cvqa => {
             if let Some(g) = &item.group {
-                categories.push(g.clone());
+                emit(Kind::Group, g);
             }
+        }
+        Benchmark::Other => {}
+    }
+    for r in &item.responses {
+        emit(Kind::Model, &r.model);
+        if crate::tui::grading::model_wrong(item, &r.model) {
+            emit(Kind::Wrong, &r.model);
+        }
+    }
+    for (name, r) in &item.reviews {
+        emit(Kind::Reviewer, name);
+        if crate::review::item_done(item, Some(r)) {
+            emit(Kind::Done, name);
+        }
+    }
+    let finals: Vec<_> = item
+        .reviews
+        .values()
+        .filter(|r| r.is_final == Some(true))
+        .collect();
+    let adjudicated = !finals.is_empty();
+    let statuses: Vec<CvqaStatus> = if adjudicated {
+        finals.iter().filter_map(|r| r.status).collect()
+    } else {
+        item.reviews.values().filter_map(|r| r.status).collect()
+    };
+    for s in [CvqaStatus::Accept, CvqaStatus::Fix, CvqaStatus::Reject] {
+        if statuses.contains(&s) {
+            emit(Kind::Status, status_name(s));
+        }
+    }
+    if adjudicated {
+        emit(Kind::Adjudicated, "");
+    } else {
+        if crate::tui::grading::disagreement(item) {
+            emit(Kind::Disagreement, "");
+        }
+        if crate::tui::grading::needs_adjudication(item) {
+            emit(Kind::NeedsAdjudication, "");
+        }
+    }
+}
+
+pub fn status_name(s: CvqaStatus) -> &'static str {
+    match s {
+        CvqaStatus::Accept => "accept",
+        CvqaStatus::Fix => "fix",
+        CvqaStatus::Reject => "reject",
+    }
+}
+
+/// The facts of one item, collected (for items changed during the session).
+pub fn collect_facts(item: &Item) -> Vec<(Kind, String)> {
+    let mut v = Vec::new();
+    facts_of_item(item, &mut |k, s| v.push((k, s.to_string())));
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// The search text of an item: its id and question text (the first 400 characters).
+fn search_text(item: &Item, id: &str, out: &mut String) {
+    out.clear();
+    out.push_str(id);
+    out.push(' ');
+    let start = out.len();
+    let mut push = |s: &str| {
+        if out.len() > start {
+            out.push(' ');
+        }
+        out.push_str(s);
+    };
+    match item.benchmark() {
+        Benchmark::Chartom => {
+            if let Some(q) = item.fact.as_ref().and_then(|f| f.question.as_deref()) {
+                push(q);
+            }
+        }
+        Benchmark::ChartomQa => {
+            if let Some(b) = &item.book {
+                push(b);
+            }
+            if let Some(q) = &item.question {
+                push(q);
+            }
+        }
+        Benchmark::Cvqa => {
             if let Some(o) = &item.original {
-                question.push_str(&o.question);
+                push(&o.question);
             }
             if let Some(c) = &item.counterfactual {
-                question.push(' ');
-                question.push_str(&c.question);
+                push(&c.question);
             }
         }
         Benchmark::Other => {
-            question = item.question.clone().unwrap_or_default();
+            if let Some(q) = &item.question {
+                push(q);
+            }
         }
     }
-    let models: Vec<String> = item.responses.iter().map(|r| r.model.clone()).collect();
-    let wrong_models = models
-        .iter()
-        .filter(|m| crate::tui::grading::model_wrong(item, m))
-        .cloned()
-        .collect();
-    let disagreement = crate::tui::grading::disagreement(item);
-    let adjudicate = crate::tui::grading::needs_adjudication(item);
-    let mut search: String = id.clone();
-    search.push(' ');
-    search.extend(question.chars().take(400));
-    Meta {
-        id,
-        benchmark,
-        categories,
-        models,
-        reviewers: item.reviews.keys().cloned().collect(),
-        done: item
-            .reviews
-            .iter()
-            .filter(|(_, r)| crate::review::item_done(item, Some(r)))
-            .map(|(n, _)| n.clone())
-            .collect(),
-        wrong_models,
-        disagreement,
-        adjudicate,
-        search,
-        broken: false,
+    if let Some((cut, _)) = out[start..].char_indices().nth(400) {
+        out.truncate(start + cut);
     }
+}
+
+/// What the reviewer knows about every item without loading it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Index {
+    n: usize,
+    ids: Arena,
+    search: Arena,
+    /// One bit set per (kind, name), sorted.
+    facets: Vec<(Kind, String, BitSet)>,
+    by_name: HashMap<(Kind, String), usize>,
+    /// Items that could not be read.
+    broken: BitSet,
+    /// Items without an id of their own (their id here is `#line`).
+    no_id: BitSet,
+}
+
+impl Index {
+    pub fn len(&self) -> usize {
+        self.n
+    }
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+    /// The item's id (or `#line` when it has none).
+    pub fn id(&self, i: usize) -> &str {
+        self.ids.get(i)
+    }
+    /// The item's own id: None when it has none (or `i` is out of range).
+    pub fn item_id(&self, i: usize) -> Option<&str> {
+        (i < self.n && !self.no_id.get(i)).then(|| self.ids.get(i))
+    }
+    /// The id and question text that search matches against.
+    pub fn search_text(&self, i: usize) -> &str {
+        self.search.get(i)
+    }
+    pub fn broken(&self, i: usize) -> bool {
+        self.broken.get(i)
+    }
+    /// The items with fact (kind, name); None when no item has it.
+    pub fn facet(&self, kind: Kind, name: &str) -> Option<&BitSet> {
+        self.by_name
+            .get(&(kind, name.to_string()))
+            .map(|&k| &self.facets[k].2)
+    }
+    /// The distinct names of `kind`, sorted.
+    pub fn names(&self, kind: Kind) -> impl Iterator<Item = &str> {
+        self.facets
+            .iter()
+            .filter(move |f| f.0 == kind)
+            .map(|f| f.1.as_str())
+    }
+    /// Does item `i` have fact (kind, name)?
+    pub fn has(&self, i: usize, kind: Kind, name: &str) -> bool {
+        self.facet(kind, name).is_some_and(|b| b.get(i))
+    }
+    /// The first item with this id.
+    pub fn position_of(&self, id: &str) -> Option<usize> {
+        (0..self.n).find(|&i| self.ids.get(i) == id)
+    }
+    /// The facts of item `i`, as the index holds them.
+    pub fn facts(&self, i: usize) -> Vec<(Kind, String)> {
+        self.facets
+            .iter()
+            .filter(|f| f.2.get(i))
+            .map(|f| (f.0, f.1.clone()))
+            .collect()
+    }
+}
+
+/// The index of one chunk of items, built by one thread.
+struct Partial {
+    lo: usize,
+    len: usize,
+    ids: Arena,
+    search: Arena,
+    facets: [HashMap<String, BitSet>; KINDS],
+    broken: BitSet,
+    no_id: BitSet,
+}
+
+fn index_chunk(store: &Store, lo: usize, hi: usize, tick: &dyn Fn(usize)) -> Partial {
+    let len = hi - lo;
+    let mut p = Partial {
+        lo,
+        len,
+        ids: Arena::default(),
+        search: Arena::default(),
+        facets: Default::default(),
+        broken: BitSet::new(len),
+        no_id: BitSet::new(len),
+    };
+    let mut buf = String::new();
+    for i in lo..hi {
+        if (i - lo) % 4096 == 4095 {
+            tick(4096);
+        }
+        let k = i - lo;
+        match store.item(i) {
+            Ok(item) => {
+                let id = match &item.id {
+                    Some(id) => std::borrow::Cow::Borrowed(id.as_str()),
+                    None => {
+                        p.no_id.set(k, true);
+                        std::borrow::Cow::Owned(store.fallback_id(i))
+                    }
+                };
+                p.ids.push(&id);
+                search_text(&item, &id, &mut buf);
+                p.search.push(&buf);
+                let facets = &mut p.facets;
+                facts_of_item(&item, &mut |kind, name| {
+                    let m = &mut facets[kind as usize];
+                    match m.get_mut(name) {
+                        Some(b) => b.set(k, true),
+                        None => {
+                            let mut b = BitSet::new(len);
+                            b.set(k, true);
+                            m.insert(name.to_string(), b);
+                        }
+                    }
+                });
+            }
+            Err(e) => {
+                let id = store.fallback_id(i);
+                p.ids.push(&id);
+                p.search.push(&format!("{id} {e}"));
+                p.broken.set(k, true);
+                p.no_id.set(k, true);
+            }
+        }
+    }
+    p
+}
+
+/// Index every item of `store`, on up to `threads` threads.
+pub fn index(store: &Store, threads: usize) -> Index {
+    index_with(store, threads, &|_| {})
+}
+
+/// [`index`], calling `progress` with the number of items read so far now and then.
+pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Sync)) -> Index {
+    let n = store.len();
+    let threads = threads.clamp(1, 8).min(n.div_ceil(64).max(1));
+    // Chunks are whole 64-item words, so the threads' bit sets are copied in place.
+    let chunk = n.div_ceil(threads).div_ceil(64) * 64;
+    let done = AtomicUsize::new(0);
+    let tick = |k: usize| {
+        let d = done.fetch_add(k, Ordering::Relaxed) + k;
+        progress(d.min(n));
+    };
+    let parts: Vec<Partial> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let lo = (t * chunk).min(n);
+                let hi = ((t + 1) * chunk).min(n);
+                let tick = &tick;
+                s.spawn(move || index_chunk(store, lo, hi, tick))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("index thread"))
+            .collect()
+    });
+    let mut ix = Index {
+        n,
+        broken: BitSet::new(n),
+        no_id: BitSet::new(n),
+        ..Index::default()
+    };
+    let mut merged: [HashMap<String, BitSet>; KINDS] = Default::default();
+    for p in parts {
+        ix.ids.append(p.ids);
+        ix.search.append(p.search);
+        if p.len > 0 {
+            ix.broken.put(p.lo, &p.broken);
+            ix.no_id.put(p.lo, &p.no_id);
+        }
+        for (kind, m) in p.facets.into_iter().enumerate() {
+            for (name, b) in m {
+                merged[kind]
+                    .entry(name)
+                    .or_insert_with(|| BitSet::new(n))
+                    .put(p.lo, &b);
+            }
+        }
+    }
+    for kind in Kind::ALL {
+        let mut names: Vec<(String, BitSet)> = std::mem::take(&mut merged[kind as usize])
+            .into_iter()
+            .collect();
+        names.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, b) in names {
+            ix.by_name.insert((kind, name.clone()), ix.facets.len());
+            ix.facets.push((kind, name, b));
+        }
+    }
+    ix
 }
 
 /// Fuzzy-match `query` against ids and question texts (nucleo-matcher: Unicode-aware,
 /// smart case); best first, at most `limit`, within `within` when a filter is set.
-pub fn search(meta: &[Meta], query: &str, within: Option<&[usize]>, limit: usize) -> Vec<usize> {
+pub fn search(index: &Index, query: &str, within: Option<&[usize]>, limit: usize) -> Vec<usize> {
+    let all = matches(index, query, within, None);
+    rank(all, limit)
+}
+
+/// Every item matching `query` with its score, in item order; only `candidates` are
+/// tried when given (the matches of a query this one extends).
+fn matches(
+    index: &Index,
+    query: &str,
+    within: Option<&[usize]>,
+    candidates: Option<&[(u32, usize)]>,
+) -> Vec<(u32, usize)> {
     let q = query.trim();
-    let candidates: Box<dyn Iterator<Item = usize>> = match within {
-        Some(w) => Box::new(w.iter().copied()),
-        None => Box::new(0..meta.len()),
+    let ids: Vec<usize> = match (candidates, within) {
+        (Some(c), _) => c.iter().map(|&(_, i)| i).collect(),
+        (None, Some(w)) => w.to_vec(),
+        (None, None) => (0..index.len()).collect(),
     };
     if q.is_empty() {
-        return candidates.take(limit).collect();
+        return ids.into_iter().map(|i| (0, i)).collect();
     }
-    let mut matcher = Matcher::new(Config::DEFAULT);
     let pattern = Pattern::new(
         q,
         CaseMatching::Smart,
         Normalization::Smart,
         AtomKind::Fuzzy,
     );
-    let mut scored: Vec<(u32, usize)> = Vec::new();
-    let mut buf = Vec::new();
-    for i in candidates {
-        let hay = nucleo_matcher::Utf32Str::new(&meta[i].search, &mut buf);
-        if let Some(score) = pattern.score(hay, &mut matcher) {
-            // Exact id hits first.
-            let bonus = if meta[i].id.eq_ignore_ascii_case(q) {
-                1 << 20
-            } else {
-                0
-            };
-            scored.push((score + bonus, i));
+    let score_slice = |slice: &[usize]| {
+        let mut matcher = Matcher::new(Config::DEFAULT);
+        let mut buf = Vec::new();
+        let mut out = Vec::new();
+        for &i in slice {
+            let hay = nucleo_matcher::Utf32Str::new(index.search_text(i), &mut buf);
+            if let Some(score) = pattern.score(hay, &mut matcher) {
+                // Exact id hits first.
+                let bonus = if index.id(i).eq_ignore_ascii_case(q) {
+                    1 << 20
+                } else {
+                    0
+                };
+                out.push((score + bonus, i));
+            }
         }
+        out
+    };
+    if ids.len() < 20_000 {
+        return score_slice(&ids);
     }
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let (a, b) = ids.split_at(ids.len() / 2);
+    std::thread::scope(|s| {
+        let h = s.spawn(|| score_slice(b));
+        let mut out = score_slice(a);
+        out.extend(h.join().expect("search thread"));
+        out
+    })
+}
+
+fn rank(mut scored: Vec<(u32, usize)>, limit: usize) -> Vec<usize> {
+    let by = |a: &(u32, usize), b: &(u32, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+    if scored.len() > limit && limit > 0 {
+        scored.select_nth_unstable_by(limit - 1, by);
+        scored.truncate(limit);
+    }
+    scored.sort_by(by);
     scored.truncate(limit);
     scored.into_iter().map(|(_, i)| i).collect()
 }
@@ -227,8 +612,58 @@ pub fn match_indices(text: &str, query: &str) -> Vec<usize> {
 pub struct SearchRequest {
     pub seq: u64,
     pub query: String,
-    pub meta: std::sync::Arc<Vec<Meta>>,
+    pub meta: std::sync::Arc<Index>,
     pub within: Option<Vec<usize>>,
+}
+
+/// The worker's memory of its last search, so that a query typed one more letter at a
+/// time only looks at the previous query's matches (a fuzzy match of the longer query is
+/// always a match of the shorter one).
+#[derive(Default)]
+pub struct SearchCache {
+    last: Option<LastSearch>,
+    index: Option<std::sync::Weak<Index>>,
+}
+
+impl SearchCache {
+    /// The best `limit` matches of the request.
+    pub fn run(&mut self, req: &SearchRequest, limit: usize) -> Vec<usize> {
+        let same_index = self
+            .index
+            .as_ref()
+            .and_then(|w| w.upgrade())
+            .is_some_and(|ix| std::sync::Arc::ptr_eq(&ix, &req.meta));
+        if !same_index {
+            self.last = None;
+            self.index = Some(std::sync::Arc::downgrade(&req.meta));
+        }
+        let q = req.query.trim();
+        let candidates = match &self.last {
+            Some(l)
+                if !l.query.is_empty()
+                    && q.starts_with(l.query.as_str())
+                    && l.within == req.within =>
+            {
+                Some(l.matches.as_slice())
+            }
+            _ => None,
+        };
+        let all = matches(&req.meta, q, req.within.as_deref(), candidates);
+        let out = rank(all.clone(), limit);
+        self.last = Some(LastSearch {
+            query: q.to_string(),
+            within: req.within.clone(),
+            matches: all,
+        });
+        out
+    }
+}
+
+struct LastSearch {
+    query: String,
+    within: Option<Vec<usize>>,
+    /// Every match (score, item), in item order.
+    matches: Vec<(u32, usize)>,
 }
 
 /// Runs fuzzy searches off the UI thread. Requests that pile up while one runs are
@@ -243,11 +678,12 @@ impl SearchWorker {
         std::thread::Builder::new()
             .name("verdict-search".into())
             .spawn(move || {
+                let mut cache = SearchCache::default();
                 while let Ok(mut req) = rx.recv() {
                     while let Ok(newer) = rx.try_recv() {
                         req = newer;
                     }
-                    let results = search(&req.meta, &req.query, req.within.as_deref(), 500);
+                    let results = cache.run(&req, 500);
                     send(req.seq, results);
                 }
             })
@@ -264,20 +700,18 @@ impl SearchWorker {
 mod tests {
     use super::*;
 
-    fn m(id: &str, search: &str) -> Meta {
-        Meta {
-            id: id.into(),
-            benchmark: Benchmark::Cvqa,
-            categories: vec![],
-            models: vec![],
-            reviewers: vec![],
-            done: vec![],
-            wrong_models: vec![],
-            disagreement: false,
-            adjudicate: false,
-            search: format!("{id} {search}"),
-            broken: false,
+    fn ix(rows: &[(&str, &str)]) -> Index {
+        let mut ix = Index {
+            n: rows.len(),
+            broken: BitSet::new(rows.len()),
+            no_id: BitSet::new(rows.len()),
+            ..Index::default()
+        };
+        for (id, q) in rows {
+            ix.ids.push(id);
+            ix.search.push(&format!("{id} {q}"));
         }
+        ix
     }
 
     #[test]
@@ -294,11 +728,11 @@ mod tests {
 
     #[test]
     fn fuzzy_search_ranks_and_filters() {
-        let meta = vec![
-            m("real-00001", "How many plates are there?"),
-            m("real-00002", "How many cows can you see?"),
-            m("real-00003", "Is the TV on? Würde das Café offen sein?"),
-        ];
+        let meta = ix(&[
+            ("real-00001", "How many plates are there?"),
+            ("real-00002", "How many cows can you see?"),
+            ("real-00003", "Is the TV on? Würde das Café offen sein?"),
+        ]);
         assert_eq!(search(&meta, "cows", None, 10), vec![1]);
         assert_eq!(search(&meta, "hmny plt", None, 10)[0], 0);
         // diacritics fold (cafe finds Café); an uppercase query is case-sensitive (smart case)
@@ -309,5 +743,59 @@ mod tests {
         assert_eq!(search(&meta, "how many", Some(&[1]), 10), vec![1]);
         assert_eq!(search(&meta, "", None, 2), vec![0, 1]);
         assert!(search(&meta, "zebra", None, 10).is_empty());
+    }
+
+    #[test]
+    fn typing_on_narrows_the_same_as_a_fresh_search() {
+        let words = [
+            "How many plates are there?",
+            "How many cows can you see?",
+            "Is the TV on? Würde das Café offen sein?",
+            "Which CAFE is open",
+            "cafe au lait, plates and cows",
+            "a b c d e f",
+            "",
+        ];
+        let rows: Vec<(String, &str)> = (0..5000)
+            .map(|i| (format!("id-{i:05}"), words[i % words.len()]))
+            .collect();
+        let rows: Vec<(&str, &str)> = rows.iter().map(|(a, b)| (a.as_str(), *b)).collect();
+        let meta = std::sync::Arc::new(ix(&rows));
+        for typed in ["cafe", "Café", "how many c", "id-0001", "pl  co", "CAF"] {
+            let mut cache = SearchCache::default();
+            for end in 1..=typed.len() {
+                if !typed.is_char_boundary(end) {
+                    continue;
+                }
+                let q = &typed[..end];
+                let req = SearchRequest {
+                    seq: 0,
+                    query: q.to_string(),
+                    meta: meta.clone(),
+                    within: None,
+                };
+                assert_eq!(
+                    cache.run(&req, 100_000),
+                    search(&meta, q, None, 100_000),
+                    "{q:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn bit_sets() {
+        let mut a = BitSet::new(130);
+        a.set(0, true);
+        a.set(64, true);
+        a.set(129, true);
+        assert_eq!(a.ones().collect::<Vec<_>>(), vec![0, 64, 129]);
+        let mut f = BitSet::full(130);
+        assert_eq!(f.count(), 130);
+        f.and_with(&a);
+        assert_eq!(f, a);
+        a.invert();
+        assert_eq!(a.count(), 127);
+        assert!(!a.get(129) && a.get(128) && !a.get(500));
     }
 }
