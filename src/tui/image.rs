@@ -57,6 +57,9 @@ const DECODED_CAPACITY: usize = 16;
 const DECODED_BUDGET: usize = 256 * 1024 * 1024;
 /// Encoded protocols kept (LRU), per [`ImageKey`].
 const ENCODED_CAPACITY: usize = 8;
+/// Images with more pixels than this are not prefetched (a decode cannot be cancelled,
+/// and it would delay the current item's image).
+const PREFETCH_MAX_PIXELS: u64 = 16_000_000;
 /// Prefetch requests kept pending; older ones are dropped.
 const PREFETCH_PENDING: usize = 4;
 
@@ -620,6 +623,15 @@ fn run_worker(shared: &Shared, mut state: WorkerState, send: Box<dyn Fn(ImageEve
         };
         match job {
             Job::Prefetch(path) => {
+                // A decode cannot be interrupted: a huge image prefetched for the next
+                // item would hold up the current one for seconds. Those are decoded
+                // only when asked for.
+                if let Some((w, h)) = header_dimensions(&path)
+                    && u64::from(w) * u64::from(h) > PREFETCH_MAX_PIXELS
+                {
+                    log::debug!("prefetch: {} is {w}x{h}, not prefetched", path.display());
+                    continue;
+                }
                 if let Err(e) = guarded(&path, || state.decoded(&path, &shared.counters)) {
                     log::debug!("prefetch: {e}");
                 }
@@ -912,6 +924,11 @@ pub fn decode_file(path: &Path) -> Result<DynamicImage, String> {
     if meta.is_dir() {
         return Err(format!("not an image: {shown} (a directory)"));
     }
+    if !meta.is_file() {
+        // A device (/dev/urandom), a FIFO or a socket: its length says nothing, and
+        // reading it may never end.
+        return Err(format!("not an image: {shown} (not a regular file)"));
+    }
     if meta.len() == 0 {
         return Err(format!("not an image: {shown} (empty file)"));
     }
@@ -987,9 +1004,26 @@ fn decode_error(path: &Path, e: image::ImageError, dims: Option<(u32, u32)>) -> 
     }
 }
 
-/// Flatten transparency onto white, keep 8-bit RGB, and cap the size.
+/// Width and height from the file's header (no pixels decoded).
+fn header_dimensions(path: &Path) -> Option<(u32, u32)> {
+    ImageReader::open(path)
+        .ok()?
+        .with_guessed_format()
+        .ok()?
+        .into_dimensions()
+        .ok()
+}
+
+/// Cap the size, flatten transparency onto white, keep 8-bit RGB. Scaling comes first
+/// and uses integer area averaging (`thumbnail`), so a huge image costs no second
+/// full-size buffer (a filtered resize keeps a float copy several times its size).
 fn prepare(img: DynamicImage) -> DynamicImage {
-    let img = if img.color().has_alpha() {
+    let img = if img.width().max(img.height()) > MAX_KEPT_SIDE {
+        img.thumbnail(MAX_KEPT_SIDE, MAX_KEPT_SIDE)
+    } else {
+        img
+    };
+    if img.color().has_alpha() {
         let rgba = img.to_rgba8();
         let (w, h) = rgba.dimensions();
         let mut rgb = RgbImage::new(w, h);
@@ -1005,11 +1039,6 @@ fn prepare(img: DynamicImage) -> DynamicImage {
         img
     } else {
         DynamicImage::ImageRgb8(img.to_rgb8())
-    };
-    if img.width().max(img.height()) > MAX_KEPT_SIDE {
-        img.resize(MAX_KEPT_SIDE, MAX_KEPT_SIDE, FilterType::Triangle)
-    } else {
-        img
     }
 }
 
@@ -1454,6 +1483,11 @@ mod tests {
             "{e}"
         );
         assert!(decode_file(dir.path()).unwrap_err().contains("a directory"));
+        #[cfg(unix)]
+        {
+            let e = decode_file(Path::new("/dev/urandom")).unwrap_err();
+            assert_eq!(e, "not an image: /dev/urandom (not a regular file)");
+        }
     }
 
     #[test]
