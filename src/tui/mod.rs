@@ -44,6 +44,12 @@ pub struct Options {
     pub start: Option<String>,
 }
 
+/// Whether the terminal is in the reviewer's state (raw mode, alternate screen). The
+/// restore sequence is sent once per entry: sent again after the exit message, it would
+/// move the cursor back over the message (leaving the alternate screen restores the
+/// cursor saved on entering it).
+static ENTERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Put tmux's `allow-passthrough` back as it was before verdict started.
 fn restore_tmux() {
     if let Some(p) = PASSTHROUGH.get() {
@@ -52,6 +58,9 @@ fn restore_tmux() {
 }
 
 fn restore_terminal() {
+    if !ENTERED.swap(false, std::sync::atomic::Ordering::SeqCst) {
+        return;
+    }
     let _ = terminal::disable_raw_mode();
     let _ = execute!(
         io::stdout(),
@@ -63,6 +72,7 @@ fn restore_terminal() {
 }
 
 fn enter_terminal() -> io::Result<()> {
+    ENTERED.store(true, std::sync::atomic::Ordering::SeqCst);
     terminal::enable_raw_mode()?;
     execute!(
         io::stdout(),
@@ -160,22 +170,15 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         }))
     };
     spawn_ticks(tx.clone());
-    {
-        let tx = tx.clone();
-        let snap = snapshot.clone();
-        std::thread::Builder::new()
-            .name("verdict-index".into())
-            .spawn(move || {
-                let meta = facts::index(&snap, 2);
-                let _ = tx.send(Msg::Indexed(meta));
-            })?;
-    }
+    spawn_index(snapshot.clone(), tx.clone());
 
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     let size = terminal.size()?;
     let mut state = State::new(snapshot, reviewer.clone(), keymap, theme, Clock::now());
     state.protocol_name = images.protocol_name();
     state.blind = opts.blind;
+    state.auto_advance = cfg.auto_advance.unwrap_or(true);
+    state.restore_session(&config::load_session(&dirs, &opts.file, &reviewer));
     state.size = (size.width, size.height);
     state.image_area = draw::image_area(&state, size.width, size.height);
     let start = match &opts.start {
@@ -264,6 +267,12 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
                             }
                         }
                         Effect::ComputeSummary => spawn_summary(&state, tx.clone()),
+                        Effect::Index => spawn_index(state.store.clone(), tx.clone()),
+                        Effect::SaveSession(s) => {
+                            if let Err(e) = config::save_session(&dirs, &opts.file, &reviewer, &s) {
+                                log::warn!("saving the session: {e}");
+                            }
+                        }
                         Effect::Search {
                             seq,
                             query,
@@ -330,13 +339,17 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         let _ = out.write_all(k.delete().as_bytes());
         let _ = out.flush();
     }
-    restore_terminal();
+    // Everything that writes to the terminal goes before the exit message: ratatui's
+    // terminal (it shows the cursor when dropped), then the restore sequence, once.
+    drop(terminal);
+    drop(_guard);
     run_result?;
     let mine = state.mine.values().filter(|r| r.is_some()).count();
     match folded {
         Ok(_) => {
             println!(
-                "verdict: {mine} items graded this session; every verdict is in {}",
+                "verdict: {mine} {} graded this session; every verdict is in {}",
+                if mine == 1 { "item" } else { "items" },
                 opts.file.display()
             );
         }
@@ -544,6 +557,22 @@ fn spawn_ticks(tx: Sender<Msg>) {
             }
         })
         .expect("spawn the tick thread");
+}
+
+/// Index every item on a worker thread; answers with `Msg::Indexed`.
+fn spawn_index(store: crate::store::Store, tx: Sender<Msg>) {
+    let spawned = std::thread::Builder::new()
+        .name("verdict-index".into())
+        .spawn(move || {
+            let total = store.len();
+            let meta = facts::index_with(&store, 2, &|done| {
+                let _ = tx.send(Msg::IndexProgress { done, total });
+            });
+            let _ = tx.send(Msg::Indexed(meta));
+        });
+    if let Err(e) = spawned {
+        log::error!("could not start the index thread: {e}");
+    }
 }
 
 fn spawn_summary(state: &State, tx: Sender<Msg>) {

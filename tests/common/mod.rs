@@ -124,6 +124,31 @@ impl Pty {
         }
     }
 
+    /// Every byte the program has written so far.
+    pub fn raw_bytes(&self) -> Vec<u8> {
+        self.raw.lock().unwrap().clone()
+    }
+
+    /// Wait until the raw output contains `text`; the bytes from its first occurrence on.
+    pub fn wait_for_raw(&self, text: &str) -> Vec<u8> {
+        let start = Instant::now();
+        loop {
+            let raw = self.raw_bytes();
+            if let Some(at) = raw.windows(text.len()).position(|w| w == text.as_bytes()) {
+                // let whatever follows arrive too
+                std::thread::sleep(Duration::from_millis(200));
+                return self.raw_bytes()[at..].to_vec();
+            }
+            if start.elapsed() > WAIT {
+                panic!(
+                    "timed out waiting for {text:?}; output:\n{}",
+                    String::from_utf8_lossy(&raw)
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     pub fn contents(&self) -> String {
         self.screen.lock().unwrap().screen().contents()
     }
