@@ -1321,6 +1321,7 @@ fn spawn_viewer(program: &OsStr, args: &[OsString], path: &Path) -> Result<(), S
 mod tests {
     use super::*;
     use image::{ImageBuffer, Rgb, Rgba};
+    use ratatui::buffer::Cell;
 
     fn key(path: &str, w: u16) -> ImageKey {
         ImageKey {
@@ -1567,6 +1568,51 @@ mod tests {
         let first = buf[(0, 0)].symbol();
         assert!(first.starts_with("\x1bPtmux;"), "tmux passthrough");
         assert!(first.contains("o=z,"), "zlib compression");
+    }
+
+    #[test]
+    fn kitty_images_are_never_wider_than_the_diacritics_reach() {
+        let img = DynamicImage::ImageRgb8(ImageBuffer::from_pixel(4000, 100, Rgb([9, 9, 9])));
+        let render = Render {
+            protocol: ProtocolType::Kitty,
+            font: FontSize::new(10, 20),
+            tmux: false,
+            compress: false,
+        };
+        let p = encode(&img, &render, Size::new(400, 60), 7).unwrap();
+        assert!(p.size().width <= KITTY_MAX_CELLS, "{:?}", p.size());
+        // Every column is drawn: the transmission is taken out, placeholders remain.
+        let (image, seq) = take_kitty_transmit(&p).expect("a transmission");
+        assert_eq!(image, KittyImage { id: 7, tmux: false });
+        assert!(seq.contains("a=T") && seq.contains(&format!("c={}", p.size().width)));
+        assert!(take_kitty_transmit(&p).is_none(), "transmitted once");
+        let area = Rect::new(0, 0, 400, 60);
+        let mut buf = Buffer::empty(area);
+        image_widget(&p).render(area, &mut buf);
+        let row: Vec<&Cell> = (0..400).map(|x| &buf[(x, 0)]).collect();
+        let drawn = row
+            .iter()
+            .filter(|c| c.symbol().starts_with(KITTY_PLACEHOLDER))
+            .count();
+        assert_eq!(drawn, usize::from(p.size().width));
+        assert!(row.iter().all(|c| !c.symbol().contains('\x1b')));
+        assert!(
+            row.iter()
+                .filter(|c| c.symbol().starts_with(KITTY_PLACEHOLDER))
+                .all(|c| c.fg == Color::Indexed(7))
+        );
+    }
+
+    #[test]
+    fn without_a_pixel_size_sixel_and_iterm2_assume_small_cells() {
+        if font_known() {
+            return; // the test runs in a terminal that reports its pixel size
+        }
+        for choice in [ProtocolChoice::Sixel, ProtocolChoice::Iterm2] {
+            let (r, _) = make_render(choice);
+            let font = r.unwrap().font;
+            assert_eq!((font.width, font.height), (6, 12), "{choice:?}");
+        }
     }
 
     #[test]
