@@ -301,6 +301,20 @@ pub fn tmux_from_env() -> bool {
     !var("TMUX").is_empty() || var("TERM").starts_with("tmux") || var("TERM_PROGRAM") == "tmux"
 }
 
+/// `tmux show|set -p …` aimed at this process's pane (`TMUX_PANE`): without `-t`, tmux
+/// picks the session's active pane, which is another one when verdict runs in a
+/// background window.
+fn with_pane(args: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    if let Ok(pane) = std::env::var("TMUX_PANE")
+        && !pane.is_empty()
+    {
+        out.insert(2, "-t".into());
+        out.insert(3, pane);
+    }
+    out
+}
+
 /// tmux's `allow-passthrough` pane option, switched on only while a protocol that needs
 /// it is in use, and put back as it was by [`TmuxPassthrough::restore`].
 #[derive(Debug, Default)]
@@ -318,7 +332,7 @@ impl TmuxPassthrough {
         }
         let tmux = |args: &[&str]| {
             Command::new("tmux")
-                .args(args)
+                .args(with_pane(args))
                 .stdin(Stdio::null())
                 .stderr(Stdio::null())
                 .output()
@@ -358,7 +372,7 @@ impl TmuxPassthrough {
             vec!["set", "-p", "allow-passthrough", before.as_str()]
         };
         let _ = Command::new("tmux")
-            .args(&args)
+            .args(with_pane(&args))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
