@@ -872,10 +872,31 @@ fn encode(
             Protocol::Halfblocks(Halfblocks::new(pixels, size)?)
         }
         ProtocolType::Sixel => {
-            Protocol::Sixel(Sixel::new(fit(img, render.font, size), size, tmux)?)
+            let mut pixels = fit(img, render.font, size);
+            loop {
+                let p = Sixel::new(pixels.clone(), size, tmux)?;
+                if !too_big_for_tmux(tmux, p.data.len(), &pixels) {
+                    break Protocol::Sixel(p);
+                }
+                pixels = shrink(&pixels);
+            }
         }
         ProtocolType::Iterm2 => {
-            Protocol::ITerm2(Iterm2::new(fit(img, render.font, size), size, tmux)?)
+            let mut pixels = fit(img, render.font, size);
+            loop {
+                let mut p = Iterm2::new(pixels.clone(), size, tmux)?;
+                // Sized in cells, not pixels: the terminal scales the picture to exactly
+                // the cells it was laid out for, whatever its real cell size.
+                p.data = p.data.replacen(
+                    &format!("width={}px;height={}px", pixels.width(), pixels.height()),
+                    &format!("width={};height={}", size.width, size.height),
+                    1,
+                );
+                if !too_big_for_tmux(tmux, p.data.len(), &pixels) {
+                    break Protocol::ITerm2(p);
+                }
+                pixels = shrink(&pixels);
+            }
         }
         ProtocolType::Kitty => {
             let size = Resize::Scale(None).size_for(
@@ -896,6 +917,20 @@ fn encode(
             )?)
         }
     })
+}
+
+/// tmux drops a passthrough sequence longer than its input buffer (1 MiB) without a
+/// word: sixel and iTerm2 images sent through it stay under this.
+const TMUX_PASSTHROUGH_MAX: usize = 1_000_000;
+
+fn too_big_for_tmux(tmux: bool, len: usize, pixels: &DynamicImage) -> bool {
+    tmux && len > TMUX_PASSTHROUGH_MAX && pixels.width().min(pixels.height()) > 8
+}
+
+/// The same picture at 70% of the pixels on each side.
+fn shrink(pixels: &DynamicImage) -> DynamicImage {
+    let side = |n: u32| (n * 7 / 10).max(1);
+    pixels.thumbnail_exact(side(pixels.width()), side(pixels.height()))
 }
 
 /// The pixels of `size` cells, with the image fitted inside at its own aspect (top
@@ -1615,6 +1650,44 @@ mod tests {
                 .filter(|c| c.symbol().starts_with(KITTY_PLACEHOLDER))
                 .all(|c| c.fg == Color::Indexed(7))
         );
+    }
+
+    #[test]
+    fn sixel_and_iterm2_through_tmux_stay_under_its_passthrough_limit() {
+        // A 480x320 photo-like picture (noise) drawn at 200x50 cells.
+        let mut seed = 12345u32;
+        let img = DynamicImage::ImageRgb8(RgbImage::from_fn(480, 320, |_, _| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            let [a, b, c, _] = seed.to_be_bytes();
+            Rgb([a, b, c])
+        }));
+        for protocol in [ProtocolType::Sixel, ProtocolType::Iterm2] {
+            let render = Render {
+                protocol,
+                font: FontSize::new(10, 20),
+                tmux: true,
+                compress: false,
+            };
+            let p = encode(&img, &render, Size::new(200, 50), 1).unwrap();
+            let data = match &p {
+                Protocol::Sixel(s) => &s.data,
+                Protocol::ITerm2(i) => &i.data,
+                _ => unreachable!(),
+            };
+            assert!(
+                data.len() <= TMUX_PASSTHROUGH_MAX,
+                "{protocol:?}: {}",
+                data.len()
+            );
+            assert!(data.starts_with("\x1bPtmux;"));
+            if protocol == ProtocolType::Iterm2 {
+                let s = p.size();
+                assert!(
+                    data.contains(&format!(";width={};height={};", s.width, s.height)),
+                    "sized in cells"
+                );
+            }
+        }
     }
 
     #[test]
