@@ -419,3 +419,47 @@ fn sixel_pixels_placement_and_cell_size_answer() {
     p.send("q");
     assert!(p.wait_exit().success());
 }
+
+/// A kitty image that becomes ready while a popup covers its first cell is still
+/// transmitted (it used to ride in that cell, and the popup dropped it for good).
+#[test]
+fn kitty_image_ready_under_a_popup_is_transmitted() {
+    let sb = sandbox();
+    // Slow enough to decode that the popup opens first.
+    RgbImage::from_fn(2400, 1200, |x, _| Rgb(if x < 1200 { RED } else { BLUE }))
+        .save(sb.path("a.png"))
+        .unwrap();
+    let data = sb.path("data").display().to_string();
+    let config = sb.path("config").display().to_string();
+    // 14 rows: the popup's top row is the image's first row.
+    let mut p = Pty::spawn(
+        [
+            sb.path("two.jsonl").display().to_string(),
+            "-r".into(),
+            "erin".into(),
+            "--image-protocol".into(),
+            "kitty".into(),
+        ],
+        &[("VERDICT_DATA_DIR", data), ("VERDICT_CONFIG_DIR", config)],
+        100,
+        14,
+    );
+    // Typed before the first frame: the popup opens before the image is ready.
+    p.send_raw(b":");
+    p.wait_for("Jump to item");
+    p.wait_for_bytes(b"a=T", 0);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    p.send("\x1b");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let images = kitty_images(&p.output());
+    assert_eq!(images.len(), 1);
+    looks_like_a(&images[0].pixels);
+    let cells = placeholders(&p);
+    assert_eq!(
+        cells.len(),
+        usize::from(images[0].cols) * usize::from(images[0].rows),
+        "the whole image is placed once the popup closes"
+    );
+    p.send("q");
+    assert!(p.wait_exit().success());
+}

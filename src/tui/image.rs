@@ -1691,6 +1691,58 @@ mod tests {
     }
 
     #[test]
+    fn the_probe_picks_from_the_answers() {
+        use crate::tui::input::Reply;
+        let take = |replies: &[Reply]| {
+            let mut p = Probe::default();
+            let done: Vec<bool> = replies.iter().map(|r| p.take(r)).collect();
+            assert_eq!(done.last(), Some(&true));
+            p
+        };
+        let kitty = take(&[
+            Reply::KittyGraphics { id: 31, ok: true },
+            Reply::KittyGraphics { id: 32, ok: true },
+            Reply::DeviceAttributes(vec![62, 4]),
+            Reply::CellSize {
+                width: 9,
+                height: 18,
+            },
+            Reply::StatusOk,
+        ]);
+        if !kitty_and_sixel_blacklisted() {
+            assert_eq!(kitty.protocol(), ProtocolType::Kitty);
+        }
+        let r = kitty.render(ProtocolType::Kitty, 80, 24, true);
+        assert_eq!((r.font.width, r.font.height), (9, 18));
+        assert!(r.tmux && r.compress);
+        // Sixel, as tmux itself answers when built with it: drawn by tmux, so no
+        // passthrough; the cell size from the window's pixels.
+        let sixel = take(&[
+            Reply::DeviceAttributes(vec![61, 4, 6]),
+            Reply::WindowPixels {
+                width: 800,
+                height: 480,
+            },
+            Reply::StatusOk,
+        ]);
+        if !kitty_and_sixel_blacklisted() {
+            assert_eq!(sixel.protocol(), ProtocolType::Sixel);
+        }
+        let r = sixel.render(ProtocolType::Sixel, 80, 24, true);
+        assert_eq!((r.font.width, r.font.height), (10, 20));
+        assert!(!r.tmux && !r.compress);
+        // Nothing but the status report: half-blocks (unless the environment names an
+        // iTerm2-capable terminal).
+        let none = take(&[Reply::StatusOk]);
+        if !iterm2_from_env() {
+            assert_eq!(none.protocol(), ProtocolType::Halfblocks);
+        }
+        // A refused kitty query is no kitty.
+        let refused = take(&[Reply::KittyGraphics { id: 31, ok: false }, Reply::StatusOk]);
+        assert!(!refused.kitty);
+    }
+
+    #[test]
     fn without_a_pixel_size_sixel_and_iterm2_assume_small_cells() {
         if font_known() {
             return; // the test runs in a terminal that reports its pixel size
