@@ -1,8 +1,7 @@
 //! The decoding harness: the real binary in a pseudo-terminal draws a known PNG; every
 //! byte it writes is captured, the graphics sequences (kitty, sixel, iTerm2) are decoded
 //! back to pixels and compared with the source, and their placement is read from a
-//! screen model. Directly, and through tmux where tmux is installed is left to
-//! `e2e_images` (tmux 3.3 keeps no graphics state to read back).
+//! screen model. Directly, and (kitty) through a real tmux where tmux is installed.
 
 mod common;
 
@@ -462,4 +461,62 @@ fn kitty_image_ready_under_a_popup_is_transmitted() {
     );
     p.send("q");
     assert!(p.wait_exit().success());
+}
+
+/// Kitty through a real tmux (3.3 or later) whose outer terminal has no 24-bit colour:
+/// the transmission comes out of tmux's passthrough intact, and the placeholders keep
+/// the image id (a 256-colour index that tmux does not convert).
+#[test]
+fn kitty_through_tmux_without_rgb() {
+    let ok = std::process::Command::new("tmux").arg("-V").output();
+    if !ok.is_ok_and(|o| o.status.success()) {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let sb = sandbox();
+    let socket = format!("verdict-decode-{}", std::process::id());
+    let bin = std::env::var("VERDICT_TEST_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_verdict").to_string());
+    let command = format!(
+        "env VERDICT_DATA_DIR={} VERDICT_CONFIG_DIR={} {bin} {} -r erin --image-protocol kitty",
+        sb.path("data").display(),
+        sb.path("config").display(),
+        sb.path("two.jsonl").display(),
+    );
+    struct Kill(String);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("tmux")
+                .args(["-L", &self.0, "kill-server"])
+                .output();
+        }
+    }
+    let _kill = Kill(socket.clone());
+    let mut p = Pty::spawn_program(
+        "tmux",
+        [
+            "-L",
+            socket.as_str(),
+            "-f",
+            "/dev/null",
+            "new-session",
+            command.as_str(),
+        ],
+        &[],
+        100,
+        30,
+    );
+    p.wait_for("pic-1");
+    p.wait_for_bytes(b"a=T", 0);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let images = kitty_images(&p.output());
+    assert_eq!(images.len(), 1, "one transmission out of tmux");
+    looks_like_a(&images[0].pixels);
+    let cells = placeholders(&p);
+    assert!(!cells.is_empty(), "placeholders drawn:\n{}", p.contents());
+    for (_, _, colour) in &cells {
+        assert_eq!(*colour, vt100::Color::Idx(images[0].id as u8));
+    }
+    p.send("q");
+    p.wait_exit();
 }
