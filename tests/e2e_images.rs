@@ -235,7 +235,7 @@ fn tmux_passthrough_only_when_needed_and_restored() {
         };
         let running = value();
         assert_eq!(
-            running == "on",
+            running == "on" || running == "all",
             on_while_running,
             "{protocol}: allow-passthrough is {running:?} while running"
         );

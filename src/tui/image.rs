@@ -324,12 +324,13 @@ pub struct TmuxPassthrough {
 }
 
 impl TmuxPassthrough {
-    /// Switch passthrough on for this pane. `Err` with a message for the reviewer when
-    /// it cannot be (no `tmux` on PATH, or tmux refused): images then need half-blocks.
-    pub fn enable(&mut self) -> Result<(), String> {
-        if self.previous.is_some() {
-            return Ok(());
-        }
+    /// Switch passthrough on for this pane. `invisible`: also while the pane is not
+    /// visible (`all`, tmux 3.4+), so a kitty image sent while its window is hidden is
+    /// not lost (its placeholders show it later); tmux 3.3 knows only `on`. Never for
+    /// sixel / iTerm2, which would paint over whatever window is visible. `Err` with a
+    /// message for the reviewer when it cannot be switched on (no `tmux` on PATH, or
+    /// tmux refused): images then need half-blocks.
+    pub fn enable(&mut self, invisible: bool) -> Result<(), String> {
         let tmux = |args: &[&str]| {
             Command::new("tmux")
                 .args(with_pane(args))
@@ -337,7 +338,7 @@ impl TmuxPassthrough {
                 .stderr(Stdio::null())
                 .output()
         };
-        let before = match tmux(&["show", "-p", "-v", "allow-passthrough"]) {
+        let current = match tmux(&["show", "-p", "-v", "allow-passthrough"]) {
             Ok(out) => String::from_utf8_lossy(&out.stdout).trim().to_string(),
             Err(e) => {
                 return Err(format!(
@@ -345,20 +346,28 @@ impl TmuxPassthrough {
                 ));
             }
         };
-        if before == "on" || before == "all" {
+        if current == "all" || (current == "on" && !invisible) {
             return Ok(());
         }
-        match tmux(&["set", "-p", "allow-passthrough", "on"]) {
-            Ok(out) if out.status.success() => {
-                log::info!("tmux: allow-passthrough on (was {before:?})");
-                self.previous = Some(before);
-                Ok(())
+        let wanted: &[&str] = if invisible { &["all", "on"] } else { &["on"] };
+        for value in wanted {
+            if value == &current {
+                return Ok(());
             }
-            _ => Err(
-                "tmux refused `set -p allow-passthrough on` (tmux 3.3 or later is needed); using half-blocks"
-                    .into(),
-            ),
+            if tmux(&["set", "-p", "allow-passthrough", value])
+                .is_ok_and(|out| out.status.success())
+            {
+                log::info!("tmux: allow-passthrough {value} (was {current:?})");
+                if self.previous.is_none() {
+                    self.previous = Some(current);
+                }
+                return Ok(());
+            }
         }
+        Err(
+            "tmux refused `set -p allow-passthrough on` (tmux 3.3 or later is needed); using half-blocks"
+                .into(),
+        )
     }
 
     /// Put the option back as it was (unset if it was not set for the pane).

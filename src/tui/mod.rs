@@ -405,11 +405,12 @@ fn start_images_and_input(
     let needs_passthrough =
         tmux && (choice == ProtocolChoice::Auto || render.is_some_and(|r| r.tmux));
     let mut probe_ok = true;
+    let kitty = render.is_some_and(|r| r.protocol == ProtocolType::Kitty);
     if needs_passthrough
         && let Err(e) = passthrough
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .enable()
+            .enable(kitty)
     {
         log::warn!("{e}");
         probe_ok = false;
@@ -473,11 +474,12 @@ fn start_images_and_input(
                 if Some(settled) != render {
                     handle.reconfigure(settled);
                 }
+                let mut pass = passthrough.lock().unwrap_or_else(|e| e.into_inner());
                 if !settled.tmux {
-                    passthrough
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .restore();
+                    pass.restore();
+                } else if settled.protocol == ProtocolType::Kitty {
+                    // Also while the window is hidden, where tmux allows it.
+                    let _ = pass.enable(true);
                 }
             },
         )?;
