@@ -15,7 +15,6 @@ use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::hash::{BuildHasher, Hasher};
-use std::io::Cursor;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -997,8 +996,23 @@ pub fn decode_file(path: &Path) -> Result<DynamicImage, String> {
             MAX_FILE_BYTES / (1024 * 1024)
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| read_error(path, &e))?;
-    let format = match image::guess_format(&bytes) {
+    // Only the head is read to tell the format; the decoder then streams the file, so
+    // the encoded bytes are never held in memory beside the pixels.
+    let head = {
+        use std::io::Read as _;
+        let mut head = Vec::with_capacity(512);
+        std::fs::File::open(path)
+            .and_then(|f| f.take(512).read_to_end(&mut head))
+            .map_err(|e| read_error(path, &e))?;
+        head
+    };
+    let bytes = &head;
+    let open = || -> Result<std::io::BufReader<std::fs::File>, String> {
+        std::fs::File::open(path)
+            .map(std::io::BufReader::new)
+            .map_err(|e| read_error(path, &e))
+    };
+    let format = match image::guess_format(bytes) {
         Ok(f @ (ImageFormat::Png | ImageFormat::Jpeg)) => f,
         Ok(other) => {
             return Err(format!(
@@ -1027,12 +1041,12 @@ pub fn decode_file(path: &Path) -> Result<DynamicImage, String> {
     limits.max_image_width = Some(MAX_IMAGE_SIDE);
     limits.max_image_height = Some(MAX_IMAGE_SIDE);
     limits.max_alloc = Some(MAX_DECODE_ALLOC);
-    let mut reader = ImageReader::with_format(Cursor::new(&bytes[..]), format);
+    let mut reader = ImageReader::with_format(open()?, format);
     reader.limits(limits);
     // The header alone (no pixels allocated) gives the size for a clear message.
-    let dims = ImageReader::with_format(Cursor::new(&bytes[..]), format)
-        .into_dimensions()
-        .ok();
+    let dims = open()
+        .ok()
+        .and_then(|f| ImageReader::with_format(f, format).into_dimensions().ok());
     let mut decoder = reader
         .into_decoder()
         .map_err(|e| decode_error(path, e, dims))?;
