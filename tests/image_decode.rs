@@ -520,3 +520,61 @@ fn kitty_through_tmux_without_rgb() {
     p.send("q");
     p.wait_exit();
 }
+
+/// `auto` inside tmux: tmux answers the status report itself at once; the outer
+/// terminal's kitty answer, passed back through tmux, still upgrades to kitty.
+#[test]
+fn auto_through_tmux_upgrades_on_the_outer_kitty_answer() {
+    let ok = std::process::Command::new("tmux").arg("-V").output();
+    if !ok.is_ok_and(|o| o.status.success()) {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let sb = sandbox();
+    let socket = format!("verdict-auto-{}", std::process::id());
+    let bin = std::env::var("VERDICT_TEST_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_verdict").to_string());
+    let command = format!(
+        "env VERDICT_DATA_DIR={} VERDICT_CONFIG_DIR={} {bin} {} -r erin --image-protocol auto",
+        sb.path("data").display(),
+        sb.path("config").display(),
+        sb.path("two.jsonl").display(),
+    );
+    struct Kill(String);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("tmux")
+                .args(["-L", &self.0, "kill-server"])
+                .output();
+        }
+    }
+    let _kill = Kill(socket.clone());
+    let mut p = Pty::spawn_program(
+        "tmux",
+        [
+            "-L",
+            socket.as_str(),
+            "-f",
+            "/dev/null",
+            "new-session",
+            command.as_str(),
+        ],
+        &[],
+        100,
+        30,
+    );
+    p.wait_for("pic-1");
+    // The kitty query came out of tmux's passthrough; answer it as kitty would.
+    p.wait_for_bytes(b"\x1b_Gi=31,", 0);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let mark = p.mark();
+    p.send_raw(b"\x1b_Gi=31;OK\x1b\\");
+    p.wait_for_bytes(b"a=T", mark);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let images = kitty_images(&p.output()[mark..]);
+    assert_eq!(images.len(), 1);
+    looks_like_a(&images[0].pixels);
+    assert!(!placeholders(&p).is_empty(), "{}", p.contents());
+    p.send("q");
+    p.wait_exit();
+}
