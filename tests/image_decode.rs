@@ -415,6 +415,31 @@ fn sixel_pixels_placement_and_cell_size_answer() {
     );
     assert!(again[0].1.width() <= pane_cols * 8);
     assert_eq!(again[0].1.width() % 8, 0, "a whole number of 8-pixel cells");
+    // Keys that leave the image alone send nothing again.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    for key in ["j", "k"] {
+        let mark = p.mark();
+        p.send(key);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(
+            sixels(&p.output()[mark..]).is_empty(),
+            "re-sent on {key:?}: {:?}",
+            String::from_utf8_lossy(&p.output()[mark..])
+                .chars()
+                .take(300)
+                .collect::<String>()
+        );
+    }
+    // Another item: its image replaces this one.
+    let mark = p.mark();
+    p.send("n");
+    p.wait_for("pic-2");
+    p.wait_for_bytes(b"\x1bP", mark);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let next = sixels(&p.output()[mark..]);
+    assert_eq!(next.len(), 1);
+    let px = next[0].1.get_pixel(2, 2).0;
+    assert!(near(px, GREEN), "{px:?}");
     p.send("q");
     assert!(p.wait_exit().success());
 }
