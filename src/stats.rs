@@ -935,8 +935,8 @@ mod tests {
     #[test]
     fn progress_counts_done_items_not_partial_ones() {
         let s = store(&[
-            r#"{"id":"1","benchmark":"chartom","responses":[{"model":"a"},{"model":"b"}],"reviews":{"r":{"models":{"a":{"justification":"misses"}}},"q":{"note":"later"}}}"#,
-            r#"{"id":"2","benchmark":"chartom","responses":[{"model":"a"},{"model":"b"}],"reviews":{"r":{"models":{"a":{"justification":"misses"},"b":{"justification":"partial"}}}}}"#,
+            r#"{"id":"1","benchmark":"chartom","responses":[{"model":"a","justification":"j"},{"model":"b","justification":"j"}],"reviews":{"r":{"models":{"a":{"justification":"misses"}}},"q":{"note":"later"}}}"#,
+            r#"{"id":"2","benchmark":"chartom","responses":[{"model":"a","justification":"j"},{"model":"b","justification":"j"}],"reviews":{"r":{"models":{"a":{"justification":"misses"},"b":{"justification":"partial"}}}}}"#,
         ]);
         let st = compute(&s);
         assert_eq!((st.reviews["r"].reviewed, st.reviews["r"].done), (2, 1));

@@ -318,7 +318,10 @@ impl Store {
     pub fn item(&self, i: usize) -> Result<Item, ItemError> {
         let text = self.raw(i)?;
         match Item::parse(text) {
-            Ok(it) => Ok(it),
+            Ok(mut it) => {
+                it.name_eval_model(&self.path);
+                Ok(it)
+            }
             Err(fe) => Err(classify_parse_error(text, fe)),
         }
     }

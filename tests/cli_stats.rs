@@ -229,13 +229,14 @@ fn chartom_qa_figures() {
     assert_eq!(s["resolution"]["single"], 1);
 }
 
-/// The CharToM-QA evaluation JSONL opens directly: one response per line ("response").
+/// The CharToM-QA evaluation JSONL opens directly: one response per line, its model named
+/// from the file name (here not the benchmark's pattern, so the stem).
 /// Line 1: judge [1] of 2, penalty "None"; ann [1,2], no penalty. Line 2: judge "Null"
 /// (unparsable), penalty "Misreads the scene".
 #[test]
 fn chartom_qa_eval_file() {
     let s = stats_json(&fixture("grade_chartom_qa_eval.jsonl"));
-    let m = &s["benchmarks"]["chartom-qa"]["models"]["response"];
+    let m = &s["benchmarks"]["chartom-qa"]["models"]["grade_chartom_qa_eval"];
     close(&m["judge"]["bpc"], 0.5);
     close(&m["judge"]["pr"], 0.5);
     assert_eq!(m["judge"]["unparsable"], 1);

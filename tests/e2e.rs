@@ -28,6 +28,8 @@ fn grade_every_benchmark_quit_reopen() {
     p.send("f");
     p.wait_for("Fix the counterfactual");
     p.send("\t\x7fD\r");
+    p.wait_for("Fix: why?");
+    p.send("\r");
     p.wait_for("Fixed answer: D");
     p.send("q");
     assert!(p.wait_exit().success());

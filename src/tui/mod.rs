@@ -344,12 +344,18 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     drop(terminal);
     drop(_guard);
     run_result?;
-    let mine = state.mine.values().filter(|r| r.is_some()).count();
+    // Items done this session (every required grade), and those graded in part.
+    let done = state.mine_done.values().filter(|d| **d).count();
+    let touched = state.mine.values().filter(|r| r.is_some()).count();
+    let part = match touched.saturating_sub(done) {
+        0 => String::new(),
+        n => format!(", {n} in part"),
+    };
     match folded {
         Ok(_) => {
             println!(
-                "verdict: {mine} {} graded this session; every verdict is in {}",
-                if mine == 1 { "item" } else { "items" },
+                "verdict: {done} {} graded this session{part}; every verdict is in {}",
+                if done == 1 { "item" } else { "items" },
                 opts.file.display()
             );
         }

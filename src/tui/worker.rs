@@ -72,6 +72,8 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
     let mut folded_total = 0usize;
     let mut not_before = Instant::now();
     let fold_after = fold_after();
+    // Log a failed re-read once, not on every idle check.
+    let mut reread_failed = false;
     loop {
         // Idle or not, wake up now and then: to fold when dirty, to notice another
         // program's change to the file when not.
@@ -92,11 +94,16 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
             ) {
                 match reread(&session) {
                     Ok(fresh) => {
+                        reread_failed = false;
                         log::info!("the file changed on disk; read it again");
                         session.store = fresh;
                         let _ = out.send(Msg::Reloaded(session.store.clone()));
                     }
-                    Err(e) => log::warn!("the file changed on disk, and reading it failed: {e}"),
+                    Err(e) if !reread_failed => {
+                        reread_failed = true;
+                        log::warn!("the file changed on disk, and reading it failed: {e}");
+                    }
+                    Err(_) => {}
                 }
             }
             continue;
