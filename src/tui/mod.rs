@@ -411,11 +411,12 @@ fn start_images_and_input(
     let needs_passthrough =
         tmux && (choice == ProtocolChoice::Auto || render.is_some_and(|r| r.tmux));
     let mut probe_ok = true;
+    let kitty = render.is_some_and(|r| r.protocol == ProtocolType::Kitty);
     if needs_passthrough
         && let Err(e) = passthrough
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .enable()
+            .enable(kitty)
     {
         log::warn!("{e}");
         probe_ok = false;
@@ -448,7 +449,9 @@ fn start_images_and_input(
         let tx = tx.clone();
         let handle = images.handle();
         let mut probe = image::Probe::default();
-        let mut waiting = query.is_some();
+        let asked = query.is_some();
+        let mut current = render;
+        let mut settled_once = false;
         let passthrough = passthrough.clone();
         input::spawn(
             pause.clone(),
@@ -463,11 +466,20 @@ fn start_images_and_input(
                 tx.send(msg).is_ok()
             },
             move |reply| {
-                if !waiting || !probe.take(&reply) {
+                if !asked {
                     return;
                 }
-                // The batch is answered (however late): settle the protocol once.
-                waiting = false;
+                let closes = probe.take(&reply);
+                // Inside tmux, tmux answers the status report itself, before the outer
+                // terminal's kitty answer has come back: that answer upgrades whenever
+                // it comes.
+                let late_kitty = settled_once
+                    && choice == ProtocolChoice::Auto
+                    && matches!(reply, input::Reply::KittyGraphics { id: 31, ok: true });
+                if !(closes && !settled_once) && !late_kitty {
+                    return;
+                }
+                settled_once = true;
                 let (cols, rows) = terminal::size().unwrap_or((0, 0));
                 let protocol = match (choice, render) {
                     (ProtocolChoice::Auto, _) => probe.protocol(),
@@ -476,14 +488,15 @@ fn start_images_and_input(
                 };
                 let settled = probe.render(protocol, cols, rows, tmux);
                 log::info!("terminal answered the graphics query: {settled:?}");
-                if Some(settled) != render {
+                if Some(settled) != current {
                     handle.reconfigure(settled);
+                    current = Some(settled);
                 }
+                let mut pass = passthrough.lock().unwrap_or_else(|e| e.into_inner());
                 if !settled.tmux {
-                    passthrough
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .restore();
+                    pass.restore();
+                } else if let Err(e) = pass.enable(settled.protocol == ProtocolType::Kitty) {
+                    log::warn!("{e}");
                 }
             },
         )?;
