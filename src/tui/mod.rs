@@ -329,18 +329,18 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     let mine = state.mine.values().filter(|r| r.is_some()).count();
     match folded {
         Ok(_) => {
-            println!(
+            crate::cli::out::outln!(
                 "verdict: {mine} items graded this session; every verdict is in {}",
                 opts.file.display()
-            );
+            )?;
         }
         Err(e) => {
-            eprintln!(
+            crate::cli::out::errln!(
                 "verdict: your verdicts are safe in the journal {}, but {} was not updated: {e}\n\
                  Reopen the file with verdict to fold them in.",
                 crate::journal::journal_path(&opts.file, &reviewer).display(),
                 opts.file.display()
-            );
+            )?;
         }
     }
     Ok(())
@@ -456,7 +456,9 @@ fn init_log(dirs: &config::Dirs) {
                 let now = time::OffsetDateTime::now_utc()
                     .format(&time::format_description::well_known::Rfc3339)
                     .unwrap_or_default();
-                let _ = writeln!(f, "{now} {} {}", r.level(), r.args());
+                // One line each, harmless when the log is shown in a terminal.
+                let msg = r.args().to_string();
+                let _ = writeln!(f, "{now} {} {}", r.level(), crate::sanitize::line(&msg));
             }
         }
         fn flush(&self) {}
