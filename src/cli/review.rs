@@ -53,6 +53,5 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         theme: args.theme,
         blind: args.blind,
         start: args.at,
-    })?;
-    Ok(ExitCode::SUCCESS)
+    })
 }

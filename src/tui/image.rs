@@ -912,6 +912,11 @@ pub fn decode_file(path: &Path) -> Result<DynamicImage, String> {
     if meta.is_dir() {
         return Err(format!("not an image: {shown} (a directory)"));
     }
+    if !meta.is_file() {
+        return Err(format!(
+            "not an image: {shown} (not a regular file: a device, FIFO or socket)"
+        ));
+    }
     if meta.len() == 0 {
         return Err(format!("not an image: {shown} (empty file)"));
     }

@@ -91,7 +91,9 @@ impl Drop for TerminalGuard {
     }
 }
 
-pub fn run(opts: Options) -> anyhow::Result<()> {
+/// Run the reviewer until the reviewer quits. Exit status 1 when the verdicts could not
+/// be folded into the file (they stay in the journal, and the message says where).
+pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let dirs = config::Dirs::locate();
     let cfg = config::load_config(dirs.config_file.as_deref())?;
     init_log(&dirs);
@@ -352,6 +354,7 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
                 if mine == 1 { "item" } else { "items" },
                 opts.file.display()
             )?;
+            Ok(std::process::ExitCode::SUCCESS)
         }
         Err(e) => {
             crate::cli::out::errln!(
@@ -360,9 +363,9 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
                 crate::journal::journal_path(&opts.file, &reviewer).display(),
                 opts.file.display()
             )?;
+            Ok(std::process::ExitCode::from(1))
         }
     }
-    Ok(())
 }
 
 fn find_start(state: &State, s: &str) -> Option<usize> {
