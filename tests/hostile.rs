@@ -503,3 +503,21 @@ fn error_messages_with_hostile_file_names() {
         );
     }
 }
+
+/// The reviewer's image placeholder carries a path from the file: drawn harmlessly, with
+/// the same stand-ins as everywhere else.
+#[test]
+fn image_placeholder_draws_a_hostile_path_harmlessly() {
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::widgets::Widget;
+    let mut buf = Buffer::empty(Rect::new(0, 0, 60, 5));
+    verdict::tui::image::placeholder("image not found: a\u{1b}[2J\u{202e}b\u{85}.png")
+        .render(buf.area, &mut buf);
+    let all: String = (0..5)
+        .flat_map(|y| (0..60).map(move |x| (x, y)))
+        .map(|p| buf[p].symbol().to_string())
+        .collect();
+    assert_terminal_safe("placeholder", all.as_bytes());
+    assert!(all.contains("a␛[2J\\u{202e}b\\u{85}.png"), "{all}");
+}
