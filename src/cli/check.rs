@@ -13,7 +13,8 @@ use crate::sanitize;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Exit code: 0 when the file has no errors (warnings and notices allowed), \
-                  1 when it has errors, 2 when it cannot be read at all. See docs/import.md."
+                  1 when it has errors, 2 when it cannot be read at all, 141 when the output's reader \
+                  went away (`| head`). See docs/import.md."
 )]
 pub struct Args {
     /// The result set.
