@@ -521,3 +521,67 @@ fn image_placeholder_draws_a_hostile_path_harmlessly() {
     assert_terminal_safe("placeholder", all.as_bytes());
     assert!(all.contains("a␛[2J\\u{202e}b\\u{85}.png"), "{all}");
 }
+
+/// The reviewer on the hostile set: every item, in one and in side-by-side view, with the
+/// help, filters and summary open, draws nothing unsafe. The generic view's JSON shows
+/// escapes as JSON does (`\u009b`), not a second notation.
+#[test]
+fn the_reviewer_draws_every_view_harmlessly() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use verdict::tui::app::{Clock, Msg, State};
+    use verdict::tui::draw::render_to_string;
+
+    let c = Corpus::new();
+    let store = verdict::store::Store::open(&c.file).unwrap();
+    let meta = verdict::tui::facts::index(&store, 2);
+    let n = store.len();
+    let mut s = State::new(
+        store,
+        evil_name("ME"),
+        verdict::tui::keymap::Keymap::default(),
+        verdict::tui::theme::ThemeName::Mono,
+        Clock {
+            instant: std::time::Instant::now(),
+            utc: time::macros::datetime!(2026-11-22 10:00:00 UTC),
+        },
+    );
+    s.update(Msg::Indexed(meta));
+    s.size = (120, 40);
+    let key = |s: &mut State, c: char| {
+        s.update(Msg::Key(KeyEvent::new(
+            KeyCode::Char(c),
+            KeyModifiers::NONE,
+        )));
+    };
+    let esc = |s: &mut State| {
+        s.update(Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+    };
+    let mut screens = Vec::new();
+    for i in 0..n {
+        screens.push((format!("item {i}"), render_to_string(&s, 120, 40)));
+        key(&mut s, 'M');
+        screens.push((
+            format!("item {i} side by side"),
+            render_to_string(&s, 120, 40),
+        ));
+        key(&mut s, 'M');
+        key(&mut s, 'n');
+    }
+    for (what, k) in [("help", '?'), ("filters", 'F'), ("summary", 's')] {
+        key(&mut s, k);
+        screens.push((what.to_string(), render_to_string(&s, 120, 40)));
+        esc(&mut s);
+    }
+    for (what, screen) in &screens {
+        assert_terminal_safe(what, screen.as_bytes());
+    }
+    let generic = &screens[0].1;
+    let question = generic
+        .lines()
+        .find(|l| l.contains("\"QUESTION"))
+        .unwrap_or_else(|| panic!("{generic}"));
+    assert!(
+        question.contains("\\u009b") && !question.contains("\\u{9b}"),
+        "{question}"
+    );
+}
