@@ -1229,24 +1229,6 @@ fn check_grades(
     any
 }
 
-/// `serde_json` text with DEL and C1 control characters escaped too (they pass through
-/// serde_json raw and some terminals act on them).
-pub fn to_safe_json<T: Serialize>(v: &T) -> String {
-    let s = serde_json::to_string(v).expect("a report always serializes");
-    if !s.chars().any(|c| ('\u{7f}'..='\u{9f}').contains(&c)) {
-        return s;
-    }
-    let mut out = String::with_capacity(s.len() + 16);
-    for ch in s.chars() {
-        if ('\u{7f}'..='\u{9f}').contains(&ch) {
-            out.push_str(&format!("\\u{:04x}", ch as u32));
-        } else {
-            out.push(ch);
-        }
-    }
-    out
-}
-
 /// The `--json` form of a report.
 #[derive(Debug, Serialize)]
 pub struct JsonReport<'a> {
@@ -1260,7 +1242,7 @@ pub struct JsonReport<'a> {
 
 impl Report {
     pub fn to_json(&self) -> String {
-        to_safe_json(&JsonReport {
+        crate::sanitize::json(&JsonReport {
             file: self.file.to_string_lossy().into_owned(),
             items: self.items,
             errors: self.errors(),
@@ -1268,6 +1250,7 @@ impl Report {
             notices: self.notices(),
             problems: &self.problems,
         })
+        .expect("a report always serializes")
     }
 }
 
@@ -1403,7 +1386,7 @@ mod tests {
             l[4]
         );
         assert!(
-            l[5].contains("unknown benchmark `\\u{1b}]0;t\\u{7}\\u{9b}`"),
+            l[5].contains("unknown benchmark `␛]0;t^G\\u{9b}`"),
             "{}",
             l[5]
         );

@@ -5,6 +5,9 @@
 //! file bytes. `sanitize` makes untrusted text harmless for any output that a terminal
 //! may show.
 
+// Everything printed goes through `cli::out` (and so through `sanitize`).
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod check;
 pub mod cli;
 pub mod export;

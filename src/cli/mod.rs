@@ -1,5 +1,7 @@
 //! The command line: one module per subcommand. Each has `Args` (clap) and
-//! `run(Args) -> anyhow::Result<ExitCode>`.
+//! `run(Args) -> anyhow::Result<ExitCode>`. Everything they print goes through [`out`].
+
+pub mod out;
 
 pub mod agree;
 pub mod check;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 
+use crate::cli::out::{errln, outln};
 use crate::journal::open_with_journal;
 use crate::store::Format;
 use crate::team::split::{DEFAULT_SEED, split};
@@ -35,11 +36,11 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (store, _journal, replay) = open_with_journal(&args.file)?;
     if replay.applied > 0 {
-        eprintln!(
+        errln!(
             "verdict: {}: {} verdict(s) from its journal (not yet saved into the file) are included",
             args.file.display(),
             replay.applied
-        );
+        )?;
     }
     let document = match store.format() {
         Format::Json => {
@@ -79,14 +80,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         write_atomic(&f.path, &f.bytes, args.force)
             .with_context(|| format!("{}", f.path.display()))?;
     }
-    println!(
+    outln!(
         "split {} ({} items) for {} reviewers, overlap {}, seed {}:",
         args.file.display(),
         store.len(),
         result.files.len(),
         args.overlap,
         args.seed
-    );
+    )?;
     let width = args
         .reviewers
         .iter()
@@ -94,13 +95,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .max()
         .unwrap_or(0);
     for f in &result.files {
-        println!(
+        outln!(
             "  {:<width$}  {:>7} item{}  {}",
             f.reviewer,
             f.items,
             if f.items == 1 { " " } else { "s" },
             f.path.display()
-        );
+        )?;
     }
     let n = args.reviewers.len();
     if args.overlap >= 2 && n >= 2 {
@@ -115,15 +116,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 ));
             }
         }
-        println!("items in common: {}", pairs.join(", "));
+        outln!("items in common: {}", pairs.join(", "))?;
     }
     if !result.unreadable.is_empty() {
-        eprintln!(
+        errln!(
             "verdict: {} item(s) are not valid JSON objects ({}); they were dealt out as they are: `verdict check {}` says what is wrong",
             result.unreadable.len(),
             abbreviate(&result.unreadable, 10),
             args.file.display()
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,7 +2,9 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::cli::out::{self, errln};
 use crate::journal::open_with_journal;
+use crate::sanitize;
 use crate::stats::*;
 
 /// The papers' figures for a result set: C-VQA accuracy on original and counterfactual
@@ -24,16 +26,16 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (store, _journal, replay) = open_with_journal(&args.file)?;
     if replay.applied > 0 {
-        eprintln!(
+        errln!(
             "verdict: {} unsaved verdict(s) recovered from the journal are counted",
             replay.applied
-        );
+        )?;
     }
     let stats = compute(&store);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&stats)?);
+        out::print_json(&stats)?;
     } else {
-        print!("{}", render(&stats, &args.file.display().to_string()));
+        out::print(&render(&stats, &args.file.display().to_string()))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -92,11 +94,10 @@ fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
     }
 }
 
-/// Model names and other file text are shown, never interpreted: control characters out.
+/// Model names and other file text are shown, never interpreted (and cleaned before the
+/// table measures them, so columns line up).
 fn clean(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect()
+    sanitize::line(s).into_owned()
 }
 
 fn acc_row(name: &str, f: &AccFigures) -> Vec<String> {
@@ -166,7 +167,7 @@ pub fn render(s: &Stats, file: &str) -> String {
         let reasons = v
             .by_reason
             .iter()
-            .map(|(k, n)| format!("{k} {n}"))
+            .map(|(k, n)| format!("{} {n}", clean(k)))
             .collect::<Vec<_>>()
             .join(", ");
         let _ = writeln!(
@@ -337,7 +338,7 @@ pub fn render(s: &Stats, file: &str) -> String {
                     r.final_.to_string(),
                     r.by_benchmark
                         .iter()
-                        .map(|(b, n)| format!("{b} {n}"))
+                        .map(|(b, n)| format!("{} {n}", clean(b)))
                         .collect::<Vec<_>>()
                         .join(", "),
                 ]

@@ -1759,7 +1759,8 @@ fn generic_lines(state: &State, raw: &str) -> Vec<Line<'static>> {
     let t = &state.theme;
     let pretty = serde_json::from_str::<Value>(raw)
         .ok()
-        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        // JSON's own escapes for unsafe characters, as everywhere JSON is shown
+        .and_then(|v| crate::sanitize::json_pretty(&v).ok())
         .unwrap_or_else(|| raw.to_string());
     let km = &state.keymap;
     let ctx = state.context();

@@ -982,9 +982,9 @@ pub fn decode_file(path: &Path) -> Result<DynamicImage, String> {
         return Err(format!("not an image: {shown} (a directory)"));
     }
     if !meta.is_file() {
-        // A device (/dev/urandom), a FIFO or a socket: its length says nothing, and
-        // reading it may never end.
-        return Err(format!("not an image: {shown} (not a regular file)"));
+        return Err(format!(
+            "not an image: {shown} (not a regular file: a device, FIFO or socket)"
+        ));
     }
     if meta.len() == 0 {
         return Err(format!("not an image: {shown} (empty file)"));
@@ -1320,11 +1320,10 @@ impl Widget for Placeholder<'_> {
     }
 }
 
-/// Replace control characters (escape sequences start with one) by U+FFFD.
+/// Control, bidi and other unsafe characters shown as everywhere else
+/// ([`crate::sanitize::line`]).
 fn sanitize(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
-        .collect()
+    crate::sanitize::line(s).into_owned()
 }
 
 /// Open `path` in the system viewer (`xdg-open` on Linux and the BSDs, `open` on macOS,
@@ -1572,7 +1571,7 @@ mod tests {
             .collect();
         let all = rows.join("\n");
         assert!(!all.contains('\x1b'), "{all}");
-        assert!(all.contains("a\u{FFFD}[2Jb.png"), "{all}");
+        assert!(all.contains("a␛[2Jb.png"), "{all}");
         assert!(rows[0].contains("image"), "{all}");
         assert!(rows[0].starts_with('┌'), "{all}");
         // A tiny area still shows text, never panics.

@@ -91,7 +91,9 @@ impl Drop for TerminalGuard {
     }
 }
 
-pub fn run(opts: Options) -> anyhow::Result<()> {
+/// Run the reviewer until the reviewer quits. Exit status 1 when the verdicts could not
+/// be folded into the file (they stay in the journal, and the message says where).
+pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let dirs = config::Dirs::locate();
     let cfg = config::load_config(dirs.config_file.as_deref())?;
     init_log(&dirs);
@@ -353,22 +355,23 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     };
     match folded {
         Ok(_) => {
-            println!(
+            crate::cli::out::outln!(
                 "verdict: {done} {} graded this session{part}; every verdict is in {}",
                 if done == 1 { "item" } else { "items" },
                 opts.file.display()
-            );
+            )?;
+            Ok(std::process::ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprintln!(
+            crate::cli::out::errln!(
                 "verdict: your verdicts are safe in the journal {}, but {} was not updated: {e}\n\
                  Reopen the file with verdict to fold them in.",
                 crate::journal::journal_path(&opts.file, &reviewer).display(),
                 opts.file.display()
-            );
+            )?;
+            Ok(std::process::ExitCode::from(1))
         }
     }
-    Ok(())
 }
 
 fn find_start(state: &State, s: &str) -> Option<usize> {
@@ -638,7 +641,9 @@ fn init_log(dirs: &config::Dirs) {
                 let now = time::OffsetDateTime::now_utc()
                     .format(&time::format_description::well_known::Rfc3339)
                     .unwrap_or_default();
-                let _ = writeln!(f, "{now} {} {}", r.level(), r.args());
+                // One line each, harmless when the log is shown in a terminal.
+                let msg = r.args().to_string();
+                let _ = writeln!(f, "{now} {} {}", r.level(), crate::sanitize::line(&msg));
             }
         }
         fn flush(&self) {}

@@ -197,11 +197,19 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
 pub fn fold(session: &mut Session) -> Result<usize, String> {
     let n = session.store.edited().count();
     if n > 0 {
-        let prefix = format!("{}: ", session.store.path().display());
-        let reason = |e: StoreError| {
-            e.to_string()
-                .trim_start_matches(prefix.as_str())
+        let path = session.store.path().to_path_buf();
+        let prefix = format!("{}: ", path.display());
+        let reason = |e: StoreError| match e {
+            // The file itself is gone: say so, not just "No such file".
+            StoreError::Io { source, .. }
+                if source.kind() == std::io::ErrorKind::NotFound && !path.exists() =>
+            {
+                format!("{} is gone (deleted or moved)", path.display())
+            }
+            e => e
                 .to_string()
+                .trim_start_matches(prefix.as_str())
+                .to_string(),
         };
         match session.store.save() {
             Ok(_) => {}
