@@ -143,6 +143,20 @@ pub struct ChartomStats {
     pub models: BTreeMap<String, ChartomModel>,
     /// One entry per chart (item), in file order.
     pub charts: Vec<ChartStat>,
+    /// Charts whose FACT key the human answers put in doubt
+    /// ([`chartom::suspect_key`]), in file order.
+    pub suspect_keys: Vec<SuspectKey>,
+}
+
+/// A chart with a suspect answer key.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SuspectKey {
+    pub id: String,
+    pub pair: Option<String>,
+    pub version: Option<String>,
+    pub format: Option<String>,
+    #[serde(flatten)]
+    pub suspicion: chartom::Suspicion,
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
@@ -450,6 +464,7 @@ struct Sums {
     chartom_items: u64,
     chartom: BTreeMap<String, ChartomModelSum>,
     charts: Vec<ChartStat>,
+    suspect_keys: Vec<SuspectKey>,
     // CharToM-QA
     qa_items: u64,
     qa: BTreeMap<String, QaModelSum>,
@@ -478,6 +493,7 @@ impl Sums {
         self.chartom_items += o.chartom_items;
         self.chartom.absorb(o.chartom);
         self.charts.extend(o.charts);
+        self.suspect_keys.extend(o.suspect_keys);
         self.qa_items += o.qa_items;
         self.qa.absorb(o.qa);
         self.other_items += o.other_items;
@@ -571,6 +587,19 @@ impl Sums {
             .map(|v| v.name().to_string())
             .unwrap_or_else(|| "(none)".into());
         let recomputed = it.fact.as_ref().and_then(hmi_from_fact);
+        if let Some(suspicion) = chartom::suspect_key(it) {
+            self.suspect_keys.push(SuspectKey {
+                id: it.id.clone().unwrap_or_else(|| store.fallback_id(i)),
+                pair: chart.and_then(|c| c.pair.clone()),
+                version: chart.and_then(|c| c.version).map(|v| v.name().to_string()),
+                format: it
+                    .fact
+                    .as_ref()
+                    .and_then(chartom::fact_format)
+                    .map(|f| fact_format_name(f).to_string()),
+                suspicion,
+            });
+        }
         self.charts.push(ChartStat {
             id: it.id.clone().unwrap_or_else(|| store.fallback_id(i)),
             pair: chart.and_then(|c| c.pair.clone()),
@@ -758,6 +787,7 @@ impl Sums {
                 items: self.chartom_items,
                 models,
                 charts: self.charts,
+                suspect_keys: self.suspect_keys,
             });
         }
         if self.qa_items > 0 {

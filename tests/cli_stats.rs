@@ -259,6 +259,59 @@ fn human_readable_tables() {
     assert!(text.contains("2 accepted, 1 fixed, 1 rejected, 4 unreviewed"));
 }
 
+fn sample(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("sample-data")
+        .join(name)
+}
+
+/// Suspect answer keys (docs/stats.md): in the CHARTOM sample, G14_Q1_2's most common
+/// human ranking (30 of 60) is its key reversed, against 22 for the key; G9_Q3_2's most
+/// common choice is option 4 (25 of 64) against 20 for the key. Both are listed, in
+/// file order, by `stats --json` and by the text tables.
+#[test]
+fn suspect_answer_keys() {
+    let s = stats_json(&sample("chartom.jsonl"));
+    let list = s["benchmarks"]["chartom"]["suspect_keys"]
+        .as_array()
+        .unwrap();
+    let ids: Vec<&str> = list.iter().map(|x| x["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["G9_Q3_2", "G14_Q1_2"]);
+    let g14 = &list[1];
+    assert_eq!(
+        g14,
+        &serde_json::json!({
+            "id": "G14_Q1_2", "pair": "G14_Q1", "version": "manipulated", "format": "rank",
+            "key": "1 > 4 > 2 > 5 > 3",
+            "reason": "modal_answer_differs",
+            "n_answers": 60, "n_agree": 22, "share_agree": 22.0 / 60.0,
+            "modal_answer": "3 > 5 > 2 > 4 > 1", "modal_count": 30,
+            "reversed": true
+        })
+    );
+    assert_eq!(list[0]["modal_answer"], "4 (There is no relation)");
+    assert_eq!(list[0]["reversed"], false);
+    let out = run(&["stats", sample("chartom.jsonl").to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Suspect answer keys (2)"), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.contains("G14_Q1_2") && l.contains("22/60"))
+        .unwrap();
+    assert!(line.contains("3 > 5 > 2 > 4 > 1"), "{line}");
+    assert!(line.contains("key reversed"), "{line}");
+    // the grading fixture: B1_2's key (option 2) has 4 of 10 answers, option 3 has 6; the
+    // number questions' keys hold their bucket (30 of 68 at 1.2, against at most 13 for
+    // the densest other bucket, 2.5 and 2.7 within ±10 % of 2.5)
+    let s = stats_json(&fixture("grade_chartom.jsonl"));
+    let list = s["benchmarks"]["chartom"]["suspect_keys"]
+        .as_array()
+        .unwrap();
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0]["id"], "B1_2");
+    assert_eq!(list[0]["key"], "2 (Pears)");
+}
+
 #[test]
 fn missing_file_is_an_error() {
     let out = run(&["stats", "/nonexistent/x.jsonl"]);

@@ -26,10 +26,12 @@ impl ParsedFact {
     /// How the parsed answer is shown: `2 (Apples)`, `3 > 1 > 2`, `1200`.
     pub fn display(&self, options: &[String]) -> String {
         match self {
-            ParsedFact::Choice(n) => match options.get(*n as usize - 1) {
-                Some(t) if !t.is_empty() => format!("{n} ({t})"),
-                _ => n.to_string(),
-            },
+            ParsedFact::Choice(n) => {
+                match (*n as usize).checked_sub(1).and_then(|i| options.get(i)) {
+                    Some(t) if !t.is_empty() => format!("{n} ({t})"),
+                    _ => n.to_string(),
+                }
+            }
             ParsedFact::Rank(v) => v.iter().map(u32::to_string).collect::<Vec<_>>().join(" > "),
             ParsedFact::Number(x) => format_number(*x),
             ParsedFact::Range(a, b) => format!("{}–{}", format_number(*a), format_number(*b)),
@@ -982,6 +984,166 @@ pub fn hmi_from_fact(fact: &Fact) -> Option<Hmi> {
 }
 
 // ---------------------------------------------------------------------------------------
+// Suspect answer keys
+
+/// Below this share of human answers agreeing with a number question's key (within its
+/// ±10 % tolerance), the key is suspect.
+pub const SUSPECT_SHARE: f64 = 0.25;
+
+/// Why a key is suspect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SuspicionReason {
+    /// More human answers agree on one other answer than on the key.
+    ModalAnswerDiffers,
+    /// Number questions: fewer than [`SUSPECT_SHARE`] of the human answers are within the
+    /// key's tolerance.
+    FewAgree,
+}
+
+impl SuspicionReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            SuspicionReason::ModalAnswerDiffers => "modal_answer_differs",
+            SuspicionReason::FewAgree => "few_agree",
+        }
+    }
+}
+
+/// An answer key that the human answers put in doubt (docs/stats.md, "Suspect answer
+/// keys"): worth checking, not necessarily wrong (a chart that misleads most readers
+/// is suspect by this rule too).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Suspicion {
+    pub reason: SuspicionReason,
+    /// The key as shown (`2 (Pears)`, `1 > 4 > 2`, `1.2`).
+    pub key: String,
+    /// Human answers that could be read.
+    pub n_answers: u64,
+    /// Of which agree with the key (graded correct by the FACT rule).
+    pub n_agree: u64,
+    pub share_agree: f64,
+    /// The most common human answer that disagrees with the key (for numbers: the centre
+    /// of the densest ±10 % bucket), as shown; its count.
+    pub modal_answer: Option<String>,
+    pub modal_count: u64,
+    /// Rank questions: the most common answer is the key in reverse order (a key written
+    /// least-first, say).
+    pub reversed: bool,
+}
+
+/// Whether the item's FACT key is suspect, judged by its human answers:
+///
+/// - choice and rank: another answer is more common than the key (a tie is not suspect);
+/// - number: the densest ±10 % bucket around another answer holds more answers than the
+///   key's bucket (answers within ±10 % of the key), or fewer than [`SUSPECT_SHARE`] of
+///   the answers are in the key's bucket.
+///
+/// Answers are read like model answers; unreadable ones are left out. `None` when the
+/// item has no FACT key, no readable human answers, or nothing is suspect.
+pub fn suspect_key(item: &Item) -> Option<Suspicion> {
+    let fact = item.fact.as_ref()?;
+    let key = fact_key(fact)?;
+    // the human answers as (parsed, count), equal answers merged, in order
+    let mut answers: Vec<(ParsedFact, u64)> = Vec::new();
+    let unit = Unit::of_question(fact.question.as_deref());
+    for (v, count) in &fact.human_answers {
+        let parsed = match &key {
+            FactKey::Choice(_) => match v {
+                Value::Number(n) => n
+                    .as_u64()
+                    .filter(|n| (1..=u32::MAX as u64).contains(n))
+                    .map(|n| ParsedFact::Choice(n as u32)),
+                Value::String(s) => parse_choice(s, &fact.options).map(ParsedFact::Choice),
+                _ => None,
+            },
+            FactKey::Rank(_) => rank_from_value(v, &fact.options).map(ParsedFact::Rank),
+            FactKey::Number(k) => human_number(v, Some(*k), unit).map(ParsedFact::from),
+        };
+        let Some(p) = parsed else { continue };
+        match answers.iter_mut().find(|(q, _)| *q == p) {
+            Some((_, c)) => *c += count,
+            None => answers.push((p, *count)),
+        }
+    }
+    let n_answers: u64 = answers.iter().map(|a| a.1).sum();
+    if n_answers == 0 {
+        return None;
+    }
+    let n_agree: u64 = answers
+        .iter()
+        .filter(|(p, _)| is_correct(p, &key))
+        .map(|a| a.1)
+        .sum();
+    // the most common disagreeing answer (numbers: by its ±10 % bucket); first on ties
+    let bucket = |p: &ParsedFact| -> u64 {
+        match (p, &key) {
+            (ParsedFact::Number(_) | ParsedFact::Range(..), FactKey::Number(_)) => {
+                let centre = parsed_center(p);
+                answers
+                    .iter()
+                    .filter(|(q, _)| number_correct(parsed_center(q), centre))
+                    .map(|a| a.1)
+                    .sum()
+            }
+            _ => answers.iter().filter(|(q, _)| q == p).map(|a| a.1).sum(),
+        }
+    };
+    let mut modal: Option<(&ParsedFact, u64)> = None;
+    for (p, _) in answers.iter().filter(|(p, _)| !is_correct(p, &key)) {
+        let c = bucket(p);
+        if modal.is_none_or(|(_, m)| c > m) {
+            modal = Some((p, c));
+        }
+    }
+    let share_agree = n_agree as f64 / n_answers as f64;
+    let reason = if modal.is_some_and(|(_, c)| c > n_agree) {
+        SuspicionReason::ModalAnswerDiffers
+    } else if matches!(key, FactKey::Number(_)) && share_agree < SUSPECT_SHARE {
+        SuspicionReason::FewAgree
+    } else {
+        return None;
+    };
+    let reversed = match (&key, modal) {
+        (FactKey::Rank(orders), Some((ParsedFact::Rank(m), _))) => orders
+            .iter()
+            .any(|k| k.len() > 1 && k.iter().rev().eq(m.iter())),
+        _ => false,
+    };
+    Some(Suspicion {
+        reason,
+        key: key_display(&key, &fact.options),
+        n_answers,
+        n_agree,
+        share_agree,
+        modal_answer: modal.map(|(p, _)| p.display(&fact.options)),
+        modal_count: modal.map_or(0, |m| m.1),
+        reversed,
+    })
+}
+
+fn parsed_center(p: &ParsedFact) -> f64 {
+    match p {
+        ParsedFact::Number(x) => *x,
+        ParsedFact::Range(a, b) => (a + b) / 2.0,
+        _ => f64::NAN,
+    }
+}
+
+/// A key as shown: `2 (Pears)`, `1 > 4 > 2` (accepted orders joined by `or`), `1.2`.
+pub fn key_display(key: &FactKey, options: &[String]) -> String {
+    match key {
+        FactKey::Choice(n) => ParsedFact::Choice(*n).display(options),
+        FactKey::Rank(orders) => orders
+            .iter()
+            .map(|o| ParsedFact::Rank(o.clone()).display(options))
+            .collect::<Vec<_>>()
+            .join(" or "),
+        FactKey::Number(x) => format_number(*x),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // Effective grade
 
 /// One CHARTOM response as graded automatically and after human review.
@@ -1572,6 +1734,98 @@ mod tests {
             skim: 500.0,
         });
         assert_eq!(hmi_from_fact(&n).unwrap().hmi, 0.0);
+    }
+
+    fn with_answers(mut f: Fact, answers: Value) -> Item {
+        f.human_answers = serde_json::from_value(answers).unwrap();
+        Item {
+            fact: Some(f),
+            ..Item::default()
+        }
+    }
+
+    #[test]
+    fn suspect_keys() {
+        let choice = fact(FactFormat::Choice, json!(2), &["a", "b", "c"]);
+        // the key is the most common answer, or tied with it: not suspect
+        assert_eq!(
+            suspect_key(&with_answers(choice.clone(), json!([[2, 5], [3, 5]]))),
+            None
+        );
+        assert_eq!(suspect_key(&with_answers(choice.clone(), json!([]))), None);
+        // another answer is more common ("C" and 3 are one answer); 0 is no option
+        let s = suspect_key(&with_answers(
+            choice.clone(),
+            json!([[2, 5], [3, 4], ["C", 2], [0, 9], ["dunno", 9]]),
+        ))
+        .unwrap();
+        assert_eq!(s.reason, SuspicionReason::ModalAnswerDiffers);
+        assert_eq!((s.n_answers, s.n_agree, s.modal_count), (11, 5, 6));
+        assert_eq!(s.modal_answer.as_deref(), Some("3 (c)"));
+        assert_eq!(s.key, "2 (b)");
+        // rank: the key reversed
+        let rank = fact(FactFormat::Rank, json!([1, 3, 2]), &["x", "y", "z"]);
+        let s = suspect_key(&with_answers(rank, json!([[[2, 3, 1], 6], ["1,3,2", 4]]))).unwrap();
+        assert!(s.reversed);
+        assert_eq!(s.key, "1 > 3 > 2");
+        // numbers: the key's bucket (±10 %) against the densest other bucket
+        let num = |key: Value| number_fact("How many?", key);
+        let item = with_answers(
+            num(json!(100)),
+            json!([[100, 5], [95, 2], [300, 3], [310, 3], [290, 2]]),
+        );
+        let s = suspect_key(&item).unwrap();
+        assert_eq!((s.n_agree, s.modal_count), (7, 8));
+        assert_eq!(s.modal_answer.as_deref(), Some("300"));
+        // the key holds its bucket: not suspect
+        let item = with_answers(
+            num(json!(100)),
+            json!([[100, 9], [300, 3], [310, 3], [290, 2]]),
+        );
+        assert_eq!(suspect_key(&item), None);
+        // scattered answers, few near the key: few agree (2 of 10 < 25 %)
+        let item = with_answers(
+            num(json!(100)),
+            json!([
+                [100, 2],
+                [10, 1],
+                [20, 1],
+                [40, 1],
+                [200, 1],
+                [400, 1],
+                [800, 1],
+                [1600, 1],
+                [3200, 1]
+            ]),
+        );
+        let s = suspect_key(&item).unwrap();
+        assert_eq!(s.reason, SuspicionReason::FewAgree);
+        assert_eq!(s.share_agree, 0.2);
+        // negative and zero keys, texts in the question's unit, ranges
+        let item = with_answers(num(json!(-10)), json!([[-10, 3], ["-9.5", 1], [10, 5]]));
+        assert_eq!(
+            suspect_key(&item).unwrap().modal_answer.as_deref(),
+            Some("10")
+        );
+        let item = with_answers(num(json!(0)), json!([[0, 3], [0.001, 2], [1, 1]]));
+        assert_eq!(suspect_key(&item), None);
+        let mut millions = number_fact("How many million bags?", json!(1.2));
+        millions.human_answers = serde_json::from_value(json!([
+            ["1.2 million", 4],
+            ["1,200,000", 3],
+            ["1.1-1.3", 1],
+            [6, 5]
+        ]))
+        .unwrap();
+        let item = Item {
+            fact: Some(millions),
+            ..Item::default()
+        };
+        assert_eq!(suspect_key(&item), None);
+        // no key: nothing to suspect
+        let mut nokey = num(json!(null));
+        nokey.key = None;
+        assert_eq!(suspect_key(&with_answers(nokey, json!([[1, 5]]))), None);
     }
 
     #[test]
