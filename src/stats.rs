@@ -689,13 +689,8 @@ impl Sums {
             );
             self.resolution.add(&r.source);
         }
-        // the most recent free verdict
-        let latest = it
-            .reviews
-            .values()
-            .filter(|r| r.verdict.is_some())
-            .max_by(|a, b| a.at.cmp(&b.at));
-        if let Some(v) = latest.and_then(|r| r.verdict.clone()) {
+        // the free verdict that counts (final, single, majority: as every grade)
+        if let Some(v) = crate::grade::resolve::resolve_verdict(&it.reviews).value {
             *self.other_verdicts.entry(v).or_default() += 1;
         }
     }

@@ -442,6 +442,122 @@ fn export_csv_to_file() {
     assert_eq!(&p1[col("reviews")], "");
 }
 
+/// Every grade field of every benchmark and the notes are columns of their own; the old
+/// columns keep their names and order.
+#[test]
+fn export_csv_has_a_column_for_every_grade_and_note() {
+    let d = tempfile::tempdir().unwrap();
+    let file = d.path().join("mixed.jsonl");
+    std::fs::write(
+        &file,
+        concat!(
+            r#"{"id":"g1","benchmark":"mmlu","responses":[{"model":"m","text":"42"}],"reviews":{"ann":{"at":"2026-01-01T00:00:00Z","verdict":"fail","note":"off by one"},"bob":{"at":"2026-01-02T00:00:00Z","verdict":"pass","note":"fine,\nreally"},"cat":{"at":"2026-01-01T12:00:00Z","verdict":"fail","final":true}}}"#,
+            "\n",
+            r#"{"id":"g2","benchmark":"mmlu","responses":[{"model":"m","text":"7"}],"reviews":{"ann":{"at":"2026-01-01T00:00:00Z","verdict":"unsure"}}}"#,
+            "\n",
+            r#"{"id":"c1","benchmark":"chartom","chart":{"pair":"P","version":"original","type":"bar"},"fact":{"format":"number","key":10},"responses":[{"model":"a","fact":"10"},{"model":"b","fact":"30"}],"reviews":{"ann":{"at":"2026-01-01T00:00:00Z","note":"b misread the axis","models":{"b":{"fact_correct":true,"justification":"misses"}}}}}"#,
+            "\n",
+            r#"{"id":"v1","benchmark":"cvqa","split":"real","group":"direct","original":{"question":"How many?","answer":"2"},"counterfactual":{"question":"How many if one left?","answer":"1"},"responses":[{"model":"a","original":"2","counterfactual":"3"}],"reviews":{"ann":{"at":"2026-01-01T00:00:00Z","status":"reject","reason":"other","image_related":false,"answer_ok":true,"note":"the image shows no dogs","original_correct":false,"counterfactual_correct":true}}}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    let out = run(&["export", file.to_str().unwrap(), "--csv"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut r = csv::Reader::from_reader(&out.stdout[..]);
+    let h = r.headers().unwrap().clone();
+    let names: Vec<&str> = h.iter().collect();
+    // the columns as they were, in their order, first
+    let old = [
+        "id",
+        "line",
+        "benchmark",
+        "split",
+        "group",
+        "chart_pair",
+        "chart_type",
+        "chart_version",
+        "dimension",
+        "model",
+        "raw_answer",
+        "raw_counterfactual",
+        "parsed_answer",
+        "parsed_counterfactual",
+        "auto_correct",
+        "auto_counterfactual_correct",
+        "correct",
+        "counterfactual_correct",
+        "counterfactual_fixed_correct",
+        "mind",
+        "hmi",
+        "squared_error",
+        "judge_bonus",
+        "judge_covered",
+        "judge_penalty",
+        "human_bonus",
+        "human_covered",
+        "n_bonus_points",
+        "human_penalty",
+        "human_justification",
+        "status",
+        "reason",
+        "fixed_question",
+        "fixed_answer",
+        "resolution",
+        "verification_resolution",
+        "n_reviewers",
+        "reviews",
+        "error",
+    ];
+    assert_eq!(&names[..old.len()], &old[..]);
+    let col = |name: &str| {
+        h.iter()
+            .position(|c| c == name)
+            .unwrap_or_else(|| panic!("no column {name}: {names:?}"))
+    };
+    let recs: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    let row = |id: &str, model: &str| {
+        recs.iter()
+            .find(|r| &r[col("id")] == id && &r[col("model")] == model)
+            .unwrap()
+            .clone()
+    };
+    // generic: the verdict that counts (cat's final one), how it was resolved, the notes
+    let g1 = row("g1", "m");
+    assert_eq!(&g1[col("verdict")], "fail");
+    assert_eq!(&g1[col("verdict_resolution")], "final:cat");
+    assert_eq!(&g1[col("notes")], "ann: off by one\nbob: fine,\nreally");
+    let g2 = row("g2", "m");
+    assert_eq!(&g2[col("verdict")], "unsure");
+    assert_eq!(&g2[col("verdict_resolution")], "single:ann");
+    assert_eq!(&g2[col("notes")], "");
+    // CHARTOM: the reviewer's FACT override beside the automatic grade
+    let b = row("c1", "b");
+    assert_eq!(&b[col("auto_correct")], "false");
+    assert_eq!(&b[col("human_fact_correct")], "true");
+    assert_eq!(&b[col("human_justification")], "misses");
+    assert_eq!(&b[col("notes")], "ann: b misread the axis");
+    assert_eq!(&row("c1", "a")[col("human_fact_correct")], "");
+    // C-VQA: every verification field and the overrides
+    let v = row("v1", "a");
+    assert_eq!(&v[col("image_related")], "false");
+    assert_eq!(&v[col("answer_ok")], "true");
+    assert_eq!(&v[col("human_original_correct")], "false");
+    assert_eq!(&v[col("human_counterfactual_correct")], "true");
+    assert_eq!(&v[col("reason")], "other");
+    assert_eq!(&v[col("notes")], "ann: the image shows no dogs");
+    // stats counts the same resolved verdicts (cat's final "fail", not bob's later "pass")
+    let s = stats_json(&file);
+    assert_eq!(
+        s["benchmarks"]["other"]["verdicts"],
+        serde_json::json!({"fail": 1, "unsure": 1})
+    );
+}
+
 #[test]
 fn export_needs_a_format() {
     let out = run(&["export", fixture("grade_cvqa.jsonl").to_str().unwrap()]);

@@ -304,6 +304,23 @@ pub fn resolve_response(
     )
 }
 
+/// The free verdict that counts for an item of an unknown benchmark (`verdict`, set on the
+/// item, not per model): the final review's, else the single reviewer's, else the value
+/// most reviewers gave (ties to the most recent), as for every other grade.
+pub fn resolve_verdict(reviews: &IndexMap<String, Review>) -> Resolved<Option<String>> {
+    resolve_with(
+        reviews,
+        |r| r.verdict.clone().map(Some),
+        |votes| {
+            let voters: Vec<Voter<'_, String>> = votes
+                .iter()
+                .filter_map(|(v, rank)| v.as_ref().map(|value| Voter { value, rank: *rank }))
+                .collect();
+            vote(&voters)
+        },
+    )
+}
+
 /// The question verification that counts for a C-VQA item. A review takes part when it
 /// sets any verification field. Under a majority, `fixed_question`, `fixed_answer` and
 /// `reason` are voted among the reviewers whose status is the winning status.
