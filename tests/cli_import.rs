@@ -247,7 +247,7 @@ fn cvqa_refuses_to_overwrite_without_force() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(read_items(&out).len(), 3);
     // a pending verdict journal beside OUT is never clobbered, even with --force
-    let journal = d.path().join(".o.jsonl.verdict-journal");
+    let journal = d.path().join(".o.jsonl.ann.verdict-journal");
     std::fs::write(&journal, "{}\n").unwrap();
     let o = verdict(&["import", "cvqa", &q, "-o", out.to_str().unwrap(), "--force"]);
     assert_eq!(o.status.code(), Some(2));
