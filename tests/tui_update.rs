@@ -1170,6 +1170,7 @@ fn the_adjudication_queue_steps_through_disagreements_only() {
     ch(&mut s, 'D');
     assert!(!s.queue);
     assert!(s.visible.is_none());
+}
 
 #[test]
 fn search_typed_before_the_index_is_ready_runs_when_it_arrives() {
