@@ -64,6 +64,7 @@ pub const COLUMNS: &[&str] = &[
     "human_counterfactual_correct",
     "image_related",
     "answer_ok",
+    "reason_text",
     "notes",
 ];
 
@@ -139,6 +140,8 @@ pub struct Row {
     /// C-VQA: the resolved verification's `image_related` and `answer_ok`.
     pub image_related: Option<bool>,
     pub answer_ok: Option<bool>,
+    /// C-VQA: the resolved rejection's short text (reason `other`).
+    pub reason_text: Option<String>,
     /// Every reviewer's note on the item, one `reviewer: note` a line, in file order.
     pub notes: Option<String>,
 }
@@ -275,6 +278,7 @@ fn fill(row: &mut Row, it: &Item, model: &str) {
             row.fixed_answer = v.fixed_answer.clone();
             row.image_related = v.image_related;
             row.answer_ok = v.answer_ok;
+            row.reason_text = v.reason_text.clone();
             row.verification_resolution = Some(e.verification.source.label());
         }
         Benchmark::ChartomQa => {

@@ -457,7 +457,7 @@ fn export_csv_has_a_column_for_every_grade_and_note() {
             "\n",
             r#"{"id":"c1","benchmark":"chartom","chart":{"pair":"P","version":"original","type":"bar"},"fact":{"format":"number","key":10},"responses":[{"model":"a","fact":"10"},{"model":"b","fact":"30"}],"reviews":{"ann":{"at":"2026-01-01T00:00:00Z","note":"b misread the axis","models":{"b":{"fact_correct":true,"justification":"misses"}}}}}"#,
             "\n",
-            r#"{"id":"v1","benchmark":"cvqa","split":"real","group":"direct","original":{"question":"How many?","answer":"2"},"counterfactual":{"question":"How many if one left?","answer":"1"},"responses":[{"model":"a","original":"2","counterfactual":"3"}],"reviews":{"ann":{"at":"2026-01-01T00:00:00Z","status":"reject","reason":"other","image_related":false,"answer_ok":true,"note":"the image shows no dogs","original_correct":false,"counterfactual_correct":true}}}"#,
+            r#"{"id":"v1","benchmark":"cvqa","split":"real","group":"direct","original":{"question":"How many?","answer":"2"},"counterfactual":{"question":"How many if one left?","answer":"1"},"responses":[{"model":"a","original":"2","counterfactual":"3"}],"reviews":{"ann":{"at":"2026-01-01T00:00:00Z","status":"reject","reason":"other","reason_text":"two questions in one","image_related":false,"answer_ok":true,"note":"the image shows no dogs","original_correct":false,"counterfactual_correct":true}}}"#,
             "\n",
         ),
     )
@@ -549,6 +549,7 @@ fn export_csv_has_a_column_for_every_grade_and_note() {
     assert_eq!(&v[col("human_original_correct")], "false");
     assert_eq!(&v[col("human_counterfactual_correct")], "true");
     assert_eq!(&v[col("reason")], "other");
+    assert_eq!(&v[col("reason_text")], "two questions in one");
     assert_eq!(&v[col("notes")], "ann: the image shows no dogs");
     // stats counts the same resolved verdicts (cat's final "fail", not bob's later "pass")
     let s = stats_json(&file);

@@ -70,6 +70,8 @@ pub struct Verification {
     pub fixed_question: Option<String>,
     pub fixed_answer: Option<String>,
     pub reason: Option<CvqaReason>,
+    /// The short text of a rejection for reason `other`.
+    pub reason_text: Option<String>,
 }
 
 impl Verification {
@@ -81,6 +83,7 @@ impl Verification {
             fixed_question: r.fixed_question.clone(),
             fixed_answer: r.fixed_answer.clone(),
             reason: r.reason,
+            reason_text: r.reason_text.clone(),
         }
     }
     pub fn is_empty(&self) -> bool {
@@ -376,14 +379,18 @@ pub fn resolve_verification(reviews: &IndexMap<String, Review>) -> Resolved<Veri
             };
             let same_status = field_vote(&|v| v.status == status);
             let reason_name = pick(&same_status, &|v| v.reason.map(|r| r.name().to_string()));
+            let reason =
+                reason_name.and_then(|n| CvqaReason::ALL.into_iter().find(|r| r.name() == n));
+            // the text goes with the reason it explains
+            let same_reason = field_vote(&|v| v.status == status && v.reason == reason);
             Verification {
                 status,
                 image_related: bool_vote(&|v| v.image_related),
                 answer_ok: bool_vote(&|v| v.answer_ok),
                 fixed_question: pick(&same_status, &|v| v.fixed_question.clone()),
                 fixed_answer: pick(&same_status, &|v| v.fixed_answer.clone()),
-                reason: reason_name
-                    .and_then(|n| CvqaReason::ALL.into_iter().find(|r| r.name() == n)),
+                reason,
+                reason_text: pick(&same_reason, &|v| v.reason_text.clone()),
             }
         },
     )
