@@ -1522,6 +1522,11 @@ mod tests {
         ] {
             assert_eq!(graded(&zero, answer).1, Some(want), "{answer:?}");
         }
+        // not read: number words, mixed numbers, inequalities
+        let one_half = number_fact("How many times larger?", json!(1.5));
+        assert_eq!(graded(&one_half, "one and a half"), (None, Some(false)));
+        assert_eq!(graded(&one_half, "1 1/2").0.as_deref(), Some("1"));
+        assert_eq!(graded(&one_half, "more than 1.5").1, Some(true));
         // exponents, stray signs and separators
         let k = number_fact("How many?", json!(1000));
         for (answer, want) in [
