@@ -1001,15 +1001,6 @@ pub enum SuspicionReason {
     FewAgree,
 }
 
-impl SuspicionReason {
-    pub fn name(self) -> &'static str {
-        match self {
-            SuspicionReason::ModalAnswerDiffers => "modal_answer_differs",
-            SuspicionReason::FewAgree => "few_agree",
-        }
-    }
-}
-
 /// An answer key that the human answers put in doubt (docs/stats.md, "Suspect answer
 /// keys"): worth checking, not necessarily wrong (a chart that misleads most readers
 /// is suspect by this rule too).
