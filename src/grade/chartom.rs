@@ -216,7 +216,8 @@ pub fn mse(errors: impl IntoIterator<Item = f64>) -> Option<f64> {
 /// The first number in a text: `about 1,200` → 1200, `1.2`, `-3`, `45%` → 45,
 /// `1.5 million` → 1500000, `3k` → 3000. Thousands separators are commas followed by
 /// exactly three digits (`1,2` is 1). Scale words: thousand, million, billion, trillion
-/// (after a space or attached), and attached `k`, `m`/`mn`, `b`/`bn`.
+/// (after a space or attached), and attached `k`, `m`/`mn`, `b`/`bn`. The full value, with
+/// no question unit and no range: grading reads answers with [`read_number`] and [`Unit`].
 pub fn first_number(text: &str) -> Option<f64> {
     let (x, scale, _, _) = number_at(text, number_start(text)?)?;
     Some(x * 10f64.powi(scale)).filter(|x| x.is_finite())
