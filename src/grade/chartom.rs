@@ -116,7 +116,7 @@ fn rank_from_value(v: &Value, options: &[String]) -> Option<Vec<u32>> {
 fn number_from_value(v: &Value, unit: Unit) -> Option<f64> {
     match v {
         Value::Number(n) => n.as_f64(),
-        Value::String(s) => match unit.readings(&read_number(s)?).first()? {
+        Value::String(s) => match unit.readings(&read_number(s)?, None).first()? {
             NumberValue::One(x) => Some(*x),
             NumberValue::Range(..) => None,
         },
@@ -136,7 +136,7 @@ pub struct FactGrade {
 }
 
 /// Parse a raw FACT answer by the question's format. A number answer is read in the
-/// question's unit ([`Unit`]); of its readings the one nearest the key counts.
+/// question's unit ([`Unit`]); of its readings, the one [`choose`] picks counts.
 pub fn parse_fact(fact: &Fact, raw: &str) -> Option<ParsedFact> {
     match fact_format(fact)? {
         FactFormat::Choice => parse_choice(raw, &fact.options).map(ParsedFact::Choice),
@@ -147,8 +147,8 @@ pub fn parse_fact(fact: &Fact, raw: &str) -> Option<ParsedFact> {
                 Some(FactKey::Number(k)) => Some(k),
                 _ => None,
             };
-            let readings = unit.readings(&read_number(raw)?);
-            Some(nearest(&readings, key)?.into())
+            let readings = unit.readings(&read_number(raw)?, key);
+            Some(choose(&readings, key)?.into())
         }
     }
 }
@@ -325,7 +325,7 @@ impl Unit {
         }
     }
 
-    /// The values an answer may stand for, in the key's unit, most likely first:
+    /// The values an answer may stand for, in the key's unit, the primary one first:
     ///
     /// - with a scale word of its own (`1.2 million`, `1.2M`, `1,200 thousand`): the number
     ///   converted to the question's unit (`1.2` when the question counts in millions),
@@ -333,8 +333,9 @@ impl Unit {
     /// - without one: the number as written, then (when the question counts in a scale)
     ///   the number as a full count converted to the question's unit (`1,200,000` → 1.2);
     /// - a percentage `x%`: x; and, unless the question itself asks for a percentage,
-    ///   also x/100 (a key written as a share, 0.45 for 45 %).
-    pub fn readings(self, w: &Written) -> Vec<NumberValue> {
+    ///   also x/100 (a key written as a share, 0.45 for 45 %), first when the key is a
+    ///   share (|key| ≤ 1).
+    pub fn readings(self, w: &Written, key: Option<f64>) -> Vec<NumberValue> {
         let e = self.scale;
         let mut out: Vec<NumberValue> = Vec::with_capacity(4);
         let mut push = |v: NumberValue| {
@@ -357,41 +358,39 @@ impl Unit {
         } else {
             vec![w.value]
         };
+        let share_key = key.is_some_and(|k| k.abs() <= 1.0);
         for v in scaled {
-            push(v);
-            if w.percent && !self.percent {
-                push(v.map(|x| x / 100.0));
+            let share = v.map(|x| x / 100.0);
+            match (w.percent && !self.percent, share_key) {
+                (true, true) => {
+                    push(share);
+                    push(v);
+                }
+                (true, false) => {
+                    push(v);
+                    push(share);
+                }
+                (false, _) => push(v),
             }
         }
         out
     }
 }
 
-/// Of an answer's readings, the one nearest the key: the smallest ratio between reading
-/// and key (|ln(x/key)|, a range by its midpoint); the first reading when there is no key,
-/// or when no reading has the key's sign.
-pub fn nearest(readings: &[NumberValue], key: Option<f64>) -> Option<NumberValue> {
+/// Of an answer's readings, the one that counts: the one within the key's tolerance when
+/// there is one (readings differ by a factor of 100 or more, so at most one is), else the
+/// primary (first) reading. A conversion is thus never used to move a wrong answer
+/// somewhere else: `300` stays 300 in a question in thousands.
+pub fn choose(readings: &[NumberValue], key: Option<f64>) -> Option<NumberValue> {
     let first = *readings.first()?;
-    let Some(k) = key.filter(|k| *k != 0.0 && k.is_finite()) else {
-        return Some(first);
+    let within = |v: &NumberValue, k: f64| match *v {
+        NumberValue::One(x) => number_correct(x, k),
+        NumberValue::Range(a, b) => number_correct(a, k) && number_correct(b, k),
     };
-    let distance = |v: &NumberValue| {
-        let x = v.center();
-        if x / k > 0.0 {
-            (x / k).ln().abs()
-        } else {
-            f64::INFINITY
-        }
-    };
-    let best = readings
-        .iter()
-        .copied()
-        .min_by(|a, b| distance(a).total_cmp(&distance(b)))?;
-    Some(if distance(&best).is_finite() {
-        best
-    } else {
-        first
-    })
+    Some(
+        key.and_then(|k| readings.iter().copied().find(|v| within(v, k)))
+            .unwrap_or(first),
+    )
 }
 
 /// The power of ten a scale word names: thousand 3, million 6, billion 9, trillion 12
@@ -878,15 +877,20 @@ pub fn in_interval(x: f64, (lo, hi): (Option<f64>, Option<f64>)) -> bool {
     lo.is_none_or(|l| l < x) && hi.is_none_or(|u| x < u)
 }
 
-/// A human answer to a number question, as the HMI reads it: a JSON number as it is; a
-/// text read like a model's answer ([`read_number`] in the question's `unit`, the reading
-/// nearest the key).
+/// A human answer to a number question, as the HMI reads it: like a model's answer, in the
+/// question's `unit`, by [`choose`] (a JSON number is read as a plain number written without
+/// scale: `1200000` is 1.2 for a question in millions and key 1.2).
 pub fn human_number(v: &Value, key: Option<f64>, unit: Unit) -> Option<NumberValue> {
-    match v {
-        Value::Number(n) => n.as_f64().map(NumberValue::One),
-        Value::String(s) => nearest(&unit.readings(&read_number(s)?), key),
-        _ => None,
-    }
+    let written = match v {
+        Value::Number(n) => Written {
+            value: NumberValue::One(n.as_f64()?),
+            scale: 0,
+            percent: false,
+        },
+        Value::String(s) => read_number(s)?,
+        _ => return None,
+    };
+    choose(&unit.readings(&written, key), key)
 }
 
 /// Whether a human answer lies in the acceptable interval; a range only when all of it
@@ -1420,6 +1424,13 @@ mod tests {
         let both = number_fact("How many million bags?", json!(1_200_000));
         assert_eq!(graded(&both, "1.2 million").1, Some(true));
         assert_eq!(graded(&both, "1,200,000").1, Some(true));
+        // a wrong answer is shown as read in the question's unit, never converted to
+        // something else
+        assert_eq!(graded(&f, "6 million").0.as_deref(), Some("6"));
+        assert_eq!(graded(&f, "2,000,000").0.as_deref(), Some("2000000"));
+        let thousands = number_fact("How many thousand visitors?", json!(1.2));
+        assert_eq!(graded(&thousands, "300"), (Some("300".into()), Some(false)));
+        assert_eq!(graded(&thousands, "1200").1, Some(true));
         // no unit in the question: a scale word is a scale
         let plain = number_fact("How many times larger is A than B?", json!(1.2));
         assert_eq!(graded(&plain, "1.2 million").1, Some(false));
@@ -1480,7 +1491,10 @@ mod tests {
         assert_eq!(graded(&pct, "45%").1, Some(true));
         assert_eq!(graded(&pct, "45").1, Some(true));
         assert_eq!(graded(&pct, "0.45").1, Some(false));
+        // a wrong percentage is shown as a share when the key is one
+        assert_eq!(graded(&half, "30%").0.as_deref(), Some("0.3"));
         let rate = number_fact("What was the unemployment rate in 2010?", json!(9.6));
+        assert_eq!(graded(&rate, "30%").0.as_deref(), Some("30"));
         assert_eq!(graded(&rate, "9.6%").1, Some(true));
         assert_eq!(graded(&rate, "96%").1, Some(false));
         // negative keys and answers
@@ -1537,7 +1551,7 @@ mod tests {
         }
     }
 
-    /// Human answers written as texts are read like the model's, in the question's unit.
+    /// Human answers are read like the model's, in the question's unit (JSON numbers too).
     #[test]
     fn hmi_reads_human_texts_in_the_questions_unit() {
         let mut f = number_fact("How many million bags?", json!(1.2));
@@ -1549,6 +1563,7 @@ mod tests {
             (json!("1.2 million"), 10),
             (json!(1.2), 5),
             (json!("1,200,000"), 1),
+            (json!(1_200_000), 1),
             (json!("6 million"), 3),
             (json!("1-2"), 2),
             (json!("2-3"), 1),
@@ -1557,8 +1572,14 @@ mod tests {
         // 6 million and the range 2–3 (which reaches past 2.68) are not acceptable
         assert_eq!(
             (h.n_answers, h.n_not_acceptable, h.n_unparsable),
-            (22, 4, 0)
+            (23, 4, 0)
         );
+        // a misled answer far from the key is not converted into the interval: 300 in a
+        // question in thousands stays 300 (not 0.3)
+        let mut t = number_fact("How many thousand visitors?", json!(1.2));
+        t.strategies = f.strategies;
+        t.human_answers = vec![(json!(1.2), 3), (json!(300), 1), (json!("300"), 1)];
+        assert_eq!(hmi_from_fact(&t).unwrap().n_not_acceptable, 2);
     }
 
     #[test]
