@@ -736,7 +736,9 @@ fn check_chartom(
                         }
                         Some("number") => match answer {
                             Value::Number(_) => {}
-                            Value::String(s) if crate::import::chartom::parse_number(s).is_ok() => {
+                            // a text is read as the grading reads it (docs/stats.md): a
+                            // number, a fraction or a range, with scale and percent sign
+                            Value::String(s) if crate::grade::chartom::read_number(s).is_some() => {
                             }
                             other => c.error(
                                 &af,
@@ -1292,6 +1294,23 @@ mod tests {
         let r = check(CHARTOM);
         assert_eq!(lines(&r), Vec::<String>::new());
         assert!(r.is_clean());
+    }
+
+    /// Human answers written as texts are valid when the grading can read them: a number
+    /// with a scale or percent sign, a fraction, a range.
+    #[test]
+    fn number_human_answers_as_the_grading_reads_them() {
+        let t = CHARTOM.replace(
+            r#""human_answers":[[1.2,56],[6,12]]"#,
+            r#""human_answers":[["1.2 million",5],["1.1-1.3",2],["1/2",1],["about 6",3],["dunno",1]]"#,
+        );
+        let r = check(&t);
+        assert_eq!(
+            lines(&r),
+            [
+                "1:G7_Q1_1:fact.human_answers[4][0]:error: expected a number, found the string `dunno`"
+            ]
+        );
     }
 
     #[test]

@@ -35,14 +35,16 @@ pub enum Source {
 
 #[derive(clap::Args, Debug)]
 pub struct CvqaArgs {
-    /// The CSVs: questions and/or model outputs.
+    /// The CSVs: questions and/or model outputs (`<model>_responses.csv`, or the authors'
+    /// `C-VQA_<model>_results.csv`, which hold real and synthetic rows: each row joins the
+    /// set of its type).
     #[arg(required = true, value_name = "CSV")]
     pub csv: Vec<PathBuf>,
     /// The result set to write (JSONL).
     #[arg(short, long, value_name = "OUT.jsonl")]
     pub output: PathBuf,
     /// Name the model of the next model-output CSV (repeatable, in the order of the CSVs;
-    /// default: the file name without `_responses.csv`).
+    /// default: the file name without `_responses.csv` / `_results.csv` and `C-VQA_`).
     #[arg(long = "model", value_name = "NAME")]
     pub models: Vec<String>,
     /// The folder of the images; items then point at DIR/img_path (relative to OUT's

@@ -286,6 +286,52 @@ pub fn render(s: &Stats, file: &str) -> String {
             );
         }
     }
+    if let Some(c) = &s.benchmarks.chartom
+        && !c.suspect_keys.is_empty()
+    {
+        let _ = writeln!(
+            o,
+            "\n  Suspect answer keys ({}): the human answers disagree with the key",
+            c.suspect_keys.len()
+        );
+        let rows: Vec<Vec<String>> = c
+            .suspect_keys
+            .iter()
+            .map(|k| {
+                let why = match k.suspicion.reason {
+                    crate::grade::chartom::SuspicionReason::ModalAnswerDiffers => {
+                        if k.suspicion.reversed {
+                            "most common answer is the key reversed"
+                        } else {
+                            "most common answer differs"
+                        }
+                    }
+                    crate::grade::chartom::SuspicionReason::FewAgree => "few answers agree",
+                };
+                vec![
+                    clean(&k.id),
+                    clean(&k.suspicion.key),
+                    format!("{}/{}", k.suspicion.n_agree, k.suspicion.n_answers),
+                    match &k.suspicion.modal_answer {
+                        Some(m) => format!("{} ({})", clean(m), k.suspicion.modal_count),
+                        None => "-".into(),
+                    },
+                    why.into(),
+                ]
+            })
+            .collect();
+        table(
+            &mut o,
+            &[
+                "chart",
+                "key",
+                "agree/answers",
+                "most common other answer",
+                "why",
+            ],
+            &rows,
+        );
+    }
     if let Some(q) = &s.benchmarks.chartom_qa {
         let _ = writeln!(o, "\nCharToM-QA ({} items)", q.items);
         let header = [
