@@ -9,6 +9,7 @@
 //! a lost SSH connection, a full disk), so no acknowledged verdict is ever lost. Replaying is
 //! idempotent: a crash between the save and the clearing applies the same verdicts again.
 
+use std::ffi::{OsStr, OsString};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -53,40 +54,119 @@ fn dir_of(results: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
-fn file_name(results: &Path) -> String {
-    results
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
+/// The results file's name as bytes (a name that is not UTF-8 is kept exactly, so two
+/// such files never share journals).
+fn file_name(results: &Path) -> Vec<u8> {
+    results.file_name().map(os_bytes).unwrap_or_default()
+}
+
+#[cfg(unix)]
+fn os_bytes(s: &OsStr) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    s.as_bytes().to_vec()
+}
+
+#[cfg(not(unix))]
+fn os_bytes(s: &OsStr) -> Vec<u8> {
+    s.to_string_lossy().into_owned().into_bytes()
+}
+
+#[cfg(unix)]
+fn os_string(b: Vec<u8>) -> OsString {
+    use std::os::unix::ffi::OsStringExt;
+    OsString::from_vec(b)
+}
+
+#[cfg(not(unix))]
+fn os_string(b: Vec<u8>) -> OsString {
+    OsString::from(String::from_utf8_lossy(&b).into_owned())
+}
+
+/// The reviewer's name as it appears in a journal's file name (docs/format.md, "The
+/// verdict journal"): letters, digits, `-` and `_` stay as they are; every other byte of
+/// the name's UTF-8 is written `%XX` (upper-case hex), and the empty name is `%`. The
+/// mapping is injective and never gives a `.` or a `/`, so a journal's name says exactly
+/// which results file and which reviewer it belongs to.
+pub fn encode_reviewer(reviewer: &str) -> String {
+    if reviewer.is_empty() {
+        return "%".into();
+    }
+    let mut out = String::with_capacity(reviewer.len());
+    for c in reviewer.chars() {
+        if c.is_alphanumeric() || c == '-' || c == '_' {
+            out.push(c);
+        } else {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
+}
+
+/// Is `s` a name `encode_reviewer` gives (or gave in earlier versions, which wrote only
+/// letters, digits, `-` and `_`)?
+fn is_encoded_reviewer(s: &str) -> bool {
+    if s == "%" {
+        return true;
+    }
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut any = false;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = |x: u8| x.is_ascii_digit() || (b'A'..=b'F').contains(&x);
+            if i + 2 >= b.len() || !hex(b[i + 1]) || !hex(b[i + 2]) {
+                return false;
+            }
+            i += 3;
+        } else {
+            let c = s[i..].chars().next().expect("in bounds");
+            if !(c.is_alphanumeric() || c == '-' || c == '_') {
+                return false;
+            }
+            i += c.len_utf8();
+        }
+        any = true;
+    }
+    any
 }
 
 /// Where `reviewer`'s journal of a results file lives.
 pub fn journal_path(results: &Path, reviewer: &str) -> PathBuf {
-    let who: String = reviewer
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    dir_of(results).join(format!(".{}.{who}{SUFFIX}", file_name(results)))
+    dir_of(results).join(journal_name(&file_name(results), reviewer))
+}
+
+fn journal_name(file: &[u8], reviewer: &str) -> OsString {
+    let mut n = Vec::with_capacity(file.len() + reviewer.len() + 24);
+    n.push(b'.');
+    n.extend_from_slice(file);
+    n.push(b'.');
+    n.extend_from_slice(encode_reviewer(reviewer).as_bytes());
+    n.extend_from_slice(SUFFIX.as_bytes());
+    os_string(n)
+}
+
+/// Is `n` the name of a journal of the results file named `file` (exactly: the part
+/// between the file's name and the suffix is one encoded reviewer name)?
+fn is_journal_name_of(n: &[u8], file: &[u8]) -> bool {
+    n.strip_prefix(b".")
+        .and_then(|n| n.strip_prefix(file))
+        .and_then(|n| n.strip_prefix(b"."))
+        .and_then(|n| n.strip_suffix(SUFFIX.as_bytes()))
+        .and_then(|who| std::str::from_utf8(who).ok())
+        .is_some_and(is_encoded_reviewer)
 }
 
 /// Every journal of a results file that exists now (any reviewer's, live or left behind),
 /// in name order.
 pub fn journal_paths(results: &Path) -> Vec<PathBuf> {
-    let prefix = format!(".{}.", file_name(results));
+    let file = file_name(results);
     let mut out: Vec<PathBuf> = fs::read_dir(dir_of(results))
         .map(|rd| {
             rd.filter_map(|e| e.ok())
-                .filter(|e| {
-                    let n = e.file_name();
-                    let n = n.to_string_lossy();
-                    n.starts_with(&prefix) && n.ends_with(SUFFIX)
-                })
+                .filter(|e| is_journal_name_of(&os_bytes(&e.file_name()), &file))
                 .map(|e| e.path())
                 .collect()
         })
@@ -324,6 +404,78 @@ mod tests {
         }
     }
 
+    /// Opening `r.jsonl` must not take the journals of `r.jsonl.copy.jsonl` (or of any
+    /// other file whose name starts with `r.jsonl.`).
+    #[test]
+    fn only_a_files_own_journals() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.jsonl");
+        let copy = d.path().join("r.jsonl.copy.jsonl");
+        let x = d.path().join("r.jsonl.x");
+        fs::write(&p, "{\"id\":\"a\"}\n").unwrap();
+        fs::write(&copy, "{\"id\":\"a\"}\n").unwrap();
+        fs::write(&x, "{\"id\":\"a\"}\n").unwrap();
+        for (f, who) in [(&copy, "ann"), (&x, "bob"), (&x, "x.y")] {
+            Journal::at(journal_path(f, who))
+                .append(&rec(0, "a", who, json!({"verdict": "other file"})))
+                .unwrap();
+        }
+        assert_eq!(journal_paths(&p), Vec::<PathBuf>::new());
+        let (s, paths, rep) = open_with_journal(&p).unwrap();
+        assert!(paths.is_empty());
+        assert_eq!(rep.applied, 0);
+        assert!(s.item(0).unwrap().reviews.is_empty());
+        // each file still sees its own
+        assert_eq!(journal_paths(&copy), vec![journal_path(&copy, "ann")]);
+        assert_eq!(journal_paths(&x).len(), 2);
+        // and its own journal is found
+        Journal::at(journal_path(&p, "ann"))
+            .append(&rec(0, "a", "ann", json!({"verdict": "mine"})))
+            .unwrap();
+        assert_eq!(journal_paths(&p), vec![journal_path(&p, "ann")]);
+    }
+
+    /// Different reviewers never share a journal; plain names keep the journal name of
+    /// earlier versions, so their journals still replay.
+    #[test]
+    fn reviewer_names_map_injectively_to_journal_names() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.jsonl");
+        let names = [
+            "a/b",
+            "a_b",
+            "a.b",
+            "a b",
+            "a%2Fb",
+            "a%",
+            "%",
+            "",
+            "a\u{1b}b",
+            "José",
+            "ann",
+            "a-b",
+            "..",
+            "a\u{2f}b\u{0}",
+        ];
+        let mut seen = std::collections::BTreeMap::new();
+        for n in names {
+            let jp = journal_path(&p, n);
+            assert_eq!(jp.parent(), Some(d.path()), "{n:?}");
+            let file = jp.file_name().unwrap().to_str().unwrap().to_string();
+            if let Some(other) = seen.insert(file.clone(), n) {
+                panic!("{n:?} and {other:?} share the journal {file}");
+            }
+            assert!(is_journal_name_of(file.as_bytes(), b"r.jsonl"), "{file}");
+        }
+        // plain names (letters, digits, `-`, `_`): the name earlier versions gave
+        for n in ["ann", "a_b", "a-b", "José", "Bob_2"] {
+            assert_eq!(
+                journal_path(&p, n),
+                d.path().join(format!(".r.jsonl.{n}.verdict-journal"))
+            );
+        }
+    }
+
     #[test]
     fn replay_restores_and_is_idempotent() {
         let d = tempfile::tempdir().unwrap();
@@ -391,7 +543,7 @@ mod tests {
                 .file_name()
                 .unwrap()
                 .to_string_lossy()
-                .contains(".bob_evil_name.")
+                .contains(".bob%2Fevil%20name.")
         );
         ann.append(&rec(0, "a", "ann", json!({"verdict": "pass"})))
             .unwrap();

@@ -300,7 +300,7 @@ fn a_pending_journal_is_a_notice() {
     let p = write(d.path(), "r.jsonl", "{\"id\":\"a\",\"benchmark\":\"x\"}\n");
     let j = write(
         d.path(),
-        ".r.jsonl.verdict-journal",
+        ".r.jsonl.ann.verdict-journal",
         "{\"item\":0,\"id\":\"a\",\"reviewer\":\"ann\",\"review\":{\"verdict\":\"ok\"}}\n",
     );
     let o = verdict(&["check", p.to_str().unwrap()]);

@@ -272,7 +272,7 @@ fn journal_verdicts_count() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join("set.jsonl");
     std::fs::copy(fixture("grade_cvqa.jsonl"), &p).unwrap();
-    let journal = d.path().join(".set.jsonl.verdict-journal");
+    let journal = d.path().join(".set.jsonl.dan.verdict-journal");
     std::fs::write(
         &journal,
         r#"{"item":0,"id":"r1","reviewer":"dan","review":{"at":"2026-02-01T00:00:00Z","status":"reject","reason":"ambiguous"}}
