@@ -1,11 +1,13 @@
 //! The result-set store: the file's bytes, the byte span of every item, and the edits.
 //!
-//! Opening reads the file and finds item spans without parsing items (a newline scan for
-//! JSONL; for the JSON document form, one pass that borrows each item as a raw slice).
-//! Items are parsed on demand. An edit replaces the text of one item; saving writes every
-//! other byte through unchanged, so untouched JSONL lines stay byte-identical. Saves are
-//! atomic (temporary file in the same folder, fsync, rename, fsync of the folder), keep
-//! the file's permissions, and refuse to overwrite a file another program changed.
+//! Opening maps the file (its pages stay the page cache's; see `map` for a file truncated
+//! under us) and finds item spans without parsing items (a newline scan for JSONL; for
+//! the JSON document form, one pass that borrows each item as a raw slice). Items are
+//! parsed on demand. Grading splices one review into an item's text; saving writes every
+//! other byte through unchanged (copied in the kernel where the file system allows), so
+//! untouched JSONL lines stay byte-identical. Saves are atomic (temporary file in the same
+//! folder, fsync, rename, fsync of the folder), keep the file's owner and permissions, and
+//! refuse to overwrite a file another program changed or the user may not write.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File};
@@ -184,7 +186,7 @@ fn open_regular(path: &Path) -> Result<(File, fs::Metadata), StoreError> {
 pub struct Store {
     path: PathBuf,
     format: Format,
-    buf: Arc<Vec<u8>>,
+    buf: Arc<map::Bytes>,
     /// Byte span of each item in `buf` (JSONL: the line without its terminator).
     spans: Vec<Range<usize>>,
     /// 1-based line number of each item's first byte (JSONL: its line).
@@ -216,11 +218,12 @@ impl Store {
             path: path.clone(),
             source,
         };
-        let (mut f, meta) = open_regular(&path)?;
-        let mut buf = Vec::with_capacity(meta.len() as usize + 1);
-        io::Read::read_to_end(&mut f, &mut buf).map_err(io_err)?;
-        let format = detect_format(&path, &buf);
-        let mut s = Store::from_bytes(path, format, buf)?;
+        let (f, meta) = open_regular(&path)?;
+        // The file is mapped, not copied: its pages are the page cache's, and only the
+        // items' offsets are kept in memory. (A file truncated under us: see `map`.)
+        let bytes = map::Bytes::map(f, meta.len()).map_err(io_err)?;
+        let format = detect_format(&path, &bytes);
+        let mut s = Store::from_backing(path, format, bytes)?;
         s.stamp = Some(Stamp::of(&meta));
         Ok(s)
     }
@@ -228,6 +231,10 @@ impl Store {
     /// Build a store over bytes already in memory (the file at `path` is not read; a
     /// later save will create or replace it without a conflict check).
     pub fn from_bytes(path: PathBuf, format: Format, buf: Vec<u8>) -> Result<Store, StoreError> {
+        Store::from_backing(path, format, map::Bytes::Owned(buf))
+    }
+
+    fn from_backing(path: PathBuf, format: Format, buf: map::Bytes) -> Result<Store, StoreError> {
         let (spans, lines) = match format {
             Format::Jsonl => index_jsonl(&buf),
             Format::Json => index_document(&buf).map_err(|message| StoreError::Document {
@@ -253,7 +260,7 @@ impl Store {
         Store {
             path,
             format: Format::Jsonl,
-            buf: Arc::new(Vec::new()),
+            buf: Arc::new(map::Bytes::Owned(Vec::new())),
             spans: vec![],
             lines: vec![],
             edits: BTreeMap::new(),
@@ -467,12 +474,7 @@ impl Store {
             .unwrap_or_default();
         remove_stale_temporaries(&dir, &name);
         let mut tmp = create_locked_temporary(&dir, &name).map_err(io_err)?;
-        let bytes = {
-            let mut w = io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
-            let n = self.write_to(&mut w).map_err(io_err)?;
-            w.flush().map_err(io_err)?;
-            n
-        };
+        let bytes = self.write_to(tmp.as_file_mut()).map_err(io_err)?;
         #[cfg(unix)]
         if let Some(m) = &old_meta {
             // The replacement gets the file's owner and group, or the save is refused: a
@@ -519,6 +521,11 @@ impl Store {
         let Some(stamp) = &self.stamp else {
             return Ok(());
         };
+        if self.buf.damaged() {
+            return Err(StoreError::Conflict {
+                path: self.path.clone(),
+            });
+        }
         match fs::metadata(&self.path) {
             Ok(m) if Stamp::of(&m) == *stamp => Ok(()),
             Ok(_) => Err(StoreError::Conflict {
@@ -536,25 +543,15 @@ impl Store {
 
     /// Write the current contents: the file's bytes, with edited items' text in place of
     /// theirs and appended items (JSONL) on lines of their own. Returns the bytes written.
-    fn write_to(&self, out: &mut impl Write) -> io::Result<u64> {
-        struct Out<'a, W: Write> {
-            w: &'a mut W,
-            n: u64,
-            last: Option<u8>,
-        }
-        impl<W: Write> Out<'_, W> {
-            fn put(&mut self, b: &[u8]) -> io::Result<()> {
-                self.n += b.len() as u64;
-                if let Some(&l) = b.last() {
-                    self.last = Some(l);
-                }
-                self.w.write_all(b)
-            }
-        }
-        let mut o = Out {
-            w: out,
+    /// Unchanged runs of a mapped file are copied by the kernel (`copy_file_range`) where
+    /// the file system allows, else written from the mapping.
+    fn write_to(&self, out: &mut File) -> io::Result<u64> {
+        let mut o = Sink {
+            out,
+            pending: Vec::with_capacity(1 << 20),
             n: 0,
             last: None,
+            src: self.buf.file(),
         };
         let mut pos = 0;
         let appended_from = self
@@ -562,14 +559,14 @@ impl Store {
             .iter()
             .position(|s| s.start == self.buf.len() && s.is_empty() && self.format == Format::Jsonl)
             .unwrap_or(self.spans.len());
-        // Unchanged runs go out as one slice each, however many items they hold.
+        // Unchanged runs go out as one range each, however many items they hold.
         for (&i, text) in self.edits.range(..appended_from) {
             let span = &self.spans[i];
-            o.put(&self.buf[pos..span.start])?;
+            o.copy(&self.buf, pos..span.start)?;
             o.put(text.as_bytes())?;
             pos = span.end;
         }
-        o.put(&self.buf[pos..])?;
+        o.copy(&self.buf, pos..self.buf.len())?;
         for i in appended_from..self.spans.len() {
             if o.last.is_some_and(|l| l != b'\n') {
                 o.put(b"\n")?;
@@ -577,7 +574,99 @@ impl Store {
             o.put(self.edits.get(&i).map(String::as_bytes).unwrap_or_default())?;
             o.put(b"\n")?;
         }
+        o.flush()?;
         Ok(o.n)
+    }
+}
+
+/// Where a save writes: small pieces are gathered, long unchanged runs are copied from
+/// the source file in the kernel.
+struct Sink<'a> {
+    out: &'a mut File,
+    pending: Vec<u8>,
+    n: u64,
+    last: Option<u8>,
+    /// The file the unchanged bytes come from (at the same offsets), when mapped.
+    src: Option<&'a File>,
+}
+
+impl Sink<'_> {
+    fn put(&mut self, b: &[u8]) -> io::Result<()> {
+        self.n += b.len() as u64;
+        if let Some(&l) = b.last() {
+            self.last = Some(l);
+        }
+        if self.pending.len() + b.len() > self.pending.capacity() {
+            self.flush()?;
+        }
+        if b.len() >= self.pending.capacity() {
+            self.out.write_all(b)
+        } else {
+            self.pending.extend_from_slice(b);
+            Ok(())
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.write_all(&self.pending)?;
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// Copy `bytes[r]`, which is also the source file's `r`.
+    fn copy(&mut self, bytes: &[u8], r: Range<usize>) -> io::Result<()> {
+        #[cfg(target_os = "linux")]
+        if r.len() >= 1 << 16
+            && let Some(src) = self.src
+        {
+            use std::os::fd::AsRawFd;
+            self.flush()?;
+            let mut off = r.start as libc::loff_t;
+            let end = r.end as libc::loff_t;
+            while off < end {
+                let want = ((end - off) as usize).min(1 << 30);
+                // SAFETY: two open descriptors; `off` is ours; the output's own offset is
+                // used and advanced.
+                let got = unsafe {
+                    libc::copy_file_range(
+                        src.as_raw_fd(),
+                        &mut off,
+                        self.out.as_raw_fd(),
+                        std::ptr::null_mut(),
+                        want,
+                        0,
+                    )
+                };
+                if got > 0 {
+                    continue;
+                }
+                let e = io::Error::last_os_error();
+                if got < 0
+                    && !matches!(
+                        e.raw_os_error(),
+                        Some(libc::ENOSYS)
+                            | Some(libc::EXDEV)
+                            | Some(libc::EINVAL)
+                            | Some(libc::EOPNOTSUPP)
+                            | Some(libc::EPERM)
+                            | Some(libc::ETXTBSY)
+                            | Some(libc::EBADF)
+                    )
+                {
+                    return Err(e);
+                }
+                // Not supported here (or the source ended early): the rest from memory.
+                self.src = None;
+                break;
+            }
+            let done = off as usize - r.start;
+            self.n += done as u64;
+            if done > 0 {
+                self.last = Some(bytes[r.start + done - 1]);
+            }
+            return self.put(&bytes[r.start + done..r.end]);
+        }
+        self.put(&bytes[r])
     }
 }
 
@@ -1135,6 +1224,202 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
     }
 }
 
+/// The file's bytes: mapped from the file (the page cache's pages, not private memory),
+/// or owned (stores built in memory).
+///
+/// A mapped file that another program truncates would make reading the lost pages raise
+/// SIGBUS and kill the process. A SIGBUS handler (installed once) puts zero-filled pages
+/// in place of the lost ones in our mappings, and marks the mapping damaged: the reviewer
+/// then sees unreadable items instead of crashing, and the store refuses to save over the
+/// changed file (its stamp differs as well). A SIGBUS elsewhere keeps its default action.
+mod map {
+    use std::fs::File;
+    use std::io;
+    use std::sync::Once;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    pub enum Bytes {
+        Owned(Vec<u8>),
+        #[cfg(unix)]
+        Mapped {
+            map: memmap2::Mmap,
+            file: File,
+            slot: usize,
+        },
+    }
+
+    impl std::fmt::Debug for Bytes {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match self {
+                Bytes::Owned(v) => write!(f, "Owned({} bytes)", v.len()),
+                #[cfg(unix)]
+                Bytes::Mapped { map, .. } => write!(f, "Mapped({} bytes)", map.len()),
+            }
+        }
+    }
+
+    impl std::ops::Deref for Bytes {
+        type Target = [u8];
+        fn deref(&self) -> &[u8] {
+            match self {
+                Bytes::Owned(v) => v,
+                #[cfg(unix)]
+                Bytes::Mapped { map, .. } => map,
+            }
+        }
+    }
+
+    impl Bytes {
+        /// Map `file` (`len` bytes, from its metadata). Falls back to reading it when it
+        /// cannot be mapped (or is empty).
+        pub fn map(file: File, len: u64) -> io::Result<Bytes> {
+            #[cfg(unix)]
+            if len > 0 {
+                install_handler();
+                // SAFETY: the mapping is read-only. Another program may change the file
+                // under us: changed bytes show through (the store's stamp refuses a save
+                // then), and pages lost to a truncation are replaced by the SIGBUS handler.
+                if let Ok(map) = unsafe { memmap2::MmapOptions::new().len(len as usize).map(&file) }
+                {
+                    let _ = map.advise(memmap2::Advice::Sequential);
+                    let slot = register(map.as_ptr() as usize, map.len());
+                    return Ok(Bytes::Mapped { map, file, slot });
+                }
+            }
+            let mut v = Vec::with_capacity(len as usize);
+            io::Read::read_to_end(&mut io::Read::take(file, len), &mut v)?;
+            Ok(Bytes::Owned(v))
+        }
+
+        /// The file the bytes are mapped from.
+        pub fn file(&self) -> Option<&File> {
+            match self {
+                Bytes::Owned(_) => None,
+                #[cfg(unix)]
+                Bytes::Mapped { file, .. } => Some(file),
+            }
+        }
+
+        /// Were pages of the mapping lost (the file was truncated under us)?
+        pub fn damaged(&self) -> bool {
+            match self {
+                Bytes::Owned(_) => false,
+                #[cfg(unix)]
+                Bytes::Mapped { slot, .. } => {
+                    *slot < SLOTS && DAMAGED[*slot].load(Ordering::SeqCst)
+                }
+            }
+        }
+    }
+
+    impl Drop for Bytes {
+        fn drop(&mut self) {
+            #[cfg(unix)]
+            if let Bytes::Mapped { slot, .. } = self
+                && *slot < SLOTS
+            {
+                LEN[*slot].store(0, Ordering::SeqCst);
+                START[*slot].store(0, Ordering::SeqCst);
+                DAMAGED[*slot].store(false, Ordering::SeqCst);
+            }
+        }
+    }
+
+    // The mappings the handler may repair: a fixed table, so the handler reads it without
+    // locks or allocation. A mapping beyond the table's size works, unprotected.
+    const SLOTS: usize = 64;
+    static START: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
+    static LEN: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
+    static DAMAGED: [AtomicBool; SLOTS] = [const { AtomicBool::new(false) }; SLOTS];
+    static PAGE: AtomicUsize = AtomicUsize::new(4096);
+
+    #[cfg(unix)]
+    fn register(start: usize, len: usize) -> usize {
+        for i in 0..SLOTS {
+            if START[i]
+                .compare_exchange(0, start, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                DAMAGED[i].store(false, Ordering::SeqCst);
+                LEN[i].store(len, Ordering::SeqCst);
+                return i;
+            }
+        }
+        SLOTS
+    }
+
+    #[cfg(unix)]
+    static mut OLD: std::mem::MaybeUninit<libc::sigaction> = std::mem::MaybeUninit::uninit();
+
+    #[cfg(unix)]
+    fn install_handler() {
+        static ONCE: Once = Once::new();
+        ONCE.call_once(|| {
+            // SAFETY: sysconf and sigaction with valid, initialised arguments; OLD is
+            // written once here, before the handler can run.
+            unsafe {
+                let page = libc::sysconf(libc::_SC_PAGESIZE);
+                if page > 0 {
+                    PAGE.store(page as usize, Ordering::SeqCst);
+                }
+                let mut sa: libc::sigaction = std::mem::zeroed();
+                sa.sa_sigaction = on_sigbus as *const () as usize;
+                sa.sa_flags = libc::SA_SIGINFO | libc::SA_NODEFER;
+                libc::sigemptyset(&mut sa.sa_mask);
+                libc::sigaction(
+                    libc::SIGBUS,
+                    &sa,
+                    std::ptr::addr_of_mut!(OLD).cast::<libc::sigaction>(),
+                );
+            }
+        });
+    }
+
+    /// Only async-signal-safe work: atomics and `mmap`.
+    #[cfg(unix)]
+    extern "C" fn on_sigbus(
+        _sig: libc::c_int,
+        info: *mut libc::siginfo_t,
+        _ctx: *mut libc::c_void,
+    ) {
+        // SAFETY: the kernel passes a valid siginfo for SA_SIGINFO handlers.
+        let addr = unsafe { (*info).si_addr() } as usize;
+        let page = PAGE.load(Ordering::SeqCst);
+        for i in 0..SLOTS {
+            let start = START[i].load(Ordering::SeqCst);
+            let len = LEN[i].load(Ordering::SeqCst);
+            if start != 0 && addr >= start && addr < start + len {
+                let from = addr & !(page - 1);
+                let end = (start + len).div_ceil(page) * page;
+                // SAFETY: replaces pages of our own read-only mapping with zeroed ones.
+                let p = unsafe {
+                    libc::mmap(
+                        from as *mut libc::c_void,
+                        end - from,
+                        libc::PROT_READ,
+                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                        -1,
+                        0,
+                    )
+                };
+                if p != libc::MAP_FAILED {
+                    DAMAGED[i].store(true, Ordering::SeqCst);
+                    return; // the read is retried and finds zeros
+                }
+            }
+        }
+        // Not ours: put back the previous action; returning re-raises the fault under it.
+        // SAFETY: OLD was filled by sigaction in install_handler.
+        unsafe {
+            libc::sigaction(
+                libc::SIGBUS,
+                std::ptr::addr_of!(OLD).cast::<libc::sigaction>(),
+                std::ptr::null_mut(),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1412,6 +1697,76 @@ mod tests {
         want.sort();
         assert_eq!(names, want);
         drop(holder);
+    }
+
+    /// A large file: unchanged runs go through the kernel copy; the result is the same
+    /// bytes as writing everything from memory.
+    #[test]
+    fn a_save_of_a_large_mapped_file_copies_unchanged_runs_exactly() {
+        let lines: Vec<String> = (0..3000)
+            .map(|k| {
+                format!(
+                    "{{\"id\":\"i{k}\",\"pad\":\"{}\",\"n\":1e3}}",
+                    "x".repeat(k % 300)
+                )
+            })
+            .collect();
+        let content = lines.join("\n") + "\n";
+        let (_d, p) = tmpfile("big.jsonl", content.as_bytes());
+        let mut s = Store::open(&p).unwrap();
+        assert!(s.buf.file().is_some(), "opened files are mapped");
+        let mut mem =
+            Store::from_bytes(p.clone(), Format::Jsonl, content.clone().into_bytes()).unwrap();
+        for i in [0, 1, 1500, 2999] {
+            let r = Some(serde_json::json!({"k": i}));
+            s.set_review(i, "me", r.clone()).unwrap();
+            mem.set_review(i, "me", r).unwrap();
+        }
+        s.push_raw("{\"id\":\"new\"}".into());
+        mem.push_raw("{\"id\":\"new\"}".into());
+        let out = tempfile::tempfile().unwrap();
+        let mut out2 = out.try_clone().unwrap();
+        mem.write_to(&mut out2).unwrap();
+        drop(out2);
+        let n = s.save().unwrap().bytes;
+        let saved = fs::read(&p).unwrap();
+        let mut want = Vec::new();
+        {
+            use std::io::{Read, Seek};
+            let mut out = out;
+            out.seek(io::SeekFrom::Start(0)).unwrap();
+            out.read_to_end(&mut want).unwrap();
+        }
+        assert_eq!(n as usize, saved.len());
+        assert!(saved == want, "mapped save differs from the in-memory one");
+        assert!(
+            String::from_utf8(saved)
+                .unwrap()
+                .contains(r#""id":"i1500","pad":"#)
+        );
+    }
+
+    /// Another program truncates the file while it is mapped: reading the lost items
+    /// gives unreadable items instead of a SIGBUS, and saving is refused.
+    #[cfg(unix)]
+    #[test]
+    fn a_file_truncated_under_us_does_not_crash_and_is_not_saved_over() {
+        let line = format!("{{\"id\":\"a\",\"pad\":\"{}\"}}\n", "x".repeat(5000));
+        let content = line.repeat(8);
+        let (_d, p) = tmpfile("t.jsonl", content.as_bytes());
+        let mut s = Store::open(&p).unwrap();
+        assert!(s.buf.file().is_some(), "opened files are mapped");
+        fs::OpenOptions::new()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_len(100)
+            .unwrap();
+        assert!(s.item(7).is_err(), "the lost item reads as zeros");
+        assert!(s.buf.damaged());
+        s.set_review(0, "me", Some(serde_json::json!({}))).ok();
+        assert!(matches!(s.save(), Err(StoreError::Conflict { .. })));
+        assert_eq!(fs::metadata(&p).unwrap().len(), 100);
     }
 
     #[cfg(unix)]
