@@ -70,6 +70,8 @@ pub enum ItemError {
     Field(#[from] FieldError),
     #[error("an item must be a JSON object, found {0}")]
     NotObject(&'static str),
+    #[error("no item {0} (the set has fewer items)")]
+    NoSuchItem(usize),
 }
 
 impl ItemError {
@@ -294,30 +296,32 @@ impl Store {
     }
 
     /// 1-based line of item `i` in the file (JSONL: its line; JSON: where it starts).
+    /// 0 when there is no item `i` (lines are 1-based).
     pub fn line(&self, i: usize) -> u32 {
-        self.lines[i]
+        self.lines.get(i).copied().unwrap_or(0)
     }
 
     /// How messages name item `i` when it has no id: `#<line>` (JSONL) or `#<index>`
     /// (JSON, 1-based).
+    /// (Without an item `i`, `#<index>`.)
     pub fn fallback_id(&self, i: usize) -> String {
-        match self.format {
-            Format::Jsonl => format!("#{}", self.lines[i]),
-            Format::Json => format!("#{}", i + 1),
+        match (self.format, self.lines.get(i)) {
+            (Format::Jsonl, Some(line)) => format!("#{line}"),
+            _ => format!("#{}", i + 1),
         }
     }
 
-    /// The item's current bytes (its edit if edited).
-    pub fn raw_bytes(&self, i: usize) -> &[u8] {
+    /// The item's current bytes (its edit if edited); `None` if there is no item `i`.
+    pub fn raw_bytes(&self, i: usize) -> Option<&[u8]> {
         match self.edits.get(&i) {
-            Some(t) => t.as_bytes(),
-            None => &self.buf[self.spans[i].clone()],
+            Some(t) => Some(t.as_bytes()),
+            None => self.spans.get(i).map(|s| &self.buf[s.clone()]),
         }
     }
 
     /// The item's current text.
     pub fn raw(&self, i: usize) -> Result<&str, ItemError> {
-        let b = self.raw_bytes(i);
+        let b = self.raw_bytes(i).ok_or(ItemError::NoSuchItem(i))?;
         std::str::from_utf8(b).map_err(|e| ItemError::Utf8(e.valid_up_to()))
     }
 
@@ -408,7 +412,7 @@ impl Store {
 
     /// The item's bytes in the file as read.
     fn orig_bytes(&self, i: usize) -> &[u8] {
-        &self.buf[self.spans[i].clone()]
+        self.spans.get(i).map_or(&[], |s| &self.buf[s.clone()])
     }
 
     /// Make `text` the current text of item `i`; back to the file's bytes when it equals
@@ -1586,6 +1590,30 @@ mod tests {
         s.save().unwrap();
         assert_eq!(fs::read(&p).unwrap(), content);
         assert_eq!(Store::open(&p).unwrap().raw(0).unwrap(), s.raw(0).unwrap());
+    }
+
+    /// An empty set (or any index past the end): errors, never a panic.
+    #[test]
+    fn an_index_past_the_end_is_an_error_not_a_panic() {
+        for (name, content) in [
+            ("e.jsonl", &b""[..]),
+            ("b.jsonl", b"\n  \n"),
+            ("d.json", br#"{"verdict":1,"items":[]}"#),
+        ] {
+            let (_d, p) = tmpfile(name, content);
+            let mut s = Store::open(&p).unwrap();
+            assert!(s.is_empty());
+            assert_eq!(s.raw(0), Err(ItemError::NoSuchItem(0)));
+            assert_eq!(s.raw_bytes(0), None);
+            assert!(matches!(s.item(0), Err(ItemError::NoSuchItem(0))));
+            assert!(matches!(s.value(0), Err(ItemError::NoSuchItem(0))));
+            assert!(s.set_review(0, "me", Some(serde_json::json!({}))).is_err());
+            assert_eq!(s.line(0), 0);
+            assert_eq!(s.fallback_id(0), "#1");
+            assert!(!s.is_dirty());
+            s.save().unwrap();
+            assert_eq!(fs::read(&p).unwrap(), content);
+        }
     }
 
     #[test]
