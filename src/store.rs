@@ -20,6 +20,9 @@ use serde_json::Value;
 
 use crate::model::{FieldError, Item};
 
+/// Files of this size or more are mapped rather than read into memory.
+const MAP_FROM: u64 = 64 << 20;
+
 /// The two file forms of FORMAT.md.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -72,6 +75,10 @@ pub enum ItemError {
     NotObject(&'static str),
     #[error("no item {0} (the set has fewer items)")]
     NoSuchItem(usize),
+    #[error(
+        "the file was changed in place by another program since it was opened; reopen it to see it (your verdicts are safe in the journal)"
+    )]
+    ChangedOnDisk,
 }
 
 impl ItemError {
@@ -216,14 +223,21 @@ impl Store {
     /// `.json`), else the content.
     pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
         let path = path.as_ref().to_path_buf();
+        Store::open_mapping_from(path, MAP_FROM)
+    }
+
+    /// `open`, mapping files of `map_from` bytes or more.
+    fn open_mapping_from(path: PathBuf, map_from: u64) -> Result<Store, StoreError> {
         let io_err = |source| StoreError::Io {
             path: path.clone(),
             source,
         };
         let (f, meta) = open_regular(&path)?;
-        // The file is mapped, not copied: its pages are the page cache's, and only the
-        // items' offsets are kept in memory. (A file truncated under us: see `map`.)
-        let bytes = map::Bytes::map(f, meta.len()).map_err(io_err)?;
+        // A large file is mapped, not copied: its pages are the page cache's, and only the
+        // items' offsets are kept in memory. (A file changed or truncated under us: see
+        // `map`.) A smaller one is read: a private copy costs little and keeps showing
+        // what was read whatever other programs do to the file.
+        let bytes = map::Bytes::map(f, meta.len(), meta.len() >= map_from).map_err(io_err)?;
         let format = detect_format(&path, &bytes);
         let mut s = Store::from_backing(path, format, bytes)?;
         s.stamp = Some(Stamp::of(&meta));
@@ -321,6 +335,9 @@ impl Store {
 
     /// The item's current text.
     pub fn raw(&self, i: usize) -> Result<&str, ItemError> {
+        if !self.edits.contains_key(&i) && self.buf.changed_on_disk() {
+            return Err(ItemError::ChangedOnDisk);
+        }
         let b = self.raw_bytes(i).ok_or(ItemError::NoSuchItem(i))?;
         std::str::from_utf8(b).map_err(|e| ItemError::Utf8(e.valid_up_to()))
     }
@@ -1240,7 +1257,7 @@ mod map {
     use std::fs::File;
     use std::io;
     use std::sync::Once;
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
     pub enum Bytes {
         Owned(Vec<u8>),
@@ -1249,6 +1266,7 @@ mod map {
             map: memmap2::Mmap,
             file: File,
             slot: usize,
+            seen: Seen,
         },
     }
 
@@ -1276,9 +1294,9 @@ mod map {
     impl Bytes {
         /// Map `file` (`len` bytes, from its metadata). Falls back to reading it when it
         /// cannot be mapped (or is empty).
-        pub fn map(file: File, len: u64) -> io::Result<Bytes> {
+        pub fn map(file: File, len: u64, map: bool) -> io::Result<Bytes> {
             #[cfg(unix)]
-            if len > 0 {
+            if len > 0 && map {
                 install_handler();
                 // SAFETY: the mapping is read-only. Another program may change the file
                 // under us: changed bytes show through (the store's stamp refuses a save
@@ -1287,7 +1305,13 @@ mod map {
                 {
                     let _ = map.advise(memmap2::Advice::Sequential);
                     let slot = register(map.as_ptr() as usize, map.len());
-                    return Ok(Bytes::Mapped { map, file, slot });
+                    let seen = Seen::of(&file)?;
+                    return Ok(Bytes::Mapped {
+                        map,
+                        file,
+                        slot,
+                        seen,
+                    });
                 }
             }
             let mut v = Vec::with_capacity(len as usize);
@@ -1301,6 +1325,36 @@ mod map {
                 Bytes::Owned(_) => None,
                 #[cfg(unix)]
                 Bytes::Mapped { file, .. } => Some(file),
+            }
+        }
+
+        /// Has another program written the mapped file in place since it was mapped (so
+        /// that the bytes seen may no longer be the ones indexed)? Checked with `fstat`
+        /// at most every 20 ms; once seen, it stays so.
+        pub fn changed_on_disk(&self) -> bool {
+            match self {
+                Bytes::Owned(_) => false,
+                #[cfg(unix)]
+                Bytes::Mapped {
+                    file, seen, slot, ..
+                } => {
+                    if seen.changed.load(Ordering::Relaxed)
+                        || (*slot < SLOTS && DAMAGED[*slot].load(Ordering::Relaxed))
+                    {
+                        return true;
+                    }
+                    let now = seen.origin.elapsed().as_millis() as u64;
+                    let last = seen.checked_ms.load(Ordering::Relaxed);
+                    if now < last + 20 {
+                        return false;
+                    }
+                    seen.checked_ms.store(now, Ordering::Relaxed);
+                    let changed = Seen::stamp(file).is_none_or(|st| st != seen.stamp);
+                    if changed {
+                        seen.changed.store(true, Ordering::Relaxed);
+                    }
+                    changed
+                }
             }
         }
 
@@ -1326,6 +1380,41 @@ mod map {
                 START[*slot].store(0, Ordering::SeqCst);
                 DAMAGED[*slot].store(false, Ordering::SeqCst);
             }
+        }
+    }
+
+    /// What the mapped file looked like when it was mapped (size, mtime and ctime to the
+    /// nanosecond, from `fstat` of the mapped descriptor: a rename over the path does not
+    /// change it, a write in place does).
+    pub struct Seen {
+        stamp: [i64; 5],
+        origin: std::time::Instant,
+        checked_ms: AtomicU64,
+        changed: AtomicBool,
+    }
+
+    impl Seen {
+        #[cfg(unix)]
+        fn stamp(file: &File) -> Option<[i64; 5]> {
+            use std::os::unix::fs::MetadataExt;
+            let m = file.metadata().ok()?;
+            Some([
+                m.size() as i64,
+                m.mtime(),
+                m.mtime_nsec(),
+                m.ctime(),
+                m.ctime_nsec(),
+            ])
+        }
+
+        #[cfg(unix)]
+        fn of(file: &File) -> io::Result<Seen> {
+            Ok(Seen {
+                stamp: Seen::stamp(file).ok_or_else(|| io::Error::other("fstat failed"))?,
+                origin: std::time::Instant::now(),
+                checked_ms: AtomicU64::new(0),
+                changed: AtomicBool::new(false),
+            })
         }
     }
 
@@ -1427,6 +1516,7 @@ mod map {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::hint::black_box;
 
     fn tmpfile(name: &str, content: &[u8]) -> (tempfile::TempDir, PathBuf) {
         let d = tempfile::tempdir().unwrap();
@@ -1741,7 +1831,7 @@ mod tests {
             .collect();
         let content = lines.join("\n") + "\n";
         let (_d, p) = tmpfile("big.jsonl", content.as_bytes());
-        let mut s = Store::open(&p).unwrap();
+        let mut s = Store::open_mapping_from(p.clone(), 0).unwrap();
         assert!(s.buf.file().is_some(), "opened files are mapped");
         let mut mem =
             Store::from_bytes(p.clone(), Format::Jsonl, content.clone().into_bytes()).unwrap();
@@ -1782,7 +1872,7 @@ mod tests {
         let line = format!("{{\"id\":\"a\",\"pad\":\"{}\"}}\n", "x".repeat(5000));
         let content = line.repeat(8);
         let (_d, p) = tmpfile("t.jsonl", content.as_bytes());
-        let mut s = Store::open(&p).unwrap();
+        let mut s = Store::open_mapping_from(p.clone(), 0).unwrap();
         assert!(s.buf.file().is_some(), "opened files are mapped");
         fs::OpenOptions::new()
             .write(true)
@@ -1790,11 +1880,37 @@ mod tests {
             .unwrap()
             .set_len(100)
             .unwrap();
-        assert!(s.item(7).is_err(), "the lost item reads as zeros");
+        // Reading the lost pages is safe (zeros), whether or not the change is seen first.
+        assert_eq!(black_box(&s.buf[..])[content.len() - 1], 0);
         assert!(s.buf.damaged());
+        assert!(matches!(s.item(7), Err(ItemError::ChangedOnDisk)));
         s.set_review(0, "me", Some(serde_json::json!({}))).ok();
         assert!(matches!(s.save(), Err(StoreError::Conflict { .. })));
         assert_eq!(fs::metadata(&p).unwrap().len(), 100);
+    }
+
+    /// A mapped file rewritten in place (truncate and write, as `open(path, "w")` does)
+    /// while open: its items are reported as changed, not shown from the new bytes at the
+    /// old offsets; edits stay readable; saving is refused.
+    #[cfg(unix)]
+    #[test]
+    fn a_mapped_file_rewritten_in_place_shows_no_mixed_content() {
+        let content = b"{\"id\":\"a\"}\n{\"id\":\"b\"}\n";
+        let (_d, p) = tmpfile("m.jsonl", content);
+        let mut s = Store::open_mapping_from(p.clone(), 0).unwrap();
+        assert_eq!(s.item(1).unwrap().id.as_deref(), Some("b"));
+        s.set_review(0, "me", Some(serde_json::json!({}))).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(25));
+        fs::write(&p, b"{\"id\":\"new\"}\n{\"id\":\"c\"}\n").unwrap();
+        assert!(matches!(s.item(1), Err(ItemError::ChangedOnDisk)));
+        assert!(s.raw(0).unwrap().contains("\"me\""));
+        assert!(matches!(s.save(), Err(StoreError::Conflict { .. })));
+        // small files are read, not mapped: they keep showing what was read
+        let (_d2, p2) = tmpfile("r.jsonl", content);
+        let s2 = Store::open(&p2).unwrap();
+        assert!(s2.buf.file().is_none());
+        fs::write(&p2, b"{\"id\":\"new\"}\n{\"id\":\"c\"}\n").unwrap();
+        assert_eq!(s2.item(1).unwrap().id.as_deref(), Some("b"));
     }
 
     #[cfg(unix)]
