@@ -1673,7 +1673,9 @@ impl State {
         let i = self.pos;
         let raw = match self.store.raw(i) {
             Ok(t) => t.to_string(),
-            Err(_) => String::from_utf8_lossy(self.store.raw_bytes(i)).into_owned(),
+            Err(_) => {
+                String::from_utf8_lossy(self.store.raw_bytes(i).unwrap_or_default()).into_owned()
+            }
         };
         self.current = Some(Current {
             index: i,
