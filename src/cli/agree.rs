@@ -4,7 +4,6 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::journal::open_with_journal;
 use crate::team::agree::{AgreementReport, FieldReport, PairFigures, report};
 
 #[derive(clap::Args, Debug)]
@@ -17,14 +16,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (store, _journal, replay) = open_with_journal(&args.file)?;
-    if replay.applied > 0 {
-        eprintln!(
-            "verdict: {}: {} verdict(s) from its journal (not yet saved into the file) are included",
-            args.file.display(),
-            replay.applied
-        );
-    }
+    let store = super::open_with_journal(&args.file)?;
     let r = report(&store);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&r)?);

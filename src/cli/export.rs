@@ -5,7 +5,6 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::export::{ExportFormat, export};
-use crate::journal::open_with_journal;
 
 /// One row per item x model, with the automatic grades, the grades that count after
 /// human review (overrides, adjudication, majority), the resolved human verdict and the
@@ -28,13 +27,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (store, _journal, replay) = open_with_journal(&args.file)?;
-    if replay.applied > 0 {
-        eprintln!(
-            "verdict: {} unsaved verdict(s) recovered from the journal are included",
-            replay.applied
-        );
-    }
+    let store = super::open_with_journal(&args.file)?;
     let format = if args.csv {
         ExportFormat::Csv
     } else {

@@ -2,7 +2,6 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::journal::open_with_journal;
 use crate::stats::*;
 
 /// The papers' figures for a result set: C-VQA accuracy on original and counterfactual
@@ -22,13 +21,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (store, _journal, replay) = open_with_journal(&args.file)?;
-    if replay.applied > 0 {
-        eprintln!(
-            "verdict: {} unsaved verdict(s) recovered from the journal are counted",
-            replay.applied
-        );
-    }
+    let store = super::open_with_journal(&args.file)?;
     let stats = compute(&store);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&stats)?);

@@ -99,28 +99,36 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         })
         .unwrap_or(ProtocolChoice::Auto);
 
-    let own = crate::journal::Journal::for_session(&opts.file, &reviewer)?;
+    // The file first: a failed open leaves no journal behind.
     let (store, replayed, replay) = crate::journal::open_with_journal(&opts.file)
         .with_context(|| format!("cannot open {}", opts.file.display()))?;
+    let own = crate::journal::Journal::for_session(&opts.file, &reviewer)?;
+    let own_path = own.path().to_path_buf();
     log::info!(
         "opened {} ({} items) as {reviewer}",
         opts.file.display(),
         store.len()
     );
     // Journals of other sessions still running stay theirs; those left by sessions that
-    // ended (killed) are folded by us. Records that matched no item are kept aside first.
+    // ended (killed) are folded by us. Journals holding lines that were not applied are
+    // copied aside first, so folding never deletes them.
     let stale: Vec<PathBuf> = replayed
         .into_iter()
         .filter(|p| p.as_path() != own.path() && !crate::journal::is_live(p))
         .collect();
     let mut kept_aside = Vec::new();
-    if !replay.skipped.is_empty() {
-        for p in stale.iter().map(|p| p.as_path()).chain([own.path()]) {
-            if let Ok(a) = crate::journal::Journal::at(p.to_path_buf()).keep_aside() {
-                kept_aside.push(a);
-            }
+    let mode = crate::journal::side_file_mode(&opts.file);
+    for p in replay
+        .to_keep
+        .iter()
+        .filter(|p| p.as_path() == own.path() || stale.contains(p))
+    {
+        match crate::journal::Journal::at(p.to_path_buf()).keep_aside(mode) {
+            Ok(a) => kept_aside.push(a),
+            Err(e) => log::error!("keeping {} aside: {e}", p.display()),
         }
     }
+    let moved = own.moved.clone();
 
     let (tx, rx) = mpsc::channel::<Msg>();
     let snapshot = store.clone();
@@ -187,25 +195,38 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     };
     let mut fx = state.start_at(start.unwrap_or(0));
     let mut notices = Vec::new();
+    if let Some(m) = moved {
+        notices.push(m);
+    }
+    if replay.not_applied() > 0 {
+        let kept = if kept_aside.is_empty() {
+            "see the log".to_string()
+        } else {
+            format!(
+                "kept in {}",
+                kept_aside
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        notices.push(format!(
+            "{} journal entries not applied: {} unreadable, {} invalid, {} match no item ({kept})",
+            replay.not_applied(),
+            replay.unreadable.len(),
+            replay.invalid.len(),
+            replay.skipped.len(),
+        ));
+        for s in replay.problems() {
+            log::warn!("journal: {s}");
+        }
+    }
     if replay.applied > 0 {
         notices.push(format!(
             "recovered {} verdicts from the journal of an earlier session",
             replay.applied
         ));
-    }
-    if !replay.skipped.is_empty() {
-        notices.push(format!(
-            "{} journaled verdicts match no item (kept in {})",
-            replay.skipped.len(),
-            kept_aside
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-        for s in &replay.skipped {
-            log::warn!("journal: {s}");
-        }
     }
     if !key_problems.is_empty() {
         notices.push(format!("config keys: {}", key_problems.join("; ")));
@@ -338,7 +359,7 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
             eprintln!(
                 "verdict: your verdicts are safe in the journal {}, but {} was not updated: {e}\n\
                  Reopen the file with verdict to fold them in.",
-                crate::journal::journal_path(&opts.file, &reviewer).display(),
+                own_path.display(),
                 opts.file.display()
             );
         }
