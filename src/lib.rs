@@ -1,8 +1,9 @@
 //! verdict: review benchmark results by hand.
 //!
-//! Domain code (`model`, `store`, `journal`, `grade`, `stats`, `import`, `check`,
+//! Domain code (`model`, `review`, `store`, `journal`, `grade`, `stats`, `import`, `check`,
 //! `export`, `team`, `synth`) knows nothing about terminals; `tui` knows nothing about
-//! file bytes.
+//! file bytes. `sanitize` makes untrusted text harmless for any output that a terminal
+//! may show.
 
 pub mod check;
 pub mod cli;
@@ -11,6 +12,8 @@ pub mod grade;
 pub mod import;
 pub mod journal;
 pub mod model;
+pub mod review;
+pub mod sanitize;
 pub mod stats;
 pub mod store;
 pub mod synth;

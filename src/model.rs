@@ -339,6 +339,9 @@ pub struct Review {
     pub fixed_answer: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<CvqaReason>,
+    /// The reviewer's words when `reason` is `other` (docs/format.md, C-VQA REVIEW).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason_text: Option<String>,
 
     /// Response grades (single-response items); see `models` for several.
     #[serde(flatten)]

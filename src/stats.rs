@@ -70,6 +70,8 @@ impl ResolutionCounts {
 pub struct ReviewerStats {
     /// Items carrying a review by this reviewer.
     pub reviewed: u64,
+    /// Of which done: every required grade given (`review::item_done`, docs/format.md).
+    pub done: u64,
     /// Of which adjudicated (`"final": true`).
     #[serde(rename = "final")]
     pub final_: u64,
@@ -297,6 +299,7 @@ impl Merge for ResolutionCounts {
 impl Merge for ReviewerStats {
     fn absorb(&mut self, o: Self) {
         self.reviewed += o.reviewed;
+        self.done += o.done;
         self.final_ += o.final_;
         self.by_benchmark.absorb(o.by_benchmark);
         self.seconds += o.seconds;
@@ -489,6 +492,9 @@ impl Sums {
         for (name, r) in &it.reviews {
             let s = slot(&mut self.reviews, name);
             s.reviewed += 1;
+            if crate::review::item_done(it, Some(r)) {
+                s.done += 1;
+            }
             if r.is_final == Some(true) {
                 s.final_ += 1;
             }
@@ -918,11 +924,23 @@ mod tests {
         );
         assert_eq!(v.by_reason["wrong-answer"], 1);
         assert_eq!(st.reviews["a"].reviewed, 2);
+        assert_eq!(st.reviews["a"].done, 2);
         assert!(st.benchmarks.chartom.is_none());
         let json = serde_json::to_value(&st).unwrap();
         assert!(json["benchmarks"].get("chartom").is_none());
         assert_eq!(json["resolution"]["single"], 1);
         assert_eq!(json["resolution"]["none"], 2);
+    }
+
+    #[test]
+    fn progress_counts_done_items_not_partial_ones() {
+        let s = store(&[
+            r#"{"id":"1","benchmark":"chartom","responses":[{"model":"a"},{"model":"b"}],"reviews":{"r":{"models":{"a":{"justification":"misses"}}},"q":{"note":"later"}}}"#,
+            r#"{"id":"2","benchmark":"chartom","responses":[{"model":"a"},{"model":"b"}],"reviews":{"r":{"models":{"a":{"justification":"misses"},"b":{"justification":"partial"}}}}}"#,
+        ]);
+        let st = compute(&s);
+        assert_eq!((st.reviews["r"].reviewed, st.reviews["r"].done), (2, 1));
+        assert_eq!((st.reviews["q"].reviewed, st.reviews["q"].done), (1, 0));
     }
 
     #[test]

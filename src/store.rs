@@ -39,8 +39,16 @@ pub enum StoreError {
         "{path}: the file was changed by another program since it was read; not overwriting it (reopen it to see the changes)"
     )]
     Conflict { path: PathBuf },
-    #[error("{path}: the file is read-only; not overwriting it (make it writable to save)")]
+    #[error("{path}: the file is read-only for you; not overwriting it (make it writable to save)")]
     ReadOnly { path: PathBuf },
+    #[error(
+        "{path}: the file belongs to another user (uid {uid}, gid {gid}) and saving would change its owner; not overwriting it"
+    )]
+    Owner { path: PathBuf, uid: u32, gid: u32 },
+    #[error(
+        "{path}: not a regular file ({kind}); verdict reads result sets from regular files (or symlinks to them)"
+    )]
+    NotRegular { path: PathBuf, kind: &'static str },
     #[error("{path}: {what}: {message}")]
     Item {
         path: PathBuf,
@@ -72,7 +80,10 @@ impl ItemError {
     }
 }
 
-/// What identifies the file on disk as the one we read.
+/// What identifies the file on disk as the one we read. The status-change time (ctime,
+/// to the nanosecond) is set by the kernel on every write and cannot be put back by the
+/// writer, so an in-place edit that restores the size and mtime (`rsync --inplace -t`)
+/// still shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Stamp {
     len: u64,
@@ -81,6 +92,8 @@ struct Stamp {
     ino: u64,
     #[cfg(unix)]
     dev: u64,
+    #[cfg(unix)]
+    ctime: (i64, i64),
 }
 
 impl Stamp {
@@ -94,8 +107,75 @@ impl Stamp {
             ino: meta.ino(),
             #[cfg(unix)]
             dev: meta.dev(),
+            #[cfg(unix)]
+            ctime: (meta.ctime(), meta.ctime_nsec()),
         }
     }
+}
+
+/// Open `path` for reading, refusing anything but a regular file (a symlink is followed
+/// to its target, which must be one). The open does not block (a FIFO without a writer
+/// would), and the type is checked on what was opened, so nothing is read from a FIFO,
+/// device or socket.
+fn open_regular(path: &Path) -> Result<(File, fs::Metadata), StoreError> {
+    let io_err = |source| StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut opts = fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY);
+    }
+    let f = opts.open(path).map_err(io_err)?;
+    let meta = f.metadata().map_err(io_err)?;
+    let ft = meta.file_type();
+    if ft.is_dir() {
+        return Err(StoreError::Document {
+            path: path.to_path_buf(),
+            message: "is a folder (to import a CHARTOM folder, use `verdict import chartom`)"
+                .into(),
+        });
+    }
+    if !ft.is_file() {
+        #[cfg(unix)]
+        let kind = {
+            use std::os::unix::fs::FileTypeExt;
+            if ft.is_fifo() {
+                "a FIFO"
+            } else if ft.is_char_device() {
+                "a character device"
+            } else if ft.is_block_device() {
+                "a block device"
+            } else if ft.is_socket() {
+                "a socket"
+            } else {
+                "a special file"
+            }
+        };
+        #[cfg(not(unix))]
+        let kind = "a special file";
+        return Err(StoreError::NotRegular {
+            path: path.to_path_buf(),
+            kind,
+        });
+    }
+    #[cfg(unix)]
+    {
+        // Back to blocking reads (O_NONBLOCK means nothing for a regular file, but keep
+        // the descriptor ordinary for whoever reads it).
+        // SAFETY: fcntl on a descriptor we own.
+        unsafe {
+            let fd = std::os::fd::AsRawFd::as_raw_fd(&f);
+            let fl = libc::fcntl(fd, libc::F_GETFL);
+            if fl >= 0 {
+                libc::fcntl(fd, libc::F_SETFL, fl & !libc::O_NONBLOCK);
+            }
+        }
+    }
+    Ok((f, meta))
 }
 
 /// An open result set. Cloning is cheap (the file's bytes are shared): the reviewer keeps
@@ -136,15 +216,7 @@ impl Store {
             path: path.clone(),
             source,
         };
-        let mut f = File::open(&path).map_err(io_err)?;
-        let meta = f.metadata().map_err(io_err)?;
-        if meta.is_dir() {
-            return Err(StoreError::Document {
-                path,
-                message: "is a folder (to import a CHARTOM folder, use `verdict import chartom`)"
-                    .into(),
-            });
-        }
+        let (mut f, meta) = open_regular(&path)?;
         let mut buf = Vec::with_capacity(meta.len() as usize + 1);
         io::Read::read_to_end(&mut f, &mut buf).map_err(io_err)?;
         let format = detect_format(&path, &buf);
@@ -366,36 +438,39 @@ impl Store {
         };
         let old_meta = fs::metadata(&target).ok();
         let old_perms = old_meta.as_ref().map(|m| m.permissions());
-        if old_perms.as_ref().is_some_and(|p| p.readonly()) {
-            return Err(StoreError::ReadOnly { path });
+        if let Some(m) = &old_meta {
+            may_replace(&path, &target, m)?;
         }
-        let mut tmp = tempfile::Builder::new()
-            .prefix(&format!(
-                ".{}.",
-                path.file_name()
-                    .map(|n| n.to_string_lossy())
-                    .unwrap_or_default()
-            ))
-            .suffix(".verdict-tmp")
-            .tempfile_in(&dir)
-            .map_err(io_err)?;
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        remove_stale_temporaries(&dir, &name);
+        let mut tmp = create_locked_temporary(&dir, &name).map_err(io_err)?;
         let bytes = {
             let mut w = io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
             let n = self.write_to(&mut w).map_err(io_err)?;
             w.flush().map_err(io_err)?;
             n
         };
-        tmp.as_file().sync_all().map_err(io_err)?;
-        if let Some(p) = old_perms {
-            fs::set_permissions(tmp.path(), p).map_err(io_err)?;
-        }
         #[cfg(unix)]
         if let Some(m) = &old_meta {
-            // Keep the owner and group where we may (root, or our own group); a failure
-            // leaves the new file ours, which is what an editor does too.
+            // The replacement gets the file's owner and group, or the save is refused: a
+            // file must not change hands because someone else saved it. (Owner first: a
+            // chown clears set-id bits that the mode below puts back.)
             use std::os::unix::fs::MetadataExt;
-            let _ = std::os::unix::fs::fchown(tmp.as_file(), Some(m.uid()), Some(m.gid()));
+            if std::os::unix::fs::fchown(tmp.as_file(), Some(m.uid()), Some(m.gid())).is_err() {
+                return Err(StoreError::Owner {
+                    path,
+                    uid: m.uid(),
+                    gid: m.gid(),
+                });
+            }
         }
+        if let Some(p) = old_perms {
+            tmp.as_file().set_permissions(p).map_err(io_err)?;
+        }
+        tmp.as_file().sync_all().map_err(io_err)?;
         // Check again just before the rename: the window for a lost update is the rename
         // itself.
         self.check_unchanged()?;
@@ -484,6 +559,141 @@ impl Store {
         }
         Ok(o.n)
     }
+}
+
+/// The temporary a save writes: `.NAME.XXXXXX.verdict-tmp` (six letters or digits) in the
+/// file's folder, held under an exclusive `flock` until it is renamed or removed, so that
+/// another run can tell a live save's temporary from one a killed save left behind.
+const TMP_SUFFIX: &str = ".verdict-tmp";
+const TMP_RAND: usize = 6;
+
+fn create_locked_temporary(dir: &Path, name: &str) -> io::Result<tempfile::NamedTempFile> {
+    for _ in 0..8 {
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(TMP_SUFFIX)
+            .rand_bytes(TMP_RAND)
+            .tempfile_in(dir)?;
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            use std::os::unix::fs::MetadataExt;
+            // SAFETY: flock on a descriptor we own.
+            if unsafe { libc::flock(tmp.as_file().as_raw_fd(), libc::LOCK_EX) } != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // Between its creation and our lock, another run may have taken it for stale
+            // and removed it: then make another.
+            if tmp.as_file().metadata()?.nlink() == 0 {
+                continue;
+            }
+        }
+        return Ok(tmp);
+    }
+    Err(io::Error::other("could not create a temporary file"))
+}
+
+/// Is `file_name` the name of a save temporary of `name` (exactly, see above)?
+fn is_our_temporary(file_name: &str, name: &str) -> bool {
+    file_name
+        .strip_prefix('.')
+        .and_then(|r| r.strip_prefix(name))
+        .and_then(|r| r.strip_prefix('.'))
+        .and_then(|r| r.strip_suffix(TMP_SUFFIX))
+        .is_some_and(|r| r.len() == TMP_RAND && r.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
+/// Remove the temporaries that saves of `name` killed midway left in `dir`: only regular
+/// files named as ours, and only those no live process holds locked. Best effort: what
+/// cannot be checked is left alone.
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let file_name = e.file_name();
+            if !is_our_temporary(&file_name.to_string_lossy(), name) {
+                continue;
+            }
+            let p = e.path();
+            let Ok(f) = fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+                .open(&p)
+            else {
+                continue;
+            };
+            let Ok(m) = f.metadata() else { continue };
+            if !m.is_file() {
+                continue;
+            }
+            // SAFETY: flock on a descriptor we own.
+            if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+                continue; // a live save is writing it
+            }
+            // Still the file we locked under that name?
+            if fs::symlink_metadata(&p).is_ok_and(|l| l.ino() == m.ino() && l.dev() == m.dev()) {
+                let _ = fs::remove_file(&p);
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (dir, name);
+    }
+}
+
+/// Refuse to replace a file the user may not write, or whose owner a replacement could
+/// not keep (only root may give a file away). `path` names it in messages.
+fn may_replace(path: &Path, target: &Path, meta: &fs::Metadata) -> Result<(), StoreError> {
+    if meta.permissions().readonly() {
+        // Even for root, who may write anything: a read-only file is a "do not touch".
+        return Err(StoreError::ReadOnly {
+            path: path.to_path_buf(),
+        });
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        use std::os::unix::fs::MetadataExt;
+        let c =
+            std::ffi::CString::new(target.as_os_str().as_bytes()).map_err(|_| StoreError::Io {
+                path: path.to_path_buf(),
+                source: io::Error::new(io::ErrorKind::InvalidInput, "NUL in the path"),
+            })?;
+        // The effective ids' write access, as the kernel would judge an open for writing.
+        // SAFETY: a valid NUL-terminated path.
+        let rc =
+            unsafe { libc::faccessat(libc::AT_FDCWD, c.as_ptr(), libc::W_OK, libc::AT_EACCESS) };
+        if rc != 0 {
+            let e = io::Error::last_os_error();
+            return Err(match e.raw_os_error() {
+                Some(libc::EACCES) | Some(libc::EPERM) | Some(libc::EROFS) => {
+                    StoreError::ReadOnly {
+                        path: path.to_path_buf(),
+                    }
+                }
+                _ => StoreError::Io {
+                    path: path.to_path_buf(),
+                    source: e,
+                },
+            });
+        }
+        // SAFETY: geteuid has no preconditions.
+        let euid = unsafe { libc::geteuid() };
+        if euid != 0 && meta.uid() != euid {
+            return Err(StoreError::Owner {
+                path: path.to_path_buf(),
+                uid: meta.uid(),
+                gid: meta.gid(),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn classify_parse_error(text: &str, fe: FieldError) -> ItemError {
@@ -767,6 +977,75 @@ mod tests {
             fs::read(&p).unwrap(),
             b"{\"id\":\"a\"}\n{\"id\":\"other\"}\n"
         );
+    }
+
+    /// `rsync --inplace -t`: same size, bytes changed in place, mtime put back.
+    #[test]
+    fn an_in_place_edit_with_its_mtime_put_back_is_a_conflict() {
+        let (_d, p) = tmpfile("s.jsonl", b"{\"id\":\"a\"}\n{\"id\":\"b\"}\n");
+        let mtime = fs::metadata(&p).unwrap().modified().unwrap();
+        let mut s = Store::open(&p).unwrap();
+        s.set_review(0, "r", Some(serde_json::json!({}))).unwrap();
+        {
+            use std::io::{Seek, SeekFrom};
+            let mut f = fs::OpenOptions::new().write(true).open(&p).unwrap();
+            f.seek(SeekFrom::Start(18)).unwrap();
+            f.write_all(b"c").unwrap();
+            f.set_times(fs::FileTimes::new().set_modified(mtime))
+                .unwrap();
+        }
+        assert_eq!(fs::metadata(&p).unwrap().modified().unwrap(), mtime);
+        assert!(matches!(s.save(), Err(StoreError::Conflict { .. })));
+        assert_eq!(fs::read(&p).unwrap(), b"{\"id\":\"a\"}\n{\"id\":\"c\"}\n");
+    }
+
+    /// A save killed midway leaves `.NAME.XXXXXX.verdict-tmp`; the next save removes it,
+    /// but not a temporary another live save holds locked, nor anything else.
+    #[cfg(unix)]
+    #[test]
+    fn stale_temporaries_are_removed_by_the_next_save_and_only_they() {
+        use std::os::fd::AsRawFd;
+        let (d, p) = tmpfile("s.jsonl", b"{\"id\":\"a\"}\n");
+        let put = |name: &str| {
+            let q = d.path().join(name);
+            fs::write(&q, vec![b'x'; 4096]).unwrap();
+            q
+        };
+        let stale = put(".s.jsonl.Ab3xY9.verdict-tmp");
+        let live = put(".s.jsonl.Qq1234.verdict-tmp");
+        let keep = [
+            put(".s.jsonl.verdict-tmp"),
+            put(".s.jsonl.Ab3xY9.verdict-tmp.bak"),
+            put(".s.jsonl.Ab3-Y9.verdict-tmp"),
+            put(".s.jsonl.Ab3xY99.verdict-tmp"),
+            put(".t.jsonl.Ab3xY9.verdict-tmp"),
+            put("s.jsonl.Ab3xY9.verdict-tmp"),
+        ];
+        let holder = File::open(&live).unwrap();
+        // SAFETY: flock on a descriptor we own.
+        assert_eq!(
+            unsafe { libc::flock(holder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
+            0
+        );
+        let mut s = Store::open(&p).unwrap();
+        s.set_review(0, "r", Some(serde_json::json!({}))).unwrap();
+        s.save().unwrap();
+        assert!(!stale.exists(), "the stale temporary is removed");
+        assert!(live.exists(), "a temporary being written is kept");
+        for k in &keep {
+            assert!(k.exists(), "{} is not ours", k.display());
+        }
+        // nothing else is left behind: the file, the locked one and the look-alikes
+        let mut names: Vec<PathBuf> = fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        names.sort();
+        let mut want: Vec<PathBuf> = keep.to_vec();
+        want.extend([live.clone(), p.clone()]);
+        want.sort();
+        assert_eq!(names, want);
+        drop(holder);
     }
 
     #[cfg(unix)]

@@ -15,6 +15,8 @@
 
 use std::io::{self, BufWriter, Write};
 
+use crate::grade::chartom;
+
 /// Bump when the output for a given `(n, seed)` changes, so cached files are regenerated.
 pub const VERSION: u32 = 1;
 
@@ -890,8 +892,10 @@ impl Gen {
                 kv_raw(&mut self.line, "skim", &spell(skim));
                 self.line.push_str("},");
                 // Human answers: around the key, the misled and the skim answer; the
-                // manipulated chart misleads more people. HMI follows FORMAT.md's rule.
-                let (lo, hi) = interval(c, misled, skim);
+                // manipulated chart misleads more people. The HMI is computed by the one
+                // rule of `grade::chartom` on the numbers as written, so that `stats`
+                // recomputes exactly this value.
+                let written = |x: f64| spell(x).parse::<f64>().unwrap_or(x);
                 let total = 68usize;
                 let wrong = if version == 0 {
                     self.rng.range(4, 16)
@@ -899,17 +903,22 @@ impl Gen {
                     self.rng.range(14, 40)
                 };
                 let answers: [(f64, usize); 4] = [
-                    (c, total - wrong - 3),
-                    (c * 1.05, 3),
-                    (misled, wrong * 2 / 3),
-                    (skim, wrong - wrong * 2 / 3),
+                    (written(c), total - wrong - 3),
+                    (written(c * 1.05), 3),
+                    (written(misled), wrong * 2 / 3),
+                    (written(skim), wrong - wrong * 2 / 3),
                 ];
-                let bad: usize = answers
+                let counted: Vec<(serde_json::Value, u64)> = answers
                     .iter()
-                    .filter(|(a, _)| !(lo < *a && *a < hi))
-                    .map(|(_, n)| n)
-                    .sum();
-                hmi = bad as f64 / total as f64;
+                    .map(|&(a, n)| (serde_json::Value::from(a), n as u64))
+                    .collect();
+                hmi = chartom::hmi_number(
+                    written(c),
+                    &[written(misled), written(skim)],
+                    &counted,
+                    chartom::Unit::of_question(Some(&question)),
+                )
+                .map_or(0.0, |h| h.hmi);
                 key(&mut self.line, "human_answers");
                 self.line.push('[');
                 for (k, (a, n)) in answers.iter().filter(|(_, n)| *n > 0).enumerate() {
@@ -1261,27 +1270,6 @@ fn spell(x: f64) -> String {
     s.trim_end_matches('0').to_string()
 }
 
-/// The acceptable interval (L, U) of FORMAT.md for key `c` and strategy answers.
-fn interval(c: f64, misled: f64, skim: f64) -> (f64, f64) {
-    let mut lo = f64::NEG_INFINITY;
-    let mut hi = f64::INFINITY;
-    let above = [misled, skim]
-        .into_iter()
-        .filter(|a| *a > c)
-        .fold(f64::INFINITY, f64::min);
-    let below = [misled, skim]
-        .into_iter()
-        .filter(|b| *b < c)
-        .fold(f64::NEG_INFINITY, f64::max);
-    if above.is_finite() {
-        hi = (c * above).sqrt();
-    }
-    if below.is_finite() {
-        lo = (c * below).sqrt();
-    }
-    (lo, hi)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1409,11 +1397,21 @@ mod tests {
         assert_eq!(fraction(0.294), "0.29");
     }
 
+    /// The generator's HMI is the one `stats` recomputes from the same human answers.
     #[test]
-    fn interval_matches_the_paper_example() {
-        // G7_Q1: key 1.2, misled 6, skim 300 → (−∞, √(1.2·6)) = (−∞, 2.68)
-        let (lo, hi) = interval(1.2, 6.0, 300.0);
-        assert_eq!(lo, f64::NEG_INFINITY);
-        assert!((hi - 2.683).abs() < 0.001);
+    fn hmi_is_the_stats_rule() {
+        let bytes = gen_bytes(600, 11);
+        let mut checked = 0;
+        for line in std::str::from_utf8(&bytes).unwrap().lines() {
+            let it = Item::parse(line).unwrap();
+            let Some(fact) = it.fact.as_ref().filter(|f| f.strategies.is_some()) else {
+                continue;
+            };
+            let again = chartom::hmi_from_fact(fact).unwrap().hmi;
+            let given = it.mind.unwrap().hmi;
+            assert_eq!(format!("{again:.2}"), format!("{given:.2}"), "{line}");
+            checked += 1;
+        }
+        assert!(checked > 20, "{checked}");
     }
 }

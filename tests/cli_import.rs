@@ -126,6 +126,89 @@ fn cvqa_questions_and_two_models() {
     assert_eq!(c.status.code(), Some(0));
 }
 
+/// The C-VQA authors' result files (`C-VQA_<model>_results.csv`, what the benchmark's
+/// `calc_acc.py` reads) hold every type, real and synthetic, in one file per model, with
+/// the answers already formatted (`3`, `fail`, `yes`). Each row goes to the set of its type.
+#[test]
+fn cvqa_authors_results_file_mixing_splits() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("cvqa.jsonl");
+    let results = fixture("cvqa/C-VQA_toy-7b_results.csv");
+    let o = verdict(&[
+        "import",
+        "cvqa",
+        &fixture("cvqa/questions_real.csv"),
+        &fixture("cvqa/questions_synthetic.csv"),
+        &results,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "wrote {}: 9 items\n  real: 6 (direct 2, indirect 2, boolean 2)\n  synthetic: 3 (abs_counting_1 1, abs_counting_2 2)\nmodels: toy-7b (real, synthetic)\n",
+            out.display()
+        )
+    );
+    let items = read_items(&out);
+    let answers: Vec<(&str, &str, &str)> = items
+        .iter()
+        .map(|i| {
+            (
+                i["id"].as_str().unwrap(),
+                i["responses"][0]["original"].as_str().unwrap(),
+                i["responses"][0]["counterfactual"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            ("real-00001", "3", "1"),
+            ("real-00002", "2", "fail"),
+            ("real-00003", "2", "8"),
+            ("real-00004", "fail", "2"),
+            ("real-00005", "yes", "no"),
+            ("real-00006", "no", "no"),
+            ("synthetic-00001", "6", "A"),
+            ("synthetic-00002", "C", "7"),
+            ("synthetic-00003", "8", "3"),
+        ]
+    );
+    assert!(items.iter().all(|i| i["responses"][0]["model"] == "toy-7b"));
+    // the results file alone: the items keep the row of the file they come from
+    let alone = d.path().join("alone.jsonl");
+    let o = verdict(&["import", "cvqa", &results, "-o", alone.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let items = read_items(&alone);
+    let rows: Vec<(&str, u64)> = items
+        .iter()
+        .map(|i| {
+            (
+                i["id"].as_str().unwrap(),
+                i["source"]["row"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("real-00001", 1),
+            ("real-00002", 2),
+            ("real-00003", 4),
+            ("real-00004", 5),
+            ("real-00005", 7),
+            ("real-00006", 9),
+            ("synthetic-00001", 3),
+            ("synthetic-00002", 6),
+            ("synthetic-00003", 8),
+        ]
+    );
+    let c = verdict(&["check", "--no-images", alone.to_str().unwrap()]);
+    assert_eq!(c.status.code(), Some(0), "{}", stdout(&c));
+}
+
 #[test]
 fn cvqa_mismatch_names_both_files_and_writes_nothing() {
     let d = tempfile::tempdir().unwrap();
@@ -352,6 +435,54 @@ fn real_cvqa_files() {
     ]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(read_items(&out_real), items[..3144].to_vec());
+
+    // an authors' results file built from both question files (real rows, then synthetic
+    // ones, as one model's `C-VQA_<model>_results.csv`): it joins both sets row by row
+    let results = d.path().join("C-VQA_made-up_results.csv");
+    let mut w = csv::Writer::from_path(&results).unwrap();
+    let mut first = true;
+    for (f, answer) in [(&real, "1"), (&syn, "A")] {
+        let mut r = csv::Reader::from_path(f).unwrap();
+        if first {
+            let mut h = r.headers().unwrap().clone();
+            h.push_field("response");
+            h.push_field("new_response");
+            w.write_record(&h).unwrap();
+            first = false;
+        }
+        for rec in r.records() {
+            let mut rec = rec.unwrap();
+            rec.push_field(answer);
+            rec.push_field("fail");
+            w.write_record(&rec).unwrap();
+        }
+    }
+    w.flush().unwrap();
+    drop(w);
+    let out_all = d.path().join("with-results.jsonl");
+    let o = verdict(&[
+        "import",
+        "cvqa",
+        real.to_str().unwrap(),
+        syn.to_str().unwrap(),
+        results.to_str().unwrap(),
+        "-o",
+        out_all.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).ends_with("models: made-up (real, synthetic)\n"),
+        "{}",
+        stdout(&o)
+    );
+    let with = read_items(&out_all);
+    assert_eq!(with.len(), 6144);
+    for (a, b) in with.iter().zip(&items) {
+        assert_eq!(a["id"], b["id"]);
+        assert_eq!(a["original"], b["original"]);
+        let want = if a["split"] == "real" { "1" } else { "A" };
+        assert_eq!(a["responses"][0]["original"], want);
+    }
 }
 
 fn chartom_import(out: &Path) -> Output {
@@ -505,6 +636,71 @@ fn chartom_copy(d: &Path) -> PathBuf {
         }
     }
     dst
+}
+
+/// The importer computes `mind.hmi` by the one acceptable-interval rule that `stats` and the
+/// reviewer use, also for a negative key (key −10, strategies −40 and −2.5 → (−20, −5)) and
+/// for key 0 (the same strategies → (−1.25, +∞)).
+#[test]
+fn chartom_hmi_for_negative_and_zero_keys_is_the_stats_rule() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = chartom_copy(d.path());
+    let keys = std::fs::read_to_string(dir.join("FACT_answer_keys.csv"))
+        .unwrap()
+        .replace("G7_Q1_1,free text,1.2", "G7_Q1_1,free text,-10")
+        .replace("G7_Q1_2,free text,1.2", "G7_Q1_2,free text,0");
+    std::fs::write(dir.join("FACT_answer_keys.csv"), keys).unwrap();
+    let strategies = d.path().join("strategies.csv");
+    std::fs::write(&strategies, "chart id,misled,skim\nG7_Q1,-40,-2.5\n").unwrap();
+    let human = d.path().join("human.csv");
+    std::fs::write(
+        &human,
+        "chart id,answer,count\nG7_Q1_1,-10,3\nG7_Q1_1,-30,1\nG7_Q1_1,-3,1\n\
+         G7_Q1_2,0,2\nG7_Q1_2,3,1\nG7_Q1_2,-2,1\n",
+    )
+    .unwrap();
+    let out = d.path().join("c.jsonl");
+    let o = verdict(&[
+        "import",
+        "chartom",
+        dir.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--human-answers",
+        human.to_str().unwrap(),
+        "--strategies",
+        strategies.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let items = read_items(&out);
+    let hmi = |id: &str| {
+        items.iter().find(|i| i["id"] == id).unwrap()["mind"]["hmi"]
+            .as_f64()
+            .unwrap()
+    };
+    // −30 and −3 lie outside (−20, −5): 2 of 5
+    assert_eq!(hmi("G7_Q1_1"), 0.4);
+    // −2 lies outside (−1.25, +∞): 1 of 4
+    assert_eq!(hmi("G7_Q1_2"), 0.25);
+    // stats recomputes the same HMI and interval from the same answers
+    let st = verdict(&["stats", "--json", out.to_str().unwrap()]);
+    assert_eq!(st.status.code(), Some(0), "{}", stderr(&st));
+    let doc: Value = serde_json::from_slice(&st.stdout).unwrap();
+    let charts = doc["benchmarks"]["chartom"]["charts"].as_array().unwrap();
+    let chart = |id: &str| charts.iter().find(|c| c["id"] == id).unwrap().clone();
+    assert_eq!(
+        chart("G7_Q1_1")["interval"],
+        serde_json::json!([-20.0, -5.0])
+    );
+    assert_eq!(
+        chart("G7_Q1_2")["interval"],
+        serde_json::json!([-1.25, null])
+    );
+    for c in charts {
+        if !c["hmi_recomputed"].is_null() {
+            assert_eq!(c["hmi"], c["hmi_recomputed"], "{c}");
+        }
+    }
 }
 
 #[test]

@@ -18,13 +18,12 @@ fn grade_every_benchmark_quit_reopen() {
     let mut p = sb.open("cvqa.jsonl", &[], 60_000);
     p.wait_for("real-00001");
     p.send("a");
-    p.wait_for("✔ recorded");
-    p.send("n");
+    // accept moves on to the next item (auto-advance, on by default)
     p.wait_for("real-00002");
+    p.wait_for("✔ journaled");
     p.send("r");
     p.wait_for("Reject: why?");
     p.send("2");
-    p.send("n");
     p.wait_for("syn-00001");
     p.send("f");
     p.wait_for("Fix the counterfactual");
@@ -101,7 +100,7 @@ fn kill_9_right_after_a_key_loses_nothing() {
     let mut p = sb.open("cvqa.jsonl", &[], 60_000);
     p.wait_for("real-00001");
     p.send("a");
-    p.wait_for("✔ recorded");
+    p.wait_for("✔ journaled");
     p.signal(libc::SIGKILL);
     p.wait_exit();
     // The file was not touched; the verdict is in the journal.
@@ -131,9 +130,8 @@ fn sighup_loses_nothing_and_folds_when_idle() {
         sb.review("cvqa.jsonl", "real-00001", "erin").unwrap()["status"],
         "accept"
     );
-    p.send("n");
     p.send("a");
-    p.wait_for("✔ recorded");
+    p.wait_for("✔ journaled");
     p.signal(libc::SIGHUP);
     p.wait_exit();
     let (store, _, _) = verdict::journal::open_with_journal(&sb.path("cvqa.jsonl")).unwrap();
@@ -149,7 +147,7 @@ fn a_file_changed_by_another_program_is_not_clobbered() {
     let mut p = sb.open("cvqa.jsonl", &[], 60_000);
     p.wait_for("real-00001");
     p.send("a");
-    p.wait_for("✔ recorded");
+    p.wait_for("✔ journaled");
     // Another program rewrites the file while the reviewer works: a new item first, so
     // every index shifts, and a change to an existing item.
     let orig = std::fs::read_to_string(sb.path("cvqa.jsonl")).unwrap();
@@ -163,9 +161,9 @@ fn a_file_changed_by_another_program_is_not_clobbered() {
     std::thread::sleep(std::time::Duration::from_millis(20));
     std::fs::write(sb.path("cvqa.jsonl"), &changed).unwrap();
     // A verdict given after the change lands on the right item too.
-    p.send("n");
     p.send("a");
-    p.wait_for("✔ recorded");
+    p.wait_for("syn-00001");
+    p.wait_for("✔ journaled");
     p.send("q");
     assert!(p.wait_exit().success());
     // Their change is kept, and so are both verdicts, on the right items.
@@ -206,9 +204,7 @@ fn two_reviewers_at_once_on_one_file() {
     b.send("1");
     a.wait_for("✔ saved");
     b.wait_for("✔ saved");
-    a.send("n");
     a.send("a");
-    b.send("n");
     b.send("a");
     // The same reviewer cannot open the file twice.
     let mut a2 = Pty::spawn([file.as_str(), "-r", "ann"], &env(()), 100, 30);
@@ -469,7 +465,7 @@ fn a_symlinked_journal_is_refused_and_verdicts_kept_in_the_data_folder() {
     let mut p = sb.open("cvqa.jsonl", &[], 60_000);
     p.wait_for("is a symbolic link, not used");
     p.send("a");
-    p.wait_for("✔ recorded");
+    p.wait_for("✔ journaled");
     p.signal(libc::SIGKILL);
     p.wait_exit();
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
@@ -552,4 +548,105 @@ fn unusable_journal_lines_are_reported_kept_aside_and_not_written() {
     assert_eq!(asides.len(), 1, "{asides:?}");
     let kept = std::fs::read_to_string(sb.path(&asides[0])).unwrap();
     assert!(kept.contains("bogus") && kept.contains("garbage"), "{kept}");
+}
+
+#[test]
+fn the_exit_message_arrives_whole_after_the_terminal_is_restored() {
+    let sb = Sandbox::new();
+    let mut p = sb.open("cvqa.jsonl", &[], 60_000);
+    p.wait_for("real-00001");
+    p.send("a");
+    p.wait_for("✔ journaled");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    let tail = p.wait_for_raw("verdict: ");
+    let tail = String::from_utf8_lossy(&tail).into_owned();
+    assert!(
+        !tail.contains('\u{1b}'),
+        "nothing may be sent after the message: {tail:?}"
+    );
+    assert_eq!(
+        tail.trim_end(),
+        format!(
+            "verdict: 1 item graded this session; every verdict is in {}",
+            sb.path("cvqa.jsonl").display()
+        )
+    );
+}
+
+#[test]
+fn the_read_only_message_arrives_whole() {
+    use std::os::unix::fs::PermissionsExt;
+    let sb = Sandbox::new();
+    let path = sb.path("cvqa.jsonl");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let mut p = sb.open("cvqa.jsonl", &[], 100);
+    p.wait_for("real-00001");
+    p.send("a");
+    p.wait_for("read-only");
+    p.send("q");
+    p.wait_exit();
+    let tail = p.wait_for_raw("verdict: your verdicts are safe in the journal");
+    let tail = String::from_utf8_lossy(&tail).into_owned();
+    assert!(!tail.contains('\u{1b}'), "{tail:?}");
+    assert!(
+        tail.contains(&format!("{} was not updated", path.display())),
+        "{tail:?}"
+    );
+    assert!(
+        tail.trim_end()
+            .ends_with("Reopen the file with verdict to fold them in.")
+    );
+}
+
+#[test]
+fn after_kill_9_resume_where_left_and_undo_still_works() {
+    let sb = Sandbox::new();
+    let mut p = sb.open("cvqa.jsonl", &[], 60_000);
+    p.wait_for("real-00001");
+    p.send("n");
+    p.wait_for("real-00002");
+    // accept moves on to the third item (auto-advance is on by default)
+    p.send("a");
+    p.wait_for("syn-00001");
+    p.wait_for("✔ journaled");
+    p.signal(libc::SIGKILL);
+    p.wait_exit();
+    let mut p = sb.open("cvqa.jsonl", &[], 60_000);
+    let screen = p.wait_for("syn-00001");
+    assert!(
+        screen.contains("3/3"),
+        "resumes on the item shown: {screen}"
+    );
+    // undo, after the restart, takes back the accept on real-00002
+    p.send("u");
+    p.wait_for("undone on real-00002");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    assert!(sb.review("cvqa.jsonl", "real-00002", "erin").is_none());
+}
+
+#[test]
+fn a_file_changed_on_disk_is_read_again_and_said_so() {
+    let sb = Sandbox::new();
+    let mut p = sb.open("cvqa.jsonl", &[], 200);
+    p.wait_for("How many plates are there?");
+    let orig = std::fs::read_to_string(sb.path("cvqa.jsonl")).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(
+        sb.path("cvqa.jsonl"),
+        format!(
+            "{{\"id\":\"added-elsewhere\",\"benchmark\":\"cvqa\"}}\n{}",
+            orig.replace(
+                "How many plates are there?",
+                "How many plates are on the table?"
+            )
+        ),
+    )
+    .unwrap();
+    let screen = p.wait_for("on the table");
+    assert!(screen.contains("changed on disk"), "{screen}");
+    assert!(screen.contains("real-00001 · 2/4"), "{screen}");
+    p.send("q");
+    assert!(p.wait_exit().success());
 }

@@ -81,6 +81,9 @@ fn split_grade_in_the_reviewer_merge_agree() {
     }
 
     // Each reviewer grades their file with keys: `a` accepts, `r` `1` rejects (ambiguous).
+    // Auto-advance off, so that each verdict can be read on its item before moving on.
+    std::fs::create_dir_all(d.join("config")).unwrap();
+    std::fs::write(d.join("config/config.toml"), "auto_advance = false\n").unwrap();
     for (r, ks) in &assigned {
         let data = d.join("data").display().to_string();
         let config = d.join("config").display().to_string();

@@ -1,4 +1,4 @@
-//! The image worker end to end, with a half-blocks picker (no terminal query).
+//! The image worker end to end, with half-blocks (no terminal query).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
@@ -8,15 +8,14 @@ use image::{ImageBuffer, Rgb, RgbImage};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color;
-use ratatui_image::picker::Picker;
 use verdict::tui::image::{
-    ImageEvent, ImageKey, ImageWorker, ProtocolChoice, decode_file, image_widget, make_picker,
-    placeholder,
+    ImageEvent, ImageKey, ImageWorker, ProtocolChoice, Render, decode_file, image_widget,
+    make_render, placeholder,
 };
 
 const WAIT: Duration = Duration::from_secs(10);
 
-fn worker(picker: Option<Picker>) -> (ImageWorker, Receiver<ImageEvent>) {
+fn worker(picker: Option<Render>) -> (ImageWorker, Receiver<ImageEvent>) {
     let (tx, rx) = channel();
     let w = ImageWorker::spawn(
         picker,
@@ -27,8 +26,8 @@ fn worker(picker: Option<Picker>) -> (ImageWorker, Receiver<ImageEvent>) {
     (w, rx)
 }
 
-fn halfblocks() -> Picker {
-    let (picker, name) = make_picker(ProtocolChoice::Halfblocks);
+fn halfblocks() -> Render {
+    let (picker, name) = make_render(ProtocolChoice::Halfblocks);
     assert_eq!(name, "halfblocks");
     picker.expect("a half-blocks picker")
 }

@@ -269,7 +269,7 @@ fn chartom_qa_bonus_penalty_context() {
     let r = recorded(&mut s, fx);
     assert_eq!(
         strip_time(&r[0].1),
-        json!({"models": {"gpt-4o": {"bonus": [3], "penalty": null}}})
+        json!({"models": {"gpt-4o": {"bonus": [3]}}})
     );
     let fx = ch(&mut s, '1');
     let r = recorded(&mut s, fx);
@@ -520,6 +520,10 @@ fn other_keys() {
     assert!(fx.is_empty(), "adjudicating needs my verdict first");
     ch(&mut s, '1');
     let fx = ch(&mut s, 'A');
+    assert!(fx.is_empty(), "and a whole one: one model of two is graded");
+    ch(&mut s, 'm');
+    ch(&mut s, '2');
+    let fx = ch(&mut s, 'A');
     let r = recorded(&mut s, fx);
     assert_eq!(r.len(), 1);
     assert_eq!(r[0].1.as_ref().unwrap()["final"], true);
@@ -665,4 +669,547 @@ fn progress_counts_match_a_full_count() {
         }
         assert_eq!(s.progress(), full(&s), "after {keys}");
     }
+}
+
+// ----- verdicts recorded are exactly the ones given ---------------------------------------
+
+/// The state on a file written from `lines`, as carol, index delivered.
+fn state_of(lines: &str) -> (tempfile::TempDir, State) {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("t.jsonl");
+    std::fs::write(&p, lines).unwrap();
+    let s = state_at(&p);
+    (d, s)
+}
+
+#[test]
+fn chartom_qa_keys_write_only_the_field_touched() {
+    let (_d, mut s) = state("chartom-qa.jsonl");
+    // a bonus tick writes the bonus, and no penalty
+    let fx = ch(&mut s, '1');
+    let r = recorded(&mut s, fx);
+    assert_eq!(
+        strip_time(&r[0].1),
+        json!({"models": {"gpt-4o": {"bonus": [1]}}})
+    );
+    // `0` (no penalty) on the other model writes the penalty, and no bonus
+    ch(&mut s, 'm');
+    let fx = ch(&mut s, '0');
+    let r = recorded(&mut s, fx);
+    assert_eq!(
+        strip_time(&r[0].1)["models"]["llama"],
+        json!({"penalty": null})
+    );
+    // a penalty text on a fresh item writes the penalty only
+    ch(&mut s, 'n');
+    ch(&mut s, 'e');
+    typ(&mut s, "too vague");
+    let fx = press(&mut s, KeyCode::Enter);
+    let r = recorded(&mut s, fx);
+    assert_eq!(strip_time(&r[0].1), json!({"penalty": "too vague"}));
+    // `x`: no bonus point covered, explicitly
+    let fx = ch(&mut s, 'x');
+    let r = recorded(&mut s, fx);
+    assert_eq!(
+        strip_time(&r[0].1),
+        json!({"penalty": "too vague", "bonus": []})
+    );
+}
+
+#[test]
+fn a_status_key_replaces_the_whole_verification() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'a');
+    ch(&mut s, 'r');
+    let fx = ch(&mut s, '1');
+    let r = recorded(&mut s, fx);
+    // accept's image_related / answer_ok do not linger under a reject for ambiguity
+    assert_eq!(
+        strip_time(&r[0].1),
+        json!({"status": "reject", "reason": "ambiguous"})
+    );
+    ch(&mut s, 'r');
+    ch(&mut s, '3');
+    ch(&mut s, 'r');
+    let fx = ch(&mut s, '2');
+    let r = recorded(&mut s, fx);
+    assert_eq!(
+        strip_time(&r[0].1),
+        json!({"status": "reject", "image_related": false, "reason": "not-image-related"})
+    );
+}
+
+#[test]
+fn a_review_left_empty_is_removed_not_written_empty() {
+    let (_d, mut s) = state("generic.jsonl");
+    ch(&mut s, 'i');
+    typ(&mut s, "x");
+    press(&mut s, KeyCode::Enter);
+    ch(&mut s, 'i');
+    press(&mut s, KeyCode::Backspace);
+    let fx = press(&mut s, KeyCode::Enter);
+    assert_eq!(recorded(&mut s, fx), vec![(0, None)]);
+    // an override cycled back to automatic leaves nothing either
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, '1');
+    ch(&mut s, '1');
+    let fx = ch(&mut s, '1');
+    assert_eq!(recorded(&mut s, fx), vec![(0, None)]);
+    assert!(s.my_review(0).is_none());
+}
+
+#[test]
+fn a_partly_graded_item_is_not_done() {
+    // CHARTOM, two models: one graded is not done; a note alone is not done.
+    let (_d, mut s) = state("chartom.jsonl");
+    let base = s.progress();
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    assert!(!s.graded_by_me(0));
+    assert_eq!(s.progress().0, base.0, "me N/… unchanged");
+    assert_eq!(s.models_done(), vec![true, false]);
+    // Space from item 3 wraps to item 1, which is not done
+    ch(&mut s, 'G');
+    ch(&mut s, ' ');
+    assert_eq!(s.pos, 0);
+    ch(&mut s, 'm');
+    let fx = ch(&mut s, '2');
+    recorded(&mut s, fx);
+    assert!(s.graded_by_me(0));
+    assert_eq!(s.progress().0, base.0 + 1);
+    // the ungraded filter drops only done items
+    ch(&mut s, 'F');
+    press(&mut s, KeyCode::Enter);
+    press(&mut s, KeyCode::Esc);
+    assert_eq!(s.visible.as_deref(), Some(&[1usize, 2][..]));
+    ch(&mut s, 'X');
+    // a note alone on item 3
+    ch(&mut s, 'G');
+    ch(&mut s, 'i');
+    typ(&mut s, "look again");
+    let fx = press(&mut s, KeyCode::Enter);
+    recorded(&mut s, fx);
+    assert!(!s.graded_by_me(2));
+    // CharToM-QA: bonus alone is not done; bonus and penalty are
+    let (_d, mut s) = state("chartom-qa.jsonl");
+    ch(&mut s, 'n');
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    assert!(!s.graded_by_me(1));
+    let fx = ch(&mut s, '0');
+    recorded(&mut s, fx);
+    assert!(s.graded_by_me(1));
+}
+
+#[test]
+fn done_is_one_domain_rule() {
+    use verdict::model::{Item, Review};
+    use verdict::review::item_done;
+    let item = |t: &str| Item::parse(t).unwrap();
+    let rev = |t: &str| serde_json::from_str::<Review>(t).unwrap();
+    let qa = item(
+        r#"{"benchmark":"chartom-qa","bonus_points":["a"],"responses":[{"model":"m","text":"t"}]}"#,
+    );
+    assert!(!item_done(&qa, None));
+    assert!(!item_done(&qa, Some(&rev(r#"{"bonus":[1]}"#))));
+    assert!(!item_done(&qa, Some(&rev(r#"{"penalty":null}"#))));
+    assert!(item_done(&qa, Some(&rev(r#"{"bonus":[],"penalty":null}"#))));
+    let cv = item(r#"{"benchmark":"cvqa","responses":[{"model":"a"},{"model":"b"}]}"#);
+    assert!(!item_done(
+        &cv,
+        Some(&rev(r#"{"models":{"a":{"original_correct":true}}}"#))
+    ));
+    assert!(item_done(&cv, Some(&rev(r#"{"status":"accept"}"#))));
+    let other = item(r#"{"benchmark":"x"}"#);
+    assert!(!item_done(&other, Some(&rev(r#"{"note":"n"}"#))));
+    assert!(item_done(&other, Some(&rev(r#"{"verdict":"pass"}"#))));
+}
+
+const BLIND: &str = r#"{"id":"q1","benchmark":"chartom-qa","question":"q","answer":"a","bonus_points":["p1","p2"],"responses":[{"model":"a","text":"ta","judge":{"bonus":[2],"penalty":"JUDGE-A"}},{"model":"b","text":"tb","judge":{"bonus":[1],"penalty":"JUDGE-B"}}],"reviews":{"bob":{"at":"2026-11-01T10:00:00Z","note":"BOB-NOTE","models":{"a":{"bonus":[1],"penalty":"BOB-A"},"b":{"bonus":[2],"penalty":"BOB-B"}}}}}
+"#;
+
+#[test]
+fn blind_mode_reveals_only_the_model_graded_once_recorded() {
+    let (_d, mut s) = state_of(BLIND);
+    ch(&mut s, 'b');
+    let hidden = |s: &State| {
+        let out = render_to_string(s, 120, 60);
+        ["JUDGE-A", "JUDGE-B", "BOB-A", "BOB-B", "BOB-NOTE"]
+            .into_iter()
+            .filter(|w| !out.contains(w))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(hidden(&s).len(), 5);
+    // a note alone reveals nothing
+    ch(&mut s, 'i');
+    typ(&mut s, "mine");
+    let fx = press(&mut s, KeyCode::Enter);
+    recorded(&mut s, fx);
+    assert_eq!(hidden(&s).len(), 5, "{}", render_to_string(&s, 120, 60));
+    // model a: a bonus alone reveals nothing; bonus + penalty, once acknowledged, reveals a
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    let fx = ch(&mut s, '0');
+    assert_eq!(hidden(&s).len(), 5, "not yet acknowledged");
+    recorded(&mut s, fx);
+    let h = hidden(&s);
+    assert!(!h.contains(&"JUDGE-A") && !h.contains(&"BOB-A"), "{h:?}");
+    for w in ["JUDGE-B", "BOB-B", "BOB-NOTE"] {
+        assert!(
+            s.reviews()
+                .iter()
+                .all(|(_, r)| !format!("{r:?}").contains(w)),
+            "{w} leaked"
+        );
+    }
+    ch(&mut s, 'm');
+    assert!(s.hiding_others(), "model b is not graded");
+    let out = render_to_string(&s, 120, 60);
+    assert!(!out.contains("JUDGE-B") && !out.contains("BOB-B"), "{out}");
+}
+
+// ----- empty sets -------------------------------------------------------------------------
+
+/// Every action, then every key of every overlay, on `s`: nothing may panic.
+fn press_everything(s: &mut State) {
+    use verdict::tui::keymap::Action;
+    let overlay_keys = [
+        KeyCode::Char('x'),
+        KeyCode::Char('1'),
+        KeyCode::Char('5'),
+        KeyCode::Down,
+        KeyCode::Up,
+        KeyCode::Tab,
+        KeyCode::Backspace,
+        KeyCode::Char(' '),
+        KeyCode::Enter,
+        KeyCode::Esc,
+    ];
+    for a in Action::all() {
+        if a == Action::Quit {
+            continue;
+        }
+        let mut fx = vec![];
+        s.act(a, &mut fx);
+        let _ = render_to_string(s, 80, 24);
+        for k in overlay_keys {
+            press(s, k);
+            let _ = render_to_string(s, 80, 24);
+        }
+        press(s, KeyCode::Esc);
+        s.update(Msg::Paste("p".into()));
+        press(s, KeyCode::Esc);
+    }
+    let mut fx = vec![];
+    s.act(Action::Quit, &mut fx);
+    assert!(s.quit);
+}
+
+#[test]
+fn every_key_is_safe_on_an_empty_set() {
+    for (name, text) in [
+        ("empty.jsonl", ""),
+        ("blank.jsonl", "\n\n  \n"),
+        ("doc.json", r#"{"verdict":1,"items":[]}"#),
+        ("bare.json", "[]"),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        let mut s = state_at(&p);
+        assert!(s.is_empty(), "{name}");
+        press_everything(&mut s);
+    }
+}
+
+#[test]
+fn every_key_is_safe_on_a_filter_with_no_match() {
+    for name in [
+        "cvqa.jsonl",
+        "chartom.jsonl",
+        "chartom-qa.jsonl",
+        "generic.jsonl",
+    ] {
+        let (_d, mut s) = state(name);
+        // "graded by me" (row 2 of the menu): nothing yet
+        ch(&mut s, 'F');
+        press(&mut s, KeyCode::Down);
+        press(&mut s, KeyCode::Enter);
+        press(&mut s, KeyCode::Esc);
+        assert_eq!(s.visible.as_deref(), Some(&[][..]), "{name}");
+        press_everything(&mut s);
+    }
+}
+
+#[test]
+fn reject_other_asks_for_a_short_text() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'r');
+    let fx = ch(&mut s, '5');
+    assert!(fx.is_empty(), "nothing recorded before the text");
+    assert!(matches!(s.mode, Mode::RejectOther(_)));
+    // an empty text is refused, the field stays open
+    let fx = press(&mut s, KeyCode::Enter);
+    assert!(fx.is_empty());
+    assert!(matches!(s.mode, Mode::RejectOther(_)));
+    typ(&mut s, "counts the TV twice");
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("counts the TV twice"), "{out}");
+    let fx = press(&mut s, KeyCode::Enter);
+    let r = recorded(&mut s, fx);
+    assert_eq!(
+        strip_time(&r[0].1),
+        json!({"status": "reject", "reason": "other", "reason_text": "counts the TV twice"})
+    );
+    // another reason, or an accept, removes the text
+    let fx = ch(&mut s, 'a');
+    let r = recorded(&mut s, fx);
+    assert!(strip_time(&r[0].1).get("reason_text").is_none());
+    // Esc cancels without recording
+    ch(&mut s, 'r');
+    ch(&mut s, '5');
+    typ(&mut s, "x");
+    let fx = press(&mut s, KeyCode::Esc);
+    assert!(fx.is_empty());
+    assert_eq!(s.mode, Mode::Normal);
+}
+
+// ----- keeping the reviewer moving -----------------------------------------------------------
+
+#[test]
+fn accept_and_reject_advance_when_auto_advance_is_on() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    s.auto_advance = true;
+    let fx = ch(&mut s, 'a');
+    let r = recorded(&mut s, fx);
+    assert_eq!(r[0].0, 0, "the verdict is on the item graded");
+    assert_eq!(s.pos, 1);
+    assert!(
+        s.status.as_ref().unwrap().0.contains("real-00001"),
+        "{:?}",
+        s.status
+    );
+    ch(&mut s, 'r');
+    let fx = ch(&mut s, '1');
+    let r = recorded(&mut s, fx);
+    assert_eq!(r[0].0, 1);
+    assert_eq!(s.pos, 2);
+    // overrides are not a verdict on the item: no move
+    ch(&mut s, '1');
+    assert_eq!(s.pos, 2);
+    // off: stays
+    s.auto_advance = false;
+    ch(&mut s, 'p');
+    ch(&mut s, 'a');
+    assert_eq!(s.pos, 1);
+}
+
+fn session_of(fx: &[Effect]) -> Option<verdict::tui::config::Session> {
+    fx.iter().rev().find_map(|e| match e {
+        Effect::SaveSession(s) => Some(s.clone()),
+        _ => None,
+    })
+}
+
+#[test]
+fn skip_is_distinct_from_ungraded_and_is_saved() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    let fx = ch(&mut s, 'S');
+    assert!(s.is_skipped(0));
+    assert_eq!(s.pos, 1, "skipping moves on");
+    let saved = session_of(&fx).expect("skips are saved");
+    assert_eq!(saved.skipped.len(), 1);
+    assert_eq!(saved.skipped[0].id.as_deref(), Some("real-00001"));
+    assert!(!s.graded_by_me(0), "a skipped item is not graded");
+    let header = |s: &State| {
+        render_to_string(s, 80, 24)
+            .lines()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert!(!header(&s).contains("skipped"), "item 2 is not skipped");
+    // Space passes over the skipped item
+    ch(&mut s, ' ');
+    assert_eq!(s.pos, 2);
+    ch(&mut s, ' ');
+    assert_eq!(s.pos, 1, "wraps past the skipped item 1");
+    ch(&mut s, 'g');
+    assert!(header(&s).contains("skipped"), "{}", header(&s));
+    // S again unskips; grading a skipped item unskips it too
+    ch(&mut s, 'S');
+    assert!(!s.is_skipped(0));
+    ch(&mut s, 'g');
+    ch(&mut s, 'S');
+    ch(&mut s, 'g');
+    let fx = ch(&mut s, 'a');
+    recorded(&mut s, fx);
+    assert!(!s.is_skipped(0));
+}
+
+#[test]
+fn undo_survives_a_restart() {
+    let (d, mut s) = state("cvqa.jsonl");
+    let fx = ch(&mut s, 'a');
+    let session = session_of(&fx).expect("the undo history is saved");
+    recorded(&mut s, fx);
+    assert_eq!(session.undo.len(), 1);
+    // the verdict reached the file (as the journal's fold does)
+    let p = d.path().join("cvqa.jsonl");
+    let mut store = Store::open(&p).unwrap();
+    let v = s.my_review(0).map(|r| serde_json::to_value(r).unwrap());
+    store.set_review(0, "carol", v).unwrap();
+    store.save().unwrap();
+    // a new session restores the history and undoes the accept
+    let mut s2 = state_at(&p);
+    s2.restore_session(&session);
+    ch(&mut s2, 'n');
+    let fx = ch(&mut s2, 'u');
+    assert_eq!(recorded(&mut s2, fx), vec![(0, None)]);
+    assert_eq!(s2.pos, 0);
+    // a history that no longer matches the file (someone changed the verdict) is dropped
+    let mut s3 = state_at(&p);
+    let mut stale = session.clone();
+    if let Some(c) = stale.undo.first_mut() {
+        c.after = Some(json!({"status": "reject", "reason": "ambiguous"}));
+    }
+    s3.restore_session(&stale);
+    let fx = ch(&mut s3, 'u');
+    assert!(fx.is_empty());
+    assert_eq!(s3.status.as_ref().unwrap().0, "nothing to undo");
+}
+
+#[test]
+fn every_move_and_verdict_saves_the_position() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    let fx = ch(&mut s, 'n');
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::SavePosition { index: 1, .. })),
+        "{fx:?}"
+    );
+}
+
+#[test]
+fn a_file_changed_on_disk_is_shown_as_it_is_now() {
+    let (d, mut s) = state("cvqa.jsonl");
+    let p = d.path().join("cvqa.jsonl");
+    ch(&mut s, 'n');
+    let fx = ch(&mut s, 'i');
+    assert!(fx.is_empty());
+    typ(&mut s, "mine");
+    let fx = press(&mut s, KeyCode::Enter);
+    recorded(&mut s, fx);
+    // another program adds an item first and changes the text of the one shown
+    let orig = std::fs::read_to_string(&p).unwrap();
+    let changed = format!(
+        "{{\"id\":\"added-elsewhere\",\"benchmark\":\"cvqa\"}}\n{}",
+        orig.replace("Is the TV on?", "Is the TV switched on?")
+    );
+    std::fs::write(&p, changed).unwrap();
+    let mut fresh = Store::open(&p).unwrap();
+    let v = s.my_review(1).map(|r| serde_json::to_value(r).unwrap());
+    fresh.set_review(2, "carol", v).unwrap();
+    let fx = s.update(Msg::Reloaded(fresh));
+    assert!(fx.contains(&Effect::Index), "{fx:?}");
+    assert_eq!(s.pos, 2, "the same item, at its new index");
+    assert_eq!(s.display_id(s.pos), "real-00002");
+    assert_eq!(s.len(), 4);
+    assert!(
+        s.my_review(2)
+            .is_some_and(|r| r.note.as_deref() == Some("mine"))
+    );
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("switched on"), "{out}");
+    assert!(out.contains("changed on disk"), "{out}");
+    // undo follows the item too
+    let fx = ch(&mut s, 'u');
+    assert_eq!(recorded(&mut s, fx), vec![(2, None)]);
+    // moving away and back shows the new text
+    ch(&mut s, 'g');
+    ch(&mut s, ':');
+    typ(&mut s, "real-00002");
+    press(&mut s, KeyCode::Enter);
+    assert!(render_to_string(&s, 80, 24).contains("switched on"));
+}
+
+#[test]
+fn the_adjudication_queue_steps_through_disagreements_only() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'D');
+    assert!(s.queue);
+    assert_eq!(
+        s.visible.as_deref(),
+        Some(&[1usize][..]),
+        "alice accepted, bob rejected"
+    );
+    assert_eq!(s.pos, 1);
+    let out = render_to_string(&s, 80, 40);
+    assert!(out.contains("side by side"), "{out}");
+    let row = out
+        .lines()
+        .find(|l| l.contains("status"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(row.contains("accept") && row.contains("reject"), "{row}");
+    assert!(out.lines().next().unwrap().contains("ADJUDICATE"));
+    // n and p stay in the queue
+    ch(&mut s, 'n');
+    assert_eq!(s.pos, 1);
+    // grade, mark final: the item leaves the queue
+    let fx = ch(&mut s, 'a');
+    recorded(&mut s, fx);
+    let fx = ch(&mut s, 'A');
+    let r = recorded(&mut s, fx);
+    assert_eq!(r[0].1.as_ref().unwrap()["final"], true);
+    assert_eq!(s.visible.as_deref(), Some(&[][..]));
+    assert!(
+        s.status.as_ref().unwrap().0.contains("no item left"),
+        "{:?}",
+        s.status
+    );
+    ch(&mut s, 'D');
+    assert!(!s.queue);
+    assert!(s.visible.is_none());
+}
+
+#[test]
+fn search_typed_before_the_index_is_ready_runs_when_it_arrives() {
+    let (_d, p) = fixture("cvqa.jsonl");
+    let store = Store::open(&p).unwrap();
+    let meta = facts::index(&store, 2);
+    let mut s = State::new(
+        store,
+        "carol".into(),
+        Keymap::default(),
+        ThemeName::Mono,
+        clock(),
+    );
+    s.size = (80, 24);
+    let mut fx = ch(&mut s, '/');
+    for c in "flowers".chars() {
+        fx.extend(ch(&mut s, c));
+    }
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::Search { .. })),
+        "no index yet: nothing to search"
+    );
+    let screen = render_to_string(&s, 80, 24);
+    assert!(screen.contains("indexing"), "{screen}");
+    let fx = s.update(Msg::Indexed(meta));
+    let Some(Effect::Search {
+        seq,
+        query,
+        meta,
+        within,
+    }) = fx.into_iter().find(|e| matches!(e, Effect::Search { .. }))
+    else {
+        panic!("the query typed before the index was ready is run when it arrives")
+    };
+    assert_eq!(query, "flowers");
+    s.update(Msg::SearchDone {
+        seq,
+        results: facts::search(&meta, &query, within.as_deref(), 10),
+    });
+    let Mode::Search(st) = &s.mode else { panic!() };
+    assert_eq!(st.results, vec![2]);
 }

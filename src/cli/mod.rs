@@ -25,7 +25,7 @@ pub fn open_with_journal(path: &Path) -> anyhow::Result<crate::store::Store> {
 
 /// The lines `open_with_journal` prints.
 pub fn journal_notices(path: &Path, replay: &crate::journal::Replay) -> Vec<String> {
-    let file = crate::tui::text::one_line(&path.display().to_string());
+    let file = crate::sanitize::one_line(&path.display().to_string());
     let mut out = Vec::new();
     if replay.applied > 0 {
         out.push(format!(
@@ -42,7 +42,7 @@ pub fn journal_notices(path: &Path, replay: &crate::journal::Replay) -> Vec<Stri
             replay.skipped.len()
         ));
         for p in replay.problems() {
-            out.push(format!("verdict:   {}", crate::tui::text::one_line(p)));
+            out.push(format!("verdict:   {}", crate::sanitize::one_line(p)));
         }
     }
     out

@@ -326,6 +326,7 @@ pub fn render(s: &Stats, file: &str) -> String {
                 vec![
                     clean(name),
                     r.reviewed.to_string(),
+                    r.done.to_string(),
                     r.final_.to_string(),
                     r.by_benchmark
                         .iter()
@@ -337,7 +338,7 @@ pub fn render(s: &Stats, file: &str) -> String {
             .collect();
         table(
             &mut o,
-            &["reviewer", "items", "final", "by benchmark"],
+            &["reviewer", "items", "done", "final", "by benchmark"],
             &rows,
         );
         let r = &s.resolution;

@@ -16,7 +16,10 @@ pub enum ParsedFact {
     Choice(u32),
     /// Option numbers, largest first.
     Rank(Vec<u32>),
+    /// A number in the key's unit (see [`read_number`]).
     Number(f64),
+    /// A range `low–high` (`1.1-1.3`, `between 2 and 3`), low ≤ high, in the key's unit.
+    Range(f64, f64),
 }
 
 impl ParsedFact {
@@ -29,6 +32,7 @@ impl ParsedFact {
             },
             ParsedFact::Rank(v) => v.iter().map(u32::to_string).collect::<Vec<_>>().join(" > "),
             ParsedFact::Number(x) => format_number(*x),
+            ParsedFact::Range(a, b) => format!("{}–{}", format_number(*a), format_number(*b)),
         }
     }
 }
@@ -84,7 +88,9 @@ pub fn fact_key(fact: &Fact) -> Option<FactKey> {
             }
             v => rank_from_value(v, &fact.options).map(|l| FactKey::Rank(vec![l])),
         },
-        FactFormat::Number => number_from_value(key).map(FactKey::Number),
+        FactFormat::Number => {
+            number_from_value(key, Unit::of_question(fact.question.as_deref())).map(FactKey::Number)
+        }
     }
 }
 
@@ -103,10 +109,15 @@ fn rank_from_value(v: &Value, options: &[String]) -> Option<Vec<u32>> {
     }
 }
 
-fn number_from_value(v: &Value) -> Option<f64> {
+/// A key or strategy written as a JSON number, or as a text read in the question's unit
+/// (the first reading of [`Unit::readings`]; a range is not a key).
+fn number_from_value(v: &Value, unit: Unit) -> Option<f64> {
     match v {
         Value::Number(n) => n.as_f64(),
-        Value::String(s) => first_number(s),
+        Value::String(s) => match unit.readings(&read_number(s)?).first()? {
+            NumberValue::One(x) => Some(*x),
+            NumberValue::Range(..) => None,
+        },
         _ => None,
     }
 }
@@ -122,12 +133,21 @@ pub struct FactGrade {
     pub correct: Option<bool>,
 }
 
-/// Parse a raw FACT answer by the question's format.
+/// Parse a raw FACT answer by the question's format. A number answer is read in the
+/// question's unit ([`Unit`]); of its readings the one nearest the key counts.
 pub fn parse_fact(fact: &Fact, raw: &str) -> Option<ParsedFact> {
     match fact_format(fact)? {
         FactFormat::Choice => parse_choice(raw, &fact.options).map(ParsedFact::Choice),
         FactFormat::Rank => parse_rank(raw, &fact.options).map(ParsedFact::Rank),
-        FactFormat::Number => first_number(raw).map(ParsedFact::Number),
+        FactFormat::Number => {
+            let unit = Unit::of_question(fact.question.as_deref());
+            let key = match fact_key(fact) {
+                Some(FactKey::Number(k)) => Some(k),
+                _ => None,
+            };
+            let readings = unit.readings(&read_number(raw)?);
+            Some(nearest(&readings, key)?.into())
+        }
     }
 }
 
@@ -150,6 +170,10 @@ pub fn is_correct(parsed: &ParsedFact, key: &FactKey) -> bool {
         (ParsedFact::Choice(a), FactKey::Choice(k)) => a == k,
         (ParsedFact::Rank(a), FactKey::Rank(ks)) => ks.iter().any(|k| k == a),
         (ParsedFact::Number(x), FactKey::Number(k)) => number_correct(*x, *k),
+        // a range is correct only when all of it lies within the tolerance
+        (ParsedFact::Range(a, b), FactKey::Number(k)) => {
+            number_correct(*a, *k) && number_correct(*b, *k)
+        }
         _ => false,
     }
 }
@@ -192,43 +216,257 @@ pub fn mse(errors: impl IntoIterator<Item = f64>) -> Option<f64> {
 /// exactly three digits (`1,2` is 1). Scale words: thousand, million, billion, trillion
 /// (after a space or attached), and attached `k`, `m`/`mn`, `b`/`bn`.
 pub fn first_number(text: &str) -> Option<f64> {
-    let b = text.as_bytes();
-    let n = b.len();
-    let mut i = 0;
-    while i < n {
-        let starts = b[i].is_ascii_digit()
-            || (b[i] == b'.'
-                && i + 1 < n
-                && b[i + 1].is_ascii_digit()
-                && (i == 0 || !b[i - 1].is_ascii_digit()));
-        if starts {
-            break;
+    let (x, scale, _, _) = number_at(text, number_start(text)?)?;
+    Some(x * 10f64.powi(scale)).filter(|x| x.is_finite())
+}
+
+/// A number answer as read: one value or a range (low ≤ high).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NumberValue {
+    One(f64),
+    Range(f64, f64),
+}
+
+impl NumberValue {
+    fn map(self, f: impl Fn(f64) -> f64) -> NumberValue {
+        match self {
+            NumberValue::One(x) => NumberValue::One(f(x)),
+            NumberValue::Range(a, b) => {
+                let (a, b) = (f(a), f(b));
+                NumberValue::Range(a.min(b), a.max(b))
+            }
         }
-        i += 1;
     }
-    if i >= n {
-        return None;
+
+    /// The value, or a range's midpoint.
+    pub fn center(self) -> f64 {
+        match self {
+            NumberValue::One(x) => x,
+            NumberValue::Range(a, b) => (a + b) / 2.0,
+        }
     }
-    let start = i;
-    // sign: '-' or U+2212 right before, not itself after a letter or digit ("G7-3")
-    let negative = {
-        let before = &text[..start];
-        let mut rev = before.chars().rev();
-        match rev.next() {
-            Some('-') | Some('\u{2212}') => !rev.next().is_some_and(char::is_alphanumeric),
-            _ => false,
+
+    fn finite(self) -> bool {
+        match self {
+            NumberValue::One(x) => x.is_finite(),
+            NumberValue::Range(a, b) => a.is_finite() && b.is_finite(),
+        }
+    }
+}
+
+impl From<NumberValue> for ParsedFact {
+    fn from(v: NumberValue) -> ParsedFact {
+        match v {
+            NumberValue::One(x) => ParsedFact::Number(x),
+            NumberValue::Range(a, b) => ParsedFact::Range(a, b),
+        }
+    }
+}
+
+/// A number as written in an answer, before any unit is applied.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Written {
+    /// The digits' value (a fraction `1/2` is 0.5), or a range of them.
+    pub value: NumberValue,
+    /// The power of ten named after it: `million`, `M` → 6; 0 for none.
+    pub scale: i32,
+    /// Followed by `%`, `percent` or `per cent`.
+    pub percent: bool,
+}
+
+/// The unit a number question's key is in, from the question's words: a scale word
+/// (`How many million bags ...?` → 10⁶) and whether it asks for a percentage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Unit {
+    /// The power of ten of the one scale word the question uses (thousand 3, million 6,
+    /// billion 9, trillion 12); 0 when it uses none, or several different ones.
+    pub scale: i32,
+    /// The question names a percentage (`%`, `percent`, `percentage`, `per cent`).
+    pub percent: bool,
+}
+
+impl Unit {
+    pub const NONE: Unit = Unit {
+        scale: 0,
+        percent: false,
+    };
+
+    /// The unit of a question text.
+    pub fn of_question(question: Option<&str>) -> Unit {
+        let Some(q) = question else {
+            return Unit::NONE;
+        };
+        let mut scales: Vec<i32> = Vec::new();
+        let mut percent = q.contains('%');
+        let words: Vec<String> = q
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        for (i, w) in words.iter().enumerate() {
+            let e = scale_word(w);
+            if e > 0 && !scales.contains(&e) {
+                scales.push(e);
+            }
+            if w == "percent"
+                || w == "percentage"
+                || w == "percentages"
+                || (w == "per" && words.get(i + 1).is_some_and(|n| n == "cent"))
+            {
+                percent = true;
+            }
+        }
+        Unit {
+            scale: if scales.len() == 1 { scales[0] } else { 0 },
+            percent,
+        }
+    }
+
+    /// The values an answer may stand for, in the key's unit, most likely first:
+    ///
+    /// - with a scale word of its own (`1.2 million`, `1.2M`, `1,200 thousand`): the number
+    ///   converted to the question's unit (`1.2` when the question counts in millions),
+    ///   then the full value (1 200 000, for a key written out in full);
+    /// - without one: the number as written, then (when the question counts in a scale)
+    ///   the number as a full count converted to the question's unit (`1,200,000` → 1.2);
+    /// - a percentage `x%`: x; and, unless the question itself asks for a percentage,
+    ///   also x/100 (a key written as a share, 0.45 for 45 %).
+    pub fn readings(self, w: &Written) -> Vec<NumberValue> {
+        let e = self.scale;
+        let mut out: Vec<NumberValue> = Vec::with_capacity(4);
+        let mut push = |v: NumberValue| {
+            if v.finite() && !out.contains(&v) {
+                out.push(v);
+            }
+        };
+        let pow = |k: i32| 10f64.powi(k);
+        let scaled: Vec<NumberValue> = if w.scale > 0 {
+            if e > 0 {
+                vec![
+                    w.value.map(|x| x * pow(w.scale - e)),
+                    w.value.map(|x| x * pow(w.scale)),
+                ]
+            } else {
+                vec![w.value.map(|x| x * pow(w.scale))]
+            }
+        } else if e > 0 {
+            vec![w.value, w.value.map(|x| x / pow(e))]
+        } else {
+            vec![w.value]
+        };
+        for v in scaled {
+            push(v);
+            if w.percent && !self.percent {
+                push(v.map(|x| x / 100.0));
+            }
+        }
+        out
+    }
+}
+
+/// Of an answer's readings, the one nearest the key: the smallest ratio between reading
+/// and key (|ln(x/key)|, a range by its midpoint); the first reading when there is no key,
+/// or when no reading has the key's sign.
+pub fn nearest(readings: &[NumberValue], key: Option<f64>) -> Option<NumberValue> {
+    let first = *readings.first()?;
+    let Some(k) = key.filter(|k| *k != 0.0 && k.is_finite()) else {
+        return Some(first);
+    };
+    let distance = |v: &NumberValue| {
+        let x = v.center();
+        if x / k > 0.0 {
+            (x / k).ln().abs()
+        } else {
+            f64::INFINITY
         }
     };
-    let mut digits = String::new();
-    if negative {
-        digits.push('-');
+    let best = readings
+        .iter()
+        .copied()
+        .min_by(|a, b| distance(a).total_cmp(&distance(b)))?;
+    Some(if distance(&best).is_finite() {
+        best
+    } else {
+        first
+    })
+}
+
+/// The power of ten a scale word names: thousand 3, million 6, billion 9, trillion 12
+/// (singular or plural, any case); 0 for any other word.
+fn scale_word(w: &str) -> i32 {
+    match w.to_ascii_lowercase().as_str() {
+        "thousand" | "thousands" => 3,
+        "million" | "millions" => 6,
+        "billion" | "billions" => 9,
+        "trillion" | "trillions" => 12,
+        _ => 0,
     }
-    // integer part with comma thousands
+}
+
+/// One number at byte `i` of `text` (a digit, or `.` before a digit): sign, digits with
+/// comma thousands, decimals, an exponent (`1e3`), a fraction (`1/2`), then a scale
+/// (`million`, `M`, `k`) and a percent sign. Returns the number, its scale, whether it is
+/// a percentage, and the byte after it. `None` when it is not a finite number (`1/0`).
+fn number_at(text: &str, i: usize) -> Option<(f64, i32, bool, usize)> {
+    let b = text.as_bytes();
+    let n = b.len();
+    let (mantissa, mut j) = mantissa_at(text, i)?;
+    let negative = sign_before(text, i);
+    let mut value: f64 = mantissa.parse().ok()?;
+    // a fraction: "1/2", "3 / 4"
+    let mut k = j;
+    while k < n && b[k] == b' ' {
+        k += 1;
+    }
+    if k < n && b[k] == b'/' {
+        let mut d = k + 1;
+        while d < n && b[d] == b' ' {
+            d += 1;
+        }
+        if d < n
+            && (b[d].is_ascii_digit() || (b[d] == b'.' && d + 1 < n && b[d + 1].is_ascii_digit()))
+            && let Some((den, after)) = mantissa_at(text, d)
+        {
+            let den: f64 = den.parse().ok()?;
+            value /= den;
+            j = after;
+        }
+    }
+    if negative {
+        value = -value;
+    }
+    let scale = scale_suffix(&text[j..]);
+    if scale > 0 {
+        j = skip_scale(text, j);
+    }
+    // percent: "45%", "45 %", "45 percent", "45 per cent"
+    let mut percent = false;
+    let rest = &text[j..];
+    let trimmed = rest.trim_start_matches([' ', '\u{a0}']);
+    let lower = trimmed.to_ascii_lowercase();
+    for word in ["%", "percent", "per cent", "pct"] {
+        if lower.starts_with(word)
+            && !lower[word.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+        {
+            percent = true;
+            j += rest.len() - trimmed.len() + word.len();
+            break;
+        }
+    }
+    value.is_finite().then_some((value, scale, percent, j))
+}
+
+/// The digits of a number at byte `i` as Rust can parse them (`1,200.5e3` → `1200.5e3`),
+/// and the byte after them.
+fn mantissa_at(text: &str, mut i: usize) -> Option<(String, usize)> {
+    let b = text.as_bytes();
+    let n = b.len();
+    let mut digits = String::new();
     while i < n && b[i].is_ascii_digit() {
         digits.push(b[i] as char);
         i += 1;
     }
-    while i + 3 < n && b[i] == b',' {
+    while i + 3 < n && b[i] == b',' && !digits.is_empty() {
         let grp = &b[i + 1..i + 4];
         let after_digit = i + 4 < n && b[i + 4].is_ascii_digit();
         if grp.iter().all(u8::is_ascii_digit) && !after_digit {
@@ -239,7 +477,7 @@ pub fn first_number(text: &str) -> Option<f64> {
         }
     }
     if i + 1 < n && b[i] == b'.' && b[i + 1].is_ascii_digit() {
-        if digits.is_empty() || digits == "-" {
+        if digits.is_empty() {
             digits.push('0');
         }
         digits.push('.');
@@ -249,11 +487,130 @@ pub fn first_number(text: &str) -> Option<f64> {
             i += 1;
         }
     }
-    let exp = scale_suffix(&text[i..]);
-    if exp > 0 {
-        digits.push_str(&format!("e{exp}"));
+    if digits.is_empty() {
+        return None;
     }
-    digits.parse::<f64>().ok().filter(|x| x.is_finite())
+    // an exponent: "1e3", "2.5E-2", not followed by a letter or digit ("1em")
+    if i < n && (b[i] == b'e' || b[i] == b'E') {
+        let mut k = i + 1;
+        if k < n && (b[k] == b'-' || b[k] == b'+') {
+            k += 1;
+        }
+        let start = k;
+        while k < n && b[k].is_ascii_digit() {
+            k += 1;
+        }
+        if k > start && !(k < n && b[k].is_ascii_alphanumeric()) {
+            digits.push_str(&text[i..k]);
+            i = k;
+        }
+    }
+    Some((digits, i))
+}
+
+/// A minus sign (`-` or U+2212) right before byte `i`, not itself after a letter or digit
+/// (`G7-3` is not −3).
+fn sign_before(text: &str, i: usize) -> bool {
+    let mut rev = text[..i].chars().rev();
+    match rev.next() {
+        Some('-') | Some('\u{2212}') => !rev.next().is_some_and(char::is_alphanumeric),
+        _ => false,
+    }
+}
+
+/// The byte after the scale word or letter that follows a number at byte `j`.
+fn skip_scale(text: &str, j: usize) -> usize {
+    let rest = &text[j..];
+    let attached = rest.len()
+        - rest
+            .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+            .len();
+    if attached > 0 {
+        return j + attached;
+    }
+    let trimmed = rest.trim_start_matches([' ', '\u{a0}']);
+    let word = trimmed.len()
+        - trimmed
+            .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+            .len();
+    j + (rest.len() - trimmed.len()) + word
+}
+
+/// The byte where the first number of `text` starts: a digit, or `.` before a digit that
+/// does not follow one.
+fn number_start(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let n = b.len();
+    (0..n).find(|&i| {
+        b[i].is_ascii_digit()
+            || (b[i] == b'.'
+                && i + 1 < n
+                && b[i + 1].is_ascii_digit()
+                && (i == 0 || !b[i - 1].is_ascii_digit()))
+    })
+}
+
+/// The number an answer gives, as written (no unit applied): the first number of the
+/// text, with its scale and percent sign, and when a second number follows after `-`,
+/// `–`, `—`, `~` or `to` (`1.1-1.3`, `1.1 to 1.3 million`, `between 2 and 3`), the range of
+/// the two. A scale or percent sign written only after the second number applies to both
+/// (`1.1-1.3 million`). `None` when the text holds no number.
+pub fn read_number(text: &str) -> Option<Written> {
+    let start = number_start(text)?;
+    let (a, sa, pa, end) = number_at(text, start)?;
+    let between = text[..start]
+        .trim_end()
+        .to_ascii_lowercase()
+        .ends_with("between");
+    if let Some((b, sb, pb)) = range_end(text, end, between) {
+        // a scale or percent written once, after the range, applies to both ends
+        let (sa, pa) = (if sa == 0 { sb } else { sa }, pa || pb);
+        let pow = |k: i32| 10f64.powi(k);
+        let (lo, hi) = (a * pow(sa - sa.min(sb)), b * pow(sb - sa.min(sb)));
+        let scale = sa.min(sb);
+        return Some(Written {
+            value: NumberValue::Range(lo.min(hi), lo.max(hi)),
+            scale,
+            percent: pa,
+        });
+    }
+    Some(Written {
+        value: NumberValue::One(a),
+        scale: sa,
+        percent: pa,
+    })
+}
+
+/// The second number of a range starting after byte `end`, if one follows: separators
+/// `-`, `–`, `—`, `~`, `to`, and `and` after `between`.
+fn range_end(text: &str, end: usize, between: bool) -> Option<(f64, i32, bool)> {
+    let rest = &text[end..];
+    let t = rest.trim_start_matches([' ', '\u{a0}']);
+    let lower = t.to_ascii_lowercase();
+    let mut seps = vec!["-", "–", "—", "~", "to "];
+    if between {
+        seps.push("and ");
+    }
+    let sep = seps.into_iter().find(|s| lower.starts_with(s))?;
+    let after_sep = end + (rest.len() - t.len()) + sep.len();
+    let t2 = text[after_sep..].trim_start_matches([' ', '\u{a0}']);
+    let mut i = after_sep + (text.len() - after_sep - t2.len());
+    let b = text.as_bytes();
+    // the second number may carry its own sign: "-5 to -3", "-5--3", "−5 – −3"
+    for sign in ["-", "\u{2212}"] {
+        if text[i..].starts_with(sign) {
+            i += sign.len();
+            break;
+        }
+    }
+    let digit = i < b.len()
+        && (b[i].is_ascii_digit()
+            || (b[i] == b'.' && i + 1 < b.len() && b[i + 1].is_ascii_digit()));
+    if !digit {
+        return None;
+    }
+    let (v, s, p, _) = number_at(text, i)?;
+    Some((v, s, p))
 }
 
 /// Powers of ten named right after a number.
@@ -518,9 +875,35 @@ pub fn in_interval(x: f64, (lo, hi): (Option<f64>, Option<f64>)) -> bool {
     lo.is_none_or(|l| l < x) && hi.is_none_or(|u| x < u)
 }
 
+/// A human answer to a number question, as the HMI reads it: a JSON number as it is; a
+/// text read like a model's answer ([`read_number`] in the question's `unit`, the reading
+/// nearest the key).
+pub fn human_number(v: &Value, key: Option<f64>, unit: Unit) -> Option<NumberValue> {
+    match v {
+        Value::Number(n) => n.as_f64().map(NumberValue::One),
+        Value::String(s) => nearest(&unit.readings(&read_number(s)?), key),
+        _ => None,
+    }
+}
+
+/// Whether a human answer lies in the acceptable interval; a range only when all of it
+/// does.
+pub fn acceptable(v: NumberValue, interval: (Option<f64>, Option<f64>)) -> bool {
+    match v {
+        NumberValue::One(x) => in_interval(x, interval),
+        NumberValue::Range(a, b) => in_interval(a, interval) && in_interval(b, interval),
+    }
+}
+
 /// HMI of a number question: the share of human answers outside the acceptable interval.
-/// Answers may be numbers or texts (read with [`first_number`]). `None` without answers.
-pub fn hmi_number(key: f64, strategies: &[f64], answers: &[(Value, u64)]) -> Option<Hmi> {
+/// Answers may be numbers or texts (read by [`human_number`] in the question's `unit`).
+/// `None` without answers.
+pub fn hmi_number(
+    key: f64,
+    strategies: &[f64],
+    answers: &[(Value, u64)],
+    unit: Unit,
+) -> Option<Hmi> {
     let interval = acceptable_interval(key, strategies);
     let mut h = Hmi {
         hmi: 0.0,
@@ -531,8 +914,8 @@ pub fn hmi_number(key: f64, strategies: &[f64], answers: &[(Value, u64)]) -> Opt
     };
     for (v, count) in answers {
         h.n_answers += count;
-        match number_from_value(v) {
-            Some(x) if in_interval(x, interval) => {}
+        match human_number(v, Some(key), unit) {
+            Some(x) if acceptable(x, interval) => {}
             Some(_) => h.n_not_acceptable += count,
             None => {
                 h.n_unparsable += count;
@@ -563,7 +946,8 @@ pub fn hmi_from_fact(fact: &Fact) -> Option<Hmi> {
     match key {
         FactKey::Number(c) => {
             let s = fact.strategies?;
-            hmi_number(c, &[s.misled, s.skim], &fact.human_answers)
+            let unit = Unit::of_question(fact.question.as_deref());
+            hmi_number(c, &[s.misled, s.skim], &fact.human_answers, unit)
         }
         key => {
             let mut h = Hmi {
@@ -814,6 +1198,210 @@ mod tests {
         assert_eq!(grade_fact(&nokey, Some("3")).correct, None);
     }
 
+    fn number_fact(question: &str, key: Value) -> Fact {
+        Fact {
+            question: Some(question.into()),
+            format: Some(FactFormat::Number),
+            key: Some(key),
+            ..Fact::default()
+        }
+    }
+
+    fn graded(f: &Fact, answer: &str) -> (Option<String>, Option<bool>) {
+        let g = grade_fact(f, Some(answer));
+        (g.display, g.correct)
+    }
+
+    /// A question about "1 million bags", key 1.2: answers repeating the question's scale
+    /// word are read in the question's unit; full counts are converted to it.
+    #[test]
+    fn numbers_in_the_questions_unit() {
+        let f = number_fact(
+            "In 2020 the shop sold 1 million bags. How many million bags did it sell in 2021?",
+            json!(1.2),
+        );
+        assert_eq!(Unit::of_question(f.question.as_deref()).scale, 6);
+        for answer in [
+            "1.2 million bags",
+            "1.2 million",
+            "1.2M",
+            "1.2m bags",
+            "1,200,000",
+            "1200000",
+            "1.2",
+            "~1.2",
+            "about 1.2",
+            "approximately 1.2 million",
+            "≈ 1.25 million",
+            "1,200 thousand",
+            "1.1-1.3 million",
+            "between 1.1 and 1.3 million",
+            "1.1 million to 1.3 million",
+            "Answer: 1.2 (million bags)",
+        ] {
+            assert_eq!(graded(&f, answer).1, Some(true), "{answer:?}");
+        }
+        assert_eq!(graded(&f, "1.2 million bags").0.as_deref(), Some("1.2"));
+        assert_eq!(graded(&f, "1,200,000").0.as_deref(), Some("1.2"));
+        assert_eq!(graded(&f, "1.1-1.3 million").0.as_deref(), Some("1.1–1.3"));
+        for answer in [
+            "1.2 billion",
+            "12 million",
+            "120,000",
+            "6",
+            "1-1.3 million",
+            "0",
+            "-1.2",
+            "none",
+        ] {
+            assert_eq!(graded(&f, answer).1, Some(false), "{answer:?}");
+        }
+        // the key written out in full: the scale word is the answer's own
+        let full = number_fact("How many bags did it sell in 2021?", json!(1_200_000));
+        for answer in ["1.2 million", "1.2M", "1,200,000", "1.2e6", "1200 thousand"] {
+            assert_eq!(graded(&full, answer).1, Some(true), "{answer:?}");
+        }
+        assert_eq!(graded(&full, "1.2").1, Some(false));
+        // a question in millions whose key is written out in full
+        let both = number_fact("How many million bags?", json!(1_200_000));
+        assert_eq!(graded(&both, "1.2 million").1, Some(true));
+        assert_eq!(graded(&both, "1,200,000").1, Some(true));
+        // no unit in the question: a scale word is a scale
+        let plain = number_fact("How many times larger is A than B?", json!(1.2));
+        assert_eq!(graded(&plain, "1.2 million").1, Some(false));
+        // two different scale words: no unit
+        let two = number_fact("From 500 thousand to how many million?", json!(1.2));
+        assert_eq!(Unit::of_question(two.question.as_deref()), Unit::NONE);
+        // a key given as text in the question's unit
+        let text_key = number_fact("How many million bags?", json!("1.2 million"));
+        assert_eq!(fact_key(&text_key), Some(FactKey::Number(1.2)));
+        assert_eq!(graded(&text_key, "1.2M").1, Some(true));
+    }
+
+    #[test]
+    fn ranges_fractions_percentages_and_odd_numbers() {
+        let f = number_fact("How many times larger?", json!(1.2));
+        // a range is correct only when all of it is within ±10 % (1.08..1.32)
+        for (answer, want) in [
+            ("1.1-1.3", true),
+            ("1.1–1.3", true),
+            ("1.1 — 1.3", true),
+            ("1.1~1.3", true),
+            ("1.1 to 1.3", true),
+            ("between 1.1 and 1.3", true),
+            ("1.3-1.1", true),
+            ("1.0-1.3", false),
+            ("1.1-1.4", false),
+            ("1-2", false),
+            ("1.2 to be exact", true),
+        ] {
+            assert_eq!(graded(&f, answer).1, Some(want), "{answer:?}");
+        }
+        assert_eq!(graded(&f, "1.3-1.1").0.as_deref(), Some("1.1–1.3"));
+        // fractions
+        let half = number_fact("What share of the pie is red?", json!(0.5));
+        for (answer, want) in [
+            ("1/2", true),
+            ("1 / 2", true),
+            ("about 1/2", true),
+            ("3/4", false),
+            ("50%", true),
+            ("50 percent", true),
+            ("50 per cent", true),
+            ("0.5", true),
+            ("55%", true),
+            ("56%", false),
+        ] {
+            assert_eq!(graded(&half, answer).1, Some(want), "{answer:?}");
+        }
+        assert_eq!(graded(&half, "1/2").0.as_deref(), Some("0.5"));
+        assert_eq!(graded(&half, "50%").0.as_deref(), Some("0.5"));
+        // division by zero and overflow are unparsable, hence wrong
+        for answer in ["1/0", "0/0", "1e999", "NaN", "inf", ""] {
+            assert_eq!(graded(&half, answer), (None, Some(false)), "{answer:?}");
+        }
+        // a percentage key: x% is x
+        let pct = number_fact("What percentage of voters chose A?", json!(45));
+        assert!(Unit::of_question(pct.question.as_deref()).percent);
+        assert_eq!(graded(&pct, "45%").1, Some(true));
+        assert_eq!(graded(&pct, "45").1, Some(true));
+        assert_eq!(graded(&pct, "0.45").1, Some(false));
+        let rate = number_fact("What was the unemployment rate in 2010?", json!(9.6));
+        assert_eq!(graded(&rate, "9.6%").1, Some(true));
+        assert_eq!(graded(&rate, "96%").1, Some(false));
+        // negative keys and answers
+        let neg = number_fact("By how many degrees did it cool?", json!(-10));
+        for (answer, want) in [
+            ("-10", true),
+            ("−10", true),
+            ("about -9.5 degrees", true),
+            ("-11 to -9", true),
+            ("-11--9", true),
+            ("−11 – −9", true),
+            ("-12 to -9", false),
+            ("-1/0", false),
+            ("10", false),
+            ("-10%", true),
+        ] {
+            assert_eq!(graded(&neg, answer).1, Some(want), "{answer:?}");
+        }
+        assert_eq!(graded(&neg, "-11 to -9").0.as_deref(), Some("-11–-9"));
+        // zero: only 0 itself
+        let zero = number_fact("How many were left?", json!(0));
+        for (answer, want) in [
+            ("0", true),
+            ("-0", true),
+            ("0.0", true),
+            ("0%", true),
+            ("0 million", true),
+            ("0-0.1", false),
+            ("0.001", false),
+            ("1/2", false),
+        ] {
+            assert_eq!(graded(&zero, answer).1, Some(want), "{answer:?}");
+        }
+        // exponents, stray signs and separators
+        let k = number_fact("How many?", json!(1000));
+        for (answer, want) in [
+            ("1e3", true),
+            ("1E3", true),
+            ("1,000", true),
+            ("1k", true),
+            ("1.0e+3", true),
+            ("10e2", true),
+            ("1em", false),
+            ("1,0000", false),
+            ("--1000", false),
+            ("1000-", true),
+        ] {
+            assert_eq!(graded(&k, answer).1, Some(want), "{answer:?}");
+        }
+    }
+
+    /// Human answers written as texts are read like the model's, in the question's unit.
+    #[test]
+    fn hmi_reads_human_texts_in_the_questions_unit() {
+        let mut f = number_fact("How many million bags?", json!(1.2));
+        f.strategies = Some(Strategies {
+            misled: 6.0,
+            skim: 300.0,
+        });
+        f.human_answers = vec![
+            (json!("1.2 million"), 10),
+            (json!(1.2), 5),
+            (json!("1,200,000"), 1),
+            (json!("6 million"), 3),
+            (json!("1-2"), 2),
+            (json!("2-3"), 1),
+        ];
+        let h = hmi_from_fact(&f).unwrap();
+        // 6 million and the range 2–3 (which reaches past 2.68) are not acceptable
+        assert_eq!(
+            (h.n_answers, h.n_not_acceptable, h.n_unparsable),
+            (22, 4, 0)
+        );
+    }
+
     #[test]
     fn mind_error() {
         assert!((squared_error(0.5, 0.18) - 0.1024).abs() < 1e-12);
@@ -845,7 +1433,7 @@ mod tests {
             (json!(6), 5),
             (json!(300), 1),
         ];
-        let h = hmi_number(1.2, &[6.0, 300.0], &original).unwrap();
+        let h = hmi_number(1.2, &[6.0, 300.0], &original, Unit::NONE).unwrap();
         assert_eq!(h.n_answers, 68);
         assert_eq!(h.n_not_acceptable, 12);
         assert!((h.hmi - 12.0 / 68.0).abs() < 1e-12);
@@ -861,7 +1449,7 @@ mod tests {
             (json!(6), 8),
             (json!(50), 2),
         ];
-        let h = hmi_number(1.2, &[6.0, 300.0], &manipulated).unwrap();
+        let h = hmi_number(1.2, &[6.0, 300.0], &manipulated, Unit::NONE).unwrap();
         assert_eq!((h.n_answers, h.n_not_acceptable), (68, 20));
         assert_eq!(format!("{:.2}", h.hmi), "0.29");
         assert_eq!(h.interval, (None, Some(u)));
@@ -888,12 +1476,81 @@ mod tests {
         assert!(!in_interval(5.0, (Some(5.0), Some(20.0))));
     }
 
+    /// What √(c·x) means away from two positive numbers (docs/stats.md): the same-sign
+    /// geometric mean keeps the sign; across zero (different signs, or a 0) the bound is
+    /// the arithmetic mean. The bound always lies strictly between c and x.
+    #[test]
+    fn interval_for_negative_zero_and_mixed_signs() {
+        // negative key, negative strategies: the mirror image of key 10 with 2.5 and 40
+        assert_eq!(
+            acceptable_interval(-10.0, &[-40.0, -2.5]),
+            (Some(-20.0), Some(-5.0))
+        );
+        // key 0: arithmetic means
+        assert_eq!(
+            acceptable_interval(0.0, &[5.0, -3.0]),
+            (Some(-1.5), Some(2.5))
+        );
+        assert_eq!(acceptable_interval(0.0, &[5.0, 300.0]), (None, Some(2.5)));
+        // a strategy answer of 0
+        assert_eq!(acceptable_interval(4.0, &[0.0]), (Some(2.0), None));
+        assert_eq!(acceptable_interval(-4.0, &[0.0]), (None, Some(-2.0)));
+        // mixed signs
+        assert_eq!(
+            acceptable_interval(2.0, &[-4.0, 8.0]),
+            (Some(-1.0), Some(4.0))
+        );
+        assert_eq!(
+            acceptable_interval(-2.0, &[4.0, -8.0]),
+            (Some(-4.0), Some(1.0))
+        );
+        // strategies that are not numbers bound nothing
+        assert_eq!(
+            acceptable_interval(1.2, &[f64::NAN, f64::INFINITY]),
+            (None, None)
+        );
+        // the key always lies inside
+        for c in [-10.0, -1.2, 0.0, 1.2, 10.0] {
+            for x in [-300.0, -6.0, -1.0, 0.0, 0.5, 6.0, 300.0] {
+                let iv = acceptable_interval(c, &[x]);
+                assert!(in_interval(c, iv), "c {c} x {x}: {iv:?}");
+                if x != c {
+                    assert!(!in_interval(x, iv), "c {c} x {x}: {iv:?}");
+                }
+            }
+        }
+        // HMI with negative answers: −30 and −3 lie outside (−20, −5)
+        let h = hmi_number(
+            -10.0,
+            &[-40.0, -2.5],
+            &[(json!(-10), 3), (json!(-30), 1), (json!("-3"), 1)],
+            Unit::NONE,
+        )
+        .unwrap();
+        assert_eq!((h.n_answers, h.n_not_acceptable), (5, 2));
+        assert_eq!(h.interval, (Some(-20.0), Some(-5.0)));
+        let h = hmi_number(
+            0.0,
+            &[5.0, -3.0],
+            &[(json!(0), 2), (json!(3), 1), (json!(-2), 1)],
+            Unit::NONE,
+        )
+        .unwrap();
+        assert_eq!(h.hmi, 0.5);
+    }
+
     #[test]
     fn hmi_unparsable_answers_are_not_acceptable() {
-        let h = hmi_number(10.0, &[40.0], &[(json!(10), 3), (json!("dunno"), 1)]).unwrap();
+        let h = hmi_number(
+            10.0,
+            &[40.0],
+            &[(json!(10), 3), (json!("dunno"), 1)],
+            Unit::NONE,
+        )
+        .unwrap();
         assert_eq!((h.n_not_acceptable, h.n_unparsable), (1, 1));
         assert_eq!(h.hmi, 0.25);
-        assert_eq!(hmi_number(10.0, &[40.0], &[]), None);
+        assert_eq!(hmi_number(10.0, &[40.0], &[], Unit::NONE), None);
     }
 
     #[test]

@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 use indexmap::IndexMap;
 use serde_json::{Map, Number, Value, json};
 
+use crate::grade::chartom::hmi_from_fact;
+
 use super::{ImagePaths, ImportError, Table, TableRow, path_string, quote, read_file, strip_bom};
 
 /// Import options.
@@ -622,45 +624,6 @@ fn is_no_manipulation(s: &str) -> bool {
 }
 
 // ---------------------------------------------------------------------------------------
-// HMI
-
-/// The acceptable interval `(L, U)` of a number question (FORMAT.md): `U = √(c·a)` for a
-/// the closest strategy answer above the key c, `L = √(c·b)` for b the closest below; an
-/// infinite bound (`None`) when there is no such strategy answer.
-pub fn acceptable_interval(key: f64, strategies: &[f64]) -> (Option<f64>, Option<f64>) {
-    let above = strategies
-        .iter()
-        .copied()
-        .filter(|&a| a > key)
-        .min_by(f64::total_cmp);
-    let below = strategies
-        .iter()
-        .copied()
-        .filter(|&b| b < key)
-        .max_by(f64::total_cmp);
-    let gm = |x: f64| {
-        let p = key * x;
-        (p > 0.0).then(|| p.sqrt())
-    };
-    (below.and_then(gm), above.and_then(gm))
-}
-
-/// HMI of a number question: the share of human answers outside the acceptable interval.
-pub fn hmi_number(key: f64, strategies: &[f64], answers: &[(f64, u64)]) -> Option<f64> {
-    let (lo, hi) = acceptable_interval(key, strategies);
-    let total: u64 = answers.iter().map(|a| a.1).sum();
-    if total == 0 {
-        return None;
-    }
-    let bad: u64 = answers
-        .iter()
-        .filter(|(x, _)| !(lo.is_none_or(|l| l < *x) && hi.is_none_or(|u| *x < u)))
-        .map(|a| a.1)
-        .sum();
-    Some(bad as f64 / total as f64)
-}
-
-// ---------------------------------------------------------------------------------------
 // The import
 
 struct Chart {
@@ -967,7 +930,12 @@ pub fn import(dir: &Path, opts: &Options) -> Result<Import, ImportError> {
                 "human_answers".into(),
                 Value::Array(ans.iter().map(|(a, n)| json!([a, n])).collect()),
             );
-            hmi = compute_hmi(c, strat, ans);
+            // the one rule of verdict::grade::chartom, on the fact as written
+            hmi = serde_json::from_value::<crate::model::Fact>(Value::Object(fact.clone()))
+                .ok()
+                .as_ref()
+                .and_then(hmi_from_fact)
+                .map(|h| h.hmi);
             if hmi.is_none() && c.format == Format::Number && strat.is_none() {
                 no_hmi_without_strategies.push(c.id.clone());
             }
@@ -1034,36 +1002,6 @@ fn abbreviate(ids: &[String]) -> String {
         ids.join(", ")
     } else {
         format!("{}, ... ({} more)", ids[..8].join(", "), ids.len() - 8)
-    }
-}
-
-fn compute_hmi(c: &Chart, strat: Option<&(Number, Number)>, ans: &[(Value, u64)]) -> Option<f64> {
-    let total: u64 = ans.iter().map(|a| a.1).sum();
-    if total == 0 {
-        return None;
-    }
-    match c.format {
-        Format::Number => {
-            let (m, s) = strat?;
-            let key = c.key.as_f64()?;
-            let xs: Vec<(f64, u64)> = ans
-                .iter()
-                .filter_map(|(a, n)| Some((a.as_f64()?, *n)))
-                .collect();
-            hmi_number(key, &[m.as_f64()?, s.as_f64()?], &xs)
-        }
-        Format::Choice | Format::Rank => {
-            let accepted: Vec<&Value> = match &c.key {
-                Value::Array(a) if a.first().is_some_and(Value::is_array) => a.iter().collect(),
-                k => vec![k],
-            };
-            let wrong: u64 = ans
-                .iter()
-                .filter(|(a, _)| !accepted.contains(&a))
-                .map(|a| a.1)
-                .sum();
-            Some(wrong as f64 / total as f64)
-        }
     }
 }
 
@@ -1480,21 +1418,5 @@ mod tests {
         assert_eq!(split_chart_id("G7_Q1_1"), Some(("G7_Q1", false)));
         assert_eq!(split_chart_id("G7_Q1_3"), None);
         assert_eq!(split_chart_id("_1"), None);
-    }
-
-    #[test]
-    fn hmi_of_the_papers_g7_q1_pair() {
-        // Table 2: key 1.2, strategies misled 6 and skim 300 → interval (−∞, 2.68).
-        let (lo, hi) = acceptable_interval(1.2, &[6.0, 300.0]);
-        assert_eq!(lo, None);
-        assert!((hi.unwrap() - 2.683).abs() < 1e-3);
-        let orig = hmi_number(1.2, &[6.0, 300.0], &[(1.2, 50), (1.0, 6), (6.0, 12)]).unwrap();
-        assert!((orig - 12.0 / 68.0).abs() < 1e-12);
-        assert_eq!((orig * 100.0).round() / 100.0, 0.18);
-        let manip = hmi_number(1.2, &[6.0, 300.0], &[(1.2, 40), (2.6, 8), (300.0, 20)]).unwrap();
-        assert_eq!((manip * 100.0).round() / 100.0, 0.29);
-        // below and above
-        let (lo, hi) = acceptable_interval(10.0, &[2.5, 40.0]);
-        assert_eq!((lo, hi), (Some(5.0), Some(20.0)));
     }
 }

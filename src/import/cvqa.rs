@@ -5,12 +5,14 @@
 //! the same columns plus `response,new_response`. Columns are found by name (case,
 //! spaces and `_` do not matter), so their order is free; other columns are ignored.
 //!
-//! Every CSV belongs to the *set* of its split: `real` when its `type`s are `direct`,
-//! `indirect`, `boolean`, `synthetic` when they are `abs_counting_1`..`_6` (a CSV mixing
-//! both is an error). All CSVs of a set must describe the same questions row by row; they merge
-//! into one item per row, with one response per model-output CSV. Item ids are
-//! `<split>-<row>` (the 1-based data row, zero-padded to 5 digits), so one run may import
-//! the real and the synthetic set together without clashes.
+//! Every row belongs to the *set* of its split: `real` when its `type` is `direct`,
+//! `indirect` or `boolean`, `synthetic` when it is `abs_counting_1`..`_6`. A CSV usually
+//! holds one split; the authors' result files (`C-VQA_<model>_results.csv`, what the
+//! benchmark's `calc_acc.py` reads) hold both, and are split row by row, keeping the order.
+//! All CSVs of a set must describe the same questions row by row; they merge into one item
+//! per row, with one response per model-output CSV. Item ids are `<split>-<n>` (the 1-based
+//! position among the set's rows, zero-padded to 5 digits), so one run may import the real
+//! and the synthetic set together without clashes.
 
 use std::path::{Path, PathBuf};
 
@@ -42,6 +44,8 @@ pub struct Row {
     pub qtype: String,
     /// `(response, new_response)` in a model-output CSV.
     pub response: Option<(String, String)>,
+    /// 1-based data row in the file (not counting the header).
+    pub row: usize,
     /// 1-based line of the row's first byte in the file.
     pub line: u64,
 }
@@ -211,6 +215,7 @@ pub fn parse_csv(path: &Path, bytes: &[u8]) -> Result<CsvFile, ImportError> {
             new_answer: field(idx[4])?,
             qtype: field(idx[5])?,
             response,
+            row: row_no,
             line,
         };
         if split_of(&row.qtype).is_none() {
@@ -265,15 +270,31 @@ pub fn split_of(qtype: &str) -> Option<&'static str> {
     }
 }
 
-/// The model name a file stands for: its stem without a trailing `_responses`.
+/// The model name a file stands for: its stem without a trailing `_responses` or
+/// `_results`, and without the `C-VQA_` / `C_VQA_` prefix of the authors' result files
+/// (`C-VQA_minigpt4_7B_results.csv` → `minigpt4_7B`).
 pub fn model_from_path(path: &Path) -> String {
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    match stem.strip_suffix("_responses") {
-        Some(s) if !s.is_empty() => s.to_string(),
-        _ => stem,
+    let mut name = stem.as_str();
+    for suffix in ["_responses", "_results"] {
+        if let Some(s) = name.strip_suffix(suffix) {
+            name = s;
+            break;
+        }
+    }
+    for prefix in ["C-VQA_", "C_VQA_"] {
+        if let Some(s) = name.strip_prefix(prefix) {
+            name = s;
+            break;
+        }
+    }
+    if name.is_empty() {
+        stem
+    } else {
+        name.to_string()
     }
 }
 
@@ -361,33 +382,30 @@ pub fn merge(files: Vec<CsvFile>, opts: &Options) -> Result<Import, ImportError>
     }
     let mut summary = Summary::default();
 
-    // The split of each file.
-    let mut splits = Vec::with_capacity(files.len());
-    for f in &files {
-        let Some(first) = f.rows.first() else {
+    // Each file's rows by split, in order (a file holding both splits, as the authors'
+    // result files do, takes part in both sets).
+    let mut parts: Vec<Part> = Vec::with_capacity(files.len());
+    for (fi, f) in files.iter().enumerate() {
+        if f.rows.is_empty() {
             return Err(ImportError::File {
                 path: f.path.clone(),
                 message: "has a header but no rows".into(),
             });
-        };
-        let split = split_of(&first.qtype).expect("parse_csv checks the types");
-        if let Some((i, r)) = f
-            .rows
-            .iter()
-            .enumerate()
-            .find(|(_, r)| split_of(&r.qtype) != Some(split))
-        {
-            return Err(ImportError::At {
-                path: f.path.clone(),
-                at: format!("row {} (line {}), column `type`", i + 1, r.line),
-                message: format!(
-                    "mixes splits: row 1 is {} ({split}) but this row is {}; put the real and the synthetic questions in separate CSVs",
-                    quote(&first.qtype),
-                    quote(&r.qtype)
-                ),
+        }
+        let mut mine: IndexMap<&'static str, Vec<usize>> = IndexMap::new();
+        for (ri, r) in f.rows.iter().enumerate() {
+            let split = split_of(&r.qtype).expect("parse_csv checks the types");
+            mine.entry(split).or_default().push(ri);
+        }
+        let whole = mine.len() == 1;
+        for (split, rows) in mine {
+            parts.push(Part {
+                file: fi,
+                split,
+                rows,
+                whole,
             });
         }
-        splits.push(split);
         for c in &f.ignored_columns {
             summary.warnings.push(format!(
                 "{}: ignored the column {}",
@@ -425,30 +443,31 @@ pub fn merge(files: Vec<CsvFile>, opts: &Options) -> Result<Import, ImportError>
         }
     }
 
-    // Sets, in order of first appearance.
-    let mut sets: IndexMap<&'static str, Vec<usize>> = IndexMap::new();
-    for (i, s) in splits.iter().enumerate() {
-        sets.entry(s).or_default().push(i);
+    // Sets, in order of first appearance: split → parts.
+    let mut sets: IndexMap<&'static str, Vec<&Part>> = IndexMap::new();
+    for p in &parts {
+        sets.entry(p.split).or_default().push(p);
     }
 
     let mut items = Vec::with_capacity(files.iter().map(|f| f.rows.len()).sum());
     let mut missing_images = 0usize;
     for (split, members) in &sets {
-        let reference = &files[members[0]];
+        let reference = members[0];
+        let ref_file = &files[reference.file];
         // Every CSV of the set must describe the same questions.
-        for &m in &members[1..] {
-            check_same_questions(reference, &files[m])?;
+        for m in &members[1..] {
+            check_same_questions(&files, reference, m)?;
         }
         // One model, one CSV per set.
         let mut seen: IndexMap<&str, &Path> = IndexMap::new();
-        for &m in members {
-            if let Some(name) = &models[m] {
-                if let Some(prev) = seen.insert(name, &files[m].path) {
+        for m in members {
+            if let Some(name) = &models[m.file] {
+                if let Some(prev) = seen.insert(name, &files[m.file].path) {
                     return Err(ImportError::Invalid(format!(
                         "model {} is given twice for the {split} questions: {} and {} (name them with --model)",
                         quote(name),
                         prev.display(),
-                        files[m].path.display()
+                        files[m.file].path.display()
                     )));
                 }
                 let entry = summary.models.entry(name.clone()).or_default();
@@ -457,13 +476,14 @@ pub fn merge(files: Vec<CsvFile>, opts: &Options) -> Result<Import, ImportError>
                 }
             }
         }
-        let file_name = reference
+        let file_name = ref_file
             .path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let groups = summary.splits.entry(split.to_string()).or_default();
-        for (r, row) in reference.rows.iter().enumerate() {
+        for (r, &ri) in reference.rows.iter().enumerate() {
+            let row = &ref_file.rows[ri];
             *groups.entry(row.qtype.clone()).or_default() += 1;
             let image = if row.img_path.is_empty() {
                 None
@@ -480,10 +500,10 @@ pub fn merge(files: Vec<CsvFile>, opts: &Options) -> Result<Import, ImportError>
             };
             let responses = members
                 .iter()
-                .filter_map(|&m| {
-                    let (a, b) = files[m].rows[r].response.as_ref()?;
+                .filter_map(|m| {
+                    let (a, b) = files[m.file].rows[m.rows[r]].response.as_ref()?;
                     Some(Response {
-                        model: models[m].clone().expect("output CSVs have a model"),
+                        model: models[m.file].clone().expect("output CSVs have a model"),
                         original: a.clone(),
                         counterfactual: b.clone(),
                     })
@@ -506,7 +526,7 @@ pub fn merge(files: Vec<CsvFile>, opts: &Options) -> Result<Import, ImportError>
                 responses,
                 source: Source {
                     file: file_name.clone(),
-                    row: r + 1,
+                    row: row.row,
                 },
             });
         }
@@ -520,23 +540,51 @@ pub fn merge(files: Vec<CsvFile>, opts: &Options) -> Result<Import, ImportError>
     Ok(Import { items, summary })
 }
 
-fn check_same_questions(a: &CsvFile, b: &CsvFile) -> Result<(), ImportError> {
-    if a.rows.len() != b.rows.len() {
+/// The rows of one file that belong to one split (all of them unless the file mixes
+/// splits), as indices into the file's rows.
+struct Part {
+    file: usize,
+    split: &'static str,
+    rows: Vec<usize>,
+    /// The file holds no other split.
+    whole: bool,
+}
+
+fn check_same_questions(files: &[CsvFile], pa: &Part, pb: &Part) -> Result<(), ImportError> {
+    let (a, b) = (&files[pa.file], &files[pb.file]);
+    // "rows" of a whole file; "real rows" of a file that also holds the other split
+    let rows = |p: &Part| {
+        if p.whole {
+            "rows".to_string()
+        } else {
+            format!("{} rows", p.split)
+        }
+    };
+    if pa.rows.len() != pb.rows.len() {
         return Err(ImportError::Invalid(format!(
-            "{} has {} rows but {} has {}: all CSVs of a set must describe the same questions row by row",
+            "{} has {} {} but {} has {}: all CSVs of a set must describe the same questions row by row",
             a.path.display(),
-            a.rows.len(),
+            pa.rows.len(),
+            rows(pa),
             b.path.display(),
-            b.rows.len()
+            pb.rows.len()
         )));
     }
-    for (i, (ra, rb)) in a.rows.iter().zip(&b.rows).enumerate() {
+    let row_name = |i: usize| {
+        if pa.whole && pb.whole {
+            format!("row {}", i + 1)
+        } else {
+            format!("{} row {}", pa.split, i + 1)
+        }
+    };
+    for (i, (&ia, &ib)) in pa.rows.iter().zip(&pb.rows).enumerate() {
+        let (ra, rb) = (&a.rows[ia], &b.rows[ib]);
         let (fa, fb) = (ra.question_fields(), rb.question_fields());
         for k in 0..fa.len() {
             if fa[k] != fb[k] {
                 return Err(ImportError::Invalid(format!(
-                    "row {} differs in column `{}`: {} (line {}) has {} but {} (line {}) has {}; all CSVs of a set must describe the same questions row by row",
-                    i + 1,
+                    "{} differs in column `{}`: {} (line {}) has {} but {} (line {}) has {}; all CSVs of a set must describe the same questions row by row",
+                    row_name(i),
                     COLUMNS[k].1,
                     a.path.display(),
                     ra.line,
@@ -765,16 +813,94 @@ mod tests {
         assert!(e.starts_with("model `m` is given twice"), "{e}");
     }
 
+    /// The authors' result files hold both splits: each row joins the set of its type.
     #[test]
-    fn mixed_splits_in_one_file_are_refused() {
-        let f = csv(
-            "mix.csv",
-            &format!("{HEADER}\na,q,1,nq,2,direct\nb,q,A,nq,B,abs_counting_1\n"),
+    fn a_file_mixing_splits_is_split_per_row() {
+        let mixed = format!(
+            "{HEADER},response,new_response\nb,sq1,A,nq,B,abs_counting_1,A,fail\n\
+             a,q1,1,nq,2,direct,1,2\nb,sq2,C,nq,D,abs_counting_2,3,D\na,q2,yes,nq,no,boolean,yes,no\n"
         );
-        let e = merge(vec![f], &Options::default()).unwrap_err().to_string();
+        let f = csv("C-VQA_m-1_results.csv", &mixed);
+        assert_eq!(model_from_path(&f.path), "m-1");
+        let imp = merge(vec![f.clone()], &Options::default()).unwrap();
+        let got: Vec<(&str, &str, usize, &str)> = imp
+            .items
+            .iter()
+            .map(|i| {
+                (
+                    i.id.as_str(),
+                    i.original.question.as_str(),
+                    i.source.row,
+                    i.responses[0].original.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("synthetic-00001", "sq1", 1, "A"),
+                ("synthetic-00002", "sq2", 3, "3"),
+                ("real-00001", "q1", 2, "1"),
+                ("real-00002", "q2", 4, "yes"),
+            ]
+        );
+        assert_eq!(imp.summary.models["m-1"], ["synthetic", "real"]);
+        // with the question files of both splits, row by row
+        let real = csv(
+            "real.csv",
+            &format!("{HEADER}\na,q1,1,nq,2,direct\na,q2,yes,nq,no,boolean\n"),
+        );
+        let syn = csv(
+            "syn.csv",
+            &format!("{HEADER}\nb,sq1,A,nq,B,abs_counting_1\nb,sq2,C,nq,D,abs_counting_2\n"),
+        );
+        let imp = merge(vec![real.clone(), syn, f.clone()], &Options::default()).unwrap();
+        let ids: Vec<_> = imp.items.iter().map(|i| i.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "real-00001",
+                "real-00002",
+                "synthetic-00001",
+                "synthetic-00002"
+            ]
+        );
+        assert_eq!(imp.items[1].responses[0].original, "yes");
+        assert_eq!(imp.items[1].source.row, 2);
+        assert_eq!(imp.items[3].responses[0].counterfactual, "D");
+        // a mismatch names the split's row and both lines
+        let other = csv(
+            "real2.csv",
+            &format!("{HEADER}\na,q1,1,nq,2,direct\na,q3,yes,nq,no,boolean\n"),
+        );
+        let e = merge(vec![other, f.clone()], &Options::default())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "real row 2 differs in column `query`: real2.csv (line 3) has `q3` but C-VQA_m-1_results.csv (line 5) has `q2`; all CSVs of a set must describe the same questions row by row"
+        );
+        let short = csv("one.csv", &format!("{HEADER}\na,q1,1,nq,2,direct\n"));
+        let e = merge(vec![f, short], &Options::default())
+            .unwrap_err()
+            .to_string();
         assert!(
-            e.starts_with("mix.csv: row 2 (line 3), column `type`: mixes splits"),
+            e.starts_with("C-VQA_m-1_results.csv has 2 real rows but one.csv has 1:"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn model_names_of_the_authors_files() {
+        for (file, model) in [
+            ("C-VQA_vipergpt_results.csv", "vipergpt"),
+            ("C_VQA_LLaVA-7B-v0_results.csv", "LLaVA-7B-v0"),
+            ("qwen_results.csv", "qwen"),
+            ("llava_responses.csv", "llava"),
+            ("_results.csv", "_results"),
+            ("C-VQA_.csv", "C-VQA_"),
+        ] {
+            assert_eq!(model_from_path(Path::new(file)), model, "{file}");
+        }
     }
 }

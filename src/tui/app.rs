@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
 use serde_json::Value;
 
-use crate::model::{
-    Benchmark, CvqaReason, CvqaStatus, Item, JustificationGrade, ResponseGrades, Review,
-};
+use crate::model::{Benchmark, CvqaReason, Item, JustificationGrade, ResponseGrades, Review};
+use crate::review;
 use crate::store::{ItemError, Store};
 use crate::tui::edit::{EditOutcome, TextEdit};
 use crate::tui::facts::Meta;
+use crate::tui::grading;
 use crate::tui::image::{ImageEvent, ImageKey};
 use crate::tui::keymap::{Action, Context, Key, Keymap};
 use crate::tui::theme::{Theme, ThemeName};
@@ -35,6 +35,14 @@ pub enum Msg {
     Saved(Result<String, String>),
     /// The background index of every item is ready.
     Indexed(Vec<Meta>),
+    /// Another program changed the file: the IO worker read it again (with every
+    /// journaled verdict on it).
+    Reloaded(Store),
+    /// The background index has read `done` of `total` items.
+    IndexProgress {
+        done: usize,
+        total: usize,
+    },
     /// The set's figures for the summary screen.
     Summary(Result<Value, String>),
     Image(ImageEvent),
@@ -64,6 +72,10 @@ pub enum Effect {
         id: Option<String>,
     },
     ComputeSummary,
+    /// Index `State::store` again (after the file was read again).
+    Index,
+    /// Keep the skipped items and the undo history for the next session.
+    SaveSession(crate::tui::config::Session),
     /// Run a fuzzy search on the search worker; answer with `Msg::SearchDone`.
     Search {
         seq: u64,
@@ -159,15 +171,25 @@ pub struct FixState {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mode {
     Normal,
-    Help { scroll: u16 },
-    Summary { scroll: u16 },
+    Help {
+        scroll: u16,
+    },
+    Summary {
+        scroll: u16,
+    },
     Search(SearchState),
     Jump(TextEdit),
     Note(TextEdit),
     Penalty(TextEdit),
-    Reject { selected: usize },
+    Reject {
+        selected: usize,
+    },
+    /// Reject for "other": the reviewer's few words.
+    RejectOther(TextEdit),
     Fix(FixState),
-    Filter { selected: usize },
+    Filter {
+        selected: usize,
+    },
 }
 
 /// A verdict change, for undo/redo.
@@ -241,6 +263,9 @@ pub struct State {
     /// My verdicts recorded (or being recorded) in this session: item → review (None =
     /// removed).
     pub mine: HashMap<usize, Option<Review>>,
+    /// Whether each item of `mine` is done (`review::item_done`), kept with it so that
+    /// progress costs no parse per frame.
+    pub mine_done: HashMap<usize, bool>,
     /// Journal writes under way: seq → (item, review before the change).
     pub pending: HashMap<u64, (usize, Option<Review>)>,
     pub next_seq: u64,
@@ -248,6 +273,8 @@ pub struct State {
     pub redo: Vec<Change>,
 
     pub meta: Option<std::sync::Arc<Vec<Meta>>>,
+    /// How far the background index is (items read, total) while it is being built.
+    pub index_progress: (usize, usize),
     /// The filter menu's rows, built once from the index.
     pub filter_catalog: Vec<FilterOption>,
     /// The newest search asked of the search worker.
@@ -274,7 +301,14 @@ pub struct State {
     /// Times of my verdicts this session (for pace).
     pub graded_times: Vec<Instant>,
     pub started: Instant,
-    pub moves_since_position: u32,
+    /// Move to the next item after a C-VQA accept or reject (the config's
+    /// `auto_advance`; the loop sets it, on by default).
+    pub auto_advance: bool,
+    /// The adjudication queue: only items whose reviewers disagree and that have no final
+    /// verdict are visible, with every reviewer's grades side by side.
+    pub queue: bool,
+    /// Items I skipped for now: `Space` passes over them (kept across sessions).
+    pub skipped: BTreeSet<usize>,
     pub quit: bool,
     /// (graded by me, by anyone) in the file as opened, from the index.
     pub base_progress: (usize, usize),
@@ -325,11 +359,13 @@ impl State {
             pos: 0,
             current: None,
             mine: HashMap::new(),
+            mine_done: HashMap::new(),
             pending: HashMap::new(),
             next_seq: 1,
             undo: vec![],
             redo: vec![],
             meta: None,
+            index_progress: (0, 0),
             filter_catalog: vec![],
             search_seq: 0,
             filters: Filters::default(),
@@ -348,7 +384,9 @@ impl State {
             seconds_base: 0.0,
             graded_times: vec![],
             started: clock.instant,
-            moves_since_position: 0,
+            auto_advance: false,
+            queue: false,
+            skipped: BTreeSet::new(),
             quit: false,
             base_progress: (0, 0),
             zoom: false,
@@ -409,6 +447,9 @@ impl State {
 
     /// My review of item `i` as it stands now (this session's change, else the file's).
     pub fn my_review(&self, i: usize) -> Option<Review> {
+        if i >= self.len() {
+            return None;
+        }
         if let Some(r) = self.mine.get(&i) {
             return r.clone();
         }
@@ -426,53 +467,133 @@ impl State {
     }
 
     /// All reviews of the current item, with mine as it stands now. In blind mode, others'
-    /// reviews are hidden until I have given mine.
+    /// reviews show only what I have graded myself, once the journal has it: the grades of
+    /// the models I am done with, and everything once I am done with the item.
     pub fn reviews(&self) -> Vec<(String, Review)> {
         let Some(it) = self.item() else { return vec![] };
         let mine = self.my_review(self.pos);
+        let item_open = self.reveal_item();
+        let n = it.responses.len();
+        let open_models: Vec<bool> = it
+            .responses
+            .iter()
+            .map(|r| self.reveal_model(&r.model))
+            .collect();
         let mut out: Vec<(String, Review)> = it
             .reviews
             .iter()
             .filter(|(name, _)| **name != self.reviewer)
-            .map(|(n, r)| (n.clone(), r.clone()))
+            .filter_map(|(name, r)| {
+                if item_open {
+                    return Some((name.clone(), r.clone()));
+                }
+                let mut shown = Review {
+                    at: r.at.clone(),
+                    ..Review::default()
+                };
+                for (k, resp) in it.responses.iter().enumerate() {
+                    if open_models[k]
+                        && let Some(g) = r.for_model(&resp.model, n)
+                    {
+                        if r.models.contains_key(&resp.model) {
+                            shown.models.insert(resp.model.clone(), g.clone());
+                        } else {
+                            shown.grades = g.clone();
+                        }
+                    }
+                }
+                review::has_content(&shown).then(|| (name.clone(), shown))
+            })
             .collect();
-        if self.blind && mine.is_none() {
-            out.clear();
-        }
         if let Some(m) = mine {
             out.insert(0, (self.reviewer.clone(), m));
         }
         out
     }
 
-    /// Whether others' verdicts and the judge are hidden right now.
+    /// My review of item `i` as the journal has acknowledged it (before any write still
+    /// under way).
+    fn acknowledged_review(&self, i: usize) -> Option<Review> {
+        match self
+            .pending
+            .iter()
+            .filter(|(_, (item, _))| *item == i)
+            .min_by_key(|(seq, _)| **seq)
+        {
+            Some((_, (_, before))) => before.clone(),
+            None => self.my_review(i),
+        }
+    }
+
+    /// Blind mode: may others' verdicts on the whole item (notes, item-level verdicts)
+    /// be shown? Only once my own verdict on the item is done and recorded.
+    pub fn reveal_item(&self) -> bool {
+        if !self.blind {
+            return true;
+        }
+        let Some(it) = self.item() else { return false };
+        review::item_done(it, self.acknowledged_review(self.pos).as_ref())
+    }
+
+    /// Blind mode: may the judge's and others' grades of `model`'s response be shown?
+    /// Only once my grades of that response are done and recorded.
+    pub fn reveal_model(&self, model: &str) -> bool {
+        if !self.blind {
+            return true;
+        }
+        let Some(it) = self.item() else { return false };
+        let Some(k) = it.responses.iter().position(|r| r.model == model) else {
+            return false;
+        };
+        review::models_done(it, self.acknowledged_review(self.pos).as_ref())[k]
+    }
+
+    /// Whether others' verdicts and the judge are hidden for the selected response (for
+    /// the item, when it has no response).
     pub fn hiding_others(&self) -> bool {
-        self.blind && self.my_review(self.pos).is_none()
+        match self.model_name() {
+            Some(m) => !self.reveal_model(&m),
+            None => !self.reveal_item(),
+        }
+    }
+
+    /// Per response of the current item: are my required grades of it given?
+    pub fn models_done(&self) -> Vec<bool> {
+        match self.item() {
+            Some(it) => review::models_done(it, self.my_review(self.pos).as_ref()),
+            None => vec![],
+        }
     }
 
     pub fn is_pending(&self, i: usize) -> bool {
         self.pending.values().any(|(item, _)| *item == i)
     }
 
+    /// Am I done with item `i`: every required grade given (`review::item_done`)?
     pub fn graded_by_me(&self, i: usize) -> bool {
-        if let Some(r) = self.mine.get(&i) {
-            return r.is_some();
+        if let Some(&d) = self.mine_done.get(&i) {
+            return d;
         }
-        match &self.meta {
-            Some(m) => m[i].reviewers.contains(&self.reviewer),
-            None => self.my_review(i).is_some(),
+        match self.meta.as_ref().and_then(|m| m.get(i)) {
+            Some(m) => m.done.contains(&self.reviewer),
+            None => self
+                .store
+                .item(i)
+                .ok()
+                .is_some_and(|it| review::item_done(&it, it.reviews.get(&self.reviewer))),
         }
     }
 
+    /// Is some reviewer (me included) done with item `i`?
     pub fn graded_by_anyone(&self, i: usize) -> bool {
-        if matches!(self.mine.get(&i), Some(Some(_))) {
+        if self.mine_done.get(&i) == Some(&true) {
             return true;
         }
-        match &self.meta {
-            Some(m) => m[i]
-                .reviewers
+        match self.meta.as_ref().and_then(|m| m.get(i)) {
+            Some(m) => m
+                .done
                 .iter()
-                .any(|r| *r != self.reviewer || !self.mine.contains_key(&i)),
+                .any(|r| *r != self.reviewer || !self.mine_done.contains_key(&i)),
             None => false,
         }
     }
@@ -483,15 +604,15 @@ impl State {
     pub fn progress(&self) -> (usize, Option<usize>, usize) {
         let n = self.len();
         let Some(meta) = &self.meta else {
-            return (self.mine.values().filter(|r| r.is_some()).count(), None, n);
+            return (self.mine_done.values().filter(|d| **d).count(), None, n);
         };
         let (mut me, mut any) = self.base_progress;
-        for (&i, r) in &self.mine {
+        for (&i, &done) in &self.mine_done {
             let m = &meta[i];
-            let had_me = m.reviewers.contains(&self.reviewer);
-            let others = m.reviewers.iter().any(|x| *x != self.reviewer);
-            me = me - usize::from(had_me) + usize::from(r.is_some());
-            any = any - usize::from(had_me || others) + usize::from(others || r.is_some());
+            let had_me = m.done.contains(&self.reviewer);
+            let others = m.done.iter().any(|x| *x != self.reviewer);
+            me = me - usize::from(had_me) + usize::from(done);
+            any = any - usize::from(had_me || others) + usize::from(others || done);
         }
         (me, Some(any), n)
     }
@@ -549,7 +670,9 @@ impl State {
             }
             Msg::Mouse(m) => self.on_mouse(m, &mut fx),
             Msg::Paste(text) => match &mut self.mode {
-                Mode::Note(e) | Mode::Penalty(e) | Mode::Jump(e) => e.insert_str(&text),
+                Mode::Note(e) | Mode::Penalty(e) | Mode::Jump(e) | Mode::RejectOther(e) => {
+                    e.insert_str(&text)
+                }
                 Mode::Fix(f) => {
                     if f.on_answer {
                         f.answer.insert_str(&text)
@@ -578,11 +701,13 @@ impl State {
                         }
                         Err(e) => {
                             // Not durable: take the verdict back off the screen.
-                            self.retally(item, &before);
-                            self.mine.insert(item, before);
+                            self.set_mine(item, before);
                             self.undo.retain(|c| c.item != item);
                             self.saved = SaveState::Error(e.clone());
-                            self.set_status(format!("NOT RECORDED: {e}"), Level::Error);
+                            self.set_status(
+                                format!("NOT RECORDED on {}: {e}", self.display_id(item)),
+                                Level::Error,
+                            );
                         }
                     }
                 }
@@ -605,15 +730,23 @@ impl State {
                 if meta.len() == self.len() {
                     self.base_progress = (
                         meta.iter()
-                            .filter(|m| m.reviewers.contains(&self.reviewer))
+                            .filter(|m| m.done.contains(&self.reviewer))
                             .count(),
-                        meta.iter().filter(|m| !m.reviewers.is_empty()).count(),
+                        meta.iter().filter(|m| !m.done.is_empty()).count(),
                     );
                     self.filter_catalog = catalog(&meta);
                     self.meta = Some(std::sync::Arc::new(meta));
                     self.apply_filters(&mut fx);
+                    // A query typed while the index was being built runs now.
+                    self.refresh_search(&mut fx);
                 }
             }
+            Msg::IndexProgress { done, total } => {
+                if self.meta.is_none() {
+                    self.index_progress = (done, total);
+                }
+            }
+            Msg::Reloaded(store) => self.reload(store, &mut fx),
             Msg::Summary(s) => self.summary = Some(s),
             Msg::SearchDone { seq, results } => {
                 if let Mode::Search(st) = &mut self.mode
@@ -639,6 +772,85 @@ impl State {
             }
         }
         fx
+    }
+
+    /// Show the file as another program left it: every item index this session holds
+    /// (position, my verdicts, writes under way, undo, skips) follows its item by id.
+    fn reload(&mut self, store: Store, fx: &mut Vec<Effect>) {
+        let ids: HashMap<String, usize> = (0..store.len())
+            .filter_map(|i| store.item(i).ok().and_then(|it| it.id).map(|id| (id, i)))
+            .collect();
+        let old_id = |i: usize| -> Option<String> {
+            match self.meta.as_ref().and_then(|m| m.get(i)) {
+                Some(m) if !m.id.starts_with('#') => Some(m.id.clone()),
+                Some(_) => None,
+                None => self.store.item(i).ok().and_then(|it| it.id),
+            }
+        };
+        let n = store.len();
+        // By id; an item without id keeps its index when that is still in the file.
+        let map = |i: usize| -> Option<usize> {
+            match old_id(i) {
+                Some(id) => ids.get(&id).copied(),
+                None => (i < n).then_some(i),
+            }
+        };
+        let pos = map(self.pos).unwrap_or(self.pos.min(n.saturating_sub(1)));
+        let mine: HashMap<usize, Option<Review>> = self
+            .mine
+            .drain()
+            .filter_map(|(i, r)| map(i).map(|j| (j, r)))
+            .collect();
+        let pending: HashMap<u64, (usize, Option<Review>)> = self
+            .pending
+            .drain()
+            .filter_map(|(seq, (i, r))| map(i).map(|j| (seq, (j, r))))
+            .collect();
+        let remap_changes = |v: &mut Vec<Change>| {
+            let old = std::mem::take(v);
+            *v = old
+                .into_iter()
+                .filter_map(|mut c| {
+                    c.item = map(c.item)?;
+                    Some(c)
+                })
+                .collect();
+        };
+        let mut undo = std::mem::take(&mut self.undo);
+        let mut redo = std::mem::take(&mut self.redo);
+        remap_changes(&mut undo);
+        remap_changes(&mut redo);
+        let skipped: BTreeSet<usize> = self.skipped.iter().filter_map(|&i| map(i)).collect();
+        self.store = store;
+        self.undo = undo;
+        self.redo = redo;
+        self.skipped = skipped;
+        self.pending = pending;
+        self.meta = None;
+        self.visible = None;
+        self.mine.clear();
+        self.mine_done.clear();
+        self.bpc_items.clear();
+        self.bpc_sum = (0, 0);
+        self.pos = pos;
+        self.current = None;
+        for (i, r) in mine {
+            self.set_mine(i, r);
+        }
+        if !self.is_empty() {
+            let model = self.model;
+            let scroll = self.scroll;
+            self.load_current();
+            self.model = model.min(self.item().map(|i| i.responses.len()).unwrap_or(1).max(1) - 1);
+            self.scroll = scroll;
+            self.image = ImageSlot::None;
+            self.request_image(fx);
+        }
+        fx.push(Effect::Index);
+        self.set_status(
+            format!("the file changed on disk: read it again ({n} items); your verdicts are kept"),
+            Level::Warn,
+        );
     }
 
     fn set_status(&mut self, s: impl Into<String>, level: Level) {
@@ -775,13 +987,7 @@ impl State {
                     EditOutcome::Submit => {
                         let t = e.text();
                         self.mode = Mode::Normal;
-                        self.change_review(fx, |r, _| {
-                            r.note = if t.trim().is_empty() {
-                                None
-                            } else {
-                                Some(t.trim_end().to_string())
-                            };
-                        });
+                        self.change_review(fx, |r, _| review::set_note(r, &t));
                     }
                     _ => {}
                 }
@@ -793,16 +999,27 @@ impl State {
                     EditOutcome::Submit => {
                         let t = e.text();
                         self.mode = Mode::Normal;
-                        self.change_grades(fx, |g| {
-                            g.penalty = Some(if t.trim().is_empty() {
-                                None
-                            } else {
-                                Some(t.trim().to_string())
-                            });
-                            if g.bonus.is_none() {
-                                g.bonus = Some(vec![]);
-                            }
-                        });
+                        self.change_grades(fx, |g| review::set_penalty(g, Some(&t)));
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            Mode::RejectOther(e) => {
+                match e.handle(&k) {
+                    EditOutcome::Cancel => self.mode = Mode::Normal,
+                    EditOutcome::Submit => {
+                        let t = e.text();
+                        if t.trim().is_empty() {
+                            self.set_status("say why in a few words (Esc cancels)", Level::Warn);
+                            return;
+                        }
+                        self.mode = Mode::Normal;
+                        if self.change_review(fx, |r, _| {
+                            review::reject(r, CvqaReason::Other, Some(&t))
+                        }) {
+                            self.advance_after("rejected (other)", fx);
+                        }
                     }
                     _ => {}
                 }
@@ -973,33 +1190,16 @@ impl State {
             Action::Identifies => self.justification(JustificationGrade::Identifies, fx),
             Action::Partial => self.justification(JustificationGrade::Partial, fx),
             Action::Misses => self.justification(JustificationGrade::Misses, fx),
-            Action::FactOverride => self.change_grades(fx, |g| {
-                g.fact_correct = match g.fact_correct {
-                    None => Some(true),
-                    Some(true) => Some(false),
-                    Some(false) => None,
-                }
-            }),
+            Action::FactOverride => self.change_grades(fx, review::cycle_fact),
             Action::Bonus(n) => {
                 let count = self.item().map(|i| i.bonus_points.len()).unwrap_or(0);
                 if (n as usize) > count {
                     self.set_status(format!("this item has {count} bonus points"), Level::Warn);
                     return;
                 }
-                self.change_grades(fx, |g| {
-                    let mut b = g.bonus.take().unwrap_or_default();
-                    if let Some(p) = b.iter().position(|&x| x == n as u32) {
-                        b.remove(p);
-                    } else {
-                        b.push(n as u32);
-                        b.sort_unstable();
-                    }
-                    g.bonus = Some(b);
-                    if g.penalty.is_none() {
-                        g.penalty = Some(None);
-                    }
-                })
+                self.change_grades(fx, |g| review::toggle_bonus(g, n as u32))
             }
+            Action::NoBonus => self.change_grades(fx, review::no_bonus),
             Action::Penalty => {
                 let cur = self
                     .my_grades()
@@ -1008,23 +1208,16 @@ impl State {
                     .unwrap_or_default();
                 self.mode = Mode::Penalty(TextEdit::new(&cur, false));
             }
-            Action::NoPenalty => self.change_grades(fx, |g| {
-                g.penalty = Some(None);
-                if g.bonus.is_none() {
-                    g.bonus = Some(vec![]);
-                }
-            }),
+            Action::NoPenalty => self.change_grades(fx, |g| review::set_penalty(g, None)),
             Action::ContextLength => {
                 self.context_len = (self.context_len + 1) % CONTEXT_LENGTHS.len()
             }
-            Action::Accept => self.change_review(fx, |r, _| {
-                r.status = Some(CvqaStatus::Accept);
-                r.image_related = Some(true);
-                r.answer_ok = Some(true);
-                r.reason = None;
-                r.fixed_question = None;
-                r.fixed_answer = None;
-            }),
+            Action::Accept => {
+                if self.change_review(fx, |r, _| review::accept(r)) {
+                    self.advance_after("accepted", fx);
+                }
+            }
+            Action::Skip => self.toggle_skip(fx),
             Action::Fix => {
                 let (q, a) = match self.item().and_then(|i| i.counterfactual.as_ref()) {
                     Some(cf) => {
@@ -1050,30 +1243,47 @@ impl State {
                 });
             }
             Action::Reject => self.mode = Mode::Reject { selected: 0 },
-            Action::OriginalOverride => self.change_grades(fx, |g| {
-                g.original_correct = cycle(g.original_correct);
-            }),
-            Action::CounterfactualOverride => self.change_grades(fx, |g| {
-                g.counterfactual_correct = cycle(g.counterfactual_correct);
-            }),
-            Action::Pass => self.change_review(fx, |r, _| r.verdict = Some("pass".into())),
-            Action::Fail => self.change_review(fx, |r, _| r.verdict = Some("fail".into())),
-            Action::Unsure => self.change_review(fx, |r, _| r.verdict = Some("unsure".into())),
+            Action::OriginalOverride => self.change_grades(fx, review::cycle_original),
+            Action::CounterfactualOverride => self.change_grades(fx, review::cycle_counterfactual),
+            Action::Pass => {
+                self.change_review(fx, |r, _| review::set_verdict(r, "pass"));
+            }
+            Action::Fail => {
+                self.change_review(fx, |r, _| review::set_verdict(r, "fail"));
+            }
+            Action::Unsure => {
+                self.change_review(fx, |r, _| review::set_verdict(r, "unsure"));
+            }
             Action::Adjudicate => {
-                if self.my_review(self.pos).is_none() {
+                let done = self
+                    .item()
+                    .is_some_and(|it| review::item_done(it, self.my_review(self.pos).as_ref()));
+                if !done {
                     self.set_status(
                         "grade the item first; A then marks your verdict as the final one",
                         Level::Warn,
                     );
                     return;
                 }
-                self.change_review(fx, |r, _| {
-                    r.is_final = if r.is_final == Some(true) {
-                        None
-                    } else {
-                        Some(true)
-                    };
-                });
+                self.change_review(fx, |r, _| review::toggle_final(r));
+                if self.queue {
+                    // An adjudicated item leaves the queue: on to the next one.
+                    self.apply_filters(fx);
+                }
+            }
+            Action::AdjudicationQueue => {
+                if self.meta.is_none() {
+                    self.set_status(
+                        "the index is still being built; try again in a moment",
+                        Level::Warn,
+                    );
+                    return;
+                }
+                self.queue = !self.queue;
+                self.apply_filters(fx);
+                if !self.queue {
+                    self.set_status("left the adjudication queue", Level::Info);
+                }
             }
         }
     }
@@ -1142,12 +1352,22 @@ impl State {
         let start = list.partition_point(|&i| i <= self.pos);
         let order = list[start..].iter().chain(list[..start].iter());
         for &i in order {
-            if i != self.pos && !self.graded_by_me(i) {
+            if i != self.pos && !self.graded_by_me(i) && !self.skipped.contains(&i) {
                 self.goto(i, fx);
                 return;
             }
         }
-        self.set_status("every item here is graded by you", Level::Info);
+        self.set_status(
+            if self.skipped.is_empty() {
+                "every item here is graded by you".to_string()
+            } else {
+                format!(
+                    "every item here is graded by you or skipped ({} skipped)",
+                    self.skipped.len()
+                )
+            },
+            Level::Info,
+        );
     }
 
     fn jump(&mut self, q: &str, fx: &mut Vec<Effect>) {
@@ -1185,11 +1405,8 @@ impl State {
             self.load_current();
             self.arrived = self.clock.instant;
             self.seconds_base = self.my_review(i).and_then(|r| r.seconds).unwrap_or(0.0);
-            self.moves_since_position += 1;
-            if self.moves_since_position >= 20 {
-                self.moves_since_position = 0;
-                fx.push(self.position_effect());
-            }
+            // Saved on every move, so that a killed session resumes on the item shown.
+            fx.push(self.position_effect());
         }
         self.request_image(fx);
         // Prefetch the next item's image.
@@ -1338,8 +1555,33 @@ impl State {
         }
     }
 
-    /// Does item `i` pass the filters?
+    /// Is item `i` in the adjudication queue now (my verdicts of this session included)?
+    pub fn needs_adjudication(&self, i: usize) -> bool {
+        if let Some(r) = self.mine.get(&i) {
+            let Ok(mut it) = self.store.item(i) else {
+                return false;
+            };
+            match r {
+                Some(r) => {
+                    it.reviews.insert(self.reviewer.clone(), r.clone());
+                }
+                None => {
+                    it.reviews.shift_remove(&self.reviewer);
+                }
+            }
+            return grading::needs_adjudication(&it);
+        }
+        self.meta
+            .as_ref()
+            .and_then(|m| m.get(i))
+            .is_some_and(|m| m.adjudicate)
+    }
+
+    /// Does item `i` pass the filters (and the adjudication queue, when on)?
     pub fn passes(&self, i: usize) -> bool {
+        if self.queue && !self.needs_adjudication(i) {
+            return false;
+        }
         let f = &self.filters;
         if f.ungraded && self.graded_by_me(i) {
             return false;
@@ -1386,28 +1628,32 @@ impl State {
     }
 
     fn apply_filters(&mut self, fx: &mut Vec<Effect>) {
-        if self.filters.is_empty() {
+        if self.filters.is_empty() && !self.queue {
             self.visible = None;
             return;
         }
         let v: Vec<usize> = (0..self.len()).filter(|&i| self.passes(i)).collect();
         let n = v.len();
+        let what = match (self.queue, self.filters.is_empty()) {
+            (true, true) => "adjudication queue".to_string(),
+            (true, false) => format!("adjudication queue + {}", self.filters.describe()),
+            (false, _) => self.filters.describe(),
+        };
+        let msg = if self.queue && n == 0 {
+            format!("{what}: no item left to adjudicate (D leaves the queue)")
+        } else {
+            format!("{n} items match: {what}")
+        };
         if !v.contains(&self.pos)
             && let Some(&t) = v.iter().find(|&&i| i > self.pos).or(v.first())
         {
             self.visible = Some(v);
             self.goto(t, fx);
-            self.set_status(
-                format!("{n} items match: {}", self.filters.describe()),
-                Level::Info,
-            );
+            self.set_status(msg, Level::Info);
             return;
         }
         self.visible = Some(v);
-        self.set_status(
-            format!("{n} items match: {}", self.filters.describe()),
-            Level::Info,
-        );
+        self.set_status(msg, Level::Info);
     }
 
     // ----- grading ------------------------------------------------------------------
@@ -1429,21 +1675,22 @@ impl State {
     }
 
     fn justification(&mut self, g: JustificationGrade, fx: &mut Vec<Effect>) {
-        self.change_grades(fx, |gr| gr.justification = Some(g));
+        self.change_grades(fx, |gr| review::justification(gr, g));
     }
 
+    /// Reject for `reason`; "other" first asks for a few words.
     fn reject(&mut self, reason: CvqaReason, fx: &mut Vec<Effect>) {
-        self.change_review(fx, |r, _| {
-            r.status = Some(CvqaStatus::Reject);
-            r.reason = Some(reason);
-            r.fixed_question = None;
-            r.fixed_answer = None;
-            match reason {
-                CvqaReason::NotImageRelated => r.image_related = Some(false),
-                CvqaReason::WrongAnswer => r.answer_ok = Some(false),
-                _ => {}
-            }
-        });
+        if reason == CvqaReason::Other {
+            let cur = self
+                .my_review(self.pos)
+                .and_then(|r| r.reason_text)
+                .unwrap_or_default();
+            self.mode = Mode::RejectOther(TextEdit::new(&cur, false));
+            return;
+        }
+        if self.change_review(fx, |r, _| review::reject(r, reason, None)) {
+            self.advance_after(&format!("rejected ({})", reason.name()), fx);
+        }
     }
 
     fn fix(&mut self, q: String, a: String, fx: &mut Vec<Effect>) {
@@ -1454,18 +1701,7 @@ impl State {
             self.set_status("nothing changed: use a to accept as it is", Level::Warn);
             return;
         }
-        self.change_review(fx, |r, _| {
-            r.status = Some(CvqaStatus::Fix);
-            r.fixed_question = (q != cf.question).then_some(q.clone());
-            r.fixed_answer = (a != cf.answer).then_some(a.clone());
-            r.answer_ok = Some(a == cf.answer);
-            r.image_related = Some(true);
-            r.reason = Some(if a != cf.answer {
-                CvqaReason::WrongAnswer
-            } else {
-                CvqaReason::Ungrammatical
-            });
-        });
+        self.change_review(fx, |r, _| review::fix(r, &cf.question, &cf.answer, &q, &a));
     }
 
     /// Change the grades of the selected response (top level for single-response items,
@@ -1476,28 +1712,149 @@ impl State {
             return;
         };
         self.change_review(fx, |r, n_responses| {
-            if n_responses <= 1 {
-                f(&mut r.grades);
-            } else {
-                let mut g = r.models.get(&model).cloned().unwrap_or_default();
-                f(&mut g);
-                if g.is_empty() {
-                    r.models.shift_remove(&model);
-                } else {
-                    r.models.insert(model.clone(), g);
-                }
-            }
+            review::change_grades(r, &model, n_responses, f)
         });
     }
 
-    /// Change my review of the current item and record it.
-    fn change_review(&mut self, fx: &mut Vec<Effect>, f: impl FnOnce(&mut Review, usize)) {
+    /// After a complete verdict on the item (C-VQA accept, reject): move on when
+    /// auto-advance is on, saying what was recorded where.
+    fn advance_after(&mut self, what: &str, fx: &mut Vec<Effect>) {
+        let id = self.display_id(self.pos);
+        if !self.auto_advance {
+            return;
+        }
+        let from = self.pos;
+        self.step(1, fx);
+        let msg = if self.pos == from {
+            format!("{what} on {id} · last item")
+        } else {
+            format!("{what} on {id}")
+        };
+        self.set_status(msg, Level::Info);
+    }
+
+    pub fn is_skipped(&self, i: usize) -> bool {
+        self.skipped.contains(&i)
+    }
+
+    fn toggle_skip(&mut self, fx: &mut Vec<Effect>) {
+        if self.is_empty() || self.current.is_none() {
+            return;
+        }
+        let i = self.pos;
+        let id = self.display_id(i);
+        if self.skipped.remove(&i) {
+            self.set_status(format!("{id} is no longer skipped"), Level::Info);
+        } else {
+            self.skipped.insert(i);
+            self.next_ungraded(fx);
+            self.set_status(
+                format!("skipped {id} (Space passes over it; S on it again unskips)"),
+                Level::Info,
+            );
+        }
+        fx.push(self.session_effect());
+    }
+
+    fn item_ref(&self, i: usize) -> crate::tui::config::ItemRef {
+        let id = if i == self.pos {
+            self.item().and_then(|it| it.id.clone())
+        } else {
+            self.meta
+                .as_ref()
+                .and_then(|m| m.get(i))
+                .map(|m| m.id.clone())
+                .filter(|id| !id.starts_with('#'))
+                .or_else(|| self.store.item(i).ok().and_then(|it| it.id))
+        };
+        crate::tui::config::ItemRef { index: i, id }
+    }
+
+    /// What the next session needs of this one: the skipped items and the undo history.
+    fn session_effect(&self) -> Effect {
+        use crate::tui::config::{SAVED_UNDO, SavedChange, Session};
+        let from = self.undo.len().saturating_sub(SAVED_UNDO);
+        Effect::SaveSession(Session {
+            skipped: self.skipped.iter().map(|&i| self.item_ref(i)).collect(),
+            undo: self.undo[from..]
+                .iter()
+                .map(|c| SavedChange {
+                    item: self.item_ref(c.item),
+                    before: c.before.as_ref().map(review_value),
+                    after: c.after.as_ref().map(review_value),
+                })
+                .collect(),
+        })
+    }
+
+    /// Find an item saved by a session (by index when its id still matches, else by id).
+    fn locate(&self, r: &crate::tui::config::ItemRef) -> Option<usize> {
+        let id_at = |i: usize| self.store.item(i).ok().and_then(|it| it.id);
+        if r.index < self.len() && id_at(r.index) == r.id {
+            return Some(r.index);
+        }
+        let id = r.id.as_ref()?;
+        (0..self.len()).find(|&i| id_at(i).as_ref() == Some(id))
+    }
+
+    /// Take up what an earlier session left: its skipped items, and its undo history as
+    /// far as it still matches my reviews in the file (a change someone else overwrote
+    /// since, and everything before it on that item, is dropped).
+    pub fn restore_session(&mut self, s: &crate::tui::config::Session) {
+        for r in &s.skipped {
+            if let Some(i) = self.locate(r) {
+                self.skipped.insert(i);
+            }
+        }
+        let parse = |v: &Option<Value>| -> Result<Option<Review>, ()> {
+            match v {
+                None => Ok(None),
+                Some(v) => serde_json::from_value(v.clone()).map(Some).map_err(|_| ()),
+            }
+        };
+        let mut expected: HashMap<usize, Option<Review>> = HashMap::new();
+        let mut broken: BTreeSet<usize> = BTreeSet::new();
+        let mut kept = Vec::new();
+        for c in s.undo.iter().rev() {
+            let Some(i) = self.locate(&c.item) else {
+                continue;
+            };
+            if broken.contains(&i) {
+                continue;
+            }
+            let (Ok(before), Ok(after)) = (parse(&c.before), parse(&c.after)) else {
+                broken.insert(i);
+                continue;
+            };
+            let now = expected
+                .entry(i)
+                .or_insert_with(|| self.my_review(i))
+                .clone();
+            if now != after {
+                broken.insert(i);
+                continue;
+            }
+            expected.insert(i, before.clone());
+            kept.push(Change {
+                item: i,
+                before,
+                after,
+            });
+        }
+        kept.reverse();
+        kept.append(&mut self.undo);
+        self.undo = kept;
+    }
+
+    /// Change my review of the current item and record it; false when nothing was
+    /// recorded.
+    fn change_review(&mut self, fx: &mut Vec<Effect>, f: impl FnOnce(&mut Review, usize)) -> bool {
         let Some(item) = self.item() else {
             self.set_status(
                 "this item cannot be read, so it cannot be graded",
                 Level::Error,
             );
-            return;
+            return false;
         };
         let n = item.responses.len();
         let before = self.my_review(self.pos);
@@ -1518,7 +1875,11 @@ impl State {
                 .duration_since(self.arrived)
                 .as_secs_f64();
         r.seconds = Some((secs * 10.0).round() / 10.0);
-        let after = Some(r);
+        // A review left saying nothing is removed, not written empty.
+        let after = review::has_content(&r).then_some(r);
+        if before.is_none() && after.is_none() {
+            return false;
+        }
         self.undo.push(Change {
             item: self.pos,
             before: before.clone(),
@@ -1527,6 +1888,7 @@ impl State {
         self.redo.clear();
         self.record(self.pos, before, after, fx);
         self.graded_times.push(self.clock.instant);
+        true
     }
 
     /// Keep the running BPC in step with my review of item `i`.
@@ -1573,11 +1935,10 @@ impl State {
         after: Option<Review>,
         fx: &mut Vec<Effect>,
     ) {
-        self.retally(item, &after);
         let seq = self.next_seq;
         self.next_seq += 1;
         self.pending.insert(seq, (item, before));
-        self.mine.insert(item, after.clone());
+        self.set_mine(item, after.clone());
         self.saved = SaveState::Writing;
         let id = if item == self.pos {
             self.item().and_then(|i| i.id.clone())
@@ -1591,6 +1952,26 @@ impl State {
             reviewer: self.reviewer.clone(),
             review: after.map(|r| review_value(&r)),
         });
+        fx.push(self.session_effect());
+        fx.push(self.position_effect());
+    }
+
+    /// My review of item `i` as this session has it now, with what follows from it.
+    fn set_mine(&mut self, i: usize, review: Option<Review>) {
+        self.retally(i, &review);
+        let done = if i == self.pos {
+            self.item()
+                .is_some_and(|it| review::item_done(it, review.as_ref()))
+        } else {
+            self.store
+                .item(i)
+                .is_ok_and(|it| review::item_done(&it, review.as_ref()))
+        };
+        self.mine_done.insert(i, done);
+        if done {
+            self.skipped.remove(&i);
+        }
+        self.mine.insert(i, review);
     }
 
     fn undo(&mut self, fx: &mut Vec<Effect>) {
@@ -1607,6 +1988,7 @@ impl State {
             Level::Info,
         );
         self.redo.push(c);
+        fx.push(self.session_effect());
     }
 
     fn redo(&mut self, fx: &mut Vec<Effect>) {
@@ -1623,6 +2005,7 @@ impl State {
             Level::Info,
         );
         self.undo.push(c);
+        fx.push(self.session_effect());
     }
 }
 
@@ -1666,14 +2049,6 @@ fn catalog(meta: &[Meta]) -> Vec<FilterOption> {
             .map(FilterOption::Reviewer),
     );
     out
-}
-
-fn cycle(v: Option<bool>) -> Option<bool> {
-    match v {
-        None => Some(true),
-        Some(true) => Some(false),
-        Some(false) => None,
-    }
 }
 
 /// A review as JSON for the file (only the fields that are set).

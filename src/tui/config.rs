@@ -15,6 +15,8 @@ pub struct Config {
     pub theme: Option<String>,
     /// auto | kitty | sixel | iterm2 | halfblocks | none
     pub image_protocol: Option<String>,
+    /// Move to the next item after a C-VQA accept or reject (default: on).
+    pub auto_advance: Option<bool>,
     /// Action name (or `context.action`) → keys, e.g. `accept = ["y"]`.
     pub keys: BTreeMap<String, Vec<String>>,
 }
@@ -47,6 +49,20 @@ impl Dirs {
 
     fn positions_file(&self) -> Option<PathBuf> {
         self.data_dir.as_ref().map(|d| d.join("positions.json"))
+    }
+
+    /// The session file of a results file and reviewer: `sessions/<hash>.json` in the data
+    /// directory (the hash of the file's absolute path and the reviewer's name).
+    fn session_file(&self, file: &Path, reviewer: &str) -> Option<PathBuf> {
+        // FNV-1a, 64 bits: stable across runs and platforms, unlike std's hasher.
+        let mut h: u64 = 0xcbf29ce484222325;
+        for b in position_key(file, reviewer).bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x100000001b3);
+        }
+        self.data_dir
+            .as_ref()
+            .map(|d| d.join("sessions").join(format!("{h:016x}.json")))
     }
 }
 
@@ -103,6 +119,61 @@ pub fn save_position(
     Ok(())
 }
 
+/// An item named by its index and id (found again by id when the file's order changed).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemRef {
+    pub index: usize,
+    pub id: Option<String>,
+}
+
+/// One verdict change, for undo across restarts: my review of the item before and after.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedChange {
+    pub item: ItemRef,
+    pub before: Option<serde_json::Value>,
+    pub after: Option<serde_json::Value>,
+}
+
+/// What a reviewer's session on a file leaves for the next one, besides the verdicts
+/// (which are in the file and the journal): the items skipped and the undo history. Kept
+/// in the data directory, never beside the results file.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Session {
+    pub skipped: Vec<ItemRef>,
+    /// Oldest first.
+    pub undo: Vec<SavedChange>,
+}
+
+/// The undo history kept across restarts is capped at this many changes.
+pub const SAVED_UNDO: usize = 200;
+
+pub fn load_session(dirs: &Dirs, file: &Path, reviewer: &str) -> Session {
+    dirs.session_file(file, reviewer)
+        .and_then(|p| fs::read_to_string(p).ok())
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+/// Replace the session file atomically (temporary file, rename), readable by the user
+/// only: it holds notes.
+pub fn save_session(
+    dirs: &Dirs,
+    file: &Path,
+    reviewer: &str,
+    session: &Session,
+) -> std::io::Result<()> {
+    let Some(pf) = dirs.session_file(file, reviewer) else {
+        return Ok(());
+    };
+    let dir = pf.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)?;
+    let tmp = tempfile::NamedTempFile::new_in(dir)?;
+    serde_json::to_writer(&tmp, session).map_err(std::io::Error::other)?;
+    tmp.persist(&pf).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// The reviewer's name: `--reviewer`, else the config, else the login name.
 pub fn reviewer_name(flag: Option<&str>, config: &Config) -> String {
     flag.map(str::to_string)
@@ -140,6 +211,28 @@ mod tests {
         save_position(&dirs, &f, "bob", Position { index: 2, id: None }).unwrap();
         assert_eq!(load_position(&dirs, &f, "ann").unwrap().index, 7);
         assert_eq!(load_position(&dirs, &f, "bob").unwrap().index, 2);
+    }
+
+    #[test]
+    fn sessions_round_trip_per_file_and_reviewer() {
+        let d = tempfile::tempdir().unwrap();
+        let dirs = Dirs {
+            config_file: None,
+            data_dir: Some(d.path().join("data")),
+        };
+        let f = d.path().join("r.jsonl");
+        fs::write(&f, "").unwrap();
+        assert_eq!(load_session(&dirs, &f, "ann"), Session::default());
+        let s = Session {
+            skipped: vec![ItemRef {
+                index: 3,
+                id: Some("x".into()),
+            }],
+            undo: vec![],
+        };
+        save_session(&dirs, &f, "ann", &s).unwrap();
+        assert_eq!(load_session(&dirs, &f, "ann"), s);
+        assert_eq!(load_session(&dirs, &f, "bob"), Session::default());
     }
 
     #[test]

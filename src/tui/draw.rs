@@ -36,6 +36,7 @@ pub fn image_area(state: &State, w: u16, h: u16) -> Option<(u16, u16)> {
                 | Mode::Note(_)
                 | Mode::Penalty(_)
                 | Mode::Reject { .. }
+                | Mode::RejectOther(_)
                 | Mode::Fix(_)
                 | Mode::Jump(_)
         )
@@ -107,6 +108,14 @@ pub fn draw(state: &State, f: &mut Frame) {
             e,
             None,
         ),
+        Mode::RejectOther(e) => draw_input(
+            state,
+            f,
+            area,
+            "Reject, other: why, in a few words (Enter saves, Esc cancels)",
+            e,
+            None,
+        ),
         Mode::Penalty(e) => draw_input(
             state,
             f,
@@ -161,14 +170,25 @@ fn draw_header(state: &State, f: &mut Frame, area: Rect) {
     } else {
         format!(" · filter: {}", state.filters.describe())
     };
-    let blind = if state.blind { " · BLIND" } else { "" };
+    let blind = match (state.blind, state.queue) {
+        (true, true) => " · ADJUDICATE · BLIND",
+        (false, true) => " · ADJUDICATE",
+        (true, false) => " · BLIND",
+        (false, false) => "",
+    };
+    let skipped = if state.current.is_some() && state.is_skipped(state.pos) {
+        " · skipped"
+    } else {
+        ""
+    };
     let left = format!(
-        " {} · {} · {} · {}/{}{}{}",
+        " {} · {} · {} · {}/{}{}{}{}",
         one_line(&state.file_name),
         bench,
         one_line(&truncate(&id, 40)),
         n,
         total,
+        skipped,
         filt,
         blind
     );
@@ -464,6 +484,13 @@ fn draw_image(state: &State, f: &mut Frame, r: Rect, item: &Item) {
     let inner = b.inner(r);
     f.render_widget(b, r);
     let msg = match &state.image {
+        // sixel and iTerm2 pixels cannot be clipped and would cover a popup: hidden
+        // while one is open.
+        ImageSlot::Ready(_, p)
+            if image::paints_over_text(p) && !matches!(state.mode, Mode::Normal) =>
+        {
+            "image hidden while a popup is open"
+        }
         ImageSlot::Ready(_, p) => {
             f.render_widget(image::image_widget(p), inner);
             return;
@@ -513,9 +540,20 @@ fn mark(t: &Theme, ok: Option<bool>) -> Span<'static> {
 fn model_tabs(state: &State, item: &Item) -> Line<'static> {
     let t = &state.theme;
     let mut spans = vec![Span::styled("Responses: ", t.dim)];
+    // Per-model progress where grades are per response: ✔ on the models I am done with.
+    let per_model = matches!(item.benchmark(), Benchmark::Chartom | Benchmark::ChartomQa)
+        && item.responses.len() > 1;
+    let done = state.models_done();
     for (k, r) in item.responses.iter().enumerate() {
         let st = if k == state.model { t.selected } else { t.text };
-        spans.push(Span::styled(format!(" {} ", one_line(&r.model)), st));
+        let mark = if !per_model {
+            ""
+        } else if done.get(k) == Some(&true) {
+            "✔"
+        } else {
+            "·"
+        };
+        spans.push(Span::styled(format!(" {mark}{} ", one_line(&r.model)), st));
         spans.push(Span::raw(" "));
     }
     if item.responses.len() > 1 {
@@ -995,6 +1033,9 @@ fn review_summary(item: &Item, r: &Review) -> String {
     if let Some(reason) = r.reason {
         parts.push(reason.name().to_string());
     }
+    if let Some(t) = &r.reason_text {
+        parts.push(format!("“{t}”"));
+    }
     if let Some(v) = &r.verdict {
         parts.push(v.clone());
     }
@@ -1040,10 +1081,61 @@ fn review_summary(item: &Item, r: &Review) -> String {
     parts.join(" · ")
 }
 
+/// The adjudication queue's table: one column per reviewer, one row per field.
+fn comparison_lines(
+    state: &State,
+    item: &Item,
+    reviews: &[(String, Review)],
+) -> Vec<Line<'static>> {
+    let t = &state.theme;
+    let (names, rows) = grading::comparison(item, reviews);
+    let label_w = rows
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(28);
+    let cell_w = 16usize;
+    let cell = |s: &str| format!("{:<cell_w$} ", truncate(&one_line(s), cell_w));
+    let mut out = vec![heading(
+        t,
+        "Adjudication: every reviewer's grades side by side",
+    )];
+    let mut head = vec![Span::raw(format!(" {:<label_w$} ", ""))];
+    head.extend(names.iter().map(|n| Span::styled(cell(n), t.title)));
+    out.push(Line::from(head));
+    for (label, cells) in rows {
+        let differ = cells.iter().any(|c| *c != cells[0]);
+        let mut spans = vec![Span::styled(
+            format!(" {:<label_w$} ", truncate(&one_line(&label), label_w)),
+            t.dim,
+        )];
+        spans.extend(
+            cells
+                .iter()
+                .map(|c| Span::styled(cell(c), if differ { t.warn } else { t.text })),
+        );
+        out.push(Line::from(spans));
+    }
+    out.push(Line::from(Span::styled(
+        format!(
+            " grade the item, then {} marks your verdict as the final one",
+            state.keymap.hint(Context::Global, Action::Adjudicate)
+        ),
+        t.dim,
+    )));
+    out
+}
+
 fn review_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
     let t = &state.theme;
-    let mut out = vec![Line::from(""), heading(t, "Verdicts")];
+    let mut out = vec![Line::from("")];
     let reviews = state.reviews();
+    if state.queue && !reviews.is_empty() {
+        out.extend(comparison_lines(state, item, &reviews));
+        out.push(Line::from(""));
+    }
+    out.push(heading(t, "Verdicts"));
     let pending = state.is_pending(state.pos);
     if reviews.is_empty() {
         out.push(Line::from(Span::styled(
@@ -1200,7 +1292,7 @@ fn draw_search(state: &State, f: &mut Frame, area: Rect, s: &crate::tui::app::Se
     f.render_widget(Clear, r);
     let title = match &state.meta {
         Some(_) => format!(" Search ids and questions · {} matches ", s.results.len()),
-        None => " Search (indexing the file…) ".to_string(),
+        None => format!(" Search · {} ", indexing_note(state)),
     };
     let b = block(t, Span::styled(title, t.title));
     let inner = b.inner(r);
@@ -1229,6 +1321,15 @@ fn draw_search(state: &State, f: &mut Frame, area: Rect, s: &crate::tui::app::Se
         }
     }
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// What the reviewer sees while the background index is being built.
+pub fn indexing_note(state: &State) -> String {
+    let (done, total) = state.index_progress;
+    match (done * 100).checked_div(total) {
+        Some(pct) => format!("indexing the file… {}%", pct.min(100)),
+        None => "indexing the file…".to_string(),
+    }
 }
 
 fn draw_reject(state: &State, f: &mut Frame, area: Rect, selected: usize) {

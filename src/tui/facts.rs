@@ -16,10 +16,15 @@ pub struct Meta {
     pub categories: Vec<String>,
     pub models: Vec<String>,
     pub reviewers: Vec<String>,
+    /// Reviewers who are done with the item (every required grade given,
+    /// `review::item_done`).
+    pub done: Vec<String>,
     /// Models whose answer is wrong (after reviewer overrides).
     pub wrong_models: Vec<String>,
     /// Reviewers disagree, or a human disagrees with the LLM judge.
     pub disagreement: bool,
+    /// Reviewers disagree and none gave the final verdict (the adjudication queue).
+    pub adjudicate: bool,
     /// Id and question text, for fuzzy search.
     pub search: String,
     /// The item could not be read.
@@ -28,7 +33,14 @@ pub struct Meta {
 
 /// Index every item of `store`, on up to `threads` threads.
 pub fn index(store: &Store, threads: usize) -> Vec<Meta> {
+    index_with(store, threads, &|_| {})
+}
+
+/// [`index`], calling `progress` with the number of items read so far now and then.
+pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Sync)) -> Vec<Meta> {
     let n = store.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let done = &done;
     let threads = threads.clamp(1, 8).min(n.max(1));
     let chunk = n.div_ceil(threads).max(1);
     std::thread::scope(|s| {
@@ -36,7 +48,17 @@ pub fn index(store: &Store, threads: usize) -> Vec<Meta> {
             .map(|t| {
                 let lo = (t * chunk).min(n);
                 let hi = ((t + 1) * chunk).min(n);
-                s.spawn(move || (lo..hi).map(|i| meta_of(store, i)).collect::<Vec<_>>())
+                s.spawn(move || {
+                    (lo..hi)
+                        .map(|i| {
+                            if (i - lo) % 4096 == 4095 {
+                                let d = done.fetch_add(4096, std::sync::atomic::Ordering::Relaxed);
+                                progress(d + 4096);
+                            }
+                            meta_of(store, i)
+                        })
+                        .collect::<Vec<_>>()
+                })
             })
             .collect();
         handles
@@ -55,8 +77,10 @@ pub fn meta_of(store: &Store, i: usize) -> Meta {
             categories: vec![],
             models: vec![],
             reviewers: vec![],
+            done: vec![],
             wrong_models: vec![],
             disagreement: false,
+            adjudicate: false,
             search: format!("{} {e}", store.fallback_id(i)),
             broken: true,
         },
@@ -114,6 +138,7 @@ pub fn meta_of_item(item: &Item, fallback_id: String) -> Meta {
         .cloned()
         .collect();
     let disagreement = crate::tui::grading::disagreement(item);
+    let adjudicate = crate::tui::grading::needs_adjudication(item);
     let mut search: String = id.clone();
     search.push(' ');
     search.extend(question.chars().take(400));
@@ -123,8 +148,15 @@ pub fn meta_of_item(item: &Item, fallback_id: String) -> Meta {
         categories,
         models,
         reviewers: item.reviews.keys().cloned().collect(),
+        done: item
+            .reviews
+            .iter()
+            .filter(|(_, r)| crate::review::item_done(item, Some(r)))
+            .map(|(n, _)| n.clone())
+            .collect(),
         wrong_models,
         disagreement,
+        adjudicate,
         search,
         broken: false,
     }
@@ -215,8 +247,10 @@ mod tests {
             categories: vec![],
             models: vec![],
             reviewers: vec![],
+            done: vec![],
             wrong_models: vec![],
             disagreement: false,
+            adjudicate: false,
             search: format!("{id} {search}"),
             broken: false,
         }

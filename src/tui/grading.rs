@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::grade::{chartom, chartom_qa, cvqa};
-use crate::model::{Benchmark, FactFormat, Item, JudgeBonus};
+use crate::model::{Benchmark, FactFormat, Item, JudgeBonus, Review};
 use crate::store::Store;
 use crate::tui::app::State;
 
@@ -73,11 +73,6 @@ pub struct Histogram {
     pub buckets: Vec<Bucket>,
 }
 
-fn answer_number(v: &Value) -> Option<f64> {
-    v.as_f64()
-        .or_else(|| v.as_str().and_then(chartom::first_number))
-}
-
 /// The human answers of the item's FACT question as histogram buckets.
 pub fn histogram(item: &Item, model: Option<&str>, max_buckets: usize) -> Option<Histogram> {
     let fact = item.fact.as_ref()?;
@@ -97,10 +92,12 @@ pub fn histogram(item: &Item, model: Option<&str>, max_buckets: usize) -> Option
         };
         let hmi = chartom::hmi_from_fact(fact);
         let interval = hmi.as_ref().map(|h| h.interval).unwrap_or((None, None));
+        // human answers read as the HMI reads them (a range at its midpoint)
+        let unit = chartom::Unit::of_question(fact.question.as_deref());
         let vals: Vec<(f64, u64)> = fact
             .human_answers
             .iter()
-            .filter_map(|(a, c)| answer_number(a).map(|x| (x, *c)))
+            .filter_map(|(a, c)| chartom::human_number(a, key, unit).map(|x| (x.center(), *c)))
             .collect();
         if vals.is_empty() {
             return None;
@@ -300,6 +297,17 @@ pub fn model_wrong(item: &Item, model: &str) -> bool {
 /// Do reviewers disagree on this item (leaving out adjudications), or a human with the
 /// LLM judge?
 pub fn disagreement(item: &Item) -> bool {
+    reviewers_disagree(item) || human_judge_disagree(item)
+}
+
+/// Does the item belong in the adjudication queue: its reviewers disagree and none of
+/// them has given the final verdict?
+pub fn needs_adjudication(item: &Item) -> bool {
+    !item.reviews.values().any(|r| r.is_final == Some(true)) && reviewers_disagree(item)
+}
+
+/// Do two reviewers (leaving out adjudications) give different grades to the item?
+pub fn reviewers_disagree(item: &Item) -> bool {
     let n = item.responses.len();
     let reviews: Vec<_> = item
         .reviews
@@ -328,6 +336,17 @@ pub fn disagreement(item: &Item) -> bool {
             }
         }
     }
+    false
+}
+
+/// Does a reviewer's grade differ from the LLM judge's (CharToM-QA)?
+fn human_judge_disagree(item: &Item) -> bool {
+    let n = item.responses.len();
+    let reviews: Vec<_> = item
+        .reviews
+        .values()
+        .filter(|r| r.is_final != Some(true))
+        .collect();
     if item.benchmark() == Benchmark::ChartomQa {
         for resp in &item.responses {
             let Some(j) = &resp.judge else { continue };
@@ -571,4 +590,83 @@ mod tests {
         assert_eq!(h.buckets[0].count, 5);
         assert!(!h.log_scale);
     }
+}
+
+/// Every reviewer's grades of an item side by side, for the adjudication queue: a header
+/// (the reviewers' names) and one row per field any of them set, item-level fields first,
+/// then each response's grades (`model · field`). Empty cells are "·".
+pub fn comparison(
+    item: &Item,
+    reviews: &[(String, Review)],
+) -> (Vec<String>, Vec<(String, Vec<String>)>) {
+    let n = item.responses.len();
+    let names: Vec<String> = reviews.iter().map(|(name, _)| name.clone()).collect();
+    let mut rows: Vec<(String, Vec<String>)> = Vec::new();
+    let mut row = |label: String, cells: Vec<Option<String>>| {
+        if cells.iter().any(Option::is_some) {
+            rows.push((
+                label,
+                cells
+                    .into_iter()
+                    .map(|c| c.unwrap_or_else(|| "·".into()))
+                    .collect(),
+            ));
+        }
+    };
+    let each = |f: &dyn Fn(&Review) -> Option<String>| -> Vec<Option<String>> {
+        reviews.iter().map(|(_, r)| f(r)).collect()
+    };
+    row(
+        "status".into(),
+        each(&|r| r.status.map(|s| format!("{s:?}").to_lowercase())),
+    );
+    row(
+        "reason".into(),
+        each(&|r| r.reason.map(|x| x.name().to_string())),
+    );
+    row("reason text".into(), each(&|r| r.reason_text.clone()));
+    row("fixed question".into(), each(&|r| r.fixed_question.clone()));
+    row("fixed answer".into(), each(&|r| r.fixed_answer.clone()));
+    row("verdict".into(), each(&|r| r.verdict.clone()));
+    for resp in &item.responses {
+        let m = resp.model.as_str();
+        let g = |r: &Review| r.for_model(m, n).cloned();
+        let yn = |b: Option<bool>| b.map(|b| if b { "correct" } else { "wrong" }.to_string());
+        row(
+            format!("{m} · justification"),
+            each(&|r| {
+                g(r).and_then(|g| g.justification)
+                    .map(|j| j.name().to_string())
+            }),
+        );
+        row(
+            format!("{m} · FACT"),
+            each(&|r| yn(g(r).and_then(|g| g.fact_correct))),
+        );
+        row(
+            format!("{m} · bonus"),
+            each(&|r| g(r).and_then(|g| g.bonus).map(|b| format!("{b:?}"))),
+        );
+        row(
+            format!("{m} · penalty"),
+            each(&|r| {
+                g(r).and_then(|g| g.penalty)
+                    .map(|p| p.unwrap_or_else(|| "none".into()))
+            }),
+        );
+        row(
+            format!("{m} · original"),
+            each(&|r| yn(g(r).and_then(|g| g.original_correct))),
+        );
+        row(
+            format!("{m} · counterfactual"),
+            each(&|r| yn(g(r).and_then(|g| g.counterfactual_correct))),
+        );
+    }
+    row("note".into(), each(&|r| r.note.clone()));
+    row(
+        "final".into(),
+        each(&|r| (r.is_final == Some(true)).then(|| "FINAL".to_string())),
+    );
+    (names, rows)
 }

@@ -1,14 +1,15 @@
 //! Inline images: protocol choice, a decode/scale/encode worker thread with caches, the
 //! widgets that draw a ready image or a placeholder, and "open in the system viewer".
 //!
-//! Drawing goes through ratatui-image. The terminal query (for `--image-protocol auto`)
-//! happens once in [`make_picker`]; every other choice never writes a query. Decoding,
-//! scaling and encoding happen on the [`ImageWorker`] thread only; the UI thread just
-//! renders a ready [`Protocol`], which is cheap.
+//! Drawing goes through ratatui-image's encoders. Nothing here ever waits for the
+//! terminal: `auto` starts with half-blocks and the terminal's answer to
+//! [`probe_query`] (read by the input reader, whenever it comes) upgrades the worker
+//! through [`ImageHandle::reconfigure`]. Decoding, scaling and encoding happen on the
+//! [`ImageWorker`] thread only; the UI thread just renders a ready [`Protocol`].
 //!
-//! Inside tmux, ratatui-image wraps every graphics sequence (and its own query) in tmux's
-//! DCS passthrough and turns on `allow-passthrough` for the pane; kitty images use Unicode
-//! placeholders, which tmux moves and clips like text.
+//! Inside tmux, graphics sequences are wrapped in tmux's DCS passthrough, and
+//! `allow-passthrough` is switched on only while such a protocol is in use
+//! ([`TmuxPassthrough`]), then put back.
 
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
@@ -25,11 +26,10 @@ use std::time::SystemTime;
 use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits, RgbImage, RgbaImage};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Rect, Size};
-use ratatui::style::{Modifier, Style};
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
-use ratatui_image::picker::cap_parser::QueryStdioOptions;
-use ratatui_image::picker::{Capability, Picker, ProtocolType};
+use ratatui_image::picker::ProtocolType;
 use ratatui_image::protocol::Protocol;
 use ratatui_image::protocol::halfblocks::Halfblocks;
 use ratatui_image::protocol::iterm2::Iterm2;
@@ -110,76 +110,177 @@ impl ProtocolChoice {
     }
 }
 
-/// The display name of the protocol a picker draws with.
-pub fn protocol_name(picker: Option<&Picker>) -> &'static str {
-    match picker.map(Picker::protocol_type) {
-        None => "none",
-        Some(ProtocolType::Kitty) => "kitty",
-        Some(ProtocolType::Sixel) => "sixel",
-        Some(ProtocolType::Iterm2) => "iterm2",
-        Some(ProtocolType::Halfblocks) => "halfblocks",
-    }
-}
-
-/// Build the picker, and return the name of the protocol actually chosen.
+/// The render settings to start with, and the name of their protocol.
 ///
-/// `Auto` queries the terminal through ratatui-image (escape sequences written to stdout,
-/// replies read from stdin, 2 s timeout; kitty compression is probed too). Call it after
-/// raw mode and the alternate screen are on and BEFORE anything reads terminal events,
-/// then clear the screen once (a terminal that ignores a query may echo a little of it).
-/// If the terminal does not answer, or stdin is not a terminal, it falls back to
-/// half-blocks. Every other choice writes no query and never waits.
+/// No choice ever waits for the terminal. `Auto` starts with half-blocks: the caller
+/// writes [`probe_query`] once the input reader runs, feeds the terminal's replies to a
+/// [`Probe`], and upgrades the image worker ([`ImageHandle::reconfigure`]) when and if
+/// the answer comes. A named protocol is used as named.
 ///
-/// Inside tmux (TERM=tmux*, TERM_PROGRAM=tmux, or TMUX set) graphics sequences are
-/// wrapped in tmux passthrough and `allow-passthrough` is switched on for the pane.
-pub fn make_picker(choice: ProtocolChoice) -> (Option<Picker>, &'static str) {
-    let picker = match choice {
+/// Inside tmux, graphics sequences are wrapped in tmux passthrough; see
+/// [`TmuxPassthrough`] for when `allow-passthrough` is switched on.
+pub fn make_render(choice: ProtocolChoice) -> (Option<Render>, &'static str) {
+    let protocol = match choice {
         ProtocolChoice::None => return (None, "none"),
-        ProtocolChoice::Halfblocks => Picker::halfblocks(),
-        ProtocolChoice::Kitty => forced_picker(ProtocolType::Kitty),
-        ProtocolChoice::Sixel => forced_picker(ProtocolType::Sixel),
-        ProtocolChoice::Iterm2 => forced_picker(ProtocolType::Iterm2),
-        ProtocolChoice::Auto => {
-            let options = QueryStdioOptions {
-                kitty_compression: true,
-                ..QueryStdioOptions::default()
-            };
-            match Picker::from_query_stdio_with_options(options) {
-                Ok(picker) => picker,
-                Err(e) => {
-                    log::info!("terminal graphics query failed ({e}); using half-blocks");
-                    Picker::halfblocks()
-                }
-            }
-        }
+        ProtocolChoice::Halfblocks | ProtocolChoice::Auto => ProtocolType::Halfblocks,
+        ProtocolChoice::Kitty => ProtocolType::Kitty,
+        ProtocolChoice::Sixel => ProtocolType::Sixel,
+        ProtocolChoice::Iterm2 => ProtocolType::Iterm2,
     };
-    if picker.protocol_type() != ProtocolType::Halfblocks
-        && !picker.tmux_detected()
-        && tmux_from_env()
-    {
-        // ratatui-image only recognises tmux by TERM / TERM_PROGRAM; it turns passthrough
-        // on itself when it does. Do it here for the TMUX-only case.
-        enable_tmux_passthrough();
-    }
-    let name = protocol_name(Some(&picker));
+    let tmux = tmux_from_env();
+    let render = Render {
+        protocol,
+        font: font_size_from_ioctl().unwrap_or(CONSERVATIVE_FONT),
+        tmux: tmux && protocol != ProtocolType::Halfblocks,
+        // `o=z` is part of the base kitty graphics protocol; a named kitty gets it.
+        compress: protocol == ProtocolType::Kitty,
+    };
+    let name = render.name();
     log::info!(
-        "images: {name} (chosen: {}, font {}x{} px, tmux {})",
+        "images: {name} (chosen: {}, font {}x{} px, tmux {tmux})",
         choice.name(),
-        picker.font_size().width,
-        picker.font_size().height,
-        in_tmux(&picker)
+        render.font.width,
+        render.font.height,
     );
-    (Some(picker), name)
+    (Some(render), name)
 }
 
-/// A picker for a protocol the user named: no query. The cell size in pixels comes from
-/// the tty's window-size ioctl when the terminal fills it in, else a 10x20 guess.
-fn forced_picker(protocol: ProtocolType) -> Picker {
-    let font = font_size_from_ioctl().unwrap_or(FontSize::new(10, 20));
-    #[allow(deprecated)] // the only constructor taking a font size without a query
-    let mut picker = Picker::from_fontsize(font);
-    picker.set_protocol_type(protocol);
-    picker
+/// The graphics query for `auto`, written once at start-up (never waited for): kitty
+/// graphics (image 31) and its `o=z` compression (image 32), primary device attributes
+/// (sixel), the cell size in pixels and the window size in pixels, then a status
+/// report whose answer (`CSI 0 n`) closes the batch. Inside tmux, the kitty queries go
+/// through passthrough to the outer terminal; device attributes and sizes are asked of
+/// tmux itself (tmux answers them; the outer terminal's answers never reach the pane).
+pub fn probe_query(tmux: bool) -> String {
+    let (start, esc, end) = if tmux {
+        ("\x1bPtmux;", "\x1b\x1b", "\x1b\\")
+    } else {
+        ("", "\x1b", "")
+    };
+    let mut q = String::new();
+    if !kitty_and_sixel_blacklisted() {
+        q.push_str(start);
+        q.push_str(&format!("{esc}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA{esc}\\"));
+        q.push_str(&format!(
+            "{esc}_Gi=32,s=1,v=1,a=q,t=d,f=24,o=z;eJxjYGAAAAADAAE={esc}\\"
+        ));
+        q.push_str(end);
+        q.push_str("\x1b[c");
+    }
+    q.push_str("\x1b[16t\x1b[14t\x1b[5n");
+    q
+}
+
+/// The query for a named sixel or iTerm2 protocol when the tty gives no pixel size: the
+/// cell size, then a status report. Never waited for.
+pub fn cell_size_query() -> &'static str {
+    "\x1b[16t\x1b[14t\x1b[5n"
+}
+
+/// WezTerm and Konsole answer the kitty and sixel queries but draw them wrongly (as
+/// ratatui-image's compatibility notes say): they get iTerm2 or half-blocks.
+fn kitty_and_sixel_blacklisted() -> bool {
+    let set = |v: &str| std::env::var_os(v).is_some_and(|s| !s.is_empty());
+    set("WEZTERM_EXECUTABLE") || set("KONSOLE_VERSION")
+}
+
+fn iterm2_from_env() -> bool {
+    let has =
+        |v: &str, any: &[&str]| std::env::var(v).is_ok_and(|s| any.iter().any(|a| s.contains(a)));
+    has(
+        "TERM_PROGRAM",
+        &[
+            "iTerm",
+            "WezTerm",
+            "mintty",
+            "vscode",
+            "Tabby",
+            "Hyper",
+            "rio",
+            "Bobcat",
+            "WarpTerminal",
+        ],
+    ) || has("LC_TERMINAL", &["iTerm"])
+}
+
+/// The terminal's answers to [`probe_query`] / [`cell_size_query`], gathered as they
+/// come (the input reader hands every reply here; none is ever a key).
+#[derive(Debug, Default, Clone)]
+pub struct Probe {
+    kitty: bool,
+    kitty_compression: bool,
+    sixel: bool,
+    cell: Option<FontSize>,
+    window_px: Option<(u16, u16)>,
+}
+
+impl Probe {
+    /// Take one reply. True when it closes a batch (the status report).
+    pub fn take(&mut self, reply: &crate::tui::input::Reply) -> bool {
+        use crate::tui::input::Reply;
+        match *reply {
+            Reply::KittyGraphics { id: 31, ok } => self.kitty |= ok,
+            Reply::KittyGraphics { id: 32, ok } => self.kitty_compression |= ok,
+            Reply::DeviceAttributes(ref attrs) => self.sixel |= attrs.contains(&4),
+            Reply::CellSize { width, height } => {
+                self.cell = Some(FontSize::new(width, height));
+            }
+            Reply::WindowPixels { width, height } => self.window_px = Some((width, height)),
+            Reply::StatusOk => return true,
+            _ => {}
+        }
+        false
+    }
+
+    /// The cell size in pixels: answered, else the window's pixels over its cells.
+    pub fn font(&self, cols: u16, rows: u16) -> Option<FontSize> {
+        self.cell.or_else(|| {
+            let (w, h) = self.window_px?;
+            (cols > 0 && rows > 0 && w >= cols && h >= rows)
+                .then(|| FontSize::new(w / cols, h / rows))
+        })
+    }
+
+    /// The protocol `auto` picks from the answers: kitty, else sixel, else iTerm2 when
+    /// the environment names a terminal that draws it, else half-blocks.
+    pub fn protocol(&self) -> ProtocolType {
+        let blacklisted = kitty_and_sixel_blacklisted();
+        if self.kitty && !blacklisted {
+            ProtocolType::Kitty
+        } else if self.sixel && !blacklisted {
+            ProtocolType::Sixel
+        } else if iterm2_from_env() {
+            ProtocolType::Iterm2
+        } else {
+            ProtocolType::Halfblocks
+        }
+    }
+
+    /// The render settings for these answers (`tmux`: inside tmux).
+    pub fn render(&self, protocol: ProtocolType, cols: u16, rows: u16, tmux: bool) -> Render {
+        let font = self
+            .font(cols, rows)
+            .or_else(font_size_from_ioctl)
+            .unwrap_or(CONSERVATIVE_FONT);
+        Render {
+            protocol,
+            font,
+            // Sixel asked of tmux is drawn by tmux itself: no passthrough.
+            tmux: tmux && protocol != ProtocolType::Sixel,
+            compress: protocol == ProtocolType::Kitty && self.kitty_compression,
+        }
+    }
+}
+
+/// The cell size assumed when the terminal tells none: small, so an image sized with it
+/// never overflows its pane in fonts down to 6x12 pixels (it is drawn smaller in larger
+/// fonts). Kitty and iTerm2 are placed by cells and scaled by the terminal, so only
+/// their sharpness depends on it.
+pub const CONSERVATIVE_FONT: FontSize = FontSize::new(6, 12);
+
+/// Whether the tty's window-size ioctl gives the pixel size.
+pub fn font_known() -> bool {
+    font_size_from_ioctl().is_some()
 }
 
 fn font_size_from_ioctl() -> Option<FontSize> {
@@ -191,21 +292,75 @@ fn font_size_from_ioctl() -> Option<FontSize> {
     (w > 0 && h > 0).then(|| FontSize::new(w, h))
 }
 
-fn tmux_from_env() -> bool {
-    std::env::var_os("TMUX").is_some_and(|v| !v.is_empty())
+/// Inside tmux: `TMUX` set, or `TERM` / `TERM_PROGRAM` naming tmux.
+pub fn tmux_from_env() -> bool {
+    let var = |v: &str| std::env::var(v).unwrap_or_default();
+    !var("TMUX").is_empty() || var("TERM").starts_with("tmux") || var("TERM_PROGRAM") == "tmux"
 }
 
-fn in_tmux(picker: &Picker) -> bool {
-    picker.tmux_detected() || tmux_from_env()
+/// tmux's `allow-passthrough` pane option, switched on only while a protocol that needs
+/// it is in use, and put back as it was by [`TmuxPassthrough::restore`].
+#[derive(Debug, Default)]
+pub struct TmuxPassthrough {
+    /// The value before we changed it (`None`: not changed).
+    previous: Option<String>,
 }
 
-fn enable_tmux_passthrough() {
-    let _ = Command::new("tmux")
-        .args(["set", "-p", "allow-passthrough", "on"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
+impl TmuxPassthrough {
+    /// Switch passthrough on for this pane. `Err` with a message for the reviewer when
+    /// it cannot be (no `tmux` on PATH, or tmux refused): images then need half-blocks.
+    pub fn enable(&mut self) -> Result<(), String> {
+        if self.previous.is_some() {
+            return Ok(());
+        }
+        let tmux = |args: &[&str]| {
+            Command::new("tmux")
+                .args(args)
+                .stdin(Stdio::null())
+                .stderr(Stdio::null())
+                .output()
+        };
+        let before = match tmux(&["show", "-p", "-v", "allow-passthrough"]) {
+            Ok(out) => String::from_utf8_lossy(&out.stdout).trim().to_string(),
+            Err(e) => {
+                return Err(format!(
+                    "inline images in tmux need `tmux` on PATH to allow passthrough ({e}); using half-blocks"
+                ));
+            }
+        };
+        if before == "on" || before == "all" {
+            return Ok(());
+        }
+        match tmux(&["set", "-p", "allow-passthrough", "on"]) {
+            Ok(out) if out.status.success() => {
+                log::info!("tmux: allow-passthrough on (was {before:?})");
+                self.previous = Some(before);
+                Ok(())
+            }
+            _ => Err(
+                "tmux refused `set -p allow-passthrough on` (tmux 3.3 or later is needed); using half-blocks"
+                    .into(),
+            ),
+        }
+    }
+
+    /// Put the option back as it was (unset if it was not set for the pane).
+    pub fn restore(&mut self) {
+        let Some(before) = self.previous.take() else {
+            return;
+        };
+        let args: Vec<&str> = if before.is_empty() {
+            vec!["set", "-p", "-u", "allow-passthrough"]
+        } else {
+            vec!["set", "-p", "allow-passthrough", before.as_str()]
+        };
+        let _ = Command::new("tmux")
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
 }
 
 /// An image rendered to fit a target area, in cells.
@@ -270,6 +425,10 @@ struct Counters {
 struct Queue {
     request: Option<ImageKey>,
     in_flight: Option<ImageKey>,
+    /// The newest key asked for: drawn again when the render settings change.
+    last: Option<ImageKey>,
+    /// New render settings, taken before the next job.
+    reconfigure: Option<Render>,
     prefetch: VecDeque<PathBuf>,
     invalidate: bool,
     shutdown: bool,
@@ -282,6 +441,7 @@ enum Job {
 
 impl Queue {
     fn push_request(&mut self, key: ImageKey) {
+        self.last = Some(key.clone());
         if !self.invalidate && self.in_flight.as_ref() == Some(&key) {
             // Already being worked on, and will be delivered: drop whatever was pending.
             self.request = None;
@@ -317,6 +477,8 @@ struct Shared {
     queue: Mutex<Queue>,
     wake: Condvar,
     counters: Counters,
+    /// The protocol name of the current render settings.
+    name: Mutex<&'static str>,
 }
 
 impl Shared {
@@ -333,16 +495,17 @@ pub struct ImageWorker {
 }
 
 impl ImageWorker {
-    /// Start the worker thread (named `verdict-image`). With `picker == None` (images
+    /// Start the worker thread (named `verdict-image`). With `render == None` (images
     /// off) it still answers requests: with an `Err` for missing or broken files, else a
     /// "display is off" error.
-    pub fn spawn(picker: Option<Picker>, send: Box<dyn Fn(ImageEvent) + Send>) -> ImageWorker {
+    pub fn spawn(render: Option<Render>, send: Box<dyn Fn(ImageEvent) + Send>) -> ImageWorker {
         let shared = Arc::new(Shared {
             queue: Mutex::new(Queue::default()),
             wake: Condvar::new(),
             counters: Counters::default(),
+            name: Mutex::new(render.as_ref().map_or("none", Render::name)),
         });
-        let state = WorkerState::new(picker);
+        let state = WorkerState::new(render);
         let thread_shared = Arc::clone(&shared);
         let spawned = std::thread::Builder::new()
             .name("verdict-image".into())
@@ -351,6 +514,18 @@ impl ImageWorker {
             log::error!("cannot start the image worker thread: {e}");
         }
         ImageWorker { shared }
+    }
+
+    /// A handle that can change the render settings from another thread.
+    pub fn handle(&self) -> ImageHandle {
+        ImageHandle {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+
+    /// The protocol name of the current render settings.
+    pub fn protocol_name(&self) -> &'static str {
+        *self.shared.name.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Ask for `key` rendered to fit its area (aspect kept, scaled up or down to fill it).
@@ -389,6 +564,23 @@ impl ImageWorker {
     }
 }
 
+/// Changes the image worker's render settings (e.g. when the terminal's late answer to
+/// the graphics query arrives).
+#[derive(Clone)]
+pub struct ImageHandle {
+    shared: Arc<Shared>,
+}
+
+impl ImageHandle {
+    /// Draw with `render` from now on: every cached encoding is dropped and the newest
+    /// requested image is drawn again and delivered (a `Ready` for the same key).
+    pub fn reconfigure(&self, render: Render) {
+        *self.shared.name.lock().unwrap_or_else(|e| e.into_inner()) = render.name();
+        self.shared.lock().reconfigure = Some(render);
+        self.shared.wake.notify_one();
+    }
+}
+
 impl Drop for ImageWorker {
     fn drop(&mut self) {
         let mut queue = self.shared.lock();
@@ -407,6 +599,14 @@ fn run_worker(shared: &Shared, mut state: WorkerState, send: Box<dyn Fn(ImageEve
             loop {
                 if queue.shutdown {
                     return;
+                }
+                if let Some(render) = queue.reconfigure.take() {
+                    log::info!("images: now {} ({:?})", render.name(), render);
+                    state.render = Some(render);
+                    state.encoded.clear();
+                    if queue.request.is_none() {
+                        queue.request = queue.last.clone();
+                    }
                 }
                 if queue.invalidate {
                     queue.invalidate = false;
@@ -506,12 +706,44 @@ fn read_error(path: &Path, e: &std::io::Error) -> String {
     }
 }
 
-#[derive(Clone, Copy)]
-struct Render {
-    protocol: ProtocolType,
-    font: FontSize,
-    tmux: bool,
-    compress: bool,
+/// How images are drawn: the protocol, the cell size in pixels it is scaled for,
+/// whether its sequences go through tmux passthrough, and kitty `o=z` compression.
+#[derive(Clone, Copy, Debug)]
+pub struct Render {
+    pub protocol: ProtocolType,
+    pub font: FontSize,
+    pub tmux: bool,
+    pub compress: bool,
+}
+
+impl PartialEq for Render {
+    fn eq(&self, other: &Render) -> bool {
+        self.protocol == other.protocol
+            && (self.font.width, self.font.height) == (other.font.width, other.font.height)
+            && self.tmux == other.tmux
+            && self.compress == other.compress
+    }
+}
+
+impl Render {
+    pub fn halfblocks() -> Render {
+        Render {
+            protocol: ProtocolType::Halfblocks,
+            font: FontSize::new(10, 20),
+            tmux: false,
+            compress: false,
+        }
+    }
+
+    /// The display name of the protocol.
+    pub fn name(&self) -> &'static str {
+        match self.protocol {
+            ProtocolType::Kitty => "kitty",
+            ProtocolType::Sixel => "sixel",
+            ProtocolType::Iterm2 => "iterm2",
+            ProtocolType::Halfblocks => "halfblocks",
+        }
+    }
 }
 
 struct WorkerState {
@@ -522,20 +754,7 @@ struct WorkerState {
 }
 
 impl WorkerState {
-    fn new(picker: Option<Picker>) -> WorkerState {
-        let render = picker.map(|p| {
-            let caps = p.capabilities();
-            Render {
-                protocol: p.protocol_type(),
-                font: p.font_size(),
-                tmux: in_tmux(&p),
-                // Compression when the terminal answered the `o=z` probe, or when kitty
-                // was named by the user (no probe was made; `o=z` is part of the base
-                // kitty graphics protocol).
-                compress: caps.contains(&Capability::KittyCompression)
-                    || !caps.contains(&Capability::Kitty),
-            }
-        });
+    fn new(render: Option<Render>) -> WorkerState {
         // Kitty image ids: random start per process, so a previous run's images in the
         // same terminal window are not reused by accident.
         let seed = std::collections::hash_map::RandomState::new()
@@ -547,7 +766,7 @@ impl WorkerState {
                 img.as_bytes().len()
             }),
             encoded: Lru::new(ENCODED_CAPACITY, usize::MAX, |_| 1),
-            next_kitty_id: (seed as u32).max(1),
+            next_kitty_id: (seed % 255) as u32 + 1,
         }
     }
 
@@ -584,8 +803,10 @@ impl WorkerState {
                 key.height
             )));
         }
+        // Kitty ids cycle through 1..=255 (one byte: the placeholder colour can then be
+        // a 256-colour index); an old image is deleted when its successor is shown.
         let kitty_id = self.next_kitty_id;
-        self.next_kitty_id = self.next_kitty_id.checked_add(1).unwrap_or(1);
+        self.next_kitty_id = self.next_kitty_id % 255 + 1;
         let Some(render) = self.render else {
             // Display is off: still report missing and broken files.
             self.decoded(&key.path, &shared.counters)?;
@@ -598,7 +819,11 @@ impl WorkerState {
         let protocol = encode(img, &render, Size::new(key.width, key.height), kitty_id)
             .map_err(|e| format!("cannot draw image: {} ({e})", key.path.display()))?;
         shared.counters.encodes.fetch_add(1, Ordering::Relaxed);
-        self.encoded.insert(key.clone(), (print, protocol.clone()));
+        // A kitty protocol is transmitted once and its image deleted when replaced:
+        // never hand it out twice.
+        if render.protocol != ProtocolType::Kitty {
+            self.encoded.insert(key.clone(), (print, protocol.clone()));
+        }
         Ok(protocol)
     }
 }
@@ -626,14 +851,24 @@ fn encode(
         ProtocolType::Iterm2 => {
             Protocol::ITerm2(Iterm2::new(fit(img, render.font, size), size, tmux)?)
         }
-        ProtocolType::Kitty => Protocol::Kitty(Kitty::new(
-            fit(img, render.font, size),
-            size,
-            kitty_id,
-            tmux,
-            render.compress,
-            false, // no shared memory: unshown encodings would leak /dev/shm objects
-        )?),
+        ProtocolType::Kitty => {
+            let size = Resize::Scale(None).size_for(
+                img,
+                render.font,
+                Size::new(
+                    area.width.min(KITTY_MAX_CELLS),
+                    area.height.min(KITTY_MAX_CELLS),
+                ),
+            );
+            Protocol::Kitty(Kitty::new(
+                fit(img, render.font, size),
+                size,
+                kitty_id,
+                tmux,
+                render.compress,
+                false, // no shared memory: unshown encodings would leak /dev/shm objects
+            )?)
+        }
     })
 }
 
@@ -827,6 +1062,65 @@ impl<K: PartialEq, V> Lru<K, V> {
     }
 }
 
+/// A kitty image the terminal holds: its id and whether it went through tmux.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KittyImage {
+    pub id: u32,
+    pub tmux: bool,
+}
+
+impl KittyImage {
+    /// The sequence that frees the image's data and placements in the terminal.
+    pub fn delete(&self) -> String {
+        let cmd = format!("_Ga=d,d=I,i={},q=2", self.id);
+        if self.tmux {
+            format!("\x1bPtmux;\x1b\x1b{cmd}\x1b\x1b\\\x1b\\")
+        } else {
+            format!("\x1b{cmd}\x1b\\")
+        }
+    }
+}
+
+/// For a kitty protocol not transmitted yet: the transmission, to be written to the
+/// terminal directly rather than through the image's first cell (a popup covering that
+/// cell would drop it, and the image would never appear). Afterwards the protocol draws
+/// only placeholders. `None` for other protocols and for one already transmitted.
+pub fn take_kitty_transmit(p: &Protocol) -> Option<(KittyImage, String)> {
+    if !matches!(p, Protocol::Kitty(_)) {
+        return None;
+    }
+    let size = p.size();
+    let area = Rect::new(0, 0, size.width.max(1), size.height.max(1));
+    let mut scratch = Buffer::empty(area);
+    Image::new(p).render(area, &mut scratch);
+    let symbol = scratch[(0, 0)].symbol();
+    let (seq, _) = symbol.split_once(KITTY_PLACEHOLDER)?;
+    if seq.is_empty() {
+        return None;
+    }
+    let id = seq
+        .split(['_', ','])
+        .find_map(|kv| kv.strip_prefix("i="))
+        .and_then(|v| v.parse().ok())?;
+    let image = KittyImage {
+        id,
+        tmux: seq.starts_with("\x1bPtmux;"),
+    };
+    Some((image, seq.to_string()))
+}
+
+/// The character kitty draws image placeholders with.
+const KITTY_PLACEHOLDER: char = '\u{10EEEE}';
+/// Rows and columns the placeholder diacritics can number: a kitty image is never
+/// larger, so it is never cut.
+const KITTY_MAX_CELLS: u16 = 297;
+
+/// Whether the protocol paints pixels the terminal keeps over later text (sixel,
+/// iTerm2): such an image must not be drawn where a popup may cover it.
+pub fn paints_over_text(p: &Protocol) -> bool {
+    matches!(p, Protocol::Sixel(_) | Protocol::ITerm2(_))
+}
+
 /// The widget for a ready protocol: drawn at the top of the area, centred horizontally.
 /// If the area shrank below the image (a resize, before the new encoding arrives),
 /// kitty and half-blocks draw clipped; sixel and iTerm2, which cannot, show a placeholder.
@@ -860,6 +1154,19 @@ impl Widget for ImageView<'_> {
         Image::new(self.protocol)
             .allow_clipping(true)
             .render(target, buf);
+        if matches!(self.protocol, Protocol::Kitty(_)) {
+            // Image ids are below 256, so the id colour can be a 256-colour index:
+            // terminals and tmux without 24-bit colour keep it exactly.
+            for y in target.top()..target.bottom() {
+                for x in target.left()..target.right() {
+                    if let Some(cell) = buf.cell_mut((x, y))
+                        && let Color::Rgb(0, 0, id) = cell.fg
+                    {
+                        cell.set_fg(Color::Indexed(id));
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -1023,21 +1330,20 @@ mod tests {
     }
 
     #[test]
-    fn make_picker_without_query() {
-        let (p, name) = make_picker(ProtocolChoice::None);
+    fn make_render_never_queries() {
+        let (p, name) = make_render(ProtocolChoice::None);
         assert!(p.is_none());
         assert_eq!(name, "none");
-        let (p, name) = make_picker(ProtocolChoice::Halfblocks);
-        assert_eq!(name, "halfblocks");
-        assert_eq!(p.unwrap().protocol_type(), ProtocolType::Halfblocks);
         for (choice, want) in [
+            (ProtocolChoice::Halfblocks, ProtocolType::Halfblocks),
+            (ProtocolChoice::Auto, ProtocolType::Halfblocks),
             (ProtocolChoice::Kitty, ProtocolType::Kitty),
             (ProtocolChoice::Sixel, ProtocolType::Sixel),
             (ProtocolChoice::Iterm2, ProtocolType::Iterm2),
         ] {
-            let (p, name) = make_picker(choice);
-            assert_eq!(name, choice.name());
-            assert_eq!(p.unwrap().protocol_type(), want);
+            let (p, name) = make_render(choice);
+            assert_eq!(p.unwrap().protocol, want);
+            assert_eq!(name, p.unwrap().name());
         }
     }
 

@@ -35,6 +35,7 @@ pub enum Action {
     Next,
     Prev,
     NextUngraded,
+    Skip,
     First,
     Last,
     Jump,
@@ -65,6 +66,7 @@ pub enum Action {
     FactOverride,
     // CharToM-QA
     Bonus(u8),
+    NoBonus,
     Penalty,
     NoPenalty,
     ContextLength,
@@ -80,6 +82,7 @@ pub enum Action {
     Unsure,
     // adjudication
     Adjudicate,
+    AdjudicationQueue,
 }
 
 impl Action {
@@ -105,7 +108,10 @@ impl Action {
         match self {
             Action::Next => "next item".into(),
             Action::Prev => "previous item".into(),
-            Action::NextUngraded => "next item I have not graded".into(),
+            Action::NextUngraded => {
+                "next item I am not done with (passes over skipped ones)".into()
+            }
+            Action::Skip => "skip this item for now / unskip it".into(),
             Action::First => "first item".into(),
             Action::Last => "last item".into(),
             Action::Jump => "jump to item number or id".into(),
@@ -134,6 +140,7 @@ impl Action {
             Action::Misses => "justification misses it".into(),
             Action::FactOverride => "override FACT grade: auto / correct / wrong".into(),
             Action::Bonus(n) => format!("toggle bonus point {n} covered"),
+            Action::NoBonus => "no bonus point covered".into(),
             Action::Penalty => "edit the penalty (defects of the response)".into(),
             Action::NoPenalty => "no penalty (clear it)".into(),
             Action::ContextLength => "plot context length 0 / 1000 / 2000".into(),
@@ -150,6 +157,10 @@ impl Action {
             Action::Fail => "verdict: fail".into(),
             Action::Unsure => "verdict: unsure".into(),
             Action::Adjudicate => "record the final (adjudicated) verdict from mine".into(),
+            Action::AdjudicationQueue => {
+                "adjudication queue: only items whose reviewers disagree, no final verdict yet"
+                    .into()
+            }
         }
     }
 
@@ -163,12 +174,20 @@ impl Action {
         }
         ALL_ACTIONS.iter().copied().find(|a| a.name() == name)
     }
+
+    /// Every action, bonus points 1–9 included.
+    pub fn all() -> Vec<Action> {
+        let mut v = ALL_ACTIONS.to_vec();
+        v.extend((1..=9).map(Action::Bonus));
+        v
+    }
 }
 
 const ALL_ACTIONS: &[Action] = &[
     Action::Next,
     Action::Prev,
     Action::NextUngraded,
+    Action::Skip,
     Action::First,
     Action::Last,
     Action::Jump,
@@ -196,6 +215,7 @@ const ALL_ACTIONS: &[Action] = &[
     Action::Partial,
     Action::Misses,
     Action::FactOverride,
+    Action::NoBonus,
     Action::Penalty,
     Action::NoPenalty,
     Action::ContextLength,
@@ -208,6 +228,7 @@ const ALL_ACTIONS: &[Action] = &[
     Action::Fail,
     Action::Unsure,
     Action::Adjudicate,
+    Action::AdjudicationQueue,
 ];
 
 /// A key with its modifiers, as written in the config file: `n`, `N`, `Right`, `ctrl-r`,
@@ -384,6 +405,7 @@ impl Default for Keymap {
             &[Key::ch(' '), Key::code(KeyCode::Tab)],
             NextUngraded,
         );
+        add(Global, &[Key::ch('S')], Skip);
         add(Global, &[Key::ch('g'), Key::code(KeyCode::Home)], First);
         add(Global, &[Key::ch('G'), Key::code(KeyCode::End)], Last);
         add(Global, &[Key::ch(':')], Jump);
@@ -408,6 +430,7 @@ impl Default for Keymap {
         add(Global, &[Key::ch('T')], Theme);
         add(Global, &[Key::ctrl('z')], Suspend);
         add(Global, &[Key::ch('A')], Adjudicate);
+        add(Global, &[Key::ch('D')], AdjudicationQueue);
         add(Chartom, &[Key::ch('1')], Identifies);
         add(Chartom, &[Key::ch('2')], Partial);
         add(Chartom, &[Key::ch('3')], Misses);
@@ -415,6 +438,7 @@ impl Default for Keymap {
         for n in 1..=9u8 {
             add(ChartomQa, &[Key::ch((b'0' + n) as char)], Bonus(n));
         }
+        add(ChartomQa, &[Key::ch('x')], NoBonus);
         add(ChartomQa, &[Key::ch('e')], Penalty);
         add(ChartomQa, &[Key::ch('0')], NoPenalty);
         add(ChartomQa, &[Key::ch('c')], ContextLength);

@@ -8,6 +8,7 @@ pub mod edit;
 pub mod facts;
 pub mod grading;
 pub mod image;
+pub mod input;
 pub mod keymap;
 pub mod text;
 pub mod theme;
@@ -20,8 +21,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use crossterm::event::{
-    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-    Event,
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
 };
 use crossterm::execute;
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
@@ -44,7 +44,23 @@ pub struct Options {
     pub start: Option<String>,
 }
 
+/// Whether the terminal is in the reviewer's state (raw mode, alternate screen). The
+/// restore sequence is sent once per entry: sent again after the exit message, it would
+/// move the cursor back over the message (leaving the alternate screen restores the
+/// cursor saved on entering it).
+static ENTERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Put tmux's `allow-passthrough` back as it was before verdict started.
+fn restore_tmux() {
+    if let Some(p) = PASSTHROUGH.get() {
+        p.lock().unwrap_or_else(|e| e.into_inner()).restore();
+    }
+}
+
 fn restore_terminal() {
+    if !ENTERED.swap(false, std::sync::atomic::Ordering::SeqCst) {
+        return;
+    }
     let _ = terminal::disable_raw_mode();
     let _ = execute!(
         io::stdout(),
@@ -56,6 +72,7 @@ fn restore_terminal() {
 }
 
 fn enter_terminal() -> io::Result<()> {
+    ENTERED.store(true, std::sync::atomic::Ordering::SeqCst);
     terminal::enable_raw_mode()?;
     execute!(
         io::stdout(),
@@ -70,6 +87,7 @@ struct TerminalGuard;
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
         restore_terminal();
+        restore_tmux();
     }
 }
 
@@ -145,48 +163,30 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
             return;
         }
         restore_terminal();
+        restore_tmux();
         log::error!("panic: {info}");
         default_hook(info);
     }));
     enter_terminal()?;
     let _guard = TerminalGuard;
-    // The protocol query must come after raw mode and before the input thread reads.
-    let (picker, protocol_name) = image::make_picker(choice);
-    // Clear whatever the query may have left before anything reads input.
-    execute!(io::stdout(), terminal::Clear(terminal::ClearType::All))?;
-    let images = {
-        let tx = tx.clone();
-        ImageWorker::spawn(
-            picker,
-            Box::new(move |ev| {
-                let _ = tx.send(Msg::Image(ev));
-            }),
-        )
-    };
+    let mut image_notice = None;
+    let (images, input_pause) = start_images_and_input(choice, &tx, &mut image_notice)?;
     let searcher = {
         let tx = tx.clone();
         facts::SearchWorker::spawn(Box::new(move |seq, results| {
             let _ = tx.send(Msg::SearchDone { seq, results });
         }))
     };
-    spawn_input(tx.clone());
     spawn_ticks(tx.clone());
-    {
-        let tx = tx.clone();
-        let snap = snapshot.clone();
-        std::thread::Builder::new()
-            .name("verdict-index".into())
-            .spawn(move || {
-                let meta = facts::index(&snap, 2);
-                let _ = tx.send(Msg::Indexed(meta));
-            })?;
-    }
+    spawn_index(snapshot.clone(), tx.clone());
 
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     let size = terminal.size()?;
     let mut state = State::new(snapshot, reviewer.clone(), keymap, theme, Clock::now());
-    state.protocol_name = protocol_name;
+    state.protocol_name = images.protocol_name();
     state.blind = opts.blind;
+    state.auto_advance = cfg.auto_advance.unwrap_or(true);
+    state.restore_session(&config::load_session(&dirs, &opts.file, &reviewer));
     state.size = (size.width, size.height);
     state.image_area = draw::image_area(&state, size.width, size.height);
     let start = match &opts.start {
@@ -228,6 +228,7 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
             replay.applied
         ));
     }
+    notices.extend(image_notice);
     if !key_problems.is_empty() {
         notices.push(format!("config keys: {}", key_problems.join("; ")));
     }
@@ -235,18 +236,18 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         state.status = Some((notices.join(" · "), Level::Warn));
     }
 
+    // The kitty image the terminal holds (freed when replaced and on exit).
+    let mut shown_kitty: Option<image::KittyImage> = None;
     let run_result = (|| -> anyhow::Result<()> {
         let mut fx_after: Vec<Effect> = Vec::new();
         let mut had_overlay = false;
         loop {
-            // sixel and iTerm2 images are not redrawn by ratatui's diff after an overlay
-            // that covered them closes: clear so the image is sent again.
+            // sixel and iTerm2 images are hidden while a popup is open (they would be
+            // painted over it); wipe their pixels when one opens, and redraw everything
+            // when it closes (ratatui's diff would not send the image again).
             let overlay = !matches!(state.mode, app::Mode::Normal);
             if overlay != had_overlay && matches!(state.protocol_name, "sixel" | "iterm2") {
-                terminal.clear()?;
-                images.invalidate();
-                state.image = app::ImageSlot::None;
-                state.request_image(&mut fx);
+                clear_screen(&mut terminal)?;
             }
             had_overlay = overlay;
             while !fx.is_empty() {
@@ -287,6 +288,12 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
                             }
                         }
                         Effect::ComputeSummary => spawn_summary(&state, tx.clone()),
+                        Effect::Index => spawn_index(state.store.clone(), tx.clone()),
+                        Effect::SaveSession(s) => {
+                            if let Err(e) = config::save_session(&dirs, &opts.file, &reviewer, &s) {
+                                log::warn!("saving the session: {e}");
+                            }
+                        }
                         Effect::Search {
                             seq,
                             query,
@@ -299,7 +306,7 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
                             within,
                         }),
                         Effect::Suspend => {
-                            suspend(&mut terminal)?;
+                            suspend(&mut terminal, &input_pause)?;
                             // The terminal may have dropped transmitted images: send again.
                             images.invalidate();
                             state.image = app::ImageSlot::None;
@@ -313,12 +320,15 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
             if state.quit {
                 return Ok(());
             }
+            send_kitty(&state, &mut shown_kitty)?;
             terminal.draw(|f| draw::draw(&state, f))?;
             let msg = rx
                 .recv()
                 .map_err(|_| anyhow::anyhow!("all workers stopped"))?;
             state.clock = Clock::now();
             fx.extend(state.update(msg));
+            // The terminal's late answer to the graphics query may have upgraded images.
+            state.protocol_name = images.protocol_name();
             // Take whatever else is already waiting before drawing again.
             while let Ok(m) = rx.try_recv() {
                 fx.extend(state.update(m));
@@ -345,13 +355,22 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     };
     drop(io_tx);
     let _ = io.join();
-    restore_terminal();
+    if let Some(k) = shown_kitty.take() {
+        let mut out = io::stdout();
+        let _ = out.write_all(k.delete().as_bytes());
+        let _ = out.flush();
+    }
+    // Everything that writes to the terminal goes before the exit message: ratatui's
+    // terminal (it shows the cursor when dropped), then the restore sequence, once.
+    drop(terminal);
+    drop(_guard);
     run_result?;
     let mine = state.mine.values().filter(|r| r.is_some()).count();
     match folded {
         Ok(_) => {
             println!(
-                "verdict: {mine} items graded this session; every verdict is in {}",
+                "verdict: {mine} {} graded this session; every verdict is in {}",
+                if mine == 1 { "item" } else { "items" },
                 opts.file.display()
             );
         }
@@ -389,38 +408,163 @@ fn locate(state: &State, p: config::Position) -> usize {
         .unwrap_or(p.index.min(state.len().saturating_sub(1)))
 }
 
-fn spawn_input(tx: Sender<Msg>) {
-    std::thread::Builder::new()
-        .name("verdict-input".into())
-        .spawn(move || {
-            loop {
-                // Poll so a suspended session's reads stop while the shell owns the terminal.
-                if SUSPENDED.load(std::sync::atomic::Ordering::SeqCst) {
-                    std::thread::sleep(Duration::from_millis(50));
-                    continue;
-                }
-                match event::poll(Duration::from_millis(100)) {
-                    Ok(true) => {}
-                    Ok(false) => continue,
-                    Err(_) => return,
-                }
-                let msg = match event::read() {
-                    Ok(Event::Key(k)) => Msg::Key(k),
-                    Ok(Event::Mouse(m)) => Msg::Mouse(m),
-                    Ok(Event::Paste(p)) => Msg::Paste(p),
-                    Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
-                    Ok(_) => continue,
-                    Err(_) => return,
+/// Start the image worker and the input reader, and write the graphics query for
+/// `auto` (or the cell-size query for a named sixel / iTerm2 when the tty gives no pixel
+/// size). Nothing waits for an answer: images start as chosen (half-blocks for `auto`)
+/// and are upgraded when and if the terminal answers; replies never reach the keymap.
+fn start_images_and_input(
+    choice: ProtocolChoice,
+    tx: &Sender<Msg>,
+    notice: &mut Option<String>,
+) -> anyhow::Result<(ImageWorker, input::Pause)> {
+    use ratatui_image::picker::ProtocolType;
+    let (mut render, _) = image::make_render(choice);
+    let tmux = image::tmux_from_env();
+    // tmux's passthrough: only for a protocol (or the `auto` query) that needs it, and
+    // put back as it was when verdict ends.
+    let passthrough = std::sync::Arc::new(std::sync::Mutex::new(image::TmuxPassthrough::default()));
+    let needs_passthrough =
+        tmux && (choice == ProtocolChoice::Auto || render.is_some_and(|r| r.tmux));
+    let mut probe_ok = true;
+    if needs_passthrough
+        && let Err(e) = passthrough
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .enable()
+    {
+        log::warn!("{e}");
+        probe_ok = false;
+        if render.is_some_and(|r| r.tmux) {
+            *notice = Some(e);
+            render = Some(image::Render::halfblocks());
+        }
+    }
+    let images = {
+        let tx = tx.clone();
+        ImageWorker::spawn(
+            render,
+            Box::new(move |ev| {
+                let _ = tx.send(Msg::Image(ev));
+            }),
+        )
+    };
+    let query = match (choice, render) {
+        (ProtocolChoice::Auto, _) => Some(image::probe_query(tmux && probe_ok)),
+        (_, Some(r))
+            if matches!(r.protocol, ProtocolType::Sixel | ProtocolType::Iterm2)
+                && !image::font_known() =>
+        {
+            Some(image::cell_size_query().to_string())
+        }
+        _ => None,
+    };
+    let pause = input::Pause::default();
+    {
+        let tx = tx.clone();
+        let handle = images.handle();
+        let mut probe = image::Probe::default();
+        let mut waiting = query.is_some();
+        let passthrough = passthrough.clone();
+        input::spawn(
+            pause.clone(),
+            move |ev| {
+                let msg = match ev {
+                    Event::Key(k) => Msg::Key(k),
+                    Event::Mouse(m) => Msg::Mouse(m),
+                    Event::Paste(p) => Msg::Paste(p),
+                    Event::Resize(w, h) => Msg::Resize(w, h),
+                    _ => return true,
                 };
-                if tx.send(msg).is_err() {
+                tx.send(msg).is_ok()
+            },
+            move |reply| {
+                if !waiting || !probe.take(&reply) {
                     return;
                 }
-            }
-        })
-        .expect("spawn the input thread");
+                // The batch is answered (however late): settle the protocol once.
+                waiting = false;
+                let (cols, rows) = terminal::size().unwrap_or((0, 0));
+                let protocol = match (choice, render) {
+                    (ProtocolChoice::Auto, _) => probe.protocol(),
+                    (_, Some(r)) => r.protocol,
+                    (_, None) => return,
+                };
+                let settled = probe.render(protocol, cols, rows, tmux);
+                log::info!("terminal answered the graphics query: {settled:?}");
+                if Some(settled) != render {
+                    handle.reconfigure(settled);
+                }
+                if !settled.tmux {
+                    passthrough
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .restore();
+                }
+            },
+        )?;
+    }
+    // Restored with the terminal on every way out (see `restore_tmux`).
+    PASSTHROUGH
+        .set(passthrough)
+        .unwrap_or_else(|_| log::warn!("the tmux passthrough was set up twice"));
+    let mut out = io::stdout();
+    if let Some(q) = query {
+        out.write_all(q.as_bytes())?;
+    }
+    // Clear whatever a terminal that ignores a query may have printed.
+    execute!(out, terminal::Clear(terminal::ClearType::All))?;
+    Ok((images, pause))
 }
 
-static SUSPENDED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// Kitty images are transmitted here, straight to the terminal before the frame, not
+/// through the image's first cell (a popup covering that cell would drop the
+/// transmission for good); the image it replaces is freed in the terminal.
+fn send_kitty(state: &State, shown: &mut Option<image::KittyImage>) -> io::Result<()> {
+    let current = match &state.image {
+        app::ImageSlot::Ready(_, p)
+            if matches!(**p, ratatui_image::protocol::Protocol::Kitty(_)) =>
+        {
+            Some(p)
+        }
+        _ => None,
+    };
+    let mut out = io::stdout();
+    match current {
+        Some(p) => {
+            if let Some((new, seq)) = image::take_kitty_transmit(p) {
+                out.write_all(seq.as_bytes())?;
+                if let Some(old) = shown.replace(new)
+                    && old != new
+                {
+                    out.write_all(old.delete().as_bytes())?;
+                }
+                out.flush()?;
+            }
+        }
+        None => {
+            if let Some(old) = shown.take() {
+                out.write_all(old.delete().as_bytes())?;
+                out.flush()?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The tmux option to put back when the terminal is restored.
+static PASSTHROUGH: std::sync::OnceLock<std::sync::Arc<std::sync::Mutex<image::TmuxPassthrough>>> =
+    std::sync::OnceLock::new();
+
+/// Clear the screen and make the next draw send every cell, without asking the terminal
+/// anything (`Terminal::clear` asks for the cursor position and waits for the answer).
+fn clear_screen(terminal: &mut Terminal<CrosstermBackend<io::Stdout>>) -> io::Result<()> {
+    use ratatui::backend::{Backend, ClearType};
+    terminal.backend_mut().clear_region(ClearType::All)?;
+    // After a draw the back buffer holds what is on screen: reset it (both buffers are
+    // then empty, matching the cleared screen).
+    terminal.swap_buffers();
+    Ok(())
+}
 
 fn spawn_ticks(tx: Sender<Msg>) {
     std::thread::Builder::new()
@@ -436,6 +580,22 @@ fn spawn_ticks(tx: Sender<Msg>) {
         .expect("spawn the tick thread");
 }
 
+/// Index every item on a worker thread; answers with `Msg::Indexed`.
+fn spawn_index(store: crate::store::Store, tx: Sender<Msg>) {
+    let spawned = std::thread::Builder::new()
+        .name("verdict-index".into())
+        .spawn(move || {
+            let total = store.len();
+            let meta = facts::index_with(&store, 2, &|done| {
+                let _ = tx.send(Msg::IndexProgress { done, total });
+            });
+            let _ = tx.send(Msg::Indexed(meta));
+        });
+    if let Err(e) = spawned {
+        log::error!("could not start the index thread: {e}");
+    }
+}
+
 fn spawn_summary(state: &State, tx: Sender<Msg>) {
     let path = state.store.path().to_path_buf();
     std::thread::spawn(move || {
@@ -448,8 +608,11 @@ fn spawn_summary(state: &State, tx: Sender<Msg>) {
     });
 }
 
-fn suspend(terminal: &mut Terminal<CrosstermBackend<io::Stdout>>) -> anyhow::Result<()> {
-    SUSPENDED.store(true, std::sync::atomic::Ordering::SeqCst);
+fn suspend(
+    terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
+    pause: &input::Pause,
+) -> anyhow::Result<()> {
+    pause.set(true);
     std::thread::sleep(Duration::from_millis(120));
     restore_terminal();
     #[cfg(unix)]
@@ -458,8 +621,8 @@ fn suspend(terminal: &mut Terminal<CrosstermBackend<io::Stdout>>) -> anyhow::Res
         libc::raise(libc::SIGTSTP);
     }
     enter_terminal()?;
-    terminal.clear()?;
-    SUSPENDED.store(false, std::sync::atomic::Ordering::SeqCst);
+    clear_screen(terminal)?;
+    pause.set(false);
     Ok(())
 }
 

@@ -47,6 +47,18 @@ pub struct Session {
     pub stale: Vec<PathBuf>,
 }
 
+/// Read the file again after another program changed it, with every journal of this
+/// session (and the stale ones) replayed onto it.
+fn reread(session: &Session) -> Result<Store, String> {
+    let mut fresh = Store::open(session.store.path()).map_err(|e| e.to_string())?;
+    let mut journals: Vec<Journal> = session.stale.iter().cloned().map(Journal::at).collect();
+    journals.push(Journal::at(session.own.path().to_path_buf()));
+    for j in &journals {
+        j.replay(&mut fresh).map_err(|e| e.to_string())?;
+    }
+    Ok(fresh)
+}
+
 pub fn spawn(session: Session, out: Sender<Msg>, rx: Receiver<Req>) -> JoinHandle<()> {
     std::thread::Builder::new()
         .name("verdict-io".into())
@@ -61,21 +73,34 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
     let mut not_before = Instant::now();
     let fold_after = fold_after();
     loop {
-        let req = if dirty {
-            match rx.recv_timeout(fold_after) {
-                Ok(r) => Some(r),
-                Err(RecvTimeoutError::Timeout) => None,
-                Err(RecvTimeoutError::Disconnected) => {
+        // Idle or not, wake up now and then: to fold when dirty, to notice another
+        // program's change to the file when not.
+        let req = match rx.recv_timeout(fold_after) {
+            Ok(r) => Some(r),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => {
+                if dirty {
                     let _ = fold(&mut session);
-                    return;
                 }
-            }
-        } else {
-            match rx.recv() {
-                Ok(r) => Some(r),
-                Err(_) => return,
+                return;
             }
         };
+        if req.is_none() && !dirty {
+            if matches!(
+                session.store.check_unchanged(),
+                Err(StoreError::Conflict { .. })
+            ) {
+                match reread(&session) {
+                    Ok(fresh) => {
+                        log::info!("the file changed on disk; read it again");
+                        session.store = fresh;
+                        let _ = out.send(Msg::Reloaded(session.store.clone()));
+                    }
+                    Err(e) => log::warn!("the file changed on disk, and reading it failed: {e}"),
+                }
+            }
+            continue;
+        }
         match req {
             Some(Req::Record {
                 seq,
@@ -131,10 +156,16 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 if Instant::now() < not_before {
                     continue;
                 }
+                let stamp_before = session.store.check_unchanged().is_ok();
                 match fold(&mut session) {
                     Ok(n) => {
                         dirty = false;
                         folded_total += n;
+                        if !stamp_before {
+                            // The fold rebased our verdicts onto another program's change:
+                            // the screen must show the file as it is now.
+                            let _ = out.send(Msg::Reloaded(session.store.clone()));
+                        }
                         let _ = out.send(Msg::Saved(Ok(format!("{n} items written"))));
                     }
                     Err(e) => {

@@ -15,6 +15,8 @@ pub struct Pty {
     pub child: Child,
     master: File,
     screen: Arc<Mutex<vt100::Parser>>,
+    /// Every byte the program wrote, in order.
+    raw: Arc<Mutex<Vec<u8>>>,
     reader: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -28,7 +30,11 @@ impl Pty {
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
-        Pty::spawn_program(env!("CARGO_BIN_EXE_verdict"), args, env, cols, rows)
+        // VERDICT_TEST_BIN runs the tests against another build (e.g. an older one, to
+        // see a new test fail there).
+        let bin = std::env::var("VERDICT_TEST_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_verdict").to_string());
+        Pty::spawn_program(&bin, args, env, cols, rows)
     }
 
     /// Like `spawn`, for another program (a shell that sets limits, then execs verdict).
@@ -95,12 +101,17 @@ impl Pty {
         let screen = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
         let mut r = master.try_clone().unwrap();
         let s2 = screen.clone();
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let raw2 = raw.clone();
         let reader = std::thread::spawn(move || {
             let mut buf = [0u8; 65536];
             loop {
                 match r.read(&mut buf) {
                     Ok(0) | Err(_) => return,
-                    Ok(n) => s2.lock().unwrap().process(&buf[..n]),
+                    Ok(n) => {
+                        raw2.lock().unwrap().extend_from_slice(&buf[..n]);
+                        s2.lock().unwrap().process(&buf[..n]);
+                    }
                 }
             }
         });
@@ -108,7 +119,33 @@ impl Pty {
             child,
             master,
             screen,
+            raw,
             reader: Some(reader),
+        }
+    }
+
+    /// Every byte the program has written so far.
+    pub fn raw_bytes(&self) -> Vec<u8> {
+        self.raw.lock().unwrap().clone()
+    }
+
+    /// Wait until the raw output contains `text`; the bytes from its first occurrence on.
+    pub fn wait_for_raw(&self, text: &str) -> Vec<u8> {
+        let start = Instant::now();
+        loop {
+            let raw = self.raw_bytes();
+            if let Some(at) = raw.windows(text.len()).position(|w| w == text.as_bytes()) {
+                // let whatever follows arrive too
+                std::thread::sleep(Duration::from_millis(200));
+                return self.raw_bytes()[at..].to_vec();
+            }
+            if start.elapsed() > WAIT {
+                panic!(
+                    "timed out waiting for {text:?}; output:\n{}",
+                    String::from_utf8_lossy(&raw)
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 
@@ -129,6 +166,56 @@ impl Pty {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// Look at the screen model (cells, colours, cursor).
+    pub fn with_screen<T>(&self, f: impl FnOnce(&vt100::Screen) -> T) -> T {
+        f(self.screen.lock().unwrap().screen())
+    }
+
+    /// Every byte the program wrote so far.
+    pub fn output(&self) -> Vec<u8> {
+        self.raw.lock().unwrap().clone()
+    }
+
+    /// How many bytes the program wrote so far (a mark for `output()[mark..]`).
+    pub fn mark(&self) -> usize {
+        self.raw.lock().unwrap().len()
+    }
+
+    /// Wait until the output from `from` on contains `needle`; the offset just past it.
+    pub fn wait_for_bytes(&self, needle: &[u8], from: usize) -> usize {
+        let start = Instant::now();
+        loop {
+            {
+                let raw = self.raw.lock().unwrap();
+                if let Some(p) = raw[from.min(raw.len())..]
+                    .windows(needle.len())
+                    .position(|w| w == needle)
+                {
+                    return from + p + needle.len();
+                }
+            }
+            if start.elapsed() > WAIT {
+                panic!(
+                    "timed out waiting for the bytes {:?}; screen:\n{}",
+                    String::from_utf8_lossy(needle),
+                    self.contents()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Write bytes as the terminal would (a reply, or keys), without pausing.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.master.write_all(bytes).unwrap();
+        self.master.flush().unwrap();
+    }
+
+    /// Whether the program is still running.
+    pub fn running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
     }
 
     pub fn send(&mut self, bytes: &str) {

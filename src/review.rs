@@ -1,0 +1,266 @@
+//! What the reviewer's grading keys do to a review: plain functions on [`Review`] and
+//! [`ResponseGrades`], with no terminal and no file in sight. The reviewer (`tui::app`)
+//! calls these; what each key writes is specified in docs/format.md ("What the default
+//! keys write").
+
+use crate::model::{
+    Benchmark, CvqaReason, CvqaStatus, Item, JustificationGrade, Response, ResponseGrades, Review,
+};
+
+/// C-VQA accept: the generated question is about the image and its answer is right.
+pub fn accept(r: &mut Review) {
+    r.status = Some(CvqaStatus::Accept);
+    r.image_related = Some(true);
+    r.answer_ok = Some(true);
+    r.reason = None;
+    r.reason_text = None;
+    r.fixed_question = None;
+    r.fixed_answer = None;
+}
+
+/// C-VQA reject with a reason, and with `other` the reviewer's words (`text`; blank:
+/// none). The verification is replaced whole: nothing an earlier accept or fix implied
+/// (`image_related`, `answer_ok`) stays behind.
+pub fn reject(r: &mut Review, reason: CvqaReason, text: Option<&str>) {
+    r.status = Some(CvqaStatus::Reject);
+    r.reason = Some(reason);
+    r.reason_text = text
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && reason == CvqaReason::Other)
+        .map(str::to_string);
+    r.fixed_question = None;
+    r.fixed_answer = None;
+    r.image_related = None;
+    r.answer_ok = None;
+    match reason {
+        CvqaReason::NotImageRelated => r.image_related = Some(false),
+        CvqaReason::WrongAnswer => r.answer_ok = Some(false),
+        _ => {}
+    }
+}
+
+/// C-VQA fix: the corrected counterfactual question `q` and answer `a`, against the
+/// file's pair (`question`, `answer`). Only the part that changed is written.
+pub fn fix(r: &mut Review, question: &str, answer: &str, q: &str, a: &str) {
+    r.status = Some(CvqaStatus::Fix);
+    r.fixed_question = (q != question).then(|| q.to_string());
+    r.fixed_answer = (a != answer).then(|| a.to_string());
+    r.answer_ok = Some(a == answer);
+    r.image_related = Some(true);
+    r.reason_text = None;
+    r.reason = Some(if a != answer {
+        CvqaReason::WrongAnswer
+    } else {
+        CvqaReason::Ungrammatical
+    });
+}
+
+/// Change the grades of `model`'s response: top level on an item with one response,
+/// under `models.<model>` otherwise (docs/format.md, change #12).
+pub fn change_grades(
+    r: &mut Review,
+    model: &str,
+    n_responses: usize,
+    f: impl FnOnce(&mut ResponseGrades),
+) {
+    if n_responses <= 1 {
+        f(&mut r.grades);
+    } else {
+        let mut g = r.models.get(model).cloned().unwrap_or_default();
+        f(&mut g);
+        if g.is_empty() {
+            r.models.shift_remove(model);
+        } else {
+            r.models.insert(model.to_string(), g);
+        }
+    }
+}
+
+/// CHARTOM: the justification grade.
+pub fn justification(g: &mut ResponseGrades, j: JustificationGrade) {
+    g.justification = Some(j);
+}
+
+/// Automatic → correct → wrong → automatic (the overrides' cycle).
+pub fn cycle(v: Option<bool>) -> Option<bool> {
+    match v {
+        None => Some(true),
+        Some(true) => Some(false),
+        Some(false) => None,
+    }
+}
+
+/// CHARTOM `x`: cycle the FACT grade override.
+pub fn cycle_fact(g: &mut ResponseGrades) {
+    g.fact_correct = cycle(g.fact_correct);
+}
+
+/// C-VQA `1`: cycle the original answer's grade override.
+pub fn cycle_original(g: &mut ResponseGrades) {
+    g.original_correct = cycle(g.original_correct);
+}
+
+/// C-VQA `2`: cycle the counterfactual answer's grade override.
+pub fn cycle_counterfactual(g: &mut ResponseGrades) {
+    g.counterfactual_correct = cycle(g.counterfactual_correct);
+}
+
+/// CharToM-QA: tick or untick bonus point `n` (1-based).
+pub fn toggle_bonus(g: &mut ResponseGrades, n: u32) {
+    let mut b = g.bonus.take().unwrap_or_default();
+    if let Some(p) = b.iter().position(|&x| x == n) {
+        b.remove(p);
+    } else {
+        b.push(n);
+        b.sort_unstable();
+    }
+    g.bonus = Some(b);
+}
+
+/// CharToM-QA: no bonus point covered (an explicit empty `bonus`).
+pub fn no_bonus(g: &mut ResponseGrades) {
+    g.bonus = Some(vec![]);
+}
+
+/// CharToM-QA: the penalty text (`None` or blank: graded, no penalty). The bonus points
+/// are left as they are: a penalty is not a bonus grade.
+pub fn set_penalty(g: &mut ResponseGrades, text: Option<&str>) {
+    g.penalty = Some(
+        text.map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_string),
+    );
+}
+
+/// Other benchmarks: the free verdict.
+pub fn set_verdict(r: &mut Review, v: &str) {
+    r.verdict = Some(v.to_string());
+}
+
+/// The note (blank: none).
+pub fn set_note(r: &mut Review, text: &str) {
+    r.note = if text.trim().is_empty() {
+        None
+    } else {
+        Some(text.trim_end().to_string())
+    };
+}
+
+/// `A`: mark the review as the final (adjudicated) one, or unmark it.
+pub fn toggle_final(r: &mut Review) {
+    r.is_final = if r.is_final == Some(true) {
+        None
+    } else {
+        Some(true)
+    };
+}
+
+/// Does the review say anything? `at`, `seconds` and `final` alone are not a verdict: a
+/// review left with nothing else is removed rather than written empty.
+pub fn has_content(r: &Review) -> bool {
+    r.note.is_some()
+        || r.verdict.is_some()
+        || r.status.is_some()
+        || r.image_related.is_some()
+        || r.answer_ok.is_some()
+        || r.fixed_question.is_some()
+        || r.fixed_answer.is_some()
+        || r.reason.is_some()
+        || r.reason_text.is_some()
+        || !r.grades.is_empty()
+        || r.models.values().any(|g| !g.is_empty())
+}
+
+// ----- when an item is done (docs/format.md, "When an item is done") ----------------------
+
+/// Does `resp` need grades of its own on this item? CHARTOM: every response (its
+/// justification). CharToM-QA: responses with a text (bonus points, penalty). C-VQA and
+/// other benchmarks: none (their verdict is on the item; overrides are optional).
+fn response_required(item: &Item, resp: &Response) -> bool {
+    match item.benchmark() {
+        Benchmark::Chartom => true,
+        Benchmark::ChartomQa => resp.text.is_some(),
+        Benchmark::Cvqa | Benchmark::Other => false,
+    }
+}
+
+/// Are the required grades of one response given?
+fn response_done(item: &Item, g: Option<&ResponseGrades>) -> bool {
+    match item.benchmark() {
+        Benchmark::Chartom => g.is_some_and(|g| g.justification.is_some()),
+        Benchmark::ChartomQa => g.is_some_and(|g| {
+            (g.bonus.is_some() || item.bonus_points.is_empty()) && g.penalty.is_some()
+        }),
+        Benchmark::Cvqa | Benchmark::Other => true,
+    }
+}
+
+/// Is the item-level verdict given? C-VQA: `status`; other benchmarks: `verdict`;
+/// CHARTOM and CharToM-QA have none.
+fn item_level_done(item: &Item, r: &Review) -> bool {
+    match item.benchmark() {
+        Benchmark::Cvqa => r.status.is_some(),
+        Benchmark::Other => r.verdict.is_some(),
+        Benchmark::Chartom | Benchmark::ChartomQa => true,
+    }
+}
+
+/// Per response of `item`: are the grades that response requires given by `review`,
+/// along with the item-level verdict (C-VQA `status`, other benchmarks' `verdict`)?
+pub fn models_done(item: &Item, review: Option<&Review>) -> Vec<bool> {
+    let n = item.responses.len();
+    let Some(r) = review else {
+        return vec![false; n];
+    };
+    let item_level = item_level_done(item, r);
+    item.responses
+        .iter()
+        .map(|resp| {
+            item_level
+                && (!response_required(item, resp)
+                    || response_done(item, r.for_model(&resp.model, n)))
+        })
+        .collect()
+}
+
+/// Is the item done by the reviewer of `review`: every required grade given (the
+/// item-level verdict and each response's grades). An item that requires nothing (a
+/// CHARTOM item without responses) is done once the review says anything. A note alone
+/// never makes an item done.
+pub fn item_done(item: &Item, review: Option<&Review>) -> bool {
+    let Some(r) = review else { return false };
+    let required = matches!(item.benchmark(), Benchmark::Cvqa | Benchmark::Other)
+        || item
+            .responses
+            .iter()
+            .any(|resp| response_required(item, resp));
+    if !required {
+        return has_content(r);
+    }
+    item_level_done(item, r) && models_done(item, Some(r)).into_iter().all(|d| d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toggling_a_bonus_leaves_the_penalty_ungraded() {
+        let mut g = ResponseGrades::default();
+        toggle_bonus(&mut g, 2);
+        assert_eq!(g.bonus, Some(vec![2]));
+        assert_eq!(g.penalty, None);
+        set_penalty(&mut g, None);
+        assert_eq!(g.penalty, Some(None));
+        toggle_bonus(&mut g, 2);
+        assert_eq!(g.bonus, Some(vec![]), "unticked: graded, none covered");
+    }
+
+    #[test]
+    fn a_penalty_leaves_the_bonus_ungraded() {
+        let mut g = ResponseGrades::default();
+        set_penalty(&mut g, Some("  wrong  "));
+        assert_eq!(g.penalty, Some(Some("wrong".into())));
+        assert_eq!(g.bonus, None);
+    }
+}

@@ -1,0 +1,153 @@
+//! Images and the terminal end to end: the real binary in a pseudo-terminal, with a
+//! scripted terminal that answers queries early, late or never.
+
+mod common;
+
+use common::Sandbox;
+
+/// A terminal's late answer to the graphics query (kitty's reply, then DA1, cell size,
+/// a cursor report and the status report) is never read as keys.
+#[test]
+fn late_terminal_replies_never_reach_the_keymap() {
+    let sb = Sandbox::new();
+    let before = std::fs::read(sb.path("cvqa.jsonl")).unwrap();
+    let mut p = sb.open("cvqa.jsonl", &[], 60_000);
+    p.wait_for("real-00001");
+    for reply in [
+        "\x1b_Gi=31;OK\x1b\\",
+        "\x1b_Gi=32;EINVAL:bad\x1b\\",
+        "\x1b[?62;4;22c",
+        "\x1b[>1;4000;0c",
+        "\x1b[6;20;10t",
+        "\x1b[4;480;800t",
+        "\x1b[12;40R",
+        "\x1b[0n",
+        "\x1b[?1;2c",
+        "\x1b]11;rgb:0000/0000/0000\x07",
+        "\x1b]10;rgb:ffff/ffff/ffff\x1b\\",
+        "\x1bP>|XTerm(390)\x1b\\",
+        "\x1bP1$r0m\x1b\\",
+        "\x1b[?2004;1$y",
+        "\x1b[?0u",
+    ] {
+        p.send(reply);
+    }
+    p.send("\r");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let screen = p.contents();
+    assert!(
+        screen.contains("real-00001 · 1/3"),
+        "the position moved:\n{screen}"
+    );
+    assert!(!screen.contains("Note"), "a popup opened:\n{screen}");
+    // Keys still work afterwards.
+    p.send("n");
+    p.wait_for("real-00002");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    assert_eq!(
+        std::fs::read(sb.path("cvqa.jsonl")).unwrap(),
+        before,
+        "nothing was recorded"
+    );
+}
+
+/// Whether `hay` contains `needle`.
+fn has(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// With sixel or iTerm2, opening and closing popups never asks the terminal anything
+/// (ratatui's `Terminal::clear` asks for the cursor position and gives up with an error
+/// when no answer comes); the reviewer keeps running with a silent terminal.
+#[test]
+fn popups_never_wait_for_a_terminal_answer() {
+    for protocol in ["sixel", "iterm2"] {
+        let sb = Sandbox::new();
+        let mut p = sb.open("cvqa.jsonl", &["--image-protocol", protocol], 60_000);
+        p.wait_for("real-00001");
+        let mark = p.mark();
+        p.send("?");
+        p.wait_for("Keys");
+        p.send("\x1b");
+        p.send("i");
+        p.wait_for("Note");
+        p.send("\x1b");
+        p.send("s");
+        std::thread::sleep(std::time::Duration::from_millis(2600));
+        assert!(p.running(), "{protocol}: verdict exited:\n{}", p.contents());
+        let out = p.output();
+        assert!(
+            !has(&out[mark..], b"\x1b[6n"),
+            "{protocol}: a cursor-position query was written after start-up"
+        );
+        p.send("\x1b");
+        p.send("q");
+        assert!(p.wait_exit().success(), "{protocol}");
+    }
+}
+
+/// `auto` draws at once while the graphics query is unanswered, and a key typed
+/// meanwhile is not lost; a late answer upgrades the images to kitty.
+#[test]
+fn auto_draws_at_once_keeps_keys_and_upgrades_late() {
+    let sb = Sandbox::new();
+    let mut p = sb.open("cvqa.jsonl", &["--image-protocol", "auto"], 60_000);
+    // The query is out and unanswered: type at once.
+    p.wait_for_bytes(b"\x1b_Gi=31,", 0);
+    p.send_raw(b"n");
+    p.wait_for("real-00002");
+    p.send("p");
+    p.wait_for("real-00001");
+    let mark = p.mark();
+    assert!(
+        !has(&p.output()[mark..], b"a=T"),
+        "nothing sent as kitty yet"
+    );
+    // The answer comes late: kitty, 10x20 cells, then the status report.
+    p.send_raw(b"\x1b_Gi=31;OK\x1b\\\x1b[6;20;10t\x1b[0n");
+    p.wait_for_bytes(b"a=T", mark);
+    let screen = p.contents();
+    assert!(
+        screen.contains("1/3"),
+        "the answer moved nothing:\n{screen}"
+    );
+    p.send("q");
+    assert!(p.wait_exit().success());
+}
+
+/// sixel and iTerm2 images are not drawn while a popup is open (they would be painted
+/// over it), and are drawn again when it closes.
+#[test]
+fn sixel_and_iterm2_images_never_cover_popups() {
+    for (protocol, start) in [("sixel", &b"\x1bP"[..]), ("iterm2", b"\x1b]1337;File=")] {
+        let sb = Sandbox::new();
+        let mut p = sb.open("cvqa.jsonl", &["--image-protocol", protocol], 60_000);
+        p.wait_for("real-00001");
+        p.wait_for_bytes(start, 0);
+        for (key, title) in [("i", "Note"), ("r", "Reject"), ("f", "Fix"), (":", "Jump")] {
+            let mark = p.mark();
+            p.send(key);
+            p.wait_for(title);
+            // Give a re-requested image time to arrive.
+            std::thread::sleep(std::time::Duration::from_millis(400));
+            p.send("x");
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            let out = p.output();
+            assert!(
+                !has(&out[mark..], start),
+                "{protocol}: the image was drawn while {title} was open"
+            );
+            let screen = p.contents();
+            assert!(
+                screen.contains(title),
+                "{protocol}: {title} is gone:\n{screen}"
+            );
+            let mark = p.mark();
+            p.send("\x1b");
+            p.wait_for_bytes(start, mark);
+        }
+        p.send("q");
+        assert!(p.wait_exit().success(), "{protocol}");
+    }
+}
