@@ -650,3 +650,118 @@ fn a_file_changed_on_disk_is_read_again_and_said_so() {
     p.send("q");
     assert!(p.wait_exit().success());
 }
+
+/// A small tmpfs, unmounted when dropped.
+struct Tmpfs(tempfile::TempDir);
+impl Tmpfs {
+    /// `None` when this process may not mount (not root, no privilege).
+    fn mount(size: &str) -> Option<Tmpfs> {
+        let d = tempfile::tempdir().unwrap();
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(d.path())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(Tmpfs(d))
+    }
+}
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg(self.0.path())
+            .status();
+    }
+}
+
+/// The disk fills while a verdict is being journaled: half of it is written. Once space is
+/// free again, the next verdict (acknowledged) must survive a crash, not be glued to the
+/// torn half and lost on replay.
+#[test]
+fn after_a_full_disk_the_next_verdict_survives_a_crash() {
+    let Some(fs) = Tmpfs::mount("64k") else {
+        eprintln!("skipped: cannot mount a tmpfs");
+        return;
+    };
+    let sb = Sandbox::new();
+    let dir = fs.0.path();
+    let file = dir.join("cvqa.jsonl");
+    std::fs::copy(sb.path("cvqa.jsonl"), &file).unwrap();
+    // erin's journal from an earlier session, filling most of a page: the next record
+    // needs a new page, which the full disk will not give.
+    let jp = verdict::journal::journal_path(&file, "erin");
+    let mut seed = String::new();
+    let record = |pad: usize| {
+        json!({"item": 2, "id": "syn-00001", "reviewer": "erin", "review": {
+            "at": "2026-01-01T00:00:00Z", "status": "accept", "image_related": true,
+            "answer_ok": true, "note": "x".repeat(pad)}})
+        .to_string()
+    };
+    while seed.len() + record(0).len() + 1 < 4096 - 40 {
+        let room = 4096 - 40 - seed.len() - record(0).len() - 1;
+        seed.push_str(&record(room.min(300)));
+        seed.push('\n');
+    }
+    std::fs::write(&jp, &seed).unwrap();
+    let data = sb.path("data").display().to_string();
+    let config = sb.path("config").display().to_string();
+    let mut p = common::Pty::spawn(
+        [
+            file.display().to_string(),
+            "-r".into(),
+            "erin".into(),
+            "--at".into(),
+            "1".into(),
+        ],
+        &[
+            ("VERDICT_DATA_DIR", data.clone()),
+            ("VERDICT_CONFIG_DIR", config),
+            ("VERDICT_FOLD_AFTER_MS", "600000".into()),
+        ],
+        100,
+        30,
+    );
+    p.wait_for("real-00001 · 1/3");
+    // fill the disk
+    let filler = dir.join("filler");
+    {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&filler).unwrap();
+        while f.write_all(&[0u8; 4096]).is_ok() {}
+        while f.write_all(&[0u8]).is_ok() {}
+    }
+    p.send("a");
+    p.wait_for("NOT RECORDED on real-00001");
+    std::fs::remove_file(&filler).unwrap();
+    // accepting moved on to the next item
+    p.wait_for("real-00002 · 2/3");
+    p.send("a");
+    p.wait_for("✔ journaled");
+    p.signal(libc::SIGKILL);
+    p.wait_exit();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_verdict"))
+        .args(["export", "--jsonl"])
+        .arg(&file)
+        .env("VERDICT_DATA_DIR", &data)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("not included"), "{err}");
+    let (store, _, rep) = verdict::journal::open_with_journal(&file).unwrap();
+    assert_eq!(rep.not_applied(), 0, "{rep:?}");
+    let status = |i: usize| {
+        store
+            .item(i)
+            .unwrap()
+            .reviews
+            .get("erin")
+            .and_then(|r| r.status.map(|s| format!("{s:?}")))
+    };
+    assert_eq!(
+        status(0),
+        None,
+        "the verdict shown as NOT RECORDED is not there"
+    );
+    assert!(status(1).is_some(), "the acknowledged verdict survives");
+    assert!(status(2).is_some());
+}
