@@ -419,6 +419,40 @@ fn try_lock(_f: &File) -> io::Result<bool> {
     Ok(true)
 }
 
+/// Does the open file still have the name `path` (not removed or replaced since)?
+fn same_file(f: &File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (f.metadata(), fs::symlink_metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = f;
+        path.exists()
+    }
+}
+
+/// Remove the journal of a session that has ended (once its records are in the results
+/// file), holding its lock meanwhile, so a session of its reviewer starting at that moment
+/// never appends to the removed file. Returns false (and keeps it) if a live session
+/// holds it.
+pub fn remove_if_stale(path: &Path) -> io::Result<bool> {
+    let f = match open_checked(path, OpenOptions::new().append(true)) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(true),
+        Err(e) => return Err(e),
+    };
+    if !try_lock(&f)? {
+        return Ok(false);
+    }
+    remove_if_exists(path)?;
+    Ok(true)
+}
+
 /// Is a live session holding this journal?
 pub fn is_live(path: &Path) -> bool {
     match open_checked(path, OpenOptions::new().append(true)) {
@@ -487,16 +521,34 @@ impl Journal {
     }
 
     /// Take an opened journal file: lock it, and note where the last whole line ends.
-    fn adopt(&mut self, f: File, results: &Path) -> Result<(), SessionError> {
-        match try_lock(&f) {
-            Ok(true) => {}
-            Ok(false) => {
-                return Err(SessionError::Busy(results.to_path_buf(), self.path.clone()));
+    /// A session that folds a journal left behind removes it while holding its lock
+    /// (`remove_if_stale`): if that happens between our open and our lock, the lock is
+    /// refused or the file has lost its name; then the journal is opened again, so no
+    /// record ever goes to a file without a name. A lock still refused after half a
+    /// second belongs to a live session.
+    fn adopt(&mut self, mut f: File, results: &Path) -> Result<(), SessionError> {
+        let path = self.path.clone();
+        let io_err = |e| SessionError::Io(path.clone(), e);
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match try_lock(&f) {
+                Ok(true) if same_file(&f, &self.path) => break,
+                Ok(true) => {}
+                Ok(false) if tries < 20 => std::thread::sleep(std::time::Duration::from_millis(25)),
+                Ok(false) => {
+                    return Err(SessionError::Busy(results.to_path_buf(), self.path.clone()));
+                }
+                Err(e) => return Err(io_err(e)),
             }
-            Err(e) => return Err(SessionError::Io(self.path.clone(), e)),
+            if tries >= 20 {
+                return Err(io_err(io::Error::other(
+                    "the journal keeps being replaced while it is opened",
+                )));
+            }
+            f = open_append(&self.path, self.mode).map_err(io_err)?.0;
         }
-        self.note_end(&f)
-            .map_err(|e| SessionError::Io(self.path.clone(), e))?;
+        self.note_end(&f).map_err(io_err)?;
         self.file = Some(f);
         Ok(())
     }
@@ -1133,6 +1185,32 @@ mod tests {
         fs::set_permissions(&other, fs::Permissions::from_mode(0o644)).unwrap();
         let _bob = Journal::for_session(&p, "bob").unwrap();
         assert_eq!(mode(&other), 0o600);
+    }
+
+    /// A journal left behind is removed only under its lock; a session that started on it
+    /// meanwhile keeps it, and a session opened on a removed journal writes to the new one.
+    #[test]
+    fn a_stale_journal_is_removed_only_under_its_lock() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.jsonl");
+        fs::write(&p, "{\"id\":\"a\"}\n").unwrap();
+        let jp = journal_path(&p, "ann");
+        fs::write(&jp, "").unwrap();
+        let mut live = Journal::for_session(&p, "ann").unwrap();
+        assert!(
+            !remove_if_stale(&jp).unwrap(),
+            "a live session's journal stays"
+        );
+        assert!(jp.exists());
+        // the live session's journal is replaced under it: its next open follows the name
+        drop(live);
+        assert!(remove_if_stale(&jp).unwrap());
+        assert!(!jp.exists());
+        live = Journal::for_session(&p, "ann").unwrap();
+        live.append(&rec(0, "a", "ann", json!({"verdict": "v"})))
+            .unwrap();
+        assert_eq!(Journal::at(jp.clone()).read().unwrap().0.len(), 1);
+        assert!(same_file(live.file.as_ref().unwrap(), &jp));
     }
 
     #[test]
