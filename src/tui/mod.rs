@@ -19,7 +19,6 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, Sender};
 use std::time::Duration;
 
-use anyhow::Context as _;
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
 };
@@ -117,35 +116,14 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         })
         .unwrap_or(ProtocolChoice::Auto);
 
-    // The file first: a failed open leaves no journal behind.
-    let (store, replayed, replay) = crate::journal::open_with_journal(&opts.file)
-        .with_context(|| format!("cannot open {}", opts.file.display()))?;
-    let own = crate::journal::Journal::for_session(&opts.file, &reviewer)?;
+    let crate::session::Opened {
+        store,
+        own,
+        stale,
+        replay,
+        kept_aside,
+    } = crate::session::open(&opts.file, &reviewer)?;
     let own_path = own.path().to_path_buf();
-    log::info!(
-        "opened {} ({} items) as {reviewer}",
-        opts.file.display(),
-        store.len()
-    );
-    // Journals of other sessions still running stay theirs; those left by sessions that
-    // ended (killed) are folded by us. Journals holding lines that were not applied are
-    // copied aside first, so folding never deletes them.
-    let stale: Vec<PathBuf> = replayed
-        .into_iter()
-        .filter(|p| p.as_path() != own.path() && !crate::journal::is_live(p))
-        .collect();
-    let mut kept_aside = Vec::new();
-    let mode = crate::journal::side_file_mode(&opts.file);
-    for p in replay
-        .to_keep
-        .iter()
-        .filter(|p| p.as_path() == own.path() || stale.contains(p))
-    {
-        match crate::journal::Journal::at(p.to_path_buf()).keep_aside(mode) {
-            Ok(a) => kept_aside.push(a),
-            Err(e) => log::error!("keeping {} aside: {e}", p.display()),
-        }
-    }
     let moved = own.moved.clone();
 
     let (tx, rx) = mpsc::channel::<Msg>();
