@@ -242,6 +242,43 @@ pub fn check_store_with(store: &Store, opts: Options) -> Report {
     report
 }
 
+/// The errors `check` would report in `reviewer`'s review if `review` were that reviewer's
+/// review of `item` (a journal record is validated with this before it is replayed, like
+/// the file's own reviews). Other reviewers' reviews and problems of the item itself are
+/// not looked at.
+pub fn review_errors(item: &Value, reviewer: &str, review: &Value) -> Vec<String> {
+    let Value::Object(obj) = item else {
+        return vec![format!("the item is {}, not an object", kind(item))];
+    };
+    let mut one = obj.clone();
+    let mut reviews = Map::new();
+    reviews.insert(reviewer.to_string(), review.clone());
+    one.insert("reviews".into(), Value::Object(reviews));
+    let mut problems = Vec::new();
+    let mut c = Ctx {
+        out: &mut problems,
+        line: 0,
+        id: String::new(),
+        errors: 0,
+    };
+    check_item(
+        &mut c,
+        &one,
+        Options { images: false },
+        Path::new("."),
+        &mut HashMap::new(),
+    );
+    problems
+        .into_iter()
+        .filter(|p| p.severity == Severity::Error)
+        .filter_map(|p| {
+            let f = p.field?;
+            f.starts_with("reviews.")
+                .then(|| format!("{f}: {}", p.message))
+        })
+        .collect()
+}
+
 struct Ctx<'a> {
     out: &'a mut Vec<Problem>,
     line: u32,

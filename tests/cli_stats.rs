@@ -635,3 +635,59 @@ fn stats_speed_100k() {
     );
     assert!(stats <= 2.0 * parse);
 }
+
+/// Every command that reads a file with its journals says the same thing about them: how
+/// many verdicts they added, and each line it could not use (unreadable, invalid), never
+/// dropping one in silence.
+#[test]
+fn every_command_reports_the_journal_the_same_way() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("set.jsonl");
+    std::fs::copy(fixture("grade_cvqa.jsonl"), &p).unwrap();
+    let journal = verdict::journal::journal_path(&p, "dan");
+    std::fs::write(
+        &journal,
+        r#"{"item":0,"id":"r1","reviewer":"dan","review":{"at":"2026-02-01T00:00:00Z","status":"bogus"}}
+{"item":0,"id":"r1","reviewer":"dan","review":{"at":"2026-02-01T00:00:00Z","status":"reject","reason":"ambiguous"}}
+{"item":0,"id":"r1","reviewer":"dan","rev
+"#,
+    )
+    .unwrap();
+    let f = p.display();
+    let j = journal.display();
+    let want = format!(
+        "verdict: {f}: 1 verdict(s) from its journal (not yet saved into the file) are included\n\
+         verdict: {f}: 2 journal entries not included (1 unreadable, 1 invalid, 0 match no item; open the file in verdict to keep them aside):\n\
+         verdict:   {j} line 3: not a journal record: EOF while parsing a string at line 1 column 41\n\
+         verdict:   {j} line 1: item r1: not applied: reviews.dan.status: `bogus` is not one of accept, fix, reject\n"
+    );
+    let out_dir = d.path().join("split");
+    let merged = d.path().join("merged.jsonl");
+    let s = p.to_str().unwrap();
+    for args in [
+        vec!["stats", s],
+        vec!["export", "--jsonl", s],
+        vec!["agree", s],
+        vec![
+            "split",
+            s,
+            "--reviewers",
+            "a,b",
+            "-o",
+            out_dir.to_str().unwrap(),
+        ],
+        vec!["merge", s, "-o", merged.to_str().unwrap()],
+    ] {
+        let out = run(&args);
+        // merge refuses this fixture (it has an unreadable item), after reading the journal
+        assert!(out.status.success() || args[0] == "merge", "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with(&want), "{args:?}:\n{err}\nwanted:\n{want}");
+    }
+    // nothing was written into the file or the journal
+    assert_eq!(
+        std::fs::read(&p).unwrap(),
+        std::fs::read(fixture("grade_cvqa.jsonl")).unwrap()
+    );
+    assert!(journal.exists());
+}

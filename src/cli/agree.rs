@@ -4,8 +4,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::cli::out::{self, errln};
-use crate::journal::open_with_journal;
+use crate::cli::out;
 use crate::sanitize;
 use crate::team::agree::{AgreementReport, FieldReport, PairFigures, report};
 
@@ -19,14 +18,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (store, _journal, replay) = open_with_journal(&args.file)?;
-    if replay.applied > 0 {
-        errln!(
-            "verdict: {}: {} verdict(s) from its journal (not yet saved into the file) are included",
-            args.file.display(),
-            replay.applied
-        )?;
-    }
+    let store = super::open_with_journal(&args.file)?;
     let r = report(&store);
     if args.json {
         out::print_json(&r)?;

@@ -6,7 +6,6 @@ use anyhow::Context;
 
 use crate::cli::out::{self, errln};
 use crate::export::{ExportFormat, export};
-use crate::journal::open_with_journal;
 use crate::sanitize;
 
 /// One row per item x model, with the automatic grades, the grades that count after
@@ -34,13 +33,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (store, _journal, replay) = open_with_journal(&args.file)?;
-    if replay.applied > 0 {
-        errln!(
-            "verdict: {} unsaved verdict(s) recovered from the journal are included",
-            replay.applied
-        )?;
-    }
+    let store = super::open_with_journal(&args.file)?;
     let format = if args.csv {
         ExportFormat::Csv
     } else {

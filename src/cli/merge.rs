@@ -5,8 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 
-use crate::cli::out::{errln, outln};
-use crate::journal::open_with_journal;
+use crate::cli::out::outln;
 use crate::team::merge::merge;
 use crate::team::write_atomic;
 
@@ -42,14 +41,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut stores = Vec::with_capacity(args.files.len());
     for f in &args.files {
-        let (store, _journal, replay) = open_with_journal(f)?;
-        if replay.applied > 0 {
-            errln!(
-                "verdict: {}: {} verdict(s) from its journal (not yet saved into the file) are included",
-                f.display(),
-                replay.applied
-            )?;
-        }
+        let store = super::open_with_journal(f)?;
         stores.push(store);
     }
     let inputs: Vec<(String, &crate::store::Store)> = args

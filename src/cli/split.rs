@@ -7,7 +7,6 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 
 use crate::cli::out::{errln, outln};
-use crate::journal::open_with_journal;
 use crate::store::Format;
 use crate::team::split::{DEFAULT_SEED, split};
 use crate::team::write_atomic;
@@ -34,14 +33,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (store, _journal, replay) = open_with_journal(&args.file)?;
-    if replay.applied > 0 {
-        errln!(
-            "verdict: {}: {} verdict(s) from its journal (not yet saved into the file) are included",
-            args.file.display(),
-            replay.applied
-        )?;
-    }
+    let store = super::open_with_journal(&args.file)?;
     let document = match store.format() {
         Format::Json => {
             Some(fs::read(&args.file).with_context(|| format!("{}", args.file.display()))?)

@@ -2,8 +2,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::cli::out::{self, errln};
-use crate::journal::open_with_journal;
+use crate::cli::out;
 use crate::sanitize;
 use crate::stats::*;
 
@@ -24,13 +23,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (store, _journal, replay) = open_with_journal(&args.file)?;
-    if replay.applied > 0 {
-        errln!(
-            "verdict: {} unsaved verdict(s) recovered from the journal are counted",
-            replay.applied
-        )?;
-    }
+    let store = super::open_with_journal(&args.file)?;
     let stats = compute(&store);
     if args.json {
         out::print_json(&stats)?;

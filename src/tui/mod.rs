@@ -19,7 +19,6 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, Sender};
 use std::time::Duration;
 
-use anyhow::Context as _;
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
 };
@@ -119,28 +118,15 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         })
         .unwrap_or(ProtocolChoice::Auto);
 
-    let own = crate::journal::Journal::for_session(&opts.file, &reviewer)?;
-    let (store, replayed, replay) = crate::journal::open_with_journal(&opts.file)
-        .with_context(|| format!("cannot open {}", opts.file.display()))?;
-    log::info!(
-        "opened {} ({} items) as {reviewer}",
-        opts.file.display(),
-        store.len()
-    );
-    // Journals of other sessions still running stay theirs; those left by sessions that
-    // ended (killed) are folded by us. Records that matched no item are kept aside first.
-    let stale: Vec<PathBuf> = replayed
-        .into_iter()
-        .filter(|p| p.as_path() != own.path() && !crate::journal::is_live(p))
-        .collect();
-    let mut kept_aside = Vec::new();
-    if !replay.skipped.is_empty() {
-        for p in stale.iter().map(|p| p.as_path()).chain([own.path()]) {
-            if let Ok(a) = crate::journal::Journal::at(p.to_path_buf()).keep_aside() {
-                kept_aside.push(a);
-            }
-        }
-    }
+    let crate::session::Opened {
+        store,
+        own,
+        stale,
+        replay,
+        kept_aside,
+    } = crate::session::open(&opts.file, &reviewer)?;
+    let own_path = own.path().to_path_buf();
+    let moved = own.moved.clone();
 
     let (tx, rx) = mpsc::channel::<Msg>();
     let snapshot = store.clone();
@@ -189,25 +175,38 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     };
     let mut fx = state.start_at(start.unwrap_or(0));
     let mut notices = Vec::new();
+    if let Some(m) = moved {
+        notices.push(m);
+    }
+    if replay.not_applied() > 0 {
+        let kept = if kept_aside.is_empty() {
+            "see the log".to_string()
+        } else {
+            format!(
+                "kept in {}",
+                kept_aside
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        notices.push(format!(
+            "{} journal entries not applied: {} unreadable, {} invalid, {} match no item ({kept})",
+            replay.not_applied(),
+            replay.unreadable.len(),
+            replay.invalid.len(),
+            replay.skipped.len(),
+        ));
+        for s in replay.problems() {
+            log::warn!("journal: {s}");
+        }
+    }
     if replay.applied > 0 {
         notices.push(format!(
             "recovered {} verdicts from the journal of an earlier session",
             replay.applied
         ));
-    }
-    if !replay.skipped.is_empty() {
-        notices.push(format!(
-            "{} journaled verdicts match no item (kept in {})",
-            replay.skipped.len(),
-            kept_aside
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-        for s in &replay.skipped {
-            log::warn!("journal: {s}");
-        }
     }
     notices.extend(image_notice);
     if !key_problems.is_empty() {
@@ -366,7 +365,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
             crate::cli::out::errln!(
                 "verdict: your verdicts are safe in the journal {}, but {} was not updated: {e}\n\
                  Reopen the file with verdict to fold them in.",
-                crate::journal::journal_path(&opts.file, &reviewer).display(),
+                own_path.display(),
                 opts.file.display()
             )?;
             Ok(std::process::ExitCode::from(1))
@@ -479,7 +478,7 @@ fn start_images_and_input(
                 let late_kitty = settled_once
                     && choice == ProtocolChoice::Auto
                     && matches!(reply, input::Reply::KittyGraphics { id: 31, ok: true });
-                if !(closes && !settled_once) && !late_kitty {
+                if (!closes || settled_once) && !late_kitty {
                     return;
                 }
                 settled_once = true;

@@ -242,8 +242,8 @@ pub fn fold(session: &mut Session) -> Result<usize, String> {
         .clear()
         .map_err(|e| format!("could not clear {}: {e}", session.own.path().display()))?;
     for p in std::mem::take(&mut session.stale) {
-        if !journal::is_live(&p) {
-            let _ = Journal::at(p).remove();
+        if let Err(e) = journal::remove_if_stale(&p) {
+            log::warn!("removing {}: {e}", p.display());
         }
     }
     Ok(n)
