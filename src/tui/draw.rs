@@ -175,14 +175,14 @@ pub fn draw(state: &State, f: &mut Frame) {
             f,
             area,
             *selected,
-            " Reject: why? (1-5 or ↑↓ Enter) ",
+            ("Reject: why?", "1-5 or ↑↓ Enter · Esc cancels"),
         ),
         Mode::FixReason { selected, .. } => draw_reject(
             state,
             f,
             area,
             *selected,
-            " Fix: why? (Enter confirms, 1-5 or ↑↓) ",
+            ("Fix: why?", "Enter confirms · 1-5 or ↑↓ · Esc cancels"),
         ),
         Mode::Filter { selected } => draw_filter(state, f, area, *selected),
         _ => {}
@@ -1953,9 +1953,14 @@ pub fn indexing_note(state: &State) -> String {
     }
 }
 
-fn draw_reject(state: &State, f: &mut Frame, area: Rect, selected: usize, title: &str) {
+fn draw_reject(
+    state: &State,
+    f: &mut Frame,
+    area: Rect,
+    selected: usize,
+    (title, keys): (&str, &str),
+) {
     let t = &state.theme;
-    let (title, keys) = ("Reject: why?", "1-5 or ↑↓ Enter · Esc cancels");
     let r = centered(area, 50, 9, dialog_width(title, keys));
     f.render_widget(Clear, r);
     let lines: Vec<Line> = CvqaReason::ALL
