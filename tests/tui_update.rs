@@ -204,6 +204,12 @@ fn cvqa_accept_reject_fix() {
         "wrong-answer suggested: {:?}",
         s.mode
     );
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("Fix: why?"), "{out}");
+    assert!(
+        out.contains("Enter confirms · 1-5 or ↑↓ · Esc cancels"),
+        "{out}"
+    );
     let fx = press(&mut s, KeyCode::Enter);
     let r = recorded(&mut s, fx);
     assert_eq!(
