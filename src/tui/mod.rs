@@ -131,7 +131,21 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let (tx, rx) = mpsc::channel::<Msg>();
     let snapshot = store.clone();
     let (io_tx, io_rx) = mpsc::channel();
-    let io = worker::spawn(worker::Session { store, own, stale }, tx.clone(), io_rx);
+    let keep = worker::Keep {
+        dirs: dirs.clone(),
+        file: opts.file.clone(),
+        reviewer: reviewer.clone(),
+    };
+    let io = worker::spawn(
+        worker::Session {
+            store,
+            own,
+            stale,
+            keep,
+        },
+        tx.clone(),
+        io_rx,
+    );
 
     // The terminal: restored on every exit path, panics included.
     let default_hook = std::panic::take_hook();
@@ -257,22 +271,18 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                                 state.status = Some((e, Level::Warn));
                             }
                         }
+                        // Files are written by the IO worker, never on this thread.
                         Effect::SavePosition { index, id } => {
-                            if let Err(e) = config::save_position(
-                                &dirs,
-                                &opts.file,
-                                &reviewer,
-                                config::Position { index, id },
-                            ) {
-                                log::warn!("saving the position: {e}");
-                            }
+                            io_tx
+                                .send(worker::Req::SavePosition(config::Position { index, id }))
+                                .map_err(|_| anyhow::anyhow!("the IO worker stopped"))?;
                         }
                         Effect::ComputeSummary => spawn_summary(&state, tx.clone()),
                         Effect::Index => spawn_index(state.store.clone(), tx.clone()),
                         Effect::SaveSession(s) => {
-                            if let Err(e) = config::save_session(&dirs, &opts.file, &reviewer, &s) {
-                                log::warn!("saving the session: {e}");
-                            }
+                            io_tx
+                                .send(worker::Req::SaveSession(s))
+                                .map_err(|_| anyhow::anyhow!("the IO worker stopped"))?;
                         }
                         Effect::Search {
                             seq,
@@ -648,13 +658,7 @@ fn init_log(dirs: &config::Dirs) {
         fn flush(&self) {}
     }
     let Some(path) = dirs.log_file() else { return };
-    if let Some(d) = path.parent() {
-        let _ = std::fs::create_dir_all(d);
-    }
-    if let Ok(f) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
+    if let Ok(f) = config::open_log(&path)
         && log::set_boxed_logger(Box::new(FileLog(std::sync::Mutex::new(f)))).is_ok()
     {
         log::set_max_level(log::LevelFilter::Info);
