@@ -66,7 +66,10 @@ fn main() {
             ThemeName::Dark,
             Clock::now(),
         );
-        state.update(Msg::Indexed(meta.clone()));
+        state.update(Msg::Indexed {
+            generation: 0,
+            meta: meta.clone(),
+        });
         state.size = (w, h);
         let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
         term.draw(|f| verdict::tui::draw::draw(&state, f)).unwrap();

@@ -172,7 +172,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         }))
     };
     spawn_ticks(tx.clone());
-    spawn_index(snapshot.clone(), tx.clone());
+    spawn_index(snapshot.clone(), 0, tx.clone());
 
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     let size = terminal.size()?;
@@ -278,7 +278,9 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                                 .map_err(|_| anyhow::anyhow!("the IO worker stopped"))?;
                         }
                         Effect::ComputeSummary => spawn_summary(&state, tx.clone()),
-                        Effect::Index => spawn_index(state.store.clone(), tx.clone()),
+                        Effect::Index { generation } => {
+                            spawn_index(state.store.clone(), generation, tx.clone())
+                        }
                         Effect::SaveSession(s) => {
                             io_tx
                                 .send(worker::Req::SaveSession(s))
@@ -590,16 +592,20 @@ fn spawn_ticks(tx: Sender<Msg>) {
         .expect("spawn the tick thread");
 }
 
-/// Index every item on a worker thread; answers with `Msg::Indexed`.
-fn spawn_index(store: crate::store::Store, tx: Sender<Msg>) {
+/// Index every item on a worker thread; answers with `Msg::Indexed` tagged `generation`.
+fn spawn_index(store: crate::store::Store, generation: u64, tx: Sender<Msg>) {
     let spawned = std::thread::Builder::new()
         .name("verdict-index".into())
         .spawn(move || {
             let total = store.len();
             let meta = facts::index_with(&store, 2, &|done| {
-                let _ = tx.send(Msg::IndexProgress { done, total });
+                let _ = tx.send(Msg::IndexProgress {
+                    generation,
+                    done,
+                    total,
+                });
             });
-            let _ = tx.send(Msg::Indexed(meta));
+            let _ = tx.send(Msg::Indexed { generation, meta });
         });
     if let Err(e) = spawned {
         log::error!("could not start the index thread: {e}");
