@@ -10,7 +10,7 @@ use verdict::store::Store;
 use verdict::tui::app::{Clock, Effect, FilterOption, Mode, Msg, SaveState, State};
 use verdict::tui::draw::render_to_string;
 use verdict::tui::facts;
-use verdict::tui::keymap::Keymap;
+use verdict::tui::keymap::{Action, Keymap};
 use verdict::tui::theme::ThemeName;
 
 fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
@@ -2135,7 +2135,11 @@ fn an_index_started_before_a_reload_is_dropped() {
         done: 1,
         total: 4,
     });
-    assert_eq!(s.index_progress, (0, s.len()), "progress of the stale index");
+    assert_eq!(
+        s.index_progress,
+        (0, s.len()),
+        "progress of the stale index"
+    );
     s.update(Msg::Indexed {
         generation: 0,
         meta: stale,
@@ -2148,6 +2152,31 @@ fn an_index_started_before_a_reload_is_dropped() {
     assert_eq!(
         s.meta.as_ref().unwrap().item_id(0),
         Some("renamed-elsewhere")
+    );
+    drop(d);
+}
+
+#[test]
+fn the_model_line_marks_only_models_that_require_grades() {
+    let (d, p) = fixture("chartom.jsonl");
+    // the second model gave no justification: nothing to grade
+    let text = std::fs::read_to_string(&p).unwrap().replacen(
+        r#", "justification": "The y-axis is truncated, exaggerating the change."}"#,
+        "}",
+        1,
+    );
+    std::fs::write(&p, text).unwrap();
+    let mut s = state_at(&p);
+    let out = render_to_string(&s, 120, 60);
+    assert!(out.contains("·gpt-4o"), "{out}");
+    assert!(!out.contains("✔llava") && !out.contains("·llava"), "{out}");
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    let out = render_to_string(&s, 120, 60);
+    assert!(out.contains("✔gpt-4o"), "{out}");
+    assert!(
+        !out.contains("✔llava"),
+        "no mark on a model without grades: {out}"
     );
     drop(d);
 }

@@ -1013,13 +1013,15 @@ fn mark(t: &Theme, ok: Option<bool>) -> Span<'static> {
 fn model_tabs(state: &State, item: &Item) -> Line<'static> {
     let t = &state.theme;
     let mut spans = vec![Span::styled("Responses: ", t.dim)];
-    // Per-model progress where grades are per response: ✔ on the models I am done with.
+    // Per-model progress where grades are per response: ✔ on the models I am done with,
+    // · on those still to grade, no mark on those that require nothing.
     let per_model = matches!(item.benchmark(), Benchmark::Chartom | Benchmark::ChartomQa)
         && item.responses.len() > 1;
     let done = state.models_done();
+    let required = crate::review::models_required(item);
     for (k, r) in item.responses.iter().enumerate() {
         let st = if k == state.model { t.selected } else { t.text };
-        let mark = if !per_model {
+        let mark = if !per_model || required.get(k) != Some(&true) {
             ""
         } else if done.get(k) == Some(&true) {
             "✔"
