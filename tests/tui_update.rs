@@ -1048,7 +1048,7 @@ fn footers_put_grading_keys_help_and_quit_first_from_the_live_keymap() {
             "",
             " 1 identifies  2 partial  3 misses  x FACT",
         ),
-        ("chartom-qa.jsonl", "", " 1-3 bonus  e penalty"),
+        ("chartom-qa.jsonl", "", " 1-3 bonus  x no bonus  e penalty"),
         ("generic.jsonl", "", " 1 pass  2 fail  3 unsure"),
     ] {
         let out = screen(name, keys, 80, 24);
@@ -2179,4 +2179,29 @@ fn the_model_line_marks_only_models_that_require_grades() {
         "no mark on a model without grades: {out}"
     );
     drop(d);
+}
+#[test]
+fn the_footer_says_what_space_does_and_shows_no_bonus() {
+    let out = screen("chartom-qa.jsonl", "", 240, 24);
+    let footer = out.lines().nth(23).unwrap();
+    assert!(footer.contains("x no bonus"), "{footer}");
+    assert!(!footer.contains("ungraded"), "{footer}");
+    let (_d, s) = state("chartom-qa.jsonl");
+    let km = &s.keymap;
+    let space = km.hint(s.context(), Action::NextUngraded);
+    assert!(
+        footer.contains(&format!(" {space} {} ", Action::NextUngraded.label())),
+        "{footer}"
+    );
+    // every footer label is its action's label in the keymap
+    for (k, label) in verdict::tui::draw::hint_parts(&s) {
+        if let Some(a) = Action::all()
+            .into_iter()
+            .find(|&a| km.hint(s.context(), a) == k && a.label() == label)
+        {
+            assert_eq!(a.label(), label);
+        } else {
+            assert!(k.contains('-'), "{k} {label}: not from the keymap");
+        }
+    }
 }

@@ -353,6 +353,7 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
                         if n == 1 { a } else { format!("{a}-{z}") },
                         Action::Bonus(1).label(),
                     ));
+                    act(&mut parts, Action::NoBonus);
                     act(&mut parts, Action::Penalty);
                     act(&mut parts, Action::NoPenalty);
                 }
