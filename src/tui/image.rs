@@ -1558,7 +1558,10 @@ mod tests {
         #[cfg(unix)]
         {
             let e = decode_file(Path::new("/dev/urandom")).unwrap_err();
-            assert_eq!(e, "not an image: /dev/urandom (not a regular file)");
+            assert!(
+                e.starts_with("not an image: /dev/urandom (not a regular file"),
+                "{e}"
+            );
         }
     }
 
