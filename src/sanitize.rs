@@ -86,19 +86,36 @@ pub fn line(s: &str) -> Cow<'_, str> {
 }
 
 fn replace(s: &str, hit: impl Fn(char) -> bool, with: impl Fn(char, &mut String)) -> Cow<'_, str> {
-    let Some(first) = s.find(&hit) else {
-        return Cow::Borrowed(s);
-    };
-    let mut out = String::with_capacity(s.len() + 16);
-    out.push_str(&s[..first]);
-    for c in s[first..].chars() {
+    let bytes = s.as_bytes();
+    let mut out: Option<String> = None;
+    let (mut pos, mut copied) = (0, 0);
+    while let Some(off) = bytes[pos..].iter().position(|&b| may_start_unsafe(b)) {
+        let at = pos + off;
+        // a candidate byte is ASCII or a lead byte, so always the start of a character
+        let c = s[at..].chars().next().expect("a character starts here");
+        pos = at + c.len_utf8();
         if hit(c) {
-            with(c, &mut out);
-        } else {
-            out.push(c);
+            let o = out.get_or_insert_with(|| String::with_capacity(s.len() + 16));
+            o.push_str(&s[copied..at]);
+            with(c, o);
+            copied = pos;
         }
     }
-    Cow::Owned(out)
+    match out {
+        None => Cow::Borrowed(s),
+        Some(mut o) => {
+            o.push_str(&s[copied..]);
+            Cow::Owned(o)
+        }
+    }
+}
+
+/// Whether a character starting with byte `b` can be one of [`is_unsafe`] (or a newline
+/// or tab): a fast filter, so that long safe text is only scanned byte by byte.
+fn may_start_unsafe(b: u8) -> bool {
+    // C0 and DEL; lead bytes of U+0080..U+009F (C2), U+061C (D8), U+200B..U+206F (E2),
+    // U+FEFF and U+FFF9..U+FFFB (EF), U+E0000..U+E007F (F3)
+    b < 0x20 || matches!(b, 0x7f | 0xc2 | 0xd8 | 0xe2 | 0xef | 0xf3)
 }
 
 /// JSON text (as `serde_json` writes it) with every unsafe character escaped as
@@ -141,13 +158,22 @@ pub enum Form {
 
 /// A stream that sanitises what goes through it, for output that may reach a terminal.
 /// Characters split across writes are put back together; bytes that are not UTF-8 are
-/// shown as `\x9b` (text) or `\ufffd` (JSON). Call [`Writer::flush`] at the end.
+/// shown as `\x9b` (text) or `\ufffd` (JSON). Buffered: call [`Writer::flush`] at the end
+/// to see errors (a drop writes what is left and ignores them, as `BufWriter` does).
 pub struct Writer<W: Write> {
     inner: W,
     form: Form,
     /// The start of a character that a later write completes.
     pending: Vec<u8>,
     replaced: u64,
+}
+
+impl<W: Write> Drop for Writer<W> {
+    fn drop(&mut self) {
+        if !self.pending.is_empty() {
+            let _ = self.drain(true);
+        }
+    }
 }
 
 impl<W: Write> Writer<W> {
@@ -160,14 +186,10 @@ impl<W: Write> Writer<W> {
         }
     }
 
-    /// How many characters (or bytes that were not UTF-8) were replaced so far.
+    /// How many characters (or bytes that were not UTF-8) were replaced so far (in what
+    /// was passed on: flush first for the total).
     pub fn replaced(&self) -> u64 {
         self.replaced
-    }
-
-    pub fn into_inner(mut self) -> io::Result<W> {
-        self.flush()?;
-        Ok(self.inner)
     }
 
     fn emit(&mut self, s: &str) -> io::Result<()> {
@@ -231,10 +253,16 @@ impl<W: Write> Writer<W> {
     }
 }
 
+/// Input is gathered up to this many bytes before it is checked and passed on: writers
+/// such as `serde_json`'s write a token at a time.
+const CHUNK: usize = 64 * 1024;
+
 impl<W: Write> Write for Writer<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.pending.extend_from_slice(buf);
-        self.drain(false)?;
+        if self.pending.len() >= CHUNK {
+            self.drain(false)?;
+        }
         Ok(buf.len())
     }
 
@@ -263,6 +291,17 @@ mod tests {
     }
 
     #[test]
+    fn the_fast_filter_misses_no_unsafe_character() {
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let mut b = [0u8; 4];
+            let first = c.encode_utf8(&mut b).as_bytes()[0];
+            if is_unsafe(c) {
+                assert!(may_start_unsafe(first), "{c:?}");
+            }
+        }
+    }
+
+    #[test]
     fn line_shows_newlines_too() {
         assert_eq!(line("a\nb\u{1b}"), "a ⏎ b␛");
     }
@@ -280,24 +319,40 @@ mod tests {
 
     #[test]
     fn writer_joins_split_characters() {
-        let mut w = Writer::new(Vec::new(), Form::Text);
+        let mut out = Vec::new();
+        let mut w = Writer::new(&mut out, Form::Text);
         // U+202E is E2 80 AE; U+0085 is C2 85: written a byte at a time
         for b in "a\u{202e}b\u{85}c✓".as_bytes() {
             w.write_all(std::slice::from_ref(b)).unwrap();
         }
+        w.flush().unwrap();
         assert_eq!(w.replaced(), 2);
-        let out = w.into_inner().unwrap();
+        drop(w);
         assert_eq!(String::from_utf8(out).unwrap(), "a\\u{202e}b\\u{85}c✓");
 
-        let mut w = Writer::new(Vec::new(), Form::Text);
+        let mut out = Vec::new();
+        let mut w = Writer::new(&mut out, Form::Text);
         w.write_all(b"x\x9by\xe2\x80").unwrap();
-        let out = w.into_inner().unwrap();
+        w.flush().unwrap();
+        drop(w);
         assert_eq!(String::from_utf8(out).unwrap(), "x\\x9by\\xe2\\x80");
 
-        let mut w = Writer::new(Vec::new(), Form::Json);
+        // more than a chunk, a character split across the chunk's end, and a drop
+        let big = format!("{}\u{202e}{}", "a".repeat(CHUNK - 1), "b".repeat(10));
+        let mut out = Vec::new();
+        let mut w = Writer::new(&mut out, Form::Text);
+        w.write_all(&big.as_bytes()[..CHUNK]).unwrap();
+        w.write_all(&big.as_bytes()[CHUNK..]).unwrap();
+        drop(w);
+        assert_eq!(String::from_utf8(out).unwrap(), text(&big));
+
+        let mut out = Vec::new();
+        let mut w = Writer::new(&mut out, Form::Json);
         let src = serde_json::to_string(&HOSTILE).unwrap();
         w.write_all(src.as_bytes()).unwrap();
-        let out = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        w.flush().unwrap();
+        drop(w);
+        let out = String::from_utf8(out).unwrap();
         assert_eq!(serde_json::from_str::<String>(&out).unwrap(), HOSTILE);
         assert!(!out.chars().any(is_unsafe));
     }

@@ -453,8 +453,16 @@ fn error_messages_with_hostile_file_names() {
     let missing = c.path(format!("{}.jsonl", evil_name("MISSING")));
     let out = c.path("o.jsonl");
     let flag = evil_name("--BADFLAG");
+    // a name that is not UTF-8: a lone 0x9b byte is CSI on an 8-bit terminal
+    let raw = {
+        use std::os::unix::ffi::OsStrExt;
+        c.path(std::ffi::OsStr::from_bytes(b"raw\x9b31m\x1b[2J\xff.jsonl"))
+    };
     let runs: Vec<Vec<&std::ffi::OsStr>> = vec![
         vec![os("stats"), os(&missing)],
+        vec![os("stats"), os(&raw)],
+        vec![os("check"), os(&raw)],
+        vec![os("check"), os(&raw), os("--json")],
         vec![os("stats"), os(&missing), os("--json")],
         vec![os("check"), os(&missing)],
         vec![os("check"), os(&missing), os("--json")],
