@@ -2,9 +2,9 @@
 //! review progress per reviewer. The JSON shape is a stable contract, documented in
 //! `docs/stats.md`; every figure there names its formula.
 //!
-//! [`compute`] parses every item once (typed, [`crate::store::Store::item`]), in two
-//! threads over the two halves of the file, adds each item into partial sums, merges the
-//! sums and only then turns them into fractions.
+//! [`compute`] parses every item once (typed, [`crate::store::Store::item`]) on every
+//! core, adds each block of items into partial sums, merges the sums in file order (so the
+//! figures do not depend on the number of cores) and only then turns them into fractions.
 
 use std::collections::BTreeMap;
 
