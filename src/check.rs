@@ -242,6 +242,43 @@ pub fn check_store_with(store: &Store, opts: Options) -> Report {
     report
 }
 
+/// The errors `check` would report in `reviewer`'s review if `review` were that reviewer's
+/// review of `item` (a journal record is validated with this before it is replayed, like
+/// the file's own reviews). Other reviewers' reviews and problems of the item itself are
+/// not looked at.
+pub fn review_errors(item: &Value, reviewer: &str, review: &Value) -> Vec<String> {
+    let Value::Object(obj) = item else {
+        return vec![format!("the item is {}, not an object", kind(item))];
+    };
+    let mut one = obj.clone();
+    let mut reviews = Map::new();
+    reviews.insert(reviewer.to_string(), review.clone());
+    one.insert("reviews".into(), Value::Object(reviews));
+    let mut problems = Vec::new();
+    let mut c = Ctx {
+        out: &mut problems,
+        line: 0,
+        id: String::new(),
+        errors: 0,
+    };
+    check_item(
+        &mut c,
+        &one,
+        Options { images: false },
+        Path::new("."),
+        &mut HashMap::new(),
+    );
+    problems
+        .into_iter()
+        .filter(|p| p.severity == Severity::Error)
+        .filter_map(|p| {
+            let f = p.field?;
+            f.starts_with("reviews.")
+                .then(|| format!("{f}: {}", p.message))
+        })
+        .collect()
+}
+
 struct Ctx<'a> {
     out: &'a mut Vec<Problem>,
     line: u32,
@@ -736,7 +773,9 @@ fn check_chartom(
                         }
                         Some("number") => match answer {
                             Value::Number(_) => {}
-                            Value::String(s) if crate::import::chartom::parse_number(s).is_ok() => {
+                            // a text is read as the grading reads it (docs/stats.md): a
+                            // number, a fraction or a range, with scale and percent sign
+                            Value::String(s) if crate::grade::chartom::read_number(s).is_some() => {
                             }
                             other => c.error(
                                 &af,
@@ -1229,24 +1268,6 @@ fn check_grades(
     any
 }
 
-/// `serde_json` text with DEL and C1 control characters escaped too (they pass through
-/// serde_json raw and some terminals act on them).
-pub fn to_safe_json<T: Serialize>(v: &T) -> String {
-    let s = serde_json::to_string(v).expect("a report always serializes");
-    if !s.chars().any(|c| ('\u{7f}'..='\u{9f}').contains(&c)) {
-        return s;
-    }
-    let mut out = String::with_capacity(s.len() + 16);
-    for ch in s.chars() {
-        if ('\u{7f}'..='\u{9f}').contains(&ch) {
-            out.push_str(&format!("\\u{:04x}", ch as u32));
-        } else {
-            out.push(ch);
-        }
-    }
-    out
-}
-
 /// The `--json` form of a report.
 #[derive(Debug, Serialize)]
 pub struct JsonReport<'a> {
@@ -1260,7 +1281,7 @@ pub struct JsonReport<'a> {
 
 impl Report {
     pub fn to_json(&self) -> String {
-        to_safe_json(&JsonReport {
+        crate::sanitize::json(&JsonReport {
             file: self.file.to_string_lossy().into_owned(),
             items: self.items,
             errors: self.errors(),
@@ -1268,6 +1289,7 @@ impl Report {
             notices: self.notices(),
             problems: &self.problems,
         })
+        .expect("a report always serializes")
     }
 }
 
@@ -1309,6 +1331,23 @@ mod tests {
         let r = check(CHARTOM);
         assert_eq!(lines(&r), Vec::<String>::new());
         assert!(r.is_clean());
+    }
+
+    /// Human answers written as texts are valid when the grading can read them: a number
+    /// with a scale or percent sign, a fraction, a range.
+    #[test]
+    fn number_human_answers_as_the_grading_reads_them() {
+        let t = CHARTOM.replace(
+            r#""human_answers":[[1.2,56],[6,12]]"#,
+            r#""human_answers":[["1.2 million",5],["1.1-1.3",2],["1/2",1],["about 6",3],["dunno",1]]"#,
+        );
+        let r = check(&t);
+        assert_eq!(
+            lines(&r),
+            [
+                "1:G7_Q1_1:fact.human_answers[4][0]:error: expected a number, found the string `dunno`"
+            ]
+        );
     }
 
     #[test]
@@ -1403,7 +1442,7 @@ mod tests {
             l[4]
         );
         assert!(
-            l[5].contains("unknown benchmark `\\u{1b}]0;t\\u{7}\\u{9b}`"),
+            l[5].contains("unknown benchmark `␛]0;t^G\\u{9b}`"),
             "{}",
             l[5]
         );

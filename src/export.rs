@@ -57,6 +57,15 @@ pub const COLUMNS: &[&str] = &[
     "n_reviewers",
     "reviews",
     "error",
+    "verdict",
+    "verdict_resolution",
+    "human_fact_correct",
+    "human_original_correct",
+    "human_counterfactual_correct",
+    "image_related",
+    "answer_ok",
+    "reason_text",
+    "notes",
 ];
 
 /// One exported row. Which fields are filled depends on the benchmark:
@@ -119,6 +128,22 @@ pub struct Row {
     pub reviews: Option<Value>,
     /// Why the item could not be read.
     pub error: Option<String>,
+    /// Other benchmarks: the resolved free verdict (`pass`, `fail`, `unsure`, any text).
+    pub verdict: Option<String>,
+    /// Where it comes from: `final:<r>`, `single:<r>`, `majority:<n>`, `none`.
+    pub verdict_resolution: Option<String>,
+    /// CHARTOM: the resolved reviewer's `fact_correct` (empty when no one overrode).
+    pub human_fact_correct: Option<bool>,
+    /// C-VQA: the resolved reviewers' `original_correct` / `counterfactual_correct`.
+    pub human_original_correct: Option<bool>,
+    pub human_counterfactual_correct: Option<bool>,
+    /// C-VQA: the resolved verification's `image_related` and `answer_ok`.
+    pub image_related: Option<bool>,
+    pub answer_ok: Option<bool>,
+    /// C-VQA: the resolved rejection's short text (reason `other`).
+    pub reason_text: Option<String>,
+    /// Every reviewer's note on the item, one `reviewer: note` a line, in file order.
+    pub notes: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -176,6 +201,7 @@ pub fn rows(store: &Store, i: usize) -> Vec<Row> {
         dimension: it.dimension.clone(),
         n_reviewers: it.reviews.len() as u64,
         reviews,
+        notes: notes(&it),
         ..Row::default()
     };
     let models: Vec<String> = if it.responses.is_empty() {
@@ -194,6 +220,17 @@ pub fn rows(store: &Store, i: usize) -> Vec<Row> {
         .collect()
 }
 
+/// The item's notes, `reviewer: note` one a line, in the order of `reviews`; `None` when
+/// there are none.
+fn notes(it: &Item) -> Option<String> {
+    let lines: Vec<String> = it
+        .reviews
+        .iter()
+        .filter_map(|(name, r)| r.note.as_ref().map(|n| format!("{name}: {n}")))
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
 fn fill(row: &mut Row, it: &Item, model: &str) {
     let resp = it.response(model);
     let has_resp = resp.is_some();
@@ -210,6 +247,7 @@ fn fill(row: &mut Row, it: &Item, model: &str) {
             row.hmi = e.hmi;
             row.squared_error = e.squared_error;
             row.human_justification = e.justification.map(|j| j.name().to_string());
+            row.human_fact_correct = e.human.value.fact_correct;
             row.resolution = has_resp.then(|| e.human.source.label());
         }
         Benchmark::Cvqa => {
@@ -224,6 +262,8 @@ fn fill(row: &mut Row, it: &Item, model: &str) {
                 row.correct = Some(e.original_correct);
                 row.counterfactual_correct = Some(e.counterfactual_correct);
                 row.counterfactual_fixed_correct = e.counterfactual_fixed_correct;
+                row.human_original_correct = e.human.value.original_correct;
+                row.human_counterfactual_correct = e.human.value.counterfactual_correct;
                 row.resolution = Some(e.human.source.label());
             }
             let v = &e.verification.value;
@@ -236,6 +276,9 @@ fn fill(row: &mut Row, it: &Item, model: &str) {
             row.reason = v.reason.map(|r| r.name().to_string());
             row.fixed_question = v.fixed_question.clone();
             row.fixed_answer = v.fixed_answer.clone();
+            row.image_related = v.image_related;
+            row.answer_ok = v.answer_ok;
+            row.reason_text = v.reason_text.clone();
             row.verification_resolution = Some(e.verification.source.label());
         }
         Benchmark::ChartomQa => {
@@ -264,6 +307,9 @@ fn fill(row: &mut Row, it: &Item, model: &str) {
             let r = crate::grade::resolve::resolve_response(&it.reviews, model, it.responses.len());
             row.raw_answer = resp.and_then(|r| r.text.clone());
             row.resolution = has_resp.then(|| r.source.label());
+            let v = crate::grade::resolve::resolve_verdict(&it.reviews);
+            row.verdict = v.value;
+            row.verdict_resolution = Some(v.source.label());
         }
     }
 }

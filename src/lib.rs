@@ -1,9 +1,12 @@
 //! verdict: review benchmark results by hand.
 //!
-//! Domain code (`model`, `review`, `store`, `journal`, `grade`, `stats`, `import`, `check`,
-//! `export`, `team`, `synth`) knows nothing about terminals; `tui` knows nothing about
-//! file bytes. `sanitize` makes untrusted text harmless for any output that a terminal
-//! may show.
+//! Domain code (`model`, `review`, `store`, `journal`, `session`, `grade`, `stats`,
+//! `import`, `check`, `export`, `team`, `synth`) knows nothing about terminals; `tui`
+//! knows nothing about file bytes. `sanitize` makes untrusted text harmless for any output
+//! that a terminal may show.
+
+// Everything printed goes through `cli::out` (and so through `sanitize`).
+#![warn(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod check;
 pub mod cli;
@@ -14,6 +17,7 @@ pub mod journal;
 pub mod model;
 pub mod review;
 pub mod sanitize;
+pub mod session;
 pub mod stats;
 pub mod store;
 pub mod synth;

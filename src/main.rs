@@ -1,7 +1,11 @@
+// Everything printed goes through `cli::out` (and so through `sanitize`).
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use verdict::cli;
+use verdict::cli::out;
 
 /// Review benchmark results by hand: CHARTOM, CharToM-QA and C-VQA result sets.
 ///
@@ -42,7 +46,26 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
-    let cli = Cli::parse();
+    // A panic's message can quote a file's text: it goes out harmless too.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        let _ = out::eprint(&format!(
+            "verdict: internal error (a bug, please report it){at}: {msg}\n"
+        ));
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_error(e),
+    };
     let result = match cli.command {
         Some(Command::Stats(a)) => cli::stats::run(a),
         Some(Command::Check(a)) => cli::check::run(a),
@@ -55,9 +78,28 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // `verdict ... | head`: the reader has all it wants; stop quietly.
+        Err(e) if out::is_broken_pipe(&e) => ExitCode::from(out::BROKEN_PIPE),
         Err(e) => {
-            eprintln!("verdict: {e:#}");
+            let _ = out::eprint(&format!("verdict: {}\n", out::error_message(&e)));
             ExitCode::from(2)
         }
+    }
+}
+
+/// clap's messages quote the arguments (file names among them): print them through the
+/// sanitiser, as plain text. Help and version text is ours and keeps clap's styling.
+fn clap_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let code = u8::try_from(e.exit_code()).unwrap_or(2);
+    let printed = match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.print(),
+        _ => out::eprint(&e.render().to_string()),
+    };
+    match printed {
+        Err(io) if io.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(out::BROKEN_PIPE),
+        _ => ExitCode::from(code),
     }
 }

@@ -98,6 +98,10 @@ pub struct Item {
     pub eval_penalty: Option<Value>,
     #[serde(rename = "model")]
     pub eval_model: Option<String>,
+    /// The evaluation line named no model: its response is called
+    /// [`EVAL_DEFAULT_MODEL`] until [`Item::name_eval_model`] names it from the file.
+    #[serde(skip)]
+    pub eval_model_unnamed: bool,
 }
 
 /// The model name given to the single response of a CharToM-QA evaluation line that
@@ -189,6 +193,7 @@ impl Item {
             } else {
                 None
             };
+            self.eval_model_unnamed = self.eval_model.is_none();
             self.responses.push(Response {
                 model: self
                     .eval_model
@@ -201,10 +206,54 @@ impl Item {
         }
     }
 
+    /// Name the model of an evaluation line that names none, from its file
+    /// ([`eval_model_name`]).
+    pub fn name_eval_model(&mut self, path: &std::path::Path) {
+        if !self.eval_model_unnamed {
+            return;
+        }
+        if let (Some(name), [r]) = (eval_model_name(path), self.responses.as_mut_slice()) {
+            r.model = name;
+            self.eval_model_unnamed = false;
+        }
+    }
+
+    /// The `misleading_choices` of an evaluation line, when they are what `choices` shows
+    /// (they are wrong answers, not options with a key).
+    pub fn shows_misleading_choices(&self) -> bool {
+        self.eval_book_name.is_some()
+            && matches!(&self.eval_misleading_choices, Some(Value::Array(a)) if a.len() == self.choices.len())
+            && self.key.is_none()
+    }
+
     /// The response of `model`, if any.
     pub fn response(&self, model: &str) -> Option<&Response> {
         self.responses.iter().find(|r| r.model == model)
     }
+}
+
+/// The model of a CharToM-QA evaluation file, from its name as the benchmark's script
+/// writes it, `{model}_{dim}_c{L}_eval_penalty.jsonl` (also with a suffix before the
+/// extension, as `verdict split` adds); else the file's stem (docs/format.md).
+pub fn eval_model_name(path: &std::path::Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    if let Some(i) = name.find("_eval_penalty") {
+        let head = &name[..i];
+        let is_len = |c: &str| {
+            c.strip_prefix('c')
+                .is_some_and(|l| !l.is_empty() && l.bytes().all(|d| d.is_ascii_digit()))
+        };
+        if let Some((rest, c)) = head.rsplit_once('_')
+            && is_len(c)
+            && let Some((model, dim)) = rest.rsplit_once('_')
+            && !model.is_empty()
+            && !dim.is_empty()
+        {
+            return Some(model.to_string());
+        }
+    }
+    let stem = path.file_stem()?.to_str()?;
+    (!stem.is_empty()).then(|| stem.to_string())
 }
 
 /// A field-level parse error: `field` is a JSON path like `fact.key` or `responses[1].mind`.
@@ -688,6 +737,42 @@ mod tests {
         assert_eq!(e.field, "responses[0].mind");
         let e = Item::parse(r#"{"id":3}"#).unwrap_err();
         assert_eq!(e.field, "id");
+    }
+
+    #[test]
+    fn eval_model_is_named_from_the_file_name() {
+        use std::path::Path;
+        let name = |p: &str| eval_model_name(Path::new(p));
+        assert_eq!(
+            name("out/gpt-4o_belief_c1000_eval_penalty.jsonl").as_deref(),
+            Some("gpt-4o")
+        );
+        assert_eq!(
+            name("Llama-3.1-8B_Instruct_emotion_c0_eval_penalty.jsonl").as_deref(),
+            Some("Llama-3.1-8B_Instruct")
+        );
+        // the copy `verdict split` writes for a reviewer keeps the model
+        assert_eq!(
+            name("gpt-4o_belief_c2000_eval_penalty.alice.jsonl").as_deref(),
+            Some("gpt-4o")
+        );
+        // not the pattern: the stem
+        assert_eq!(
+            name("chartom-qa-eval.jsonl").as_deref(),
+            Some("chartom-qa-eval")
+        );
+        assert_eq!(
+            name("x_belief_cabc_eval_penalty.jsonl").as_deref(),
+            Some("x_belief_cabc_eval_penalty")
+        );
+        let line = r#"{"book_name":"Emma","question":"q","response":"r"}"#;
+        let mut it = Item::parse(line).unwrap();
+        it.name_eval_model(Path::new("d/gpt-4o_belief_c0_eval_penalty.jsonl"));
+        assert_eq!(it.responses[0].model, "gpt-4o");
+        // a line that names its model keeps it
+        let mut it = Item::parse(r#"{"book_name":"E","response":"r","model":"m1"}"#).unwrap();
+        it.name_eval_model(Path::new("gpt-4o_belief_c0_eval_penalty.jsonl"));
+        assert_eq!(it.responses[0].model, "m1");
     }
 
     #[test]

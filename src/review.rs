@@ -40,19 +40,16 @@ pub fn reject(r: &mut Review, reason: CvqaReason, text: Option<&str>) {
 }
 
 /// C-VQA fix: the corrected counterfactual question `q` and answer `a`, against the
-/// file's pair (`question`, `answer`). Only the part that changed is written.
-pub fn fix(r: &mut Review, question: &str, answer: &str, q: &str, a: &str) {
+/// file's pair (`question`, `answer`), for the reviewer's `reason`. Only the part that
+/// changed is written.
+pub fn fix(r: &mut Review, question: &str, answer: &str, q: &str, a: &str, reason: CvqaReason) {
     r.status = Some(CvqaStatus::Fix);
     r.fixed_question = (q != question).then(|| q.to_string());
     r.fixed_answer = (a != answer).then(|| a.to_string());
     r.answer_ok = Some(a == answer);
-    r.image_related = Some(true);
+    r.image_related = Some(reason != CvqaReason::NotImageRelated);
     r.reason_text = None;
-    r.reason = Some(if a != answer {
-        CvqaReason::WrongAnswer
-    } else {
-        CvqaReason::Ungrammatical
-    });
+    r.reason = Some(reason);
 }
 
 /// Change the grades of `model`'s response: top level on an item with one response,
@@ -173,13 +170,15 @@ pub fn has_content(r: &Review) -> bool {
 
 // ----- when an item is done (docs/format.md, "When an item is done") ----------------------
 
-/// Does `resp` need grades of its own on this item? CHARTOM: every response (its
-/// justification). CharToM-QA: responses with a text (bonus points, penalty). C-VQA and
-/// other benchmarks: none (their verdict is on the item; overrides are optional).
+/// Does `resp` need grades of its own on this item? CHARTOM: responses with a
+/// justification (its grade). CharToM-QA: responses with a text (bonus points, penalty).
+/// C-VQA and other benchmarks: none (their verdict is on the item; overrides are
+/// optional).
 fn response_required(item: &Item, resp: &Response) -> bool {
+    let given = |t: &Option<String>| t.as_deref().is_some_and(|t| !t.trim().is_empty());
     match item.benchmark() {
-        Benchmark::Chartom => true,
-        Benchmark::ChartomQa => resp.text.is_some(),
+        Benchmark::Chartom => given(&resp.justification),
+        Benchmark::ChartomQa => given(&resp.text),
         Benchmark::Cvqa | Benchmark::Other => false,
     }
 }
@@ -225,8 +224,8 @@ pub fn models_done(item: &Item, review: Option<&Review>) -> Vec<bool> {
 
 /// Is the item done by the reviewer of `review`: every required grade given (the
 /// item-level verdict and each response's grades). An item that requires nothing (a
-/// CHARTOM item without responses) is done once the review says anything. A note alone
-/// never makes an item done.
+/// CHARTOM item without justifications) is done once the review says anything; otherwise
+/// a note alone never makes an item done.
 pub fn item_done(item: &Item, review: Option<&Review>) -> bool {
     let Some(r) = review else { return false };
     let required = matches!(item.benchmark(), Benchmark::Cvqa | Benchmark::Other)

@@ -145,6 +145,20 @@ pub struct ChartomStats {
     pub models: BTreeMap<String, ChartomModel>,
     /// One entry per chart (item), in file order.
     pub charts: Vec<ChartStat>,
+    /// Charts whose FACT key the human answers put in doubt
+    /// ([`chartom::suspect_key`]), in file order.
+    pub suspect_keys: Vec<SuspectKey>,
+}
+
+/// A chart with a suspect answer key.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SuspectKey {
+    pub id: String,
+    pub pair: Option<String>,
+    pub version: Option<String>,
+    pub format: Option<String>,
+    #[serde(flatten)]
+    pub suspicion: chartom::Suspicion,
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
@@ -453,6 +467,7 @@ struct Sums {
     chartom_items: u64,
     chartom: BTreeMap<String, ChartomModelSum>,
     charts: Vec<ChartStat>,
+    suspect_keys: Vec<SuspectKey>,
     // CharToM-QA
     qa_items: u64,
     qa: BTreeMap<String, QaModelSum>,
@@ -481,6 +496,7 @@ impl Sums {
         self.chartom_items += o.chartom_items;
         self.chartom.absorb(o.chartom);
         self.charts.extend(o.charts);
+        self.suspect_keys.extend(o.suspect_keys);
         self.qa_items += o.qa_items;
         self.qa.absorb(o.qa);
         self.other_items += o.other_items;
@@ -577,6 +593,19 @@ impl Sums {
             .map(|v| v.name().to_string())
             .unwrap_or_else(|| "(none)".into());
         let recomputed = it.fact.as_ref().and_then(hmi_from_fact);
+        if let Some(suspicion) = chartom::suspect_key(it) {
+            self.suspect_keys.push(SuspectKey {
+                id: it.id.clone().unwrap_or_else(|| store.fallback_id(i)),
+                pair: chart.and_then(|c| c.pair.clone()),
+                version: chart.and_then(|c| c.version).map(|v| v.name().to_string()),
+                format: it
+                    .fact
+                    .as_ref()
+                    .and_then(chartom::fact_format)
+                    .map(|f| fact_format_name(f).to_string()),
+                suspicion,
+            });
+        }
         self.charts.push(ChartStat {
             id: it.id.clone().unwrap_or_else(|| store.fallback_id(i)),
             pair: chart.and_then(|c| c.pair.clone()),
@@ -666,13 +695,8 @@ impl Sums {
             );
             self.resolution.add(&r.source);
         }
-        // the most recent free verdict
-        let latest = it
-            .reviews
-            .values()
-            .filter(|r| r.verdict.is_some())
-            .max_by(|a, b| a.at.cmp(&b.at));
-        if let Some(v) = latest.and_then(|r| r.verdict.clone()) {
+        // the free verdict that counts (final, single, majority: as every grade)
+        if let Some(v) = crate::grade::resolve::resolve_verdict(&it.reviews).value {
             *self.other_verdicts.entry(v).or_default() += 1;
         }
     }
@@ -764,6 +788,7 @@ impl Sums {
                 items: self.chartom_items,
                 models,
                 charts: self.charts,
+                suspect_keys: self.suspect_keys,
             });
         }
         if self.qa_items > 0 {
@@ -963,8 +988,8 @@ mod tests {
     #[test]
     fn progress_counts_done_items_not_partial_ones() {
         let s = store(&[
-            r#"{"id":"1","benchmark":"chartom","responses":[{"model":"a"},{"model":"b"}],"reviews":{"r":{"models":{"a":{"justification":"misses"}}},"q":{"note":"later"}}}"#,
-            r#"{"id":"2","benchmark":"chartom","responses":[{"model":"a"},{"model":"b"}],"reviews":{"r":{"models":{"a":{"justification":"misses"},"b":{"justification":"partial"}}}}}"#,
+            r#"{"id":"1","benchmark":"chartom","responses":[{"model":"a","justification":"j"},{"model":"b","justification":"j"}],"reviews":{"r":{"models":{"a":{"justification":"misses"}}},"q":{"note":"later"}}}"#,
+            r#"{"id":"2","benchmark":"chartom","responses":[{"model":"a","justification":"j"},{"model":"b","justification":"j"}],"reviews":{"r":{"models":{"a":{"justification":"misses"},"b":{"justification":"partial"}}}}}"#,
         ]);
         let st = compute(&s);
         assert_eq!((st.reviews["r"].reviewed, st.reviews["r"].done), (2, 1));

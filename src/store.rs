@@ -1,11 +1,13 @@
 //! The result-set store: the file's bytes, the byte span of every item, and the edits.
 //!
-//! Opening reads the file and finds item spans without parsing items (a newline scan for
-//! JSONL; for the JSON document form, one pass that borrows each item as a raw slice).
-//! Items are parsed on demand. An edit replaces the text of one item; saving writes every
-//! other byte through unchanged, so untouched JSONL lines stay byte-identical. Saves are
-//! atomic (temporary file in the same folder, fsync, rename, fsync of the folder), keep
-//! the file's permissions, and refuse to overwrite a file another program changed.
+//! Opening maps the file (its pages stay the page cache's; see `map` for a file truncated
+//! under us) and finds item spans without parsing items (a newline scan for JSONL; for
+//! the JSON document form, one pass that borrows each item as a raw slice). Items are
+//! parsed on demand. Grading splices one review into an item's text; saving writes every
+//! other byte through unchanged (copied in the kernel where the file system allows), so
+//! untouched JSONL lines stay byte-identical. Saves are atomic (temporary file in the same
+//! folder, fsync, rename, fsync of the folder), keep the file's owner and permissions, and
+//! refuse to overwrite a file another program changed or the user may not write.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File};
@@ -17,6 +19,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::model::{FieldError, Item};
+
+/// Files of this size or more are mapped rather than read into memory.
+const MAP_FROM: u64 = 64 << 20;
 
 /// The two file forms of FORMAT.md.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +73,12 @@ pub enum ItemError {
     Field(#[from] FieldError),
     #[error("an item must be a JSON object, found {0}")]
     NotObject(&'static str),
+    #[error("no item {0} (the set has fewer items)")]
+    NoSuchItem(usize),
+    #[error(
+        "the file was changed in place by another program since it was opened; reopen it to see it (your verdicts are safe in the journal)"
+    )]
+    ChangedOnDisk,
 }
 
 impl ItemError {
@@ -184,7 +195,7 @@ fn open_regular(path: &Path) -> Result<(File, fs::Metadata), StoreError> {
 pub struct Store {
     path: PathBuf,
     format: Format,
-    buf: Arc<Vec<u8>>,
+    buf: Arc<map::Bytes>,
     /// Byte span of each item in `buf` (JSONL: the line without its terminator).
     spans: Vec<Range<usize>>,
     /// 1-based line number of each item's first byte (JSONL: its line).
@@ -212,15 +223,23 @@ impl Store {
     /// `.json`), else the content.
     pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
         let path = path.as_ref().to_path_buf();
+        Store::open_mapping_from(path, MAP_FROM)
+    }
+
+    /// `open`, mapping files of `map_from` bytes or more.
+    fn open_mapping_from(path: PathBuf, map_from: u64) -> Result<Store, StoreError> {
         let io_err = |source| StoreError::Io {
             path: path.clone(),
             source,
         };
-        let (mut f, meta) = open_regular(&path)?;
-        let mut buf = Vec::with_capacity(meta.len() as usize + 1);
-        io::Read::read_to_end(&mut f, &mut buf).map_err(io_err)?;
-        let format = detect_format(&path, &buf);
-        let mut s = Store::from_bytes(path, format, buf)?;
+        let (f, meta) = open_regular(&path)?;
+        // A large file is mapped, not copied: its pages are the page cache's, and only the
+        // items' offsets are kept in memory. (A file changed or truncated under us: see
+        // `map`.) A smaller one is read: a private copy costs little and keeps showing
+        // what was read whatever other programs do to the file.
+        let bytes = map::Bytes::map(f, meta.len(), meta.len() >= map_from).map_err(io_err)?;
+        let format = detect_format(&path, &bytes);
+        let mut s = Store::from_backing(path, format, bytes)?;
         s.stamp = Some(Stamp::of(&meta));
         Ok(s)
     }
@@ -228,6 +247,10 @@ impl Store {
     /// Build a store over bytes already in memory (the file at `path` is not read; a
     /// later save will create or replace it without a conflict check).
     pub fn from_bytes(path: PathBuf, format: Format, buf: Vec<u8>) -> Result<Store, StoreError> {
+        Store::from_backing(path, format, map::Bytes::Owned(buf))
+    }
+
+    fn from_backing(path: PathBuf, format: Format, buf: map::Bytes) -> Result<Store, StoreError> {
         let (spans, lines) = match format {
             Format::Jsonl => index_jsonl(&buf),
             Format::Json => index_document(&buf).map_err(|message| StoreError::Document {
@@ -253,7 +276,7 @@ impl Store {
         Store {
             path,
             format: Format::Jsonl,
-            buf: Arc::new(Vec::new()),
+            buf: Arc::new(map::Bytes::Owned(Vec::new())),
             spans: vec![],
             lines: vec![],
             edits: BTreeMap::new(),
@@ -287,30 +310,35 @@ impl Store {
     }
 
     /// 1-based line of item `i` in the file (JSONL: its line; JSON: where it starts).
+    /// 0 when there is no item `i` (lines are 1-based).
     pub fn line(&self, i: usize) -> u32 {
-        self.lines[i]
+        self.lines.get(i).copied().unwrap_or(0)
     }
 
     /// How messages name item `i` when it has no id: `#<line>` (JSONL) or `#<index>`
     /// (JSON, 1-based).
+    /// (Without an item `i`, `#<index>`.)
     pub fn fallback_id(&self, i: usize) -> String {
-        match self.format {
-            Format::Jsonl => format!("#{}", self.lines[i]),
-            Format::Json => format!("#{}", i + 1),
+        match (self.format, self.lines.get(i)) {
+            (Format::Jsonl, Some(line)) => format!("#{line}"),
+            _ => format!("#{}", i + 1),
         }
     }
 
-    /// The item's current bytes (its edit if edited).
-    pub fn raw_bytes(&self, i: usize) -> &[u8] {
+    /// The item's current bytes (its edit if edited); `None` if there is no item `i`.
+    pub fn raw_bytes(&self, i: usize) -> Option<&[u8]> {
         match self.edits.get(&i) {
-            Some(t) => t.as_bytes(),
-            None => &self.buf[self.spans[i].clone()],
+            Some(t) => Some(t.as_bytes()),
+            None => self.spans.get(i).map(|s| &self.buf[s.clone()]),
         }
     }
 
     /// The item's current text.
     pub fn raw(&self, i: usize) -> Result<&str, ItemError> {
-        let b = self.raw_bytes(i);
+        if !self.edits.contains_key(&i) && self.buf.changed_on_disk() {
+            return Err(ItemError::ChangedOnDisk);
+        }
+        let b = self.raw_bytes(i).ok_or(ItemError::NoSuchItem(i))?;
         std::str::from_utf8(b).map_err(|e| ItemError::Utf8(e.valid_up_to()))
     }
 
@@ -318,7 +346,10 @@ impl Store {
     pub fn item(&self, i: usize) -> Result<Item, ItemError> {
         let text = self.raw(i)?;
         match Item::parse(text) {
-            Ok(it) => Ok(it),
+            Ok(mut it) => {
+                it.name_eval_model(&self.path);
+                Ok(it)
+            }
             Err(fe) => Err(classify_parse_error(text, fe)),
         }
     }
@@ -370,44 +401,64 @@ impl Store {
         self.dirty.insert(i);
     }
 
-    /// Set (or with `None`, remove) `reviews.<reviewer>` of item `i`. An empty `reviews`
-    /// object that the file did not have before is removed again.
+    /// Set (or with `None`, remove) `reviews.<reviewer>` of item `i`.
+    ///
+    /// Only the bytes of that one review change: it is spliced into the item's text, so
+    /// every other byte of the item (number spellings, escapes, spacing, key order, other
+    /// reviewers' reviews) stays as it was (docs/format.md, "Bytes kept"). A `reviews`
+    /// object that empties is removed (unless the file's item had it empty), so removing
+    /// one's last review gives back the item as it was before it was graded.
     pub fn set_review(
         &mut self,
         i: usize,
         reviewer: &str,
         review: Option<Value>,
     ) -> Result<(), ItemError> {
-        let mut v = self.value(i)?;
-        let obj = v.as_object_mut().expect("value() checks for an object");
-        match review {
-            Some(r) => {
-                let reviews = obj
-                    .entry("reviews")
-                    .or_insert_with(|| Value::Object(Default::default()));
-                if !reviews.is_object() {
-                    return Err(ItemError::Field(FieldError {
-                        field: "reviews".into(),
-                        message: "is not an object; refusing to replace it".into(),
-                    }));
-                }
-                reviews
-                    .as_object_mut()
-                    .unwrap()
-                    .insert(reviewer.to_string(), r);
-            }
-            None => {
-                if let Some(Value::Object(reviews)) = obj.get_mut("reviews") {
-                    reviews.shift_remove(reviewer);
-                    if reviews.is_empty() {
-                        obj.shift_remove("reviews");
-                    }
-                }
-            }
-        }
-        // `set_value` drops the edit when this gives back the original item.
-        self.set_value(i, &v);
+        let cur = self.raw(i)?;
+        // An empty `reviews` in the file's item stays when one's last review goes.
+        let orig_empty_reviews = match std::str::from_utf8(self.orig_bytes(i)) {
+            Ok(o) => object_members(o).is_ok_and(|m| {
+                m.iter().any(|m| {
+                    m.key == "reviews"
+                        && object_members(&o[m.value.clone()]).is_ok_and(|r| r.is_empty())
+                })
+            }),
+            Err(_) => false,
+        };
+        let text = splice_review(cur, reviewer, review.as_ref(), orig_empty_reviews)?;
+        self.set_text(i, text);
         Ok(())
+    }
+
+    /// The item's bytes in the file as read.
+    fn orig_bytes(&self, i: usize) -> &[u8] {
+        self.spans.get(i).map_or(&[], |s| &self.buf[s.clone()])
+    }
+
+    /// Make `text` the current text of item `i`; back to the file's bytes when it equals
+    /// them (as JSON: a review changed and changed back may be spelled differently).
+    fn set_text(&mut self, i: usize, text: String) {
+        let orig = self.orig_bytes(i);
+        let same = orig == text.as_bytes()
+            || matches!(
+                (serde_json::from_slice::<Value>(orig), serde_json::from_str::<Value>(&text)),
+                (Ok(a), Ok(b)) if a == b
+            ) && !has_duplicate_keys(&text);
+        if same {
+            if self.edits.remove(&i).is_some() {
+                if self.saved_edits.contains(&i) {
+                    self.dirty.insert(i);
+                } else {
+                    self.dirty.remove(&i);
+                }
+            }
+            return;
+        }
+        if self.edits.get(&i) == Some(&text) {
+            return;
+        }
+        self.edits.insert(i, text);
+        self.dirty.insert(i);
     }
 
     /// Append a new item (for imports). The text must be one line of JSON.
@@ -447,12 +498,7 @@ impl Store {
             .unwrap_or_default();
         remove_stale_temporaries(&dir, &name);
         let mut tmp = create_locked_temporary(&dir, &name).map_err(io_err)?;
-        let bytes = {
-            let mut w = io::BufWriter::with_capacity(1 << 20, tmp.as_file_mut());
-            let n = self.write_to(&mut w).map_err(io_err)?;
-            w.flush().map_err(io_err)?;
-            n
-        };
+        let bytes = self.write_to(tmp.as_file_mut()).map_err(io_err)?;
         #[cfg(unix)]
         if let Some(m) = &old_meta {
             // The replacement gets the file's owner and group, or the save is refused: a
@@ -499,6 +545,11 @@ impl Store {
         let Some(stamp) = &self.stamp else {
             return Ok(());
         };
+        if self.buf.damaged() {
+            return Err(StoreError::Conflict {
+                path: self.path.clone(),
+            });
+        }
         match fs::metadata(&self.path) {
             Ok(m) if Stamp::of(&m) == *stamp => Ok(()),
             Ok(_) => Err(StoreError::Conflict {
@@ -516,25 +567,15 @@ impl Store {
 
     /// Write the current contents: the file's bytes, with edited items' text in place of
     /// theirs and appended items (JSONL) on lines of their own. Returns the bytes written.
-    fn write_to(&self, out: &mut impl Write) -> io::Result<u64> {
-        struct Out<'a, W: Write> {
-            w: &'a mut W,
-            n: u64,
-            last: Option<u8>,
-        }
-        impl<W: Write> Out<'_, W> {
-            fn put(&mut self, b: &[u8]) -> io::Result<()> {
-                self.n += b.len() as u64;
-                if let Some(&l) = b.last() {
-                    self.last = Some(l);
-                }
-                self.w.write_all(b)
-            }
-        }
-        let mut o = Out {
-            w: out,
+    /// Unchanged runs of a mapped file are copied by the kernel (`copy_file_range`) where
+    /// the file system allows, else written from the mapping.
+    fn write_to(&self, out: &mut File) -> io::Result<u64> {
+        let mut o = Sink {
+            out,
+            pending: Vec::with_capacity(1 << 20),
             n: 0,
             last: None,
+            src: self.buf.file(),
         };
         let mut pos = 0;
         let appended_from = self
@@ -542,14 +583,14 @@ impl Store {
             .iter()
             .position(|s| s.start == self.buf.len() && s.is_empty() && self.format == Format::Jsonl)
             .unwrap_or(self.spans.len());
-        // Unchanged runs go out as one slice each, however many items they hold.
+        // Unchanged runs go out as one range each, however many items they hold.
         for (&i, text) in self.edits.range(..appended_from) {
             let span = &self.spans[i];
-            o.put(&self.buf[pos..span.start])?;
+            o.copy(&self.buf, pos..span.start)?;
             o.put(text.as_bytes())?;
             pos = span.end;
         }
-        o.put(&self.buf[pos..])?;
+        o.copy(&self.buf, pos..self.buf.len())?;
         for i in appended_from..self.spans.len() {
             if o.last.is_some_and(|l| l != b'\n') {
                 o.put(b"\n")?;
@@ -557,7 +598,99 @@ impl Store {
             o.put(self.edits.get(&i).map(String::as_bytes).unwrap_or_default())?;
             o.put(b"\n")?;
         }
+        o.flush()?;
         Ok(o.n)
+    }
+}
+
+/// Where a save writes: small pieces are gathered, long unchanged runs are copied from
+/// the source file in the kernel.
+struct Sink<'a> {
+    out: &'a mut File,
+    pending: Vec<u8>,
+    n: u64,
+    last: Option<u8>,
+    /// The file the unchanged bytes come from (at the same offsets), when mapped.
+    src: Option<&'a File>,
+}
+
+impl Sink<'_> {
+    fn put(&mut self, b: &[u8]) -> io::Result<()> {
+        self.n += b.len() as u64;
+        if let Some(&l) = b.last() {
+            self.last = Some(l);
+        }
+        if self.pending.len() + b.len() > self.pending.capacity() {
+            self.flush()?;
+        }
+        if b.len() >= self.pending.capacity() {
+            self.out.write_all(b)
+        } else {
+            self.pending.extend_from_slice(b);
+            Ok(())
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.write_all(&self.pending)?;
+        self.pending.clear();
+        Ok(())
+    }
+
+    /// Copy `bytes[r]`, which is also the source file's `r`.
+    fn copy(&mut self, bytes: &[u8], r: Range<usize>) -> io::Result<()> {
+        #[cfg(target_os = "linux")]
+        if r.len() >= 1 << 16
+            && let Some(src) = self.src
+        {
+            use std::os::fd::AsRawFd;
+            self.flush()?;
+            let mut off = r.start as libc::loff_t;
+            let end = r.end as libc::loff_t;
+            while off < end {
+                let want = ((end - off) as usize).min(1 << 30);
+                // SAFETY: two open descriptors; `off` is ours; the output's own offset is
+                // used and advanced.
+                let got = unsafe {
+                    libc::copy_file_range(
+                        src.as_raw_fd(),
+                        &mut off,
+                        self.out.as_raw_fd(),
+                        std::ptr::null_mut(),
+                        want,
+                        0,
+                    )
+                };
+                if got > 0 {
+                    continue;
+                }
+                let e = io::Error::last_os_error();
+                if got < 0
+                    && !matches!(
+                        e.raw_os_error(),
+                        Some(libc::ENOSYS)
+                            | Some(libc::EXDEV)
+                            | Some(libc::EINVAL)
+                            | Some(libc::EOPNOTSUPP)
+                            | Some(libc::EPERM)
+                            | Some(libc::ETXTBSY)
+                            | Some(libc::EBADF)
+                    )
+                {
+                    return Err(e);
+                }
+                // Not supported here (or the source ended early): the rest from memory.
+                self.src = None;
+                break;
+            }
+            let done = off as usize - r.start;
+            self.n += done as u64;
+            if done > 0 {
+                self.last = Some(bytes[r.start + done - 1]);
+            }
+            return self.put(&bytes[r.start + done..r.end]);
+        }
+        self.put(&bytes[r])
     }
 }
 
@@ -694,6 +827,259 @@ fn may_replace(path: &Path, target: &Path, meta: &fs::Metadata) -> Result<(), St
         }
     }
     Ok(())
+}
+
+/// One member of a JSON object, as positions in the object's text.
+#[derive(Debug)]
+struct Member {
+    key: String,
+    /// Where the key's opening quote is.
+    key_start: usize,
+    /// The value's bytes.
+    value: Range<usize>,
+}
+
+/// The members of the JSON object `text` (surrounding whitespace allowed), in order and
+/// with duplicates, each with its byte positions.
+fn object_members(text: &str) -> Result<Vec<Member>, ItemError> {
+    use serde::de::{Deserializer as _, MapAccess, Visitor};
+    use serde_json::value::RawValue;
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = Vec<(String, &'de RawValue)>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(e) = m.next_entry::<String, &'de RawValue>()? {
+                out.push(e);
+            }
+            Ok(out)
+        }
+    }
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with('{') {
+        let v: Value = serde_json::from_str(text).map_err(|e| ItemError::Syntax(e.to_string()))?;
+        return Err(ItemError::NotObject(crate::model::kind(&v)));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let raw = (&mut de)
+        .deserialize_map(V)
+        .map_err(|e| ItemError::Syntax(e.to_string()))?;
+    de.end().map_err(|e| ItemError::Syntax(e.to_string()))?;
+    let base = text.as_ptr() as usize;
+    let bytes = text.as_bytes();
+    let open = text.len() - trimmed.len();
+    let mut prev_end = open + 1; // just after `{`
+    let mut out = Vec::with_capacity(raw.len());
+    for (key, v) in raw {
+        let vs = v.get().as_ptr() as usize - base;
+        // Between the previous value (or `{`) and the key: whitespace and one comma.
+        let mut k = prev_end;
+        while bytes[k] != b'"' {
+            k += 1;
+        }
+        out.push(Member {
+            key,
+            key_start: k,
+            value: vs..vs + v.get().len(),
+        });
+        prev_end = vs + v.get().len();
+    }
+    Ok(out)
+}
+
+/// Does any object in `text` (valid JSON) have a key twice? serde_json keeps the last.
+fn has_duplicate_keys(text: &str) -> bool {
+    fn walk(text: &str) -> bool {
+        let Ok(members) = object_members(text) else {
+            return match serde_json::from_str::<Vec<&serde_json::value::RawValue>>(text) {
+                Ok(items) => items.iter().any(|r| walk(r.get())),
+                Err(_) => false,
+            };
+        };
+        let mut seen = std::collections::HashSet::new();
+        members
+            .iter()
+            .any(|m| !seen.insert(m.key.as_str()) || walk(&text[m.value.clone()]))
+    }
+    memchr::memchr(b'{', text.as_bytes()).is_some() && walk(text)
+}
+
+/// How the object at `text[open..]` lays out its members: the text between a key and its
+/// value (`:` or `: `), and what goes before each key after a comma (nothing, a space, or
+/// a newline and an indent). From its first member; compact when it has none.
+fn member_style(text: &str, members: &[Member]) -> (String, String) {
+    let Some(first) = members.first() else {
+        return (":".into(), String::new());
+    };
+    // the key's closing quote: the last `"` before the colon before the value
+    let colon = text[..first.value.start]
+        .rfind(':')
+        .unwrap_or(first.value.start);
+    let key_end = text[..colon].rfind('"').map(|q| q + 1).unwrap_or(colon);
+    let kv = text[key_end..first.value.start].to_string();
+    let before_first = &text[..first.key_start];
+    let lead = before_first
+        .rfind(['{', ','])
+        .map(|p| &before_first[p + 1..])
+        .unwrap_or("");
+    let sep = if let Some(nl) = lead.rfind('\n') {
+        let indent: String = lead[nl + 1..]
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
+        format!("\n{indent}")
+    } else if members.len() > 1 {
+        // after the first comma
+        let after = &text[first.value.end..members[1].key_start];
+        let c = after.find(',').map(|p| p + 1).unwrap_or(after.len());
+        after[c..].to_string()
+    } else {
+        lead.chars().filter(|c| *c == ' ').collect()
+    };
+    (kv, sep)
+}
+
+/// `value` as JSON text to put after a key whose line starts after `sep`: compact, or
+/// pretty with every new line indented like the key when the object is laid out on lines.
+fn render(value: &Value, sep: &str) -> String {
+    match sep.strip_prefix('\n') {
+        Some(indent) => serde_json::to_string_pretty(value)
+            .expect("a Value always serializes")
+            .replace('\n', &format!("\n{indent}")),
+        None => serde_json::to_string(value).expect("a Value always serializes"),
+    }
+}
+
+/// Set (`Some`) or remove (`None`) member `key` of the object `text`, changing no other
+/// byte. A new member goes after the last one (as `,` + the object's own layout). The
+/// removal of a member is the exact inverse of its insertion. A key present twice is an
+/// error: which one counts is not ours to guess.
+fn splice_member(
+    text: &str,
+    members: &[Member],
+    key: &str,
+    value: Option<&str>,
+    field: &str,
+) -> Result<String, ItemError> {
+    let found: Vec<usize> = (0..members.len())
+        .filter(|&k| members[k].key == key)
+        .collect();
+    if found.len() > 1 {
+        return Err(ItemError::Field(FieldError {
+            field: field.into(),
+            message: "appears more than once; refusing to choose one".into(),
+        }));
+    }
+    let (kv, sep) = member_style(text, members);
+    let mut out = String::with_capacity(text.len() + value.map_or(0, str::len) + 32);
+    match (found.first().copied(), value) {
+        (Some(k), Some(v)) => {
+            let r = members[k].value.clone();
+            out.push_str(&text[..r.start]);
+            out.push_str(v);
+            out.push_str(&text[r.end..]);
+        }
+        (Some(k), None) => {
+            let r = if k > 0 {
+                // from the end of the previous value to the end of this one
+                members[k - 1].value.end..members[k].value.end
+            } else if members.len() > 1 {
+                members[0].key_start..members[1].key_start
+            } else {
+                // the only member: back to just after `{`
+                let open = text[..members[0].key_start].rfind('{').map_or(0, |p| p + 1);
+                open..members[0].value.end
+            };
+            out.push_str(&text[..r.start]);
+            out.push_str(&text[r.end..]);
+        }
+        (None, Some(v)) => {
+            let key_json = serde_json::to_string(key).expect("a string always serializes");
+            let at = match members.last() {
+                Some(m) => {
+                    out.push_str(&text[..m.value.end]);
+                    out.push(',');
+                    out.push_str(&sep);
+                    m.value.end
+                }
+                None => {
+                    let open = text.find('{').map_or(0, |p| p + 1);
+                    out.push_str(&text[..open]);
+                    open
+                }
+            };
+            out.push_str(&key_json);
+            out.push_str(&kv);
+            out.push_str(v);
+            out.push_str(&text[at..]);
+        }
+        (None, None) => out.push_str(text),
+    }
+    Ok(out)
+}
+
+/// The item `text` with `reviews.<reviewer>` set to `review` (or removed), every other
+/// byte kept. An emptied `reviews` is removed unless `keep_empty_reviews`.
+fn splice_review(
+    text: &str,
+    reviewer: &str,
+    review: Option<&Value>,
+    keep_empty_reviews: bool,
+) -> Result<String, ItemError> {
+    let members = object_members(text)?;
+    let field = format!("reviews.{reviewer}");
+    let found: Vec<&Member> = members.iter().filter(|m| m.key == "reviews").collect();
+    if found.len() > 1 {
+        return Err(ItemError::Field(FieldError {
+            field: "reviews".into(),
+            message: "appears more than once; refusing to choose one".into(),
+        }));
+    }
+    let (_, sep) = member_style(text, &members);
+    match found.first() {
+        None => match review {
+            None => Ok(text.to_string()),
+            Some(r) => {
+                let mut m = serde_json::Map::new();
+                m.insert(reviewer.to_string(), r.clone());
+                let v = render(&Value::Object(m), &sep);
+                splice_member(text, &members, "reviews", Some(&v), "reviews")
+            }
+        },
+        Some(rm) => {
+            let rtext = &text[rm.value.clone()];
+            let inner = match object_members(rtext) {
+                Ok(m) => m,
+                Err(_) => {
+                    return Err(ItemError::Field(FieldError {
+                        field: "reviews".into(),
+                        message: "is not an object; refusing to replace it".into(),
+                    }));
+                }
+            };
+            // (An empty `reviews` gets its first review inline.)
+            let (_, isep) = member_style(rtext, &inner);
+            let rendered = review.map(|r| render(r, &isep));
+            let new_reviews = splice_member(rtext, &inner, reviewer, rendered.as_deref(), &field)?;
+            let emptied = review.is_none()
+                && inner.iter().filter(|m| m.key != reviewer).count() == 0
+                && !inner.is_empty();
+            if emptied && !keep_empty_reviews {
+                splice_member(text, &members, "reviews", None, "reviews")
+            } else {
+                let r = rm.value.clone();
+                Ok(format!(
+                    "{}{}{}",
+                    &text[..r.start],
+                    new_reviews,
+                    &text[r.end..]
+                ))
+            }
+        }
+    }
 }
 
 fn classify_parse_error(text: &str, fe: FieldError) -> ItemError {
@@ -862,9 +1248,278 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
     }
 }
 
+/// The file's bytes: mapped from the file (the page cache's pages, not private memory),
+/// or owned (stores built in memory).
+///
+/// A mapped file that another program truncates would make reading the lost pages raise
+/// SIGBUS and kill the process. A SIGBUS handler (installed once) puts zero-filled pages
+/// in place of the lost ones in our mappings, and marks the mapping damaged: the reviewer
+/// then sees unreadable items instead of crashing, and the store refuses to save over the
+/// changed file (its stamp differs as well). A SIGBUS elsewhere keeps its default action.
+mod map {
+    use std::fs::File;
+    use std::io;
+    use std::sync::Once;
+    use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+    pub enum Bytes {
+        Owned(Vec<u8>),
+        #[cfg(unix)]
+        Mapped {
+            map: memmap2::Mmap,
+            file: File,
+            slot: usize,
+            seen: Seen,
+        },
+    }
+
+    impl std::fmt::Debug for Bytes {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match self {
+                Bytes::Owned(v) => write!(f, "Owned({} bytes)", v.len()),
+                #[cfg(unix)]
+                Bytes::Mapped { map, .. } => write!(f, "Mapped({} bytes)", map.len()),
+            }
+        }
+    }
+
+    impl std::ops::Deref for Bytes {
+        type Target = [u8];
+        fn deref(&self) -> &[u8] {
+            match self {
+                Bytes::Owned(v) => v,
+                #[cfg(unix)]
+                Bytes::Mapped { map, .. } => map,
+            }
+        }
+    }
+
+    impl Bytes {
+        /// Map `file` (`len` bytes, from its metadata). Falls back to reading it when it
+        /// cannot be mapped (or is empty).
+        pub fn map(file: File, len: u64, map: bool) -> io::Result<Bytes> {
+            #[cfg(unix)]
+            if len > 0 && map {
+                install_handler();
+                // SAFETY: the mapping is read-only. Another program may change the file
+                // under us: changed bytes show through (the store's stamp refuses a save
+                // then), and pages lost to a truncation are replaced by the SIGBUS handler.
+                if let Ok(map) = unsafe { memmap2::MmapOptions::new().len(len as usize).map(&file) }
+                {
+                    let _ = map.advise(memmap2::Advice::Sequential);
+                    let slot = register(map.as_ptr() as usize, map.len());
+                    let seen = Seen::of(&file)?;
+                    return Ok(Bytes::Mapped {
+                        map,
+                        file,
+                        slot,
+                        seen,
+                    });
+                }
+            }
+            let mut v = Vec::with_capacity(len as usize);
+            io::Read::read_to_end(&mut io::Read::take(file, len), &mut v)?;
+            Ok(Bytes::Owned(v))
+        }
+
+        /// The file the bytes are mapped from.
+        pub fn file(&self) -> Option<&File> {
+            match self {
+                Bytes::Owned(_) => None,
+                #[cfg(unix)]
+                Bytes::Mapped { file, .. } => Some(file),
+            }
+        }
+
+        /// Has another program written the mapped file in place since it was mapped (so
+        /// that the bytes seen may no longer be the ones indexed)? Checked with `fstat`
+        /// at most every 20 ms; once seen, it stays so.
+        pub fn changed_on_disk(&self) -> bool {
+            match self {
+                Bytes::Owned(_) => false,
+                #[cfg(unix)]
+                Bytes::Mapped {
+                    file, seen, slot, ..
+                } => {
+                    if seen.changed.load(Ordering::Relaxed)
+                        || (*slot < SLOTS && DAMAGED[*slot].load(Ordering::Relaxed))
+                    {
+                        return true;
+                    }
+                    let now = seen.origin.elapsed().as_millis() as u64;
+                    let last = seen.checked_ms.load(Ordering::Relaxed);
+                    if now < last + 20 {
+                        return false;
+                    }
+                    seen.checked_ms.store(now, Ordering::Relaxed);
+                    let changed = Seen::stamp(file).is_none_or(|st| st != seen.stamp);
+                    if changed {
+                        seen.changed.store(true, Ordering::Relaxed);
+                    }
+                    changed
+                }
+            }
+        }
+
+        /// Were pages of the mapping lost (the file was truncated under us)?
+        pub fn damaged(&self) -> bool {
+            match self {
+                Bytes::Owned(_) => false,
+                #[cfg(unix)]
+                Bytes::Mapped { slot, .. } => {
+                    *slot < SLOTS && DAMAGED[*slot].load(Ordering::SeqCst)
+                }
+            }
+        }
+    }
+
+    impl Drop for Bytes {
+        fn drop(&mut self) {
+            #[cfg(unix)]
+            if let Bytes::Mapped { slot, .. } = self
+                && *slot < SLOTS
+            {
+                LEN[*slot].store(0, Ordering::SeqCst);
+                START[*slot].store(0, Ordering::SeqCst);
+                DAMAGED[*slot].store(false, Ordering::SeqCst);
+            }
+        }
+    }
+
+    /// What the mapped file looked like when it was mapped (size, mtime and ctime to the
+    /// nanosecond, from `fstat` of the mapped descriptor: a rename over the path does not
+    /// change it, a write in place does).
+    pub struct Seen {
+        stamp: [i64; 5],
+        origin: std::time::Instant,
+        checked_ms: AtomicU64,
+        changed: AtomicBool,
+    }
+
+    impl Seen {
+        #[cfg(unix)]
+        fn stamp(file: &File) -> Option<[i64; 5]> {
+            use std::os::unix::fs::MetadataExt;
+            let m = file.metadata().ok()?;
+            Some([
+                m.size() as i64,
+                m.mtime(),
+                m.mtime_nsec(),
+                m.ctime(),
+                m.ctime_nsec(),
+            ])
+        }
+
+        #[cfg(unix)]
+        fn of(file: &File) -> io::Result<Seen> {
+            Ok(Seen {
+                stamp: Seen::stamp(file).ok_or_else(|| io::Error::other("fstat failed"))?,
+                origin: std::time::Instant::now(),
+                checked_ms: AtomicU64::new(0),
+                changed: AtomicBool::new(false),
+            })
+        }
+    }
+
+    // The mappings the handler may repair: a fixed table, so the handler reads it without
+    // locks or allocation. A mapping beyond the table's size works, unprotected.
+    const SLOTS: usize = 64;
+    static START: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
+    static LEN: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
+    static DAMAGED: [AtomicBool; SLOTS] = [const { AtomicBool::new(false) }; SLOTS];
+    static PAGE: AtomicUsize = AtomicUsize::new(4096);
+
+    #[cfg(unix)]
+    fn register(start: usize, len: usize) -> usize {
+        for i in 0..SLOTS {
+            if START[i]
+                .compare_exchange(0, start, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                DAMAGED[i].store(false, Ordering::SeqCst);
+                LEN[i].store(len, Ordering::SeqCst);
+                return i;
+            }
+        }
+        SLOTS
+    }
+
+    #[cfg(unix)]
+    static mut OLD: std::mem::MaybeUninit<libc::sigaction> = std::mem::MaybeUninit::uninit();
+
+    #[cfg(unix)]
+    fn install_handler() {
+        static ONCE: Once = Once::new();
+        ONCE.call_once(|| {
+            // SAFETY: sysconf and sigaction with valid, initialised arguments; OLD is
+            // written once here, before the handler can run.
+            unsafe {
+                let page = libc::sysconf(libc::_SC_PAGESIZE);
+                if page > 0 {
+                    PAGE.store(page as usize, Ordering::SeqCst);
+                }
+                let mut sa: libc::sigaction = std::mem::zeroed();
+                sa.sa_sigaction = on_sigbus as *const () as usize;
+                sa.sa_flags = libc::SA_SIGINFO | libc::SA_NODEFER;
+                libc::sigemptyset(&mut sa.sa_mask);
+                libc::sigaction(
+                    libc::SIGBUS,
+                    &sa,
+                    std::ptr::addr_of_mut!(OLD).cast::<libc::sigaction>(),
+                );
+            }
+        });
+    }
+
+    /// Only async-signal-safe work: atomics and `mmap`.
+    #[cfg(unix)]
+    extern "C" fn on_sigbus(
+        _sig: libc::c_int,
+        info: *mut libc::siginfo_t,
+        _ctx: *mut libc::c_void,
+    ) {
+        // SAFETY: the kernel passes a valid siginfo for SA_SIGINFO handlers.
+        let addr = unsafe { (*info).si_addr() } as usize;
+        let page = PAGE.load(Ordering::SeqCst);
+        for i in 0..SLOTS {
+            let start = START[i].load(Ordering::SeqCst);
+            let len = LEN[i].load(Ordering::SeqCst);
+            if start != 0 && addr >= start && addr < start + len {
+                let from = addr & !(page - 1);
+                let end = (start + len).div_ceil(page) * page;
+                // SAFETY: replaces pages of our own read-only mapping with zeroed ones.
+                let p = unsafe {
+                    libc::mmap(
+                        from as *mut libc::c_void,
+                        end - from,
+                        libc::PROT_READ,
+                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                        -1,
+                        0,
+                    )
+                };
+                if p != libc::MAP_FAILED {
+                    DAMAGED[i].store(true, Ordering::SeqCst);
+                    return; // the read is retried and finds zeros
+                }
+            }
+        }
+        // Not ours: put back the previous action; returning re-raises the fault under it.
+        // SAFETY: OLD was filled by sigaction in install_handler.
+        unsafe {
+            libc::sigaction(
+                libc::SIGBUS,
+                std::ptr::addr_of!(OLD).cast::<libc::sigaction>(),
+                std::ptr::null_mut(),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::hint::black_box;
 
     fn tmpfile(name: &str, content: &[u8]) -> (tempfile::TempDir, PathBuf) {
         let d = tempfile::tempdir().unwrap();
@@ -906,6 +1561,99 @@ mod tests {
         assert_eq!(fs::read(&p).unwrap(), content);
     }
 
+    /// Grading touches only `reviews.<me>`: every other byte of the edited item stays as
+    /// it was (number spellings, escapes, duplicate keys, spacing, other reviewers), in
+    /// JSONL and in the JSON document form, and removing the review restores the item.
+    #[test]
+    fn grading_keeps_every_other_byte_of_the_item() {
+        let items = [
+            r#"{"id":"a","n":1e3,"m":1E+2,"k":-0.0e-0,"t":"caf\u00e9 \ud83d\ude00","d":1,"d":2,"reviews":{"bob":{"x":1e3,"s":"\u00e9"}}}"#,
+            r#"{ "id" : "b" , "big" : 12345678901234567890123 , "f" : 1.50 }"#,
+            r#"{}"#,
+            r#"{"id":"d","reviews":{}}"#,
+        ];
+        let me = || Some(serde_json::json!({"at": "2026-01-01T00:00:00Z", "v": 1}));
+        // JSONL with CRLF lines and no final newline
+        let content = items.join("\r\n");
+        let (_d, p) = tmpfile("s.jsonl", content.as_bytes());
+        let mut s = Store::open(&p).unwrap();
+        for i in 0..items.len() {
+            s.set_review(i, "me", me()).unwrap();
+        }
+        s.save().unwrap();
+        let text = fs::read_to_string(&p).unwrap();
+        let lines: Vec<&str> = text.split("\r\n").collect();
+        assert_eq!(lines.len(), 4, "{text:?}");
+        let mine = r#""me":{"at":"2026-01-01T00:00:00Z","v":1}"#;
+        assert_eq!(
+            lines[0],
+            format!("{},{mine}}}}}", &items[0][..items[0].len() - 2])
+        );
+        assert_eq!(
+            lines[1],
+            format!(
+                r#"{{ "id" : "b" , "big" : 12345678901234567890123 , "f" : 1.50, "reviews" : {{{mine}}} }}"#
+            )
+        );
+        assert_eq!(lines[2], format!(r#"{{"reviews":{{{mine}}}}}"#));
+        assert_eq!(lines[3], format!(r#"{{"id":"d","reviews":{{{mine}}}}}"#));
+        assert!(!text.ends_with('\n'));
+        for i in 0..items.len() {
+            s.set_review(i, "me", None).unwrap();
+        }
+        s.save().unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), content);
+        // a second reviewer's review goes beside the first, and is replaced in place
+        let mut s = Store::open(&p).unwrap();
+        s.set_review(0, "bob", Some(serde_json::json!({"x": 2})))
+            .unwrap();
+        assert_eq!(
+            s.raw(0).unwrap(),
+            items[0].replace(r#""bob":{"x":1e3,"s":"\u00e9"}"#, r#""bob":{"x":2}"#)
+        );
+
+        // the JSON document form, pretty-printed items
+        let doc = format!(
+            "{{\n  \"verdict\": 1,\n  \"items\": [\n    {{\n      \"id\": \"a\",\n      \"n\": 1e3,\n      \"m\": 1E+2,\n      \"t\": \"\\u00e9\"\n    }},\n    {}\n  ]\n}}\n",
+            items[1]
+        );
+        let (_d2, p2) = tmpfile("s.json", doc.as_bytes());
+        let mut s = Store::open(&p2).unwrap();
+        s.set_review(0, "me", me()).unwrap();
+        s.set_review(1, "me", me()).unwrap();
+        s.save().unwrap();
+        let text = fs::read_to_string(&p2).unwrap();
+        assert!(
+            text.contains("      \"t\": \"\\u00e9\",\n      \"reviews\": {\n        \"me\": {\n          \"at\": \"2026-01-01T00:00:00Z\",\n          \"v\": 1\n        }\n      }\n    },"),
+            "{text}"
+        );
+        assert!(text.contains("\"n\": 1e3,\n      \"m\": 1E+2,"), "{text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["items"][1]["reviews"]["me"]["v"], 1);
+        s.set_review(0, "me", None).unwrap();
+        s.set_review(1, "me", None).unwrap();
+        s.save().unwrap();
+        assert_eq!(fs::read_to_string(&p2).unwrap(), doc);
+    }
+
+    /// Two `reviews` keys, or two reviews of the reviewer: which one counts is not ours to
+    /// guess; refused, the item untouched.
+    #[test]
+    fn duplicate_reviews_keys_are_refused() {
+        let mut s = Store::from_bytes(
+            "t.jsonl".into(),
+            Format::Jsonl,
+            br#"{"id":"a","reviews":{},"reviews":{"me":1}}
+{"id":"b","reviews":{"me":{},"me":{"x":1}}}
+"#
+            .to_vec(),
+        )
+        .unwrap();
+        assert!(s.set_review(0, "me", Some(serde_json::json!({}))).is_err());
+        assert!(s.set_review(1, "me", None).is_err());
+        assert!(!s.is_dirty());
+    }
+
     #[test]
     fn saves_after_saves_write_the_current_content() {
         let content = b"{\"id\":\"a\", \"x\": 1.0}\n{\"id\":\"b\"}\n";
@@ -935,6 +1683,30 @@ mod tests {
         s.save().unwrap();
         assert_eq!(fs::read(&p).unwrap(), content);
         assert_eq!(Store::open(&p).unwrap().raw(0).unwrap(), s.raw(0).unwrap());
+    }
+
+    /// An empty set (or any index past the end): errors, never a panic.
+    #[test]
+    fn an_index_past_the_end_is_an_error_not_a_panic() {
+        for (name, content) in [
+            ("e.jsonl", &b""[..]),
+            ("b.jsonl", b"\n  \n"),
+            ("d.json", br#"{"verdict":1,"items":[]}"#),
+        ] {
+            let (_d, p) = tmpfile(name, content);
+            let mut s = Store::open(&p).unwrap();
+            assert!(s.is_empty());
+            assert_eq!(s.raw(0), Err(ItemError::NoSuchItem(0)));
+            assert_eq!(s.raw_bytes(0), None);
+            assert!(matches!(s.item(0), Err(ItemError::NoSuchItem(0))));
+            assert!(matches!(s.value(0), Err(ItemError::NoSuchItem(0))));
+            assert!(s.set_review(0, "me", Some(serde_json::json!({}))).is_err());
+            assert_eq!(s.line(0), 0);
+            assert_eq!(s.fallback_id(0), "#1");
+            assert!(!s.is_dirty());
+            s.save().unwrap();
+            assert_eq!(fs::read(&p).unwrap(), content);
+        }
     }
 
     #[test]
@@ -1048,6 +1820,102 @@ mod tests {
         drop(holder);
     }
 
+    /// A large file: unchanged runs go through the kernel copy; the result is the same
+    /// bytes as writing everything from memory.
+    #[test]
+    fn a_save_of_a_large_mapped_file_copies_unchanged_runs_exactly() {
+        let lines: Vec<String> = (0..3000)
+            .map(|k| {
+                format!(
+                    "{{\"id\":\"i{k}\",\"pad\":\"{}\",\"n\":1e3}}",
+                    "x".repeat(k % 300)
+                )
+            })
+            .collect();
+        let content = lines.join("\n") + "\n";
+        let (_d, p) = tmpfile("big.jsonl", content.as_bytes());
+        let mut s = Store::open_mapping_from(p.clone(), 0).unwrap();
+        assert!(s.buf.file().is_some(), "opened files are mapped");
+        let mut mem =
+            Store::from_bytes(p.clone(), Format::Jsonl, content.clone().into_bytes()).unwrap();
+        for i in [0, 1, 1500, 2999] {
+            let r = Some(serde_json::json!({"k": i}));
+            s.set_review(i, "me", r.clone()).unwrap();
+            mem.set_review(i, "me", r).unwrap();
+        }
+        s.push_raw("{\"id\":\"new\"}".into());
+        mem.push_raw("{\"id\":\"new\"}".into());
+        let out = tempfile::tempfile().unwrap();
+        let mut out2 = out.try_clone().unwrap();
+        mem.write_to(&mut out2).unwrap();
+        drop(out2);
+        let n = s.save().unwrap().bytes;
+        let saved = fs::read(&p).unwrap();
+        let mut want = Vec::new();
+        {
+            use std::io::{Read, Seek};
+            let mut out = out;
+            out.seek(io::SeekFrom::Start(0)).unwrap();
+            out.read_to_end(&mut want).unwrap();
+        }
+        assert_eq!(n as usize, saved.len());
+        assert!(saved == want, "mapped save differs from the in-memory one");
+        assert!(
+            String::from_utf8(saved)
+                .unwrap()
+                .contains(r#""id":"i1500","pad":"#)
+        );
+    }
+
+    /// Another program truncates the file while it is mapped: reading the lost items
+    /// gives unreadable items instead of a SIGBUS, and saving is refused.
+    #[cfg(unix)]
+    #[test]
+    fn a_file_truncated_under_us_does_not_crash_and_is_not_saved_over() {
+        let line = format!("{{\"id\":\"a\",\"pad\":\"{}\"}}\n", "x".repeat(5000));
+        let content = line.repeat(8);
+        let (_d, p) = tmpfile("t.jsonl", content.as_bytes());
+        let mut s = Store::open_mapping_from(p.clone(), 0).unwrap();
+        assert!(s.buf.file().is_some(), "opened files are mapped");
+        fs::OpenOptions::new()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_len(100)
+            .unwrap();
+        // Reading the lost pages is safe (zeros), whether or not the change is seen first.
+        assert_eq!(black_box(&s.buf[..])[content.len() - 1], 0);
+        assert!(s.buf.damaged());
+        assert!(matches!(s.item(7), Err(ItemError::ChangedOnDisk)));
+        s.set_review(0, "me", Some(serde_json::json!({}))).ok();
+        assert!(matches!(s.save(), Err(StoreError::Conflict { .. })));
+        assert_eq!(fs::metadata(&p).unwrap().len(), 100);
+    }
+
+    /// A mapped file rewritten in place (truncate and write, as `open(path, "w")` does)
+    /// while open: its items are reported as changed, not shown from the new bytes at the
+    /// old offsets; edits stay readable; saving is refused.
+    #[cfg(unix)]
+    #[test]
+    fn a_mapped_file_rewritten_in_place_shows_no_mixed_content() {
+        let content = b"{\"id\":\"a\"}\n{\"id\":\"b\"}\n";
+        let (_d, p) = tmpfile("m.jsonl", content);
+        let mut s = Store::open_mapping_from(p.clone(), 0).unwrap();
+        assert_eq!(s.item(1).unwrap().id.as_deref(), Some("b"));
+        s.set_review(0, "me", Some(serde_json::json!({}))).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(25));
+        fs::write(&p, b"{\"id\":\"new\"}\n{\"id\":\"c\"}\n").unwrap();
+        assert!(matches!(s.item(1), Err(ItemError::ChangedOnDisk)));
+        assert!(s.raw(0).unwrap().contains("\"me\""));
+        assert!(matches!(s.save(), Err(StoreError::Conflict { .. })));
+        // small files are read, not mapped: they keep showing what was read
+        let (_d2, p2) = tmpfile("r.jsonl", content);
+        let s2 = Store::open(&p2).unwrap();
+        assert!(s2.buf.file().is_none());
+        fs::write(&p2, b"{\"id\":\"new\"}\n{\"id\":\"c\"}\n").unwrap();
+        assert_eq!(s2.item(1).unwrap().id.as_deref(), Some("b"));
+    }
+
     #[cfg(unix)]
     #[test]
     fn permissions_are_kept() {
@@ -1115,7 +1983,15 @@ mod tests {
         // serde_json's recursion limit and says so instead of overflowing the stack.
         assert_eq!(s.item(0).unwrap().id.as_deref(), Some("a"));
         assert!(matches!(s.value(0), Err(ItemError::Syntax(m)) if m.contains("recursion")));
-        assert!(s.set_review(0, "r", Some(Value::Null)).is_err());
+        // Grading splices the review in without parsing the rest into a tree.
+        s.set_review(0, "r", Some(Value::Null)).unwrap();
+        assert_eq!(
+            s.raw(0).unwrap(),
+            format!(
+                "{},\"reviews\":{{\"r\":null}}}}",
+                deep.trim_end().strip_suffix('}').unwrap()
+            )
+        );
     }
 
     #[test]

@@ -263,9 +263,7 @@ fn hostile_inputs_never_panic() {
     );
     assert_eq!(
         lines[3],
-        format!(
-            "{f}:4: \\u{{1b}}[2J\\u{{1b}}]0;pwned\\u{{7}}: split: error: `\\u{{1b}}[31m` is not one of real, synthetic"
-        )
+        format!("{f}:4: ␛[2J␛]0;pwned^G: split: error: `␛[31m` is not one of real, synthetic")
     );
     let o = verdict(&["check", "--json", p.to_str().unwrap()]);
     let text = stdout(&o);

@@ -28,6 +28,8 @@ fn grade_every_benchmark_quit_reopen() {
     p.send("f");
     p.wait_for("Fix the counterfactual");
     p.send("\t\x7fD\r");
+    p.wait_for("Fix: why?");
+    p.send("\r");
     p.wait_for("Fixed answer: D");
     p.send("q");
     assert!(p.wait_exit().success());
@@ -358,6 +360,198 @@ fn the_chartom_qa_evaluation_file_keeps_its_fields() {
     assert!(v.get("id").is_none(), "the #1 name is not written back");
 }
 
+fn journals_in(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("verdict-journal"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// An open that fails (no such file, a folder, not a result set) leaves no journal.
+#[test]
+fn a_failed_open_leaves_no_journal() {
+    let sb = Sandbox::new();
+    std::fs::write(sb.path("broken.json"), "{\"items\": [").unwrap();
+    std::fs::create_dir(sb.path("folder.jsonl")).unwrap();
+    for f in ["missing.jsonl", "broken.json", "folder.jsonl"] {
+        let mut p = sb.open(f, &[], 60_000);
+        assert!(!p.wait_exit().success(), "{f}");
+        assert_eq!(journals_in(sb.dir.path()), Vec::<String>::new(), "{f}");
+    }
+}
+
+/// Creating a journal makes its name durable: the folder is fsynced after the creation.
+#[test]
+fn a_new_journal_is_made_durable_with_its_folder() {
+    if std::process::Command::new("strace")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: no strace");
+        return;
+    }
+    let sb = Sandbox::new();
+    let log = sb.path("strace.log");
+    let data = sb.path("data").display().to_string();
+    let config = sb.path("config").display().to_string();
+    let file = sb.path("cvqa.jsonl").display().to_string();
+    let mut p = common::Pty::spawn_program(
+        "strace",
+        [
+            "-f",
+            "-e",
+            "trace=openat,open,fsync,fdatasync",
+            "-o",
+            &log.display().to_string(),
+            env!("CARGO_BIN_EXE_verdict"),
+            &file,
+            "-r",
+            "erin",
+        ],
+        &[
+            ("VERDICT_DATA_DIR", data),
+            ("VERDICT_CONFIG_DIR", config),
+            ("VERDICT_FOLD_AFTER_MS", "60000".into()),
+        ],
+        100,
+        30,
+    );
+    p.wait_for("real-00001");
+    p.send("q");
+    p.wait_exit();
+    let trace = std::fs::read_to_string(&log).unwrap();
+    let jname = journal(&sb, "cvqa.jsonl").display().to_string();
+    let dir = sb.dir.path().display().to_string();
+    let lines: Vec<&str> = trace.lines().collect();
+    let created = lines
+        .iter()
+        .position(|l| l.contains(&format!("\"{jname}\"")) && l.contains("O_CREAT"))
+        .unwrap_or_else(|| panic!("the journal was never created:\n{trace}"));
+    // after it: the folder opened, and that descriptor fsynced
+    let synced = lines[created..].iter().enumerate().any(|(k, l)| {
+        if !l.contains(&format!("\"{dir}\"")) {
+            return false;
+        }
+        let Some(fd) = l
+            .rsplit("= ")
+            .next()
+            .and_then(|s| s.trim().parse::<i32>().ok())
+        else {
+            return false;
+        };
+        lines[created + k..]
+            .iter()
+            .any(|m| m.contains(&format!("fsync({fd})")))
+    });
+    assert!(
+        synced,
+        "the folder is not fsynced after the journal's creation:\n{trace}"
+    );
+}
+
+/// A journal path that is a symbolic link is never followed: its target stays as it was,
+/// the reviewer says so, and the verdicts are kept in the data folder (and replayed from
+/// there after a crash).
+#[test]
+fn a_symlinked_journal_is_refused_and_verdicts_kept_in_the_data_folder() {
+    let sb = Sandbox::new();
+    let victim = sb.path("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let link = journal(&sb, "cvqa.jsonl");
+    std::os::unix::fs::symlink(&victim, &link).unwrap();
+    let mut p = sb.open("cvqa.jsonl", &[], 60_000);
+    p.wait_for("is a symbolic link, not used");
+    p.send("a");
+    p.wait_for("✔ journaled");
+    p.signal(libc::SIGKILL);
+    p.wait_exit();
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    let data_journals: Vec<_> = walk(&sb.path("data"))
+        .into_iter()
+        .filter(|p| {
+            p.to_string_lossy()
+                .ends_with(".cvqa.jsonl.erin.verdict-journal")
+        })
+        .collect();
+    assert_eq!(data_journals.len(), 1, "{data_journals:?}");
+    // the CLI finds the verdict there
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_verdict"))
+        .args(["export", "--jsonl"])
+        .arg(sb.path("cvqa.jsonl"))
+        .env("VERDICT_DATA_DIR", sb.path("data"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("1 verdict(s) from its journal"), "{err}");
+    // reopening folds it into the file; the link and its target stay
+    let mut p = sb.open("cvqa.jsonl", &[], 60_000);
+    p.wait_for("is a symbolic link, not used");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    assert_eq!(
+        sb.review("cvqa.jsonl", "real-00001", "erin").unwrap()["status"],
+        "accept"
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Lines of a journal left behind that cannot be read or fail the checks are shown on the
+/// status line, kept in a copy, and never written into the file.
+#[test]
+fn unusable_journal_lines_are_reported_kept_aside_and_not_written() {
+    let sb = Sandbox::new();
+    let good = json!({"item": 1, "id": "real-00002", "reviewer": "dan",
+        "review": {"at": "2026-01-01T00:00:00Z", "status": "accept", "image_related": true, "answer_ok": true}});
+    let bad = json!({"item": 0, "id": "real-00001", "reviewer": "dan", "review": {"at": "2026-01-01T00:00:00Z", "status": "bogus"}});
+    let five = json!({"item": 0, "id": "real-00001", "reviewer": "dan", "review": 5});
+    let stale = verdict::journal::journal_path(&sb.path("cvqa.jsonl"), "dan");
+    std::fs::write(&stale, format!("{bad}\n{five}\ngarbage\n{good}\n")).unwrap();
+    let mut p = sb.open("cvqa.jsonl", &[], 200);
+    p.wait_for("3 journal entries not applied: 1 unreadable, 2 invalid");
+    p.wait_for("✔ saved");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    assert_eq!(
+        sb.review("cvqa.jsonl", "real-00002", "dan").unwrap()["status"],
+        "accept"
+    );
+    assert_eq!(sb.review("cvqa.jsonl", "real-00001", "dan"), None);
+    let check = std::process::Command::new(env!("CARGO_BIN_EXE_verdict"))
+        .args(["check", "--no-images"])
+        .arg(sb.path("cvqa.jsonl"))
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(report.contains(" 0 errors"), "{report}");
+    assert!(!stale.exists(), "the stale journal is folded");
+    let asides: Vec<_> = journals_in(sb.dir.path())
+        .into_iter()
+        .filter(|n| n.contains(".unapplied-"))
+        .collect();
+    assert_eq!(asides.len(), 1, "{asides:?}");
+    let kept = std::fs::read_to_string(sb.path(&asides[0])).unwrap();
+    assert!(kept.contains("bogus") && kept.contains("garbage"), "{kept}");
+}
+
 #[test]
 fn the_exit_message_arrives_whole_after_the_terminal_is_restored() {
     let sb = Sandbox::new();
@@ -457,4 +651,119 @@ fn a_file_changed_on_disk_is_read_again_and_said_so() {
     assert!(screen.contains("real-00001 · 2/4"), "{screen}");
     p.send("q");
     assert!(p.wait_exit().success());
+}
+
+/// A small tmpfs, unmounted when dropped.
+struct Tmpfs(tempfile::TempDir);
+impl Tmpfs {
+    /// `None` when this process may not mount (not root, no privilege).
+    fn mount(size: &str) -> Option<Tmpfs> {
+        let d = tempfile::tempdir().unwrap();
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(d.path())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(Tmpfs(d))
+    }
+}
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg(self.0.path())
+            .status();
+    }
+}
+
+/// The disk fills while a verdict is being journaled: half of it is written. Once space is
+/// free again, the next verdict (acknowledged) must survive a crash, not be glued to the
+/// torn half and lost on replay.
+#[test]
+fn after_a_full_disk_the_next_verdict_survives_a_crash() {
+    let Some(fs) = Tmpfs::mount("64k") else {
+        eprintln!("skipped: cannot mount a tmpfs");
+        return;
+    };
+    let sb = Sandbox::new();
+    let dir = fs.0.path();
+    let file = dir.join("cvqa.jsonl");
+    std::fs::copy(sb.path("cvqa.jsonl"), &file).unwrap();
+    // erin's journal from an earlier session, filling most of a page: the next record
+    // needs a new page, which the full disk will not give.
+    let jp = verdict::journal::journal_path(&file, "erin");
+    let mut seed = String::new();
+    let record = |pad: usize| {
+        json!({"item": 2, "id": "syn-00001", "reviewer": "erin", "review": {
+            "at": "2026-01-01T00:00:00Z", "status": "accept", "image_related": true,
+            "answer_ok": true, "note": "x".repeat(pad)}})
+        .to_string()
+    };
+    while seed.len() + record(0).len() + 1 < 4096 - 40 {
+        let room = 4096 - 40 - seed.len() - record(0).len() - 1;
+        seed.push_str(&record(room.min(300)));
+        seed.push('\n');
+    }
+    std::fs::write(&jp, &seed).unwrap();
+    let data = sb.path("data").display().to_string();
+    let config = sb.path("config").display().to_string();
+    let mut p = common::Pty::spawn(
+        [
+            file.display().to_string(),
+            "-r".into(),
+            "erin".into(),
+            "--at".into(),
+            "1".into(),
+        ],
+        &[
+            ("VERDICT_DATA_DIR", data.clone()),
+            ("VERDICT_CONFIG_DIR", config),
+            ("VERDICT_FOLD_AFTER_MS", "600000".into()),
+        ],
+        100,
+        30,
+    );
+    p.wait_for("real-00001 · 1/3");
+    // fill the disk
+    let filler = dir.join("filler");
+    {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&filler).unwrap();
+        while f.write_all(&[0u8; 4096]).is_ok() {}
+        while f.write_all(&[0u8]).is_ok() {}
+    }
+    p.send("a");
+    p.wait_for("NOT RECORDED on real-00001");
+    std::fs::remove_file(&filler).unwrap();
+    // accepting moved on to the next item
+    p.wait_for("real-00002 · 2/3");
+    p.send("a");
+    p.wait_for("✔ journaled");
+    p.signal(libc::SIGKILL);
+    p.wait_exit();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_verdict"))
+        .args(["export", "--jsonl"])
+        .arg(&file)
+        .env("VERDICT_DATA_DIR", &data)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("not included"), "{err}");
+    let (store, _, rep) = verdict::journal::open_with_journal(&file).unwrap();
+    assert_eq!(rep.not_applied(), 0, "{rep:?}");
+    let status = |i: usize| {
+        store
+            .item(i)
+            .unwrap()
+            .reviews
+            .get("erin")
+            .and_then(|r| r.status.map(|s| format!("{s:?}")))
+    };
+    assert_eq!(
+        status(0),
+        None,
+        "the verdict shown as NOT RECORDED is not there"
+    );
+    assert!(status(1).is_some(), "the acknowledged verdict survives");
+    assert!(status(2).is_some());
 }

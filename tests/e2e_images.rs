@@ -151,3 +151,115 @@ fn sixel_and_iterm2_images_never_cover_popups() {
         assert!(p.wait_exit().success(), "{protocol}");
     }
 }
+
+/// A private tmux server for one test, killed when dropped.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn start(name: &str) -> Option<Tmux> {
+        let t = Tmux {
+            socket: format!("verdict-{name}-{}", std::process::id()),
+        };
+        let ok = t.run(&["new-session", "-d", "-s", "base", "-x", "100", "-y", "30"]);
+        ok.status.success().then_some(t)
+    }
+    fn run(&self, args: &[&str]) -> std::process::Output {
+        std::process::Command::new("tmux")
+            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(args)
+            .output()
+            .expect("run tmux")
+    }
+    fn out(&self, args: &[&str]) -> String {
+        String::from_utf8_lossy(&self.run(args).stdout).into_owned()
+    }
+    fn wait_for(&self, target: &str, text: &str) -> String {
+        let start = std::time::Instant::now();
+        loop {
+            let screen = self.out(&["capture-pane", "-p", "-t", target]);
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < common::WAIT,
+                "timed out waiting for {text:?}:\n{screen}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+/// Inside tmux, `allow-passthrough` is left alone for half-blocks and `none`, switched
+/// on for a protocol that needs it, and put back as it was when verdict ends.
+#[test]
+fn tmux_passthrough_only_when_needed_and_restored() {
+    let Some(tmux) = Tmux::start("passthrough") else {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    };
+    tmux.run(&["set", "-g", "remain-on-exit", "on"]);
+    let sb = Sandbox::new();
+    let bin = std::env::var("VERDICT_TEST_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_verdict").to_string());
+    for (i, (protocol, on_while_running)) in [
+        ("halfblocks", false),
+        ("none", false),
+        ("kitty", true),
+        ("iterm2", true),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let window = format!("w{i}");
+        let target = format!("base:{window}");
+        let command = format!(
+            "env TERM=tmux-256color VERDICT_DATA_DIR={} VERDICT_CONFIG_DIR={} {bin} {} -r erin --image-protocol {protocol}",
+            sb.path("data").display(),
+            sb.path("config").display(),
+            sb.path("cvqa.jsonl").display(),
+        );
+        tmux.run(&["new-window", "-d", "-t", "base", "-n", &window, &command]);
+        tmux.wait_for(&target, "real-00001");
+        let value = || {
+            tmux.out(&["show", "-p", "-t", &target, "-v", "allow-passthrough"])
+                .trim()
+                .to_string()
+        };
+        let running = value();
+        assert_eq!(
+            running == "on" || running == "all",
+            on_while_running,
+            "{protocol}: allow-passthrough is {running:?} while running"
+        );
+        tmux.run(&["send-keys", "-t", &target, "q"]);
+        tmux.wait_for(&target, "Pane is dead");
+        let after = value();
+        assert!(
+            after.is_empty() || after == "off",
+            "{protocol}: allow-passthrough is {after:?} after exit"
+        );
+    }
+    // Without `tmux` on PATH, images cannot be let through: said on screen, and drawn
+    // as half-blocks rather than silently not at all.
+    let command = format!(
+        "env PATH=/nonexistent TERM=tmux-256color VERDICT_DATA_DIR={} VERDICT_CONFIG_DIR={} {bin} {} -r erin --image-protocol kitty",
+        sb.path("data").display(),
+        sb.path("config").display(),
+        sb.path("cvqa.jsonl").display(),
+    );
+    tmux.run(&["new-window", "-d", "-t", "base", "-n", "nopath", &command]);
+    let screen = tmux.wait_for("base:nopath", "real-00001");
+    assert!(screen.contains("tmux` on PATH"), "{screen}");
+    assert!(
+        screen.contains('▀') || screen.contains('▄'),
+        "half-blocks:\n{screen}"
+    );
+}

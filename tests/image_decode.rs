@@ -1,8 +1,7 @@
 //! The decoding harness: the real binary in a pseudo-terminal draws a known PNG; every
 //! byte it writes is captured, the graphics sequences (kitty, sixel, iTerm2) are decoded
 //! back to pixels and compared with the source, and their placement is read from a
-//! screen model. Directly, and through tmux where tmux is installed is left to
-//! `e2e_images` (tmux 3.3 keeps no graphics state to read back).
+//! screen model. Directly, and (kitty) through a real tmux where tmux is installed.
 
 mod common;
 
@@ -264,4 +263,343 @@ fn iterm2_pixels_and_placement() {
     assert!(row >= 1 && col >= 1, "at {row},{col}");
     p.send("q");
     assert!(p.wait_exit().success());
+}
+
+/// A sixel image decoded to RGB (unpainted pixels white), from the DCS body after
+/// `ESC P` (parameters, `q`, then data).
+fn decode_sixel(body: &[u8]) -> image::RgbImage {
+    let q = body.iter().position(|&c| c == b'q').expect("sixel q");
+    let data = &body[q + 1..];
+    let mut palette = vec![[0u8; 3]; 256];
+    let mut painted: Vec<(u32, u32, [u8; 3])> = Vec::new();
+    let (mut x, mut y, mut colour) = (0u32, 0u32, 0usize);
+    let (mut w, mut h) = (0u32, 0u32);
+    let mut i = 0;
+    let number = |i: &mut usize| {
+        let start = *i;
+        while *i < data.len() && data[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        std::str::from_utf8(&data[start..*i])
+            .unwrap()
+            .parse::<u32>()
+            .unwrap_or(0)
+    };
+    while i < data.len() {
+        match data[i] {
+            b'"' => {
+                i += 1;
+                let mut v = Vec::new();
+                loop {
+                    v.push(number(&mut i));
+                    if data.get(i) == Some(&b';') {
+                        i += 1;
+                    } else {
+                        break;
+                    }
+                }
+                if v.len() >= 4 {
+                    (w, h) = (v[2], v[3]);
+                }
+            }
+            b'#' => {
+                i += 1;
+                let mut v = vec![number(&mut i)];
+                while data.get(i) == Some(&b';') {
+                    i += 1;
+                    v.push(number(&mut i));
+                }
+                colour = v[0] as usize;
+                if v.len() == 5 && v[1] == 2 {
+                    let pct = |p: u32| ((p * 255 + 50) / 100) as u8;
+                    palette[colour] = [pct(v[2]), pct(v[3]), pct(v[4])];
+                }
+            }
+            b'$' => {
+                x = 0;
+                i += 1;
+            }
+            b'-' => {
+                x = 0;
+                y += 6;
+                i += 1;
+            }
+            b'!' => {
+                i += 1;
+                let n = number(&mut i);
+                let c = data[i];
+                for _ in 0..n {
+                    for bit in 0..6 {
+                        if (c - 0x3f) & (1 << bit) != 0 {
+                            painted.push((x, y + bit, palette[colour]));
+                        }
+                    }
+                    x += 1;
+                }
+                i += 1;
+            }
+            c @ 0x3f..=0x7e => {
+                for bit in 0..6 {
+                    if (c - 0x3f) & (1 << bit) != 0 {
+                        painted.push((x, y + bit, palette[colour]));
+                    }
+                }
+                x += 1;
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    let w = w.max(painted.iter().map(|p| p.0 + 1).max().unwrap_or(0));
+    let h = h.max(painted.iter().map(|p| p.1 + 1).max().unwrap_or(0));
+    let mut img = image::RgbImage::from_pixel(w, h, Rgb([255, 255, 255]));
+    for (px, py, c) in painted {
+        if px < w && py < h {
+            img.put_pixel(px, py, Rgb(c));
+        }
+    }
+    img
+}
+
+/// Sixel without a pixel size from the tty: small cells assumed at first (never wider
+/// than the pane), the terminal asked once; its answer redraws the image at its size.
+#[test]
+fn sixel_pixels_placement_and_cell_size_answer() {
+    let sb = sandbox();
+    let mut p = sb.open("two.jsonl", &["--image-protocol", "sixel"], 60_000);
+    p.wait_for("pic-1");
+    p.wait_for_bytes(b"\x1b[16t", 0);
+    p.wait_for_bytes(b"\x1bP", 0);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let sixels = |out: &[u8]| -> Vec<(usize, image::RgbImage)> {
+        strings(out, b'P')
+            .into_iter()
+            .filter(|(_, b)| b.contains(&b'q'))
+            .map(|(at, b)| (at, decode_sixel(&b)))
+            .collect()
+    };
+    let out = p.output();
+    let first = sixels(&out);
+    assert_eq!(first.len(), 1);
+    let (at, img) = &first[0];
+    let pane_cols = 98; // 100 columns less the border
+    assert!(img.width() <= pane_cols * 6, "{} px wide", img.width());
+    let rgb = |x, y| img.get_pixel(x, y).0;
+    let drawn_w = (0..img.width())
+        .take_while(|&x| rgb(x, 0) != [255, 255, 255])
+        .count() as u32;
+    let drawn_h = (0..img.height())
+        .take_while(|&y| rgb(0, y) != [255, 255, 255])
+        .count() as u32;
+    let near = |a: [u8; 3], b: [u8; 3]| a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 8);
+    assert!(
+        near(rgb(drawn_w / 4, drawn_h / 2), RED),
+        "{:?}",
+        rgb(drawn_w / 4, drawn_h / 2)
+    );
+    assert!(near(rgb(3 * drawn_w / 4, drawn_h / 2), BLUE));
+    let mut model = vt100::Parser::new(30, 100, 0);
+    model.process(&out[..*at]);
+    let (row, col) = model.screen().cursor_position();
+    assert!(row >= 1 && col >= 1, "at {row},{col}");
+    // The terminal answers: 8x16 cells. The image is drawn again at that size.
+    let mark = p.mark();
+    p.send_raw(b"\x1b[6;16;8t\x1b[0n");
+    p.wait_for_bytes(b"\x1bP", mark);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let again = sixels(&p.output()[mark..]);
+    assert_eq!(again.len(), 1);
+    assert!(
+        again[0].1.width() > img.width(),
+        "drawn larger for 8x16 cells"
+    );
+    assert!(again[0].1.width() <= pane_cols * 8);
+    assert_eq!(again[0].1.width() % 8, 0, "a whole number of 8-pixel cells");
+    // Keys that leave the image alone send nothing again.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    for key in ["j", "k"] {
+        let mark = p.mark();
+        p.send(key);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(
+            sixels(&p.output()[mark..]).is_empty(),
+            "re-sent on {key:?}: {:?}",
+            String::from_utf8_lossy(&p.output()[mark..])
+                .chars()
+                .take(300)
+                .collect::<String>()
+        );
+    }
+    // Another item: its image replaces this one.
+    let mark = p.mark();
+    p.send("n");
+    p.wait_for("pic-2");
+    p.wait_for_bytes(b"\x1bP", mark);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let next = sixels(&p.output()[mark..]);
+    assert_eq!(next.len(), 1);
+    let px = next[0].1.get_pixel(2, 2).0;
+    assert!(near(px, GREEN), "{px:?}");
+    p.send("q");
+    assert!(p.wait_exit().success());
+}
+
+/// A kitty image that becomes ready while a popup covers its first cell is still
+/// transmitted (it used to ride in that cell, and the popup dropped it for good).
+#[test]
+fn kitty_image_ready_under_a_popup_is_transmitted() {
+    let sb = sandbox();
+    // Slow enough to decode that the popup opens first.
+    RgbImage::from_fn(2400, 1200, |x, _| Rgb(if x < 1200 { RED } else { BLUE }))
+        .save(sb.path("a.png"))
+        .unwrap();
+    let data = sb.path("data").display().to_string();
+    let config = sb.path("config").display().to_string();
+    // 14 rows: the popup's top row is the image's first row.
+    let mut p = Pty::spawn(
+        [
+            sb.path("two.jsonl").display().to_string(),
+            "-r".into(),
+            "erin".into(),
+            "--image-protocol".into(),
+            "kitty".into(),
+        ],
+        &[("VERDICT_DATA_DIR", data), ("VERDICT_CONFIG_DIR", config)],
+        100,
+        14,
+    );
+    // Typed before the first frame: the popup opens before the image is ready.
+    p.send_raw(b":");
+    p.wait_for("Jump to item");
+    p.wait_for_bytes(b"a=T", 0);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    p.send("\x1b");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let images = kitty_images(&p.output());
+    assert_eq!(images.len(), 1);
+    looks_like_a(&images[0].pixels);
+    let cells = placeholders(&p);
+    assert_eq!(
+        cells.len(),
+        usize::from(images[0].cols) * usize::from(images[0].rows),
+        "the whole image is placed once the popup closes"
+    );
+    p.send("q");
+    assert!(p.wait_exit().success());
+}
+
+/// Kitty through a real tmux (3.3 or later) whose outer terminal has no 24-bit colour:
+/// the transmission comes out of tmux's passthrough intact, and the placeholders keep
+/// the image id (a 256-colour index that tmux does not convert).
+#[test]
+fn kitty_through_tmux_without_rgb() {
+    let ok = std::process::Command::new("tmux").arg("-V").output();
+    if !ok.is_ok_and(|o| o.status.success()) {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let sb = sandbox();
+    let socket = format!("verdict-decode-{}", std::process::id());
+    let bin = std::env::var("VERDICT_TEST_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_verdict").to_string());
+    let command = format!(
+        "env VERDICT_DATA_DIR={} VERDICT_CONFIG_DIR={} {bin} {} -r erin --image-protocol kitty",
+        sb.path("data").display(),
+        sb.path("config").display(),
+        sb.path("two.jsonl").display(),
+    );
+    struct Kill(String);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("tmux")
+                .args(["-L", &self.0, "kill-server"])
+                .output();
+        }
+    }
+    let _kill = Kill(socket.clone());
+    let mut p = Pty::spawn_program(
+        "tmux",
+        [
+            "-L",
+            socket.as_str(),
+            "-f",
+            "/dev/null",
+            "new-session",
+            command.as_str(),
+        ],
+        &[],
+        100,
+        30,
+    );
+    p.wait_for("pic-1");
+    p.wait_for_bytes(b"a=T", 0);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let images = kitty_images(&p.output());
+    assert_eq!(images.len(), 1, "one transmission out of tmux");
+    looks_like_a(&images[0].pixels);
+    let cells = placeholders(&p);
+    assert!(!cells.is_empty(), "placeholders drawn:\n{}", p.contents());
+    for (_, _, colour) in &cells {
+        assert_eq!(*colour, vt100::Color::Idx(images[0].id as u8));
+    }
+    p.send("q");
+    p.wait_exit();
+}
+
+/// `auto` inside tmux: tmux answers the status report itself at once; the outer
+/// terminal's kitty answer, passed back through tmux, still upgrades to kitty.
+#[test]
+fn auto_through_tmux_upgrades_on_the_outer_kitty_answer() {
+    let ok = std::process::Command::new("tmux").arg("-V").output();
+    if !ok.is_ok_and(|o| o.status.success()) {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let sb = sandbox();
+    let socket = format!("verdict-auto-{}", std::process::id());
+    let bin = std::env::var("VERDICT_TEST_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_verdict").to_string());
+    let command = format!(
+        "env VERDICT_DATA_DIR={} VERDICT_CONFIG_DIR={} {bin} {} -r erin --image-protocol auto",
+        sb.path("data").display(),
+        sb.path("config").display(),
+        sb.path("two.jsonl").display(),
+    );
+    struct Kill(String);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("tmux")
+                .args(["-L", &self.0, "kill-server"])
+                .output();
+        }
+    }
+    let _kill = Kill(socket.clone());
+    let mut p = Pty::spawn_program(
+        "tmux",
+        [
+            "-L",
+            socket.as_str(),
+            "-f",
+            "/dev/null",
+            "new-session",
+            command.as_str(),
+        ],
+        &[],
+        100,
+        30,
+    );
+    p.wait_for("pic-1");
+    // The kitty query came out of tmux's passthrough; answer it as kitty would.
+    p.wait_for_bytes(b"\x1b_Gi=31,", 0);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let mark = p.mark();
+    p.send_raw(b"\x1b_Gi=31;OK\x1b\\");
+    p.wait_for_bytes(b"a=T", mark);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let images = kitty_images(&p.output()[mark..]);
+    assert_eq!(images.len(), 1);
+    looks_like_a(&images[0].pixels);
+    assert!(!placeholders(&p).is_empty(), "{}", p.contents());
+    p.send("q");
+    p.wait_exit();
 }

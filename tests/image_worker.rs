@@ -336,3 +336,30 @@ fn crc32(bytes: &[u8]) -> u32 {
     }
     !crc
 }
+
+/// A huge image prefetched for the next item is not decoded ahead of time (a decode
+/// cannot be cancelled and would hold up the current item's image); it is decoded
+/// when asked for.
+#[test]
+fn huge_images_are_not_prefetched() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = dir.path().join("huge.png");
+    RgbImage::new(4100, 4000).save(&huge).unwrap();
+    let small = dir.path().join("small.png");
+    write_png(&small, 40, 20);
+    let (w, rx) = worker(Some(halfblocks()));
+    w.prefetch(huge.clone());
+    // Let the worker take the prefetch if it is going to.
+    std::thread::sleep(Duration::from_millis(300));
+    w.request(key(&small, 20, 10));
+    let (k, r) = ready(&rx);
+    assert_eq!(k, key(&small, 20, 10));
+    assert!(r.is_ok());
+    assert_eq!(w.stats().decodes, 1, "the huge prefetch was decoded");
+    // Asked for, it is decoded and drawn.
+    w.request(key(&huge, 20, 10));
+    let (k, r) = ready(&rx);
+    assert_eq!(k, key(&huge, 20, 10));
+    assert!(r.is_ok());
+    assert_eq!(w.stats().decodes, 2);
+}

@@ -198,6 +198,19 @@ fn cvqa_accept_reject_fix() {
     press(&mut s, KeyCode::Backspace);
     ch(&mut s, 'B');
     let fx = press(&mut s, KeyCode::Enter);
+    assert!(fx.is_empty(), "the reason is asked first");
+    assert!(
+        matches!(s.mode, Mode::FixReason { selected: 2, .. }),
+        "wrong-answer suggested: {:?}",
+        s.mode
+    );
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("Fix: why?"), "{out}");
+    assert!(
+        out.contains("Enter confirms · 1-5 or ↑↓ · Esc cancels"),
+        "{out}"
+    );
+    let fx = press(&mut s, KeyCode::Enter);
     let r = recorded(&mut s, fx);
     assert_eq!(
         strip_time(&r[0].1),
@@ -637,14 +650,16 @@ fn other_keys() {
     assert_eq!(s.scroll, 1);
     press(&mut s, KeyCode::PageDown);
     assert!(s.scroll > 10);
+    // PgDn stopped at the end of the text; PgUp goes a page back, to the top
     press(&mut s, KeyCode::PageUp);
+    assert_eq!(s.scroll, 0);
     s.update(Msg::Mouse(MouseEvent {
         kind: MouseEventKind::ScrollDown,
         column: 1,
         row: 5,
         modifiers: KeyModifiers::NONE,
     }));
-    assert_eq!(s.scroll, 4);
+    assert_eq!(s.scroll, 3);
     ch(&mut s, 'M');
     assert!(s.side_by_side);
     ch(&mut s, 'z');
@@ -818,6 +833,27 @@ fn progress_counts_match_a_full_count() {
     }
 }
 
+// ----- what the reviewer sees is true, and fits 80×24 -----------------------------------
+
+/// The characters of each screen row between columns `from` and `to`.
+fn column(screen: &str, from: usize, to: usize) -> String {
+    screen
+        .lines()
+        .map(|l| l.chars().skip(from).take(to - from).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A result set written into a temporary directory, and the reviewer's state on it.
+fn state_on(name: &str, lines: &[Value]) -> (tempfile::TempDir, State) {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join(name);
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&p, text).unwrap();
+    let s = state_at(&p);
+    (d, s)
+}
+
 // ----- verdicts recorded are exactly the ones given ---------------------------------------
 
 /// The state on a file written from `lines`, as carol, index delivered.
@@ -827,6 +863,527 @@ fn state_of(lines: &str) -> (tempfile::TempDir, State) {
     std::fs::write(&p, lines).unwrap();
     let s = state_at(&p);
     (d, s)
+}
+
+fn graded(s: &mut State, keys: &str) {
+    for c in keys.chars() {
+        let fx = ch(s, c);
+        recorded(s, fx);
+    }
+}
+
+#[test]
+fn side_by_side_shows_each_models_own_grade_chartom() {
+    let (_d, mut s) = state("chartom.jsonl");
+    graded(&mut s, "1M");
+    s.size = (200, 50);
+    let out = render_to_string(&s, 200, 50);
+    let (left, right) = (column(&out, 0, 100), column(&out, 100, 200));
+    assert!(!right.contains("identifies"), "llava is not graded: {out}");
+    assert!(left.contains("gpt-4o (1/2)"), "{out}");
+    assert!(left.contains("Mine: identifies"), "{out}");
+    assert!(right.contains("llava (2/2)"), "{out}");
+    assert!(right.contains("Mine: not graded"), "{out}");
+    insta::assert_snapshot!("chartom_side_by_side_graded_200x50", out);
+}
+
+#[test]
+fn side_by_side_shows_each_models_own_ticks_chartom_qa() {
+    let (_d, mut s) = state("chartom-qa.jsonl");
+    graded(&mut s, "13M");
+    s.size = (200, 50);
+    let out = render_to_string(&s, 200, 50);
+    let (left, right) = (column(&out, 0, 100), column(&out, 100, 200));
+    assert!(!right.contains("[✔]"), "llama is not graded: {out}");
+    assert!(left.contains(" 1 [✔]") && left.contains(" 3 [✔]"), "{out}");
+    assert!(
+        left.contains("Mine: bonus 1,3 of 3 · penalty not graded"),
+        "{out}"
+    );
+    assert!(right.contains("llama (2/2)"), "{out}");
+    assert!(right.contains("My penalty: not graded"), "{out}");
+}
+
+#[test]
+fn side_by_side_keeps_others_verdicts_per_column_and_blind_mode() {
+    let item = json!({"id": "c1", "benchmark": "chartom",
+        "chart": {"pair": "G1_Q1", "chart_type": "bar", "version": "manipulated", "manipulation": "truncated axis"},
+        "fact": {"question": "How many?", "key": 2},
+        "responses": [{"model": "m-one", "fact": "2", "justification": "axis"},
+                      {"model": "m-two", "fact": "3", "justification": "colours"}],
+        "reviews": {"alice": {"models": {"m-one": {"justification": "identifies"},
+                                          "m-two": {"justification": "misses", "fact_correct": true}}}}});
+    let (_d, mut s) = state_on("c.jsonl", &[item]);
+    ch(&mut s, 'M');
+    s.size = (200, 50);
+    let out = render_to_string(&s, 200, 50);
+    let (left, right) = (column(&out, 0, 100), column(&out, 100, 200));
+    assert!(left.contains("alice identifies"), "{out}");
+    assert!(right.contains("alice misses, FACT correct"), "{out}");
+    // alice's override is the effective grade of m-two, and said to be hers
+    assert!(
+        right.contains("✔ correct (reviewers' override; rule: wrong)"),
+        "{out}"
+    );
+    // blind: hidden until I grade, in every column
+    ch(&mut s, 'b');
+    let out = render_to_string(&s, 200, 50);
+    assert!(!out.contains("alice"), "{out}");
+    assert!(!out.contains("reviewers' override"), "{out}");
+    // grading m-one reveals alice's grades of m-one only
+    graded(&mut s, "2");
+    let out = render_to_string(&s, 200, 50);
+    let (left, right) = (column(&out, 0, 100), column(&out, 100, 200));
+    assert!(left.contains("alice identifies"), "{out}");
+    assert!(!right.contains("alice"), "{out}");
+    graded(&mut s, "m3");
+    let out = render_to_string(&s, 200, 50);
+    assert!(column(&out, 100, 200).contains("alice misses"), "{out}");
+}
+
+#[test]
+fn side_by_side_fits_80x24() {
+    let (_d, mut s) = state("chartom.jsonl");
+    graded(&mut s, "1M");
+    let out = render_to_string(&s, 80, 24);
+    assert!(
+        out.contains("gpt-4o (1/2)") && out.contains("llava (2/2)"),
+        "{out}"
+    );
+    assert!(out.contains("Mine: identifies"), "{out}");
+    // the columns get the image's rows; zoom still shows it
+    assert!(out.contains("hidden side by side (z shows it)"), "{out}");
+    assert_eq!(verdict::tui::draw::image_area(&s, 80, 24), None);
+    ch(&mut s, 'z');
+    assert!(verdict::tui::draw::image_area(&s, 80, 24).is_some());
+    ch(&mut s, 'z');
+    insta::assert_snapshot!("chartom_side_by_side_graded_80x24", out);
+    // three responses: two at a time, the page of the selected one
+    let mut item: Value = serde_json::from_str(
+        std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui/chartom-qa.jsonl"),
+        )
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap(),
+    )
+    .unwrap();
+    let mut third = item["responses"][0].clone();
+    third["model"] = json!("qwen");
+    item["responses"].as_array_mut().unwrap().push(third);
+    let (_d2, mut s) = state_on("qa.jsonl", &[item]);
+    ch(&mut s, 'M');
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("responses 1–2 of 3 (m moves)"), "{out}");
+    assert!(!out.contains("qwen"), "{out}");
+    ch(&mut s, 'm');
+    ch(&mut s, 'm');
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("qwen (3/3)"), "{out}");
+}
+
+#[test]
+fn overrides_show_the_effective_grade_and_the_cycle() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    let line = |out: &str, prefix: &str| {
+        out.lines()
+            .find(|l| l.contains(prefix))
+            .unwrap_or_else(|| panic!("no {prefix} in {out}"))
+            .to_string()
+    };
+    let out = render_to_string(&s, 80, 24);
+    assert!(line(&out, "→ 1 ").contains("✔ correct"), "{out}");
+    graded(&mut s, "1");
+    let out = render_to_string(&s, 80, 24);
+    assert!(
+        line(&out, "→ 1 ").contains("✔ correct (my override; rule: correct)"),
+        "{out}"
+    );
+    assert!(line(&out, "→ 1 ").contains("[correct]"), "{out}");
+    graded(&mut s, "1");
+    let out = render_to_string(&s, 80, 24);
+    assert!(
+        line(&out, "→ 1 ").contains("✘ wrong (my override; rule: correct)"),
+        "{out}"
+    );
+    assert!(line(&out, "→ 1 ").contains("[wrong]"), "{out}");
+    assert!(
+        out.contains("llava original override wrong  ✔ recorded"),
+        "{out}"
+    );
+    insta::assert_snapshot!("cvqa_override_80x24", out);
+    graded(&mut s, "1");
+    let out = render_to_string(&s, 80, 24);
+    assert!(
+        line(&out, "→ 1 ").contains("✔ correct (rule)  1 override: [auto] correct wrong"),
+        "{out}"
+    );
+
+    // CHARTOM x
+    let (_d, mut s) = state("chartom.jsonl");
+    graded(&mut s, "xx");
+    s.scroll = 0;
+    let out = render_to_string(&s, 200, 50);
+    assert!(
+        out.contains("✘ wrong (my override; rule: correct)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("x override FACT: auto correct [wrong]"),
+        "{out}"
+    );
+    assert!(out.contains("FACT override: wrong"), "{out}");
+}
+
+#[test]
+fn footers_put_grading_keys_help_and_quit_first_from_the_live_keymap() {
+    for (name, keys, first) in [
+        ("cvqa.jsonl", "", " a accept  f fix  r reject"),
+        (
+            "chartom.jsonl",
+            "",
+            " 1 identifies  2 partial  3 misses  x FACT",
+        ),
+        ("chartom-qa.jsonl", "", " 1-3 bonus  e penalty"),
+        ("generic.jsonl", "", " 1 pass  2 fail  3 unsure"),
+    ] {
+        let out = screen(name, keys, 80, 24);
+        let footer = out.lines().nth(23).unwrap();
+        assert!(footer.starts_with(first), "{name}: {footer}");
+        assert!(
+            footer.contains("? help") && footer.contains("q quit"),
+            "{name}: {footer}"
+        );
+    }
+    // a remapped key shows its new key
+    let (_d, p) = fixture("chartom.jsonl");
+    let mut s = state_at(&p);
+    let mut km = Keymap::default();
+    let mut cfg = std::collections::BTreeMap::new();
+    cfg.insert("help".to_string(), vec!["h".to_string()]);
+    cfg.insert("chartom.identifies".to_string(), vec!["y".to_string()]);
+    assert!(km.apply_config(&cfg).is_empty());
+    s.keymap = km;
+    let out = render_to_string(&s, 80, 24);
+    let footer = out.lines().nth(23).unwrap();
+    assert!(footer.starts_with(" y identifies"), "{footer}");
+    assert!(footer.contains("h help"), "{footer}");
+}
+
+#[test]
+fn the_grade_is_visible_after_grading_at_80x24() {
+    let (_d, mut s) = state("chartom.jsonl");
+    graded(&mut s, "2");
+    let out = render_to_string(&s, 80, 24);
+    assert!(
+        out.contains("My grade of gpt-4o: partial  ✔ recorded"),
+        "{out}"
+    );
+    insta::assert_snapshot!("chartom_graded_80x24", out);
+    let (_d, mut s) = state("chartom-qa.jsonl");
+    graded(&mut s, "2");
+    let out = render_to_string(&s, 80, 24);
+    assert!(
+        out.contains("My grade of gpt-4o: bonus 2 of 3 · penalty not graded"),
+        "{out}"
+    );
+    insta::assert_snapshot!("chartom_qa_graded_80x24", out);
+    let (_d, mut s) = state("cvqa.jsonl");
+    graded(&mut s, "r3");
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("My grade: rejected (wrong-answer)"), "{out}");
+    insta::assert_snapshot!("cvqa_graded_80x24", out);
+    let (_d, mut s) = state("generic.jsonl");
+    graded(&mut s, "3");
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("My grade: unsure  ✔ recorded"), "{out}");
+    insta::assert_snapshot!("generic_graded_80x24", out);
+}
+
+#[test]
+fn no_picture_no_image_box() {
+    let out = screen("chartom.jsonl", "", 80, 24);
+    let second = out.lines().nth(1).unwrap();
+    assert!(second.contains("chart.png · images off"), "{out}");
+    assert!(!out.contains("┌ chart.png"), "{out}");
+    // a failed image: one line with the reason
+    let (_d, mut s) = state("chartom.jsonl");
+    s.image = verdict::tui::app::ImageSlot::Failed(
+        verdict::tui::image::ImageKey {
+            path: "chart.png".into(),
+            width: 78,
+            height: 5,
+        },
+        "image not found".into(),
+    );
+    s.protocol_name = "halfblocks";
+    let out = render_to_string(&s, 80, 24);
+    assert!(
+        out.lines().nth(1).unwrap().contains("image not found"),
+        "{out}"
+    );
+}
+
+#[test]
+fn page_down_stops_at_the_end_and_says_where_it_is() {
+    let (_d, mut s) = state("chartom.jsonl");
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("lines 1–"), "{out}");
+    for _ in 0..20 {
+        press(&mut s, KeyCode::PageDown);
+    }
+    let max = verdict::tui::draw::max_scroll(&s);
+    assert!(max > 0);
+    assert_eq!(s.scroll, max, "PgDn stops at the end");
+    for _ in 0..5 {
+        ch(&mut s, 'j');
+    }
+    assert_eq!(s.scroll, max);
+    let out = render_to_string(&s, 80, 24);
+    assert!(
+        out.contains("Verdicts"),
+        "the end of the text is on screen: {out}"
+    );
+    assert!(out.contains("▲ lines"), "{out}");
+    press(&mut s, KeyCode::PageUp);
+    assert!(s.scroll < max);
+}
+
+#[test]
+fn dialogs_and_summary_rows_fit_80x24() {
+    let out = screen("cvqa.jsonl", "F", 80, 24);
+    assert!(out.contains("Filters · 3 of 3 items match"), "{out}");
+    assert!(
+        out.contains("Enter toggles · X clears · Esc closes"),
+        "{out}"
+    );
+    assert!(
+        out.contains("disagreement (reviewers, or human vs judge)"),
+        "{out}"
+    );
+    let out = screen("chartom-qa.jsonl", "e", 80, 24);
+    assert!(
+        out.contains("Penalty: what the response gets wrong"),
+        "{out}"
+    );
+    assert!(
+        out.contains("empty = none · Enter saves · Esc cancels"),
+        "{out}"
+    );
+    let out = screen("cvqa.jsonl", "nf", 80, 24);
+    assert!(
+        out.contains("Tab switches · Enter saves · Esc cancels"),
+        "{out}"
+    );
+    insta::assert_snapshot!("fix_80x24", out);
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 's');
+    let v = verdict::tui::grading::summary_value(&s.store);
+    s.update(Msg::Summary(Ok(v)));
+    let out = render_to_string(&s, 80, 24);
+    assert!(
+        !out.contains("orig") || out.contains("n=1     orig") || out.contains("n=2     orig"),
+        "{out}"
+    );
+    for l in out.lines() {
+        assert!(!l.contains("n=1orig") && !l.contains("n=2orig"), "{l}");
+        if l.contains("n=") {
+            assert!(l.contains(" Δ "), "the row is whole: {l}");
+        }
+    }
+}
+
+#[test]
+fn search_highlights_the_matched_characters() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    for c in "/plates".chars() {
+        for e in ch(&mut s, c) {
+            if let Effect::Search {
+                seq,
+                query,
+                meta,
+                within,
+            } = e
+            {
+                let results = facts::search(&meta, &query, within.as_deref(), 500);
+                s.update(Msg::SearchDone { seq, results });
+            }
+        }
+    }
+    let backend = ratatui::backend::TestBackend::new(80, 24);
+    let mut term = ratatui::Terminal::new(backend).unwrap();
+    term.draw(|f| verdict::tui::draw::draw(&s, f)).unwrap();
+    let buf = term.backend().buffer().clone();
+    let row = (0..24)
+        .find(|&y| {
+            (0..80)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+                .contains("real-00001 How")
+        })
+        .expect("a result row");
+    let cells: Vec<_> = (0..80).map(|x| buf[(x, row)].clone()).collect();
+    let text: String = cells.iter().map(|c| c.symbol().to_string()).collect();
+    let start = text[..text.find("real-00001").unwrap()].chars().count();
+    let meta = s.meta.as_ref().unwrap();
+    let hits = facts::match_indices(meta.search_text(0), "plates");
+    assert_eq!(hits.len(), 6);
+    use ratatui::style::Modifier;
+    // every visible character is underlined exactly when the query matched it
+    let visible = text.chars().count() - start - 4; // the frame and the ellipsis
+    let mut underlined = 0;
+    for k in 0..visible {
+        let on = cells[start + k].modifier.contains(Modifier::UNDERLINED);
+        assert_eq!(on, hits.contains(&k), "char {k} of {text}");
+        underlined += usize::from(on);
+    }
+    // nucleo matched the second "plates" of this line: off screen at 80 columns
+    let wide = {
+        let backend = ratatui::backend::TestBackend::new(200, 50);
+        let mut term = ratatui::Terminal::new(backend).unwrap();
+        term.draw(|f| verdict::tui::draw::draw(&s, f)).unwrap();
+        term.backend().buffer().clone()
+    };
+    let row = (0..50)
+        .find(|&y| {
+            (0..200)
+                .map(|x| wide[(x, y)].symbol().to_string())
+                .collect::<String>()
+                .contains("real-00001 How")
+        })
+        .unwrap();
+    let text: String = (0..200)
+        .map(|x| wide[(x, row)].symbol().to_string())
+        .collect();
+    let start = text[..text.find("real-00001").unwrap()].chars().count();
+    for k in 0..meta.search_text(0).chars().count() {
+        let on = wide[(start as u16 + k as u16, row)]
+            .modifier
+            .contains(Modifier::UNDERLINED);
+        assert_eq!(on, hits.contains(&k), "char {k} of {text}");
+        underlined += usize::from(on);
+    }
+    assert_eq!(underlined, 6);
+}
+
+#[test]
+fn theme_key_says_which_theme() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'T');
+    assert_eq!(s.status.as_ref().unwrap().0, "theme: dark (T switches)");
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("theme: dark"), "{out}");
+    ch(&mut s, 'T');
+    assert_eq!(s.status.as_ref().unwrap().0, "theme: light (T switches)");
+}
+
+#[test]
+fn summary_footer_names_the_keys_that_close_it() {
+    let (_d, mut s) = state("chartom.jsonl");
+    ch(&mut s, 's');
+    let v = verdict::tui::grading::summary_value(&s.store);
+    s.update(Msg::Summary(Ok(v)));
+    let out = render_to_string(&s, 80, 24);
+    let footer = out.lines().nth(23).unwrap().to_string();
+    assert!(footer.contains("s close"), "{footer}");
+    assert!(!footer.contains("? close"), "{footer}");
+    // every key the footer says closes it, closes it
+    for key in footer
+        .split("  ")
+        .filter_map(|h| h.trim().strip_suffix(" close"))
+    {
+        let mut s2 = state("chartom.jsonl").1;
+        ch(&mut s2, 's');
+        let code = match key {
+            "Esc" => KeyCode::Esc,
+            k => KeyCode::Char(k.chars().next().unwrap()),
+        };
+        press(&mut s2, code);
+        assert_eq!(s2.mode, Mode::Normal, "{key} closes the summary");
+    }
+    // the same for help
+    let (_d, mut s) = state("chartom.jsonl");
+    ch(&mut s, '?');
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.lines().nth(23).unwrap().contains("? close"), "{out}");
+}
+
+#[test]
+fn hmi_plot_shows_every_point_with_distinct_glyphs() {
+    let (_d, mut s) = state("chartom.jsonl");
+    s.size = (200, 50);
+    ch(&mut s, 's');
+    let v = verdict::tui::grading::summary_value(&s.store);
+    let charts = v["benchmarks"]["chartom"]["charts"]
+        .as_array()
+        .unwrap()
+        .len();
+    s.update(Msg::Summary(Ok(v)));
+    let out = render_to_string(&s, 200, 50);
+    let start = out
+        .lines()
+        .position(|l| l.contains("HMI ranking"))
+        .expect(&out);
+    let plot: Vec<&str> = out.lines().skip(start + 1).collect();
+    let legend = plot.iter().find(|l| l.contains("original")).expect(&out);
+    assert!(
+        legend.contains("o original")
+            && legend.contains("x manipulated")
+            && legend.contains("+ model's prediction"),
+        "{legend}"
+    );
+    let points: usize = plot
+        .iter()
+        .filter(|l| l.contains('┤'))
+        .map(|l| {
+            l.split('┤')
+                .nth(1)
+                .unwrap()
+                .chars()
+                .filter(|c| "ox⊕⊗*".contains(*c))
+                .count()
+        })
+        .sum();
+    assert_eq!(points, charts, "every chart has its point: {out}");
+}
+
+#[test]
+fn chartom_qa_evaluation_layout_as_the_benchmark_names_it() {
+    let d = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/chartom-qa-eval.jsonl");
+    let p = d.path().join("gpt-4o_belief_c1000_eval_penalty.jsonl");
+    std::fs::copy(&src, &p).unwrap();
+    let before = std::fs::read(&p).unwrap();
+    let mut s = state_at(&p);
+    s.size = (200, 50);
+    let out = render_to_string(&s, 200, 50);
+    assert!(!out.contains("—"), "no character: {out}");
+    assert!(
+        out.contains("Pride and Prejudice · ToM dimension belief"),
+        "{out}"
+    );
+    assert!(out.contains("Misleading choices"), "{out}");
+    assert!(out.contains("✘ a plausible but wrong reading"), "{out}");
+    assert!(!out.contains("1. a plausible"), "{out}");
+    assert!(out.contains("My grade: not graded"), "{out}");
+    assert!(out.contains("Responses:  gpt-4o"), "{out}");
+    assert!(!out.contains(" response "), "{out}");
+    insta::assert_snapshot!("chartom_qa_eval_200x50", out);
+    let out = render_to_string(&s, 80, 24);
+    insta::assert_snapshot!("chartom_qa_eval_80x24", out);
+    // the stem, when the name is not the benchmark's pattern
+    let q = d.path().join("my-run.jsonl");
+    std::fs::copy(&src, &q).unwrap();
+    let s = state_at(&q);
+    let out = render_to_string(&s, 200, 50);
+    assert!(out.contains("Responses:  my-run"), "{out}");
+    drop(s);
+    assert_eq!(
+        std::fs::read(&p).unwrap(),
+        before,
+        "the file's bytes are untouched"
+    );
 }
 
 #[test]
@@ -967,6 +1524,16 @@ fn done_is_one_domain_rule() {
         Some(&rev(r#"{"models":{"a":{"original_correct":true}}}"#))
     ));
     assert!(item_done(&cv, Some(&rev(r#"{"status":"accept"}"#))));
+    let ch = item(
+        r#"{"benchmark":"chartom","responses":[{"model":"a","justification":"j"},{"model":"b"}]}"#,
+    );
+    assert!(item_done(
+        &ch,
+        Some(&rev(r#"{"models":{"a":{"justification":"misses"}}}"#))
+    ));
+    let bare = item(r#"{"benchmark":"chartom","responses":[{"model":"a"}]}"#);
+    assert!(!item_done(&bare, None));
+    assert!(item_done(&bare, Some(&rev(r#"{"fact_correct":false}"#))));
     let other = item(r#"{"benchmark":"x"}"#);
     assert!(!item_done(&other, Some(&rev(r#"{"note":"n"}"#))));
     assert!(item_done(&other, Some(&rev(r#"{"verdict":"pass"}"#))));
@@ -1045,6 +1612,23 @@ fn press_everything(s: &mut State) {
         }
         press(s, KeyCode::Esc);
         s.update(Msg::Paste("p".into()));
+        for (row, kind) in [
+            (
+                22,
+                MouseEventKind::Down(crossterm::event::MouseButton::Left),
+            ),
+            (5, MouseEventKind::Down(crossterm::event::MouseButton::Left)),
+            (5, MouseEventKind::ScrollDown),
+            (5, MouseEventKind::ScrollUp),
+        ] {
+            s.update(Msg::Mouse(MouseEvent {
+                kind,
+                column: 40,
+                row,
+                modifiers: KeyModifiers::NONE,
+            }));
+        }
+        s.update(Msg::Tick);
         press(s, KeyCode::Esc);
     }
     let mut fx = vec![];
@@ -1302,9 +1886,11 @@ fn the_adjudication_queue_steps_through_disagreements_only() {
     // n and p stay in the queue
     ch(&mut s, 'n');
     assert_eq!(s.pos, 1);
-    // grade, mark final: the item leaves the queue
+    // grade (no auto-advance in the queue: A comes next), mark final: the item leaves
+    s.auto_advance = true;
     let fx = ch(&mut s, 'a');
     recorded(&mut s, fx);
+    assert_eq!(s.pos, 1);
     let fx = ch(&mut s, 'A');
     let r = recorded(&mut s, fx);
     assert_eq!(r[0].1.as_ref().unwrap()["final"], true);
@@ -1317,6 +1903,57 @@ fn the_adjudication_queue_steps_through_disagreements_only() {
     ch(&mut s, 'D');
     assert!(!s.queue);
     assert!(s.visible.is_none());
+}
+
+#[test]
+fn a_fix_records_the_reason_the_reviewer_gives() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'f');
+    typ(&mut s, " now");
+    press(&mut s, KeyCode::Enter);
+    assert!(
+        matches!(s.mode, Mode::FixReason { selected: 3, .. }),
+        "{:?}",
+        s.mode
+    );
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("Fix: why?"), "{out}");
+    // the question was ambiguous, not ungrammatical: the reviewer says so
+    let fx = ch(&mut s, '1');
+    let r = recorded(&mut s, fx);
+    let v = strip_time(&r[0].1);
+    assert_eq!(v["reason"], "ambiguous");
+    assert_eq!(v["status"], "fix");
+    assert!(v["fixed_question"].as_str().unwrap().ends_with(" now"));
+}
+
+#[test]
+fn blind_mode_hides_others_in_the_generic_json_too() {
+    let (_d, mut s) = state_of(
+        r#"{"id":"g","benchmark":"mmlu","question":"q","reviews":{"bob":{"at":"2026-11-01T10:00:00Z","verdict":"fail","note":"BOB-SAYS"}}}
+"#,
+    );
+    assert!(render_to_string(&s, 80, 30).contains("BOB-SAYS"));
+    ch(&mut s, 'b');
+    let out = render_to_string(&s, 80, 30);
+    assert!(!out.contains("BOB-SAYS"), "{out}");
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    assert!(render_to_string(&s, 80, 30).contains("BOB-SAYS"));
+}
+
+#[test]
+fn blind_side_by_side_hides_the_judge_of_models_not_graded() {
+    let (_d, mut s) = state_of(BLIND);
+    ch(&mut s, 'b');
+    let fx = ch(&mut s, 'x');
+    recorded(&mut s, fx);
+    let fx = ch(&mut s, '0');
+    recorded(&mut s, fx);
+    ch(&mut s, 'M');
+    let out = render_to_string(&s, 200, 60);
+    assert!(out.contains("JUDGE-A"), "model a is graded: {out}");
+    assert!(!out.contains("JUDGE-B"), "model b is not: {out}");
 }
 
 #[test]
@@ -1359,6 +1996,86 @@ fn search_typed_before_the_index_is_ready_runs_when_it_arrives() {
     });
     let Mode::Search(st) = &s.mode else { panic!() };
     assert_eq!(st.results, vec![2]);
+}
+
+#[test]
+fn the_adjudication_queue_does_not_auto_advance() {
+    let item = |id: &str| {
+        format!(
+            r#"{{"id":"{id}","benchmark":"cvqa","original":{{"question":"q","answer":"1"}},"counterfactual":{{"question":"c","answer":"2"}},"reviews":{{"ann":{{"status":"accept"}},"bob":{{"status":"reject","reason":"ambiguous"}}}}}}"#
+        )
+    };
+    let (_d, mut s) = state_of(&format!("{}\n{}\n", item("x1"), item("x2")));
+    s.auto_advance = true;
+    ch(&mut s, 'D');
+    assert_eq!(s.visible.as_deref(), Some(&[0usize, 1][..]));
+    let fx = ch(&mut s, 'a');
+    recorded(&mut s, fx);
+    assert_eq!(s.pos, 0, "A comes next on this item");
+    let fx = ch(&mut s, 'A');
+    recorded(&mut s, fx);
+    assert_eq!(s.pos, 1, "adjudicated: on to the next in the queue");
+    assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
+}
+
+#[test]
+fn generic_keys_and_adjudication_write_exactly_their_fields() {
+    let (_d, mut s) = state("generic.jsonl");
+    for (c, v) in [('1', "pass"), ('2', "fail"), ('3', "unsure")] {
+        let fx = ch(&mut s, c);
+        let r = recorded(&mut s, fx);
+        assert_eq!(strip_time(&r[0].1), json!({ "verdict": v }));
+    }
+    let fx = ch(&mut s, 'A');
+    let r = recorded(&mut s, fx);
+    assert_eq!(
+        strip_time(&r[0].1),
+        json!({"final": true, "verdict": "unsure"})
+    );
+    let fx = ch(&mut s, 'A');
+    let r = recorded(&mut s, fx);
+    assert_eq!(strip_time(&r[0].1), json!({"verdict": "unsure"}));
+    // undo and redo give back exactly the reviews before and after, times included
+    let before = s.my_review(0);
+    let fx = ch(&mut s, 'u');
+    recorded(&mut s, fx);
+    let fx = ctrl(&mut s, 'r');
+    recorded(&mut s, fx);
+    assert_eq!(s.my_review(0), before);
+}
+
+#[test]
+fn help_and_summary_scroll_stop_at_their_end() {
+    let (_d, mut s) = state("chartom.jsonl");
+    ch(&mut s, '?');
+    for _ in 0..30 {
+        press(&mut s, KeyCode::PageDown);
+    }
+    let Mode::Help { scroll } = s.mode else {
+        panic!()
+    };
+    let max = verdict::tui::draw::page_max_scroll(&s);
+    assert!(max > 0);
+    assert_eq!(scroll, max, "PgDn stops at the end of the help");
+    let out = render_to_string(&s, 80, 24);
+    assert!(
+        out.contains("delete to start / end"),
+        "the last line is on screen: {out}"
+    );
+    assert!(out.contains("▲ lines"), "{out}");
+    press(&mut s, KeyCode::Esc);
+    ch(&mut s, 's');
+    let v = verdict::tui::grading::summary_value(&s.store);
+    s.update(Msg::Summary(Ok(v)));
+    for _ in 0..30 {
+        ch(&mut s, 'j');
+    }
+    let Mode::Summary { scroll } = s.mode else {
+        panic!()
+    };
+    assert_eq!(scroll, verdict::tui::draw::page_max_scroll(&s));
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("▲ lines"), "{out}");
 }
 
 #[test]

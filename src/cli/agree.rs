@@ -4,7 +4,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::journal::open_with_journal;
+use crate::cli::out;
+use crate::sanitize;
 use crate::team::agree::{AgreementReport, FieldReport, PairFigures, report};
 
 #[derive(clap::Args, Debug)]
@@ -17,19 +18,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (store, _journal, replay) = open_with_journal(&args.file)?;
-    if replay.applied > 0 {
-        eprintln!(
-            "verdict: {}: {} verdict(s) from its journal (not yet saved into the file) are included",
-            args.file.display(),
-            replay.applied
-        );
-    }
+    let store = super::open_with_journal(&args.file)?;
     let r = report(&store);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&r)?);
+        out::print_json(&r)?;
     } else {
-        print!("{}", render(&r));
+        out::print(&render(&r))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -63,19 +57,19 @@ pub fn render(r: &AgreementReport) -> String {
     let _ = writeln!(
         o,
         "Agreement in {}: {} items, reviewers {}; {} adjudication(s) left out",
-        r.file,
+        sanitize::line(&r.file),
         r.items,
         if r.reviewers.is_empty() {
             "none".to_string()
         } else {
-            r.reviewers.join(", ")
+            sanitize::line(&r.reviewers.join(", ")).into_owned()
         },
         r.adjudications_left_out
     );
     if !r.unreadable.is_empty() {
         let _ = writeln!(o, "{} unreadable item(s) left out:", r.unreadable.len());
         for u in r.unreadable.iter().take(10) {
-            let _ = writeln!(o, "  {u}");
+            let _ = writeln!(o, "  {}", sanitize::line(u));
         }
         if r.unreadable.len() > 10 {
             let _ = writeln!(o, "  ... and {} more", r.unreadable.len() - 10);
@@ -129,7 +123,7 @@ pub fn render(r: &AgreementReport) -> String {
                 let _ = writeln!(
                     o,
                     "  {:<16} {}   {}",
-                    v.reviewer,
+                    sanitize::line(&v.reviewer),
                     cols(&v.bonus),
                     cols(&v.penalty)
                 );
@@ -145,7 +139,7 @@ pub fn render(r: &AgreementReport) -> String {
                 let _ = writeln!(
                     o,
                     "  {:<16} {:>7} {:>8} {:>7}   {:>7} {:>8} {:>7}",
-                    f.rater,
+                    sanitize::line(&f.rater),
                     f.bonus_points,
                     f.covered,
                     num(f.bpc),
@@ -166,7 +160,7 @@ pub fn render(r: &AgreementReport) -> String {
             let _ = writeln!(
                 o,
                 "  {:<16} {:>6} {:>8} {:>8}{}",
-                t.reviewer,
+                sanitize::line(&t.reviewer),
                 t.timed,
                 t.median_seconds
                     .map(|s| format!("{s:.1}s"))
@@ -185,7 +179,7 @@ pub fn render(r: &AgreementReport) -> String {
     if !r.warnings.is_empty() {
         let _ = writeln!(o, "\n{} warning(s):", r.warnings.len());
         for w in r.warnings.iter().take(20) {
-            let _ = writeln!(o, "  {w}");
+            let _ = writeln!(o, "  {}", sanitize::line(w));
         }
         if r.warnings.len() > 20 {
             let _ = writeln!(o, "  ... and {} more", r.warnings.len() - 20);
@@ -199,7 +193,7 @@ fn field(o: &mut String, f: &FieldReport, ind: &str) {
         .categories
         .iter()
         .zip(&f.counts)
-        .map(|(c, n)| format!("{c} {n}"))
+        .map(|(c, n)| format!("{} {n}", sanitize::line(c)))
         .collect();
     let _ = writeln!(
         o,
@@ -248,7 +242,7 @@ fn field(o: &mut String, f: &FieldReport, ind: &str) {
             let _ = writeln!(
                 o,
                 "{ind}  {:<24} {:>6} {:>9} {:>13}",
-                format!("{} - {}", p.a, p.b),
+                format!("{} - {}", sanitize::line(&p.a), sanitize::line(&p.b)),
                 p.units,
                 pct(Some(p.agreement)),
                 num(p.cohen_kappa)

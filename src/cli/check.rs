@@ -5,14 +5,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::check::{self, Problem, Severity};
-use crate::import::escape_controls;
+use crate::cli::out::{self, errln};
+use crate::sanitize;
 
 /// Exit codes: 0 when the file has no errors (warnings and notices allowed), 1 when it has
 /// errors, 2 when it cannot be read at all.
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Exit code: 0 when the file has no errors (warnings and notices allowed), \
-                  1 when it has errors, 2 when it cannot be read at all. See docs/import.md."
+                  1 when it has errors, 2 when it cannot be read at all, 141 when the output's reader \
+                  went away (`| head`). See docs/import.md."
 )]
 pub struct Args {
     /// The result set.
@@ -45,19 +47,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         message: format!("cannot read the file: {e}"),
                     }],
                 };
-                println!("{}", r.to_json());
+                out::print(&format!("{}\n", r.to_json()))?;
             } else {
-                eprintln!("verdict: {}", escape_controls(&e.to_string()));
+                errln!("verdict: {e}")?;
             }
             return Ok(ExitCode::from(2));
         }
     };
-    match print(&report, args.json) {
-        Ok(()) => {}
-        // `verdict check ... | head`: stop quietly.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        Err(e) => return Err(e.into()),
-    }
+    print(&report, args.json)?;
     Ok(if report.is_clean() {
         ExitCode::SUCCESS
     } else {
@@ -66,11 +63,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 fn print(report: &check::Report, json: bool) -> std::io::Result<()> {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = out::stdout(if json {
+        sanitize::Form::Json
+    } else {
+        sanitize::Form::Text
+    });
     if json {
         writeln!(out, "{}", report.to_json())?;
     } else {
-        let file = escape_controls(&report.file.to_string_lossy());
+        let file = sanitize::line(&report.file.to_string_lossy()).into_owned();
         for p in &report.problems {
             let mut s = file.clone();
             if let Some(l) = p.line {
@@ -78,16 +79,16 @@ fn print(report: &check::Report, json: bool) -> std::io::Result<()> {
             }
             s.push_str(": ");
             if let Some(id) = &p.id {
-                s.push_str(&escape_controls(id));
+                s.push_str(&sanitize::line(id));
                 s.push_str(": ");
             }
             if let Some(f) = &p.field {
-                s.push_str(&escape_controls(f));
+                s.push_str(&sanitize::line(f));
                 s.push_str(": ");
             }
             s.push_str(p.severity.name());
             s.push_str(": ");
-            s.push_str(&escape_controls(&p.message));
+            s.push_str(&sanitize::line(&p.message));
             writeln!(out, "{s}")?;
         }
         let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });

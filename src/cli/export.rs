@@ -1,11 +1,12 @@
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
 
+use crate::cli::out::{self, errln};
 use crate::export::{ExportFormat, export};
-use crate::journal::open_with_journal;
+use crate::sanitize;
 
 /// One row per item x model, with the automatic grades, the grades that count after
 /// human review (overrides, adjudication, majority), the resolved human verdict and the
@@ -22,19 +23,17 @@ pub struct Args {
     /// Write JSON Lines, one object per row.
     #[arg(long)]
     pub jsonl: bool,
-    /// Write to this file (atomically) instead of standard output.
+    /// Write to this file (atomically) instead of standard output. On standard output,
+    /// unsafe characters (escape sequences, control and bidi characters) are escaped so
+    /// they cannot act on a terminal: `\uXXXX` in JSONL (the same value when parsed),
+    /// visible stand-ins such as `␛` in CSV (a changed cell, counted on standard error).
+    /// The file gets the exact text.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (store, _journal, replay) = open_with_journal(&args.file)?;
-    if replay.applied > 0 {
-        eprintln!(
-            "verdict: {} unsaved verdict(s) recovered from the journal are included",
-            replay.applied
-        );
-    }
+    let store = super::open_with_journal(&args.file)?;
     let format = if args.csv {
         ExportFormat::Csv
     } else {
@@ -42,16 +41,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let report = match &args.output {
         None => {
-            let stdout = io::stdout();
-            let mut w = BufWriter::new(stdout.lock());
-            match export(&store, format, &mut w) {
-                Ok(r) => r,
-                // a closed pipe (`| head`) is not an error
-                Err(crate::export::ExportError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
-                    return Ok(ExitCode::SUCCESS);
-                }
-                Err(e) => return Err(e.into()),
+            let mut w = out::stdout(match format {
+                ExportFormat::Csv => sanitize::Form::Text,
+                ExportFormat::Jsonl => sanitize::Form::Json,
+            });
+            let r = export(&store, format, &mut w)?;
+            w.flush()?;
+            if format == ExportFormat::Csv && w.replaced() > 0 {
+                errln!(
+                    "verdict: {} unsafe character(s) (escape sequences, control or bidi characters) shown escaped, as `␛` or `\\u{{..}}`; `-o FILE` writes the exact text",
+                    w.replaced()
+                )?;
             }
+            r
         }
         Some(out) => {
             let dir = match out.parent() {
@@ -75,14 +77,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     if args.output.is_some() {
-        eprintln!("verdict: wrote {} rows", report.rows);
+        errln!("verdict: wrote {} rows", report.rows)?;
     }
     if report.unreadable > 0 {
-        eprintln!(
+        errln!(
             "verdict: {} unreadable item(s) exported with their error (column `error`); run `verdict check` for details",
             report.unreadable
-        );
+        )?;
     }
-    io::stdout().flush().ok();
     Ok(ExitCode::SUCCESS)
 }

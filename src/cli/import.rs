@@ -5,7 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
+use crate::cli::out::{errln, outln};
 use crate::import::{self, ImagePaths, chartom, cvqa};
+use crate::sanitize;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -33,14 +35,16 @@ pub enum Source {
 
 #[derive(clap::Args, Debug)]
 pub struct CvqaArgs {
-    /// The CSVs: questions and/or model outputs.
+    /// The CSVs: questions and/or model outputs (`<model>_responses.csv`, or the authors'
+    /// `C-VQA_<model>_results.csv`, which hold real and synthetic rows: each row joins the
+    /// set of its type).
     #[arg(required = true, value_name = "CSV")]
     pub csv: Vec<PathBuf>,
     /// The result set to write (JSONL).
     #[arg(short, long, value_name = "OUT.jsonl")]
     pub output: PathBuf,
     /// Name the model of the next model-output CSV (repeatable, in the order of the CSVs;
-    /// default: the file name without `_responses.csv`).
+    /// default: the file name without `_responses.csv` / `_results.csv` and `C-VQA_`).
     #[arg(long = "model", value_name = "NAME")]
     pub models: Vec<String>,
     /// The folder of the images; items then point at DIR/img_path (relative to OUT's
@@ -103,24 +107,24 @@ fn run_cvqa(a: CvqaArgs) -> anyhow::Result<ExitCode> {
     import::write_jsonl(&a.output, cvqa::to_lines(&imp.items), a.force)
         .with_context(|| "nothing was written")?;
     let s = &imp.summary;
-    println!("wrote {}: {} items", a.output.display(), imp.items.len());
+    outln!("wrote {}: {} items", a.output.display(), imp.items.len())?;
     for (split, groups) in &s.splits {
         let total: usize = groups.values().sum();
         let parts: Vec<String> = groups.iter().map(|(g, n)| format!("{g} {n}")).collect();
-        println!("  {split}: {total} ({})", parts.join(", "));
+        outln!("  {split}: {total} ({})", parts.join(", "))?;
     }
     if s.models.is_empty() {
-        println!("models: none (questions only)");
+        outln!("models: none (questions only)")?;
     } else {
         let parts: Vec<String> = s
             .models
             .iter()
-            .map(|(m, splits)| format!("{} ({})", import::escape_controls(m), splits.join(", ")))
+            .map(|(m, splits)| format!("{} ({})", sanitize::line(m), splits.join(", ")))
             .collect();
-        println!("models: {}", parts.join(", "));
+        outln!("models: {}", parts.join(", "))?;
     }
     for w in &s.warnings {
-        eprintln!("warning: {w}");
+        errln!("warning: {w}")?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -144,20 +148,21 @@ fn run_chartom(a: ChartomArgs) -> anyhow::Result<ExitCode> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    println!(
+    outln!(
         "wrote {}: {} items, {} pairs",
         a.output.display(),
         s.items,
         s.pairs
-    );
-    println!("  chart types: {}", list(&s.types));
-    println!("  formats: {}", list(&s.formats));
-    println!(
+    )?;
+    outln!("  chart types: {}", list(&s.types))?;
+    outln!("  formats: {}", list(&s.formats))?;
+    outln!(
         "  human answers: {} charts; HMI: {} charts",
-        s.with_human_answers, s.with_hmi
-    );
+        s.with_human_answers,
+        s.with_hmi
+    )?;
     if s.models.is_empty() {
-        println!("models: none");
+        outln!("models: none")?;
     } else {
         let parts: Vec<String> = s
             .models
@@ -165,15 +170,15 @@ fn run_chartom(a: ChartomArgs) -> anyhow::Result<ExitCode> {
             .map(|(m, n)| {
                 format!(
                     "{} ({n} answer{})",
-                    import::escape_controls(m),
+                    sanitize::line(m),
                     if *n == 1 { "" } else { "s" }
                 )
             })
             .collect();
-        println!("models: {}", parts.join(", "));
+        outln!("models: {}", parts.join(", "))?;
     }
     for w in &s.warnings {
-        eprintln!("warning: {w}");
+        errln!("warning: {w}")?;
     }
     Ok(ExitCode::SUCCESS)
 }

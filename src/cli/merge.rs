@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 
-use crate::journal::open_with_journal;
+use crate::cli::out::outln;
 use crate::team::merge::merge;
 use crate::team::write_atomic;
 
@@ -41,14 +41,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut stores = Vec::with_capacity(args.files.len());
     for f in &args.files {
-        let (store, _journal, replay) = open_with_journal(f)?;
-        if replay.applied > 0 {
-            eprintln!(
-                "verdict: {}: {} verdict(s) from its journal (not yet saved into the file) are included",
-                f.display(),
-                replay.applied
-            );
-        }
+        let store = super::open_with_journal(f)?;
         stores.push(store);
     }
     let inputs: Vec<(String, &crate::store::Store)> = args
@@ -69,7 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     })?;
     for r in &merged.replaced {
-        println!("{r}");
+        outln!("{r}")?;
     }
     let mut reviews: Vec<(&String, &usize)> = merged.reviews.iter().collect();
     reviews.sort();
@@ -77,7 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .into_iter()
         .map(|(r, n)| format!("{r} {n}"))
         .collect();
-    println!(
+    outln!(
         "merged {} file(s) into {}: {} items ({} unchanged), verdicts: {}{}",
         args.files.len(),
         args.out.display(),
@@ -93,6 +86,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             format!("; {} replaced by newer ones (above)", merged.replaced.len())
         }
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

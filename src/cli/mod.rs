@@ -1,5 +1,7 @@
 //! The command line: one module per subcommand. Each has `Args` (clap) and
-//! `run(Args) -> anyhow::Result<ExitCode>`.
+//! `run(Args) -> anyhow::Result<ExitCode>`. Everything they print goes through [`out`].
+
+pub mod out;
 
 pub mod agree;
 pub mod check;
@@ -9,3 +11,41 @@ pub mod merge;
 pub mod review;
 pub mod split;
 pub mod stats;
+
+use std::path::Path;
+
+/// Open a result set for a command that reads it, with every verdict of its journals
+/// (docs/format.md, "The verdict journal"), and say on standard error what the journals
+/// added and what in them could not be used: one wording for every command.
+pub fn open_with_journal(path: &Path) -> anyhow::Result<crate::store::Store> {
+    let (store, _journals, replay) = crate::journal::open_with_journal(path)?;
+    for line in journal_notices(path, &replay) {
+        out::errln!("{line}")?;
+    }
+    Ok(store)
+}
+
+/// The lines `open_with_journal` prints.
+pub fn journal_notices(path: &Path, replay: &crate::journal::Replay) -> Vec<String> {
+    let file = crate::sanitize::line(&path.display().to_string()).into_owned();
+    let mut out = Vec::new();
+    if replay.applied > 0 {
+        out.push(format!(
+            "verdict: {file}: {} verdict(s) from its journal (not yet saved into the file) are included",
+            replay.applied
+        ));
+    }
+    if replay.not_applied() > 0 {
+        out.push(format!(
+            "verdict: {file}: {} journal entries not included ({} unreadable, {} invalid, {} match no item; open the file in verdict to keep them aside):",
+            replay.not_applied(),
+            replay.unreadable.len(),
+            replay.invalid.len(),
+            replay.skipped.len()
+        ));
+        for p in replay.problems() {
+            out.push(format!("verdict:   {}", crate::sanitize::line(p)));
+        }
+    }
+    out
+}

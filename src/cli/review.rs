@@ -28,7 +28,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(file) = args.file else {
-        println!(
+        crate::cli::out::outln!(
             "verdict: review benchmark results by hand.\n\n\
              Usage: verdict FILE            open the reviewer\n\
              \x20      verdict stats FILE      the papers' figures (--json for scripts)\n\
@@ -37,7 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
              \x20 verdict sample-data/cvqa.jsonl\n\
              \x20 verdict sample-data/chartom.jsonl\n\
              \x20 verdict sample-data/chartom-qa.jsonl"
-        );
+        )?;
         return Ok(ExitCode::SUCCESS);
     };
     use std::io::IsTerminal;
@@ -53,6 +53,5 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         theme: args.theme,
         blind: args.blind,
         start: args.at,
-    })?;
-    Ok(ExitCode::SUCCESS)
+    })
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 
-use crate::journal::open_with_journal;
+use crate::cli::out::{errln, outln};
 use crate::store::Format;
 use crate::team::split::{DEFAULT_SEED, split};
 use crate::team::write_atomic;
@@ -33,14 +33,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (store, _journal, replay) = open_with_journal(&args.file)?;
-    if replay.applied > 0 {
-        eprintln!(
-            "verdict: {}: {} verdict(s) from its journal (not yet saved into the file) are included",
-            args.file.display(),
-            replay.applied
-        );
-    }
+    let store = super::open_with_journal(&args.file)?;
     let document = match store.format() {
         Format::Json => {
             Some(fs::read(&args.file).with_context(|| format!("{}", args.file.display()))?)
@@ -79,14 +72,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         write_atomic(&f.path, &f.bytes, args.force)
             .with_context(|| format!("{}", f.path.display()))?;
     }
-    println!(
+    outln!(
         "split {} ({} items) for {} reviewers, overlap {}, seed {}:",
         args.file.display(),
         store.len(),
         result.files.len(),
         args.overlap,
         args.seed
-    );
+    )?;
     let width = args
         .reviewers
         .iter()
@@ -94,13 +87,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .max()
         .unwrap_or(0);
     for f in &result.files {
-        println!(
+        outln!(
             "  {:<width$}  {:>7} item{}  {}",
             f.reviewer,
             f.items,
             if f.items == 1 { " " } else { "s" },
             f.path.display()
-        );
+        )?;
     }
     let n = args.reviewers.len();
     if args.overlap >= 2 && n >= 2 {
@@ -115,15 +108,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 ));
             }
         }
-        println!("items in common: {}", pairs.join(", "));
+        outln!("items in common: {}", pairs.join(", "))?;
     }
     if !result.unreadable.is_empty() {
-        eprintln!(
+        errln!(
             "verdict: {} item(s) are not valid JSON objects ({}); they were dealt out as they are: `verdict check {}` says what is wrong",
             result.unreadable.len(),
             abbreviate(&result.unreadable, 10),
             args.file.display()
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

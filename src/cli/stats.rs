@@ -2,7 +2,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::journal::open_with_journal;
+use crate::cli::out;
+use crate::sanitize;
 use crate::stats::*;
 
 /// The papers' figures for a result set: C-VQA accuracy on original and counterfactual
@@ -22,18 +23,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (store, _journal, replay) = open_with_journal(&args.file)?;
-    if replay.applied > 0 {
-        eprintln!(
-            "verdict: {} unsaved verdict(s) recovered from the journal are counted",
-            replay.applied
-        );
-    }
+    let store = super::open_with_journal(&args.file)?;
     let stats = compute(&store);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&stats)?);
+        out::print_json(&stats)?;
     } else {
-        print!("{}", render(&stats, &args.file.display().to_string()));
+        out::print(&render(&stats, &args.file.display().to_string()))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -92,11 +87,10 @@ fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
     }
 }
 
-/// Model names and other file text are shown, never interpreted: control characters out.
+/// Model names and other file text are shown, never interpreted (and cleaned before the
+/// table measures them, so columns line up).
 fn clean(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect()
+    sanitize::line(s).into_owned()
 }
 
 fn acc_row(name: &str, f: &AccFigures) -> Vec<String> {
@@ -166,7 +160,7 @@ pub fn render(s: &Stats, file: &str) -> String {
         let reasons = v
             .by_reason
             .iter()
-            .map(|(k, n)| format!("{k} {n}"))
+            .map(|(k, n)| format!("{} {n}", clean(k)))
             .collect::<Vec<_>>()
             .join(", ");
         let _ = writeln!(
@@ -285,6 +279,52 @@ pub fn render(s: &Stats, file: &str) -> String {
             );
         }
     }
+    if let Some(c) = &s.benchmarks.chartom
+        && !c.suspect_keys.is_empty()
+    {
+        let _ = writeln!(
+            o,
+            "\n  Suspect answer keys ({}): the human answers disagree with the key",
+            c.suspect_keys.len()
+        );
+        let rows: Vec<Vec<String>> = c
+            .suspect_keys
+            .iter()
+            .map(|k| {
+                let why = match k.suspicion.reason {
+                    crate::grade::chartom::SuspicionReason::ModalAnswerDiffers => {
+                        if k.suspicion.reversed {
+                            "most common answer is the key reversed"
+                        } else {
+                            "most common answer differs"
+                        }
+                    }
+                    crate::grade::chartom::SuspicionReason::FewAgree => "few answers agree",
+                };
+                vec![
+                    clean(&k.id),
+                    clean(&k.suspicion.key),
+                    format!("{}/{}", k.suspicion.n_agree, k.suspicion.n_answers),
+                    match &k.suspicion.modal_answer {
+                        Some(m) => format!("{} ({})", clean(m), k.suspicion.modal_count),
+                        None => "-".into(),
+                    },
+                    why.into(),
+                ]
+            })
+            .collect();
+        table(
+            &mut o,
+            &[
+                "chart",
+                "key",
+                "agree/answers",
+                "most common other answer",
+                "why",
+            ],
+            &rows,
+        );
+    }
     if let Some(q) = &s.benchmarks.chartom_qa {
         let _ = writeln!(o, "\nCharToM-QA ({} items)", q.items);
         let header = [
@@ -337,7 +377,7 @@ pub fn render(s: &Stats, file: &str) -> String {
                     r.final_.to_string(),
                     r.by_benchmark
                         .iter()
-                        .map(|(b, n)| format!("{b} {n}"))
+                        .map(|(b, n)| format!("{} {n}", clean(b)))
                         .collect::<Vec<_>>()
                         .join(", "),
                 ]

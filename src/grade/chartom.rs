@@ -26,10 +26,12 @@ impl ParsedFact {
     /// How the parsed answer is shown: `2 (Apples)`, `3 > 1 > 2`, `1200`.
     pub fn display(&self, options: &[String]) -> String {
         match self {
-            ParsedFact::Choice(n) => match options.get(*n as usize - 1) {
-                Some(t) if !t.is_empty() => format!("{n} ({t})"),
-                _ => n.to_string(),
-            },
+            ParsedFact::Choice(n) => {
+                match (*n as usize).checked_sub(1).and_then(|i| options.get(i)) {
+                    Some(t) if !t.is_empty() => format!("{n} ({t})"),
+                    _ => n.to_string(),
+                }
+            }
             ParsedFact::Rank(v) => v.iter().map(u32::to_string).collect::<Vec<_>>().join(" > "),
             ParsedFact::Number(x) => format_number(*x),
             ParsedFact::Range(a, b) => format!("{}–{}", format_number(*a), format_number(*b)),
@@ -114,7 +116,7 @@ fn rank_from_value(v: &Value, options: &[String]) -> Option<Vec<u32>> {
 fn number_from_value(v: &Value, unit: Unit) -> Option<f64> {
     match v {
         Value::Number(n) => n.as_f64(),
-        Value::String(s) => match unit.readings(&read_number(s)?).first()? {
+        Value::String(s) => match unit.readings(&read_number(s)?, None).first()? {
             NumberValue::One(x) => Some(*x),
             NumberValue::Range(..) => None,
         },
@@ -134,7 +136,7 @@ pub struct FactGrade {
 }
 
 /// Parse a raw FACT answer by the question's format. A number answer is read in the
-/// question's unit ([`Unit`]); of its readings the one nearest the key counts.
+/// question's unit ([`Unit`]); of its readings, the one [`choose`] picks counts.
 pub fn parse_fact(fact: &Fact, raw: &str) -> Option<ParsedFact> {
     match fact_format(fact)? {
         FactFormat::Choice => parse_choice(raw, &fact.options).map(ParsedFact::Choice),
@@ -145,8 +147,8 @@ pub fn parse_fact(fact: &Fact, raw: &str) -> Option<ParsedFact> {
                 Some(FactKey::Number(k)) => Some(k),
                 _ => None,
             };
-            let readings = unit.readings(&read_number(raw)?);
-            Some(nearest(&readings, key)?.into())
+            let readings = unit.readings(&read_number(raw)?, key);
+            Some(choose(&readings, key)?.into())
         }
     }
 }
@@ -214,7 +216,8 @@ pub fn mse(errors: impl IntoIterator<Item = f64>) -> Option<f64> {
 /// The first number in a text: `about 1,200` → 1200, `1.2`, `-3`, `45%` → 45,
 /// `1.5 million` → 1500000, `3k` → 3000. Thousands separators are commas followed by
 /// exactly three digits (`1,2` is 1). Scale words: thousand, million, billion, trillion
-/// (after a space or attached), and attached `k`, `m`/`mn`, `b`/`bn`.
+/// (after a space or attached), and attached `k`, `m`/`mn`, `b`/`bn`. The full value, with
+/// no question unit and no range: grading reads answers with [`read_number`] and [`Unit`].
 pub fn first_number(text: &str) -> Option<f64> {
     let (x, scale, _, _) = number_at(text, number_start(text)?)?;
     Some(x * 10f64.powi(scale)).filter(|x| x.is_finite())
@@ -322,7 +325,7 @@ impl Unit {
         }
     }
 
-    /// The values an answer may stand for, in the key's unit, most likely first:
+    /// The values an answer may stand for, in the key's unit, the primary one first:
     ///
     /// - with a scale word of its own (`1.2 million`, `1.2M`, `1,200 thousand`): the number
     ///   converted to the question's unit (`1.2` when the question counts in millions),
@@ -330,8 +333,9 @@ impl Unit {
     /// - without one: the number as written, then (when the question counts in a scale)
     ///   the number as a full count converted to the question's unit (`1,200,000` → 1.2);
     /// - a percentage `x%`: x; and, unless the question itself asks for a percentage,
-    ///   also x/100 (a key written as a share, 0.45 for 45 %).
-    pub fn readings(self, w: &Written) -> Vec<NumberValue> {
+    ///   also x/100 (a key written as a share, 0.45 for 45 %), first when the key is a
+    ///   share (|key| ≤ 1).
+    pub fn readings(self, w: &Written, key: Option<f64>) -> Vec<NumberValue> {
         let e = self.scale;
         let mut out: Vec<NumberValue> = Vec::with_capacity(4);
         let mut push = |v: NumberValue| {
@@ -354,41 +358,39 @@ impl Unit {
         } else {
             vec![w.value]
         };
+        let share_key = key.is_some_and(|k| k.abs() <= 1.0);
         for v in scaled {
-            push(v);
-            if w.percent && !self.percent {
-                push(v.map(|x| x / 100.0));
+            let share = v.map(|x| x / 100.0);
+            match (w.percent && !self.percent, share_key) {
+                (true, true) => {
+                    push(share);
+                    push(v);
+                }
+                (true, false) => {
+                    push(v);
+                    push(share);
+                }
+                (false, _) => push(v),
             }
         }
         out
     }
 }
 
-/// Of an answer's readings, the one nearest the key: the smallest ratio between reading
-/// and key (|ln(x/key)|, a range by its midpoint); the first reading when there is no key,
-/// or when no reading has the key's sign.
-pub fn nearest(readings: &[NumberValue], key: Option<f64>) -> Option<NumberValue> {
+/// Of an answer's readings, the one that counts: the one within the key's tolerance when
+/// there is one (readings differ by a factor of 100 or more, so at most one is), else the
+/// primary (first) reading. A conversion is thus never used to move a wrong answer
+/// somewhere else: `300` stays 300 in a question in thousands.
+pub fn choose(readings: &[NumberValue], key: Option<f64>) -> Option<NumberValue> {
     let first = *readings.first()?;
-    let Some(k) = key.filter(|k| *k != 0.0 && k.is_finite()) else {
-        return Some(first);
+    let within = |v: &NumberValue, k: f64| match *v {
+        NumberValue::One(x) => number_correct(x, k),
+        NumberValue::Range(a, b) => number_correct(a, k) && number_correct(b, k),
     };
-    let distance = |v: &NumberValue| {
-        let x = v.center();
-        if x / k > 0.0 {
-            (x / k).ln().abs()
-        } else {
-            f64::INFINITY
-        }
-    };
-    let best = readings
-        .iter()
-        .copied()
-        .min_by(|a, b| distance(a).total_cmp(&distance(b)))?;
-    Some(if distance(&best).is_finite() {
-        best
-    } else {
-        first
-    })
+    Some(
+        key.and_then(|k| readings.iter().copied().find(|v| within(v, k)))
+            .unwrap_or(first),
+    )
 }
 
 /// The power of ten a scale word names: thousand 3, million 6, billion 9, trillion 12
@@ -875,15 +877,20 @@ pub fn in_interval(x: f64, (lo, hi): (Option<f64>, Option<f64>)) -> bool {
     lo.is_none_or(|l| l < x) && hi.is_none_or(|u| x < u)
 }
 
-/// A human answer to a number question, as the HMI reads it: a JSON number as it is; a
-/// text read like a model's answer ([`read_number`] in the question's `unit`, the reading
-/// nearest the key).
+/// A human answer to a number question, as the HMI reads it: like a model's answer, in the
+/// question's `unit`, by [`choose`] (a JSON number is read as a plain number written without
+/// scale: `1200000` is 1.2 for a question in millions and key 1.2).
 pub fn human_number(v: &Value, key: Option<f64>, unit: Unit) -> Option<NumberValue> {
-    match v {
-        Value::Number(n) => n.as_f64().map(NumberValue::One),
-        Value::String(s) => nearest(&unit.readings(&read_number(s)?), key),
-        _ => None,
-    }
+    let written = match v {
+        Value::Number(n) => Written {
+            value: NumberValue::One(n.as_f64()?),
+            scale: 0,
+            percent: false,
+        },
+        Value::String(s) => read_number(s)?,
+        _ => return None,
+    };
+    choose(&unit.readings(&written, key), key)
 }
 
 /// Whether a human answer lies in the acceptable interval; a range only when all of it
@@ -978,6 +985,157 @@ pub fn hmi_from_fact(fact: &Fact) -> Option<Hmi> {
             }
             finish(h)
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Suspect answer keys
+
+/// Below this share of human answers agreeing with a number question's key (within its
+/// ±10 % tolerance), the key is suspect.
+pub const SUSPECT_SHARE: f64 = 0.25;
+
+/// Why a key is suspect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SuspicionReason {
+    /// More human answers agree on one other answer than on the key.
+    ModalAnswerDiffers,
+    /// Number questions: fewer than [`SUSPECT_SHARE`] of the human answers are within the
+    /// key's tolerance.
+    FewAgree,
+}
+
+/// An answer key that the human answers put in doubt (docs/stats.md, "Suspect answer
+/// keys"): worth checking, not necessarily wrong (a chart that misleads most readers
+/// is suspect by this rule too).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Suspicion {
+    pub reason: SuspicionReason,
+    /// The key as shown (`2 (Pears)`, `1 > 4 > 2`, `1.2`).
+    pub key: String,
+    /// Human answers that could be read.
+    pub n_answers: u64,
+    /// Of which agree with the key (graded correct by the FACT rule).
+    pub n_agree: u64,
+    pub share_agree: f64,
+    /// The most common human answer that disagrees with the key (for numbers: the centre
+    /// of the densest ±10 % bucket), as shown; its count.
+    pub modal_answer: Option<String>,
+    pub modal_count: u64,
+    /// Rank questions: the most common answer is the key in reverse order (a key written
+    /// least-first, say).
+    pub reversed: bool,
+}
+
+/// Whether the item's FACT key is suspect, judged by its human answers:
+///
+/// - choice and rank: another answer is more common than the key (a tie is not suspect);
+/// - number: the densest ±10 % bucket around another answer holds more answers than the
+///   key's bucket (answers within ±10 % of the key), or fewer than [`SUSPECT_SHARE`] of
+///   the answers are in the key's bucket.
+///
+/// Answers are read like model answers; unreadable ones are left out. `None` when the
+/// item has no FACT key, no readable human answers, or nothing is suspect.
+pub fn suspect_key(item: &Item) -> Option<Suspicion> {
+    let fact = item.fact.as_ref()?;
+    let key = fact_key(fact)?;
+    // the human answers as (parsed, count), equal answers merged, in order
+    let mut answers: Vec<(ParsedFact, u64)> = Vec::new();
+    let unit = Unit::of_question(fact.question.as_deref());
+    for (v, count) in &fact.human_answers {
+        let parsed = match &key {
+            FactKey::Choice(_) => match v {
+                Value::Number(n) => n
+                    .as_u64()
+                    .filter(|n| (1..=u32::MAX as u64).contains(n))
+                    .map(|n| ParsedFact::Choice(n as u32)),
+                Value::String(s) => parse_choice(s, &fact.options).map(ParsedFact::Choice),
+                _ => None,
+            },
+            FactKey::Rank(_) => rank_from_value(v, &fact.options).map(ParsedFact::Rank),
+            FactKey::Number(k) => human_number(v, Some(*k), unit).map(ParsedFact::from),
+        };
+        let Some(p) = parsed else { continue };
+        match answers.iter_mut().find(|(q, _)| *q == p) {
+            Some((_, c)) => *c += count,
+            None => answers.push((p, *count)),
+        }
+    }
+    let n_answers: u64 = answers.iter().map(|a| a.1).sum();
+    if n_answers == 0 {
+        return None;
+    }
+    let n_agree: u64 = answers
+        .iter()
+        .filter(|(p, _)| is_correct(p, &key))
+        .map(|a| a.1)
+        .sum();
+    // the most common disagreeing answer (numbers: by its ±10 % bucket); first on ties
+    let bucket = |p: &ParsedFact| -> u64 {
+        match (p, &key) {
+            (ParsedFact::Number(_) | ParsedFact::Range(..), FactKey::Number(_)) => {
+                let centre = parsed_center(p);
+                answers
+                    .iter()
+                    .filter(|(q, _)| number_correct(parsed_center(q), centre))
+                    .map(|a| a.1)
+                    .sum()
+            }
+            _ => answers.iter().filter(|(q, _)| q == p).map(|a| a.1).sum(),
+        }
+    };
+    let mut modal: Option<(&ParsedFact, u64)> = None;
+    for (p, _) in answers.iter().filter(|(p, _)| !is_correct(p, &key)) {
+        let c = bucket(p);
+        if modal.is_none_or(|(_, m)| c > m) {
+            modal = Some((p, c));
+        }
+    }
+    let share_agree = n_agree as f64 / n_answers as f64;
+    let reason = if modal.is_some_and(|(_, c)| c > n_agree) {
+        SuspicionReason::ModalAnswerDiffers
+    } else if matches!(key, FactKey::Number(_)) && share_agree < SUSPECT_SHARE {
+        SuspicionReason::FewAgree
+    } else {
+        return None;
+    };
+    let reversed = match (&key, modal) {
+        (FactKey::Rank(orders), Some((ParsedFact::Rank(m), _))) => orders
+            .iter()
+            .any(|k| k.len() > 1 && k.iter().rev().eq(m.iter())),
+        _ => false,
+    };
+    Some(Suspicion {
+        reason,
+        key: key_display(&key, &fact.options),
+        n_answers,
+        n_agree,
+        share_agree,
+        modal_answer: modal.map(|(p, _)| p.display(&fact.options)),
+        modal_count: modal.map_or(0, |m| m.1),
+        reversed,
+    })
+}
+
+fn parsed_center(p: &ParsedFact) -> f64 {
+    match p {
+        ParsedFact::Number(x) => *x,
+        ParsedFact::Range(a, b) => (a + b) / 2.0,
+        _ => f64::NAN,
+    }
+}
+
+/// A key as shown: `2 (Pears)`, `1 > 4 > 2` (accepted orders joined by `or`), `1.2`.
+pub fn key_display(key: &FactKey, options: &[String]) -> String {
+    match key {
+        FactKey::Choice(n) => ParsedFact::Choice(*n).display(options),
+        FactKey::Rank(orders) => orders
+            .iter()
+            .map(|o| ParsedFact::Rank(o.clone()).display(options))
+            .collect::<Vec<_>>()
+            .join(" or "),
+        FactKey::Number(x) => format_number(*x),
     }
 }
 
@@ -1266,6 +1424,13 @@ mod tests {
         let both = number_fact("How many million bags?", json!(1_200_000));
         assert_eq!(graded(&both, "1.2 million").1, Some(true));
         assert_eq!(graded(&both, "1,200,000").1, Some(true));
+        // a wrong answer is shown as read in the question's unit, never converted to
+        // something else
+        assert_eq!(graded(&f, "6 million").0.as_deref(), Some("6"));
+        assert_eq!(graded(&f, "2,000,000").0.as_deref(), Some("2000000"));
+        let thousands = number_fact("How many thousand visitors?", json!(1.2));
+        assert_eq!(graded(&thousands, "300"), (Some("300".into()), Some(false)));
+        assert_eq!(graded(&thousands, "1200").1, Some(true));
         // no unit in the question: a scale word is a scale
         let plain = number_fact("How many times larger is A than B?", json!(1.2));
         assert_eq!(graded(&plain, "1.2 million").1, Some(false));
@@ -1326,7 +1491,10 @@ mod tests {
         assert_eq!(graded(&pct, "45%").1, Some(true));
         assert_eq!(graded(&pct, "45").1, Some(true));
         assert_eq!(graded(&pct, "0.45").1, Some(false));
+        // a wrong percentage is shown as a share when the key is one
+        assert_eq!(graded(&half, "30%").0.as_deref(), Some("0.3"));
         let rate = number_fact("What was the unemployment rate in 2010?", json!(9.6));
+        assert_eq!(graded(&rate, "30%").0.as_deref(), Some("30"));
         assert_eq!(graded(&rate, "9.6%").1, Some(true));
         assert_eq!(graded(&rate, "96%").1, Some(false));
         // negative keys and answers
@@ -1360,6 +1528,11 @@ mod tests {
         ] {
             assert_eq!(graded(&zero, answer).1, Some(want), "{answer:?}");
         }
+        // not read: number words, mixed numbers, inequalities
+        let one_half = number_fact("How many times larger?", json!(1.5));
+        assert_eq!(graded(&one_half, "one and a half"), (None, Some(false)));
+        assert_eq!(graded(&one_half, "1 1/2").0.as_deref(), Some("1"));
+        assert_eq!(graded(&one_half, "more than 1.5").1, Some(true));
         // exponents, stray signs and separators
         let k = number_fact("How many?", json!(1000));
         for (answer, want) in [
@@ -1378,7 +1551,7 @@ mod tests {
         }
     }
 
-    /// Human answers written as texts are read like the model's, in the question's unit.
+    /// Human answers are read like the model's, in the question's unit (JSON numbers too).
     #[test]
     fn hmi_reads_human_texts_in_the_questions_unit() {
         let mut f = number_fact("How many million bags?", json!(1.2));
@@ -1390,6 +1563,7 @@ mod tests {
             (json!("1.2 million"), 10),
             (json!(1.2), 5),
             (json!("1,200,000"), 1),
+            (json!(1_200_000), 1),
             (json!("6 million"), 3),
             (json!("1-2"), 2),
             (json!("2-3"), 1),
@@ -1398,8 +1572,14 @@ mod tests {
         // 6 million and the range 2–3 (which reaches past 2.68) are not acceptable
         assert_eq!(
             (h.n_answers, h.n_not_acceptable, h.n_unparsable),
-            (22, 4, 0)
+            (23, 4, 0)
         );
+        // a misled answer far from the key is not converted into the interval: 300 in a
+        // question in thousands stays 300 (not 0.3)
+        let mut t = number_fact("How many thousand visitors?", json!(1.2));
+        t.strategies = f.strategies;
+        t.human_answers = vec![(json!(1.2), 3), (json!(300), 1), (json!("300"), 1)];
+        assert_eq!(hmi_from_fact(&t).unwrap().n_not_acceptable, 2);
     }
 
     #[test]
@@ -1572,6 +1752,98 @@ mod tests {
             skim: 500.0,
         });
         assert_eq!(hmi_from_fact(&n).unwrap().hmi, 0.0);
+    }
+
+    fn with_answers(mut f: Fact, answers: Value) -> Item {
+        f.human_answers = serde_json::from_value(answers).unwrap();
+        Item {
+            fact: Some(f),
+            ..Item::default()
+        }
+    }
+
+    #[test]
+    fn suspect_keys() {
+        let choice = fact(FactFormat::Choice, json!(2), &["a", "b", "c"]);
+        // the key is the most common answer, or tied with it: not suspect
+        assert_eq!(
+            suspect_key(&with_answers(choice.clone(), json!([[2, 5], [3, 5]]))),
+            None
+        );
+        assert_eq!(suspect_key(&with_answers(choice.clone(), json!([]))), None);
+        // another answer is more common ("C" and 3 are one answer); 0 is no option
+        let s = suspect_key(&with_answers(
+            choice.clone(),
+            json!([[2, 5], [3, 4], ["C", 2], [0, 9], ["dunno", 9]]),
+        ))
+        .unwrap();
+        assert_eq!(s.reason, SuspicionReason::ModalAnswerDiffers);
+        assert_eq!((s.n_answers, s.n_agree, s.modal_count), (11, 5, 6));
+        assert_eq!(s.modal_answer.as_deref(), Some("3 (c)"));
+        assert_eq!(s.key, "2 (b)");
+        // rank: the key reversed
+        let rank = fact(FactFormat::Rank, json!([1, 3, 2]), &["x", "y", "z"]);
+        let s = suspect_key(&with_answers(rank, json!([[[2, 3, 1], 6], ["1,3,2", 4]]))).unwrap();
+        assert!(s.reversed);
+        assert_eq!(s.key, "1 > 3 > 2");
+        // numbers: the key's bucket (±10 %) against the densest other bucket
+        let num = |key: Value| number_fact("How many?", key);
+        let item = with_answers(
+            num(json!(100)),
+            json!([[100, 5], [95, 2], [300, 3], [310, 3], [290, 2]]),
+        );
+        let s = suspect_key(&item).unwrap();
+        assert_eq!((s.n_agree, s.modal_count), (7, 8));
+        assert_eq!(s.modal_answer.as_deref(), Some("300"));
+        // the key holds its bucket: not suspect
+        let item = with_answers(
+            num(json!(100)),
+            json!([[100, 9], [300, 3], [310, 3], [290, 2]]),
+        );
+        assert_eq!(suspect_key(&item), None);
+        // scattered answers, few near the key: few agree (2 of 10 < 25 %)
+        let item = with_answers(
+            num(json!(100)),
+            json!([
+                [100, 2],
+                [10, 1],
+                [20, 1],
+                [40, 1],
+                [200, 1],
+                [400, 1],
+                [800, 1],
+                [1600, 1],
+                [3200, 1]
+            ]),
+        );
+        let s = suspect_key(&item).unwrap();
+        assert_eq!(s.reason, SuspicionReason::FewAgree);
+        assert_eq!(s.share_agree, 0.2);
+        // negative and zero keys, texts in the question's unit, ranges
+        let item = with_answers(num(json!(-10)), json!([[-10, 3], ["-9.5", 1], [10, 5]]));
+        assert_eq!(
+            suspect_key(&item).unwrap().modal_answer.as_deref(),
+            Some("10")
+        );
+        let item = with_answers(num(json!(0)), json!([[0, 3], [0.001, 2], [1, 1]]));
+        assert_eq!(suspect_key(&item), None);
+        let mut millions = number_fact("How many million bags?", json!(1.2));
+        millions.human_answers = serde_json::from_value(json!([
+            ["1.2 million", 4],
+            ["1,200,000", 3],
+            ["1.1-1.3", 1],
+            [6, 5]
+        ]))
+        .unwrap();
+        let item = Item {
+            fact: Some(millions),
+            ..Item::default()
+        };
+        assert_eq!(suspect_key(&item), None);
+        // no key: nothing to suspect
+        let mut nokey = num(json!(null));
+        nokey.key = None;
+        assert_eq!(suspect_key(&with_answers(nokey, json!([[1, 5]]))), None);
     }
 
     #[test]

@@ -70,6 +70,8 @@ pub struct Verification {
     pub fixed_question: Option<String>,
     pub fixed_answer: Option<String>,
     pub reason: Option<CvqaReason>,
+    /// The short text of a rejection for reason `other`.
+    pub reason_text: Option<String>,
 }
 
 impl Verification {
@@ -81,6 +83,7 @@ impl Verification {
             fixed_question: r.fixed_question.clone(),
             fixed_answer: r.fixed_answer.clone(),
             reason: r.reason,
+            reason_text: r.reason_text.clone(),
         }
     }
     pub fn is_empty(&self) -> bool {
@@ -304,6 +307,23 @@ pub fn resolve_response(
     )
 }
 
+/// The free verdict that counts for an item of an unknown benchmark (`verdict`, set on the
+/// item, not per model): the final review's, else the single reviewer's, else the value
+/// most reviewers gave (ties to the most recent), as for every other grade.
+pub fn resolve_verdict(reviews: &IndexMap<String, Review>) -> Resolved<Option<String>> {
+    resolve_with(
+        reviews,
+        |r| r.verdict.clone().map(Some),
+        |votes| {
+            let voters: Vec<Voter<'_, String>> = votes
+                .iter()
+                .filter_map(|(v, rank)| v.as_ref().map(|value| Voter { value, rank: *rank }))
+                .collect();
+            vote(&voters)
+        },
+    )
+}
+
 /// The question verification that counts for a C-VQA item. A review takes part when it
 /// sets any verification field. Under a majority, `fixed_question`, `fixed_answer` and
 /// `reason` are voted among the reviewers whose status is the winning status.
@@ -359,14 +379,18 @@ pub fn resolve_verification(reviews: &IndexMap<String, Review>) -> Resolved<Veri
             };
             let same_status = field_vote(&|v| v.status == status);
             let reason_name = pick(&same_status, &|v| v.reason.map(|r| r.name().to_string()));
+            let reason =
+                reason_name.and_then(|n| CvqaReason::ALL.into_iter().find(|r| r.name() == n));
+            // the text goes with the reason it explains
+            let same_reason = field_vote(&|v| v.status == status && v.reason == reason);
             Verification {
                 status,
                 image_related: bool_vote(&|v| v.image_related),
                 answer_ok: bool_vote(&|v| v.answer_ok),
                 fixed_question: pick(&same_status, &|v| v.fixed_question.clone()),
                 fixed_answer: pick(&same_status, &|v| v.fixed_answer.clone()),
-                reason: reason_name
-                    .and_then(|n| CvqaReason::ALL.into_iter().find(|r| r.name() == n)),
+                reason,
+                reason_text: pick(&same_reason, &|v| v.reason_text.clone()),
             }
         },
     )

@@ -468,38 +468,18 @@ impl Table {
     }
 }
 
-/// Untrusted text made harmless for a terminal: control characters escaped.
-pub fn escape_controls(s: &str) -> String {
-    if !s.chars().any(char::is_control) {
-        return s.to_string();
-    }
-    s.chars()
-        .flat_map(|c| {
-            let esc: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            esc
-        })
-        .collect()
-}
-
-/// A short, harmless rendering of untrusted text for messages: control characters escaped,
-/// long text cut.
+/// A short, harmless rendering of untrusted text for messages, in backquotes: unsafe
+/// characters shown as [`crate::sanitize::line`] shows them, long text cut.
 pub fn quote(s: &str) -> String {
     const MAX: usize = 80;
+    let cut = match s.char_indices().nth(MAX) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    };
     let mut out = String::from("`");
-    for (n, c) in s.chars().enumerate() {
-        if n == MAX {
-            out.push('…');
-            break;
-        }
-        if c.is_control() || c == '`' {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
+    out.push_str(&crate::sanitize::line(cut).replace('`', "\\`"));
+    if cut.len() < s.len() {
+        out.push('…');
     }
     out.push('`');
     out
@@ -549,7 +529,7 @@ mod tests {
 
     #[test]
     fn quote_escapes_controls() {
-        assert_eq!(quote("a\x1b[31mb"), "`a\\u{1b}[31mb`");
+        assert_eq!(quote("a\x1b[31mb\u{85}`"), "`a␛[31mb\\u{85}\\``");
         assert_eq!(quote(&"x".repeat(100)).chars().count(), 83);
     }
 

@@ -255,7 +255,7 @@ pub fn split(
         for &r in assignment.reviewers_of(i) {
             per_reviewer[r as usize].push(i);
         }
-        let raw = store.raw_bytes(i);
+        let raw = store.raw_bytes(i).unwrap_or_default();
         let is_object = serde_json::from_slice::<serde::de::IgnoredAny>(raw).is_ok()
             && raw.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
         if !is_object {
@@ -280,12 +280,16 @@ pub fn split(
             None => {
                 let mut out = Vec::new();
                 for &i in items {
-                    out.extend_from_slice(store.raw_bytes(i));
+                    out.extend_from_slice(store.raw_bytes(i).unwrap_or_default());
                     out.push(b'\n');
                 }
                 out
             }
-            Some(layout) => layout.render(items.iter().map(|&i| store.raw_bytes(i))),
+            Some(layout) => layout.render(
+                items
+                    .iter()
+                    .map(|&i| store.raw_bytes(i).unwrap_or_default()),
+            ),
         };
         files.push(ReviewerFile {
             reviewer: reviewers[r].clone(),

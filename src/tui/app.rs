@@ -299,6 +299,12 @@ pub enum Mode {
     },
     /// Reject for "other": the reviewer's few words.
     RejectOther(TextEdit),
+    /// A fix's corrected question and answer, waiting for the reviewer's reason.
+    FixReason {
+        selected: usize,
+        question: String,
+        answer: String,
+    },
     Fix(FixState),
     Filter {
         selected: usize,
@@ -677,6 +683,26 @@ impl State {
         }
     }
 
+    /// The current item's JSON as the generic view shows it: in blind mode, until I am
+    /// done with the item, without the other reviewers' reviews.
+    pub fn raw_shown(&self) -> String {
+        let Some(c) = &self.current else {
+            return String::new();
+        };
+        if self.reveal_item() {
+            return c.raw.clone();
+        }
+        match serde_json::from_str::<Value>(&c.raw) {
+            Ok(mut v) => {
+                if let Some(reviews) = v.get_mut("reviews").and_then(Value::as_object_mut) {
+                    reviews.retain(|name, _| *name == self.reviewer);
+                }
+                v.to_string()
+            }
+            Err(_) => String::new(),
+        }
+    }
+
     /// Per response of the current item: are my required grades of it given?
     pub fn models_done(&self) -> Vec<bool> {
         match self.item() {
@@ -966,6 +992,10 @@ impl State {
         self.bpc_sum = (0, 0);
         self.pos = pos;
         self.current = None;
+        // Search results and the filter menu hold indices of the old file.
+        if matches!(self.mode, Mode::Search(_) | Mode::Filter { .. }) {
+            self.mode = Mode::Normal;
+        }
         for (i, r) in mine {
             self.set_mine(i, r);
         }
@@ -992,10 +1022,13 @@ impl State {
     fn on_mouse(&mut self, m: MouseEvent, fx: &mut Vec<Effect>) {
         match m.kind {
             MouseEventKind::ScrollDown => match &mut self.mode {
-                Mode::Help { scroll } | Mode::Summary { scroll } => {
-                    *scroll = scroll.saturating_add(3)
+                Mode::Help { .. } | Mode::Summary { .. } => {
+                    let max = crate::tui::draw::page_max_scroll(self);
+                    if let Mode::Help { scroll } | Mode::Summary { scroll } = &mut self.mode {
+                        *scroll = scroll.saturating_add(3).min(max.max(*scroll));
+                    }
                 }
-                _ => self.scroll = self.scroll.saturating_add(3),
+                _ => self.scroll_down(3),
             },
             MouseEventKind::ScrollUp => match &mut self.mode {
                 Mode::Help { scroll } | Mode::Summary { scroll } => {
@@ -1044,14 +1077,20 @@ impl State {
         } else {
             vec![]
         };
+        // The help and the summary scroll no further than their end.
+        let page_max = crate::tui::draw::page_max_scroll(self);
         // Modal editors take the keys first.
         match &mut self.mode {
             Mode::Normal => {}
             Mode::Help { scroll } | Mode::Summary { scroll } => {
                 match k.code {
-                    KeyCode::Down | KeyCode::Char('j') => *scroll = scroll.saturating_add(1),
+                    KeyCode::Down | KeyCode::Char('j') => {
+                        *scroll = scroll.saturating_add(1).min(page_max.max(*scroll))
+                    }
                     KeyCode::Up | KeyCode::Char('k') => *scroll = scroll.saturating_sub(1),
-                    KeyCode::PageDown | KeyCode::Char(' ') => *scroll = scroll.saturating_add(10),
+                    KeyCode::PageDown | KeyCode::Char(' ') => {
+                        *scroll = scroll.saturating_add(10).min(page_max.max(*scroll))
+                    }
                     KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
                     KeyCode::Char('q')
                         if matches!(self.mode, Mode::Help { .. } | Mode::Summary { .. }) =>
@@ -1157,6 +1196,42 @@ impl State {
                 }
                 return;
             }
+            Mode::FixReason {
+                selected,
+                question,
+                answer,
+            } => {
+                let n = CvqaReason::ALL.len();
+                let mut cancel = false;
+                let pick = match k.code {
+                    KeyCode::Esc => {
+                        cancel = true;
+                        None
+                    }
+                    KeyCode::Down | KeyCode::Char('j') => {
+                        *selected = (*selected + 1) % n;
+                        None
+                    }
+                    KeyCode::Up | KeyCode::Char('k') => {
+                        *selected = (*selected + n - 1) % n;
+                        None
+                    }
+                    KeyCode::Enter => Some(CvqaReason::ALL[*selected]),
+                    KeyCode::Char(c @ '1'..='5') => {
+                        Some(CvqaReason::ALL[c as usize - '1' as usize])
+                    }
+                    _ => None,
+                };
+                let (q, a) = (question.clone(), answer.clone());
+                if cancel {
+                    self.mode = Mode::Normal;
+                }
+                if let Some(reason) = pick {
+                    self.mode = Mode::Normal;
+                    self.fix_with(&q, &a, reason, fx);
+                }
+                return;
+            }
             Mode::Reject { selected } => {
                 let n = CvqaReason::ALL.len();
                 match k.code {
@@ -1196,7 +1271,7 @@ impl State {
                         let q = f.question.text().trim().to_string();
                         let a = f.answer.text().trim().to_string();
                         self.mode = Mode::Normal;
-                        self.fix(q, a, fx);
+                        self.fix(q, a);
                     }
                     _ => {}
                 }
@@ -1231,6 +1306,12 @@ impl State {
             return;
         };
         self.act(action, fx);
+    }
+
+    /// Scroll the item's text down, no further than its end at the current size.
+    fn scroll_down(&mut self, by: u16) {
+        let max = crate::tui::draw::max_scroll(self);
+        self.scroll = self.scroll.saturating_add(by).min(max.max(self.scroll));
     }
 
     pub fn act(&mut self, action: Action, fx: &mut Vec<Effect>) {
@@ -1285,9 +1366,9 @@ impl State {
                     .unwrap_or_default();
                 self.mode = Mode::Note(TextEdit::new(&note, true));
             }
-            Action::ScrollDown => self.scroll = self.scroll.saturating_add(1),
+            Action::ScrollDown => self.scroll_down(1),
             Action::ScrollUp => self.scroll = self.scroll.saturating_sub(1),
-            Action::PageDown => self.scroll = self.scroll.saturating_add(page),
+            Action::PageDown => self.scroll_down(page),
             Action::PageUp => self.scroll = self.scroll.saturating_sub(page),
             Action::NextModel => {
                 let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
@@ -1320,6 +1401,11 @@ impl State {
             }
             Action::Theme => {
                 self.theme = Theme::new(self.theme.name.next());
+                let key = self.keymap.hint(Context::Global, Action::Theme);
+                self.set_status(
+                    format!("theme: {} ({key} switches)", self.theme.name.name()),
+                    Level::Info,
+                );
             }
             Action::Suspend => fx.push(Effect::Suspend),
             Action::Identifies => self.justification(JustificationGrade::Identifies, fx),
@@ -1587,7 +1673,9 @@ impl State {
         let i = self.pos;
         let raw = match self.store.raw(i) {
             Ok(t) => t.to_string(),
-            Err(_) => String::from_utf8_lossy(self.store.raw_bytes(i)).into_owned(),
+            Err(_) => {
+                String::from_utf8_lossy(self.store.raw_bytes(i).unwrap_or_default()).into_owned()
+            }
         };
         self.current = Some(Current {
             index: i,
@@ -1990,7 +2078,9 @@ impl State {
         }
     }
 
-    fn fix(&mut self, q: String, a: String, fx: &mut Vec<Effect>) {
+    /// The fix editor was saved: ask why, suggesting wrong-answer when the answer
+    /// changed, else ungrammatical (the reviewer confirms or picks another).
+    fn fix(&mut self, q: String, a: String) {
         let Some(cf) = self.item().and_then(|i| i.counterfactual.clone()) else {
             return;
         };
@@ -1998,7 +2088,28 @@ impl State {
             self.set_status("nothing changed: use a to accept as it is", Level::Warn);
             return;
         }
-        self.change_review(fx, |r, _| review::fix(r, &cf.question, &cf.answer, &q, &a));
+        let suggested = if a != cf.answer {
+            CvqaReason::WrongAnswer
+        } else {
+            CvqaReason::Ungrammatical
+        };
+        self.mode = Mode::FixReason {
+            selected: CvqaReason::ALL
+                .iter()
+                .position(|r| *r == suggested)
+                .unwrap_or(0),
+            question: q,
+            answer: a,
+        };
+    }
+
+    fn fix_with(&mut self, q: &str, a: &str, reason: CvqaReason, fx: &mut Vec<Effect>) {
+        let Some(cf) = self.item().and_then(|i| i.counterfactual.clone()) else {
+            return;
+        };
+        self.change_review(fx, |r, _| {
+            review::fix(r, &cf.question, &cf.answer, q, a, reason)
+        });
     }
 
     /// Change the grades of the selected response (top level for single-response items,
@@ -2017,7 +2128,8 @@ impl State {
     /// auto-advance is on, saying what was recorded where.
     fn advance_after(&mut self, what: &str, fx: &mut Vec<Effect>) {
         let id = self.display_id(self.pos);
-        if !self.auto_advance {
+        // In the adjudication queue the next step on the item is `A`: stay.
+        if !self.auto_advance || self.queue {
             return;
         }
         let from = self.pos;

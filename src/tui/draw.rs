@@ -4,12 +4,13 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
-use ratatui::symbols;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Axis, Block, Borders, Chart, Clear, Dataset, GraphType, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use serde_json::Value;
 
-use crate::model::{Benchmark, CvqaReason, Item, JudgeBonus, Response, Review};
+use crate::model::{
+    Benchmark, CvqaReason, CvqaStatus, Item, JudgeBonus, Response, ResponseGrades, Review,
+};
 use crate::store::Store;
 use crate::tui::app::{CONTEXT_LENGTHS, ImageSlot, Level, Mode, SaveState, State};
 use crate::tui::grading;
@@ -37,6 +38,7 @@ pub fn image_area(state: &State, w: u16, h: u16) -> Option<(u16, u16)> {
                 | Mode::Penalty(_)
                 | Mode::Reject { .. }
                 | Mode::RejectOther(_)
+                | Mode::FixReason { .. }
                 | Mode::Fix(_)
                 | Mode::Jump(_)
         )
@@ -44,8 +46,16 @@ pub fn image_area(state: &State, w: u16, h: u16) -> Option<(u16, u16)> {
         return None;
     }
     state.item()?.image.as_ref()?;
+    if side_by_side(state) && !state.zoom {
+        return None;
+    }
     let (img, _) = split_body(Rect::new(0, 0, w, h.saturating_sub(3)), true, state.zoom);
     img.map(|r| (r.width.saturating_sub(2), r.height.saturating_sub(2)))
+}
+
+/// The responses are shown side by side: asked for, and more than one.
+fn side_by_side(state: &State) -> bool {
+    state.side_by_side && state.item().is_some_and(|i| i.responses.len() > 1)
 }
 
 /// Split the body into (image pane, text pane).
@@ -99,12 +109,19 @@ pub fn draw(state: &State, f: &mut Frame) {
     draw_footer(state, f, rows[2]);
     match &state.mode {
         Mode::Search(s) => draw_search(state, f, area, s),
-        Mode::Jump(e) => draw_input(state, f, area, "Jump to item number or id", e, None),
+        Mode::Jump(e) => draw_input(
+            state,
+            f,
+            area,
+            ("Jump to item number or id", "Enter jumps · Esc cancels"),
+            e,
+            None,
+        ),
         Mode::Note(e) => draw_input(
             state,
             f,
             area,
-            "Note (Enter saves, Alt-Enter new line, Esc cancels)",
+            ("Note", "Enter saves · Alt-Enter new line · Esc cancels"),
             e,
             None,
         ),
@@ -112,7 +129,10 @@ pub fn draw(state: &State, f: &mut Frame) {
             state,
             f,
             area,
-            "Reject, other: why, in a few words (Enter saves, Esc cancels)",
+            (
+                "Reject, other: why, in a few words",
+                "Enter saves · Esc cancels",
+            ),
             e,
             None,
         ),
@@ -120,7 +140,10 @@ pub fn draw(state: &State, f: &mut Frame) {
             state,
             f,
             area,
-            "Penalty: what the response gets wrong (empty = none; Enter saves, Esc cancels)",
+            (
+                "Penalty: what the response gets wrong",
+                "empty = none · Enter saves · Esc cancels",
+            ),
             e,
             None,
         ),
@@ -139,12 +162,28 @@ pub fn draw(state: &State, f: &mut Frame) {
                 state,
                 f,
                 area,
-                "Fix the counterfactual question / answer (Tab switches, Enter saves)",
+                (
+                    "Fix the counterfactual question / answer",
+                    "Tab switches · Enter saves · Esc cancels",
+                ),
                 &fx.question,
                 Some((q_title, a_title, &fx.answer, fx.on_answer)),
             );
         }
-        Mode::Reject { selected } => draw_reject(state, f, area, *selected),
+        Mode::Reject { selected } => draw_reject(
+            state,
+            f,
+            area,
+            *selected,
+            ("Reject: why?", "1-5 or ↑↓ Enter · Esc cancels"),
+        ),
+        Mode::FixReason { selected, .. } => draw_reject(
+            state,
+            f,
+            area,
+            *selected,
+            ("Fix: why?", "Enter confirms · 1-5 or ↑↓ · Esc cancels"),
+        ),
         Mode::Filter { selected } => draw_filter(state, f, area, *selected),
         _ => {}
     }
@@ -259,13 +298,15 @@ fn draw_footer(state: &State, f: &mut Frame, area: Rect) {
         };
         Line::from(Span::styled(one_line(msg), st))
     } else {
-        hints(state)
+        hints(state, rows[1].width)
     };
     f.render_widget(Paragraph::new(second), rows[1]);
 }
 
-fn hints(state: &State) -> Line<'static> {
-    let t = &state.theme;
+/// The footer's key hints, most important first: the grading keys of the view, then help
+/// and quit, then the rest. Built from the live keymap, so a remapped key shows its new
+/// key; hints that do not fit are left out whole, never cut.
+pub fn hint_parts(state: &State) -> Vec<(String, String)> {
     let ctx = state.context();
     let km = &state.keymap;
     let mut parts: Vec<(String, String)> = Vec::new();
@@ -273,8 +314,14 @@ fn hints(state: &State) -> Line<'static> {
         parts.push((km.hint(ctx, a), label.to_string()))
     };
     match &state.mode {
-        Mode::Help { .. } | Mode::Summary { .. } => {
+        Mode::Help { .. } => {
             add(&mut parts, Action::Help, "close");
+            parts.push(("Esc".into(), "close".into()));
+            parts.push(("j/k".into(), "scroll".into()));
+        }
+        Mode::Summary { .. } => {
+            add(&mut parts, Action::Summary, "close");
+            parts.push(("Esc".into(), "close".into()));
             parts.push(("j/k".into(), "scroll".into()));
         }
         Mode::Normal => {
@@ -283,40 +330,73 @@ fn hints(state: &State) -> Line<'static> {
                     add(&mut parts, Action::Accept, "accept");
                     add(&mut parts, Action::Fix, "fix");
                     add(&mut parts, Action::Reject, "reject");
+                    add(&mut parts, Action::OriginalOverride, "orig");
+                    add(&mut parts, Action::CounterfactualOverride, "cf");
                 }
                 Context::Chartom => {
                     add(&mut parts, Action::Identifies, "identifies");
                     add(&mut parts, Action::Partial, "partial");
                     add(&mut parts, Action::Misses, "misses");
+                    add(&mut parts, Action::FactOverride, "FACT");
                 }
                 Context::ChartomQa => {
-                    parts.push(("1-9".into(), "bonus".into()));
+                    let n = state.item().map(|i| i.bonus_points.len()).unwrap_or(0);
+                    let n = n.clamp(1, 9) as u8;
+                    let (a, z) = (
+                        km.hint(ctx, Action::Bonus(1)),
+                        km.hint(ctx, Action::Bonus(n)),
+                    );
+                    parts.push((if n == 1 { a } else { format!("{a}-{z}") }, "bonus".into()));
                     add(&mut parts, Action::Penalty, "penalty");
-                    add(&mut parts, Action::ContextLength, "context");
+                    add(&mut parts, Action::NoPenalty, "no penalty");
                 }
-                _ => {
+                Context::Generic | Context::Global => {
                     add(&mut parts, Action::Pass, "pass");
                     add(&mut parts, Action::Fail, "fail");
+                    add(&mut parts, Action::Unsure, "unsure");
                 }
             }
+            add(&mut parts, Action::Help, "help");
+            add(&mut parts, Action::Quit, "quit");
             add(&mut parts, Action::Next, "next");
             add(&mut parts, Action::Prev, "prev");
             add(&mut parts, Action::NextUngraded, "ungraded");
             add(&mut parts, Action::Undo, "undo");
+            if state.item().is_some_and(|i| i.responses.len() > 1) {
+                add(&mut parts, Action::NextModel, "model");
+                add(&mut parts, Action::SideBySide, "side by side");
+            }
+            if ctx == Context::ChartomQa {
+                add(&mut parts, Action::ContextLength, "context");
+            }
             add(&mut parts, Action::Search, "search");
             add(&mut parts, Action::Filter, "filter");
-            add(&mut parts, Action::Help, "help");
-            add(&mut parts, Action::Quit, "quit");
+            add(&mut parts, Action::Note, "note");
+            add(&mut parts, Action::Summary, "summary");
         }
         _ => {
             parts.push(("Enter".into(), "ok".into()));
             parts.push(("Esc".into(), "cancel".into()));
         }
     }
+    parts.retain(|(k, _)| k != "(unbound)");
+    parts
+}
+
+fn hints(state: &State, width: u16) -> Line<'static> {
+    let t = &state.theme;
     let mut spans = Vec::new();
-    for (k, l) in parts {
-        spans.push(Span::styled(format!(" {k}"), t.title));
-        spans.push(Span::styled(format!(" {l} "), t.dim));
+    let mut used = 0usize;
+    for (k, l) in hint_parts(state) {
+        let key = format!(" {k}");
+        let label = format!(" {l} ");
+        let w = key.chars().count() + label.chars().count();
+        if used + w > width as usize {
+            continue;
+        }
+        used += w;
+        spans.push(Span::styled(key, t.title));
+        spans.push(Span::styled(label, t.dim));
     }
     Line::from(spans)
 }
@@ -336,19 +416,81 @@ fn block<'a>(t: &Theme, title: impl Into<Line<'a>>) -> Block<'a> {
         .title(title.into())
 }
 
-fn draw_item(state: &State, f: &mut Frame, area: Rect) {
+/// One scrolled pane of the item view.
+struct Pane {
+    rect: Rect,
+    title: Line<'static>,
+    /// A line pinned at the top, never scrolled away: my grade and what it applies to.
+    pinned: Option<Line<'static>>,
+    lines: Vec<Line<'static>>,
+}
+
+/// The item view's layout and content: computed once per frame, drawn by `draw_item`,
+/// measured by `max_scroll`.
+#[derive(Default)]
+struct ItemPanes {
+    image: Option<Rect>,
+    /// The image pane collapsed to one line: there is no picture to show.
+    image_line: Option<Rect>,
+    /// C-VQA: the original and counterfactual pair in two columns (title, left, right).
+    pair: Option<(Rect, Line<'static>, Vec<Line<'static>>, Vec<Line<'static>>)>,
+    panes: Vec<Pane>,
+}
+
+/// No picture will be shown for the current item (it failed to load, or images are off).
+fn image_collapsed(state: &State) -> bool {
+    match &state.image {
+        ImageSlot::Failed(..) => true,
+        ImageSlot::None => state.protocol_name == "none",
+        _ => false,
+    }
+}
+
+/// The current item as the reviewer should see it: with my review as it stands now (this
+/// session's changes included, which the item read from the file does not have yet), and
+/// with only what blind mode reveals of others' reviews (`State::reviews`).
+fn view_item(state: &State, item: &Item) -> Item {
+    let mut it = item.clone();
+    it.reviews = state.reviews().into_iter().collect();
+    it
+}
+
+/// My grades of `model`'s response on the current item.
+fn my_grades_for(state: &State, item: &Item, model: &str) -> Option<ResponseGrades> {
+    state
+        .my_review(state.pos)?
+        .for_model(model, item.responses.len())
+        .cloned()
+}
+
+/// How many responses side by side fit in `width` columns.
+const SIDE_COLUMN_MIN: u16 = 38;
+
+/// The responses shown side by side: (first, count). Pages of as many as fit, the page
+/// holding the selected model.
+pub fn side_window(n: usize, selected: usize, width: u16) -> (usize, usize) {
+    let per = ((width / SIDE_COLUMN_MIN).max(1) as usize).min(n.max(1));
+    let start = ((selected / per) * per).min(n.saturating_sub(per));
+    (start, per)
+}
+
+fn item_panes(state: &State, area: Rect) -> ItemPanes {
     let t = &state.theme;
+    let mut out = ItemPanes::default();
     let Some(cur) = &state.current else {
-        f.render_widget(
-            Paragraph::new("This result set has no items.")
-                .style(t.dim)
-                .block(block(t, " empty ")),
-            area,
-        );
-        return;
+        out.panes.push(Pane {
+            rect: area,
+            title: Line::from(" empty "),
+            pinned: None,
+            lines: vec![Line::from(Span::styled(
+                "This result set has no items.",
+                t.dim,
+            ))],
+        });
+        return out;
     };
     let item = match &cur.item {
-        Ok(it) => it,
+        Ok(it) => view_item(state, it),
         Err(e) => {
             let mut lines = vec![
                 Line::from(Span::styled(
@@ -370,105 +512,436 @@ fn draw_item(state: &State, f: &mut Frame, area: Rect) {
                     .lines()
                     .map(|l| Line::from(l.to_string())),
             );
-            f.render_widget(
-                Paragraph::new(lines)
-                    .wrap(Wrap { trim: false })
-                    .scroll((state.scroll, 0))
-                    .block(block(t, " unreadable item ")),
-                area,
-            );
-            return;
+            out.panes.push(Pane {
+                rect: area,
+                title: Line::from(" unreadable item "),
+                pinned: None,
+                lines,
+            });
+            return out;
         }
     };
-    let (img_rect, text_rect) = split_body(area, item.image.is_some(), state.zoom);
-    if let Some(r) = img_rect {
-        draw_image(state, f, r, item);
-    }
+    let item = &item;
+    let has_image = item.image.is_some();
+    // Side by side, the columns need the rows: the image is one line (zoom shows it).
+    let mut text_rect =
+        if has_image && !state.zoom && (image_collapsed(state) || side_by_side(state)) {
+            let c = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).split(area);
+            out.image_line = Some(c[0]);
+            c[1]
+        } else {
+            let (img, text) = split_body(area, has_image, state.zoom);
+            out.image = img;
+            text
+        };
     if text_rect.height == 0 {
-        return;
+        return out;
     }
-    let mut text_rect = text_rect;
-    let mut lines_override = None;
-    if item.benchmark() == Benchmark::Cvqa && text_rect.width >= 70 {
-        let (o, c) = cvqa_columns(state, item);
-        let col_w = text_rect.width / 2 - 2;
-        let h = wrapped_height(&o, col_w).max(wrapped_height(&c, col_w)) + 3;
-        let h = h.min(text_rect.height * 3 / 5).max(4);
-        let parts = Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
-        let title = Line::from(vec![
-            Span::raw(" "),
-            cvqa_title(state, item).spans[0].clone(),
-            cvqa_title(state, item).spans[1].clone(),
-            Span::raw(" "),
-        ]);
-        let b = block(t, title);
-        let inner = b.inner(parts[0]);
-        f.render_widget(b, parts[0]);
-        let cols = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
-            .spacing(1)
-            .split(inner);
-        f.render_widget(Paragraph::new(o).wrap(Wrap { trim: false }), cols[0]);
-        f.render_widget(Paragraph::new(c).wrap(Wrap { trim: false }), cols[1]);
-        text_rect = parts[1];
-        lines_override = Some(Vec::new());
-    }
-    let lines = match item.benchmark() {
-        _ if lines_override.is_some() => lines_override.take().unwrap_or_default(),
+    let mut main = match item.benchmark() {
         Benchmark::Chartom => chartom_lines(state, item, text_rect.width),
         Benchmark::ChartomQa => chartom_qa_lines(state, item),
-        Benchmark::Cvqa => cvqa_lines(state, item),
-        Benchmark::Other => generic_lines(state, cur.raw.as_str()),
+        Benchmark::Cvqa => vec![],
+        Benchmark::Other => generic_lines(state, &state.raw_shown()),
     };
-    let side = state.side_by_side && item.responses.len() > 1 && text_rect.width >= 90;
-    if side {
-        let parts = Layout::vertical([Constraint::Percentage(45), Constraint::Percentage(55)])
-            .split(text_rect);
-        f.render_widget(
-            Paragraph::new(lines)
-                .wrap(Wrap { trim: false })
-                .scroll((state.scroll, 0))
-                .block(block(t, " item ")),
-            parts[0],
-        );
-        let n = item.responses.len() as u32;
-        let cols = Layout::horizontal((0..n).map(|_| Constraint::Ratio(1, n))).split(parts[1]);
-        for (k, r) in item.responses.iter().enumerate() {
-            let rl = response_lines(state, item, r);
-            let title = Span::styled(
-                format!(" {} ", one_line(&r.model)),
-                if k == state.model {
-                    t.selected
-                } else {
-                    t.title
-                },
-            );
-            f.render_widget(
-                Paragraph::new(rl)
-                    .wrap(Wrap { trim: false })
-                    .scroll((state.scroll, 0))
-                    .block(block(t, title)),
-                cols[k],
-            );
+    if item.benchmark() == Benchmark::Cvqa {
+        if text_rect.width >= 70 {
+            let (o, c) = cvqa_columns(state, item);
+            let col_w = text_rect.width / 2 - 2;
+            let h = wrapped_height(&o, col_w).max(wrapped_height(&c, col_w)) + 3;
+            let h = h.min(text_rect.height * 3 / 5).max(4);
+            let parts =
+                Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
+            let mut title = cvqa_title(state, item);
+            title.spans.insert(0, Span::raw(" "));
+            title.spans.push(Span::raw(" "));
+            out.pair = Some((parts[0], title, o, c));
+            text_rect = parts[1];
+        } else {
+            main = cvqa_lines(state, item);
+        }
+    }
+    let n = item.responses.len();
+    if state.side_by_side && n > 1 {
+        let (start, per) = side_window(n, state.model, text_rect.width);
+        let mut item_lines = main;
+        let verdicts = review_lines(state, item, Scope::Item);
+        // no blank line to open an otherwise empty pane
+        let skip = usize::from(item_lines.is_empty());
+        item_lines.extend(verdicts.into_iter().skip(skip));
+        let inner_w = text_rect.width.saturating_sub(2);
+        let want = Paragraph::new(item_lines.clone())
+            .wrap(Wrap { trim: false })
+            .line_count(inner_w) as u16
+            + 2;
+        let h = want.min(text_rect.height / 3).max(3);
+        let parts = Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
+        let mut title = format!(" {} · side by side", one_line(&state.display_id(state.pos)));
+        if per < n {
+            title.push_str(&format!(
+                " · responses {}–{} of {n} ({} moves)",
+                start + 1,
+                start + per,
+                state.keymap.hint(Context::Global, Action::NextModel)
+            ));
+        }
+        title.push(' ');
+        out.panes.push(Pane {
+            rect: parts[0],
+            title: Line::from(title),
+            pinned: None,
+            lines: item_lines,
+        });
+        let cols =
+            Layout::horizontal((0..per).map(|_| Constraint::Ratio(1, per as u32))).split(parts[1]);
+        for (k, r) in item.responses.iter().enumerate().skip(start).take(per) {
+            let selected = k == state.model;
+            let mut lines = response_lines(state, item, r, selected);
+            lines.extend(review_lines(state, item, Scope::Model(&r.model)));
+            out.panes.push(Pane {
+                rect: cols[k - start],
+                title: Line::from(Span::styled(
+                    format!(" {} ({}/{n}) ", one_line(&r.model), k + 1),
+                    if selected { t.selected } else { t.title },
+                )),
+                pinned: Some(grade_line(
+                    state,
+                    item,
+                    Some(&r.model),
+                    true,
+                    cols[k - start].width.saturating_sub(2),
+                )),
+                lines,
+            });
         }
     } else {
-        let mut all = lines;
+        let mut all = main;
         if let Some(r) = item.responses.get(state.model) {
             if !all.is_empty() {
                 all.push(Line::from(""));
             }
             all.push(model_tabs(state, item));
-            all.extend(response_lines(state, item, r));
+            all.extend(response_lines(state, item, r, true));
         }
-        all.extend(review_lines(state, item));
-        let title = format!(" {} ", one_line(&state.display_id(state.pos)));
+        all.extend(review_lines(state, item, Scope::All));
+        let model = item.responses.get(state.model).map(|r| r.model.as_str());
+        out.panes.push(Pane {
+            rect: text_rect,
+            title: Line::from(format!(" {} ", one_line(&state.display_id(state.pos)))),
+            pinned: Some(grade_line(
+                state,
+                item,
+                model,
+                false,
+                text_rect.width.saturating_sub(2),
+            )),
+            lines: all,
+        });
+    }
+    out
+}
+
+/// The rows of a pane's text that are not scrolled away, and how far it can scroll.
+fn pane_geometry(p: &Pane) -> (Rect, u16) {
+    let inner = Block::default().borders(Borders::ALL).inner(p.rect);
+    let pinned = u16::from(p.pinned.is_some());
+    let text = Rect::new(
+        inner.x,
+        inner.y + pinned.min(inner.height),
+        inner.width,
+        inner.height.saturating_sub(pinned),
+    );
+    let total = Paragraph::new(p.lines.clone())
+        .wrap(Wrap { trim: false })
+        .line_count(text.width.max(1));
+    let max = (total as u16).saturating_sub(text.height);
+    (text, max)
+}
+
+/// How far the item's text can scroll at the current terminal size: the scroll keys stop
+/// there, so `PgDn` never shows a blank pane.
+pub fn max_scroll(state: &State) -> u16 {
+    let (w, h) = state.size;
+    if w < MIN_W || h < MIN_H {
+        return 0;
+    }
+    let body = Rect::new(0, 1, w, h.saturating_sub(3));
+    item_panes(state, body)
+        .panes
+        .iter()
+        .map(|p| pane_geometry(p).1)
+        .max()
+        .unwrap_or(0)
+}
+
+fn draw_item(state: &State, f: &mut Frame, area: Rect) {
+    let t = &state.theme;
+    let panes = item_panes(state, area);
+    if let (Some(r), Some(item)) = (panes.image, state.item()) {
+        draw_image(state, f, r, item);
+    }
+    if let (Some(r), Some(item)) = (panes.image_line, state.item()) {
+        draw_image_line(state, f, r, item);
+    }
+    if let Some((r, title, o, c)) = panes.pair {
+        let b = block(t, title);
+        let inner = b.inner(r);
+        f.render_widget(b, r);
+        let cols = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+            .spacing(1)
+            .split(inner);
+        f.render_widget(Paragraph::new(o).wrap(Wrap { trim: false }), cols[0]);
+        f.render_widget(Paragraph::new(c).wrap(Wrap { trim: false }), cols[1]);
+    }
+    for p in &panes.panes {
+        let (text, max) = pane_geometry(p);
+        let scroll = state.scroll.min(max);
+        let mut b = block(t, p.title.clone());
+        if max > 0 {
+            b = b.title_bottom(scroll_indicator(t, scroll, max, text.height));
+        }
+        f.render_widget(b, p.rect);
+        if let Some(pin) = &p.pinned {
+            let inner = Block::default().borders(Borders::ALL).inner(p.rect);
+            f.render_widget(
+                Paragraph::new(pin.clone()),
+                Rect::new(inner.x, inner.y, inner.width, inner.height.min(1)),
+            );
+        }
         f.render_widget(
-            Paragraph::new(all)
+            Paragraph::new(p.lines.clone())
                 .wrap(Wrap { trim: false })
-                .scroll((state.scroll, 0))
-                .block(block(t, title)),
-            text_rect,
+                .scroll((scroll, 0)),
+            text,
         );
     }
+}
+
+/// Where the scrolled text is, on the pane's bottom border: `▲ 12–24 of 40 ▼`.
+fn scroll_indicator(t: &Theme, scroll: u16, max: u16, visible: u16) -> Line<'static> {
+    let total = max + visible;
+    let first = scroll + 1;
+    let last = (scroll + visible).min(total);
+    let up = if scroll > 0 { "▲" } else { " " };
+    let down = if scroll < max { "▼" } else { " " };
+    Line::from(Span::styled(
+        format!(" {up} lines {first}–{last} of {total} {down} "),
+        t.accent2,
+    ))
+    .right_aligned()
+}
+
+/// The image pane when there is no picture to show: one line, not a box.
+fn draw_image_line(state: &State, f: &mut Frame, r: Rect, item: &Item) {
+    let t = &state.theme;
+    let why = match &state.image {
+        _ if side_by_side(state) => format!(
+            "hidden side by side ({} shows it)",
+            state.keymap.hint(Context::Global, Action::ZoomImage)
+        ),
+        ImageSlot::Failed(_, e) => e.clone(),
+        _ => "images off (--image-protocol none)".to_string(),
+    };
+    let line = Line::from(vec![
+        Span::styled(" image ", t.title),
+        Span::styled(one_line(item.image.as_deref().unwrap_or("")), t.text),
+        Span::styled(
+            format!(
+                " · {} · {} opens it",
+                one_line(&why),
+                state.keymap.hint(Context::Global, Action::OpenImage)
+            ),
+            t.dim,
+        ),
+    ]);
+    f.render_widget(Paragraph::new(line), r);
+}
+
+/// One line saying what I have recorded on the current item, for which response, and
+/// whether it is on disk: pinned at the top of the item pane, so a grade is confirmed
+/// where the reviewer is looking.
+/// `column`: the line heads a side-by-side column, which names the model already.
+fn grade_line(
+    state: &State,
+    item: &Item,
+    model: Option<&str>,
+    column: bool,
+    width: u16,
+) -> Line<'static> {
+    let t = &state.theme;
+    let mine = state.my_review(state.pos);
+    let n = item.responses.len();
+    let g = match (model, &mine) {
+        (Some(m), Some(r)) => r.for_model(m, n).cloned(),
+        _ => None,
+    };
+    let mut spans = vec![Span::styled(
+        if column { "Mine" } else { "My grade" },
+        t.title,
+    )];
+    // C-VQA's verdict is on the question, not on a response: the overrides name theirs
+    let per_response = item.benchmark() != Benchmark::Cvqa;
+    if let Some(m) = model.filter(|_| n > 1 && !column && per_response) {
+        spans.push(Span::styled(format!(" of {}", one_line(m)), t.title));
+    }
+    spans.push(Span::styled(": ", t.title));
+    let mut parts: Vec<String> = Vec::new();
+    let ungraded = "not graded".to_string();
+    match item.benchmark() {
+        Benchmark::Chartom => {
+            let gr = g.clone().unwrap_or_default();
+            parts.push(
+                gr.justification
+                    .map(|j| j.name().to_string())
+                    .unwrap_or_else(|| ungraded.clone()),
+            );
+            if let Some(c) = gr.fact_correct {
+                parts.push(if column {
+                    format!("FACT {}", tick(c))
+                } else {
+                    format!("FACT override: {}", ok_word(Some(c)))
+                });
+            }
+        }
+        Benchmark::ChartomQa => match g
+            .as_ref()
+            .filter(|g| g.bonus.is_some() || g.penalty.is_some())
+        {
+            Some(gr) => {
+                let b = gr.bonus.clone().unwrap_or_default();
+                parts.push(format!(
+                    "bonus {} of {}",
+                    if b.is_empty() {
+                        "none".to_string()
+                    } else {
+                        b.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+                    },
+                    item.bonus_points.len()
+                ));
+                parts.push(match &gr.penalty {
+                    Some(Some(p)) => format!("penalty “{}”", truncate(&one_line(p), 24)),
+                    Some(None) => "no penalty".into(),
+                    None => "penalty not graded".into(),
+                });
+            }
+            None => parts.push(ungraded.clone()),
+        },
+        Benchmark::Cvqa => {
+            let r = mine.clone().unwrap_or_default();
+            // a column shows the response's grades; the verdict on the question is the item's
+            let verification = match r.status {
+                Some(CvqaStatus::Accept) => "accepted".into(),
+                Some(CvqaStatus::Fix) => "fixed".into(),
+                Some(CvqaStatus::Reject) => format!(
+                    "rejected ({})",
+                    r.reason.map(|x| x.name()).unwrap_or("no reason")
+                ),
+                None => "question not verified".into(),
+            };
+            if !column {
+                parts.push(verification);
+            }
+            let gr = g.clone().unwrap_or_default();
+            let whose = match model {
+                Some(m) if n > 1 => format!("{} ", one_line(m)),
+                _ => String::new(),
+            };
+            if let Some(c) = gr.original_correct {
+                parts.push(if column {
+                    format!("orig {}", tick(c))
+                } else {
+                    format!("{}original override {}", whose, ok_word(Some(c)))
+                });
+            }
+            if let Some(c) = gr.counterfactual_correct {
+                parts.push(if column {
+                    format!("cf {}", tick(c))
+                } else {
+                    format!("{}counterfactual override {}", whose, ok_word(Some(c)))
+                });
+            }
+            if column && parts.is_empty() {
+                parts.push("no override".into());
+            }
+        }
+        Benchmark::Other => parts.push(
+            mine.as_ref()
+                .and_then(|r| r.verdict.clone())
+                .map(|v| one_line(&v))
+                .unwrap_or_else(|| ungraded.clone()),
+        ),
+    }
+    if mine.as_ref().is_some_and(|r| r.is_final == Some(true)) {
+        parts.push("FINAL".into());
+    }
+    if mine.as_ref().is_some_and(|r| r.note.is_some()) {
+        parts.push("note".into());
+    }
+    let graded = !parts
+        .first()
+        .is_some_and(|p| *p == ungraded || p == "question not verified");
+    let recorded = if column {
+        g.as_ref().is_some_and(|g| !g.is_empty())
+    } else {
+        mine.is_some()
+    };
+    let mark = match (recorded, state.is_pending(state.pos)) {
+        (false, _) => None,
+        (true, true) => Some(Span::styled("  … writing", t.warn)),
+        (true, false) => Some(Span::styled("  ✔ recorded", t.good)),
+    };
+    // the grade is cut, never the mark that says whether it is on disk
+    let room = (width as usize).saturating_sub(
+        spans.iter().map(|s| s.width()).sum::<usize>() + mark.as_ref().map_or(0, |m| m.width()),
+    );
+    spans.push(Span::styled(
+        truncate(&parts.join(" · "), room),
+        if graded { t.accent } else { t.dim },
+    ));
+    spans.extend(mark);
+    Line::from(spans)
+}
+
+/// The three states an override key cycles through, the current one bracketed:
+/// `x: [auto] correct wrong`.
+fn override_cycle(t: &Theme, key: &str, current: Option<bool>) -> Vec<Span<'static>> {
+    let mut spans = vec![Span::styled(format!("  {key}:"), t.title)];
+    for (label, v) in [
+        ("auto", None),
+        ("correct", Some(true)),
+        ("wrong", Some(false)),
+    ] {
+        if v == current {
+            spans.push(Span::styled(format!(" [{label}]"), t.accent));
+        } else {
+            spans.push(Span::styled(format!(" {label}"), t.dim));
+        }
+    }
+    spans
+}
+
+/// The effective grade and where it comes from: the rule, my override, or others'.
+fn effective_spans(
+    t: &Theme,
+    effective: Option<bool>,
+    auto: Option<bool>,
+    overridden: bool,
+    mine: Option<bool>,
+) -> Vec<Span<'static>> {
+    let mut spans = vec![mark(t, effective)];
+    if overridden {
+        let who = if mine.is_some() && mine == effective {
+            "my override"
+        } else {
+            "reviewers' override"
+        };
+        spans.push(Span::styled(
+            format!(" ({who}; rule: {})", ok_word(auto)),
+            t.warn,
+        ));
+    } else {
+        spans.push(Span::styled(" (rule)", t.dim));
+    }
+    spans
 }
 
 fn draw_image(state: &State, f: &mut Frame, r: Rect, item: &Item) {
@@ -687,17 +1160,21 @@ fn histogram_lines(state: &State, item: &Item, width: u16) -> Vec<Line<'static>>
 
 fn chartom_qa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
     let t = &state.theme;
-    let mut out = vec![Line::from(vec![
-        Span::styled(sanitize(item.book.as_deref().unwrap_or("?")), t.title),
-        Span::styled(
-            format!(
-                " · {} · {}",
-                sanitize(item.character.as_deref().unwrap_or("—")),
-                sanitize(item.dimension.as_deref().unwrap_or("?"))
-            ),
-            t.text,
-        ),
-    ])];
+    // The book and the ToM dimension as the row names them; the character only when the
+    // row has one (the evaluation layout has none).
+    let mut head = vec![Span::styled(
+        one_line(item.book.as_deref().unwrap_or("?")),
+        t.title,
+    )];
+    if let Some(c) = &item.character {
+        head.push(Span::styled(format!(" · {}", one_line(c)), t.text));
+    }
+    head.push(Span::styled(" · ToM dimension ", t.dim));
+    head.push(Span::styled(
+        one_line(item.dimension.as_deref().unwrap_or("?")),
+        t.text,
+    ));
+    let mut out = vec![Line::from(head)];
     let len = CONTEXT_LENGTHS[state.context_len];
     if let Some(c) = &item.context {
         out.push(Line::from(vec![
@@ -718,7 +1195,15 @@ fn chartom_qa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
     out.push(Line::from(""));
     out.push(heading(t, "Question"));
     out.extend(text_lines(item.question.as_deref().unwrap_or(""), t.text));
-    if !item.choices.is_empty() {
+    if item.shows_misleading_choices() {
+        out.push(heading(t, "Misleading choices (wrong answers)"));
+        for c in &item.choices {
+            out.push(Line::from(vec![
+                Span::styled("  ✘ ", t.bad),
+                Span::styled(one_line(c), t.text),
+            ]));
+        }
+    } else if !item.choices.is_empty() {
         for (k, c) in item.choices.iter().enumerate() {
             let is_key = item.key == Some(k as i64 + 1);
             out.push(Line::from(Span::styled(
@@ -732,18 +1217,22 @@ fn chartom_qa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
     out
 }
 
-fn bonus_block(state: &State, item: &Item, r: &Response) -> Vec<Line<'static>> {
+fn bonus_block(state: &State, item: &Item, r: &Response, selected: bool) -> Vec<Line<'static>> {
     let t = &state.theme;
-    let mine = state.my_grades();
+    let mine = my_grades_for(state, item, &r.model);
     let covered: Vec<u32> = mine
         .as_ref()
         .and_then(|g| g.bonus.clone())
         .unwrap_or_default();
-    let hide = state.hiding_others();
+    let hide = !state.reveal_model(&r.model);
     let judge = r.judge.as_ref().map(|j| j.bonus_list());
     let mut out = vec![heading(
         t,
-        "Bonus points (digit toggles: covered by the response?)",
+        if selected {
+            "Bonus points (digit toggles: covered by the response?)"
+        } else {
+            "Bonus points"
+        },
     )];
     for (k, p) in item.bonus_points.iter().enumerate() {
         let n = k as u32 + 1;
@@ -902,8 +1391,19 @@ fn wrapped_height(lines: &[Line], width: u16) -> u16 {
 
 // ----- responses and reviews ----------------------------------------------------------
 
-fn response_lines(state: &State, item: &Item, r: &Response) -> Vec<Line<'static>> {
+fn response_lines(state: &State, item: &Item, r: &Response, selected: bool) -> Vec<Line<'static>> {
     let t = &state.theme;
+    let ctx = state.context();
+    let km = &state.keymap;
+    // Keys act on the selected response only; the others' columns show no key.
+    let key = |a: Action| {
+        if selected {
+            format!("{} override", km.hint(ctx, a))
+        } else {
+            "override".to_string()
+        }
+    };
+    let mine = my_grades_for(state, item, &r.model).unwrap_or_default();
     let mut out = Vec::new();
     match item.benchmark() {
         Benchmark::Chartom => {
@@ -920,14 +1420,19 @@ fn response_lines(state: &State, item: &Item, r: &Response) -> Vec<Line<'static>
                 ),
                 Span::raw("  "),
             ];
-            spans.push(mark(t, g.effective));
-            if g.overridden {
-                spans.push(Span::styled(
-                    format!("  (reviewer override; rule says {})", ok_word(g.auto)),
-                    t.warn,
-                ));
-            }
+            spans.extend(effective_spans(
+                t,
+                g.effective,
+                g.auto,
+                g.overridden,
+                mine.fact_correct,
+            ));
             out.push(Line::from(spans));
+            out.push(Line::from(override_cycle(
+                t,
+                &format!("{} FACT", key(Action::FactOverride)),
+                mine.fact_correct,
+            )));
             if let Some(mind) = r.mind {
                 let hmi = item.mind.map(|m| m.hmi);
                 out.push(Line::from(vec![
@@ -958,19 +1463,23 @@ fn response_lines(state: &State, item: &Item, r: &Response) -> Vec<Line<'static>
                 Span::styled("  vs planted: ", t.dim),
                 Span::styled(sanitize(planted), t.warn),
             ]));
-            let grade = state
-                .my_grades()
-                .and_then(|g| g.justification)
-                .map(|g| g.name())
-                .unwrap_or("not graded");
-            out.push(Line::from(vec![
+            let grade = mine.justification.map(|g| g.name()).unwrap_or("not graded");
+            let mut spans = vec![
                 Span::styled("My grade: ", t.dim),
                 Span::styled(grade.to_string(), t.accent),
-                Span::styled(
-                    "   1 identifies · 2 partial · 3 misses · x override FACT",
+            ];
+            if selected {
+                spans.push(Span::styled(
+                    format!(
+                        "   {} identifies · {} partial · {} misses",
+                        km.hint(ctx, Action::Identifies),
+                        km.hint(ctx, Action::Partial),
+                        km.hint(ctx, Action::Misses)
+                    ),
                     t.dim,
-                ),
-            ]));
+                ));
+            }
+            out.push(Line::from(spans));
         }
         Benchmark::ChartomQa => {
             out.push(heading(t, "Response"));
@@ -982,12 +1491,24 @@ fn response_lines(state: &State, item: &Item, r: &Response) -> Vec<Line<'static>
                 ]));
             }
             out.push(Line::from(""));
-            out.extend(bonus_block(state, item, r));
+            out.extend(bonus_block(state, item, r, selected));
         }
         Benchmark::Cvqa => {
-            for (label, raw, cf) in [
-                ("original", r.original.as_deref(), false),
-                ("counterfactual", r.counterfactual.as_deref(), true),
+            for (label, raw, cf, action, my) in [
+                (
+                    "original",
+                    r.original.as_deref(),
+                    false,
+                    Action::OriginalOverride,
+                    mine.original_correct,
+                ),
+                (
+                    "counterfactual",
+                    r.counterfactual.as_deref(),
+                    true,
+                    Action::CounterfactualOverride,
+                    mine.counterfactual_correct,
+                ),
             ] {
                 let g = grading::cvqa_answer(item, &r.model, cf);
                 out.push(Line::from(vec![
@@ -1001,20 +1522,25 @@ fn response_lines(state: &State, item: &Item, r: &Response) -> Vec<Line<'static>
                         t.text,
                     ),
                     Span::raw("  "),
-                    mark(t, Some(g.effective)),
                 ];
-                if g.overridden {
-                    spans.push(Span::styled(
-                        format!("  (override; rule says {})", ok_word(Some(g.auto))),
-                        t.warn,
-                    ));
-                }
+                spans.extend(effective_spans(
+                    t,
+                    Some(g.effective),
+                    Some(g.auto),
+                    g.overridden,
+                    my,
+                ));
+                spans.extend(override_cycle(t, &key(action), my));
                 out.push(Line::from(spans));
             }
         }
         Benchmark::Other => {}
     }
     out
+}
+
+fn tick(ok: bool) -> &'static str {
+    if ok { "✔" } else { "✘" }
 }
 
 fn ok_word(b: Option<bool>) -> &'static str {
@@ -1025,46 +1551,70 @@ fn ok_word(b: Option<bool>) -> &'static str {
     }
 }
 
-fn review_summary(item: &Item, r: &Review) -> String {
+/// Which part of a review to show: everything, the item-level verdict only (status,
+/// reason, free verdict), or one model's grades.
+#[derive(Clone, Copy)]
+enum Scope<'a> {
+    All,
+    Item,
+    Model(&'a str),
+}
+
+fn grades_summary(g: &ResponseGrades) -> Vec<String> {
+    let mut gp = Vec::new();
+    if let Some(j) = g.justification {
+        gp.push(j.name().to_string());
+    }
+    if let Some(b) = &g.bonus {
+        gp.push(format!("bonus {b:?}"));
+    }
+    match &g.penalty {
+        Some(Some(p)) => gp.push(format!("penalty “{}”", truncate(p, 30))),
+        Some(None) => gp.push("no penalty".into()),
+        None => {}
+    }
+    if let Some(c) = g.fact_correct {
+        gp.push(format!("FACT {}", if c { "correct" } else { "wrong" }));
+    }
+    if let Some(c) = g.original_correct {
+        gp.push(format!("orig {}", if c { "✔" } else { "✘" }));
+    }
+    if let Some(c) = g.counterfactual_correct {
+        gp.push(format!("cf {}", if c { "✔" } else { "✘" }));
+    }
+    gp
+}
+
+fn review_summary(item: &Item, r: &Review, scope: Scope) -> String {
     let mut parts = Vec::new();
-    if let Some(s) = r.status {
-        parts.push(format!("{s:?}").to_lowercase());
-    }
-    if let Some(reason) = r.reason {
-        parts.push(reason.name().to_string());
-    }
-    if let Some(t) = &r.reason_text {
-        parts.push(format!("“{t}”"));
-    }
-    if let Some(v) = &r.verdict {
-        parts.push(v.clone());
+    if !matches!(scope, Scope::Model(_)) {
+        if let Some(s) = r.status {
+            parts.push(format!("{s:?}").to_lowercase());
+        }
+        if let Some(reason) = r.reason {
+            parts.push(reason.name().to_string());
+        }
+        if let Some(t) = &r.reason_text {
+            parts.push(format!("“{t}”"));
+        }
+        if let Some(v) = &r.verdict {
+            parts.push(v.clone());
+        }
     }
     let n = item.responses.len();
     for resp in &item.responses {
+        let wanted = match scope {
+            Scope::All => true,
+            Scope::Item => false,
+            Scope::Model(m) => resp.model == m,
+        };
+        if !wanted {
+            continue;
+        }
         if let Some(g) = r.for_model(&resp.model, n) {
-            let mut gp = Vec::new();
-            if let Some(j) = g.justification {
-                gp.push(j.name().to_string());
-            }
-            if let Some(b) = &g.bonus {
-                gp.push(format!("bonus {b:?}"));
-            }
-            match &g.penalty {
-                Some(Some(p)) => gp.push(format!("penalty “{}”", truncate(p, 30))),
-                Some(None) => gp.push("no penalty".into()),
-                None => {}
-            }
-            if let Some(c) = g.fact_correct {
-                gp.push(format!("FACT {}", if c { "correct" } else { "wrong" }));
-            }
-            if let Some(c) = g.original_correct {
-                gp.push(format!("orig {}", if c { "✔" } else { "✘" }));
-            }
-            if let Some(c) = g.counterfactual_correct {
-                gp.push(format!("cf {}", if c { "✔" } else { "✘" }));
-            }
+            let gp = grades_summary(g);
             if !gp.is_empty() {
-                parts.push(if n > 1 {
+                parts.push(if n > 1 && matches!(scope, Scope::All) {
                     format!("{}: {}", resp.model, gp.join(", "))
                 } else {
                     gp.join(", ")
@@ -1072,11 +1622,13 @@ fn review_summary(item: &Item, r: &Review) -> String {
             }
         }
     }
-    if r.is_final == Some(true) {
-        parts.push("FINAL".into());
-    }
-    if let Some(s) = r.seconds {
-        parts.push(format!("{s:.0}s"));
+    if !matches!(scope, Scope::Model(_)) {
+        if r.is_final == Some(true) {
+            parts.push("FINAL".into());
+        }
+        if let Some(s) = r.seconds {
+            parts.push(format!("{s:.0}s"));
+        }
     }
     parts.join(" · ")
 }
@@ -1127,34 +1679,34 @@ fn comparison_lines(
     out
 }
 
-fn review_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
+fn review_lines(state: &State, item: &Item, scope: Scope) -> Vec<Line<'static>> {
     let t = &state.theme;
     let mut out = vec![Line::from("")];
     let reviews = state.reviews();
-    if state.queue && !reviews.is_empty() {
+    if state.queue && !reviews.is_empty() && !matches!(scope, Scope::Model(_)) {
         out.extend(comparison_lines(state, item, &reviews));
         out.push(Line::from(""));
     }
     out.push(heading(t, "Verdicts"));
     let pending = state.is_pending(state.pos);
-    if reviews.is_empty() {
-        out.push(Line::from(Span::styled(
-            if state.hiding_others() {
-                " (blind: others' verdicts hidden until you grade)"
-            } else {
-                " none yet"
-            },
-            t.dim,
-        )));
-    }
+    let mut shown = 0;
     for (name, r) in &reviews {
         let me = *name == state.reviewer;
+        let summary = review_summary(item, r, scope);
+        let note = r
+            .note
+            .as_ref()
+            .filter(|_| !matches!(scope, Scope::Model(_)));
+        if summary.is_empty() && note.is_none() && matches!(scope, Scope::Model(_)) {
+            continue;
+        }
+        shown += 1;
         let mut spans = vec![
             Span::styled(
                 format!(" {}{} ", one_line(name), if me { " (me)" } else { "" }),
                 if me { t.accent } else { t.text },
             ),
-            Span::styled(one_line(&review_summary(item, r)), t.text),
+            Span::styled(one_line(&summary), t.text),
         ];
         if me && pending {
             spans.push(Span::styled("  … writing", t.warn));
@@ -1162,14 +1714,34 @@ fn review_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
             spans.push(Span::styled("  ✔ recorded", t.good));
         }
         out.push(Line::from(spans));
-        if let Some(n) = &r.note {
+        if let Some(n) = note {
             out.push(Line::from(Span::styled(
                 format!("   note: {}", one_line(n)),
                 t.dim,
             )));
         }
     }
-    if item.benchmark() == Benchmark::Cvqa && !state.hiding_others() {
+    let hidden = match scope {
+        Scope::Model(m) => !state.reveal_model(m),
+        Scope::Item => !state.reveal_item(),
+        Scope::All => state.hiding_others(),
+    };
+    if shown == 0 {
+        out.push(Line::from(Span::styled(
+            if hidden {
+                " (blind: others' verdicts hidden until you grade)"
+            } else if matches!(scope, Scope::Model(_)) {
+                " none on this response yet"
+            } else {
+                " none yet"
+            },
+            t.dim,
+        )));
+    }
+    if item.benchmark() == Benchmark::Cvqa
+        && !state.hiding_others()
+        && !matches!(scope, Scope::Model(_))
+    {
         let reasons: Vec<String> = CvqaReason::ALL
             .iter()
             .enumerate()
@@ -1187,11 +1759,20 @@ fn generic_lines(state: &State, raw: &str) -> Vec<Line<'static>> {
     let t = &state.theme;
     let pretty = serde_json::from_str::<Value>(raw)
         .ok()
-        .and_then(|v| serde_json::to_string_pretty(&v).ok())
+        // JSON's own escapes for unsafe characters, as everywhere JSON is shown
+        .and_then(|v| crate::sanitize::json_pretty(&v).ok())
         .unwrap_or_else(|| raw.to_string());
+    let km = &state.keymap;
+    let ctx = state.context();
     let mut out = vec![heading(
         t,
-        "Item (unknown benchmark: 1 pass · 2 fail · 3 unsure · i note)",
+        &format!(
+            "Item (unknown benchmark: {} pass · {} fail · {} unsure · {} note)",
+            km.hint(ctx, Action::Pass),
+            km.hint(ctx, Action::Fail),
+            km.hint(ctx, Action::Unsure),
+            km.hint(ctx, Action::Note)
+        ),
     )];
     out.extend(text_lines(&truncate(&pretty, 50_000), t.text));
     out
@@ -1199,8 +1780,13 @@ fn generic_lines(state: &State, raw: &str) -> Vec<Line<'static>> {
 
 // ----- overlays -----------------------------------------------------------------------
 
-fn centered(area: Rect, w_pct: u16, h: u16) -> Rect {
-    let w = (area.width * w_pct / 100).max(30).min(area.width);
+/// A dialog of `w_pct` of the width, wider when its title or key hint needs it.
+fn centered(area: Rect, w_pct: u16, h: u16, min_w: usize) -> Rect {
+    let min_w = u16::try_from(min_w).unwrap_or(u16::MAX);
+    let w = (area.width * w_pct / 100)
+        .max(30)
+        .max(min_w)
+        .min(area.width);
     let h = h.min(area.height);
     Rect::new(
         area.x + (area.width - w) / 2,
@@ -1210,19 +1796,25 @@ fn centered(area: Rect, w_pct: u16, h: u16) -> Rect {
     )
 }
 
+/// Width a dialog needs to show its title and its key hint whole.
+fn dialog_width(title: &str, keys: &str) -> usize {
+    title.chars().count().max(keys.chars().count()) + 6
+}
+
 fn draw_input(
     state: &State,
     f: &mut Frame,
     area: Rect,
-    title: &str,
+    (title, keys): (&str, &str),
     e: &crate::tui::edit::TextEdit,
     second: Option<(&str, &str, &crate::tui::edit::TextEdit, bool)>,
 ) {
     let t = &state.theme;
     let h = if second.is_some() { 10 } else { 7 };
-    let r = centered(area, 80, h);
+    let r = centered(area, 80, h, dialog_width(title, keys));
     f.render_widget(Clear, r);
-    let b = block(t, Span::styled(format!(" {title} "), t.title));
+    let b = block(t, Span::styled(format!(" {title} "), t.title))
+        .title_bottom(Line::from(Span::styled(format!(" {keys} "), t.dim)).right_aligned());
     let inner = b.inner(r);
     f.render_widget(b, r);
     let field = |e: &crate::tui::edit::TextEdit, active: bool| -> Vec<Line<'static>> {
@@ -1308,18 +1900,48 @@ fn draw_search(state: &State, f: &mut Frame, area: Rect, s: &crate::tui::app::Se
     let avail = inner.height.saturating_sub(2) as usize;
     let start = s.selected.saturating_sub(avail.saturating_sub(1));
     if let Some(meta) = &state.meta {
+        let query = s.query.text();
         for (k, &i) in s.results.iter().enumerate().skip(start).take(avail) {
             let st = if k == s.selected { t.selected } else { t.text };
-            lines.push(Line::from(Span::styled(
-                truncate(
-                    &format!(" {:>6}  {}", i + 1, one_line(meta.search_text(i))),
-                    inner.width as usize,
-                ),
-                st,
-            )));
+            let hit = st
+                .patch(t.accent)
+                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
+            lines.push(highlighted(
+                &format!(" {:>6}  ", i + 1),
+                meta.search_text(i),
+                &crate::tui::facts::match_indices(meta.search_text(i), &query),
+                (st, hit),
+                inner.width as usize,
+            ));
         }
     }
     f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// `prefix` then `text` on one line, the characters at `hits` (char indices into `text`)
+/// in the `hit` style, cut at `width` with an ellipsis.
+fn highlighted(
+    prefix: &str,
+    text: &str,
+    hits: &[usize],
+    (style, hit): (Style, Style),
+    width: usize,
+) -> Line<'static> {
+    let mut spans = vec![Span::styled(prefix.to_string(), style)];
+    let mut used = prefix.chars().count();
+    let mut hits = hits.iter().peekable();
+    for (k, c) in text.chars().enumerate() {
+        let shown = one_line(&c.to_string());
+        let n = shown.chars().count();
+        let is_hit = hits.next_if(|&&h| h == k).is_some();
+        if used + n >= width && text.chars().count() > k + 1 {
+            spans.push(Span::styled("…", style));
+            break;
+        }
+        used += n;
+        spans.push(Span::styled(shown, if is_hit { hit } else { style }));
+    }
+    Line::from(spans)
 }
 
 /// What the reviewer sees while the background index is being built.
@@ -1331,9 +1953,15 @@ pub fn indexing_note(state: &State) -> String {
     }
 }
 
-fn draw_reject(state: &State, f: &mut Frame, area: Rect, selected: usize) {
+fn draw_reject(
+    state: &State,
+    f: &mut Frame,
+    area: Rect,
+    selected: usize,
+    (title, keys): (&str, &str),
+) {
     let t = &state.theme;
-    let r = centered(area, 50, 9);
+    let r = centered(area, 50, 9, dialog_width(title, keys));
     f.render_widget(Clear, r);
     let lines: Vec<Line> = CvqaReason::ALL
         .iter()
@@ -1346,10 +1974,10 @@ fn draw_reject(state: &State, f: &mut Frame, area: Rect, selected: usize) {
         })
         .collect();
     f.render_widget(
-        Paragraph::new(lines).block(block(
-            t,
-            Span::styled(" Reject: why? (1-5 or ↑↓ Enter) ", t.title),
-        )),
+        Paragraph::new(lines).block(
+            block(t, Span::styled(format!(" {title} "), t.title))
+                .title_bottom(Line::from(Span::styled(format!(" {keys} "), t.dim)).right_aligned()),
+        ),
         r,
     );
 }
@@ -1357,36 +1985,18 @@ fn draw_reject(state: &State, f: &mut Frame, area: Rect, selected: usize) {
 fn draw_filter(state: &State, f: &mut Frame, area: Rect, selected: usize) {
     let t = &state.theme;
     let opts = state.filter_options();
-    // The menu starts a sixth down (`centered`) and stays above the footer.
-    let room = area.height.saturating_sub(area.height / 6 + 1).max(5);
-    let h = (opts.len() as u16 + 3).clamp(5, room);
-    let w = area.width.min(64);
-    let r = Rect::new(
-        area.x + (area.width - w) / 2,
-        area.y + area.height / 6,
-        w,
-        h,
-    );
-    f.render_widget(Clear, r);
     let count = state
         .visible
         .as_ref()
         .map(|v| v.len())
         .unwrap_or(state.len());
-    let b = block(
-        t,
-        Span::styled(
-            format!(" Filters · {count} of {} items ", state.len()),
-            t.title,
-        ),
+    let title = format!("Filters · {count} of {} items match", state.len());
+    let keys = format!(
+        "Enter toggles · {} clears · Esc closes",
+        state.keymap.hint(Context::Global, Action::ClearFilters)
     );
-    let inner = b.inner(r);
-    f.render_widget(b, r);
     let mut lines: Vec<Line> = vec![Line::from(Span::styled(
-        truncate(
-            " Enter toggles · X clears · OR in a kind, AND across",
-            inner.width as usize,
-        ),
+        " OR within a kind, AND across kinds",
         t.dim,
     ))];
     if state.meta.is_none() {
@@ -1395,6 +2005,15 @@ fn draw_filter(state: &State, f: &mut Frame, area: Rect, selected: usize) {
             t.dim,
         )));
     }
+    // The menu starts a sixth down (`centered`) and stays above the footer.
+    let room = area.height.saturating_sub(area.height / 6 + 1).max(5);
+    let h = (opts.len() as u16 + lines.len() as u16 + 2).clamp(5, room);
+    let r = centered(area, 60, h, dialog_width(&title, &keys).max(64));
+    f.render_widget(Clear, r);
+    let b = block(t, Span::styled(format!(" {title} "), t.title))
+        .title_bottom(Line::from(Span::styled(format!(" {keys} "), t.dim)).right_aligned());
+    let inner = b.inner(r);
+    f.render_widget(b, r);
     let avail = (inner.height as usize).saturating_sub(lines.len());
     let start = selected.saturating_sub(avail.saturating_sub(1));
     let width = inner.width as usize;
@@ -1430,7 +2049,7 @@ fn draw_filter(state: &State, f: &mut Frame, area: Rect, selected: usize) {
     f.render_widget(Paragraph::new(lines), inner);
 }
 
-fn draw_help(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
+fn help_lines(state: &State) -> Vec<Line<'static>> {
     let t = &state.theme;
     let ctx = state.context();
     let rows = state.keymap.help(ctx);
@@ -1465,12 +2084,49 @@ fn draw_help(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
             Span::styled(d, t.text),
         ]));
     }
+    lines
+}
+
+fn draw_help(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
+    let t = &state.theme;
+    let lines = help_lines(state);
+    let b = block(t, Span::styled(" Help ", t.title));
+    let inner = b.inner(area);
+    let max = max_scroll_of(&lines, inner);
+    let scroll = scroll.min(max);
+    let b = if max > 0 {
+        b.title_bottom(scroll_indicator(t, scroll, max, inner.height))
+    } else {
+        b
+    };
     f.render_widget(
         Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
             .scroll((scroll, 0))
-            .block(block(t, Span::styled(" Help ", t.title))),
+            .block(b),
         area,
     );
+}
+
+/// How far the help or the summary can scroll at the current size (0 in other modes):
+/// their scroll keys stop there.
+pub fn page_max_scroll(state: &State) -> u16 {
+    let (w, h) = state.size;
+    if w < MIN_W || h < MIN_H {
+        return 0;
+    }
+    let inner = Rect::new(1, 2, w.saturating_sub(2), h.saturating_sub(5));
+    match &state.mode {
+        Mode::Help { .. } => max_scroll_of(&help_lines(state), inner),
+        Mode::Summary { .. } => match &state.summary {
+            Some(Ok(v)) => {
+                let (lines, plot) = summary_lines(state, v, inner.width);
+                max_scroll_of(&lines, summary_split(inner, plot).0)
+            }
+            _ => 0,
+        },
+        _ => 0,
+    }
 }
 
 // ----- summary ------------------------------------------------------------------------
@@ -1488,7 +2144,16 @@ fn bar(v: &Value, width: usize, style: Style) -> Span<'static> {
 
 fn draw_summary(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
     let t = &state.theme;
-    let b = block(t, Span::styled(" Summary (s or Esc closes) ", t.title));
+    let b = block(
+        t,
+        Span::styled(
+            format!(
+                " Summary ({} or Esc closes) ",
+                state.keymap.hint(Context::Global, Action::Summary)
+            ),
+            t.title,
+        ),
+    );
     let inner = b.inner(area);
     f.render_widget(b, area);
     let v = match &state.summary {
@@ -1502,7 +2167,60 @@ fn draw_summary(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
         }
         Some(Ok(v)) => v,
     };
-    let bw = (inner.width as usize).saturating_sub(40).clamp(5, 40);
+    let (lines, has_hmi_plot) = summary_lines(state, v, inner.width);
+    let (text, plot) = summary_split(inner, has_hmi_plot);
+    let max = max_scroll_of(&lines, text);
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll.min(max), 0)),
+        text,
+    );
+    if let Some(r) = plot {
+        draw_hmi_plot(state, f, r, v);
+    }
+    if max > 0 {
+        f.render_widget(
+            Block::default().title_bottom(scroll_indicator(t, scroll.min(max), max, text.height)),
+            Rect::new(
+                area.x + 1,
+                area.y + area.height - 1,
+                area.width.saturating_sub(2),
+                1,
+            ),
+        );
+    }
+}
+
+/// The summary's text pane and, when there are charts and room, the HMI plot's.
+fn summary_split(inner: Rect, has_hmi_plot: bool) -> (Rect, Option<Rect>) {
+    if has_hmi_plot && inner.height > 12 {
+        let parts = Layout::vertical([
+            Constraint::Min(4),
+            Constraint::Length((inner.height / 2).max(10)),
+        ])
+        .split(inner);
+        (parts[0], Some(parts[1]))
+    } else {
+        (inner, None)
+    }
+}
+
+/// How far `lines`, wrapped in `r`, can scroll.
+fn max_scroll_of(lines: &[Line], r: Rect) -> u16 {
+    let total = Paragraph::new(lines.to_vec())
+        .wrap(Wrap { trim: false })
+        .line_count(r.width.max(1));
+    u16::try_from(total)
+        .unwrap_or(u16::MAX)
+        .saturating_sub(r.height)
+}
+
+/// The summary's text, for an inner width of `width`; and whether there is an HMI plot.
+fn summary_lines(state: &State, v: &Value, width: u16) -> (Vec<Line<'static>>, bool) {
+    let t = &state.theme;
+    // Bars take what the row's text leaves: rows fit the width, never cut.
+    let fit = |fixed: usize| (width as usize).saturating_sub(fixed).clamp(2, 40);
     let mut lines: Vec<Line> = vec![Line::from(format!("{} items", v["items"]))];
     let benches = &v["benchmarks"];
     // CHARTOM
@@ -1517,7 +2235,7 @@ fn draw_summary(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
             lines.push(Line::from(vec![
                 Span::styled(format!("  {:<18}", truncate(&one_line(m), 18)), t.accent),
                 Span::raw(format!("FACT {}  ", pct(&mv["fact_accuracy"]))),
-                bar(&mv["fact_accuracy"], bw, t.bar),
+                bar(&mv["fact_accuracy"], fit(46), t.bar),
                 Span::raw(format!(
                     "  MSE {}",
                     mv["mind_mse"]
@@ -1539,7 +2257,7 @@ fn draw_summary(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
                             Span::raw(format!("{}  ", pct(acc))),
                             bar(
                                 acc,
-                                bw,
+                                fit(29),
                                 if key == "by_version" && k == "manipulated" {
                                     t.bar_other
                                 } else {
@@ -1584,9 +2302,9 @@ fn draw_summary(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
                     lines.push(Line::from(vec![
                         Span::styled(format!("    {:<14}", truncate(&one_line(k), 14)), t.dim),
                         Span::raw(format!("human {} ", pct(&dv["human"]["bpc"]))),
-                        bar(&dv["human"]["bpc"], bw / 2, t.bar),
+                        bar(&dv["human"]["bpc"], fit(45) / 2, t.bar),
                         Span::raw(format!("  judge {} ", pct(&dv["judge"]["bpc"]))),
-                        bar(&dv["judge"]["bpc"], bw / 2, t.bar_other),
+                        bar(&dv["judge"]["bpc"], fit(45) / 2, t.bar_other),
                     ]));
                 }
             }
@@ -1608,13 +2326,17 @@ fn draw_summary(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
                 for (k, gv) in g {
                     lines.push(Line::from(vec![
                         Span::styled(
-                            format!("    {:<15} n={:<5}", truncate(&one_line(k), 15), gv["n"]),
+                            format!(
+                                "    {:<15} n={:<5} ",
+                                truncate(&one_line(k), 15),
+                                gv["n"].to_string()
+                            ),
                             t.dim,
                         ),
                         Span::raw(format!("orig {} ", pct(&gv["original_accuracy"]))),
-                        bar(&gv["original_accuracy"], bw / 2, t.bar),
+                        bar(&gv["original_accuracy"], fit(60) / 2, t.bar),
                         Span::raw(format!("  cf {} ", pct(&gv["counterfactual_accuracy"]))),
-                        bar(&gv["counterfactual_accuracy"], bw / 2, t.bar_other),
+                        bar(&gv["counterfactual_accuracy"], fit(60) / 2, t.bar_other),
                         Span::styled(
                             format!(
                                 "  Δ {}",
@@ -1673,31 +2395,23 @@ fn draw_summary(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
             lines.push(Line::from(l));
         }
     }
-    if has_hmi_plot && inner.height > 12 {
-        let parts = Layout::vertical([
-            Constraint::Min(4),
-            Constraint::Length((inner.height / 2).max(10)),
-        ])
-        .split(inner);
-        f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), parts[0]);
-        draw_hmi_plot(state, f, parts[1], v);
-    } else {
-        f.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
-    }
+    (lines, has_hmi_plot)
 }
 
-/// The paper's Figure 3: charts sorted by HMI, originals and manipulated in two colours,
-/// the model's predictions overlaid.
+/// The paper's Figure 3: charts sorted by HMI, originals and manipulated with their own
+/// glyphs (not only colours, so it reads in mono), the model's prediction for each chart
+/// in the same column. A point and a prediction in one cell get a glyph of their own, so
+/// no point hides under another.
 fn draw_hmi_plot(state: &State, f: &mut Frame, area: Rect, v: &Value) {
     let t = &state.theme;
     let Some(charts) = v["benchmarks"]["chartom"]["charts"].as_array() else {
         return;
     };
-    let mut pts: Vec<(f64, bool, String, Option<f64>)> = charts
+    let mut pts: Vec<(f64, bool, Option<f64>)> = charts
         .iter()
         .filter_map(|c| {
             let h = c["hmi"].as_f64().or_else(|| c["hmi_recomputed"].as_f64())?;
-            let id = c["id"].as_str().unwrap_or("").to_string();
+            let id = c["id"].as_str().unwrap_or("");
             let manip = c["version"]
                 .as_str()
                 .map(|s| s == "manipulated")
@@ -1708,57 +2422,118 @@ fn draw_hmi_plot(state: &State, f: &mut Frame, area: Rect, v: &Value) {
                     .and_then(|o| o.values().next())
                     .and_then(Value::as_f64)
             });
-            Some((h, manip, id, pred))
+            Some((h, manip, pred))
         })
         .collect();
     pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let orig: Vec<(f64, f64)> = pts
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| !p.1)
-        .map(|(k, p)| (k as f64 + 1.0, p.0))
-        .collect();
-    let man: Vec<(f64, f64)> = pts
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.1)
-        .map(|(k, p)| (k as f64 + 1.0, p.0))
-        .collect();
-    let pred: Vec<(f64, f64)> = pts
-        .iter()
-        .enumerate()
-        .filter_map(|(k, p)| p.3.map(|x| (k as f64 + 1.0, x)))
-        .collect();
-    let n = pts.len().max(1) as f64;
-    let mut ds = vec![
-        Dataset::default()
-            .name("original")
-            .marker(symbols::Marker::Dot)
-            .graph_type(GraphType::Scatter)
-            .style(t.bar)
-            .data(&orig),
-        Dataset::default()
-            .name("manipulated")
-            .marker(symbols::Marker::Dot)
-            .graph_type(GraphType::Scatter)
-            .style(t.bad)
-            .data(&man),
-    ];
-    if !pred.is_empty() {
-        ds.push(
-            Dataset::default()
-                .name("model")
-                .marker(symbols::Marker::Braille)
-                .graph_type(GraphType::Scatter)
-                .style(t.accent)
-                .data(&pred),
-        );
+    let b = block(
+        t,
+        Span::styled(
+            " HMI ranking: charts sorted by HMI, with the model's prediction ",
+            t.title,
+        ),
+    );
+    let inner = b.inner(area);
+    f.render_widget(b, area);
+    let gutter = 4u16;
+    if inner.height < 4 || inner.width <= gutter + 2 {
+        return;
     }
-    let chart = Chart::new(ds)
-        .block(block(t, Span::styled(" HMI ranking: charts sorted by HMI (● original, ● manipulated, model predictions) ", t.title)))
-        .x_axis(Axis::default().title("rank").bounds([0.0, n + 1.0]).labels(vec![Line::from("1"), Line::from(format!("{}", pts.len()))]).style(t.dim))
-        .y_axis(Axis::default().title("HMI").bounds([0.0, 1.0]).labels(vec![Line::from("0"), Line::from("0.5"), Line::from("1")]).style(t.dim));
-    f.render_widget(chart, area);
+    let pw = (inner.width - gutter) as usize;
+    let ph = (inner.height - 2) as usize;
+    // per cell: (originals, manipulated, predictions)
+    let mut grid = vec![vec![(0u32, 0u32, 0u32); pw]; ph];
+    let n = pts.len();
+    let row_of = |y: f64| ((1.0 - y.clamp(0.0, 1.0)) * (ph - 1) as f64).round() as usize;
+    for (k, (h, manip, pred)) in pts.iter().enumerate() {
+        let col = if n > 1 {
+            k * (pw - 1) / (n - 1)
+        } else {
+            pw / 2
+        };
+        let cell = &mut grid[row_of(*h)][col];
+        if *manip {
+            cell.1 += 1;
+        } else {
+            cell.0 += 1;
+        }
+        if let Some(p) = pred {
+            grid[row_of(*p)][col].2 += 1;
+        }
+    }
+    const GLYPHS: [(char, &str); 6] = [
+        ('o', "original"),
+        ('x', "manipulated"),
+        ('+', "model's prediction"),
+        ('⊕', "original + prediction"),
+        ('⊗', "manipulated + prediction"),
+        ('*', "several"),
+    ];
+    let style_of = |g: char| match g {
+        'o' => t.bar,
+        'x' => t.bad,
+        '+' => t.accent,
+        _ => t.warn,
+    };
+    let mut used = [false; 6];
+    let mut lines = Vec::new();
+    for (r, row) in grid.iter().enumerate() {
+        let label = if r == 0 {
+            "1.0"
+        } else if r == ph - 1 {
+            "0  "
+        } else if r == (ph - 1) / 2 {
+            "0.5"
+        } else {
+            "   "
+        };
+        let mut spans = vec![Span::styled(format!("{label}┤"), t.dim)];
+        for &(o, m, p) in row {
+            let g = match (o, m, p) {
+                (0, 0, 0) => None,
+                (1, 0, 0) => Some(0),
+                (0, 1, 0) => Some(1),
+                (0, 0, _) => Some(2),
+                (1, 0, _) => Some(3),
+                (0, 1, _) => Some(4),
+                _ => Some(5),
+            };
+            match g {
+                None => spans.push(Span::raw(" ")),
+                Some(i) => {
+                    used[i] = true;
+                    spans.push(Span::styled(GLYPHS[i].0.to_string(), style_of(GLYPHS[i].0)));
+                }
+            }
+        }
+        lines.push(Line::from(spans));
+    }
+    let last = format!("{n}");
+    let axis = format!(
+        "    1{}{last}",
+        " ".repeat(pw.saturating_sub(1 + last.len()))
+    );
+    let mid = "rank";
+    let mut axis: Vec<char> = axis.chars().collect();
+    let at = gutter as usize + pw / 2 - mid.len() / 2;
+    for (i, c) in mid.chars().enumerate() {
+        if let Some(x) = axis.get_mut(at + i) {
+            *x = c;
+        }
+    }
+    lines.push(Line::from(Span::styled(
+        axis.into_iter().collect::<String>(),
+        t.dim,
+    )));
+    let mut legend = vec![Span::styled("    ", t.dim)];
+    for (i, (g, label)) in GLYPHS.iter().enumerate() {
+        if i < 3 || used[i] {
+            legend.push(Span::styled(g.to_string(), style_of(*g)));
+            legend.push(Span::styled(format!(" {label}  "), t.dim));
+        }
+    }
+    lines.push(Line::from(legend));
+    f.render_widget(Paragraph::new(lines), inner);
 }
 
 /// Convenience for tests: render the state into a string.

@@ -584,6 +584,30 @@ fn rank(mut scored: Vec<(u32, usize)>, limit: usize) -> Vec<usize> {
     scored.into_iter().map(|(_, i)| i).collect()
 }
 
+/// The characters of `text` that `query` matches (char indices, ascending), with the
+/// same matching as [`search`], for highlighting.
+pub fn match_indices(text: &str, query: &str) -> Vec<usize> {
+    let q = query.trim();
+    if q.is_empty() {
+        return vec![];
+    }
+    let mut matcher = Matcher::new(Config::DEFAULT);
+    let pattern = Pattern::new(
+        q,
+        CaseMatching::Smart,
+        Normalization::Smart,
+        AtomKind::Fuzzy,
+    );
+    let mut buf = Vec::new();
+    let mut idx = Vec::new();
+    let hay = nucleo_matcher::Utf32Str::new(text, &mut buf);
+    pattern.indices(hay, &mut matcher, &mut idx);
+    let mut out: Vec<usize> = idx.into_iter().map(|i| i as usize).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// A search request for the worker.
 pub struct SearchRequest {
     pub seq: u64,
@@ -688,6 +712,18 @@ mod tests {
             ix.search.push(&format!("{id} {q}"));
         }
         ix
+    }
+
+    #[test]
+    fn match_indices_are_the_matched_chars() {
+        let text = "real-00001 How many plates are there?";
+        let idx = match_indices(text, "plates");
+        let hit: String = idx.iter().map(|&i| text.chars().nth(i).unwrap()).collect();
+        assert_eq!(hit, "plates", "{idx:?}");
+        // char indices, not bytes
+        let idx = match_indices("Würde Café", "cafe");
+        assert_eq!(idx, vec![6, 7, 8, 9]);
+        assert!(match_indices(text, "").is_empty());
     }
 
     #[test]

@@ -15,7 +15,6 @@ use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::hash::{BuildHasher, Hasher};
-use std::io::Cursor;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -57,6 +56,9 @@ const DECODED_CAPACITY: usize = 16;
 const DECODED_BUDGET: usize = 256 * 1024 * 1024;
 /// Encoded protocols kept (LRU), per [`ImageKey`].
 const ENCODED_CAPACITY: usize = 8;
+/// Images with more pixels than this are not prefetched (a decode cannot be cancelled,
+/// and it would delay the current item's image).
+const PREFETCH_MAX_PIXELS: u64 = 16_000_000;
 /// Prefetch requests kept pending; older ones are dropped.
 const PREFETCH_PENDING: usize = 4;
 
@@ -298,6 +300,20 @@ pub fn tmux_from_env() -> bool {
     !var("TMUX").is_empty() || var("TERM").starts_with("tmux") || var("TERM_PROGRAM") == "tmux"
 }
 
+/// `tmux show|set -p …` aimed at this process's pane (`TMUX_PANE`): without `-t`, tmux
+/// picks the session's active pane, which is another one when verdict runs in a
+/// background window.
+fn with_pane(args: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    if let Ok(pane) = std::env::var("TMUX_PANE")
+        && !pane.is_empty()
+    {
+        out.insert(2, "-t".into());
+        out.insert(3, pane);
+    }
+    out
+}
+
 /// tmux's `allow-passthrough` pane option, switched on only while a protocol that needs
 /// it is in use, and put back as it was by [`TmuxPassthrough::restore`].
 #[derive(Debug, Default)]
@@ -307,20 +323,21 @@ pub struct TmuxPassthrough {
 }
 
 impl TmuxPassthrough {
-    /// Switch passthrough on for this pane. `Err` with a message for the reviewer when
-    /// it cannot be (no `tmux` on PATH, or tmux refused): images then need half-blocks.
-    pub fn enable(&mut self) -> Result<(), String> {
-        if self.previous.is_some() {
-            return Ok(());
-        }
+    /// Switch passthrough on for this pane. `invisible`: also while the pane is not
+    /// visible (`all`, tmux 3.4+), so a kitty image sent while its window is hidden is
+    /// not lost (its placeholders show it later); tmux 3.3 knows only `on`. Never for
+    /// sixel / iTerm2, which would paint over whatever window is visible. `Err` with a
+    /// message for the reviewer when it cannot be switched on (no `tmux` on PATH, or
+    /// tmux refused): images then need half-blocks.
+    pub fn enable(&mut self, invisible: bool) -> Result<(), String> {
         let tmux = |args: &[&str]| {
             Command::new("tmux")
-                .args(args)
+                .args(with_pane(args))
                 .stdin(Stdio::null())
                 .stderr(Stdio::null())
                 .output()
         };
-        let before = match tmux(&["show", "-p", "-v", "allow-passthrough"]) {
+        let current = match tmux(&["show", "-p", "-v", "allow-passthrough"]) {
             Ok(out) => String::from_utf8_lossy(&out.stdout).trim().to_string(),
             Err(e) => {
                 return Err(format!(
@@ -328,20 +345,28 @@ impl TmuxPassthrough {
                 ));
             }
         };
-        if before == "on" || before == "all" {
+        if current == "all" || (current == "on" && !invisible) {
             return Ok(());
         }
-        match tmux(&["set", "-p", "allow-passthrough", "on"]) {
-            Ok(out) if out.status.success() => {
-                log::info!("tmux: allow-passthrough on (was {before:?})");
-                self.previous = Some(before);
-                Ok(())
+        let wanted: &[&str] = if invisible { &["all", "on"] } else { &["on"] };
+        for value in wanted {
+            if value == &current {
+                return Ok(());
             }
-            _ => Err(
-                "tmux refused `set -p allow-passthrough on` (tmux 3.3 or later is needed); using half-blocks"
-                    .into(),
-            ),
+            if tmux(&["set", "-p", "allow-passthrough", value])
+                .is_ok_and(|out| out.status.success())
+            {
+                log::info!("tmux: allow-passthrough {value} (was {current:?})");
+                if self.previous.is_none() {
+                    self.previous = Some(current);
+                }
+                return Ok(());
+            }
         }
+        Err(
+            "tmux refused `set -p allow-passthrough on` (tmux 3.3 or later is needed); using half-blocks"
+                .into(),
+        )
     }
 
     /// Put the option back as it was (unset if it was not set for the pane).
@@ -355,7 +380,7 @@ impl TmuxPassthrough {
             vec!["set", "-p", "allow-passthrough", before.as_str()]
         };
         let _ = Command::new("tmux")
-            .args(&args)
+            .args(with_pane(&args))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -620,6 +645,15 @@ fn run_worker(shared: &Shared, mut state: WorkerState, send: Box<dyn Fn(ImageEve
         };
         match job {
             Job::Prefetch(path) => {
+                // A decode cannot be interrupted: a huge image prefetched for the next
+                // item would hold up the current one for seconds. Those are decoded
+                // only when asked for.
+                if let Some((w, h)) = header_dimensions(&path)
+                    && u64::from(w) * u64::from(h) > PREFETCH_MAX_PIXELS
+                {
+                    log::debug!("prefetch: {} is {w}x{h}, not prefetched", path.display());
+                    continue;
+                }
                 if let Err(e) = guarded(&path, || state.decoded(&path, &shared.counters)) {
                     log::debug!("prefetch: {e}");
                 }
@@ -846,10 +880,31 @@ fn encode(
             Protocol::Halfblocks(Halfblocks::new(pixels, size)?)
         }
         ProtocolType::Sixel => {
-            Protocol::Sixel(Sixel::new(fit(img, render.font, size), size, tmux)?)
+            let mut pixels = fit(img, render.font, size);
+            loop {
+                let p = Sixel::new(pixels.clone(), size, tmux)?;
+                if !too_big_for_tmux(tmux, p.data.len(), &pixels) {
+                    break Protocol::Sixel(p);
+                }
+                pixels = shrink(&pixels);
+            }
         }
         ProtocolType::Iterm2 => {
-            Protocol::ITerm2(Iterm2::new(fit(img, render.font, size), size, tmux)?)
+            let mut pixels = fit(img, render.font, size);
+            loop {
+                let mut p = Iterm2::new(pixels.clone(), size, tmux)?;
+                // Sized in cells, not pixels: the terminal scales the picture to exactly
+                // the cells it was laid out for, whatever its real cell size.
+                p.data = p.data.replacen(
+                    &format!("width={}px;height={}px", pixels.width(), pixels.height()),
+                    &format!("width={};height={}", size.width, size.height),
+                    1,
+                );
+                if !too_big_for_tmux(tmux, p.data.len(), &pixels) {
+                    break Protocol::ITerm2(p);
+                }
+                pixels = shrink(&pixels);
+            }
         }
         ProtocolType::Kitty => {
             let size = Resize::Scale(None).size_for(
@@ -870,6 +925,20 @@ fn encode(
             )?)
         }
     })
+}
+
+/// tmux drops a passthrough sequence longer than its input buffer (1 MiB) without a
+/// word: sixel and iTerm2 images sent through it stay under this.
+const TMUX_PASSTHROUGH_MAX: usize = 1_000_000;
+
+fn too_big_for_tmux(tmux: bool, len: usize, pixels: &DynamicImage) -> bool {
+    tmux && len > TMUX_PASSTHROUGH_MAX && pixels.width().min(pixels.height()) > 8
+}
+
+/// The same picture at 70% of the pixels on each side.
+fn shrink(pixels: &DynamicImage) -> DynamicImage {
+    let side = |n: u32| (n * 7 / 10).max(1);
+    pixels.thumbnail_exact(side(pixels.width()), side(pixels.height()))
 }
 
 /// The pixels of `size` cells, with the image fitted inside at its own aspect (top
@@ -912,6 +981,11 @@ pub fn decode_file(path: &Path) -> Result<DynamicImage, String> {
     if meta.is_dir() {
         return Err(format!("not an image: {shown} (a directory)"));
     }
+    if !meta.is_file() {
+        return Err(format!(
+            "not an image: {shown} (not a regular file: a device, FIFO or socket)"
+        ));
+    }
     if meta.len() == 0 {
         return Err(format!("not an image: {shown} (empty file)"));
     }
@@ -922,8 +996,23 @@ pub fn decode_file(path: &Path) -> Result<DynamicImage, String> {
             MAX_FILE_BYTES / (1024 * 1024)
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| read_error(path, &e))?;
-    let format = match image::guess_format(&bytes) {
+    // Only the head is read to tell the format; the decoder then streams the file, so
+    // the encoded bytes are never held in memory beside the pixels.
+    let head = {
+        use std::io::Read as _;
+        let mut head = Vec::with_capacity(512);
+        std::fs::File::open(path)
+            .and_then(|f| f.take(512).read_to_end(&mut head))
+            .map_err(|e| read_error(path, &e))?;
+        head
+    };
+    let bytes = &head;
+    let open = || -> Result<std::io::BufReader<std::fs::File>, String> {
+        std::fs::File::open(path)
+            .map(std::io::BufReader::new)
+            .map_err(|e| read_error(path, &e))
+    };
+    let format = match image::guess_format(bytes) {
         Ok(f @ (ImageFormat::Png | ImageFormat::Jpeg)) => f,
         Ok(other) => {
             return Err(format!(
@@ -952,12 +1041,12 @@ pub fn decode_file(path: &Path) -> Result<DynamicImage, String> {
     limits.max_image_width = Some(MAX_IMAGE_SIDE);
     limits.max_image_height = Some(MAX_IMAGE_SIDE);
     limits.max_alloc = Some(MAX_DECODE_ALLOC);
-    let mut reader = ImageReader::with_format(Cursor::new(&bytes[..]), format);
+    let mut reader = ImageReader::with_format(open()?, format);
     reader.limits(limits);
     // The header alone (no pixels allocated) gives the size for a clear message.
-    let dims = ImageReader::with_format(Cursor::new(&bytes[..]), format)
-        .into_dimensions()
-        .ok();
+    let dims = open()
+        .ok()
+        .and_then(|f| ImageReader::with_format(f, format).into_dimensions().ok());
     let mut decoder = reader
         .into_decoder()
         .map_err(|e| decode_error(path, e, dims))?;
@@ -987,9 +1076,26 @@ fn decode_error(path: &Path, e: image::ImageError, dims: Option<(u32, u32)>) -> 
     }
 }
 
-/// Flatten transparency onto white, keep 8-bit RGB, and cap the size.
+/// Width and height from the file's header (no pixels decoded).
+fn header_dimensions(path: &Path) -> Option<(u32, u32)> {
+    ImageReader::open(path)
+        .ok()?
+        .with_guessed_format()
+        .ok()?
+        .into_dimensions()
+        .ok()
+}
+
+/// Cap the size, flatten transparency onto white, keep 8-bit RGB. Scaling comes first
+/// and uses integer area averaging (`thumbnail`), so a huge image costs no second
+/// full-size buffer (a filtered resize keeps a float copy several times its size).
 fn prepare(img: DynamicImage) -> DynamicImage {
-    let img = if img.color().has_alpha() {
+    let img = if img.width().max(img.height()) > MAX_KEPT_SIDE {
+        img.thumbnail(MAX_KEPT_SIDE, MAX_KEPT_SIDE)
+    } else {
+        img
+    };
+    if img.color().has_alpha() {
         let rgba = img.to_rgba8();
         let (w, h) = rgba.dimensions();
         let mut rgb = RgbImage::new(w, h);
@@ -1005,11 +1111,6 @@ fn prepare(img: DynamicImage) -> DynamicImage {
         img
     } else {
         DynamicImage::ImageRgb8(img.to_rgb8())
-    };
-    if img.width().max(img.height()) > MAX_KEPT_SIDE {
-        img.resize(MAX_KEPT_SIDE, MAX_KEPT_SIDE, FilterType::Triangle)
-    } else {
-        img
     }
 }
 
@@ -1219,11 +1320,10 @@ impl Widget for Placeholder<'_> {
     }
 }
 
-/// Replace control characters (escape sequences start with one) by U+FFFD.
+/// Control, bidi and other unsafe characters shown as everywhere else
+/// ([`crate::sanitize::line`]).
 fn sanitize(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
-        .collect()
+    crate::sanitize::line(s).into_owned()
 }
 
 /// Open `path` in the system viewer (`xdg-open` on Linux and the BSDs, `open` on macOS,
@@ -1292,6 +1392,7 @@ fn spawn_viewer(program: &OsStr, args: &[OsString], path: &Path) -> Result<(), S
 mod tests {
     use super::*;
     use image::{ImageBuffer, Rgb, Rgba};
+    use ratatui::buffer::Cell;
 
     fn key(path: &str, w: u16) -> ImageKey {
         ImageKey {
@@ -1454,6 +1555,14 @@ mod tests {
             "{e}"
         );
         assert!(decode_file(dir.path()).unwrap_err().contains("a directory"));
+        #[cfg(unix)]
+        {
+            let e = decode_file(Path::new("/dev/urandom")).unwrap_err();
+            assert_eq!(
+                e,
+                "not an image: /dev/urandom (not a regular file: a device, FIFO or socket)"
+            );
+        }
     }
 
     #[test]
@@ -1465,7 +1574,7 @@ mod tests {
             .collect();
         let all = rows.join("\n");
         assert!(!all.contains('\x1b'), "{all}");
-        assert!(all.contains("a\u{FFFD}[2Jb.png"), "{all}");
+        assert!(all.contains("a␛[2Jb.png"), "{all}");
         assert!(rows[0].contains("image"), "{all}");
         assert!(rows[0].starts_with('┌'), "{all}");
         // A tiny area still shows text, never panics.
@@ -1533,6 +1642,141 @@ mod tests {
         let first = buf[(0, 0)].symbol();
         assert!(first.starts_with("\x1bPtmux;"), "tmux passthrough");
         assert!(first.contains("o=z,"), "zlib compression");
+    }
+
+    #[test]
+    fn kitty_images_are_never_wider_than_the_diacritics_reach() {
+        let img = DynamicImage::ImageRgb8(ImageBuffer::from_pixel(4000, 100, Rgb([9, 9, 9])));
+        let render = Render {
+            protocol: ProtocolType::Kitty,
+            font: FontSize::new(10, 20),
+            tmux: false,
+            compress: false,
+        };
+        let p = encode(&img, &render, Size::new(400, 60), 7).unwrap();
+        assert!(p.size().width <= KITTY_MAX_CELLS, "{:?}", p.size());
+        // Every column is drawn: the transmission is taken out, placeholders remain.
+        let (image, seq) = take_kitty_transmit(&p).expect("a transmission");
+        assert_eq!(image, KittyImage { id: 7, tmux: false });
+        assert!(seq.contains("a=T") && seq.contains(&format!("c={}", p.size().width)));
+        assert!(take_kitty_transmit(&p).is_none(), "transmitted once");
+        let area = Rect::new(0, 0, 400, 60);
+        let mut buf = Buffer::empty(area);
+        image_widget(&p).render(area, &mut buf);
+        let row: Vec<&Cell> = (0..400).map(|x| &buf[(x, 0)]).collect();
+        let drawn = row
+            .iter()
+            .filter(|c| c.symbol().starts_with(KITTY_PLACEHOLDER))
+            .count();
+        assert_eq!(drawn, usize::from(p.size().width));
+        assert!(row.iter().all(|c| !c.symbol().contains('\x1b')));
+        assert!(
+            row.iter()
+                .filter(|c| c.symbol().starts_with(KITTY_PLACEHOLDER))
+                .all(|c| c.fg == Color::Indexed(7))
+        );
+    }
+
+    #[test]
+    fn sixel_and_iterm2_through_tmux_stay_under_its_passthrough_limit() {
+        // A 480x320 photo-like picture (noise) drawn at 200x50 cells.
+        let mut seed = 12345u32;
+        let img = DynamicImage::ImageRgb8(RgbImage::from_fn(480, 320, |_, _| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            let [a, b, c, _] = seed.to_be_bytes();
+            Rgb([a, b, c])
+        }));
+        for protocol in [ProtocolType::Sixel, ProtocolType::Iterm2] {
+            let render = Render {
+                protocol,
+                font: FontSize::new(10, 20),
+                tmux: true,
+                compress: false,
+            };
+            let p = encode(&img, &render, Size::new(200, 50), 1).unwrap();
+            let data = match &p {
+                Protocol::Sixel(s) => &s.data,
+                Protocol::ITerm2(i) => &i.data,
+                _ => unreachable!(),
+            };
+            assert!(
+                data.len() <= TMUX_PASSTHROUGH_MAX,
+                "{protocol:?}: {}",
+                data.len()
+            );
+            assert!(data.starts_with("\x1bPtmux;"));
+            if protocol == ProtocolType::Iterm2 {
+                let s = p.size();
+                assert!(
+                    data.contains(&format!(";width={};height={};", s.width, s.height)),
+                    "sized in cells"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_probe_picks_from_the_answers() {
+        use crate::tui::input::Reply;
+        let take = |replies: &[Reply]| {
+            let mut p = Probe::default();
+            let done: Vec<bool> = replies.iter().map(|r| p.take(r)).collect();
+            assert_eq!(done.last(), Some(&true));
+            p
+        };
+        let kitty = take(&[
+            Reply::KittyGraphics { id: 31, ok: true },
+            Reply::KittyGraphics { id: 32, ok: true },
+            Reply::DeviceAttributes(vec![62, 4]),
+            Reply::CellSize {
+                width: 9,
+                height: 18,
+            },
+            Reply::StatusOk,
+        ]);
+        if !kitty_and_sixel_blacklisted() {
+            assert_eq!(kitty.protocol(), ProtocolType::Kitty);
+        }
+        let r = kitty.render(ProtocolType::Kitty, 80, 24, true);
+        assert_eq!((r.font.width, r.font.height), (9, 18));
+        assert!(r.tmux && r.compress);
+        // Sixel, as tmux itself answers when built with it: drawn by tmux, so no
+        // passthrough; the cell size from the window's pixels.
+        let sixel = take(&[
+            Reply::DeviceAttributes(vec![61, 4, 6]),
+            Reply::WindowPixels {
+                width: 800,
+                height: 480,
+            },
+            Reply::StatusOk,
+        ]);
+        if !kitty_and_sixel_blacklisted() {
+            assert_eq!(sixel.protocol(), ProtocolType::Sixel);
+        }
+        let r = sixel.render(ProtocolType::Sixel, 80, 24, true);
+        assert_eq!((r.font.width, r.font.height), (10, 20));
+        assert!(!r.tmux && !r.compress);
+        // Nothing but the status report: half-blocks (unless the environment names an
+        // iTerm2-capable terminal).
+        let none = take(&[Reply::StatusOk]);
+        if !iterm2_from_env() {
+            assert_eq!(none.protocol(), ProtocolType::Halfblocks);
+        }
+        // A refused kitty query is no kitty.
+        let refused = take(&[Reply::KittyGraphics { id: 31, ok: false }, Reply::StatusOk]);
+        assert!(!refused.kitty);
+    }
+
+    #[test]
+    fn without_a_pixel_size_sixel_and_iterm2_assume_small_cells() {
+        if font_known() {
+            return; // the test runs in a terminal that reports its pixel size
+        }
+        for choice in [ProtocolChoice::Sixel, ProtocolChoice::Iterm2] {
+            let (r, _) = make_render(choice);
+            let font = r.unwrap().font;
+            assert_eq!((font.width, font.height), (6, 12), "{choice:?}");
+        }
     }
 
     #[test]

@@ -9,6 +9,9 @@
 //!
 //! The byte grammar follows xterm's "Control Sequences" document; keys are turned into
 //! the same crossterm events crossterm itself would produce, so the keymap is unchanged.
+//! Two consequences of putting replies first: `Alt` + `P`, `]`, `_`, `^` or `X` are never
+//! keys (they are how string sequences start), and `CSI 1 ; m R` (a modified F3 in some
+//! terminals) is read as the cursor report it also spells.
 
 use std::io;
 use std::os::fd::{AsRawFd, RawFd};
@@ -754,7 +757,7 @@ mod tests {
 
     #[test]
     fn keys_decode_like_crossterm() {
-        let out = decode(b"aG\r\t\x7f\x03\x1b[A\x1b[1;5C\x1b[5~\x1b[6~\x1b[Z\x1bOP\x1b[3~\x1b[H\x1b[4~\x1bx\xc3\xa9");
+        let out = decode(b"aG\r\t\x7f\x03\x1b[A\x1b[1;5C\x1b[5~\x1b[6~\x1b[Z\x1bOP\x1b[3~\x1b[H\x1b[4~\x1bx\xc3\xa9\x1b\r");
         assert_eq!(
             keys(&out),
             [
@@ -774,7 +777,8 @@ mod tests {
                 "Home",
                 "End",
                 "M-x",
-                "é"
+                "é",
+                "M-Enter"
             ]
         );
         // A lone ESC is the Esc key once the terminal is quiet.

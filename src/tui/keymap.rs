@@ -129,7 +129,10 @@ impl Action {
             Action::PageDown => "scroll a page down".into(),
             Action::PageUp => "scroll a page up".into(),
             Action::NextModel => "next model's response".into(),
-            Action::SideBySide => "all responses side by side / one at a time".into(),
+            Action::SideBySide => {
+                "responses side by side (as many as fit, paged by the selected one) / one at a time"
+                    .into()
+            }
             Action::OpenImage => "open the image in the system viewer".into(),
             Action::ZoomImage => "image fills the screen / back to the item".into(),
             Action::Blind => "blind mode: hide others' verdicts and the judge".into(),

@@ -19,7 +19,6 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, Sender};
 use std::time::Duration;
 
-use anyhow::Context as _;
 use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event,
 };
@@ -91,7 +90,9 @@ impl Drop for TerminalGuard {
     }
 }
 
-pub fn run(opts: Options) -> anyhow::Result<()> {
+/// Run the reviewer until the reviewer quits. Exit status 1 when the verdicts could not
+/// be folded into the file (they stay in the journal, and the message says where).
+pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let dirs = config::Dirs::locate();
     let cfg = config::load_config(dirs.config_file.as_deref())?;
     init_log(&dirs);
@@ -117,28 +118,15 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
         })
         .unwrap_or(ProtocolChoice::Auto);
 
-    let own = crate::journal::Journal::for_session(&opts.file, &reviewer)?;
-    let (store, replayed, replay) = crate::journal::open_with_journal(&opts.file)
-        .with_context(|| format!("cannot open {}", opts.file.display()))?;
-    log::info!(
-        "opened {} ({} items) as {reviewer}",
-        opts.file.display(),
-        store.len()
-    );
-    // Journals of other sessions still running stay theirs; those left by sessions that
-    // ended (killed) are folded by us. Records that matched no item are kept aside first.
-    let stale: Vec<PathBuf> = replayed
-        .into_iter()
-        .filter(|p| p.as_path() != own.path() && !crate::journal::is_live(p))
-        .collect();
-    let mut kept_aside = Vec::new();
-    if !replay.skipped.is_empty() {
-        for p in stale.iter().map(|p| p.as_path()).chain([own.path()]) {
-            if let Ok(a) = crate::journal::Journal::at(p.to_path_buf()).keep_aside() {
-                kept_aside.push(a);
-            }
-        }
-    }
+    let crate::session::Opened {
+        store,
+        own,
+        stale,
+        replay,
+        kept_aside,
+    } = crate::session::open(&opts.file, &reviewer)?;
+    let own_path = own.path().to_path_buf();
+    let moved = own.moved.clone();
 
     let (tx, rx) = mpsc::channel::<Msg>();
     let snapshot = store.clone();
@@ -187,25 +175,38 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     };
     let mut fx = state.start_at(start.unwrap_or(0));
     let mut notices = Vec::new();
+    if let Some(m) = moved {
+        notices.push(m);
+    }
+    if replay.not_applied() > 0 {
+        let kept = if kept_aside.is_empty() {
+            "see the log".to_string()
+        } else {
+            format!(
+                "kept in {}",
+                kept_aside
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        notices.push(format!(
+            "{} journal entries not applied: {} unreadable, {} invalid, {} match no item ({kept})",
+            replay.not_applied(),
+            replay.unreadable.len(),
+            replay.invalid.len(),
+            replay.skipped.len(),
+        ));
+        for s in replay.problems() {
+            log::warn!("journal: {s}");
+        }
+    }
     if replay.applied > 0 {
         notices.push(format!(
             "recovered {} verdicts from the journal of an earlier session",
             replay.applied
         ));
-    }
-    if !replay.skipped.is_empty() {
-        notices.push(format!(
-            "{} journaled verdicts match no item (kept in {})",
-            replay.skipped.len(),
-            kept_aside
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-        for s in &replay.skipped {
-            log::warn!("journal: {s}");
-        }
     }
     notices.extend(image_notice);
     if !key_problems.is_empty() {
@@ -356,25 +357,32 @@ pub fn run(opts: Options) -> anyhow::Result<()> {
     drop(io_tx);
     let _ = io.join();
     run_result?;
-    let mine = state.mine.values().filter(|r| r.is_some()).count();
+    // Items done this session (every required grade), and those graded in part.
+    let done = state.mine_done.values().filter(|d| **d).count();
+    let touched = state.mine.values().filter(|r| r.is_some()).count();
+    let part = match touched.saturating_sub(done) {
+        0 => String::new(),
+        n => format!(", {n} in part"),
+    };
     match folded {
         Ok(_) => {
-            println!(
-                "verdict: {mine} {} graded this session; every verdict is in {}",
-                if mine == 1 { "item" } else { "items" },
+            crate::cli::out::outln!(
+                "verdict: {done} {} graded this session{part}; every verdict is in {}",
+                if done == 1 { "item" } else { "items" },
                 opts.file.display()
-            );
+            )?;
+            Ok(std::process::ExitCode::SUCCESS)
         }
         Err(e) => {
-            eprintln!(
+            crate::cli::out::errln!(
                 "verdict: your verdicts are safe in the journal {}, but {} was not updated: {e}\n\
                  Reopen the file with verdict to fold them in.",
-                crate::journal::journal_path(&opts.file, &reviewer).display(),
+                own_path.display(),
                 opts.file.display()
-            );
+            )?;
+            Ok(std::process::ExitCode::from(1))
         }
     }
-    Ok(())
 }
 
 fn find_start(state: &State, s: &str) -> Option<usize> {
@@ -417,11 +425,12 @@ fn start_images_and_input(
     let needs_passthrough =
         tmux && (choice == ProtocolChoice::Auto || render.is_some_and(|r| r.tmux));
     let mut probe_ok = true;
+    let kitty = render.is_some_and(|r| r.protocol == ProtocolType::Kitty);
     if needs_passthrough
         && let Err(e) = passthrough
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .enable()
+            .enable(kitty)
     {
         log::warn!("{e}");
         probe_ok = false;
@@ -454,7 +463,9 @@ fn start_images_and_input(
         let tx = tx.clone();
         let handle = images.handle();
         let mut probe = image::Probe::default();
-        let mut waiting = query.is_some();
+        let asked = query.is_some();
+        let mut current = render;
+        let mut settled_once = false;
         let passthrough = passthrough.clone();
         input::spawn(
             pause.clone(),
@@ -469,11 +480,20 @@ fn start_images_and_input(
                 tx.send(msg).is_ok()
             },
             move |reply| {
-                if !waiting || !probe.take(&reply) {
+                if !asked {
                     return;
                 }
-                // The batch is answered (however late): settle the protocol once.
-                waiting = false;
+                let closes = probe.take(&reply);
+                // Inside tmux, tmux answers the status report itself, before the outer
+                // terminal's kitty answer has come back: that answer upgrades whenever
+                // it comes.
+                let late_kitty = settled_once
+                    && choice == ProtocolChoice::Auto
+                    && matches!(reply, input::Reply::KittyGraphics { id: 31, ok: true });
+                if (!closes || settled_once) && !late_kitty {
+                    return;
+                }
+                settled_once = true;
                 let (cols, rows) = terminal::size().unwrap_or((0, 0));
                 let protocol = match (choice, render) {
                     (ProtocolChoice::Auto, _) => probe.protocol(),
@@ -482,14 +502,15 @@ fn start_images_and_input(
                 };
                 let settled = probe.render(protocol, cols, rows, tmux);
                 log::info!("terminal answered the graphics query: {settled:?}");
-                if Some(settled) != render {
+                if Some(settled) != current {
                     handle.reconfigure(settled);
+                    current = Some(settled);
                 }
+                let mut pass = passthrough.lock().unwrap_or_else(|e| e.into_inner());
                 if !settled.tmux {
-                    passthrough
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .restore();
+                    pass.restore();
+                } else if let Err(e) = pass.enable(settled.protocol == ProtocolType::Kitty) {
+                    log::warn!("{e}");
                 }
             },
         )?;
@@ -631,7 +652,9 @@ fn init_log(dirs: &config::Dirs) {
                 let now = time::OffsetDateTime::now_utc()
                     .format(&time::format_description::well_known::Rfc3339)
                     .unwrap_or_default();
-                let _ = writeln!(f, "{now} {} {}", r.level(), r.args());
+                // One line each, harmless when the log is shown in a terminal.
+                let msg = r.args().to_string();
+                let _ = writeln!(f, "{now} {} {}", r.level(), crate::sanitize::line(&msg));
             }
         }
         fn flush(&self) {}

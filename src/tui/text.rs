@@ -1,7 +1,24 @@
 //! Untrusted text is shown, never executed: every text from the file goes through
-//! [`crate::sanitize`] before it reaches a widget. Only layout helpers live here.
+//! [`crate::sanitize`] before it reaches a widget. Only layout lives here.
 
-pub use crate::sanitize::{one_line, sanitize};
+use std::borrow::Cow;
+
+/// Text for a widget: tabs as four spaces and carriage returns dropped (layout), then
+/// every other unsafe character as its visible stand-in ([`crate::sanitize::text`]:
+/// ESC is `␛`, C0 controls `^X`, C1 and bidi controls `\u{..}`).
+pub fn sanitize(s: &str) -> String {
+    let laid_out: Cow<str> = if s.contains(['\t', '\r']) {
+        Cow::Owned(s.replace('\t', "    ").replace('\r', ""))
+    } else {
+        Cow::Borrowed(s)
+    };
+    crate::sanitize::text(&laid_out).into_owned()
+}
+
+/// One line: newlines shown as `⏎`.
+pub fn one_line(s: &str) -> String {
+    sanitize(s).replace('\n', " ⏎ ")
+}
 
 /// Shorten to at most `max` characters, with an ellipsis.
 pub fn truncate(s: &str, max: usize) -> String {
@@ -16,6 +33,15 @@ pub fn truncate(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escapes_never_pass_through() {
+        let hostile = "ok\u{1b}[2J\u{1b}]0;pwned\u{7}\u{9b}31m\r\nnext\u{202e}evil\tend";
+        let s = sanitize(hostile);
+        assert!(!s.chars().any(|c| c.is_control() && c != '\n'), "{s:?}");
+        assert_eq!(s, "ok␛[2J␛]0;pwned^G\\u{9b}31m\nnext\\u{202e}evil    end");
+        assert_eq!(one_line("a\r\nb"), "a ⏎ b");
+    }
 
     #[test]
     fn truncates_by_chars() {

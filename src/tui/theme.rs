@@ -19,6 +19,13 @@ impl ThemeName {
             _ => None,
         }
     }
+    pub fn name(self) -> &'static str {
+        match self {
+            ThemeName::Dark => "dark",
+            ThemeName::Light => "light",
+            ThemeName::Mono => "mono",
+        }
+    }
     pub fn next(self) -> ThemeName {
         match self {
             ThemeName::Dark => ThemeName::Light,

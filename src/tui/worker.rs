@@ -72,6 +72,8 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
     let mut folded_total = 0usize;
     let mut not_before = Instant::now();
     let fold_after = fold_after();
+    // Log a failed re-read once, not on every idle check.
+    let mut reread_failed = false;
     loop {
         // Idle or not, wake up now and then: to fold when dirty, to notice another
         // program's change to the file when not.
@@ -92,11 +94,16 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
             ) {
                 match reread(&session) {
                     Ok(fresh) => {
+                        reread_failed = false;
                         log::info!("the file changed on disk; read it again");
                         session.store = fresh;
                         let _ = out.send(Msg::Reloaded(session.store.clone()));
                     }
-                    Err(e) => log::warn!("the file changed on disk, and reading it failed: {e}"),
+                    Err(e) if !reread_failed => {
+                        reread_failed = true;
+                        log::warn!("the file changed on disk, and reading it failed: {e}");
+                    }
+                    Err(_) => {}
                 }
             }
             continue;
@@ -190,11 +197,19 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
 pub fn fold(session: &mut Session) -> Result<usize, String> {
     let n = session.store.edited().count();
     if n > 0 {
-        let prefix = format!("{}: ", session.store.path().display());
-        let reason = |e: StoreError| {
-            e.to_string()
-                .trim_start_matches(prefix.as_str())
+        let path = session.store.path().to_path_buf();
+        let prefix = format!("{}: ", path.display());
+        let reason = |e: StoreError| match e {
+            // The file itself is gone: say so, not just "No such file".
+            StoreError::Io { source, .. }
+                if source.kind() == std::io::ErrorKind::NotFound && !path.exists() =>
+            {
+                format!("{} is gone (deleted or moved)", path.display())
+            }
+            e => e
                 .to_string()
+                .trim_start_matches(prefix.as_str())
+                .to_string(),
         };
         match session.store.save() {
             Ok(_) => {}
@@ -227,8 +242,8 @@ pub fn fold(session: &mut Session) -> Result<usize, String> {
         .clear()
         .map_err(|e| format!("could not clear {}: {e}", session.own.path().display()))?;
     for p in std::mem::take(&mut session.stale) {
-        if !journal::is_live(&p) {
-            let _ = Journal::at(p).remove();
+        if let Err(e) = journal::remove_if_stale(&p) {
+            log::warn!("removing {}: {e}", p.display());
         }
     }
     Ok(n)
