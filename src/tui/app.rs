@@ -1985,16 +1985,35 @@ impl State {
         };
         let mut by_group: HashMap<Option<FilterGroup>, BitSet> = HashMap::new();
         let changed = self.changed_items();
+        // The items changed this session, as they stand now: which groups each passes,
+        // and which rows hold for it (worked out once, not per row).
+        let wrong = self.wrong_models();
+        let holds = |o: &FilterOption, i: usize| match o {
+            FilterOption::ModelWrong => wrong.iter().any(|m| self.holds(i, Kind::Wrong, m)),
+            o => self.option_holds(o, i),
+        };
+        let live: Vec<(usize, Vec<bool>, Vec<bool>)> = changed
+            .iter()
+            .map(|&i| {
+                let pass: Vec<bool> = groups
+                    .iter()
+                    .map(|&g| self.filters.in_group(g).any(|o| holds(o, i)))
+                    .collect();
+                let rows = self.filter_catalog.iter().map(|o| holds(o, i)).collect();
+                (i, pass, rows)
+            })
+            .collect();
         let mut counts = Vec::with_capacity(self.filter_catalog.len());
-        for o in &self.filter_catalog {
+        for (k, o) in self.filter_catalog.iter().enumerate() {
             let g = o.group();
             let key = groups.contains(&g).then_some(g);
             let others = by_group.entry(key).or_insert_with(|| except(key));
             let bits = self.option_bits(&ix, o);
             let mut c = others.count_and(&bits) as i64;
-            for &i in &changed {
-                c -= i64::from(others.get(i) && bits.get(i));
-                c += i64::from(self.passes_except(i, key) && self.option_holds(o, i));
+            for (i, pass, rows) in &live {
+                let passes_others = groups.iter().zip(pass).all(|(g, p)| *p || Some(*g) == key);
+                c -= i64::from(others.get(*i) && bits.get(*i));
+                c += i64::from(passes_others && rows[k]);
             }
             counts.push(c.max(0) as usize);
         }
