@@ -111,7 +111,10 @@ fn state_for(store: &Store, meta: &facts::Index, w: u16, h: u16) -> State {
         ThemeName::Dark,
         Clock::now(),
     );
-    state.update(Msg::Indexed(meta.clone()));
+    state.update(Msg::Indexed {
+        generation: 0,
+        meta: meta.clone(),
+    });
     state.size = (w, h);
     state
 }

@@ -66,6 +66,7 @@ pub const COLUMNS: &[&str] = &[
     "answer_ok",
     "reason_text",
     "notes",
+    "human_penalized",
 ];
 
 /// One exported row. Which fields are filled depends on the benchmark:
@@ -144,6 +145,9 @@ pub struct Row {
     pub reason_text: Option<String>,
     /// Every reviewer's note on the item, one `reviewer: note` a line, in file order.
     pub notes: Option<String>,
+    /// Whether the resolved human grade has a penalty; empty when no reviewer graded the
+    /// penalty (an empty `human_penalty` alone cannot tell "none" from "not graded").
+    pub human_penalized: Option<bool>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -297,9 +301,10 @@ fn fill(row: &mut Row, it: &Item, model: &str) {
                 row.judge_penalty = j.penalty.clone();
             }
             if let Some(h) = &e.human_grade {
-                row.human_bonus = Some(h.bonus.clone());
-                row.human_covered = Some(h.covered);
-                row.human_penalty = h.penalty.clone();
+                row.human_bonus = h.bonus.clone();
+                row.human_covered = h.covered;
+                row.human_penalty = h.penalty.clone().flatten();
+                row.human_penalized = h.penalty.as_ref().map(Option::is_some);
             }
             row.resolution = has_resp.then(|| e.human.source.label());
         }
@@ -430,5 +435,27 @@ mod tests {
         assert_eq!(&recs[1][col("correct")], "true");
         assert_eq!(&recs[2][col("parsed_answer")], "");
         assert!(recs[0][col("reviews")].starts_with("{\"r\":"));
+    }
+
+    #[test]
+    fn chartom_qa_human_fields_empty_where_not_graded() {
+        let s = store(concat!(
+            r#"{"id":"q","benchmark":"chartom-qa","bonus_points":["p1","p2"],"responses":[{"model":"m","text":"t"},{"model":"n","text":"u"}],"reviews":{"a":{"at":"2026-01-01T00:00:00Z","models":{"m":{"bonus":[1]},"n":{"penalty":null}}}}}"#,
+            "\n"
+        ));
+        let mut out = Vec::new();
+        export(&s, ExportFormat::Jsonl, &mut out).unwrap();
+        let rows: Vec<Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        // m: bonus graded, penalty not
+        assert_eq!(rows[0]["human_covered"], 1);
+        assert_eq!(rows[0]["human_penalized"], Value::Null);
+        // n: penalty graded (none), bonus not
+        assert_eq!(rows[1]["human_bonus"], Value::Null);
+        assert_eq!(rows[1]["human_covered"], Value::Null);
+        assert_eq!(rows[1]["human_penalized"], false);
     }
 }

@@ -244,7 +244,7 @@ pub struct QaDimension {
 pub struct QaFigures {
     pub bpc: Option<f64>,
     pub pr: Option<f64>,
-    /// Responses graded.
+    /// Responses graded for a penalty (the PR's denominator).
     pub n: u64,
     pub covered: u64,
     pub points: u64,
@@ -674,9 +674,8 @@ impl Sums {
                 d.0.add(j.covered, j.n_points, j.penalty.is_some());
             }
             if let Some(h) = &e.human_grade {
-                m.human
-                    .add(Some(h.covered), h.n_points, h.penalty.is_some());
-                d.1.add(Some(h.covered), h.n_points, h.penalty.is_some());
+                m.human.add_human(h);
+                d.1.add_human(h);
             }
             if let Some(c) = e.choice_correct {
                 m.choice_n += 1;

@@ -553,7 +553,10 @@ fn the_reviewer_draws_every_view_harmlessly() {
             utc: time::macros::datetime!(2026-11-22 10:00:00 UTC),
         },
     );
-    s.update(Msg::Indexed(meta));
+    s.update(Msg::Indexed {
+        generation: 0,
+        meta,
+    });
     s.size = (120, 40);
     let key = |s: &mut State, c: char| {
         s.update(Msg::Key(KeyEvent::new(

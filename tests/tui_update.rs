@@ -42,7 +42,10 @@ fn state_at(p: &Path) -> State {
         ThemeName::Mono,
         clock(),
     );
-    s.update(Msg::Indexed(meta));
+    s.update(Msg::Indexed {
+        generation: 0,
+        meta,
+    });
     s.size = (80, 24);
     s
 }
@@ -1842,7 +1845,12 @@ fn a_file_changed_on_disk_is_shown_as_it_is_now() {
     let v = s.my_review(1).map(|r| serde_json::to_value(r).unwrap());
     fresh.set_review(2, "carol", v).unwrap();
     let fx = s.update(Msg::Reloaded(fresh));
-    assert!(fx.contains(&Effect::Index), "{fx:?}");
+    assert!(
+        fx.contains(&Effect::Index {
+            generation: s.index_generation
+        }),
+        "{fx:?}"
+    );
     assert_eq!(s.pos, 2, "the same item, at its new index");
     assert_eq!(s.display_id(s.pos), "real-00002");
     assert_eq!(s.len(), 4);
@@ -1979,7 +1987,10 @@ fn search_typed_before_the_index_is_ready_runs_when_it_arrives() {
     );
     let screen = render_to_string(&s, 80, 24);
     assert!(screen.contains("indexing"), "{screen}");
-    let fx = s.update(Msg::Indexed(meta));
+    let fx = s.update(Msg::Indexed {
+        generation: 0,
+        meta,
+    });
     let Some(Effect::Search {
         seq,
         query,
@@ -2089,4 +2100,58 @@ fn skipped_items_are_a_filter() {
     ch(&mut s, 'F');
     assert_eq!(count_of(&s, FilterOption::Skipped), 1);
     assert_eq!(count_of(&s, FilterOption::Ungraded), 1);
+}
+
+#[test]
+fn an_index_started_before_a_reload_is_dropped() {
+    let (d, p) = fixture("cvqa.jsonl");
+    let store = Store::open(&p).unwrap();
+    let stale = facts::index(&store, 2);
+    let mut s = State::new(
+        store,
+        "carol".into(),
+        Keymap::default(),
+        ThemeName::Mono,
+        clock(),
+    );
+    s.size = (80, 24);
+    // another program gives the first item another id: same number of items
+    let orig = std::fs::read_to_string(&p).unwrap();
+    let first = s.display_id(0);
+    std::fs::write(&p, orig.replacen(&first, "renamed-elsewhere", 1)).unwrap();
+    let fresh = Store::open(&p).unwrap();
+    assert_eq!(fresh.len(), s.len());
+    let fresh_meta = facts::index(&fresh, 2);
+    let fx = s.update(Msg::Reloaded(fresh));
+    assert!(
+        fx.contains(&Effect::Index {
+            generation: s.index_generation
+        }),
+        "{fx:?}"
+    );
+    // the index of the file as it was arrives late: dropped
+    s.update(Msg::IndexProgress {
+        generation: 0,
+        done: 1,
+        total: 4,
+    });
+    assert_eq!(
+        s.index_progress,
+        (0, s.len()),
+        "progress of the stale index"
+    );
+    s.update(Msg::Indexed {
+        generation: 0,
+        meta: stale,
+    });
+    assert!(s.meta.is_none(), "the stale index was accepted");
+    s.update(Msg::Indexed {
+        generation: s.index_generation,
+        meta: fresh_meta,
+    });
+    assert_eq!(
+        s.meta.as_ref().unwrap().item_id(0),
+        Some("renamed-elsewhere")
+    );
+    drop(d);
 }

@@ -111,8 +111,9 @@ fn qa_row(name: &str, j: &QaFigures, h: &QaFigures) -> Vec<String> {
         pct(j.bpc),
         pct(j.pr),
         j.unparsable.to_string(),
-        h.n.to_string(),
+        h.points.to_string(),
         pct(h.bpc),
+        h.n.to_string(),
         pct(h.pr),
     ]
 }
@@ -333,8 +334,9 @@ pub fn render(s: &Stats, file: &str) -> String {
             "BPC",
             "PR",
             "unparsable",
-            "human n",
+            "human points",
             "BPC",
+            "human n",
             "PR",
         ];
         let mut rows = Vec::new();

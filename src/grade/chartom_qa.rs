@@ -9,8 +9,10 @@
 //!   unparsable and left out of the BPC (the original script counts it as 3 hits); the
 //!   response still counts for the PR. A penalty counts when its text does not contain
 //!   `None` ([`crate::model::Judge::penalty_text`]).
-//! - Human: a response is graded when its resolved grades set `bonus` or `penalty`; a
-//!   missing `bonus` then means no point covered and a missing `penalty` no penalty.
+//! - Human: the BPC counts only responses whose resolved grades set `bonus`, and the PR
+//!   only responses whose resolved grades set `penalty` (each its own denominator): a
+//!   field the reviewers left unset is not graded, never read as "no point covered" or
+//!   "no penalty".
 
 use serde::Serialize;
 
@@ -25,7 +27,7 @@ pub struct BpcPr {
     pub points: u64,
     /// Σ covered bonus points.
     pub covered: u64,
-    /// Responses graded (the PR's denominator).
+    /// Responses graded for a penalty (the PR's denominator).
     pub responses: u64,
     /// Responses with a penalty.
     pub penalized: u64,
@@ -46,6 +48,27 @@ impl BpcPr {
         }
         if penalized {
             self.penalized += 1;
+        }
+    }
+    /// Add a response's graded bonus points only (the PR is left alone).
+    pub fn add_bonus(&mut self, covered: u64, n_points: u64) {
+        self.points += n_points;
+        self.covered += covered;
+    }
+    /// Add a response's graded penalty only (the BPC is left alone).
+    pub fn add_penalty(&mut self, penalized: bool) {
+        self.responses += 1;
+        if penalized {
+            self.penalized += 1;
+        }
+    }
+    /// Add a human grade: each of its fields counts only where it is graded.
+    pub fn add_human(&mut self, h: &HumanGrade) {
+        if let Some(c) = h.covered {
+            self.add_bonus(c, h.n_points);
+        }
+        if let Some(p) = &h.penalty {
+            self.add_penalty(p.is_some());
         }
     }
     pub fn merge(&mut self, o: &BpcPr) {
@@ -102,13 +125,23 @@ pub fn judge_grade(item: &Item, resp: &Response) -> Option<JudgeGrade> {
     })
 }
 
-/// A human grade of one response, as counted.
+/// A human grade of one response, as counted. Each field is `None` when the resolved
+/// grades leave it unset (not graded).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HumanGrade {
-    pub bonus: Vec<u32>,
-    pub covered: u64,
+    pub bonus: Option<Vec<u32>>,
+    /// Covered points, when `bonus` is graded.
+    pub covered: Option<u64>,
     pub n_points: u64,
-    pub penalty: Option<String>,
+    /// `Some(None)`: graded as no penalty; `Some(Some(text))`: a penalty.
+    pub penalty: Option<Option<String>>,
+}
+
+impl HumanGrade {
+    /// Graded with a penalty.
+    pub fn penalized(&self) -> bool {
+        matches!(self.penalty, Some(Some(_)))
+    }
 }
 
 /// The counted human grade from resolved grades; `None` when they set neither `bonus`
@@ -117,13 +150,12 @@ pub fn human_grade(item: &Item, g: &ResponseGrades) -> Option<HumanGrade> {
     if g.bonus.is_none() && g.penalty.is_none() {
         return None;
     }
-    let bonus = g.bonus.clone().unwrap_or_default();
     let n = item.bonus_points.len();
     Some(HumanGrade {
-        covered: covered_count(&bonus, n),
-        bonus,
+        covered: g.bonus.as_deref().map(|b| covered_count(b, n)),
+        bonus: g.bonus.clone(),
         n_points: n as u64,
-        penalty: g.penalty.clone().flatten(),
+        penalty: g.penalty.clone(),
     })
 }
 
@@ -197,14 +229,36 @@ mod tests {
         let j = m.judge.unwrap();
         assert_eq!((j.covered, j.n_points, j.penalty), (Some(2), 3, None));
         let h = m.human_grade.unwrap();
-        assert_eq!((h.covered, h.penalty), (1, None));
+        assert_eq!((h.covered, h.penalty), (Some(1), Some(None)));
         assert_eq!(m.choice_correct, Some(true));
         let n = effective(&it, "n");
         let j = n.judge.unwrap();
         assert_eq!(j.covered, None);
         assert_eq!(j.penalty.as_deref(), Some("Wrong character"));
         let h = n.human_grade.unwrap();
-        assert_eq!((h.covered, h.penalty.as_deref()), (0, Some("off topic")));
+        assert_eq!(
+            (h.covered, h.penalty),
+            (None, Some(Some("off topic".into())))
+        );
         assert_eq!(n.choice_correct, None);
+    }
+
+    #[test]
+    fn human_fields_count_only_where_graded() {
+        let it = Item::parse(
+            r#"{"id":"q","benchmark":"chartom-qa","bonus_points":["p1","p2"],
+               "responses":[{"model":"m","text":"t"},{"model":"n","text":"u"}],
+               "reviews":{"a":{"at":"2026-01-01T00:00:00Z","models":{"m":{"bonus":[1,2]},"n":{"penalty":"off"}}}}}"#,
+        )
+        .unwrap();
+        let mut s = BpcPr::default();
+        for m in ["m", "n"] {
+            s.add_human(&effective(&it, m).human_grade.unwrap());
+        }
+        // BPC over m only (n's bonus is not graded): 2 of 2, not 2 of 4
+        assert_eq!((s.covered, s.points), (2, 2));
+        // PR over n only (m's penalty is not graded): 1 of 1, not 1 of 2
+        assert_eq!((s.penalized, s.responses), (1, 1));
+        assert_eq!((s.bpc(), s.pr()), (Some(1.0), Some(1.0)));
     }
 }

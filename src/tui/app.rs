@@ -35,13 +35,18 @@ pub enum Msg {
     },
     /// The journal was folded into the results file.
     Saved(Result<String, String>),
-    /// The background index of every item is ready.
-    Indexed(Index),
+    /// The background index of every item is ready; `generation` is the [`State::index_generation`]
+    /// it was started for (an index of the file before a reload is dropped).
+    Indexed {
+        generation: u64,
+        meta: Index,
+    },
     /// Another program changed the file: the IO worker read it again (with every
     /// journaled verdict on it).
     Reloaded(Store),
-    /// The background index has read `done` of `total` items.
+    /// The background index `generation` has read `done` of `total` items.
     IndexProgress {
+        generation: u64,
         done: usize,
         total: usize,
     },
@@ -74,8 +79,10 @@ pub enum Effect {
         id: Option<String>,
     },
     ComputeSummary,
-    /// Index `State::store` again (after the file was read again).
-    Index,
+    /// Index `State::store` again (after the file was read again), as generation `generation`.
+    Index {
+        generation: u64,
+    },
     /// Keep the skipped items and the undo history for the next session.
     SaveSession(crate::tui::config::Session),
     /// Run a fuzzy search on the search worker; answer with `Msg::SearchDone`.
@@ -397,6 +404,9 @@ pub struct State {
     pub live: HashMap<usize, Vec<(Kind, String)>>,
     /// How far the background index is (items read, total) while it is being built.
     pub index_progress: (usize, usize),
+    /// Which index the screen waits for: raised on every reload, so that an index of the
+    /// file as it was before is dropped when it arrives (`Msg::Indexed`).
+    pub index_generation: u64,
     /// The filter menu's rows, built once from the index.
     pub filter_catalog: Vec<FilterOption>,
     /// Per row of the menu: the items that match it and the other groups' filters.
@@ -489,6 +499,7 @@ impl State {
             undo: vec![],
             redo: vec![],
             meta: None,
+            index_generation: 0,
             live: HashMap::new(),
             index_progress: (0, 0),
             filter_catalog: vec![],
@@ -872,8 +883,8 @@ impl State {
                     );
                 }
             },
-            Msg::Indexed(meta) => {
-                if meta.len() == self.len() {
+            Msg::Indexed { generation, meta } => {
+                if generation == self.index_generation && meta.len() == self.len() {
                     let mut anyone = BitSet::new(meta.len());
                     for r in meta.names(Kind::Reviewer) {
                         if let Some(b) = meta.facet(Kind::Reviewer, r) {
@@ -898,8 +909,12 @@ impl State {
                     self.refresh_search(&mut fx);
                 }
             }
-            Msg::IndexProgress { done, total } => {
-                if self.meta.is_none() {
+            Msg::IndexProgress {
+                generation,
+                done,
+                total,
+            } => {
+                if generation == self.index_generation && self.meta.is_none() {
                     self.index_progress = (done, total);
                 }
             }
@@ -1008,7 +1023,11 @@ impl State {
             self.image = ImageSlot::None;
             self.request_image(fx);
         }
-        fx.push(Effect::Index);
+        self.index_generation += 1;
+        self.index_progress = (0, self.len());
+        fx.push(Effect::Index {
+            generation: self.index_generation,
+        });
         self.set_status(
             format!("the file changed on disk: read it again ({n} items); your verdicts are kept"),
             Level::Warn,

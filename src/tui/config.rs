@@ -21,6 +21,7 @@ pub struct Config {
     pub keys: BTreeMap<String, Vec<String>>,
 }
 
+#[derive(Debug, Clone)]
 pub struct Dirs {
     pub config_file: Option<PathBuf>,
     pub data_dir: Option<PathBuf>,
@@ -66,6 +67,37 @@ impl Dirs {
     }
 }
 
+/// Create a folder of the data directory (and its parents) readable by the user only:
+/// what it holds (notes, skipped items, the log) is the reviewer's.
+pub fn create_private_dir(d: &Path) -> std::io::Result<()> {
+    let mut b = fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+    b.create(d)
+}
+
+/// Open the log for appending, created readable by the user only (an older log that
+/// others could read is narrowed too).
+pub fn open_log(path: &Path) -> std::io::Result<fs::File> {
+    if let Some(d) = path.parent() {
+        create_private_dir(d)?;
+    }
+    let mut o = fs::OpenOptions::new();
+    o.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    let f = o.open(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if f.metadata()?.permissions().mode() & 0o077 != 0 {
+            f.set_permissions(fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    Ok(f)
+}
+
 /// Read the config; a missing file is the default, a broken one is an error.
 pub fn load_config(path: Option<&Path>) -> anyhow::Result<Config> {
     let Some(path) = path else {
@@ -106,13 +138,14 @@ pub fn save_position(
         return Ok(());
     };
     if let Some(d) = pf.parent() {
-        fs::create_dir_all(d)?;
+        create_private_dir(d)?;
     }
     let mut map: BTreeMap<String, Position> = fs::read_to_string(&pf)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_default();
     map.insert(position_key(file, reviewer), pos);
+    // A temporary file is created readable by the user only (tempfile's 0600).
     let tmp = tempfile::NamedTempFile::new_in(pf.parent().unwrap_or(Path::new(".")))?;
     serde_json::to_writer(&tmp, &map).map_err(std::io::Error::other)?;
     tmp.persist(&pf).map_err(|e| e.error)?;
@@ -167,7 +200,8 @@ pub fn save_session(
         return Ok(());
     };
     let dir = pf.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
+    create_private_dir(dir)?;
+    // A temporary file is created readable by the user only (tempfile's 0600).
     let tmp = tempfile::NamedTempFile::new_in(dir)?;
     serde_json::to_writer(&tmp, session).map_err(std::io::Error::other)?;
     tmp.persist(&pf).map_err(|e| e.error)?;
@@ -187,6 +221,39 @@ pub fn reviewer_name(flag: Option<&str>, config: &Config) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    fn mode(p: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        fs::metadata(p).unwrap().permissions().mode() & 0o777
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn data_dir_files_are_private() {
+        let d = tempfile::tempdir().unwrap();
+        let data = d.path().join("data");
+        let dirs = Dirs {
+            config_file: None,
+            data_dir: Some(data.clone()),
+        };
+        let f = d.path().join("r.jsonl");
+        fs::write(&f, "").unwrap();
+        save_position(&dirs, &f, "ann", Position { index: 1, id: None }).unwrap();
+        save_session(&dirs, &f, "ann", &Session::default()).unwrap();
+        let log = dirs.log_file().unwrap();
+        drop(open_log(&log).unwrap());
+        assert_eq!(mode(&data), 0o700);
+        assert_eq!(mode(&data.join("sessions")), 0o700);
+        assert_eq!(mode(&data.join("positions.json")), 0o600);
+        assert_eq!(mode(dirs.session_file(&f, "ann").as_ref().unwrap()), 0o600);
+        assert_eq!(mode(&log), 0o600);
+        // an older log that others could read is narrowed
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&log, fs::Permissions::from_mode(0o644)).unwrap();
+        drop(open_log(&log).unwrap());
+        assert_eq!(mode(&log), 0o600);
+    }
 
     #[test]
     fn positions_round_trip() {

@@ -285,7 +285,7 @@ pub fn model_wrong(item: &Item, model: &str) -> bool {
                 return true;
             }
             match (&e.human_grade, &e.judge) {
-                (Some(h), _) => h.penalty.is_some() || h.covered < h.n_points,
+                (Some(h), _) => h.penalized() || h.covered.is_some_and(|c| c < h.n_points),
                 (None, Some(j)) => j.penalty.is_some() || j.covered.is_some_and(|c| c < j.n_points),
                 _ => false,
             }

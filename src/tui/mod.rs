@@ -131,7 +131,21 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let (tx, rx) = mpsc::channel::<Msg>();
     let snapshot = store.clone();
     let (io_tx, io_rx) = mpsc::channel();
-    let io = worker::spawn(worker::Session { store, own, stale }, tx.clone(), io_rx);
+    let keep = worker::Keep {
+        dirs: dirs.clone(),
+        file: opts.file.clone(),
+        reviewer: reviewer.clone(),
+    };
+    let io = worker::spawn(
+        worker::Session {
+            store,
+            own,
+            stale,
+            keep,
+        },
+        tx.clone(),
+        io_rx,
+    );
 
     // The terminal: restored on every exit path, panics included.
     let default_hook = std::panic::take_hook();
@@ -158,7 +172,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         }))
     };
     spawn_ticks(tx.clone());
-    spawn_index(snapshot.clone(), tx.clone());
+    spawn_index(snapshot.clone(), 0, tx.clone());
 
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     let size = terminal.size()?;
@@ -257,22 +271,20 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                                 state.status = Some((e, Level::Warn));
                             }
                         }
+                        // Files are written by the IO worker, never on this thread.
                         Effect::SavePosition { index, id } => {
-                            if let Err(e) = config::save_position(
-                                &dirs,
-                                &opts.file,
-                                &reviewer,
-                                config::Position { index, id },
-                            ) {
-                                log::warn!("saving the position: {e}");
-                            }
+                            io_tx
+                                .send(worker::Req::SavePosition(config::Position { index, id }))
+                                .map_err(|_| anyhow::anyhow!("the IO worker stopped"))?;
                         }
                         Effect::ComputeSummary => spawn_summary(&state, tx.clone()),
-                        Effect::Index => spawn_index(state.store.clone(), tx.clone()),
+                        Effect::Index { generation } => {
+                            spawn_index(state.store.clone(), generation, tx.clone())
+                        }
                         Effect::SaveSession(s) => {
-                            if let Err(e) = config::save_session(&dirs, &opts.file, &reviewer, &s) {
-                                log::warn!("saving the session: {e}");
-                            }
+                            io_tx
+                                .send(worker::Req::SaveSession(s))
+                                .map_err(|_| anyhow::anyhow!("the IO worker stopped"))?;
                         }
                         Effect::Search {
                             seq,
@@ -342,7 +354,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         match reply_rx.recv_timeout(Duration::from_millis(300)) {
             Ok(r) => r,
             Err(_) => {
-                eprintln!(
+                let _ = crate::cli::out::errln!(
                     "verdict: writing your verdicts into {} (they are already safe in the journal)…",
                     opts.file.display()
                 );
@@ -592,16 +604,20 @@ fn spawn_ticks(tx: Sender<Msg>) {
         .expect("spawn the tick thread");
 }
 
-/// Index every item on a worker thread; answers with `Msg::Indexed`.
-fn spawn_index(store: crate::store::Store, tx: Sender<Msg>) {
+/// Index every item on a worker thread; answers with `Msg::Indexed` tagged `generation`.
+fn spawn_index(store: crate::store::Store, generation: u64, tx: Sender<Msg>) {
     let spawned = std::thread::Builder::new()
         .name("verdict-index".into())
         .spawn(move || {
             let total = store.len();
             let meta = facts::index_with(&store, 2, &|done| {
-                let _ = tx.send(Msg::IndexProgress { done, total });
+                let _ = tx.send(Msg::IndexProgress {
+                    generation,
+                    done,
+                    total,
+                });
             });
-            let _ = tx.send(Msg::Indexed(meta));
+            let _ = tx.send(Msg::Indexed { generation, meta });
         });
     if let Err(e) = spawned {
         log::error!("could not start the index thread: {e}");
@@ -660,13 +676,7 @@ fn init_log(dirs: &config::Dirs) {
         fn flush(&self) {}
     }
     let Some(path) = dirs.log_file() else { return };
-    if let Some(d) = path.parent() {
-        let _ = std::fs::create_dir_all(d);
-    }
-    if let Ok(f) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
+    if let Ok(f) = config::open_log(&path)
         && log::set_boxed_logger(Box::new(FileLog(std::sync::Mutex::new(f)))).is_ok()
     {
         log::set_max_level(log::LevelFilter::Info);

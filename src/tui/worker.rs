@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use crate::journal::{self, Journal, Record};
 use crate::store::{Store, StoreError};
 use crate::tui::app::Msg;
+use crate::tui::config;
 
 pub enum Req {
     Record {
@@ -22,8 +23,20 @@ pub enum Req {
         reviewer: String,
         review: Option<Value>,
     },
+    /// Keep the skipped items and the undo history for the next session (written here,
+    /// never on the UI thread; not activity: it does not put off a fold).
+    SaveSession(config::Session),
+    /// Keep where the reviewer is in the file (likewise).
+    SavePosition(config::Position),
     /// Fold now (e.g. before quitting); answers on the channel when done.
     Shutdown(Sender<Result<usize, String>>),
+}
+
+/// Where the reviewer's session and position files go.
+pub struct Keep {
+    pub dirs: config::Dirs,
+    pub file: PathBuf,
+    pub reviewer: String,
 }
 
 /// How long the reviewer must pause before the journal is folded into the file
@@ -45,6 +58,7 @@ pub struct Session {
     pub own: Journal,
     /// Journals of sessions that are gone, replayed at open: removed once folded.
     pub stale: Vec<PathBuf>,
+    pub keep: Keep,
 }
 
 /// Read the file again after another program changed it, with every journal of this
@@ -74,10 +88,26 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
     let fold_after = fold_after();
     // Log a failed re-read once, not on every idle check.
     let mut reread_failed = false;
+    // A pause lasts until then (saving the session or the position does not end it).
+    let mut pause_ends = Instant::now() + fold_after;
     loop {
         // Idle or not, wake up now and then: to fold when dirty, to notice another
         // program's change to the file when not.
-        let req = match rx.recv_timeout(fold_after) {
+        let req = match rx.recv_timeout(pause_ends.saturating_duration_since(Instant::now())) {
+            Ok(Req::SaveSession(s)) => {
+                let k = &session.keep;
+                if let Err(e) = config::save_session(&k.dirs, &k.file, &k.reviewer, &s) {
+                    log::warn!("saving the session: {e}");
+                }
+                continue;
+            }
+            Ok(Req::SavePosition(p)) => {
+                let k = &session.keep;
+                if let Err(e) = config::save_position(&k.dirs, &k.file, &k.reviewer, p) {
+                    log::warn!("saving the position: {e}");
+                }
+                continue;
+            }
             Ok(r) => Some(r),
             Err(RecvTimeoutError::Timeout) => None,
             Err(RecvTimeoutError::Disconnected) => {
@@ -87,6 +117,7 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 return;
             }
         };
+        pause_ends = Instant::now() + fold_after;
         if req.is_none() && !dirty {
             if matches!(
                 session.store.check_unchanged(),
@@ -150,6 +181,7 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 }
                 let _ = out.send(Msg::Recorded { seq, result });
             }
+            Some(Req::SaveSession(_) | Req::SavePosition(_)) => {}
             Some(Req::Shutdown(reply)) => {
                 let r = if dirty { fold(&mut session) } else { Ok(0) };
                 if r.is_ok() {
@@ -247,4 +279,58 @@ pub fn fold(session: &mut Session) -> Result<usize, String> {
         }
     }
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    #[test]
+    fn the_worker_writes_the_session_and_position_files() {
+        let d = tempfile::tempdir().unwrap();
+        let file = d.path().join("r.jsonl");
+        std::fs::write(&file, "{\"id\":\"a\",\"benchmark\":\"other\"}\n").unwrap();
+        let opened = crate::session::open(&file, "ann").unwrap();
+        let dirs = config::Dirs {
+            config_file: None,
+            data_dir: Some(d.path().join("data")),
+        };
+        let keep = Keep {
+            dirs: dirs.clone(),
+            file: file.clone(),
+            reviewer: "ann".into(),
+        };
+        let (out, _msgs) = mpsc::channel();
+        let (tx, rx) = mpsc::channel();
+        let h = spawn(
+            Session {
+                store: opened.store,
+                own: opened.own,
+                stale: opened.stale,
+                keep,
+            },
+            out,
+            rx,
+        );
+        let s = config::Session {
+            skipped: vec![config::ItemRef {
+                index: 0,
+                id: Some("a".into()),
+            }],
+            undo: vec![],
+        };
+        tx.send(Req::SaveSession(s.clone())).unwrap();
+        let pos = config::Position {
+            index: 0,
+            id: Some("a".into()),
+        };
+        tx.send(Req::SavePosition(pos.clone())).unwrap();
+        let (reply, done) = mpsc::channel();
+        tx.send(Req::Shutdown(reply)).unwrap();
+        assert_eq!(done.recv().unwrap(), Ok(0));
+        h.join().unwrap();
+        assert_eq!(config::load_session(&dirs, &file, "ann"), s);
+        assert_eq!(config::load_position(&dirs, &file, "ann"), Some(pos));
+    }
 }
