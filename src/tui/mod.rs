@@ -342,7 +342,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         match reply_rx.recv_timeout(Duration::from_millis(300)) {
             Ok(r) => r,
             Err(_) => {
-                eprintln!(
+                let _ = crate::cli::out::errln!(
                     "verdict: writing your verdicts into {} (they are already safe in the journal)…",
                     opts.file.display()
                 );
