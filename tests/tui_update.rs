@@ -2155,3 +2155,36 @@ fn an_index_started_before_a_reload_is_dropped() {
     );
     drop(d);
 }
+
+#[test]
+fn suspect_answer_keys_are_a_filter() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("chartom.jsonl");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/chartom.jsonl"),
+        &p,
+    )
+    .unwrap();
+    let mut s = state_at(&p);
+    toggle(&mut s, FilterOption::SuspectKey);
+    let ids: Vec<String> = s
+        .visible
+        .clone()
+        .unwrap()
+        .into_iter()
+        .map(|i| s.display_id(i))
+        .collect();
+    assert!(ids.contains(&"G14_Q1_2".to_string()), "{ids:?}");
+    // the same items `verdict stats` lists
+    let stats = verdict::stats::compute(&s.store);
+    let listed: Vec<String> =
+        serde_json::to_value(&stats).unwrap()["benchmarks"]["chartom"]["suspect_keys"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|x| x["id"].as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+    assert_eq!(ids, listed);
+}
