@@ -1,17 +1,35 @@
-//! Keypress-to-frame time of the reviewer on a generated result set (100k items by
-//! default; `VERDICT_BENCH_ITEMS=N` to change): `State::update` for the key plus a full
-//! `draw` into a ratatui TestBackend, at 80×24 and 200×50. Target: ≤ 5 ms per redraw.
+//! The reviewer at scale, on generated result sets (10k and 100k items; 1M with `--full`
+//! or `VERDICT_BENCH_FULL=1`, ~1.9 GB written to a temporary folder and deleted after):
 //!
-//! Run: `cargo bench --bench tui`
+//! - the background index (search and filters wait for it) next to its floors: a newline
+//!   scan and a plain `serde_json::Value` parse of every line on the same two threads;
+//! - search as you type (each keystroke of a query, on the search worker's code);
+//! - filter toggles (`State::update` alone, then with the redraw);
+//! - keypress → frame (`State::update` plus a full `draw` into a TestBackend) at 80×24 and
+//!   200×50, median / p99 / max;
+//! - private (anonymous) resident memory of this process from `/proc/self/smaps_rollup`
+//!   with the store open and the index built, next to the file size.
+//!
+//! ```text
+//! cargo bench --bench tui                  # 10k and 100k items
+//! cargo bench --bench tui -- --full        # also 1M items
+//! cargo bench --bench tui -- --sizes 100000
+//! ```
+//!
+//! Under `cargo test --all-targets` (no `--bench` argument) it runs once on 1,000 items,
+//! as a smoke test. Results are in `docs/performance.md`.
 
+use std::hint::black_box;
 use std::io::BufWriter;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use verdict::store::Store;
-use verdict::tui::app::{Clock, Effect, Msg, State};
+use verdict::tui::app::{Clock, Effect, FilterOption, Mode, Msg, State};
+use verdict::tui::facts::{self, SearchCache, SearchRequest};
 use verdict::tui::keymap::Keymap;
 use verdict::tui::theme::ThemeName;
 
@@ -19,21 +37,89 @@ fn key(c: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
 }
 
-fn stats(mut v: Vec<Duration>) -> (f64, f64, f64) {
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// (median, p99, max) in ms.
+fn spread(mut v: Vec<Duration>) -> (f64, f64, f64) {
     v.sort();
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
     (
         ms(v[v.len() / 2]),
-        ms(v[v.len() * 99 / 100]),
+        ms(v[(v.len() * 99 / 100).min(v.len() - 1)]),
         ms(*v.last().unwrap()),
     )
 }
 
-fn main() {
-    let n: usize = std::env::var("VERDICT_BENCH_ITEMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(100_000);
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn time<T>(runs: usize, mut f: impl FnMut() -> T) -> f64 {
+    let mut v: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            black_box(f());
+            ms(t.elapsed())
+        })
+        .collect();
+    median(&mut v)
+}
+
+/// Private (anonymous) resident memory of this process, in MB.
+fn anon_mb() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/smaps_rollup").ok()?;
+    let kb: f64 = s
+        .lines()
+        .find(|l| l.starts_with("Anonymous:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(kb / 1024.0)
+}
+
+fn parse_lines(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    for line in bytes.split(|&b| b == b'\n') {
+        if line.is_empty() {
+            continue;
+        }
+        let v: serde_json::Value = serde_json::from_slice(line).expect("json");
+        black_box(&v);
+        n += 1;
+    }
+    n
+}
+
+fn parse_lines_2t(bytes: &[u8]) -> usize {
+    let half = bytes.len() / 2;
+    let mid = half + memchr::memchr(b'\n', &bytes[half..]).map_or(0, |p| p + 1);
+    let (a, b) = bytes.split_at(mid);
+    std::thread::scope(|s| {
+        let h = s.spawn(|| parse_lines(b));
+        parse_lines(a) + h.join().unwrap()
+    })
+}
+
+fn state_for(store: &Store, meta: &facts::Index, w: u16, h: u16) -> State {
+    let mut state = State::new(
+        store.clone(),
+        "bench".into(),
+        Keymap::default(),
+        ThemeName::Dark,
+        Clock::now(),
+    );
+    state.update(Msg::Indexed {
+        generation: 0,
+        meta: meta.clone(),
+    });
+    state.size = (w, h);
+    state
+}
+
+fn bench_size(n: usize, smoke: bool) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bench.jsonl");
     {
@@ -42,43 +128,137 @@ fn main() {
         verdict::synth::generate(n, 42, &mut w).unwrap();
     }
     let size = std::fs::metadata(&path).unwrap().len();
-    let t = Instant::now();
-    let store = Store::open(&path).unwrap();
-    let open = t.elapsed();
-    let t = Instant::now();
-    let meta = verdict::tui::facts::index(&store, 2);
-    let index = t.elapsed();
+    let runs = if smoke {
+        1
+    } else if n >= 1_000_000 {
+        3
+    } else {
+        5
+    };
     println!(
-        "{n} items, {:.0} MB: open {:.0} ms, background index {:.0} ms (2 threads; the screen is usable before it ends)",
-        size as f64 / 1e6,
-        open.as_secs_f64() * 1e3,
-        index.as_secs_f64() * 1e3
+        "\n== {n} items, {:.0} MB, {runs} runs (medians) ==",
+        size as f64 / 1e6
     );
+
+    // ----- floors, on the file's bytes
+    let (scan, parse2) = {
+        let bytes = std::fs::read(&path).unwrap();
+        let scan = time(runs, || memchr::memchr_iter(b'\n', &bytes).count());
+        let parse2 = time(runs, || parse_lines_2t(&bytes));
+        (scan, parse2)
+    };
+
+    // ----- open and index
+    let anon_before = anon_mb();
+    let open = time(runs, || Store::open(&path).unwrap());
+    let store = Store::open(&path).unwrap();
+    let mut meta = None;
+    let index = time(runs, || {
+        meta = None;
+        meta = Some(facts::index(&store, 2));
+    });
+    let meta = meta.unwrap();
+    let anon_index = anon_mb();
+    println!("| step | median | floor (same run) | × floor | target |");
+    println!("| --- | ---: | --- | ---: | --- |");
+    println!("| newline scan | {scan:.0} ms | | | |");
+    println!("| serde_json::Value parse, 2 threads | {parse2:.0} ms | | | |");
+    println!(
+        "| open (first frame's read) | {open:.0} ms | scan {scan:.0} ms | {:.1}× | ≤ 2× scan (store) |",
+        open / scan
+    );
+    println!(
+        "| index (search, filters ready) | {index:.0} ms | Value parse {parse2:.0} ms | {:.2}× | ≤ 3 s after the first frame |",
+        index / parse2
+    );
+
+    // ----- search as you type: every keystroke of the query, on the worker's code
+    let shared = Arc::new(meta.clone());
+    for q in ["flowers purple", "how many", "real-0004"] {
+        let mut worst = Vec::new();
+        for _ in 0..runs {
+            let mut cache = SearchCache::default();
+            for end in 1..=q.len() {
+                let req = SearchRequest {
+                    seq: 0,
+                    query: q[..end].to_string(),
+                    meta: shared.clone(),
+                    within: None,
+                };
+                let t = Instant::now();
+                black_box(cache.run(&req, 500));
+                worst.push(t.elapsed());
+            }
+        }
+        let (med, p99, max) = spread(worst);
+        println!(
+            "| search as you type {q:?}, per keystroke | {med:.1} ms (p99 {p99:.1}, max {max:.1}) | | | ≤ 200 ms |"
+        );
+    }
+    let fresh = time(runs, || facts::search(&meta, "e", None, 500));
+    println!("| search, one letter from scratch | {fresh:.1} ms | | | ≤ 200 ms |");
+
+    // ----- filter toggles: update alone
+    {
+        let mut state = state_for(&store, &meta, 80, 24);
+        let opts = state.filter_options();
+        let pick: Vec<FilterOption> = opts
+            .iter()
+            .filter(|o| {
+                matches!(
+                    o,
+                    FilterOption::ModelWrong
+                        | FilterOption::Ungraded
+                        | FilterOption::ChartType(_)
+                        | FilterOption::Version(_)
+                        | FilterOption::Model(_)
+                        | FilterOption::Disagreement
+                )
+            })
+            .take(8)
+            .cloned()
+            .collect();
+        let mut times = Vec::new();
+        state.update(key(KeyCode::Char('F')));
+        for _ in 0..runs.max(2) {
+            for o in &pick {
+                let at = opts.iter().position(|x| x == o).unwrap();
+                if let Mode::Filter { selected } = &mut state.mode {
+                    *selected = at;
+                }
+                let t = Instant::now();
+                state.update(key(KeyCode::Enter));
+                times.push(t.elapsed());
+            }
+        }
+        let (med, p99, max) = spread(times);
+        println!(
+            "| filter toggle (update: visible list and every row's count) | {med:.2} ms (p99 {p99:.2}, max {max:.2}) | | | ≤ 5 ms |"
+        );
+    }
+    let anon_after = anon_mb();
+    if let (Some(a), Some(b), Some(c)) = (anon_before, anon_index, anon_after) {
+        // What opening, indexing, searching and filtering added to this process.
+        let (b, c) = ((b - a).max(0.0), (c - a).max(0.0));
+        let file_mb = size as f64 / (1024.0 * 1024.0);
+        println!(
+            "| private memory (Anonymous in smaps_rollup, MiB) | {b:.0} with the store and index; {c:.0} after search and filters | file {file_mb:.0} | {:.2}× | ≤ 0.3× file |",
+            b.max(c) / file_mb
+        );
+    }
+
+    // ----- keypress → frame
+    println!();
     println!(
         "{:<34} {:>9} {:>9} {:>9} {:>9}",
         "keypress → frame", "size", "median", "p99", "max"
     );
+    let reps = |r: usize| if smoke { 3 } else { r };
     for (w, h) in [(80u16, 24u16), (200, 50)] {
-        let mut state = State::new(
-            store.clone(),
-            "bench".into(),
-            Keymap::default(),
-            ThemeName::Dark,
-            Clock::now(),
-        );
-        state.update(Msg::Indexed {
-            generation: 0,
-            meta: meta.clone(),
-        });
-        state.size = (w, h);
+        let mut state = state_for(&store, &meta, w, h);
         let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
         term.draw(|f| verdict::tui::draw::draw(&state, f)).unwrap();
-        let mut seq = 1u64;
-        let only = std::env::var("VERDICT_BENCH_ONLY").unwrap_or_default();
         let mut run = |label: &str, msgs: &mut dyn FnMut(&State) -> Vec<Msg>, reps: usize| {
-            if !label.contains(only.as_str()) {
-                return;
-            }
             let mut times = Vec::with_capacity(reps);
             for _ in 0..reps {
                 let batch = msgs(&state);
@@ -86,20 +266,19 @@ fn main() {
                 for m in batch {
                     state.clock = Clock::now();
                     for e in state.update(m) {
-                        if let Effect::Record { seq: s, .. } = e {
+                        if let Effect::Record { seq, .. } = e {
                             // the IO worker's answer, as the loop would deliver it
                             state.update(Msg::Recorded {
-                                seq: s,
+                                seq,
                                 result: Ok(()),
                             });
-                            seq = seq.max(s);
                         }
                     }
                 }
                 term.draw(|f| verdict::tui::draw::draw(&state, f)).unwrap();
                 times.push(t.elapsed());
             }
-            let (med, p99, max) = stats(times);
+            let (med, p99, max) = spread(times);
             println!(
                 "{label:<34} {:>9} {med:>8.3}ms {p99:>8.3}ms {max:>8.3}ms",
                 format!("{w}x{h}")
@@ -108,19 +287,23 @@ fn main() {
         run(
             "next item (n)",
             &mut |_| vec![key(KeyCode::Char('n'))],
-            2000,
+            reps(2000),
         );
         run(
             "previous item (p)",
             &mut |_| vec![key(KeyCode::Char('p'))],
-            2000,
+            reps(2000),
         );
         run(
             "next ungraded (Space)",
             &mut |_| vec![key(KeyCode::Char(' '))],
-            500,
+            reps(500),
         );
-        run("scroll (j)", &mut |_| vec![key(KeyCode::Char('j'))], 2000);
+        run(
+            "scroll (j)",
+            &mut |_| vec![key(KeyCode::Char('j'))],
+            reps(2000),
+        );
         run(
             "grade: accept / 1 / bonus 1",
             &mut |s| {
@@ -130,20 +313,24 @@ fn main() {
                 };
                 vec![key(KeyCode::Char(c)), key(KeyCode::Char('n'))]
             },
-            1000,
+            reps(1000),
         );
-        run("undo (u)", &mut |_| vec![key(KeyCode::Char('u'))], 500);
+        run(
+            "undo (u)",
+            &mut |_| vec![key(KeyCode::Char('u'))],
+            reps(500),
+        );
         run(
             "search: type one letter",
             &mut |s| {
                 let mut v = Vec::new();
-                if !matches!(s.mode, verdict::tui::app::Mode::Search(_)) {
+                if !matches!(s.mode, Mode::Search(_)) {
                     v.push(key(KeyCode::Char('/')));
                 }
                 v.push(key(KeyCode::Char('e')));
                 v
             },
-            30,
+            reps(30),
         );
         run(
             "filter: toggle 'model wrong'",
@@ -153,26 +340,62 @@ fn main() {
                     key(KeyCode::Char('F')),
                     key(KeyCode::Down),
                     key(KeyCode::Down),
+                    key(KeyCode::Down),
                     key(KeyCode::Enter),
                     key(KeyCode::Esc),
                 ]
             },
-            20,
+            reps(100),
         );
         run(
             "help (?) open/close",
             &mut |_| vec![key(KeyCode::Char('?'))],
-            200,
+            reps(200),
         );
     }
-    // The search itself runs on the search worker: time from a keystroke to its results.
-    for q in ["e", "ex", "exam", "flowers purple", "real-0004"] {
-        let t = Instant::now();
-        let r = verdict::tui::facts::search(&meta, q, None, 500);
-        println!(
-            "search worker: {q:<16} {:>8.1} ms ({} results kept)",
-            t.elapsed().as_secs_f64() * 1e3,
-            r.len()
-        );
+}
+
+fn main() {
+    let mut full = std::env::var("VERDICT_BENCH_FULL").is_ok_and(|v| v == "1");
+    let mut bench = false;
+    let mut sizes: Option<Vec<usize>> = std::env::var("VERDICT_BENCH_ITEMS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map(|n| vec![n]);
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--full" => full = true,
+            "--bench" => bench = true,
+            "--sizes" => {
+                sizes = Some(
+                    args.next()
+                        .expect("--sizes needs a list")
+                        .split(',')
+                        .map(|s| s.trim().parse().expect("--sizes: not a number"))
+                        .collect(),
+                )
+            }
+            _ => {}
+        }
+    }
+    let smoke = !bench && !full && sizes.is_none();
+    let sizes = match sizes {
+        Some(s) => s,
+        None if smoke => {
+            println!("smoke run (cargo test); for figures run `cargo bench --bench tui`");
+            vec![1000]
+        }
+        None if full => vec![10_000, 100_000, 1_000_000],
+        None => vec![10_000, 100_000],
+    };
+    println!(
+        "verdict reviewer benchmark; load average: {}",
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+    );
+    for n in sizes {
+        bench_size(n, smoke);
     }
 }

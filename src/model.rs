@@ -111,13 +111,31 @@ pub const EVAL_DEFAULT_MODEL: &str = "response";
 impl Item {
     /// Parse one item from its JSON text. Errors carry the path of the offending field.
     pub fn parse(text: &str) -> Result<Item, FieldError> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let mut item: Item = serde_path_to_error::deserialize(de).map_err(|e| FieldError {
-            field: path_string(e.path()),
-            message: e.into_inner().to_string(),
-        })?;
+        // The plain parse is the fast path; the path of the offending field is worked out
+        // (a second, slower parse) only when it fails.
+        let mut item: Item = match serde_json::from_str(text) {
+            Ok(item) => item,
+            Err(_) => {
+                let de = &mut serde_json::Deserializer::from_str(text);
+                let e = match serde_path_to_error::deserialize::<_, Item>(de) {
+                    Err(e) => e,
+                    // Both parsers read the same JSON; should they ever differ, trust
+                    // the one that names the field.
+                    Ok(item) => return Ok(item.normalized()),
+                };
+                return Err(FieldError {
+                    field: path_string(e.path()),
+                    message: e.into_inner().to_string(),
+                });
+            }
+        };
         item.normalize();
         Ok(item)
+    }
+
+    fn normalized(mut self) -> Item {
+        self.normalize();
+        self
     }
 
     pub fn benchmark(&self) -> Benchmark {
@@ -563,11 +581,41 @@ pub struct Mind {
 }
 
 /// CharToM-QA plot context: by preceding length (`"0"`, `"1000"`, `"2000"`) or one text.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone)]
 pub enum Context {
     ByLength(IndexMap<String, String>),
     Text(String),
+}
+
+/// An object of texts or one text, read in one pass (serde's untagged enums buffer the
+/// whole value first).
+impl<'de> Deserialize<'de> for Context {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Context, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Context;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a text, or an object of texts by context length")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Context, E> {
+                Ok(Context::Text(v.to_string()))
+            }
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Context, E> {
+                Ok(Context::Text(v))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<Context, A::Error> {
+                let mut out = IndexMap::new();
+                while let Some((k, v)) = m.next_entry::<String, String>()? {
+                    out.insert(k, v);
+                }
+                Ok(Context::ByLength(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 impl Context {
@@ -642,6 +690,25 @@ fn ser_double_option<S: serde::Serializer>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn context_is_a_text_or_texts_by_length_and_errors_name_it() {
+        let it = Item::parse(r#"{"context": {"0": "a", "1000": "b"}}"#).unwrap();
+        assert_eq!(it.context.as_ref().unwrap().get("1000"), Some("b"));
+        let it = Item::parse(r#"{"context": "one text"}"#).unwrap();
+        assert_eq!(it.context.as_ref().unwrap().get("0"), Some("one text"));
+        for bad in [
+            r#"{"context": 5}"#,
+            r#"{"context": {"0": 1}}"#,
+            r#"{"context": ["a"]}"#,
+        ] {
+            let e = Item::parse(bad).unwrap_err();
+            assert!(e.field.starts_with("context"), "{bad}: {e}");
+        }
+        // A type error deep down still names its field (the slow path runs only then).
+        let e = Item::parse(r#"{"responses": [{"model": "a"}, {"model": 3}]}"#).unwrap_err();
+        assert_eq!(e.field, "responses[1].model");
+    }
 
     #[test]
     fn parses_chartom_item() {

@@ -2,9 +2,9 @@
 //! review progress per reviewer. The JSON shape is a stable contract, documented in
 //! `docs/stats.md`; every figure there names its formula.
 //!
-//! [`compute`] parses every item once (typed, [`crate::store::Store::item`]), in two
-//! threads over the two halves of the file, adds each item into partial sums, merges the
-//! sums and only then turns them into fractions.
+//! [`compute`] parses every item once (typed, [`crate::store::Store::item`]) on every
+//! core, adds each block of items into partial sums, merges the sums in file order (so the
+//! figures do not depend on the number of cores) and only then turns them into fractions.
 
 use std::collections::BTreeMap;
 
@@ -872,23 +872,51 @@ pub fn compute(store: &Store) -> Stats {
     let threads = std::thread::available_parallelism()
         .map(|t| t.get())
         .unwrap_or(1)
-        .min(2);
+        .min(64);
     compute_with(store, threads)
 }
 
-/// [`compute`] with the work split over `threads` threads (1 or 2; small files use one).
+/// Items summed one after the other before partial sums are merged. Floating-point sums
+/// depend on their order; summing fixed blocks and merging them in file order makes every
+/// figure the same whatever the number of threads (down to the last digit).
+const BLOCK: usize = 8192;
+
+/// [`compute`] with the work split over `threads` threads. The result does not depend on
+/// `threads`.
 pub fn compute_with(store: &Store, threads: usize) -> Stats {
     let n = store.len();
-    if threads < 2 || n < 1000 {
-        return sum_range(store, 0..n).finish();
+    let blocks = n.div_ceil(BLOCK).max(1);
+    let block = |b: usize| sum_range(store, (b * BLOCK).min(n)..((b + 1) * BLOCK).min(n));
+    let threads = threads.clamp(1, blocks);
+    let mut parts: Vec<(usize, Sums)> = if threads < 2 {
+        (0..blocks).map(|b| (b, block(b))).collect()
+    } else {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let work = || {
+            let mut out = Vec::new();
+            loop {
+                let b = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if b >= blocks {
+                    return out;
+                }
+                out.push((b, block(b)));
+            }
+        };
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+            let mut parts = work();
+            for h in handles {
+                parts.extend(h.join().expect("stats worker panicked"));
+            }
+            parts
+        })
+    };
+    parts.sort_by_key(|(b, _)| *b);
+    let mut parts = parts.into_iter().map(|(_, s)| s);
+    let mut a = parts.next().expect("one block at least");
+    for b in parts {
+        a.merge(b);
     }
-    let mid = n / 2;
-    let (mut a, b) = std::thread::scope(|s| {
-        let h = s.spawn(|| sum_range(store, mid..n));
-        let a = sum_range(store, 0..mid);
-        (a, h.join().expect("stats worker panicked"))
-    });
-    a.merge(b);
     a.finish()
 }
 
@@ -965,6 +993,42 @@ mod tests {
         let st = compute(&s);
         assert_eq!((st.reviews["r"].reviewed, st.reviews["r"].done), (2, 1));
         assert_eq!((st.reviews["q"].reviewed, st.reviews["q"].done), (1, 0));
+    }
+
+    #[test]
+    fn any_number_of_threads_gives_the_same_figures() {
+        let mut buf = Vec::new();
+        crate::synth::generate(2 * BLOCK + 1001, 7, &mut buf).unwrap();
+        let s = Store::from_bytes("t.jsonl".into(), Format::Jsonl, buf).unwrap();
+        let one = serde_json::to_value(compute_with(&s, 1)).unwrap();
+        fn diff(a: &serde_json::Value, b: &serde_json::Value, path: String, out: &mut Vec<String>) {
+            match (a, b) {
+                (serde_json::Value::Object(x), serde_json::Value::Object(y)) => {
+                    for (k, v) in x {
+                        diff(v, &y[k], format!("{path}.{k}"), out);
+                    }
+                }
+                (serde_json::Value::Array(x), serde_json::Value::Array(y))
+                    if x.len() == y.len() =>
+                {
+                    for (k, (v, w)) in x.iter().zip(y).enumerate() {
+                        diff(v, w, format!("{path}[{k}]"), out);
+                    }
+                }
+                _ if a != b => out.push(format!("{path}: {a} vs {b}")),
+                _ => {}
+            }
+        }
+        for t in [2, 3, 7] {
+            let mut out = Vec::new();
+            diff(
+                &serde_json::to_value(compute_with(&s, t)).unwrap(),
+                &one,
+                String::new(),
+                &mut out,
+            );
+            assert!(out.is_empty(), "{t} threads: {out:#?}");
+        }
     }
 
     #[test]

@@ -1352,7 +1352,7 @@ mod map {
                         return false;
                     }
                     seen.checked_ms.store(now, Ordering::Relaxed);
-                    let changed = Seen::stamp(file).is_none_or(|st| st != seen.stamp);
+                    let changed = seen.changed(file);
                     if changed {
                         seen.changed.store(true, Ordering::Relaxed);
                     }
@@ -1390,15 +1390,16 @@ mod map {
     /// nanosecond, from `fstat` of the mapped descriptor: a rename over the path does not
     /// change it, a write in place does).
     pub struct Seen {
-        stamp: [i64; 5],
+        stamp: std::sync::Mutex<[i64; 6]>,
         origin: std::time::Instant,
         checked_ms: AtomicU64,
         changed: AtomicBool,
     }
 
     impl Seen {
+        /// Size, mtime, ctime (to the nanosecond) and link count.
         #[cfg(unix)]
-        fn stamp(file: &File) -> Option<[i64; 5]> {
+        fn stamp(file: &File) -> Option<[i64; 6]> {
             use std::os::unix::fs::MetadataExt;
             let m = file.metadata().ok()?;
             Some([
@@ -1407,17 +1408,39 @@ mod map {
                 m.mtime_nsec(),
                 m.ctime(),
                 m.ctime_nsec(),
+                m.nlink() as i64,
             ])
         }
 
         #[cfg(unix)]
         fn of(file: &File) -> io::Result<Seen> {
             Ok(Seen {
-                stamp: Seen::stamp(file).ok_or_else(|| io::Error::other("fstat failed"))?,
+                stamp: std::sync::Mutex::new(
+                    Seen::stamp(file).ok_or_else(|| io::Error::other("fstat failed"))?,
+                ),
                 origin: std::time::Instant::now(),
                 checked_ms: AtomicU64::new(0),
                 changed: AtomicBool::new(false),
             })
+        }
+
+        /// Compare with the file now. A new ctime with the same size and mtime and another
+        /// link count is a link or unlink (a save, ours or another session's, renamed a
+        /// new file over this one): the content is the same, and that is remembered.
+        #[cfg(unix)]
+        fn changed(&self, file: &File) -> bool {
+            let Some(now) = Seen::stamp(file) else {
+                return true;
+            };
+            let mut old = self.stamp.lock().unwrap_or_else(|e| e.into_inner());
+            if now == *old {
+                return false;
+            }
+            if now[..3] == old[..3] && now[5] != old[5] {
+                *old = now;
+                return false;
+            }
+            true
         }
     }
 
@@ -1908,6 +1931,17 @@ mod tests {
         assert!(matches!(s.item(1), Err(ItemError::ChangedOnDisk)));
         assert!(s.raw(0).unwrap().contains("\"me\""));
         assert!(matches!(s.save(), Err(StoreError::Conflict { .. })));
+        // our own save (a rename over the mapped file) is not a change in place
+        let (_d3, p3) = tmpfile("own.jsonl", content);
+        let mut s3 = Store::open_mapping_from(p3.clone(), 0).unwrap();
+        let view = s3.clone();
+        s3.set_review(0, "me", Some(serde_json::json!({}))).unwrap();
+        s3.save().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(25));
+        assert_eq!(view.item(1).unwrap().id.as_deref(), Some("b"));
+        assert_eq!(s3.item(1).unwrap().id.as_deref(), Some("b"));
+        s3.set_review(1, "me", Some(serde_json::json!({}))).unwrap();
+        s3.save().unwrap();
         // small files are read, not mapped: they keep showing what was read
         let (_d2, p2) = tmpfile("r.jsonl", content);
         let s2 = Store::open(&p2).unwrap();

@@ -90,9 +90,7 @@ pub fn fact_key(fact: &Fact) -> Option<FactKey> {
             }
             v => rank_from_value(v, &fact.options).map(|l| FactKey::Rank(vec![l])),
         },
-        FactFormat::Number => {
-            number_from_value(key, Unit::of_question(fact.question.as_deref())).map(FactKey::Number)
-        }
+        FactFormat::Number => number_from_value(key, fact.question.as_deref()).map(FactKey::Number),
     }
 }
 
@@ -113,10 +111,13 @@ fn rank_from_value(v: &Value, options: &[String]) -> Option<Vec<u32>> {
 
 /// A key or strategy written as a JSON number, or as a text read in the question's unit
 /// (the first reading of [`Unit::readings`]; a range is not a key).
-fn number_from_value(v: &Value, unit: Unit) -> Option<f64> {
+fn number_from_value(v: &Value, question: Option<&str>) -> Option<f64> {
     match v {
         Value::Number(n) => n.as_f64(),
-        Value::String(s) => match unit.readings(&read_number(s)?, None).first()? {
+        Value::String(s) => match Unit::of_question(question)
+            .readings(&read_number(s)?, None)
+            .first()?
+        {
             NumberValue::One(x) => Some(*x),
             NumberValue::Range(..) => None,
         },
@@ -299,28 +300,33 @@ impl Unit {
         let Some(q) = question else {
             return Unit::NONE;
         };
-        let mut scales: Vec<i32> = Vec::new();
+        // no allocation: this runs for every number answer `stats` grades
+        let (mut scale, mut several) = (0, false);
         let mut percent = q.contains('%');
-        let words: Vec<String> = q
+        let mut previous = "";
+        for w in q
             .split(|c: char| !c.is_alphanumeric())
             .filter(|w| !w.is_empty())
-            .map(str::to_lowercase)
-            .collect();
-        for (i, w) in words.iter().enumerate() {
+        {
             let e = scale_word(w);
-            if e > 0 && !scales.contains(&e) {
-                scales.push(e);
+            if e > 0 {
+                if scale != 0 && scale != e {
+                    several = true;
+                }
+                scale = e;
             }
-            if w == "percent"
-                || w == "percentage"
-                || w == "percentages"
-                || (w == "per" && words.get(i + 1).is_some_and(|n| n == "cent"))
+            let is = |word: &str| w.eq_ignore_ascii_case(word);
+            if is("percent")
+                || is("percentage")
+                || is("percentages")
+                || (is("cent") && previous.eq_ignore_ascii_case("per"))
             {
                 percent = true;
             }
+            previous = w;
         }
         Unit {
-            scale: if scales.len() == 1 { scales[0] } else { 0 },
+            scale: if several { 0 } else { scale },
             percent,
         }
     }
@@ -396,13 +402,20 @@ pub fn choose(readings: &[NumberValue], key: Option<f64>) -> Option<NumberValue>
 /// The power of ten a scale word names: thousand 3, million 6, billion 9, trillion 12
 /// (singular or plural, any case); 0 for any other word.
 fn scale_word(w: &str) -> i32 {
-    match w.to_ascii_lowercase().as_str() {
-        "thousand" | "thousands" => 3,
-        "million" | "millions" => 6,
-        "billion" | "billions" => 9,
-        "trillion" | "trillions" => 12,
-        _ => 0,
-    }
+    const WORDS: [(&str, i32); 8] = [
+        ("thousand", 3),
+        ("thousands", 3),
+        ("million", 6),
+        ("millions", 6),
+        ("billion", 9),
+        ("billions", 9),
+        ("trillion", 12),
+        ("trillions", 12),
+    ];
+    WORDS
+        .iter()
+        .find(|(word, _)| w.eq_ignore_ascii_case(word))
+        .map_or(0, |(_, e)| *e)
 }
 
 /// One number at byte `i` of `text` (a digit, or `.` before a digit): sign, digits with
@@ -617,36 +630,25 @@ fn range_end(text: &str, end: usize, between: bool) -> Option<(f64, i32, bool)> 
 
 /// Powers of ten named right after a number.
 fn scale_suffix(rest: &str) -> i32 {
-    let attached: String = rest
-        .chars()
-        .take_while(|c| c.is_ascii_alphabetic())
-        .collect();
-    let word = |w: &str| -> i32 {
-        match w.to_ascii_lowercase().as_str() {
-            "thousand" => 3,
-            "million" | "millions" => 6,
-            "billion" | "billions" => 9,
-            "trillion" | "trillions" => 12,
-            _ => 0,
-        }
+    let letters = |t: &str| {
+        t.len()
+            - t.trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                .len()
     };
+    let attached = &rest[..letters(rest)];
     if !attached.is_empty() {
-        return match attached.as_str() {
+        return match attached {
             "k" | "K" => 3,
             "m" | "M" | "mn" | "Mn" | "mln" => 6,
             "b" | "B" | "bn" | "Bn" => 9,
-            w => word(w),
+            w => scale_word(w),
         };
     }
     let trimmed = rest.trim_start_matches([' ', '\u{a0}']);
     if trimmed.len() == rest.len() {
         return 0;
     }
-    let w: String = trimmed
-        .chars()
-        .take_while(|c| c.is_ascii_alphabetic())
-        .collect();
-    word(&w)
+    scale_word(&trimmed[..letters(trimmed)])
 }
 
 /// Lower case, every run of non-alphanumeric characters one space, trimmed.

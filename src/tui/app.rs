@@ -148,6 +148,7 @@ pub enum FilterGroup {
     Progress,
     Skipped,
     ModelWrong,
+    SuspectKey,
     Agreement,
     Verification,
     Benchmark,
@@ -168,6 +169,8 @@ pub enum FilterOption {
     Skipped,
     /// The answer of one of the chosen models (any model when none is chosen) is wrong.
     ModelWrong,
+    /// CHARTOM: the answer key is far from the human answers.
+    SuspectKey,
     /// Reviewers disagree, or a human disagrees with the LLM judge; not adjudicated.
     Disagreement,
     /// Reviewers disagree and no verdict is final.
@@ -191,6 +194,7 @@ impl FilterOption {
             FilterOption::Ungraded | FilterOption::GradedByMe => FilterGroup::Progress,
             FilterOption::Skipped => FilterGroup::Skipped,
             FilterOption::ModelWrong => FilterGroup::ModelWrong,
+            FilterOption::SuspectKey => FilterGroup::SuspectKey,
             FilterOption::Disagreement
             | FilterOption::NeedsAdjudication
             | FilterOption::Adjudicated => FilterGroup::Agreement,
@@ -211,6 +215,7 @@ impl FilterOption {
             FilterOption::GradedByMe => "graded by me".into(),
             FilterOption::Skipped => "skipped by me".into(),
             FilterOption::ModelWrong => "model wrong (the chosen models, else any)".into(),
+            FilterOption::SuspectKey => "suspect answer key (far from the humans')".into(),
             FilterOption::Disagreement => "disagreement (reviewers, or human vs judge)".into(),
             FilterOption::NeedsAdjudication => "needs adjudication (no final verdict)".into(),
             FilterOption::Adjudicated => "adjudicated (a verdict is final)".into(),
@@ -231,6 +236,7 @@ impl FilterOption {
             FilterOption::GradedByMe => "graded by me".into(),
             FilterOption::Skipped => "skipped".into(),
             FilterOption::ModelWrong => "model wrong".into(),
+            FilterOption::SuspectKey => "suspect key".into(),
             FilterOption::Disagreement => "disagreements".into(),
             FilterOption::NeedsAdjudication => "needs adjudication".into(),
             FilterOption::Adjudicated => "adjudicated".into(),
@@ -246,6 +252,7 @@ impl FilterOption {
     fn fact(&self) -> Option<(Kind, &str)> {
         Some(match self {
             FilterOption::Disagreement => (Kind::Disagreement, ""),
+            FilterOption::SuspectKey => (Kind::SuspectKey, ""),
             FilterOption::NeedsAdjudication => (Kind::NeedsAdjudication, ""),
             FilterOption::Adjudicated => (Kind::Adjudicated, ""),
             FilterOption::Status(s) => (Kind::Status, crate::tui::facts::status_name(*s)),
@@ -2004,16 +2011,35 @@ impl State {
         };
         let mut by_group: HashMap<Option<FilterGroup>, BitSet> = HashMap::new();
         let changed = self.changed_items();
+        // The items changed this session, as they stand now: which groups each passes,
+        // and which rows hold for it (worked out once, not per row).
+        let wrong = self.wrong_models();
+        let holds = |o: &FilterOption, i: usize| match o {
+            FilterOption::ModelWrong => wrong.iter().any(|m| self.holds(i, Kind::Wrong, m)),
+            o => self.option_holds(o, i),
+        };
+        let live: Vec<(usize, Vec<bool>, Vec<bool>)> = changed
+            .iter()
+            .map(|&i| {
+                let pass: Vec<bool> = groups
+                    .iter()
+                    .map(|&g| self.filters.in_group(g).any(|o| holds(o, i)))
+                    .collect();
+                let rows = self.filter_catalog.iter().map(|o| holds(o, i)).collect();
+                (i, pass, rows)
+            })
+            .collect();
         let mut counts = Vec::with_capacity(self.filter_catalog.len());
-        for o in &self.filter_catalog {
+        for (k, o) in self.filter_catalog.iter().enumerate() {
             let g = o.group();
             let key = groups.contains(&g).then_some(g);
             let others = by_group.entry(key).or_insert_with(|| except(key));
             let bits = self.option_bits(&ix, o);
             let mut c = others.count_and(&bits) as i64;
-            for &i in &changed {
-                c -= i64::from(others.get(i) && bits.get(i));
-                c += i64::from(self.passes_except(i, key) && self.option_holds(o, i));
+            for (i, pass, rows) in &live {
+                let passes_others = groups.iter().zip(pass).all(|(g, p)| *p || Some(*g) == key);
+                c -= i64::from(others.get(*i) && bits.get(*i));
+                c += i64::from(passes_others && rows[k]);
             }
             counts.push(c.max(0) as usize);
         }
@@ -2434,6 +2460,9 @@ fn catalog(ix: &Index) -> Vec<FilterOption> {
         .iter()
         .map(|b| Benchmark::from_name(Some(b)))
         .collect();
+    if benches.contains(&Benchmark::Chartom) {
+        out.insert(4, FilterOption::SuspectKey);
+    }
     if benches.contains(&Benchmark::Cvqa) {
         out.extend(
             [CvqaStatus::Accept, CvqaStatus::Fix, CvqaStatus::Reject].map(FilterOption::Status),

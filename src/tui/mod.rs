@@ -336,26 +336,38 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         }
     })();
 
-    // Fold the journal into the file before leaving (usually nothing is left to do).
-    let (reply_tx, reply_rx) = mpsc::channel();
-    let folded = if io_tx.send(worker::Req::Shutdown(reply_tx)).is_ok() {
-        reply_rx
-            .recv_timeout(Duration::from_secs(600))
-            .unwrap_or_else(|_| Err("timed out".into()))
-    } else {
-        Err("the IO worker stopped".into())
-    };
-    drop(io_tx);
-    let _ = io.join();
+    // The terminal first: the screen is the shell's again at once, whatever the fold
+    // below takes. Everything that writes to the terminal goes before the exit message:
+    // ratatui's terminal (it shows the cursor when dropped), then the restore sequence,
+    // once.
     if let Some(k) = shown_kitty.take() {
         let mut out = io::stdout();
         let _ = out.write_all(k.delete().as_bytes());
         let _ = out.flush();
     }
-    // Everything that writes to the terminal goes before the exit message: ratatui's
-    // terminal (it shows the cursor when dropped), then the restore sequence, once.
     drop(terminal);
     drop(_guard);
+    // Fold the journal into the file before leaving (usually nothing is left to do). Every
+    // verdict is already durable in the journal; say so if the fold takes a while.
+    let (reply_tx, reply_rx) = mpsc::channel();
+    let folded = if io_tx.send(worker::Req::Shutdown(reply_tx)).is_ok() {
+        match reply_rx.recv_timeout(Duration::from_millis(300)) {
+            Ok(r) => r,
+            Err(_) => {
+                let _ = crate::cli::out::errln!(
+                    "verdict: writing your verdicts into {} (they are already safe in the journal)…",
+                    opts.file.display()
+                );
+                reply_rx
+                    .recv_timeout(Duration::from_secs(600))
+                    .unwrap_or_else(|_| Err("timed out".into()))
+            }
+        }
+    } else {
+        Err("the IO worker stopped".into())
+    };
+    drop(io_tx);
+    let _ = io.join();
     run_result?;
     // Items done this session (every required grade), and those graded in part.
     let done = state.mine_done.values().filter(|d| **d).count();
