@@ -10,7 +10,7 @@ use verdict::store::Store;
 use verdict::tui::app::{Clock, Effect, FilterOption, Mode, Msg, SaveState, State};
 use verdict::tui::draw::render_to_string;
 use verdict::tui::facts;
-use verdict::tui::keymap::Keymap;
+use verdict::tui::keymap::{Action, Keymap};
 use verdict::tui::theme::ThemeName;
 
 fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
@@ -2187,4 +2187,29 @@ fn suspect_answer_keys_are_a_filter() {
             })
             .unwrap_or_default();
     assert_eq!(ids, listed);
+}
+
+#[test]
+fn the_model_line_marks_only_models_that_require_grades() {
+    let (d, p) = fixture("chartom.jsonl");
+    // the second model gave no justification: nothing to grade
+    let text = std::fs::read_to_string(&p).unwrap().replacen(
+        r#", "justification": "The y-axis is truncated, exaggerating the change."}"#,
+        "}",
+        1,
+    );
+    std::fs::write(&p, text).unwrap();
+    let mut s = state_at(&p);
+    let out = render_to_string(&s, 120, 60);
+    assert!(out.contains("·gpt-4o"), "{out}");
+    assert!(!out.contains("✔llava") && !out.contains("·llava"), "{out}");
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    let out = render_to_string(&s, 120, 60);
+    assert!(out.contains("✔gpt-4o"), "{out}");
+    assert!(
+        !out.contains("✔llava"),
+        "no mark on a model without grades: {out}"
+    );
+    drop(d);
 }
