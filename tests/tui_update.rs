@@ -1589,7 +1589,6 @@ fn blind_mode_reveals_only_the_model_graded_once_recorded() {
 
 /// Every action, then every key of every overlay, on `s`: nothing may panic.
 fn press_everything(s: &mut State) {
-    use verdict::tui::keymap::Action;
     let overlay_keys = [
         KeyCode::Char('x'),
         KeyCode::Char('1'),
