@@ -2238,3 +2238,34 @@ fn suspect_answer_keys_are_a_filter() {
             .unwrap_or_default();
     assert_eq!(ids, listed);
 }
+
+#[test]
+fn search_results_of_the_file_before_a_reload_are_dropped() {
+    let (d, mut s) = state("cvqa.jsonl");
+    let p = d.path().join("cvqa.jsonl");
+    let mut fx = ch(&mut s, '/');
+    fx.extend(ch(&mut s, 'r'));
+    let Some(Effect::Search { seq, .. }) =
+        fx.into_iter().rfind(|e| matches!(e, Effect::Search { .. }))
+    else {
+        panic!("no search asked")
+    };
+    // another program adds an item first: every index moves
+    let orig = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(
+        &p,
+        format!("{{\"id\":\"added\",\"benchmark\":\"cvqa\"}}\n{orig}"),
+    )
+    .unwrap();
+    s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    ch(&mut s, '/');
+    // the old search's answer (indices of the file before) arrives late
+    s.update(Msg::SearchDone {
+        seq,
+        results: vec![0, 1],
+    });
+    let Mode::Search(st) = &s.mode else {
+        panic!("search is open")
+    };
+    assert!(st.results.is_empty(), "stale results: {:?}", st.results);
+}

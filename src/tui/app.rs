@@ -1014,10 +1014,12 @@ impl State {
         self.bpc_sum = (0, 0);
         self.pos = pos;
         self.current = None;
-        // Search results and the filter menu hold indices of the old file.
+        // Search results and the filter menu hold indices of the old file; so does the
+        // answer to a search still running: it is dropped when it arrives.
         if matches!(self.mode, Mode::Search(_) | Mode::Filter { .. }) {
             self.mode = Mode::Normal;
         }
+        self.search_seq += 1;
         for (i, r) in mine {
             self.set_mine(i, r);
         }
