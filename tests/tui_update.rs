@@ -2212,3 +2212,66 @@ fn the_model_line_marks_only_models_that_require_grades() {
     );
     drop(d);
 }
+
+#[test]
+fn blind_mode_filters_and_summary_show_nothing_of_others() {
+    let q = |id: &str, reviews: Value| {
+        json!({"id": id, "benchmark": "cvqa", "group": "boolean",
+               "original": {"question": "q?", "answer": "yes"},
+               "counterfactual": {"question": "c?", "answer": "no"},
+               "responses": [{"model": "m", "original": "no", "counterfactual": "no"}],
+               "reviews": reviews})
+    };
+    let (_d, mut s) = state_of_lines(&[
+        q(
+            "a",
+            json!({"alice": {"status": "fix", "fixed_question": "c2?"}}),
+        ),
+        q(
+            "b",
+            json!({"alice": {"status": "accept"}, "bob": {"status": "reject", "reason": "ambiguous"}}),
+        ),
+        q("c", json!({})),
+    ]);
+    ch(&mut s, 'b');
+    assert!(s.blind);
+    // Every row derived from others' verdicts or the judge is hidden: it selects and counts
+    // nothing, and says so on screen.
+    ch(&mut s, 'F');
+    for o in [
+        FilterOption::Status(CvqaStatus::Accept),
+        FilterOption::Status(CvqaStatus::Fix),
+        FilterOption::Status(CvqaStatus::Reject),
+        FilterOption::Disagreement,
+        FilterOption::NeedsAdjudication,
+        FilterOption::Adjudicated,
+        FilterOption::ModelWrong,
+        FilterOption::Reviewer("alice".into()),
+    ] {
+        assert!(s.filter_hidden(&o), "{o:?}");
+        assert_eq!(count_of(&s, o.clone()), 0, "{o:?}");
+    }
+    let screen = render_to_string(&s, 80, 40);
+    assert!(screen.contains("hidden"), "{screen}");
+    // How many items others are done with is not shown either.
+    assert!(!screen.contains("anyone"), "{screen}");
+    press(&mut s, KeyCode::Esc);
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Fix));
+    assert!(!s.filter_active(&FilterOption::Status(CvqaStatus::Fix)));
+    assert_eq!(s.visible, None);
+    // The adjudication queue is others' disagreements: not in blind mode.
+    ch(&mut s, 'D');
+    assert!(!s.queue);
+    // The summary holds the others' and the judge's figures: not in blind mode.
+    let fx = ch(&mut s, 's');
+    assert!(!fx.iter().any(|e| matches!(e, Effect::ComputeSummary)));
+    assert!(!matches!(s.mode, Mode::Summary { .. }));
+    // Filters on when blind mode starts are turned off.
+    ch(&mut s, 'b');
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Fix));
+    assert_eq!(s.visible.as_deref(), Some(&[0usize][..]));
+    ch(&mut s, 'b');
+    assert!(s.blind);
+    assert!(!s.filter_active(&FilterOption::Status(CvqaStatus::Fix)));
+    assert_eq!(s.visible, None);
+}

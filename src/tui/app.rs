@@ -248,6 +248,21 @@ impl FilterOption {
             FilterOption::Reviewer(r) => format!("reviewer {r}"),
         }
     }
+    /// Is the option derived from other reviewers' verdicts or the LLM judge (who
+    /// reviewed, their statuses, disagreement, adjudication, model wrong after overrides)?
+    /// Blind mode hides such rows (docs/teams.md, "Blind mode").
+    pub fn depends_on_others(&self, me: &str) -> bool {
+        match self {
+            FilterOption::Status(_)
+            | FilterOption::Disagreement
+            | FilterOption::NeedsAdjudication
+            | FilterOption::Adjudicated
+            | FilterOption::ModelWrong => true,
+            FilterOption::Reviewer(r) => r != me,
+            _ => false,
+        }
+    }
+
     /// The index's fact for options that are one (kind, name).
     fn fact(&self) -> Option<(Kind, &str)> {
         Some(match self {
@@ -1318,6 +1333,17 @@ impl State {
                     }
                     KeyCode::Enter | KeyCode::Char(' ') => {
                         if let Some(o) = opts.get(*selected).cloned() {
+                            if self.filter_hidden(&o) {
+                                let key = self.keymap.hint(Context::Global, Action::Blind);
+                                self.set_status(
+                                    format!(
+                                        "{}: hidden in blind mode ({key} leaves it)",
+                                        o.label()
+                                    ),
+                                    Level::Warn,
+                                );
+                                return;
+                            }
                             self.toggle_filter(o);
                             self.apply_filters(fx);
                         }
@@ -1380,6 +1406,16 @@ impl State {
             }
             Action::Help => self.mode = Mode::Help { scroll: 0 },
             Action::Summary => {
+                if self.blind {
+                    let key = self.keymap.hint(Context::Global, Action::Blind);
+                    self.set_status(
+                        format!(
+                            "the summary holds others' and the judge's figures: hidden in blind mode ({key} leaves it)"
+                        ),
+                        Level::Warn,
+                    );
+                    return;
+                }
                 self.mode = Mode::Summary { scroll: 0 };
                 fx.push(Effect::ComputeSummary);
             }
@@ -1416,14 +1452,20 @@ impl State {
             },
             Action::Blind => {
                 self.blind = !self.blind;
+                let dropped = self.blind && self.blind_filters_off(fx);
                 self.set_status(
-                    if self.blind {
-                        "blind mode: others' verdicts and the judge are hidden until you grade"
-                    } else {
-                        "blind mode off"
+                    match (self.blind, dropped) {
+                        (true, false) => {
+                            "blind mode: others' verdicts and the judge are hidden until you grade"
+                        }
+                        (true, true) => {
+                            "blind mode: others' verdicts and the judge are hidden until you grade; the filters on them are off"
+                        }
+                        (false, _) => "blind mode off",
                     },
                     Level::Info,
                 );
+                self.count_filters();
             }
             Action::Theme => {
                 self.theme = Theme::new(self.theme.name.next());
@@ -1522,6 +1564,16 @@ impl State {
                 if self.meta.is_none() {
                     self.set_status(
                         "the index is still being built; try again in a moment",
+                        Level::Warn,
+                    );
+                    return;
+                }
+                if self.blind && !self.queue {
+                    let key = self.keymap.hint(Context::Global, Action::Blind);
+                    self.set_status(
+                        format!(
+                            "the adjudication queue is others' disagreements: hidden in blind mode ({key} leaves it)"
+                        ),
                         Level::Warn,
                     );
                     return;
@@ -1777,6 +1829,25 @@ impl State {
         self.filters.is_on(o)
     }
 
+    /// Is the filter row hidden now: blind mode, and derived from others' verdicts or the
+    /// judge? A hidden row selects and counts nothing.
+    pub fn filter_hidden(&self, o: &FilterOption) -> bool {
+        self.blind && o.depends_on_others(&self.reviewer)
+    }
+
+    /// Blind mode starts: the filters and the queue that depend on others' verdicts go.
+    fn blind_filters_off(&mut self, fx: &mut Vec<Effect>) -> bool {
+        let before = self.filters.on.len();
+        let me = self.reviewer.clone();
+        self.filters.on.retain(|o| !o.depends_on_others(&me));
+        let changed = self.filters.on.len() != before || self.queue;
+        self.queue = false;
+        if changed {
+            self.apply_filters(fx);
+        }
+        changed
+    }
+
     /// Turn an option on or off. Options of one group combine with OR, so any number of
     /// them can be on; "ungraded" and "graded by me" are the exception (both on would be
     /// no filter at all).
@@ -1831,6 +1902,9 @@ impl State {
 
     /// Does option `o` hold for item `i` as it stands now?
     fn option_holds(&self, o: &FilterOption, i: usize) -> bool {
+        if self.filter_hidden(o) {
+            return false;
+        }
         match o {
             FilterOption::Ungraded => !self.graded_by_me(i),
             FilterOption::GradedByMe => self.graded_by_me(i),
@@ -1889,6 +1963,9 @@ impl State {
     /// corrected afterwards).
     fn option_bits(&self, ix: &Index, o: &FilterOption) -> BitSet {
         let n = ix.len();
+        if self.filter_hidden(o) {
+            return BitSet::new(n);
+        }
         match o {
             FilterOption::Skipped => {
                 let mut b = BitSet::new(n);

@@ -252,6 +252,8 @@ fn draw_footer(state: &State, f: &mut Frame, area: Rect) {
     let t = &state.theme;
     let rows = Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).split(area);
     let (me, any, total) = state.progress();
+    // Blind mode: how many items others are done with is theirs, not shown.
+    let any = if state.blind { Some(me) } else { any };
     let pace = match state.pace() {
         Some((per_min, left)) => {
             let left = left
@@ -261,9 +263,11 @@ fn draw_footer(state: &State, f: &mut Frame, area: Rect) {
         }
         None => String::new(),
     };
-    let any_s = any
-        .map(|a| format!(" · anyone {a}"))
-        .unwrap_or_else(|| " · indexing…".into());
+    let any_s = match any {
+        _ if state.blind => String::new(),
+        Some(a) => format!(" · anyone {a}"),
+        None => " · indexing…".into(),
+    };
     let label = format!(" me {me}/{total}{any_s}{pace} ");
     let w = rows[0].width as usize;
     let bar_w = w.saturating_sub(label.chars().count());
@@ -2032,11 +2036,15 @@ fn draw_filter(state: &State, f: &mut Frame, area: Rect, selected: usize) {
             .take(avail)
             .map(|(k, o)| {
                 let on = state.filter_active(o);
-                let n = state
-                    .filter_counts
-                    .get(k)
-                    .map(|c| c.to_string())
-                    .unwrap_or_default();
+                let n = if state.filter_hidden(o) {
+                    "hidden (blind)".to_string()
+                } else {
+                    state
+                        .filter_counts
+                        .get(k)
+                        .map(|c| c.to_string())
+                        .unwrap_or_default()
+                };
                 let left = truncate(
                     &format!(" [{}] {}", if on { "x" } else { " " }, one_line(&o.label())),
                     width.saturating_sub(n.len() + 2),
