@@ -2275,3 +2275,39 @@ fn blind_mode_filters_and_summary_show_nothing_of_others() {
     assert!(!s.filter_active(&FilterOption::Status(CvqaStatus::Fix)));
     assert_eq!(s.visible, None);
 }
+
+#[test]
+fn anyone_counts_the_same_items_live_and_on_opening() {
+    let q = |id: &str, reviews: Value| {
+        json!({"id": id, "benchmark": "cvqa", "group": "boolean",
+               "original": {"question": "q?", "answer": "yes"},
+               "counterfactual": {"question": "c?", "answer": "no"},
+               "responses": [{"model": "m", "original": "no", "counterfactual": "no"}],
+               "reviews": reviews})
+    };
+    // A note alone, mine or another's, is not "done": it counts neither for me nor for
+    // anyone, on opening as live.
+    let (_d, mut s) = state_of_lines(&[
+        q("a", json!({"alice": {"note": "look again"}})),
+        q("b", json!({"alice": {"status": "accept"}})),
+        q("c", json!({"carol": {"note": "mine"}})),
+        q("d", json!({})),
+    ]);
+    let full = |s: &State| {
+        let me = (0..s.len()).filter(|&i| s.graded_by_me(i)).count();
+        let any = (0..s.len()).filter(|&i| s.graded_by_anyone(i)).count();
+        (me, Some(any), s.len())
+    };
+    assert_eq!(s.progress(), (0, Some(1), 4));
+    assert_eq!(s.progress(), full(&s));
+    // A note on d, live: the same count as a file opened with it (c above).
+    ch(&mut s, 'n');
+    ch(&mut s, 'n');
+    ch(&mut s, 'n');
+    ch(&mut s, 'i');
+    typ(&mut s, "hm");
+    let fx = press(&mut s, KeyCode::Enter);
+    assert_eq!(recorded(&mut s, fx).len(), 1);
+    assert_eq!(s.progress(), (0, Some(1), 4));
+    assert_eq!(s.progress(), full(&s));
+}

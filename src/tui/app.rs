@@ -907,9 +907,11 @@ impl State {
             },
             Msg::Indexed { generation, meta } => {
                 if generation == self.index_generation && meta.len() == self.len() {
+                    // "anyone": items some reviewer is done with, the rule the live
+                    // count (`graded_by_anyone`) keeps (a note alone is not done).
                     let mut anyone = BitSet::new(meta.len());
-                    for r in meta.names(Kind::Reviewer) {
-                        if let Some(b) = meta.facet(Kind::Reviewer, r) {
+                    for r in meta.names(Kind::Done) {
+                        if let Some(b) = meta.facet(Kind::Done, r) {
                             anyone.or_with(b);
                         }
                     }
