@@ -2311,3 +2311,33 @@ fn anyone_counts_the_same_items_live_and_on_opening() {
     assert_eq!(s.progress(), (0, Some(1), 4));
     assert_eq!(s.progress(), full(&s));
 }
+
+#[test]
+fn summary_progress_says_done_and_touched_apart() {
+    let q = |id: &str, reviews: Value| {
+        json!({"id": id, "benchmark": "cvqa", "group": "boolean",
+               "original": {"question": "q?", "answer": "yes"},
+               "counterfactual": {"question": "c?", "answer": "no"},
+               "responses": [{"model": "m", "original": "no", "counterfactual": "no"}],
+               "reviews": reviews})
+    };
+    let (_d, mut s) = state_of_lines(&[
+        q("a", json!({"qa": {"note": "look again"}})),
+        q("b", json!({"qa": {"status": "accept"}})),
+        q("c", json!({"qa": {"note": "hm"}})),
+    ]);
+    s.size = (100, 60);
+    ch(&mut s, 's');
+    let v = verdict::tui::grading::summary_value(&s.store);
+    s.update(Msg::Summary(Ok(v)));
+    let out = render_to_string(&s, 100, 60);
+    let row = out
+        .lines()
+        .find(|l| l.contains(" qa "))
+        .unwrap_or_else(|| panic!("{out}"));
+    // The status line's "me N" counts done items: the summary says the same number is
+    // done, and the items touched (notes alone) apart.
+    assert!(row.contains("1 done"), "{row}");
+    assert!(row.contains("3 "), "{row}");
+    assert!(row.contains("touched"), "{row}");
+}

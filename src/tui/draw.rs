@@ -2384,9 +2384,12 @@ fn summary_lines(state: &State, v: &Value, width: u16) -> (Vec<Line<'static>>, b
         lines.push(Line::from(""));
         lines.push(heading(t, "Review progress"));
         for (name, rv) in r {
+            // "done" is what the status line's `me N` counts; "touched" includes notes
+            // alone and partly graded items (docs/format.md, "When an item is done").
             lines.push(Line::from(format!(
-                "  {:<18} {} reviewed",
+                "  {:<18} {} done · {} touched",
                 truncate(&one_line(name), 18),
+                rv["done"],
                 rv["reviewed"]
             )));
         }
