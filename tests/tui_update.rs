@@ -2341,3 +2341,29 @@ fn summary_progress_says_done_and_touched_apart() {
     assert!(row.contains("3 "), "{row}");
     assert!(row.contains("touched"), "{row}");
 }
+
+#[test]
+fn blind_mode_shows_the_rule_grade_not_others_overrides() {
+    let (_d, mut s) = state_of_lines(&[json!({
+        "id": "G", "benchmark": "chartom",
+        "fact": {"question": "Which?", "format": "choice", "options": ["Rent", "Food"], "key": 1},
+        "responses": [{"model": "m", "fact": "Rent", "justification": "j"}],
+        "reviews": {"alice": {"fact_correct": false, "justification": "partial"}}
+    })]);
+    let open = render_to_string(&s, 100, 40);
+    assert!(open.contains("reviewers' override"), "{open}");
+    ch(&mut s, 'b');
+    let blind = render_to_string(&s, 100, 40);
+    assert!(!blind.contains("override;"), "{blind}");
+    assert!(blind.contains("(rule)"), "{blind}");
+    let (_d, mut s) = state_of_lines(&[json!({
+        "id": "c", "benchmark": "cvqa", "group": "boolean",
+        "original": {"question": "q?", "answer": "yes"},
+        "counterfactual": {"question": "c?", "answer": "no"},
+        "responses": [{"model": "m", "original": "yes", "counterfactual": "no"}],
+        "reviews": {"alice": {"status": "accept", "original_correct": false}}
+    })]);
+    ch(&mut s, 'b');
+    let blind = render_to_string(&s, 100, 40);
+    assert!(!blind.contains("override;"), "{blind}");
+}
