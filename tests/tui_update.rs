@@ -2367,3 +2367,31 @@ fn blind_mode_shows_the_rule_grade_not_others_overrides() {
     let blind = render_to_string(&s, 100, 40);
     assert!(!blind.contains("override;"), "{blind}");
 }
+
+#[test]
+fn grading_as_alice_did_is_no_disagreement_on_the_sample() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("chartom.jsonl");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/chartom.jsonl"),
+        &p,
+    )
+    .unwrap();
+    let mut s = state_at(&p);
+    ch(&mut s, 'F');
+    let before = count_of(&s, FilterOption::Disagreement);
+    let queue = count_of(&s, FilterOption::NeedsAdjudication);
+    press(&mut s, KeyCode::Esc);
+    ch(&mut s, ':');
+    typ(&mut s, "G12_Q2_2");
+    press(&mut s, KeyCode::Enter);
+    assert_eq!(s.display_id(s.pos), "G12_Q2_2");
+    ch(&mut s, 'm');
+    ch(&mut s, 'm');
+    let fx = ch(&mut s, '2');
+    assert_eq!(recorded(&mut s, fx).len(), 1);
+    assert!(!s.needs_adjudication(s.pos));
+    ch(&mut s, 'F');
+    assert_eq!(count_of(&s, FilterOption::NeedsAdjudication), queue);
+    assert_eq!(count_of(&s, FilterOption::Disagreement), before);
+}
