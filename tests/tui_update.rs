@@ -2239,9 +2239,6 @@ fn blind_mode_filters_and_summary_show_nothing_of_others() {
     // nothing, and says so on screen.
     ch(&mut s, 'F');
     for o in [
-        FilterOption::Status(CvqaStatus::Accept),
-        FilterOption::Status(CvqaStatus::Fix),
-        FilterOption::Status(CvqaStatus::Reject),
         FilterOption::Disagreement,
         FilterOption::NeedsAdjudication,
         FilterOption::Adjudicated,
@@ -2255,10 +2252,31 @@ fn blind_mode_filters_and_summary_show_nothing_of_others() {
     assert!(screen.contains("hidden"), "{screen}");
     // How many items others are done with is not shown either.
     assert!(!screen.contains("anyone"), "{screen}");
+    // The verification rows count and select my verdicts only.
+    for st in [CvqaStatus::Accept, CvqaStatus::Fix, CvqaStatus::Reject] {
+        let o = FilterOption::Status(st);
+        assert!(!s.filter_hidden(&o));
+        assert_eq!(count_of(&s, o.clone()), 0, "{o:?}");
+        assert!(s.filter_label(&o).ends_with("by me"));
+    }
     press(&mut s, KeyCode::Esc);
-    toggle(&mut s, FilterOption::Status(CvqaStatus::Fix));
-    assert!(!s.filter_active(&FilterOption::Status(CvqaStatus::Fix)));
+    toggle(&mut s, FilterOption::Disagreement);
+    assert!(!s.filter_active(&FilterOption::Disagreement));
     assert_eq!(s.visible, None);
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Fix));
+    assert_eq!(s.visible.as_deref(), Some(&[][..]));
+    ch(&mut s, 'X');
+    ch(&mut s, 'n');
+    ch(&mut s, 'n');
+    let fx = ch(&mut s, 'a');
+    recorded(&mut s, fx);
+    ch(&mut s, 'F');
+    assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Accept)), 1);
+    assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Fix)), 0);
+    press(&mut s, KeyCode::Esc);
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Accept));
+    assert_eq!(s.visible.as_deref(), Some(&[2usize][..]));
+    ch(&mut s, 'X');
     // The adjudication queue is others' disagreements: not in blind mode.
     ch(&mut s, 'D');
     assert!(!s.queue);
@@ -2266,14 +2284,21 @@ fn blind_mode_filters_and_summary_show_nothing_of_others() {
     let fx = ch(&mut s, 's');
     assert!(!fx.iter().any(|e| matches!(e, Effect::ComputeSummary)));
     assert!(!matches!(s.mode, Mode::Summary { .. }));
-    // Filters on when blind mode starts are turned off.
+    // Filters on others' verdicts that are on when blind mode starts are turned off; the
+    // verification rows turn to my verdicts.
+    ch(&mut s, 'b');
+    toggle(&mut s, FilterOption::Reviewer("bob".into()));
+    assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
+    ch(&mut s, 'b');
+    assert!(s.blind);
+    assert!(!s.filter_active(&FilterOption::Reviewer("bob".into())));
+    assert_eq!(s.visible, None);
     ch(&mut s, 'b');
     toggle(&mut s, FilterOption::Status(CvqaStatus::Fix));
     assert_eq!(s.visible.as_deref(), Some(&[0usize][..]));
     ch(&mut s, 'b');
-    assert!(s.blind);
-    assert!(!s.filter_active(&FilterOption::Status(CvqaStatus::Fix)));
-    assert_eq!(s.visible, None);
+    assert!(s.filter_active(&FilterOption::Status(CvqaStatus::Fix)));
+    assert_eq!(s.visible.as_deref(), Some(&[][..]));
 }
 
 #[test]

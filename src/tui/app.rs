@@ -249,12 +249,12 @@ impl FilterOption {
         }
     }
     /// Is the option derived from other reviewers' verdicts or the LLM judge (who
-    /// reviewed, their statuses, disagreement, adjudication, model wrong after overrides)?
+    /// reviewed, disagreement, adjudication, model wrong after overrides)? The
+    /// verification statuses are not: in blind mode they look at my verdicts only.
     /// Blind mode hides such rows (docs/teams.md, "Blind mode").
     pub fn depends_on_others(&self, me: &str) -> bool {
         match self {
-            FilterOption::Status(_)
-            | FilterOption::Disagreement
+            FilterOption::Disagreement
             | FilterOption::NeedsAdjudication
             | FilterOption::Adjudicated
             | FilterOption::ModelWrong => true,
@@ -1454,7 +1454,14 @@ impl State {
             },
             Action::Blind => {
                 self.blind = !self.blind;
-                let dropped = self.blind && self.blind_filters_off(fx);
+                let dropped = if self.blind {
+                    self.blind_filters_off(fx)
+                } else {
+                    if !self.filters.is_empty() {
+                        self.apply_filters(fx);
+                    }
+                    false
+                };
                 self.set_status(
                     match (self.blind, dropped) {
                         (true, false) => {
@@ -1837,6 +1844,15 @@ impl State {
         self.blind && o.depends_on_others(&self.reviewer)
     }
 
+    /// The filter row's label as it applies now: in blind mode the verification rows
+    /// are my verdicts'.
+    pub fn filter_label(&self, o: &FilterOption) -> String {
+        match o {
+            FilterOption::Status(_) if self.blind => format!("{} by me", o.label()),
+            _ => o.label(),
+        }
+    }
+
     /// Blind mode starts: the filters and the queue that depend on others' verdicts go.
     fn blind_filters_off(&mut self, fx: &mut Vec<Effect>) -> bool {
         let before = self.filters.on.len();
@@ -1844,7 +1860,8 @@ impl State {
         self.filters.on.retain(|o| !o.depends_on_others(&me));
         let changed = self.filters.on.len() != before || self.queue;
         self.queue = false;
-        if changed {
+        if changed || !self.filters.is_empty() {
+            // The verification rows now look at my verdicts only.
             self.apply_filters(fx);
         }
         changed
@@ -1908,6 +1925,11 @@ impl State {
             return false;
         }
         match o {
+            FilterOption::Status(st) if self.blind => self.holds(
+                i,
+                Kind::ReviewerStatus,
+                &crate::tui::facts::reviewer_status(&self.reviewer, *st),
+            ),
             FilterOption::Ungraded => !self.graded_by_me(i),
             FilterOption::GradedByMe => self.graded_by_me(i),
             FilterOption::Skipped => self.skipped.contains(&i),
@@ -1969,6 +1991,13 @@ impl State {
             return BitSet::new(n);
         }
         match o {
+            FilterOption::Status(st) if self.blind => ix
+                .facet(
+                    Kind::ReviewerStatus,
+                    &crate::tui::facts::reviewer_status(&self.reviewer, *st),
+                )
+                .cloned()
+                .unwrap_or_else(|| BitSet::new(n)),
             FilterOption::Skipped => {
                 let mut b = BitSet::new(n);
                 for &i in self.skipped.iter().filter(|&&i| i < n) {

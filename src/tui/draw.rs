@@ -2046,7 +2046,11 @@ fn draw_filter(state: &State, f: &mut Frame, area: Rect, selected: usize) {
                         .unwrap_or_default()
                 };
                 let left = truncate(
-                    &format!(" [{}] {}", if on { "x" } else { " " }, one_line(&o.label())),
+                    &format!(
+                        " [{}] {}",
+                        if on { "x" } else { " " },
+                        one_line(&state.filter_label(o))
+                    ),
                     width.saturating_sub(n.len() + 2),
                 );
                 let pad = width.saturating_sub(left.chars().count() + n.len() + 1);
