@@ -222,6 +222,15 @@ pub fn models_done(item: &Item, review: Option<&Review>) -> Vec<bool> {
         .collect()
 }
 
+/// Per response of `item`: does it require grades of its own (a CHARTOM justification, a
+/// CharToM-QA response text)? A response that requires none is never "done" on screen.
+pub fn models_required(item: &Item) -> Vec<bool> {
+    item.responses
+        .iter()
+        .map(|resp| response_required(item, resp))
+        .collect()
+}
+
 /// Is the item done by the reviewer of `review`: every required grade given (the
 /// item-level verdict and each response's grades). An item that requires nothing (a
 /// CHARTOM item without justifications) is done once the review says anything; otherwise

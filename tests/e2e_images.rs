@@ -191,6 +191,26 @@ impl Tmux {
     }
 }
 
+impl Tmux {
+    /// Wait until the pane's process has ended. (tmux's "Pane is dead" line is not
+    /// always in `capture-pane` after a program that left the alternate screen, so
+    /// ask tmux for the pane's state instead of reading the screen.)
+    fn wait_dead(&self, target: &str) {
+        let start = std::time::Instant::now();
+        loop {
+            let dead = self.out(&["display", "-p", "-t", target, "#{pane_dead}"]);
+            if dead.trim() == "1" {
+                return;
+            }
+            assert!(
+                start.elapsed() < common::WAIT,
+                "timed out waiting for the pane {target} to end"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+}
+
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = self.run(&["kill-server"]);
@@ -240,7 +260,7 @@ fn tmux_passthrough_only_when_needed_and_restored() {
             "{protocol}: allow-passthrough is {running:?} while running"
         );
         tmux.run(&["send-keys", "-t", &target, "q"]);
-        tmux.wait_for(&target, "Pane is dead");
+        tmux.wait_dead(&target);
         let after = value();
         assert!(
             after.is_empty() || after == "off",

@@ -10,7 +10,7 @@ use verdict::store::Store;
 use verdict::tui::app::{Clock, Effect, FilterOption, Mode, Msg, SaveState, State};
 use verdict::tui::draw::render_to_string;
 use verdict::tui::facts;
-use verdict::tui::keymap::Keymap;
+use verdict::tui::keymap::{Action, Keymap};
 use verdict::tui::theme::ThemeName;
 
 fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
@@ -1589,7 +1589,6 @@ fn blind_mode_reveals_only_the_model_graded_once_recorded() {
 
 /// Every action, then every key of every overlay, on `s`: nothing may panic.
 fn press_everything(s: &mut State) {
-    use verdict::tui::keymap::Action;
     let overlay_keys = [
         KeyCode::Char('x'),
         KeyCode::Char('1'),
@@ -2152,6 +2151,64 @@ fn an_index_started_before_a_reload_is_dropped() {
     assert_eq!(
         s.meta.as_ref().unwrap().item_id(0),
         Some("renamed-elsewhere")
+    );
+    drop(d);
+}
+
+#[test]
+fn suspect_answer_keys_are_a_filter() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("chartom.jsonl");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/chartom.jsonl"),
+        &p,
+    )
+    .unwrap();
+    let mut s = state_at(&p);
+    toggle(&mut s, FilterOption::SuspectKey);
+    let ids: Vec<String> = s
+        .visible
+        .clone()
+        .unwrap()
+        .into_iter()
+        .map(|i| s.display_id(i))
+        .collect();
+    assert!(ids.contains(&"G14_Q1_2".to_string()), "{ids:?}");
+    // the same items `verdict stats` lists
+    let stats = verdict::stats::compute(&s.store);
+    let listed: Vec<String> =
+        serde_json::to_value(&stats).unwrap()["benchmarks"]["chartom"]["suspect_keys"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|x| x["id"].as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+    assert_eq!(ids, listed);
+}
+
+#[test]
+fn the_model_line_marks_only_models_that_require_grades() {
+    let (d, p) = fixture("chartom.jsonl");
+    // the second model gave no justification: nothing to grade
+    let text = std::fs::read_to_string(&p).unwrap().replacen(
+        r#", "justification": "The y-axis is truncated, exaggerating the change."}"#,
+        "}",
+        1,
+    );
+    std::fs::write(&p, text).unwrap();
+    let mut s = state_at(&p);
+    let out = render_to_string(&s, 120, 60);
+    assert!(out.contains("·gpt-4o"), "{out}");
+    assert!(!out.contains("✔llava") && !out.contains("·llava"), "{out}");
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    let out = render_to_string(&s, 120, 60);
+    assert!(out.contains("✔gpt-4o"), "{out}");
+    assert!(
+        !out.contains("✔llava"),
+        "no mark on a model without grades: {out}"
     );
     drop(d);
 }

@@ -148,6 +148,7 @@ pub enum FilterGroup {
     Progress,
     Skipped,
     ModelWrong,
+    SuspectKey,
     Agreement,
     Verification,
     Benchmark,
@@ -168,6 +169,8 @@ pub enum FilterOption {
     Skipped,
     /// The answer of one of the chosen models (any model when none is chosen) is wrong.
     ModelWrong,
+    /// CHARTOM: the answer key is far from the human answers.
+    SuspectKey,
     /// Reviewers disagree, or a human disagrees with the LLM judge; not adjudicated.
     Disagreement,
     /// Reviewers disagree and no verdict is final.
@@ -191,6 +194,7 @@ impl FilterOption {
             FilterOption::Ungraded | FilterOption::GradedByMe => FilterGroup::Progress,
             FilterOption::Skipped => FilterGroup::Skipped,
             FilterOption::ModelWrong => FilterGroup::ModelWrong,
+            FilterOption::SuspectKey => FilterGroup::SuspectKey,
             FilterOption::Disagreement
             | FilterOption::NeedsAdjudication
             | FilterOption::Adjudicated => FilterGroup::Agreement,
@@ -211,6 +215,7 @@ impl FilterOption {
             FilterOption::GradedByMe => "graded by me".into(),
             FilterOption::Skipped => "skipped by me".into(),
             FilterOption::ModelWrong => "model wrong (the chosen models, else any)".into(),
+            FilterOption::SuspectKey => "suspect answer key (far from the humans')".into(),
             FilterOption::Disagreement => "disagreement (reviewers, or human vs judge)".into(),
             FilterOption::NeedsAdjudication => "needs adjudication (no final verdict)".into(),
             FilterOption::Adjudicated => "adjudicated (a verdict is final)".into(),
@@ -231,6 +236,7 @@ impl FilterOption {
             FilterOption::GradedByMe => "graded by me".into(),
             FilterOption::Skipped => "skipped".into(),
             FilterOption::ModelWrong => "model wrong".into(),
+            FilterOption::SuspectKey => "suspect key".into(),
             FilterOption::Disagreement => "disagreements".into(),
             FilterOption::NeedsAdjudication => "needs adjudication".into(),
             FilterOption::Adjudicated => "adjudicated".into(),
@@ -246,6 +252,7 @@ impl FilterOption {
     fn fact(&self) -> Option<(Kind, &str)> {
         Some(match self {
             FilterOption::Disagreement => (Kind::Disagreement, ""),
+            FilterOption::SuspectKey => (Kind::SuspectKey, ""),
             FilterOption::NeedsAdjudication => (Kind::NeedsAdjudication, ""),
             FilterOption::Adjudicated => (Kind::Adjudicated, ""),
             FilterOption::Status(s) => (Kind::Status, crate::tui::facts::status_name(*s)),
@@ -2453,6 +2460,9 @@ fn catalog(ix: &Index) -> Vec<FilterOption> {
         .iter()
         .map(|b| Benchmark::from_name(Some(b)))
         .collect();
+    if benches.contains(&Benchmark::Chartom) {
+        out.insert(4, FilterOption::SuspectKey);
+    }
     if benches.contains(&Benchmark::Cvqa) {
         out.extend(
             [CvqaStatus::Accept, CvqaStatus::Fix, CvqaStatus::Reject].map(FilterOption::Status),

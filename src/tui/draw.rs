@@ -313,6 +313,9 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
     let add = |parts: &mut Vec<(String, String)>, a: Action, label: &str| {
         parts.push((km.hint(ctx, a), label.to_string()))
     };
+    // The action's key and its label in the keymap.
+    let act =
+        |parts: &mut Vec<(String, String)>, a: Action| parts.push((km.hint(ctx, a), a.label()));
     match &state.mode {
         Mode::Help { .. } => {
             add(&mut parts, Action::Help, "close");
@@ -327,17 +330,17 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
         Mode::Normal => {
             match ctx {
                 Context::Cvqa => {
-                    add(&mut parts, Action::Accept, "accept");
-                    add(&mut parts, Action::Fix, "fix");
-                    add(&mut parts, Action::Reject, "reject");
-                    add(&mut parts, Action::OriginalOverride, "orig");
-                    add(&mut parts, Action::CounterfactualOverride, "cf");
+                    act(&mut parts, Action::Accept);
+                    act(&mut parts, Action::Fix);
+                    act(&mut parts, Action::Reject);
+                    act(&mut parts, Action::OriginalOverride);
+                    act(&mut parts, Action::CounterfactualOverride);
                 }
                 Context::Chartom => {
-                    add(&mut parts, Action::Identifies, "identifies");
-                    add(&mut parts, Action::Partial, "partial");
-                    add(&mut parts, Action::Misses, "misses");
-                    add(&mut parts, Action::FactOverride, "FACT");
+                    act(&mut parts, Action::Identifies);
+                    act(&mut parts, Action::Partial);
+                    act(&mut parts, Action::Misses);
+                    act(&mut parts, Action::FactOverride);
                 }
                 Context::ChartomQa => {
                     let n = state.item().map(|i| i.bonus_points.len()).unwrap_or(0);
@@ -346,33 +349,36 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
                         km.hint(ctx, Action::Bonus(1)),
                         km.hint(ctx, Action::Bonus(n)),
                     );
-                    parts.push((if n == 1 { a } else { format!("{a}-{z}") }, "bonus".into()));
-                    add(&mut parts, Action::Penalty, "penalty");
-                    add(&mut parts, Action::NoPenalty, "no penalty");
+                    parts.push((
+                        if n == 1 { a } else { format!("{a}-{z}") },
+                        Action::Bonus(1).label(),
+                    ));
+                    act(&mut parts, Action::Penalty);
+                    act(&mut parts, Action::NoPenalty);
                 }
                 Context::Generic | Context::Global => {
-                    add(&mut parts, Action::Pass, "pass");
-                    add(&mut parts, Action::Fail, "fail");
-                    add(&mut parts, Action::Unsure, "unsure");
+                    act(&mut parts, Action::Pass);
+                    act(&mut parts, Action::Fail);
+                    act(&mut parts, Action::Unsure);
                 }
             }
-            add(&mut parts, Action::Help, "help");
-            add(&mut parts, Action::Quit, "quit");
-            add(&mut parts, Action::Next, "next");
-            add(&mut parts, Action::Prev, "prev");
-            add(&mut parts, Action::NextUngraded, "ungraded");
-            add(&mut parts, Action::Undo, "undo");
+            act(&mut parts, Action::Help);
+            act(&mut parts, Action::Quit);
+            act(&mut parts, Action::Next);
+            act(&mut parts, Action::Prev);
+            act(&mut parts, Action::NextUngraded);
+            act(&mut parts, Action::Undo);
             if state.item().is_some_and(|i| i.responses.len() > 1) {
-                add(&mut parts, Action::NextModel, "model");
-                add(&mut parts, Action::SideBySide, "side by side");
+                act(&mut parts, Action::NextModel);
+                act(&mut parts, Action::SideBySide);
             }
             if ctx == Context::ChartomQa {
-                add(&mut parts, Action::ContextLength, "context");
+                act(&mut parts, Action::ContextLength);
             }
-            add(&mut parts, Action::Search, "search");
-            add(&mut parts, Action::Filter, "filter");
-            add(&mut parts, Action::Note, "note");
-            add(&mut parts, Action::Summary, "summary");
+            act(&mut parts, Action::Search);
+            act(&mut parts, Action::Filter);
+            act(&mut parts, Action::Note);
+            act(&mut parts, Action::Summary);
         }
         _ => {
             parts.push(("Enter".into(), "ok".into()));
@@ -1013,13 +1019,15 @@ fn mark(t: &Theme, ok: Option<bool>) -> Span<'static> {
 fn model_tabs(state: &State, item: &Item) -> Line<'static> {
     let t = &state.theme;
     let mut spans = vec![Span::styled("Responses: ", t.dim)];
-    // Per-model progress where grades are per response: ✔ on the models I am done with.
+    // Per-model progress where grades are per response: ✔ on the models I am done with,
+    // · on those still to grade, no mark on those that require nothing.
     let per_model = matches!(item.benchmark(), Benchmark::Chartom | Benchmark::ChartomQa)
         && item.responses.len() > 1;
     let done = state.models_done();
+    let required = crate::review::models_required(item);
     for (k, r) in item.responses.iter().enumerate() {
         let st = if k == state.model { t.selected } else { t.text };
-        let mark = if !per_model {
+        let mark = if !per_model || required.get(k) != Some(&true) {
             ""
         } else if done.get(k) == Some(&true) {
             "✔"

@@ -162,9 +162,12 @@ pub enum Kind {
     NeedsAdjudication,
     /// A verdict is marked final (`A`).
     Adjudicated,
+    /// CHARTOM: the answer key is far from the human answers (`grade::chartom::suspect_key`,
+    /// docs/stats.md).
+    SuspectKey,
 }
 
-const KINDS: usize = 13;
+const KINDS: usize = 14;
 
 impl Kind {
     const ALL: [Kind; KINDS] = [
@@ -181,6 +184,7 @@ impl Kind {
         Kind::Disagreement,
         Kind::NeedsAdjudication,
         Kind::Adjudicated,
+        Kind::SuspectKey,
     ];
 }
 
@@ -191,6 +195,9 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
     emit(Kind::Benchmark, benchmark.name());
     match benchmark {
         Benchmark::Chartom => {
+            if crate::grade::chartom::suspect_key(item).is_some() {
+                emit(Kind::SuspectKey, "");
+            }
             if let Some(c) = &item.chart {
                 if let Some(t) = &c.chart_type {
                     emit(Kind::ChartType, t);

@@ -167,6 +167,42 @@ impl Action {
         }
     }
 
+    /// The footer's word for the action: a short form of [`Action::describe`] (the help
+    /// screen's text), and as true.
+    pub fn label(self) -> String {
+        match self {
+            Action::Next => "next".into(),
+            Action::Prev => "prev".into(),
+            Action::NextUngraded => "ungraded".into(),
+            Action::Quit => "quit".into(),
+            Action::Help => "help".into(),
+            Action::Summary => "summary".into(),
+            Action::Undo => "undo".into(),
+            Action::Note => "note".into(),
+            Action::Search => "search".into(),
+            Action::Filter => "filter".into(),
+            Action::NextModel => "model".into(),
+            Action::SideBySide => "side by side".into(),
+            Action::Identifies => "identifies".into(),
+            Action::Partial => "partial".into(),
+            Action::Misses => "misses".into(),
+            Action::FactOverride => "FACT".into(),
+            Action::Bonus(_) => "bonus".into(),
+            Action::Penalty => "penalty".into(),
+            Action::NoPenalty => "no penalty".into(),
+            Action::ContextLength => "context".into(),
+            Action::Accept => "accept".into(),
+            Action::Fix => "fix".into(),
+            Action::Reject => "reject".into(),
+            Action::OriginalOverride => "orig".into(),
+            Action::CounterfactualOverride => "cf".into(),
+            Action::Pass => "pass".into(),
+            Action::Fail => "fail".into(),
+            Action::Unsure => "unsure".into(),
+            other => other.describe(),
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<Action> {
         if let Some(n) = name.strip_prefix("bonus_") {
             return n
