@@ -2212,3 +2212,53 @@ fn the_model_line_marks_only_models_that_require_grades() {
     );
     drop(d);
 }
+
+/// The `lines a–b of n` indicator on the screen, if any.
+fn shown_lines(out: &str) -> Option<(u32, u32, u32)> {
+    let at = out.find("lines ")?;
+    let rest = &out[at + 6..];
+    let (a, rest) = rest.split_once('–')?;
+    let (b, rest) = rest.split_once(" of ")?;
+    let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((a.parse().ok()?, b.parse().ok()?, n.parse().ok()?))
+}
+
+#[test]
+fn page_keys_move_by_the_visible_page_and_skip_no_line() {
+    for (name, keys, h) in [
+        ("chartom.jsonl", "", 24),
+        ("chartom.jsonl", "", 16),
+        ("cvqa.jsonl", "D", 16),
+    ] {
+        let (_d, mut s) = state(name);
+        s.size = (80, h);
+        for c in keys.chars() {
+            ch(&mut s, c);
+        }
+        let out = render_to_string(&s, 80, h);
+        let Some(mut seen) = shown_lines(&out) else {
+            panic!("{name}: the text should scroll at 80×{h}\n{out}");
+        };
+        let mut pages = 0;
+        while seen.1 < seen.2 {
+            press(&mut s, KeyCode::PageDown);
+            let next = shown_lines(&render_to_string(&s, 80, h)).unwrap();
+            assert!(
+                next.0 <= seen.1 + 1 && next.0 > seen.0,
+                "{name}: PgDn from {seen:?} to {next:?} skips lines"
+            );
+            seen = next;
+            pages += 1;
+            assert!(pages < 50);
+        }
+        while seen.0 > 1 {
+            press(&mut s, KeyCode::PageUp);
+            let prev = shown_lines(&render_to_string(&s, 80, h)).unwrap();
+            assert!(
+                prev.1 + 1 >= seen.0 && prev.0 < seen.0,
+                "{name}: PgUp from {seen:?} to {prev:?} skips lines"
+            );
+            seen = prev;
+        }
+    }
+}

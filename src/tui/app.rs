@@ -1105,6 +1105,7 @@ impl State {
         };
         // The help and the summary scroll no further than their end.
         let page_max = crate::tui::draw::page_max_scroll(self);
+        let page_rows = crate::tui::draw::page_rows_of_page(self);
         // Modal editors take the keys first.
         match &mut self.mode {
             Mode::Normal => {}
@@ -1115,9 +1116,9 @@ impl State {
                     }
                     KeyCode::Up | KeyCode::Char('k') => *scroll = scroll.saturating_sub(1),
                     KeyCode::PageDown | KeyCode::Char(' ') => {
-                        *scroll = scroll.saturating_add(10).min(page_max.max(*scroll))
+                        *scroll = scroll.saturating_add(page_rows).min(page_max.max(*scroll))
                     }
-                    KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+                    KeyCode::PageUp => *scroll = scroll.saturating_sub(page_rows),
                     KeyCode::Char('q')
                         if matches!(self.mode, Mode::Help { .. } | Mode::Summary { .. }) =>
                     {
@@ -1341,7 +1342,7 @@ impl State {
     }
 
     pub fn act(&mut self, action: Action, fx: &mut Vec<Effect>) {
-        let page = self.size.1.saturating_sub(6).max(1);
+        let page = crate::tui::draw::page_rows(self);
         match action {
             Action::Quit => {
                 self.quit = true;

@@ -679,6 +679,25 @@ pub fn max_scroll(state: &State) -> u16 {
         .unwrap_or(0)
 }
 
+/// How far `PgDn`/`PgUp` move the item's text: the visible rows of the pane that scrolls
+/// furthest (the one whose indicator counts lines), less one row kept for context.
+pub fn page_rows(state: &State) -> u16 {
+    let (w, h) = state.size;
+    let body = Rect::new(0, 1, w, h.saturating_sub(3));
+    let rows = if w < MIN_W || h < MIN_H {
+        0
+    } else {
+        item_panes(state, body)
+            .panes
+            .iter()
+            .map(pane_geometry)
+            .max_by_key(|(_, max)| *max)
+            .map(|(text, _)| text.height)
+            .unwrap_or(0)
+    };
+    rows.saturating_sub(1).max(1)
+}
+
 fn draw_item(state: &State, f: &mut Frame, area: Rect) {
     let t = &state.theme;
     let panes = item_panes(state, area);
@@ -2118,6 +2137,20 @@ fn draw_help(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
 
 /// How far the help or the summary can scroll at the current size (0 in other modes):
 /// their scroll keys stop there.
+/// How far `PgDn`/`PgUp` move the help or the summary: their visible rows, less one.
+pub fn page_rows_of_page(state: &State) -> u16 {
+    let (w, h) = state.size;
+    let inner = Rect::new(1, 2, w.saturating_sub(2), h.saturating_sub(5));
+    let rows = match (&state.mode, &state.summary) {
+        (Mode::Summary { .. }, Some(Ok(v))) => {
+            let (_, plot) = summary_lines(state, v, inner.width);
+            summary_split(inner, plot).0.height
+        }
+        _ => inner.height,
+    };
+    rows.saturating_sub(1).max(1)
+}
+
 pub fn page_max_scroll(state: &State) -> u16 {
     let (w, h) = state.size;
     if w < MIN_W || h < MIN_H {
