@@ -297,13 +297,16 @@ fn chartom_qa_bonus_penalty_context() {
     let fx = ch(&mut s, '3');
     let r = recorded(&mut s, fx);
     assert_eq!(strip_time(&r[0].1)["models"]["gpt-4o"]["bonus"], json!([1]));
-    assert_eq!(verdict::tui::grading::running_bpc(&s), Some((1, 3)));
+    assert_eq!(
+        verdict::tui::grading::running_bpc(&s, "gpt-4o"),
+        Some((1, 3))
+    );
     ch(&mut s, 'n');
     let fx = ch(&mut s, '1');
     recorded(&mut s, fx);
     ch(&mut s, 'p');
     assert_eq!(
-        verdict::tui::grading::running_bpc(&s),
+        verdict::tui::grading::running_bpc(&s, "gpt-4o"),
         Some((2, 5)),
         "1/3 on emma-1 + 1/2 on pp-1"
     );
@@ -2261,4 +2264,36 @@ fn page_keys_move_by_the_visible_page_and_skip_no_line() {
             seen = prev;
         }
     }
+}
+
+#[test]
+fn running_bpc_is_per_model_and_counts_the_files_grades() {
+    use verdict::tui::grading::running_bpc;
+    let (_d, mut s) = state("chartom-qa.jsonl");
+    // gpt-4o covers 1 of 3 points, llama 3 of 3
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    ch(&mut s, 'm');
+    for c in ['1', '2', '3'] {
+        let fx = ch(&mut s, c);
+        recorded(&mut s, fx);
+    }
+    assert_eq!(running_bpc(&s, "gpt-4o"), Some((1, 3)));
+    assert_eq!(running_bpc(&s, "llama"), Some((3, 3)));
+    ch(&mut s, 'M');
+    let out = render_to_string(&s, 200, 60);
+    assert!(out.contains("0.33 = 1/3"), "{out}");
+    assert!(out.contains("1.00 = 3/3"), "{out}");
+    // after a restart: my grades in the file count
+    let (_d, s) = state_of_lines(&[json!({
+        "id": "pp-1", "benchmark": "chartom-qa", "question": "How?", "answer": "Angry.",
+        "bonus_points": ["anger", "surprise"],
+        "responses": [{"model": "gpt-4o", "text": "She is angry."}],
+        "reviews": {
+            "carol": {"at": "2026-11-01T10:00:00Z", "bonus": [1], "penalty": null},
+            "bob": {"at": "2026-11-01T10:00:00Z", "bonus": [1, 2], "penalty": null}
+        }
+    })]);
+    assert_eq!(running_bpc(&s, "gpt-4o"), Some((1, 2)));
+    assert!(render_to_string(&s, 80, 40).contains("0.50 = 1/2"));
 }

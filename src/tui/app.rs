@@ -2,7 +2,7 @@
 //! Nothing here touches the terminal or the file; effects are carried out by the loop in
 //! `tui::run` (journal writes, image requests, saving the resume position).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -457,8 +457,10 @@ pub struct State {
     pub zoom: bool,
     /// My bonus-point coverage per CharToM-QA item graded this session, and the sum, for
     /// the running BPC (kept up to date as verdicts are recorded).
-    pub bpc_items: HashMap<usize, (u64, u64)>,
-    pub bpc_sum: (u64, u64),
+    /// Per item, per model: covered and total bonus points of my grades.
+    pub bpc_items: HashMap<usize, BTreeMap<String, (u64, u64)>>,
+    /// Per model: the sums of `bpc_items`.
+    pub bpc_sum: BTreeMap<String, (u64, u64)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -535,7 +537,7 @@ impl State {
             base_progress: (0, 0),
             zoom: false,
             bpc_items: HashMap::new(),
-            bpc_sum: (0, 0),
+            bpc_sum: BTreeMap::new(),
         };
         s.load_current();
         s
@@ -905,6 +907,19 @@ impl State {
                     );
                     self.filter_catalog = catalog(&meta);
                     self.meta = Some(std::sync::Arc::new(meta));
+                    // The running BPC counts my grades in the file, not only this session's.
+                    let in_file: Vec<usize> = self
+                        .meta
+                        .as_ref()
+                        .and_then(|m| m.facet(Kind::Reviewer, &self.reviewer))
+                        .map(|b| b.ones().collect())
+                        .unwrap_or_default();
+                    for i in in_file {
+                        if !self.mine.contains_key(&i) {
+                            let review = self.my_review(i);
+                            self.retally(i, &review);
+                        }
+                    }
                     // Verdicts given before the index arrived.
                     let changed: Vec<usize> = self.mine.keys().copied().collect();
                     for i in changed {
@@ -1011,7 +1026,7 @@ impl State {
         self.mine.clear();
         self.mine_done.clear();
         self.bpc_items.clear();
-        self.bpc_sum = (0, 0);
+        self.bpc_sum.clear();
         self.pos = pos;
         self.current = None;
         // Search results and the filter menu hold indices of the old file.
@@ -2328,17 +2343,24 @@ impl State {
 
     /// Keep the running BPC in step with my review of item `i`.
     fn retally(&mut self, i: usize, review: &Option<Review>) {
-        if let Some((c, t)) = self.bpc_items.remove(&i) {
-            self.bpc_sum = (self.bpc_sum.0 - c, self.bpc_sum.1 - t);
+        for (m, (c, t)) in self.bpc_items.remove(&i).unwrap_or_default() {
+            let sum = self.bpc_sum.entry(m.clone()).or_default();
+            *sum = (sum.0 - c, sum.1 - t);
+            if sum.1 == 0 && self.bpc_items.values().all(|per| !per.contains_key(&m)) {
+                self.bpc_sum.remove(&m);
+            }
         }
-        if let Some((c, t)) = self.coverage(i, review) {
-            self.bpc_items.insert(i, (c, t));
-            self.bpc_sum = (self.bpc_sum.0 + c, self.bpc_sum.1 + t);
+        if let Some(per) = self.coverage(i, review) {
+            for (m, (c, t)) in &per {
+                let sum = self.bpc_sum.entry(m.clone()).or_default();
+                *sum = (sum.0 + c, sum.1 + t);
+            }
+            self.bpc_items.insert(i, per);
         }
     }
 
-    /// Covered and total bonus points of `review` on CharToM-QA item `i`.
-    fn coverage(&self, i: usize, review: &Option<Review>) -> Option<(u64, u64)> {
+    /// Per model: covered and total bonus points of `review` on CharToM-QA item `i`.
+    fn coverage(&self, i: usize, review: &Option<Review>) -> Option<BTreeMap<String, (u64, u64)>> {
         let r = review.as_ref()?;
         let parsed;
         let item = if i == self.pos {
@@ -2352,15 +2374,15 @@ impl State {
         }
         let n = item.responses.len();
         let points = item.bonus_points.len();
-        let mut out = None;
+        let mut out = BTreeMap::new();
         for resp in &item.responses {
             if let Some(b) = r.for_model(&resp.model, n).and_then(|g| g.bonus.as_ref()) {
-                let (c, t) = out.get_or_insert((0u64, 0u64));
+                let (c, t): &mut (u64, u64) = out.entry(resp.model.clone()).or_default();
                 *c += crate::grade::chartom_qa::covered_count(b, points);
                 *t += points as u64;
             }
         }
-        out
+        (!out.is_empty()).then_some(out)
     }
 
     fn record(

@@ -1319,7 +1319,7 @@ fn bonus_block(state: &State, item: &Item, r: &Response, selected: bool) -> Vec<
     let n = item.bonus_points.len();
     let c = covered.iter().filter(|&&x| (x as usize) <= n).count();
     let mut spans = vec![Span::styled(format!(" Coverage {c}/{n}"), t.accent)];
-    if let Some((bc, bt)) = grading::running_bpc(state) {
+    if let Some((bc, bt)) = grading::running_bpc(state, &r.model) {
         spans.push(Span::styled(
             format!(
                 "   running BPC (my grades) {:.2} = {bc}/{bt}",
