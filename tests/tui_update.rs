@@ -656,7 +656,10 @@ fn other_keys() {
     assert_eq!(s.scroll, 1);
     press(&mut s, KeyCode::PageDown);
     assert!(s.scroll > 10);
-    // PgDn stopped at the end of the text; PgUp goes a page back, to the top
+    // PgDn stopped at the end of the text; PgUp goes back a page (less a line) at a time
+    let end = s.scroll;
+    press(&mut s, KeyCode::PageUp);
+    assert!(s.scroll > 0 && s.scroll < end, "{end} → {}", s.scroll);
     press(&mut s, KeyCode::PageUp);
     assert_eq!(s.scroll, 0);
     s.update(Msg::Mouse(MouseEvent {
@@ -2296,4 +2299,27 @@ fn running_bpc_is_per_model_and_counts_the_files_grades() {
     })]);
     assert_eq!(running_bpc(&s, "gpt-4o"), Some((1, 2)));
     assert!(render_to_string(&s, 80, 40).contains("0.50 = 1/2"));
+}
+
+#[test]
+fn the_recorded_mark_stands_only_beside_what_is_recorded() {
+    let (_d, mut s) = state("chartom.jsonl");
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    let row = |s: &State| {
+        let out = render_to_string(s, 80, 24);
+        out.lines()
+            .find(|l| l.contains("My grade"))
+            .unwrap_or_else(|| panic!("{out}"))
+            .to_string()
+    };
+    assert!(row(&s).contains("✔ recorded"), "{}", row(&s));
+    ch(&mut s, 'm');
+    let r = row(&s);
+    assert!(r.contains("not graded") && !r.contains("recorded"), "{r}");
+    ch(&mut s, 'm');
+    let fx = ch(&mut s, 'u');
+    recorded(&mut s, fx);
+    let r = row(&s);
+    assert!(r.contains("not graded") && !r.contains("recorded"), "{r}");
 }

@@ -904,8 +904,16 @@ fn grade_line(
     let graded = !parts
         .first()
         .is_some_and(|p| *p == ungraded || p == "question not verified");
-    let recorded = if column {
+    // a line about one response's grades is marked only when that response has any (or
+    // the item-wide final mark or note it shows)
+    let per_model =
+        model.is_some() && matches!(item.benchmark(), Benchmark::Chartom | Benchmark::ChartomQa);
+    let recorded = if column || per_model {
         g.as_ref().is_some_and(|g| !g.is_empty())
+            || (!column
+                && mine
+                    .as_ref()
+                    .is_some_and(|r| r.is_final == Some(true) || r.note.is_some()))
     } else {
         mine.is_some()
     };
