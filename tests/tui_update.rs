@@ -2323,3 +2323,35 @@ fn the_recorded_mark_stands_only_beside_what_is_recorded() {
     let r = row(&s);
     assert!(r.contains("not graded") && !r.contains("recorded"), "{r}");
 }
+
+#[test]
+fn pace_counts_items_done_not_keypresses() {
+    let (_d, mut s) = state("chartom.jsonl");
+    for c in ['1', '2', '3', '1'] {
+        s.clock.instant += Duration::from_secs(5);
+        let fx = ch(&mut s, c);
+        recorded(&mut s, fx);
+    }
+    assert_eq!(s.pace(), None, "item 1 is only partly graded");
+    let item = |id: &str| {
+        json!({"id": id, "benchmark": "mmlu", "question": "2+2?", "answer": "4",
+               "responses": [{"model": "m", "text": "4"}]})
+    };
+    let (_d, mut s) = state_of_lines(&[item("a"), item("b"), item("c"), item("d")]);
+    s.auto_advance = true;
+    for id in ["a", "b", "c"] {
+        assert_eq!(s.item().unwrap().id.as_deref(), Some(id));
+        // two keypresses on each item, 30 s apart
+        for c in ['1', '1'] {
+            s.clock.instant += Duration::from_secs(15);
+            let fx = ch(&mut s, c);
+            recorded(&mut s, fx);
+        }
+        if s.item().unwrap().id.as_deref() == Some(id) {
+            ch(&mut s, 'n');
+        }
+    }
+    let (per_min, left) = s.pace().unwrap();
+    assert!((per_min - 2.0).abs() < 1e-9, "{per_min}");
+    assert!((left.unwrap() - 0.5).abs() < 1e-9, "{left:?}");
+}

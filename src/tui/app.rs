@@ -439,8 +439,8 @@ pub struct State {
     /// When I arrived on the current item, and the seconds already on my review of it.
     pub arrived: Instant,
     pub seconds_base: f64,
-    /// Times of my verdicts this session (for pace).
-    pub graded_times: Vec<Instant>,
+    /// The items I finished this session (`review::item_done`), for the pace.
+    pub finished: BTreeSet<usize>,
     pub started: Instant,
     /// Move to the next item after a C-VQA accept or reject (the config's
     /// `auto_advance`; the loop sets it, on by default).
@@ -528,7 +528,7 @@ impl State {
             summary: None,
             arrived: clock.instant,
             seconds_base: 0.0,
-            graded_times: vec![],
+            finished: BTreeSet::new(),
             started: clock.instant,
             auto_advance: false,
             queue: false,
@@ -783,20 +783,20 @@ impl State {
         (me, Some(any), n)
     }
 
-    /// Items per minute over this session, and the minutes left at that pace for the
-    /// items I have not graded.
+    /// Items finished (`review::item_done`) per minute over this session, and the minutes
+    /// left at that pace for the items I have not finished.
     pub fn pace(&self) -> Option<(f64, Option<f64>)> {
-        let n = self.graded_times.len();
+        let n = self.finished.len();
         if n < 2 {
             return None;
         }
         let span = self
             .clock
             .instant
-            .duration_since(self.graded_times[0])
+            .duration_since(self.started)
             .as_secs_f64()
             .max(1.0);
-        let per_min = (n as f64 - 1.0).max(1.0) / span * 60.0;
+        let per_min = n as f64 / span * 60.0;
         let (me, _, total) = self.progress();
         let left = total.saturating_sub(me) as f64;
         Some((
@@ -1014,6 +1014,7 @@ impl State {
         remap_changes(&mut undo);
         remap_changes(&mut redo);
         let skipped: BTreeSet<usize> = self.skipped.iter().filter_map(|&i| map(i)).collect();
+        self.finished = self.finished.iter().filter_map(|&i| map(i)).collect();
         self.store = store;
         self.undo = undo;
         self.redo = redo;
@@ -2337,7 +2338,6 @@ impl State {
         });
         self.redo.clear();
         self.record(self.pos, before, after, fx);
-        self.graded_times.push(self.clock.instant);
         true
     }
 
@@ -2424,6 +2424,16 @@ impl State {
                 .item(i)
                 .is_ok_and(|it| review::item_done(&it, review.as_ref()))
         };
+        let done_before = self.mine_done.get(&i).copied().unwrap_or_else(|| {
+            self.meta
+                .as_ref()
+                .is_some_and(|m| m.has(i, Kind::Done, &self.reviewer))
+        });
+        if done && !done_before {
+            self.finished.insert(i);
+        } else if !done {
+            self.finished.remove(&i);
+        }
         self.mine_done.insert(i, done);
         if done {
             self.skipped.remove(&i);
