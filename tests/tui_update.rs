@@ -2355,3 +2355,26 @@ fn pace_counts_items_done_not_keypresses() {
     assert!((per_min - 2.0).abs() < 1e-9, "{per_min}");
     assert!((left.unwrap() - 0.5).abs() < 1e-9, "{left:?}");
 }
+
+#[test]
+fn another_reviewers_fixed_pair_is_shown_in_their_verdict() {
+    let (_d, mut s) = state_of_lines(&[json!({
+        "id": "real-00010", "benchmark": "cvqa", "image": "chart.png",
+        "original": {"question": "How many plates?", "answer": "1"},
+        "counterfactual": {"question": "How many if 2 more were added?", "answer": "2"},
+        "responses": [{"model": "llava", "original": "1", "counterfactual": "3"}],
+        "reviews": {"alice": {"at": "2026-11-01T10:00:00Z", "status": "fix",
+                              "fixed_question": "How many if 6 more were added?",
+                              "fixed_answer": "7"}}
+    })]);
+    let out = render_to_string(&s, 120, 50);
+    let row = out
+        .lines()
+        .find(|l| l.contains("alice"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(row.contains("“7”") && row.contains("6 more"), "{row}");
+    // blind: alice's verdict, fix included, stays hidden until I grade
+    s.blind = true;
+    let out = render_to_string(&s, 120, 50);
+    assert!(!out.contains("6 more") && !out.contains("“7”"), "{out}");
+}

@@ -1632,6 +1632,13 @@ fn review_summary(item: &Item, r: &Review, scope: Scope) -> String {
         if let Some(t) = &r.reason_text {
             parts.push(format!("“{t}”"));
         }
+        // a C-VQA fix: the corrected counterfactual pair (docs/format.md)
+        if let Some(q) = &r.fixed_question {
+            parts.push(format!("fixed Q “{q}”"));
+        }
+        if let Some(a) = &r.fixed_answer {
+            parts.push(format!("fixed A “{a}”"));
+        }
         if let Some(v) = &r.verdict {
             parts.push(v.clone());
         }
