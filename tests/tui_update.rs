@@ -2378,3 +2378,35 @@ fn another_reviewers_fixed_pair_is_shown_in_their_verdict() {
     let out = render_to_string(&s, 120, 50);
     assert!(!out.contains("6 more") && !out.contains("“7”"), "{out}");
 }
+
+#[test]
+fn scroll_resets_on_a_view_change_and_stays_within_the_text() {
+    use verdict::tui::draw::max_scroll;
+    let (_d, mut s) = state("chartom.jsonl");
+    s.size = (80, 16);
+    press(&mut s, KeyCode::PageDown);
+    assert!(s.scroll > 0);
+    ch(&mut s, 'M');
+    assert_eq!(s.scroll, 0, "side by side starts at the top");
+    ch(&mut s, 'M');
+    // a long note grows the text; undoing it shrinks it under the scroll position
+    ch(&mut s, 'i');
+    typ(&mut s, &"a long note that wraps ".repeat(40));
+    let fx = press(&mut s, KeyCode::Enter);
+    recorded(&mut s, fx);
+    for _ in 0..20 {
+        press(&mut s, KeyCode::PageDown);
+    }
+    let grown = s.scroll;
+    let fx = ch(&mut s, 'u');
+    recorded(&mut s, fx);
+    assert!(
+        s.scroll < grown && s.scroll <= max_scroll(&s),
+        "{}",
+        s.scroll
+    );
+    // so k moves the text at once
+    let before = render_to_string(&s, 80, 16);
+    ch(&mut s, 'k');
+    assert_ne!(render_to_string(&s, 80, 16), before);
+}

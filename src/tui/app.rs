@@ -827,6 +827,7 @@ impl State {
 
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
         let mut fx = Vec::new();
+        let tick = matches!(msg, Msg::Tick);
         match msg {
             Msg::Key(k) => {
                 if k.kind == KeyEventKind::Release {
@@ -965,7 +966,20 @@ impl State {
                 }
             }
         }
+        if !tick {
+            self.clamp_scroll();
+        }
         fx
+    }
+
+    /// Keep every scroll position within its text as it is now (a note undone, a view
+    /// left, a resize), so the scroll keys act at once.
+    fn clamp_scroll(&mut self) {
+        let page_max = crate::tui::draw::page_max_scroll(self);
+        match &mut self.mode {
+            Mode::Help { scroll } | Mode::Summary { scroll } => *scroll = (*scroll).min(page_max),
+            _ => self.scroll = self.scroll.min(crate::tui::draw::max_scroll(self)),
+        }
     }
 
     /// Show the file as another program left it: every item index this session holds
@@ -1419,10 +1433,14 @@ impl State {
                     self.model = (self.model + 1) % n;
                 }
             }
-            Action::SideBySide => self.side_by_side = !self.side_by_side,
+            Action::SideBySide => {
+                self.side_by_side = !self.side_by_side;
+                self.scroll = 0;
+            }
             Action::ZoomImage => {
                 if self.image_path().is_some() {
                     self.zoom = !self.zoom;
+                    self.scroll = 0;
                 } else {
                     self.set_status("this item has no image", Level::Warn);
                 }
@@ -1544,6 +1562,7 @@ impl State {
                     return;
                 }
                 self.queue = !self.queue;
+                self.scroll = 0;
                 self.apply_filters(fx);
                 if !self.queue {
                     self.set_status("left the adjudication queue", Level::Info);
