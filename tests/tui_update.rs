@@ -446,7 +446,7 @@ fn filters_combine_and_count() {
     assert_eq!(s.filters.describe(), "model wrong + abs_counting_1");
     ch(&mut s, 'F');
     press(&mut s, KeyCode::Enter);
-    assert!(s.status.as_ref().unwrap().0.starts_with("1 items match"));
+    assert!(s.status.as_ref().unwrap().0.starts_with("1 item matches"));
 }
 
 #[test]
@@ -2409,4 +2409,45 @@ fn scroll_resets_on_a_view_change_and_stays_within_the_text() {
     let before = render_to_string(&s, 80, 16);
     ch(&mut s, 'k');
     assert_ne!(render_to_string(&s, 80, 16), before);
+}
+
+#[test]
+fn keys_that_cannot_act_say_why() {
+    // a single-model item: m and M have nothing to switch between
+    let (_d, mut s) = state("generic.jsonl");
+    for c in ['m', 'M'] {
+        s.status = None;
+        ch(&mut s, c);
+        let st = s.status.clone().unwrap_or_else(|| panic!("{c}: silent"));
+        assert!(st.0.contains("one response"), "{c}: {st:?}");
+    }
+    assert!(!s.side_by_side);
+    // nothing to adjudicate: D stays out of the queue
+    ch(&mut s, 'D');
+    assert!(!s.queue);
+    assert!(
+        s.status
+            .as_ref()
+            .unwrap()
+            .0
+            .contains("no item to adjudicate"),
+        "{:?}",
+        s.status
+    );
+    assert!(!render_to_string(&s, 80, 24).contains("0/0"));
+    // once final, the hint to mark it final goes
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'D');
+    let hint = "marks your verdict as the final one";
+    assert!(render_to_string(&s, 80, 60).contains(hint));
+    let fx = ch(&mut s, 'a');
+    recorded(&mut s, fx);
+    let pos = s.pos;
+    let fx = ch(&mut s, 'A');
+    recorded(&mut s, fx);
+    assert_eq!(s.pos, pos);
+    assert!(s.my_review(pos).unwrap().is_final == Some(true));
+    // the table still shows, but the verdict is final already: no hint to mark it
+    let out = render_to_string(&s, 80, 60);
+    assert!(out.contains("Adjudication") && !out.contains(hint), "{out}");
 }

@@ -1429,13 +1429,20 @@ impl State {
             Action::PageUp => self.scroll = self.scroll.saturating_sub(page),
             Action::NextModel => {
                 let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
-                if n > 0 {
+                if n > 1 {
                     self.model = (self.model + 1) % n;
+                } else {
+                    self.set_status(one_response(n, "no other model to switch to"), Level::Info);
                 }
             }
             Action::SideBySide => {
-                self.side_by_side = !self.side_by_side;
-                self.scroll = 0;
+                let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
+                if n > 1 || self.side_by_side {
+                    self.side_by_side = !self.side_by_side;
+                    self.scroll = 0;
+                } else {
+                    self.set_status(one_response(n, "nothing to set side by side"), Level::Info);
+                }
             }
             Action::ZoomImage => {
                 if self.image_path().is_some() {
@@ -1564,6 +1571,13 @@ impl State {
                 self.queue = !self.queue;
                 self.scroll = 0;
                 self.apply_filters(fx);
+                if self.queue && self.visible.as_ref().is_some_and(Vec::is_empty) {
+                    // An empty queue is not entered.
+                    self.queue = false;
+                    self.apply_filters(fx);
+                    self.set_status("no item to adjudicate", Level::Info);
+                    return;
+                }
                 if !self.queue {
                     self.set_status("left the adjudication queue", Level::Info);
                 }
@@ -2009,6 +2023,8 @@ impl State {
         };
         let msg = if self.queue && n == 0 {
             format!("{what}: no item left to adjudicate (D leaves the queue)")
+        } else if n == 1 {
+            format!("1 item matches: {what}")
         } else {
             format!("{n} items match: {what}")
         };
@@ -2560,5 +2576,13 @@ pub fn ago(d: Duration) -> String {
         format!("{}m", s / 60)
     } else {
         format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
+    }
+}
+
+/// Why a key that switches between responses does nothing on an item with `n` of them.
+fn one_response(n: usize, what: &str) -> String {
+    match n {
+        0 => format!("this item has no response: {what}"),
+        _ => format!("this item has one response: {what}"),
     }
 }

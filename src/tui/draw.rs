@@ -1711,13 +1711,18 @@ fn comparison_lines(
         );
         out.push(Line::from(spans));
     }
-    out.push(Line::from(Span::styled(
-        format!(
-            " grade the item, then {} marks your verdict as the final one",
-            state.keymap.hint(Context::Global, Action::Adjudicate)
-        ),
-        t.dim,
-    )));
+    let is_final = state
+        .my_review(state.pos)
+        .is_some_and(|r| r.is_final == Some(true));
+    if !is_final {
+        out.push(Line::from(Span::styled(
+            format!(
+                " grade the item, then {} marks your verdict as the final one",
+                state.keymap.hint(Context::Global, Action::Adjudicate)
+            ),
+            t.dim,
+        )));
+    }
     out
 }
 
