@@ -2451,3 +2451,24 @@ fn keys_that_cannot_act_say_why() {
     let out = render_to_string(&s, 80, 60);
     assert!(out.contains("Adjudication") && !out.contains(hint), "{out}");
 }
+
+#[test]
+fn small_screen_texts_read_whole() {
+    // a status longer than the row ends in an ellipsis
+    let (_d, mut s) = state("generic.jsonl");
+    s.status = Some((
+        format!("{} unseen-tail", "word ".repeat(30)),
+        verdict::tui::app::Level::Info,
+    ));
+    let out = render_to_string(&s, 80, 24);
+    let row = out.lines().nth(23).unwrap();
+    assert!(row.trim_end().ends_with('…'), "{row}");
+    // help: a long key name keeps a space before its description
+    ch(&mut s, '?');
+    let out = render_to_string(&s, 80, 200);
+    assert!(out.contains("Alt-Bksp delete word"), "{out}");
+    // CharToM-QA: the context key is among the footer's hints at 80 columns
+    let (_d, s) = state("chartom-qa.jsonl");
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.lines().nth(23).unwrap().contains(" c context"), "{out}");
+}

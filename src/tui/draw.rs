@@ -296,7 +296,11 @@ fn draw_footer(state: &State, f: &mut Frame, area: Rect) {
             Level::Warn => t.warn,
             Level::Error => t.bad,
         };
-        Line::from(Span::styled(one_line(msg), st))
+        // cut with an ellipsis, so a cut message shows it is cut
+        Line::from(Span::styled(
+            truncate(&one_line(msg), rows[1].width as usize),
+            st,
+        ))
     } else {
         hints(state, rows[1].width)
     };
@@ -355,6 +359,7 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
                     ));
                     act(&mut parts, Action::Penalty);
                     act(&mut parts, Action::NoPenalty);
+                    act(&mut parts, Action::ContextLength);
                 }
                 Context::Generic | Context::Global => {
                     act(&mut parts, Action::Pass);
@@ -371,9 +376,6 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
             if state.item().is_some_and(|i| i.responses.len() > 1) {
                 act(&mut parts, Action::NextModel);
                 act(&mut parts, Action::SideBySide);
-            }
-            if ctx == Context::ChartomQa {
-                act(&mut parts, Action::ContextLength);
             }
             act(&mut parts, Action::Search);
             act(&mut parts, Action::Filter);
@@ -2112,7 +2114,7 @@ fn help_lines(state: &State) -> Vec<Line<'static>> {
             last = Some(c);
         }
         lines.push(Line::from(vec![
-            Span::styled(format!("  {keys:<16}"), t.accent),
+            Span::styled(key_cell(&keys), t.accent),
             Span::styled(desc, t.text),
         ]));
     }
@@ -2127,11 +2129,20 @@ fn help_lines(state: &State) -> Vec<Line<'static>> {
         ("Ctrl-u / Ctrl-k", "delete to start / end"),
     ] {
         lines.push(Line::from(vec![
-            Span::styled(format!("  {k:<16}"), t.accent),
+            Span::styled(key_cell(k), t.accent),
             Span::styled(d, t.text),
         ]));
     }
     lines
+}
+
+/// The help's key column: 16 wide, and a longer key keeps a space before its text.
+fn key_cell(keys: &str) -> String {
+    if keys.chars().count() < 16 {
+        format!("  {keys:<16}")
+    } else {
+        format!("  {keys} ")
+    }
 }
 
 fn draw_help(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
