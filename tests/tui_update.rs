@@ -2472,3 +2472,17 @@ fn small_screen_texts_read_whole() {
     let out = render_to_string(&s, 80, 24);
     assert!(out.lines().nth(23).unwrap().contains(" c context"), "{out}");
 }
+
+#[test]
+fn the_hmi_plot_names_the_model_it_plots() {
+    let (_d, mut s) = state("chartom.jsonl");
+    ch(&mut s, 's');
+    let v = verdict::tui::grading::summary_value(&s.store);
+    s.update(Msg::Summary(Ok(v)));
+    let out = render_to_string(&s, 120, 50);
+    let title = out
+        .lines()
+        .find(|l| l.contains("HMI ranking"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(title.contains("gpt-4o"), "{title}");
+}

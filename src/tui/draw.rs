@@ -2479,6 +2479,13 @@ fn draw_hmi_plot(state: &State, f: &mut Frame, area: Rect, v: &Value) {
     let Some(charts) = v["benchmarks"]["chartom"]["charts"].as_array() else {
         return;
     };
+    // One model's predictions, named in the title: the first (by name) that has any.
+    let model: Option<String> = charts
+        .iter()
+        .filter_map(|c| c["predictions"].as_object())
+        .flat_map(|o| o.keys())
+        .min()
+        .cloned();
     let mut pts: Vec<(f64, bool, Option<f64>)> = charts
         .iter()
         .filter_map(|c| {
@@ -2488,12 +2495,9 @@ fn draw_hmi_plot(state: &State, f: &mut Frame, area: Rect, v: &Value) {
                 .as_str()
                 .map(|s| s == "manipulated")
                 .unwrap_or(id.ends_with("_2"));
-            let pred = c["prediction"].as_f64().or_else(|| {
-                c["predictions"]
-                    .as_object()
-                    .and_then(|o| o.values().next())
-                    .and_then(Value::as_f64)
-            });
+            let pred = c["prediction"]
+                .as_f64()
+                .or_else(|| c["predictions"][model.as_deref()?].as_f64());
             Some((h, manip, pred))
         })
         .collect();
@@ -2501,7 +2505,13 @@ fn draw_hmi_plot(state: &State, f: &mut Frame, area: Rect, v: &Value) {
     let b = block(
         t,
         Span::styled(
-            " HMI ranking: charts sorted by HMI, with the model's prediction ",
+            match &model {
+                Some(m) => format!(
+                    " HMI ranking: charts sorted by HMI, with {}'s MIND prediction ",
+                    one_line(m)
+                ),
+                None => " HMI ranking: charts sorted by HMI ".to_string(),
+            },
             t.title,
         ),
     );
