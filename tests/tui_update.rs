@@ -2486,3 +2486,30 @@ fn the_hmi_plot_names_the_model_it_plots() {
         .unwrap_or_else(|| panic!("{out}"));
     assert!(title.contains("gpt-4o"), "{title}");
 }
+
+#[test]
+fn page_down_in_the_summary_skips_no_line() {
+    let (_d, mut s) = state("chartom.jsonl");
+    ch(&mut s, 's');
+    let v = verdict::tui::grading::summary_value(&s.store);
+    s.update(Msg::Summary(Ok(v)));
+    // the summary's text rows: above the HMI plot's box
+    let text_rows = |s: &State| -> Vec<String> {
+        let out = render_to_string(s, 80, 24);
+        out.lines()
+            .skip(2)
+            .take_while(|l| !l.contains("HMI ranking"))
+            .map(|l| {
+                l.trim_matches(|c: char| c == '│' || c.is_whitespace())
+                    .to_string()
+            })
+            .collect()
+    };
+    let before = text_rows(&s);
+    assert!(before.len() > 3, "{before:?}");
+    press(&mut s, KeyCode::PageDown);
+    let after = text_rows(&s);
+    assert_ne!(after, before, "PgDn scrolls");
+    let last = before.iter().rev().find(|l| !l.is_empty()).unwrap();
+    assert!(after.contains(last), "{last:?} not in {after:?}");
+}
