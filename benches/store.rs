@@ -1,8 +1,10 @@
 //! The store benchmark (issue 2, section 7): open, parse-all, stats, save after one
 //! change and after changing every item, on generated result sets of 10k and 100k items
 //! (and 1M with `--full` or `VERDICT_BENCH_FULL=1`), next to the floor on the same
-//! machine: `cat` and `cp` of the file, a newline scan, a plain serde_json parse of every
-//! line, a plain write with and without fsync.
+//! machine: `cat` and `cp` of the file (with and without fsync), a newline scan (in
+//! memory, and of the mapped file), a plain serde_json parse of every line, a plain write
+//! with and without fsync. It also reports the private (anonymous) memory of a fresh
+//! process that opens the file, parses every item and saves after one change.
 //!
 //! ```text
 //! cargo bench --bench store                 # 10k and 100k items

@@ -153,6 +153,8 @@ pub fn check_store_with(store: &Store, opts: Options) -> Report {
     }
     let mut ids: HashMap<String, u32> = HashMap::new();
     let mut images: HashMap<String, bool> = HashMap::new();
+    // An evaluation line without `model` is named from the file, as the loader does.
+    let eval_model = crate::model::eval_model_name(store.path());
     for i in 0..store.len() {
         let line = store.line(i);
         let fallback = store.fallback_id(i);
@@ -223,7 +225,7 @@ pub fn check_store_with(store: &Store, opts: Options) -> Report {
             ),
             Some(other) => c.error("id", format!("expected a string, found {}", kind(other))),
         }
-        check_item(&mut c, obj, opts, &base, &mut images);
+        check_item(&mut c, obj, opts, &base, eval_model.as_deref(), &mut images);
         // The typed loader must agree: a file that checks clean loads.
         if c.errors == 0
             && let Err(e) = store.item(i)
@@ -245,8 +247,8 @@ pub fn check_store_with(store: &Store, opts: Options) -> Report {
 /// The errors `check` would report in `reviewer`'s review if `review` were that reviewer's
 /// review of `item` (a journal record is validated with this before it is replayed, like
 /// the file's own reviews). Other reviewers' reviews and problems of the item itself are
-/// not looked at.
-pub fn review_errors(item: &Value, reviewer: &str, review: &Value) -> Vec<String> {
+/// not looked at. `file` is the item's file (it names an evaluation line's model).
+pub fn review_errors(item: &Value, reviewer: &str, review: &Value, file: &Path) -> Vec<String> {
     let Value::Object(obj) = item else {
         return vec![format!("the item is {}, not an object", kind(item))];
     };
@@ -266,6 +268,7 @@ pub fn review_errors(item: &Value, reviewer: &str, review: &Value) -> Vec<String
         &one,
         Options { images: false },
         Path::new("."),
+        crate::model::eval_model_name(file).as_deref(),
         &mut HashMap::new(),
     );
     problems
@@ -497,6 +500,7 @@ fn check_item(
     obj: &Map<String, Value>,
     opts: Options,
     base: &Path,
+    eval_model: Option<&str>,
     images: &mut HashMap<String, bool>,
 ) {
     let eval_layout = !obj.contains_key("benchmark") && obj.contains_key("book_name");
@@ -585,9 +589,12 @@ fn check_item(
         responses.len()
     };
     if eval_layout && obj.contains_key("response") && responses.is_empty() {
+        // Named as the loader names it (`Item::name_eval_model`).
         let m = match obj.get("model") {
             Some(Value::String(s)) => s.clone(),
-            _ => crate::model::EVAL_DEFAULT_MODEL.to_string(),
+            _ => eval_model
+                .unwrap_or(crate::model::EVAL_DEFAULT_MODEL)
+                .to_string(),
         };
         models.push(m);
     }
@@ -1531,6 +1538,28 @@ mod tests {
         assert_eq!(
             lines(&check(t)),
             ["1:#1:id:notice: no id; verdict calls this item #1 and does not write that name back"]
+        );
+    }
+
+    #[test]
+    fn an_unnamed_evaluation_response_is_named_from_the_file() {
+        // the reviewer and stats call the response of `t.jsonl` `t`: so does check
+        let line = |models: &str| {
+            format!(
+                r#"{{"id":"e","book_name":"Emma","tom_dimension":"desire","context_0":"c","question":"q","answer":"a","bonus_points":["p"],"response":"r","reviews":{{"ann":{{"at":"2026-01-01T00:00:00Z","models":{models}}}}}}}"#
+            )
+        };
+        assert_eq!(
+            lines(&check(&line(r#"{"t":{"bonus":[1],"penalty":null}}"#))),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            lines(&check(&line(
+                r#"{"response":{"bonus":[1],"penalty":null}}"#
+            ))),
+            [
+                "1:e:reviews.ann.models.response:error: grades for model `response`, which has no response on this item (models: `t`)"
+            ]
         );
     }
 

@@ -724,7 +724,7 @@ impl Journal {
             };
             if let Some(review) = &r.review {
                 let errors = match store.value(i) {
-                    Ok(v) => crate::check::review_errors(&v, &r.reviewer, review),
+                    Ok(v) => crate::check::review_errors(&v, &r.reviewer, review, store.path()),
                     Err(e) => vec![e.to_string()],
                 };
                 if !errors.is_empty() {

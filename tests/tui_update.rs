@@ -1054,7 +1054,7 @@ fn footers_put_grading_keys_help_and_quit_first_from_the_live_keymap() {
             "",
             " 1 identifies  2 partial  3 misses  x FACT",
         ),
-        ("chartom-qa.jsonl", "", " 1-3 bonus  e penalty"),
+        ("chartom-qa.jsonl", "", " 1-3 bonus  x no bonus  e penalty"),
         ("generic.jsonl", "", " 1 pass  2 fail  3 unsure"),
     ] {
         let out = screen(name, keys, 80, 24);
@@ -2162,6 +2162,57 @@ fn an_index_started_before_a_reload_is_dropped() {
 }
 
 #[test]
+fn the_model_line_marks_only_models_that_require_grades() {
+    let (d, p) = fixture("chartom.jsonl");
+    // the second model gave no justification: nothing to grade
+    let text = std::fs::read_to_string(&p).unwrap().replacen(
+        r#", "justification": "The y-axis is truncated, exaggerating the change."}"#,
+        "}",
+        1,
+    );
+    std::fs::write(&p, text).unwrap();
+    let mut s = state_at(&p);
+    let out = render_to_string(&s, 120, 60);
+    assert!(out.contains("·gpt-4o"), "{out}");
+    assert!(!out.contains("✔llava") && !out.contains("·llava"), "{out}");
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    let out = render_to_string(&s, 120, 60);
+    assert!(out.contains("✔gpt-4o"), "{out}");
+    assert!(
+        !out.contains("✔llava"),
+        "no mark on a model without grades: {out}"
+    );
+    drop(d);
+}
+
+#[test]
+fn the_footer_says_what_space_does_and_shows_no_bonus() {
+    let out = screen("chartom-qa.jsonl", "", 240, 24);
+    let footer = out.lines().nth(23).unwrap();
+    assert!(footer.contains("x no bonus"), "{footer}");
+    assert!(!footer.contains("ungraded"), "{footer}");
+    let (_d, s) = state("chartom-qa.jsonl");
+    let km = &s.keymap;
+    let space = km.hint(s.context(), Action::NextUngraded);
+    assert!(
+        footer.contains(&format!(" {space} {} ", Action::NextUngraded.label())),
+        "{footer}"
+    );
+    // every footer label is its action's label in the keymap
+    for (k, label) in verdict::tui::draw::hint_parts(&s) {
+        let from_keymap = Action::all()
+            .into_iter()
+            .any(|a| km.hint(s.context(), a) == k && a.label() == label);
+        // a range of bonus-point keys ("1-3") is the one part that names several
+        assert!(
+            from_keymap || (k.contains('-') && label == Action::Bonus(1).label()),
+            "{k} {label}: not from the keymap"
+        );
+    }
+}
+
+#[test]
 fn suspect_answer_keys_are_a_filter() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join("chartom.jsonl");
@@ -2195,28 +2246,242 @@ fn suspect_answer_keys_are_a_filter() {
 }
 
 #[test]
-fn the_model_line_marks_only_models_that_require_grades() {
-    let (d, p) = fixture("chartom.jsonl");
-    // the second model gave no justification: nothing to grade
-    let text = std::fs::read_to_string(&p).unwrap().replacen(
-        r#", "justification": "The y-axis is truncated, exaggerating the change."}"#,
-        "}",
-        1,
-    );
-    std::fs::write(&p, text).unwrap();
-    let mut s = state_at(&p);
-    let out = render_to_string(&s, 120, 60);
-    assert!(out.contains("·gpt-4o"), "{out}");
-    assert!(!out.contains("✔llava") && !out.contains("·llava"), "{out}");
-    let fx = ch(&mut s, '1');
+fn search_results_of_the_file_before_a_reload_are_dropped() {
+    let (d, mut s) = state("cvqa.jsonl");
+    let p = d.path().join("cvqa.jsonl");
+    let mut fx = ch(&mut s, '/');
+    fx.extend(ch(&mut s, 'r'));
+    let Some(Effect::Search { seq, .. }) =
+        fx.into_iter().rfind(|e| matches!(e, Effect::Search { .. }))
+    else {
+        panic!("no search asked")
+    };
+    // another program adds an item first: every index moves
+    let orig = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(
+        &p,
+        format!("{{\"id\":\"added\",\"benchmark\":\"cvqa\"}}\n{orig}"),
+    )
+    .unwrap();
+    s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    ch(&mut s, '/');
+    // the old search's answer (indices of the file before) arrives late
+    s.update(Msg::SearchDone {
+        seq,
+        results: vec![0, 1],
+    });
+    let Mode::Search(st) = &s.mode else {
+        panic!("search is open")
+    };
+    assert!(st.results.is_empty(), "stale results: {:?}", st.results);
+}
+
+#[test]
+fn blind_mode_filters_and_summary_show_nothing_of_others() {
+    let q = |id: &str, reviews: Value| {
+        json!({"id": id, "benchmark": "cvqa", "group": "boolean",
+               "original": {"question": "q?", "answer": "yes"},
+               "counterfactual": {"question": "c?", "answer": "no"},
+               "responses": [{"model": "m", "original": "no", "counterfactual": "no"}],
+               "reviews": reviews})
+    };
+    let (_d, mut s) = state_of_lines(&[
+        q(
+            "a",
+            json!({"alice": {"status": "fix", "fixed_question": "c2?"}}),
+        ),
+        q(
+            "b",
+            json!({"alice": {"status": "accept"}, "bob": {"status": "reject", "reason": "ambiguous"}}),
+        ),
+        q("c", json!({})),
+    ]);
+    ch(&mut s, 'b');
+    assert!(s.blind);
+    // Every row derived from others' verdicts or the judge is hidden: it selects and counts
+    // nothing, and says so on screen.
+    ch(&mut s, 'F');
+    for o in [
+        FilterOption::Disagreement,
+        FilterOption::NeedsAdjudication,
+        FilterOption::Adjudicated,
+        FilterOption::ModelWrong,
+        FilterOption::Reviewer("alice".into()),
+    ] {
+        assert!(s.filter_hidden(&o), "{o:?}");
+        assert_eq!(count_of(&s, o.clone()), 0, "{o:?}");
+    }
+    let screen = render_to_string(&s, 80, 40);
+    assert!(screen.contains("hidden"), "{screen}");
+    // How many items others are done with is not shown either.
+    assert!(!screen.contains("anyone"), "{screen}");
+    // The verification rows count and select my verdicts only.
+    for st in [CvqaStatus::Accept, CvqaStatus::Fix, CvqaStatus::Reject] {
+        let o = FilterOption::Status(st);
+        assert!(!s.filter_hidden(&o));
+        assert_eq!(count_of(&s, o.clone()), 0, "{o:?}");
+        assert!(s.filter_label(&o).ends_with("by me"));
+    }
+    press(&mut s, KeyCode::Esc);
+    toggle(&mut s, FilterOption::Disagreement);
+    assert!(!s.filter_active(&FilterOption::Disagreement));
+    assert_eq!(s.visible, None);
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Fix));
+    assert_eq!(s.visible.as_deref(), Some(&[][..]));
+    ch(&mut s, 'X');
+    ch(&mut s, 'n');
+    ch(&mut s, 'n');
+    let fx = ch(&mut s, 'a');
     recorded(&mut s, fx);
-    let out = render_to_string(&s, 120, 60);
-    assert!(out.contains("✔gpt-4o"), "{out}");
-    assert!(
-        !out.contains("✔llava"),
-        "no mark on a model without grades: {out}"
-    );
-    drop(d);
+    ch(&mut s, 'F');
+    assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Accept)), 1);
+    assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Fix)), 0);
+    press(&mut s, KeyCode::Esc);
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Accept));
+    assert_eq!(s.visible.as_deref(), Some(&[2usize][..]));
+    ch(&mut s, 'X');
+    // The adjudication queue is others' disagreements: not in blind mode.
+    ch(&mut s, 'D');
+    assert!(!s.queue);
+    // The summary holds the others' and the judge's figures: not in blind mode.
+    let fx = ch(&mut s, 's');
+    assert!(!fx.iter().any(|e| matches!(e, Effect::ComputeSummary)));
+    assert!(!matches!(s.mode, Mode::Summary { .. }));
+    // Filters on others' verdicts that are on when blind mode starts are turned off; the
+    // verification rows turn to my verdicts.
+    ch(&mut s, 'b');
+    toggle(&mut s, FilterOption::Reviewer("bob".into()));
+    assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
+    ch(&mut s, 'b');
+    assert!(s.blind);
+    assert!(!s.filter_active(&FilterOption::Reviewer("bob".into())));
+    assert_eq!(s.visible, None);
+    ch(&mut s, 'b');
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Fix));
+    assert_eq!(s.visible.as_deref(), Some(&[0usize][..]));
+    ch(&mut s, 'b');
+    assert!(s.filter_active(&FilterOption::Status(CvqaStatus::Fix)));
+    assert_eq!(s.visible.as_deref(), Some(&[][..]));
+}
+
+#[test]
+fn anyone_counts_the_same_items_live_and_on_opening() {
+    let q = |id: &str, reviews: Value| {
+        json!({"id": id, "benchmark": "cvqa", "group": "boolean",
+               "original": {"question": "q?", "answer": "yes"},
+               "counterfactual": {"question": "c?", "answer": "no"},
+               "responses": [{"model": "m", "original": "no", "counterfactual": "no"}],
+               "reviews": reviews})
+    };
+    // A note alone, mine or another's, is not "done": it counts neither for me nor for
+    // anyone, on opening as live.
+    let (_d, mut s) = state_of_lines(&[
+        q("a", json!({"alice": {"note": "look again"}})),
+        q("b", json!({"alice": {"status": "accept"}})),
+        q("c", json!({"carol": {"note": "mine"}})),
+        q("d", json!({})),
+    ]);
+    let full = |s: &State| {
+        let me = (0..s.len()).filter(|&i| s.graded_by_me(i)).count();
+        let any = (0..s.len()).filter(|&i| s.graded_by_anyone(i)).count();
+        (me, Some(any), s.len())
+    };
+    assert_eq!(s.progress(), (0, Some(1), 4));
+    assert_eq!(s.progress(), full(&s));
+    // A note on d, live: the same count as a file opened with it (c above).
+    ch(&mut s, 'n');
+    ch(&mut s, 'n');
+    ch(&mut s, 'n');
+    ch(&mut s, 'i');
+    typ(&mut s, "hm");
+    let fx = press(&mut s, KeyCode::Enter);
+    assert_eq!(recorded(&mut s, fx).len(), 1);
+    assert_eq!(s.progress(), (0, Some(1), 4));
+    assert_eq!(s.progress(), full(&s));
+}
+
+#[test]
+fn summary_progress_says_done_and_touched_apart() {
+    let q = |id: &str, reviews: Value| {
+        json!({"id": id, "benchmark": "cvqa", "group": "boolean",
+               "original": {"question": "q?", "answer": "yes"},
+               "counterfactual": {"question": "c?", "answer": "no"},
+               "responses": [{"model": "m", "original": "no", "counterfactual": "no"}],
+               "reviews": reviews})
+    };
+    let (_d, mut s) = state_of_lines(&[
+        q("a", json!({"qa": {"note": "look again"}})),
+        q("b", json!({"qa": {"status": "accept"}})),
+        q("c", json!({"qa": {"note": "hm"}})),
+    ]);
+    s.size = (100, 60);
+    ch(&mut s, 's');
+    let v = verdict::tui::grading::summary_value(&s.store);
+    s.update(Msg::Summary(Ok(v)));
+    let out = render_to_string(&s, 100, 60);
+    let row = out
+        .lines()
+        .find(|l| l.contains(" qa "))
+        .unwrap_or_else(|| panic!("{out}"));
+    // The status line's "me N" counts done items: the summary says the same number is
+    // done, and the items touched (notes alone) apart.
+    assert!(row.contains("1 done"), "{row}");
+    assert!(row.contains("3 "), "{row}");
+    assert!(row.contains("touched"), "{row}");
+}
+
+#[test]
+fn blind_mode_shows_the_rule_grade_not_others_overrides() {
+    let (_d, mut s) = state_of_lines(&[json!({
+        "id": "G", "benchmark": "chartom",
+        "fact": {"question": "Which?", "format": "choice", "options": ["Rent", "Food"], "key": 1},
+        "responses": [{"model": "m", "fact": "Rent", "justification": "j"}],
+        "reviews": {"alice": {"fact_correct": false, "justification": "partial"}}
+    })]);
+    let open = render_to_string(&s, 100, 40);
+    assert!(open.contains("reviewers' override"), "{open}");
+    ch(&mut s, 'b');
+    let blind = render_to_string(&s, 100, 40);
+    assert!(!blind.contains("override;"), "{blind}");
+    assert!(blind.contains("(rule)"), "{blind}");
+    let (_d, mut s) = state_of_lines(&[json!({
+        "id": "c", "benchmark": "cvqa", "group": "boolean",
+        "original": {"question": "q?", "answer": "yes"},
+        "counterfactual": {"question": "c?", "answer": "no"},
+        "responses": [{"model": "m", "original": "yes", "counterfactual": "no"}],
+        "reviews": {"alice": {"status": "accept", "original_correct": false}}
+    })]);
+    ch(&mut s, 'b');
+    let blind = render_to_string(&s, 100, 40);
+    assert!(!blind.contains("override;"), "{blind}");
+}
+
+#[test]
+fn grading_as_alice_did_is_no_disagreement_on_the_sample() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("chartom.jsonl");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/chartom.jsonl"),
+        &p,
+    )
+    .unwrap();
+    let mut s = state_at(&p);
+    ch(&mut s, 'F');
+    let before = count_of(&s, FilterOption::Disagreement);
+    let queue = count_of(&s, FilterOption::NeedsAdjudication);
+    press(&mut s, KeyCode::Esc);
+    ch(&mut s, ':');
+    typ(&mut s, "G12_Q2_2");
+    press(&mut s, KeyCode::Enter);
+    assert_eq!(s.display_id(s.pos), "G12_Q2_2");
+    ch(&mut s, 'm');
+    ch(&mut s, 'm');
+    let fx = ch(&mut s, '2');
+    assert_eq!(recorded(&mut s, fx).len(), 1);
+    assert!(!s.needs_adjudication(s.pos));
+    ch(&mut s, 'F');
+    assert_eq!(count_of(&s, FilterOption::NeedsAdjudication), queue);
+    assert_eq!(count_of(&s, FilterOption::Disagreement), before);
 }
 
 /// The `lines a–b of n` indicator on the screen, if any.

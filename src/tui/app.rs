@@ -248,6 +248,21 @@ impl FilterOption {
             FilterOption::Reviewer(r) => format!("reviewer {r}"),
         }
     }
+    /// Is the option derived from other reviewers' verdicts or the LLM judge (who
+    /// reviewed, disagreement, adjudication, model wrong after overrides)? The
+    /// verification statuses are not: in blind mode they look at my verdicts only.
+    /// Blind mode hides such rows (docs/teams.md, "Blind mode").
+    pub fn depends_on_others(&self, me: &str) -> bool {
+        match self {
+            FilterOption::Disagreement
+            | FilterOption::NeedsAdjudication
+            | FilterOption::Adjudicated
+            | FilterOption::ModelWrong => true,
+            FilterOption::Reviewer(r) => r != me,
+            _ => false,
+        }
+    }
+
     /// The index's fact for options that are one (kind, name).
     fn fact(&self) -> Option<(Kind, &str)> {
         Some(match self {
@@ -895,9 +910,11 @@ impl State {
             },
             Msg::Indexed { generation, meta } => {
                 if generation == self.index_generation && meta.len() == self.len() {
+                    // "anyone": items some reviewer is done with, the rule the live
+                    // count (`graded_by_anyone`) keeps (a note alone is not done).
                     let mut anyone = BitSet::new(meta.len());
-                    for r in meta.names(Kind::Reviewer) {
-                        if let Some(b) = meta.facet(Kind::Reviewer, r) {
+                    for r in meta.names(Kind::Done) {
+                        if let Some(b) = meta.facet(Kind::Done, r) {
                             anyone.or_with(b);
                         }
                     }
@@ -1044,10 +1061,12 @@ impl State {
         self.bpc_sum.clear();
         self.pos = pos;
         self.current = None;
-        // Search results and the filter menu hold indices of the old file.
+        // Search results and the filter menu hold indices of the old file; so does the
+        // answer to a search still running: it is dropped when it arrives.
         if matches!(self.mode, Mode::Search(_) | Mode::Filter { .. }) {
             self.mode = Mode::Normal;
         }
+        self.search_seq += 1;
         for (i, r) in mine {
             self.set_mine(i, r);
         }
@@ -1349,6 +1368,17 @@ impl State {
                     }
                     KeyCode::Enter | KeyCode::Char(' ') => {
                         if let Some(o) = opts.get(*selected).cloned() {
+                            if self.filter_hidden(&o) {
+                                let key = self.keymap.hint(Context::Global, Action::Blind);
+                                self.set_status(
+                                    format!(
+                                        "{}: hidden in blind mode ({key} leaves it)",
+                                        o.label()
+                                    ),
+                                    Level::Warn,
+                                );
+                                return;
+                            }
                             self.toggle_filter(o);
                             self.apply_filters(fx);
                         }
@@ -1411,6 +1441,16 @@ impl State {
             }
             Action::Help => self.mode = Mode::Help { scroll: 0 },
             Action::Summary => {
+                if self.blind {
+                    let key = self.keymap.hint(Context::Global, Action::Blind);
+                    self.set_status(
+                        format!(
+                            "the summary holds others' and the judge's figures: hidden in blind mode ({key} leaves it)"
+                        ),
+                        Level::Warn,
+                    );
+                    return;
+                }
                 self.mode = Mode::Summary { scroll: 0 };
                 fx.push(Effect::ComputeSummary);
             }
@@ -1458,14 +1498,27 @@ impl State {
             },
             Action::Blind => {
                 self.blind = !self.blind;
+                let dropped = if self.blind {
+                    self.blind_filters_off(fx)
+                } else {
+                    if !self.filters.is_empty() {
+                        self.apply_filters(fx);
+                    }
+                    false
+                };
                 self.set_status(
-                    if self.blind {
-                        "blind mode: others' verdicts and the judge are hidden until you grade"
-                    } else {
-                        "blind mode off"
+                    match (self.blind, dropped) {
+                        (true, false) => {
+                            "blind mode: others' verdicts and the judge are hidden until you grade"
+                        }
+                        (true, true) => {
+                            "blind mode: others' verdicts and the judge are hidden until you grade; the filters on them are off"
+                        }
+                        (false, _) => "blind mode off",
                     },
                     Level::Info,
                 );
+                self.count_filters();
             }
             Action::Theme => {
                 self.theme = Theme::new(self.theme.name.next());
@@ -1564,6 +1617,16 @@ impl State {
                 if self.meta.is_none() {
                     self.set_status(
                         "the index is still being built; try again in a moment",
+                        Level::Warn,
+                    );
+                    return;
+                }
+                if self.blind && !self.queue {
+                    let key = self.keymap.hint(Context::Global, Action::Blind);
+                    self.set_status(
+                        format!(
+                            "the adjudication queue is others' disagreements: hidden in blind mode ({key} leaves it)"
+                        ),
                         Level::Warn,
                     );
                     return;
@@ -1827,6 +1890,35 @@ impl State {
         self.filters.is_on(o)
     }
 
+    /// Is the filter row hidden now: blind mode, and derived from others' verdicts or the
+    /// judge? A hidden row selects and counts nothing.
+    pub fn filter_hidden(&self, o: &FilterOption) -> bool {
+        self.blind && o.depends_on_others(&self.reviewer)
+    }
+
+    /// The filter row's label as it applies now: in blind mode the verification rows
+    /// are my verdicts'.
+    pub fn filter_label(&self, o: &FilterOption) -> String {
+        match o {
+            FilterOption::Status(_) if self.blind => format!("{} by me", o.label()),
+            _ => o.label(),
+        }
+    }
+
+    /// Blind mode starts: the filters and the queue that depend on others' verdicts go.
+    fn blind_filters_off(&mut self, fx: &mut Vec<Effect>) -> bool {
+        let before = self.filters.on.len();
+        let me = self.reviewer.clone();
+        self.filters.on.retain(|o| !o.depends_on_others(&me));
+        let changed = self.filters.on.len() != before || self.queue;
+        self.queue = false;
+        if changed || !self.filters.is_empty() {
+            // The verification rows now look at my verdicts only.
+            self.apply_filters(fx);
+        }
+        changed
+    }
+
     /// Turn an option on or off. Options of one group combine with OR, so any number of
     /// them can be on; "ungraded" and "graded by me" are the exception (both on would be
     /// no filter at all).
@@ -1881,7 +1973,15 @@ impl State {
 
     /// Does option `o` hold for item `i` as it stands now?
     fn option_holds(&self, o: &FilterOption, i: usize) -> bool {
+        if self.filter_hidden(o) {
+            return false;
+        }
         match o {
+            FilterOption::Status(st) if self.blind => self.holds(
+                i,
+                Kind::ReviewerStatus,
+                &crate::tui::facts::reviewer_status(&self.reviewer, *st),
+            ),
             FilterOption::Ungraded => !self.graded_by_me(i),
             FilterOption::GradedByMe => self.graded_by_me(i),
             FilterOption::Skipped => self.skipped.contains(&i),
@@ -1939,7 +2039,17 @@ impl State {
     /// corrected afterwards).
     fn option_bits(&self, ix: &Index, o: &FilterOption) -> BitSet {
         let n = ix.len();
+        if self.filter_hidden(o) {
+            return BitSet::new(n);
+        }
         match o {
+            FilterOption::Status(st) if self.blind => ix
+                .facet(
+                    Kind::ReviewerStatus,
+                    &crate::tui::facts::reviewer_status(&self.reviewer, *st),
+                )
+                .cloned()
+                .unwrap_or_else(|| BitSet::new(n)),
             FilterOption::Skipped => {
                 let mut b = BitSet::new(n);
                 for &i in self.skipped.iter().filter(|&&i| i < n) {

@@ -252,6 +252,8 @@ fn draw_footer(state: &State, f: &mut Frame, area: Rect) {
     let t = &state.theme;
     let rows = Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).split(area);
     let (me, any, total) = state.progress();
+    // Blind mode: how many items others are done with is theirs, not shown.
+    let any = if state.blind { Some(me) } else { any };
     let pace = match state.pace() {
         Some((per_min, left)) => {
             let left = left
@@ -261,9 +263,11 @@ fn draw_footer(state: &State, f: &mut Frame, area: Rect) {
         }
         None => String::new(),
     };
-    let any_s = any
-        .map(|a| format!(" · anyone {a}"))
-        .unwrap_or_else(|| " · indexing…".into());
+    let any_s = match any {
+        _ if state.blind => String::new(),
+        Some(a) => format!(" · anyone {a}"),
+        None => " · indexing…".into(),
+    };
     let label = format!(" me {me}/{total}{any_s}{pace} ");
     let w = rows[0].width as usize;
     let bar_w = w.saturating_sub(label.chars().count());
@@ -357,6 +361,7 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
                         if n == 1 { a } else { format!("{a}-{z}") },
                         Action::Bonus(1).label(),
                     ));
+                    act(&mut parts, Action::NoBonus);
                     act(&mut parts, Action::Penalty);
                     act(&mut parts, Action::NoPenalty);
                     act(&mut parts, Action::ContextLength);
@@ -2073,13 +2078,21 @@ fn draw_filter(state: &State, f: &mut Frame, area: Rect, selected: usize) {
             .take(avail)
             .map(|(k, o)| {
                 let on = state.filter_active(o);
-                let n = state
-                    .filter_counts
-                    .get(k)
-                    .map(|c| c.to_string())
-                    .unwrap_or_default();
+                let n = if state.filter_hidden(o) {
+                    "hidden (blind)".to_string()
+                } else {
+                    state
+                        .filter_counts
+                        .get(k)
+                        .map(|c| c.to_string())
+                        .unwrap_or_default()
+                };
                 let left = truncate(
-                    &format!(" [{}] {}", if on { "x" } else { " " }, one_line(&o.label())),
+                    &format!(
+                        " [{}] {}",
+                        if on { "x" } else { " " },
+                        one_line(&state.filter_label(o))
+                    ),
                     width.saturating_sub(n.len() + 2),
                 );
                 let pad = width.saturating_sub(left.chars().count() + n.len() + 1);
@@ -2440,9 +2453,12 @@ fn summary_lines(state: &State, v: &Value, width: u16) -> (Vec<Line<'static>>, b
         lines.push(Line::from(""));
         lines.push(heading(t, "Review progress"));
         for (name, rv) in r {
+            // "done" is what the status line's `me N` counts; "touched" includes notes
+            // alone and partly graded items (docs/format.md, "When an item is done").
             lines.push(Line::from(format!(
-                "  {:<18} {} reviewed",
+                "  {:<18} {} done · {} touched",
                 truncate(&one_line(name), 18),
+                rv["done"],
                 rv["reviewed"]
             )));
         }

@@ -165,9 +165,12 @@ pub enum Kind {
     /// CHARTOM: the answer key is far from the human answers (`grade::chartom::suspect_key`,
     /// docs/stats.md).
     SuspectKey,
+    /// This reviewer's own C-VQA verification status, named by [`reviewer_status`] (what
+    /// blind mode's verification filter looks at).
+    ReviewerStatus,
 }
 
-const KINDS: usize = 14;
+const KINDS: usize = 15;
 
 impl Kind {
     const ALL: [Kind; KINDS] = [
@@ -185,6 +188,7 @@ impl Kind {
         Kind::NeedsAdjudication,
         Kind::Adjudicated,
         Kind::SuspectKey,
+        Kind::ReviewerStatus,
     ];
 }
 
@@ -227,6 +231,9 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
     }
     for (name, r) in &item.reviews {
         emit(Kind::Reviewer, name);
+        if let Some(st) = r.status {
+            emit(Kind::ReviewerStatus, &reviewer_status(name, st));
+        }
         if crate::review::item_done(item, Some(r)) {
             emit(Kind::Done, name);
         }
@@ -257,6 +264,11 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
             emit(Kind::NeedsAdjudication, "");
         }
     }
+}
+
+/// The name of the [`Kind::ReviewerStatus`] fact of `reviewer`'s status `s`.
+pub fn reviewer_status(reviewer: &str, s: CvqaStatus) -> String {
+    format!("{}\u{0}{reviewer}", status_name(s))
 }
 
 pub fn status_name(s: CvqaStatus) -> &'static str {

@@ -315,21 +315,33 @@ pub fn reviewers_disagree(item: &Item) -> bool {
         .filter(|r| r.is_final != Some(true))
         .collect();
     if reviews.len() >= 2 {
+        let autos: Vec<AutoGrades> = item
+            .responses
+            .iter()
+            .map(|resp| AutoGrades::of(item, &resp.model))
+            .collect();
+        let none = crate::model::ResponseGrades::default();
         let first = reviews[0];
         for r in &reviews[1..] {
             if r.status != first.status || r.verdict != first.verdict {
                 return true;
             }
-            for resp in &item.responses {
-                let a = first.for_model(&resp.model, n);
-                let b = r.for_model(&resp.model, n);
+            for (resp, auto) in item.responses.iter().zip(&autos) {
+                // C-VQA: a reviewer who gave the item's verdict accepted the automatic
+                // grades of every response they did not override.
+                let implied =
+                    |r: &Review| item.benchmark() == Benchmark::Cvqa && r.status.is_some();
+                let a = first
+                    .for_model(&resp.model, n)
+                    .or(implied(first).then_some(&none));
+                let b = r.for_model(&resp.model, n).or(implied(r).then_some(&none));
                 if let (Some(a), Some(b)) = (a, b)
                     && (a.justification != b.justification
                         || a.bonus.as_ref().map(|v| sorted(v))
                             != b.bonus.as_ref().map(|v| sorted(v))
                         || a.penalty.as_ref().map(Option::is_some)
                             != b.penalty.as_ref().map(Option::is_some)
-                        || a.fact_correct != b.fact_correct)
+                        || auto.differ(a, b))
                 {
                     return true;
                 }
@@ -337,6 +349,48 @@ pub fn reviewers_disagree(item: &Item) -> bool {
         }
     }
     false
+}
+
+/// The automatic grades of one response, which an absent override stands for
+/// (docs/format.md: an override only replaces the automatic grade).
+struct AutoGrades {
+    fact: Option<bool>,
+    original: Option<bool>,
+    counterfactual: Option<bool>,
+}
+
+impl AutoGrades {
+    fn of(item: &Item, model: &str) -> AutoGrades {
+        match item.benchmark() {
+            Benchmark::Chartom => AutoGrades {
+                fact: chartom::effective(item, model).fact.correct,
+                original: None,
+                counterfactual: None,
+            },
+            Benchmark::Cvqa => {
+                let e = cvqa::effective(item, model);
+                AutoGrades {
+                    fact: None,
+                    original: Some(e.original.correct),
+                    counterfactual: Some(e.counterfactual.correct),
+                }
+            }
+            Benchmark::ChartomQa | Benchmark::Other => AutoGrades {
+                fact: None,
+                original: None,
+                counterfactual: None,
+            },
+        }
+    }
+
+    /// Do two reviewers' effective grades differ: an override equal to the automatic
+    /// grade is that grade, and no override means the automatic grade.
+    fn differ(&self, a: &crate::model::ResponseGrades, b: &crate::model::ResponseGrades) -> bool {
+        a.fact_correct.or(self.fact) != b.fact_correct.or(self.fact)
+            || a.original_correct.or(self.original) != b.original_correct.or(self.original)
+            || a.counterfactual_correct.or(self.counterfactual)
+                != b.counterfactual_correct.or(self.counterfactual)
+    }
 }
 
 /// Does a reviewer's grade differ from the LLM judge's (CharToM-QA)?
@@ -668,5 +722,54 @@ mod tests {
         assert_eq!(h.buckets.len(), 1);
         assert_eq!(h.buckets[0].count, 5);
         assert!(!h.log_scale);
+    }
+
+    #[test]
+    fn an_override_equal_to_the_automatic_grade_is_no_disagreement() {
+        // CHARTOM: "C" names Transport, the key is Rent: automatically wrong. alice's
+        // override says wrong too; carol gives no override: the same effective grade.
+        let chartom = |alice: &str, carol: &str| {
+            Item::parse(&format!(
+                r#"{{"id":"G","benchmark":"chartom",
+                   "fact":{{"question":"q","format":"choice","options":["Rent","Food","Transport"],"key":1}},
+                   "responses":[{{"model":"m","fact":"C","justification":"j"}},{{"model":"n","fact":"Rent","justification":"j"}}],
+                   "reviews":{{"alice":{{"models":{{"m":{alice}}}}},"carol":{{"models":{{"m":{carol}}}}}}}}}"#
+            ))
+            .unwrap()
+        };
+        let same = chartom(
+            r#"{"justification":"partial","fact_correct":false}"#,
+            r#"{"justification":"partial"}"#,
+        );
+        assert!(!reviewers_disagree(&same));
+        assert!(!needs_adjudication(&same));
+        assert!(!disagreement(&same));
+        let differ = chartom(
+            r#"{"justification":"partial","fact_correct":true}"#,
+            r#"{"justification":"partial"}"#,
+        );
+        assert!(reviewers_disagree(&differ));
+        // C-VQA: original answered "no" to key "yes" (automatically wrong), the
+        // counterfactual right.
+        let cvqa = |alice: &str, carol: &str| {
+            Item::parse(&format!(
+                r#"{{"id":"c","benchmark":"cvqa","group":"boolean",
+                   "original":{{"question":"q?","answer":"yes"}},
+                   "counterfactual":{{"question":"c?","answer":"no"}},
+                   "responses":[{{"model":"m","original":"no","counterfactual":"no"}}],
+                   "reviews":{{"alice":{alice},"carol":{carol}}}}}"#
+            ))
+            .unwrap()
+        };
+        let same = cvqa(
+            r#"{"status":"accept","original_correct":false,"counterfactual_correct":true}"#,
+            r#"{"status":"accept"}"#,
+        );
+        assert!(!reviewers_disagree(&same));
+        let differ = cvqa(
+            r#"{"status":"accept","original_correct":true}"#,
+            r#"{"status":"accept"}"#,
+        );
+        assert!(reviewers_disagree(&differ));
     }
 }

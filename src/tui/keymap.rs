@@ -173,7 +173,7 @@ impl Action {
         match self {
             Action::Next => "next".into(),
             Action::Prev => "prev".into(),
-            Action::NextUngraded => "ungraded".into(),
+            Action::NextUngraded => "next not done".into(),
             Action::Quit => "quit".into(),
             Action::Help => "help".into(),
             Action::Summary => "summary".into(),
@@ -188,6 +188,7 @@ impl Action {
             Action::Misses => "misses".into(),
             Action::FactOverride => "FACT".into(),
             Action::Bonus(_) => "bonus".into(),
+            Action::NoBonus => "no bonus".into(),
             Action::Penalty => "penalty".into(),
             Action::NoPenalty => "no penalty".into(),
             Action::ContextLength => "context".into(),
