@@ -297,13 +297,16 @@ fn chartom_qa_bonus_penalty_context() {
     let fx = ch(&mut s, '3');
     let r = recorded(&mut s, fx);
     assert_eq!(strip_time(&r[0].1)["models"]["gpt-4o"]["bonus"], json!([1]));
-    assert_eq!(verdict::tui::grading::running_bpc(&s), Some((1, 3)));
+    assert_eq!(
+        verdict::tui::grading::running_bpc(&s, "gpt-4o"),
+        Some((1, 3))
+    );
     ch(&mut s, 'n');
     let fx = ch(&mut s, '1');
     recorded(&mut s, fx);
     ch(&mut s, 'p');
     assert_eq!(
-        verdict::tui::grading::running_bpc(&s),
+        verdict::tui::grading::running_bpc(&s, "gpt-4o"),
         Some((2, 5)),
         "1/3 on emma-1 + 1/2 on pp-1"
     );
@@ -443,7 +446,7 @@ fn filters_combine_and_count() {
     assert_eq!(s.filters.describe(), "model wrong + abs_counting_1");
     ch(&mut s, 'F');
     press(&mut s, KeyCode::Enter);
-    assert!(s.status.as_ref().unwrap().0.starts_with("1 items match"));
+    assert!(s.status.as_ref().unwrap().0.starts_with("1 item matches"));
 }
 
 #[test]
@@ -653,7 +656,10 @@ fn other_keys() {
     assert_eq!(s.scroll, 1);
     press(&mut s, KeyCode::PageDown);
     assert!(s.scroll > 10);
-    // PgDn stopped at the end of the text; PgUp goes a page back, to the top
+    // PgDn stopped at the end of the text; PgUp goes back a page (less a line) at a time
+    let end = s.scroll;
+    press(&mut s, KeyCode::PageUp);
+    assert!(s.scroll > 0 && s.scroll < end, "{end} → {}", s.scroll);
     press(&mut s, KeyCode::PageUp);
     assert_eq!(s.scroll, 0);
     s.update(Msg::Mouse(MouseEvent {
@@ -2476,4 +2482,299 @@ fn grading_as_alice_did_is_no_disagreement_on_the_sample() {
     ch(&mut s, 'F');
     assert_eq!(count_of(&s, FilterOption::NeedsAdjudication), queue);
     assert_eq!(count_of(&s, FilterOption::Disagreement), before);
+}
+
+/// The `lines a–b of n` indicator on the screen, if any.
+fn shown_lines(out: &str) -> Option<(u32, u32, u32)> {
+    let at = out.find("lines ")?;
+    let rest = &out[at + 6..];
+    let (a, rest) = rest.split_once('–')?;
+    let (b, rest) = rest.split_once(" of ")?;
+    let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((a.parse().ok()?, b.parse().ok()?, n.parse().ok()?))
+}
+
+#[test]
+fn page_keys_move_by_the_visible_page_and_skip_no_line() {
+    for (name, keys, h) in [
+        ("chartom.jsonl", "", 24),
+        ("chartom.jsonl", "", 16),
+        ("cvqa.jsonl", "D", 16),
+    ] {
+        let (_d, mut s) = state(name);
+        s.size = (80, h);
+        for c in keys.chars() {
+            ch(&mut s, c);
+        }
+        let out = render_to_string(&s, 80, h);
+        let Some(mut seen) = shown_lines(&out) else {
+            panic!("{name}: the text should scroll at 80×{h}\n{out}");
+        };
+        let mut pages = 0;
+        while seen.1 < seen.2 {
+            press(&mut s, KeyCode::PageDown);
+            let next = shown_lines(&render_to_string(&s, 80, h)).unwrap();
+            assert!(
+                next.0 <= seen.1 + 1 && next.0 > seen.0,
+                "{name}: PgDn from {seen:?} to {next:?} skips lines"
+            );
+            seen = next;
+            pages += 1;
+            assert!(pages < 50);
+        }
+        while seen.0 > 1 {
+            press(&mut s, KeyCode::PageUp);
+            let prev = shown_lines(&render_to_string(&s, 80, h)).unwrap();
+            assert!(
+                prev.1 + 1 >= seen.0 && prev.0 < seen.0,
+                "{name}: PgUp from {seen:?} to {prev:?} skips lines"
+            );
+            seen = prev;
+        }
+    }
+}
+
+#[test]
+fn running_bpc_is_per_model_and_counts_the_files_grades() {
+    use verdict::tui::grading::running_bpc;
+    let (_d, mut s) = state("chartom-qa.jsonl");
+    // gpt-4o covers 1 of 3 points, llama 3 of 3
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    ch(&mut s, 'm');
+    for c in ['1', '2', '3'] {
+        let fx = ch(&mut s, c);
+        recorded(&mut s, fx);
+    }
+    assert_eq!(running_bpc(&s, "gpt-4o"), Some((1, 3)));
+    assert_eq!(running_bpc(&s, "llama"), Some((3, 3)));
+    ch(&mut s, 'M');
+    let out = render_to_string(&s, 200, 60);
+    assert!(out.contains("0.33 = 1/3"), "{out}");
+    assert!(out.contains("1.00 = 3/3"), "{out}");
+    // after a restart: my grades in the file count
+    let (_d, s) = state_of_lines(&[json!({
+        "id": "pp-1", "benchmark": "chartom-qa", "question": "How?", "answer": "Angry.",
+        "bonus_points": ["anger", "surprise"],
+        "responses": [{"model": "gpt-4o", "text": "She is angry."}],
+        "reviews": {
+            "carol": {"at": "2026-11-01T10:00:00Z", "bonus": [1], "penalty": null},
+            "bob": {"at": "2026-11-01T10:00:00Z", "bonus": [1, 2], "penalty": null}
+        }
+    })]);
+    assert_eq!(running_bpc(&s, "gpt-4o"), Some((1, 2)));
+    assert!(render_to_string(&s, 80, 40).contains("0.50 = 1/2"));
+}
+
+#[test]
+fn the_recorded_mark_stands_only_beside_what_is_recorded() {
+    let (_d, mut s) = state("chartom.jsonl");
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    let row = |s: &State| {
+        let out = render_to_string(s, 80, 24);
+        out.lines()
+            .find(|l| l.contains("My grade"))
+            .unwrap_or_else(|| panic!("{out}"))
+            .to_string()
+    };
+    assert!(row(&s).contains("✔ recorded"), "{}", row(&s));
+    ch(&mut s, 'm');
+    let r = row(&s);
+    assert!(r.contains("not graded") && !r.contains("recorded"), "{r}");
+    ch(&mut s, 'm');
+    let fx = ch(&mut s, 'u');
+    recorded(&mut s, fx);
+    let r = row(&s);
+    assert!(r.contains("not graded") && !r.contains("recorded"), "{r}");
+}
+
+#[test]
+fn pace_counts_items_done_not_keypresses() {
+    let (_d, mut s) = state("chartom.jsonl");
+    for c in ['1', '2', '3', '1'] {
+        s.clock.instant += Duration::from_secs(5);
+        let fx = ch(&mut s, c);
+        recorded(&mut s, fx);
+    }
+    assert_eq!(s.pace(), None, "item 1 is only partly graded");
+    let item = |id: &str| {
+        json!({"id": id, "benchmark": "mmlu", "question": "2+2?", "answer": "4",
+               "responses": [{"model": "m", "text": "4"}]})
+    };
+    let (_d, mut s) = state_of_lines(&[item("a"), item("b"), item("c"), item("d")]);
+    s.auto_advance = true;
+    for id in ["a", "b", "c"] {
+        assert_eq!(s.item().unwrap().id.as_deref(), Some(id));
+        // two keypresses on each item, 30 s apart
+        for c in ['1', '1'] {
+            s.clock.instant += Duration::from_secs(15);
+            let fx = ch(&mut s, c);
+            recorded(&mut s, fx);
+        }
+        if s.item().unwrap().id.as_deref() == Some(id) {
+            ch(&mut s, 'n');
+        }
+    }
+    let (per_min, left) = s.pace().unwrap();
+    assert!((per_min - 2.0).abs() < 1e-9, "{per_min}");
+    assert!((left.unwrap() - 0.5).abs() < 1e-9, "{left:?}");
+}
+
+#[test]
+fn another_reviewers_fixed_pair_is_shown_in_their_verdict() {
+    let (_d, mut s) = state_of_lines(&[json!({
+        "id": "real-00010", "benchmark": "cvqa", "image": "chart.png",
+        "original": {"question": "How many plates?", "answer": "1"},
+        "counterfactual": {"question": "How many if 2 more were added?", "answer": "2"},
+        "responses": [{"model": "llava", "original": "1", "counterfactual": "3"}],
+        "reviews": {"alice": {"at": "2026-11-01T10:00:00Z", "status": "fix",
+                              "fixed_question": "How many if 6 more were added?",
+                              "fixed_answer": "7"}}
+    })]);
+    let out = render_to_string(&s, 120, 50);
+    let row = out
+        .lines()
+        .find(|l| l.contains("alice"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(row.contains("“7”") && row.contains("6 more"), "{row}");
+    // blind: alice's verdict, fix included, stays hidden until I grade
+    s.blind = true;
+    let out = render_to_string(&s, 120, 50);
+    assert!(!out.contains("6 more") && !out.contains("“7”"), "{out}");
+}
+
+#[test]
+fn scroll_resets_on_a_view_change_and_stays_within_the_text() {
+    use verdict::tui::draw::max_scroll;
+    let (_d, mut s) = state("chartom.jsonl");
+    s.size = (80, 16);
+    press(&mut s, KeyCode::PageDown);
+    assert!(s.scroll > 0);
+    ch(&mut s, 'M');
+    assert_eq!(s.scroll, 0, "side by side starts at the top");
+    ch(&mut s, 'M');
+    // a long note grows the text; undoing it shrinks it under the scroll position
+    ch(&mut s, 'i');
+    typ(&mut s, &"a long note that wraps ".repeat(40));
+    let fx = press(&mut s, KeyCode::Enter);
+    recorded(&mut s, fx);
+    for _ in 0..20 {
+        press(&mut s, KeyCode::PageDown);
+    }
+    let grown = s.scroll;
+    let fx = ch(&mut s, 'u');
+    recorded(&mut s, fx);
+    assert!(
+        s.scroll < grown && s.scroll <= max_scroll(&s),
+        "{}",
+        s.scroll
+    );
+    // so k moves the text at once
+    let before = render_to_string(&s, 80, 16);
+    ch(&mut s, 'k');
+    assert_ne!(render_to_string(&s, 80, 16), before);
+}
+
+#[test]
+fn keys_that_cannot_act_say_why() {
+    // a single-model item: m and M have nothing to switch between
+    let (_d, mut s) = state("generic.jsonl");
+    for c in ['m', 'M'] {
+        s.status = None;
+        ch(&mut s, c);
+        let st = s.status.clone().unwrap_or_else(|| panic!("{c}: silent"));
+        assert!(st.0.contains("one response"), "{c}: {st:?}");
+    }
+    assert!(!s.side_by_side);
+    // nothing to adjudicate: D stays out of the queue
+    ch(&mut s, 'D');
+    assert!(!s.queue);
+    assert!(
+        s.status
+            .as_ref()
+            .unwrap()
+            .0
+            .contains("no item to adjudicate"),
+        "{:?}",
+        s.status
+    );
+    assert!(!render_to_string(&s, 80, 24).contains("0/0"));
+    // once final, the hint to mark it final goes
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'D');
+    let hint = "marks your verdict as the final one";
+    assert!(render_to_string(&s, 80, 60).contains(hint));
+    let fx = ch(&mut s, 'a');
+    recorded(&mut s, fx);
+    let pos = s.pos;
+    let fx = ch(&mut s, 'A');
+    recorded(&mut s, fx);
+    assert_eq!(s.pos, pos);
+    assert!(s.my_review(pos).unwrap().is_final == Some(true));
+    // the table still shows, but the verdict is final already: no hint to mark it
+    let out = render_to_string(&s, 80, 60);
+    assert!(out.contains("Adjudication") && !out.contains(hint), "{out}");
+}
+
+#[test]
+fn small_screen_texts_read_whole() {
+    // a status longer than the row ends in an ellipsis
+    let (_d, mut s) = state("generic.jsonl");
+    s.status = Some((
+        format!("{} unseen-tail", "word ".repeat(30)),
+        verdict::tui::app::Level::Info,
+    ));
+    let out = render_to_string(&s, 80, 24);
+    let row = out.lines().nth(23).unwrap();
+    assert!(row.trim_end().ends_with('…'), "{row}");
+    // help: a long key name keeps a space before its description
+    ch(&mut s, '?');
+    let out = render_to_string(&s, 80, 200);
+    assert!(out.contains("Alt-Bksp delete word"), "{out}");
+    // CharToM-QA: the context key is among the footer's hints at 80 columns
+    let (_d, s) = state("chartom-qa.jsonl");
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.lines().nth(23).unwrap().contains(" c context"), "{out}");
+}
+
+#[test]
+fn the_hmi_plot_names_the_model_it_plots() {
+    let (_d, mut s) = state("chartom.jsonl");
+    ch(&mut s, 's');
+    let v = verdict::tui::grading::summary_value(&s.store);
+    s.update(Msg::Summary(Ok(v)));
+    let out = render_to_string(&s, 120, 50);
+    let title = out
+        .lines()
+        .find(|l| l.contains("HMI ranking"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(title.contains("gpt-4o"), "{title}");
+}
+
+#[test]
+fn page_down_in_the_summary_skips_no_line() {
+    let (_d, mut s) = state("chartom.jsonl");
+    ch(&mut s, 's');
+    let v = verdict::tui::grading::summary_value(&s.store);
+    s.update(Msg::Summary(Ok(v)));
+    // the summary's text rows: above the HMI plot's box
+    let text_rows = |s: &State| -> Vec<String> {
+        let out = render_to_string(s, 80, 24);
+        out.lines()
+            .skip(2)
+            .take_while(|l| !l.contains("HMI ranking"))
+            .map(|l| {
+                l.trim_matches(|c: char| c == '│' || c.is_whitespace())
+                    .to_string()
+            })
+            .collect()
+    };
+    let before = text_rows(&s);
+    assert!(before.len() > 3, "{before:?}");
+    press(&mut s, KeyCode::PageDown);
+    let after = text_rows(&s);
+    assert_ne!(after, before, "PgDn scrolls");
+    let last = before.iter().rev().find(|l| !l.is_empty()).unwrap();
+    assert!(after.contains(last), "{last:?} not in {after:?}");
 }

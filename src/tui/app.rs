@@ -2,7 +2,7 @@
 //! Nothing here touches the terminal or the file; effects are carried out by the loop in
 //! `tui::run` (journal writes, image requests, saving the resume position).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -454,8 +454,8 @@ pub struct State {
     /// When I arrived on the current item, and the seconds already on my review of it.
     pub arrived: Instant,
     pub seconds_base: f64,
-    /// Times of my verdicts this session (for pace).
-    pub graded_times: Vec<Instant>,
+    /// The items I finished this session (`review::item_done`), for the pace.
+    pub finished: BTreeSet<usize>,
     pub started: Instant,
     /// Move to the next item after a C-VQA accept or reject (the config's
     /// `auto_advance`; the loop sets it, on by default).
@@ -472,8 +472,10 @@ pub struct State {
     pub zoom: bool,
     /// My bonus-point coverage per CharToM-QA item graded this session, and the sum, for
     /// the running BPC (kept up to date as verdicts are recorded).
-    pub bpc_items: HashMap<usize, (u64, u64)>,
-    pub bpc_sum: (u64, u64),
+    /// Per item, per model: covered and total bonus points of my grades.
+    pub bpc_items: HashMap<usize, BTreeMap<String, (u64, u64)>>,
+    /// Per model: the sums of `bpc_items`.
+    pub bpc_sum: BTreeMap<String, (u64, u64)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -541,7 +543,7 @@ impl State {
             summary: None,
             arrived: clock.instant,
             seconds_base: 0.0,
-            graded_times: vec![],
+            finished: BTreeSet::new(),
             started: clock.instant,
             auto_advance: false,
             queue: false,
@@ -550,7 +552,7 @@ impl State {
             base_progress: (0, 0),
             zoom: false,
             bpc_items: HashMap::new(),
-            bpc_sum: (0, 0),
+            bpc_sum: BTreeMap::new(),
         };
         s.load_current();
         s
@@ -796,20 +798,20 @@ impl State {
         (me, Some(any), n)
     }
 
-    /// Items per minute over this session, and the minutes left at that pace for the
-    /// items I have not graded.
+    /// Items finished (`review::item_done`) per minute over this session, and the minutes
+    /// left at that pace for the items I have not finished.
     pub fn pace(&self) -> Option<(f64, Option<f64>)> {
-        let n = self.graded_times.len();
+        let n = self.finished.len();
         if n < 2 {
             return None;
         }
         let span = self
             .clock
             .instant
-            .duration_since(self.graded_times[0])
+            .duration_since(self.started)
             .as_secs_f64()
             .max(1.0);
-        let per_min = (n as f64 - 1.0).max(1.0) / span * 60.0;
+        let per_min = n as f64 / span * 60.0;
         let (me, _, total) = self.progress();
         let left = total.saturating_sub(me) as f64;
         Some((
@@ -840,6 +842,7 @@ impl State {
 
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
         let mut fx = Vec::new();
+        let tick = matches!(msg, Msg::Tick);
         match msg {
             Msg::Key(k) => {
                 if k.kind == KeyEventKind::Release {
@@ -922,6 +925,19 @@ impl State {
                     );
                     self.filter_catalog = catalog(&meta);
                     self.meta = Some(std::sync::Arc::new(meta));
+                    // The running BPC counts my grades in the file, not only this session's.
+                    let in_file: Vec<usize> = self
+                        .meta
+                        .as_ref()
+                        .and_then(|m| m.facet(Kind::Reviewer, &self.reviewer))
+                        .map(|b| b.ones().collect())
+                        .unwrap_or_default();
+                    for i in in_file {
+                        if !self.mine.contains_key(&i) {
+                            let review = self.my_review(i);
+                            self.retally(i, &review);
+                        }
+                    }
                     // Verdicts given before the index arrived.
                     let changed: Vec<usize> = self.mine.keys().copied().collect();
                     for i in changed {
@@ -967,7 +983,20 @@ impl State {
                 }
             }
         }
+        if !tick {
+            self.clamp_scroll();
+        }
         fx
+    }
+
+    /// Keep every scroll position within its text as it is now (a note undone, a view
+    /// left, a resize), so the scroll keys act at once.
+    fn clamp_scroll(&mut self) {
+        let page_max = crate::tui::draw::page_max_scroll(self);
+        match &mut self.mode {
+            Mode::Help { scroll } | Mode::Summary { scroll } => *scroll = (*scroll).min(page_max),
+            _ => self.scroll = self.scroll.min(crate::tui::draw::max_scroll(self)),
+        }
     }
 
     /// Show the file as another program left it: every item index this session holds
@@ -1016,6 +1045,7 @@ impl State {
         remap_changes(&mut undo);
         remap_changes(&mut redo);
         let skipped: BTreeSet<usize> = self.skipped.iter().filter_map(|&i| map(i)).collect();
+        self.finished = self.finished.iter().filter_map(|&i| map(i)).collect();
         self.store = store;
         self.undo = undo;
         self.redo = redo;
@@ -1028,7 +1058,7 @@ impl State {
         self.mine.clear();
         self.mine_done.clear();
         self.bpc_items.clear();
-        self.bpc_sum = (0, 0);
+        self.bpc_sum.clear();
         self.pos = pos;
         self.current = None;
         // Search results and the filter menu hold indices of the old file; so does the
@@ -1124,6 +1154,7 @@ impl State {
         };
         // The help and the summary scroll no further than their end.
         let page_max = crate::tui::draw::page_max_scroll(self);
+        let page_rows = crate::tui::draw::page_rows_of_page(self);
         // Modal editors take the keys first.
         match &mut self.mode {
             Mode::Normal => {}
@@ -1134,9 +1165,9 @@ impl State {
                     }
                     KeyCode::Up | KeyCode::Char('k') => *scroll = scroll.saturating_sub(1),
                     KeyCode::PageDown | KeyCode::Char(' ') => {
-                        *scroll = scroll.saturating_add(10).min(page_max.max(*scroll))
+                        *scroll = scroll.saturating_add(page_rows).min(page_max.max(*scroll))
                     }
-                    KeyCode::PageUp => *scroll = scroll.saturating_sub(10),
+                    KeyCode::PageUp => *scroll = scroll.saturating_sub(page_rows),
                     KeyCode::Char('q')
                         if matches!(self.mode, Mode::Help { .. } | Mode::Summary { .. }) =>
                     {
@@ -1371,7 +1402,7 @@ impl State {
     }
 
     pub fn act(&mut self, action: Action, fx: &mut Vec<Effect>) {
-        let page = self.size.1.saturating_sub(6).max(1);
+        let page = crate::tui::draw::page_rows(self);
         match action {
             Action::Quit => {
                 self.quit = true;
@@ -1438,14 +1469,25 @@ impl State {
             Action::PageUp => self.scroll = self.scroll.saturating_sub(page),
             Action::NextModel => {
                 let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
-                if n > 0 {
+                if n > 1 {
                     self.model = (self.model + 1) % n;
+                } else {
+                    self.set_status(one_response(n, "no other model to switch to"), Level::Info);
                 }
             }
-            Action::SideBySide => self.side_by_side = !self.side_by_side,
+            Action::SideBySide => {
+                let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
+                if n > 1 || self.side_by_side {
+                    self.side_by_side = !self.side_by_side;
+                    self.scroll = 0;
+                } else {
+                    self.set_status(one_response(n, "nothing to set side by side"), Level::Info);
+                }
+            }
             Action::ZoomImage => {
                 if self.image_path().is_some() {
                     self.zoom = !self.zoom;
+                    self.scroll = 0;
                 } else {
                     self.set_status("this item has no image", Level::Warn);
                 }
@@ -1590,7 +1632,15 @@ impl State {
                     return;
                 }
                 self.queue = !self.queue;
+                self.scroll = 0;
                 self.apply_filters(fx);
+                if self.queue && self.visible.as_ref().is_some_and(Vec::is_empty) {
+                    // An empty queue is not entered.
+                    self.queue = false;
+                    self.apply_filters(fx);
+                    self.set_status("no item to adjudicate", Level::Info);
+                    return;
+                }
                 if !self.queue {
                     self.set_status("left the adjudication queue", Level::Info);
                 }
@@ -2083,6 +2133,8 @@ impl State {
         };
         let msg = if self.queue && n == 0 {
             format!("{what}: no item left to adjudicate (D leaves the queue)")
+        } else if n == 1 {
+            format!("1 item matches: {what}")
         } else {
             format!("{n} items match: {what}")
         };
@@ -2431,23 +2483,29 @@ impl State {
         });
         self.redo.clear();
         self.record(self.pos, before, after, fx);
-        self.graded_times.push(self.clock.instant);
         true
     }
 
     /// Keep the running BPC in step with my review of item `i`.
     fn retally(&mut self, i: usize, review: &Option<Review>) {
-        if let Some((c, t)) = self.bpc_items.remove(&i) {
-            self.bpc_sum = (self.bpc_sum.0 - c, self.bpc_sum.1 - t);
+        for (m, (c, t)) in self.bpc_items.remove(&i).unwrap_or_default() {
+            let sum = self.bpc_sum.entry(m.clone()).or_default();
+            *sum = (sum.0 - c, sum.1 - t);
+            if sum.1 == 0 && self.bpc_items.values().all(|per| !per.contains_key(&m)) {
+                self.bpc_sum.remove(&m);
+            }
         }
-        if let Some((c, t)) = self.coverage(i, review) {
-            self.bpc_items.insert(i, (c, t));
-            self.bpc_sum = (self.bpc_sum.0 + c, self.bpc_sum.1 + t);
+        if let Some(per) = self.coverage(i, review) {
+            for (m, (c, t)) in &per {
+                let sum = self.bpc_sum.entry(m.clone()).or_default();
+                *sum = (sum.0 + c, sum.1 + t);
+            }
+            self.bpc_items.insert(i, per);
         }
     }
 
-    /// Covered and total bonus points of `review` on CharToM-QA item `i`.
-    fn coverage(&self, i: usize, review: &Option<Review>) -> Option<(u64, u64)> {
+    /// Per model: covered and total bonus points of `review` on CharToM-QA item `i`.
+    fn coverage(&self, i: usize, review: &Option<Review>) -> Option<BTreeMap<String, (u64, u64)>> {
         let r = review.as_ref()?;
         let parsed;
         let item = if i == self.pos {
@@ -2461,15 +2519,15 @@ impl State {
         }
         let n = item.responses.len();
         let points = item.bonus_points.len();
-        let mut out = None;
+        let mut out = BTreeMap::new();
         for resp in &item.responses {
             if let Some(b) = r.for_model(&resp.model, n).and_then(|g| g.bonus.as_ref()) {
-                let (c, t) = out.get_or_insert((0u64, 0u64));
+                let (c, t): &mut (u64, u64) = out.entry(resp.model.clone()).or_default();
                 *c += crate::grade::chartom_qa::covered_count(b, points);
                 *t += points as u64;
             }
         }
-        out
+        (!out.is_empty()).then_some(out)
     }
 
     fn record(
@@ -2511,6 +2569,16 @@ impl State {
                 .item(i)
                 .is_ok_and(|it| review::item_done(&it, review.as_ref()))
         };
+        let done_before = self.mine_done.get(&i).copied().unwrap_or_else(|| {
+            self.meta
+                .as_ref()
+                .is_some_and(|m| m.has(i, Kind::Done, &self.reviewer))
+        });
+        if done && !done_before {
+            self.finished.insert(i);
+        } else if !done {
+            self.finished.remove(&i);
+        }
         self.mine_done.insert(i, done);
         if done {
             self.skipped.remove(&i);
@@ -2618,5 +2686,13 @@ pub fn ago(d: Duration) -> String {
         format!("{}m", s / 60)
     } else {
         format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
+    }
+}
+
+/// Why a key that switches between responses does nothing on an item with `n` of them.
+fn one_response(n: usize, what: &str) -> String {
+    match n {
+        0 => format!("this item has no response: {what}"),
+        _ => format!("this item has one response: {what}"),
     }
 }

@@ -300,7 +300,11 @@ fn draw_footer(state: &State, f: &mut Frame, area: Rect) {
             Level::Warn => t.warn,
             Level::Error => t.bad,
         };
-        Line::from(Span::styled(one_line(msg), st))
+        // cut with an ellipsis, so a cut message shows it is cut
+        Line::from(Span::styled(
+            truncate(&one_line(msg), rows[1].width as usize),
+            st,
+        ))
     } else {
         hints(state, rows[1].width)
     };
@@ -360,6 +364,7 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
                     act(&mut parts, Action::NoBonus);
                     act(&mut parts, Action::Penalty);
                     act(&mut parts, Action::NoPenalty);
+                    act(&mut parts, Action::ContextLength);
                 }
                 Context::Generic | Context::Global => {
                     act(&mut parts, Action::Pass);
@@ -376,9 +381,6 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
             if state.item().is_some_and(|i| i.responses.len() > 1) {
                 act(&mut parts, Action::NextModel);
                 act(&mut parts, Action::SideBySide);
-            }
-            if ctx == Context::ChartomQa {
-                act(&mut parts, Action::ContextLength);
             }
             act(&mut parts, Action::Search);
             act(&mut parts, Action::Filter);
@@ -684,6 +686,25 @@ pub fn max_scroll(state: &State) -> u16 {
         .unwrap_or(0)
 }
 
+/// How far `PgDn`/`PgUp` move the item's text: the visible rows of the pane that scrolls
+/// furthest (the one whose indicator counts lines), less one row kept for context.
+pub fn page_rows(state: &State) -> u16 {
+    let (w, h) = state.size;
+    let body = Rect::new(0, 1, w, h.saturating_sub(3));
+    let rows = if w < MIN_W || h < MIN_H {
+        0
+    } else {
+        item_panes(state, body)
+            .panes
+            .iter()
+            .map(pane_geometry)
+            .max_by_key(|(_, max)| *max)
+            .map(|(text, _)| text.height)
+            .unwrap_or(0)
+    };
+    rows.saturating_sub(1).max(1)
+}
+
 fn draw_item(state: &State, f: &mut Frame, area: Rect) {
     let t = &state.theme;
     let panes = item_panes(state, area);
@@ -890,8 +911,16 @@ fn grade_line(
     let graded = !parts
         .first()
         .is_some_and(|p| *p == ungraded || p == "question not verified");
-    let recorded = if column {
+    // a line about one response's grades is marked only when that response has any (or
+    // the item-wide final mark or note it shows)
+    let per_model =
+        model.is_some() && matches!(item.benchmark(), Benchmark::Chartom | Benchmark::ChartomQa);
+    let recorded = if column || per_model {
         g.as_ref().is_some_and(|g| !g.is_empty())
+            || (!column
+                && mine
+                    .as_ref()
+                    .is_some_and(|r| r.is_final == Some(true) || r.note.is_some()))
     } else {
         mine.is_some()
     };
@@ -1305,7 +1334,7 @@ fn bonus_block(state: &State, item: &Item, r: &Response, selected: bool) -> Vec<
     let n = item.bonus_points.len();
     let c = covered.iter().filter(|&&x| (x as usize) <= n).count();
     let mut spans = vec![Span::styled(format!(" Coverage {c}/{n}"), t.accent)];
-    if let Some((bc, bt)) = grading::running_bpc(state) {
+    if let Some((bc, bt)) = grading::running_bpc(state, &r.model) {
         spans.push(Span::styled(
             format!(
                 "   running BPC (my grades) {:.2} = {bc}/{bt}",
@@ -1610,6 +1639,13 @@ fn review_summary(item: &Item, r: &Review, scope: Scope) -> String {
         if let Some(t) = &r.reason_text {
             parts.push(format!("“{t}”"));
         }
+        // a C-VQA fix: the corrected counterfactual pair (docs/format.md)
+        if let Some(q) = &r.fixed_question {
+            parts.push(format!("fixed Q “{q}”"));
+        }
+        if let Some(a) = &r.fixed_answer {
+            parts.push(format!("fixed A “{a}”"));
+        }
         if let Some(v) = &r.verdict {
             parts.push(v.clone());
         }
@@ -1682,13 +1718,18 @@ fn comparison_lines(
         );
         out.push(Line::from(spans));
     }
-    out.push(Line::from(Span::styled(
-        format!(
-            " grade the item, then {} marks your verdict as the final one",
-            state.keymap.hint(Context::Global, Action::Adjudicate)
-        ),
-        t.dim,
-    )));
+    let is_final = state
+        .my_review(state.pos)
+        .is_some_and(|r| r.is_final == Some(true));
+    if !is_final {
+        out.push(Line::from(Span::styled(
+            format!(
+                " grade the item, then {} marks your verdict as the final one",
+                state.keymap.hint(Context::Global, Action::Adjudicate)
+            ),
+            t.dim,
+        )));
+    }
     out
 }
 
@@ -2086,7 +2127,7 @@ fn help_lines(state: &State) -> Vec<Line<'static>> {
             last = Some(c);
         }
         lines.push(Line::from(vec![
-            Span::styled(format!("  {keys:<16}"), t.accent),
+            Span::styled(key_cell(&keys), t.accent),
             Span::styled(desc, t.text),
         ]));
     }
@@ -2101,11 +2142,20 @@ fn help_lines(state: &State) -> Vec<Line<'static>> {
         ("Ctrl-u / Ctrl-k", "delete to start / end"),
     ] {
         lines.push(Line::from(vec![
-            Span::styled(format!("  {k:<16}"), t.accent),
+            Span::styled(key_cell(k), t.accent),
             Span::styled(d, t.text),
         ]));
     }
     lines
+}
+
+/// The help's key column: 16 wide, and a longer key keeps a space before its text.
+fn key_cell(keys: &str) -> String {
+    if keys.chars().count() < 16 {
+        format!("  {keys:<16}")
+    } else {
+        format!("  {keys} ")
+    }
 }
 
 fn draw_help(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
@@ -2131,6 +2181,20 @@ fn draw_help(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
 
 /// How far the help or the summary can scroll at the current size (0 in other modes):
 /// their scroll keys stop there.
+/// How far `PgDn`/`PgUp` move the help or the summary: their visible rows, less one.
+pub fn page_rows_of_page(state: &State) -> u16 {
+    let (w, h) = state.size;
+    let inner = Rect::new(1, 2, w.saturating_sub(2), h.saturating_sub(5));
+    let rows = match (&state.mode, &state.summary) {
+        (Mode::Summary { .. }, Some(Ok(v))) => {
+            let (_, plot) = summary_lines(state, v, inner.width);
+            summary_split(inner, plot).0.height
+        }
+        _ => inner.height,
+    };
+    rows.saturating_sub(1).max(1)
+}
+
 pub fn page_max_scroll(state: &State) -> u16 {
     let (w, h) = state.size;
     if w < MIN_W || h < MIN_H {
@@ -2431,6 +2495,13 @@ fn draw_hmi_plot(state: &State, f: &mut Frame, area: Rect, v: &Value) {
     let Some(charts) = v["benchmarks"]["chartom"]["charts"].as_array() else {
         return;
     };
+    // One model's predictions, named in the title: the first (by name) that has any.
+    let model: Option<String> = charts
+        .iter()
+        .filter_map(|c| c["predictions"].as_object())
+        .flat_map(|o| o.keys())
+        .min()
+        .cloned();
     let mut pts: Vec<(f64, bool, Option<f64>)> = charts
         .iter()
         .filter_map(|c| {
@@ -2440,12 +2511,9 @@ fn draw_hmi_plot(state: &State, f: &mut Frame, area: Rect, v: &Value) {
                 .as_str()
                 .map(|s| s == "manipulated")
                 .unwrap_or(id.ends_with("_2"));
-            let pred = c["prediction"].as_f64().or_else(|| {
-                c["predictions"]
-                    .as_object()
-                    .and_then(|o| o.values().next())
-                    .and_then(Value::as_f64)
-            });
+            let pred = c["prediction"]
+                .as_f64()
+                .or_else(|| c["predictions"][model.as_deref()?].as_f64());
             Some((h, manip, pred))
         })
         .collect();
@@ -2453,7 +2521,13 @@ fn draw_hmi_plot(state: &State, f: &mut Frame, area: Rect, v: &Value) {
     let b = block(
         t,
         Span::styled(
-            " HMI ranking: charts sorted by HMI, with the model's prediction ",
+            match &model {
+                Some(m) => format!(
+                    " HMI ranking: charts sorted by HMI, with {}'s MIND prediction ",
+                    one_line(m)
+                ),
+                None => " HMI ranking: charts sorted by HMI ".to_string(),
+            },
             t.title,
         ),
     );
