@@ -925,12 +925,16 @@ impl State {
                     );
                     self.filter_catalog = catalog(&meta);
                     self.meta = Some(std::sync::Arc::new(meta));
-                    // The running BPC counts my grades in the file, not only this session's.
+                    // The running BPC counts my grades in the file, not only this session's:
+                    // only the CharToM-QA items I reviewed are read (the index says which).
                     let in_file: Vec<usize> = self
                         .meta
                         .as_ref()
-                        .and_then(|m| m.facet(Kind::Reviewer, &self.reviewer))
-                        .map(|b| b.ones().collect())
+                        .and_then(|m| {
+                            let mut b = m.facet(Kind::Reviewer, &self.reviewer)?.clone();
+                            b.and_with(m.facet(Kind::Benchmark, Benchmark::ChartomQa.name())?);
+                            Some(b.ones().collect())
+                        })
                         .unwrap_or_default();
                     for i in in_file {
                         if !self.mine.contains_key(&i) {
