@@ -44,9 +44,12 @@ pub fn reject(r: &mut Review, reason: CvqaReason, text: Option<&str>) {
 /// changed is written.
 pub fn fix(r: &mut Review, question: &str, answer: &str, q: &str, a: &str, reason: CvqaReason) {
     r.status = Some(CvqaStatus::Fix);
-    r.fixed_question = (q != question).then(|| q.to_string());
-    r.fixed_answer = (a != answer).then(|| a.to_string());
-    r.answer_ok = Some(a == answer);
+    // An empty field fixes nothing: the original stands (docs/format.md).
+    let fixed =
+        |new: &str, old: &str| (!new.trim().is_empty() && new != old).then(|| new.to_string());
+    r.fixed_question = fixed(q, question);
+    r.fixed_answer = fixed(a, answer);
+    r.answer_ok = Some(r.fixed_answer.is_none());
     r.image_related = Some(reason != CvqaReason::NotImageRelated);
     r.reason_text = None;
     r.reason = Some(reason);
@@ -270,5 +273,18 @@ mod tests {
         set_penalty(&mut g, Some("  wrong  "));
         assert_eq!(g.penalty, Some(Some("wrong".into())));
         assert_eq!(g.bonus, None);
+    }
+
+    #[test]
+    fn an_empty_field_is_no_fix_of_it() {
+        let mut r = Review::default();
+        fix(&mut r, "q?", "3", "q2?", " ", CvqaReason::Ambiguous);
+        assert_eq!(r.fixed_question.as_deref(), Some("q2?"));
+        assert_eq!(r.fixed_answer, None);
+        assert_eq!(r.answer_ok, Some(true));
+        fix(&mut r, "q?", "3", "", "4", CvqaReason::WrongAnswer);
+        assert_eq!(r.fixed_question, None);
+        assert_eq!(r.fixed_answer.as_deref(), Some("4"));
+        assert_eq!(r.answer_ok, Some(false));
     }
 }

@@ -7,7 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKi
 use serde_json::{Value, json};
 use verdict::model::CvqaStatus;
 use verdict::store::Store;
-use verdict::tui::app::{Clock, Effect, FilterOption, Mode, Msg, SaveState, State};
+use verdict::tui::app::{Clock, Effect, FilterOption, Level, Mode, Msg, SaveState, State};
 use verdict::tui::draw::render_to_string;
 use verdict::tui::facts;
 use verdict::tui::keymap::{Action, Keymap};
@@ -2777,4 +2777,150 @@ fn page_down_in_the_summary_skips_no_line() {
     assert_ne!(after, before, "PgDn scrolls");
     let last = before.iter().rev().find(|l| !l.is_empty()).unwrap();
     assert!(after.contains(last), "{last:?} not in {after:?}");
+}
+
+/// The fix popup on the first item (real `direct`), the answer field emptied.
+fn fix_with_empty_answer(s: &mut State) {
+    ch(s, 'f');
+    press(s, KeyCode::Tab);
+    for _ in 0..20 {
+        press(s, KeyCode::Backspace);
+    }
+}
+
+#[test]
+fn a_fix_with_an_empty_answer_alone_records_nothing() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    fix_with_empty_answer(&mut s);
+    let fx = press(&mut s, KeyCode::Enter);
+    assert!(recorded(&mut s, fx).is_empty());
+    assert_eq!(s.mode, Mode::Normal, "no reason asked: nothing to fix");
+    let (msg, _) = s.status.clone().expect("the status says why");
+    assert!(msg.contains("empty"), "{msg}");
+    // whitespace only is empty too, and so is an emptied question
+    ch(&mut s, 'f');
+    for _ in 0..200 {
+        press(&mut s, KeyCode::Backspace);
+    }
+    typ(&mut s, "   ");
+    let fx = press(&mut s, KeyCode::Enter);
+    assert!(recorded(&mut s, fx).is_empty());
+    assert_eq!(s.mode, Mode::Normal);
+}
+
+#[test]
+fn an_empty_answer_beside_a_fixed_question_is_not_a_fixed_answer() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'f');
+    typ(&mut s, " now");
+    press(&mut s, KeyCode::Tab);
+    for _ in 0..20 {
+        press(&mut s, KeyCode::Backspace);
+    }
+    press(&mut s, KeyCode::Enter);
+    assert!(matches!(s.mode, Mode::FixReason { .. }), "{:?}", s.mode);
+    let fx = ch(&mut s, '1');
+    let r = recorded(&mut s, fx);
+    let v = strip_time(&r[0].1);
+    assert!(v["fixed_question"].as_str().unwrap().ends_with(" now"));
+    assert!(v.get("fixed_answer").is_none(), "{v}");
+    assert_eq!(v["answer_ok"], true, "{v}");
+    let out = render_to_string(&s, 80, 24);
+    assert!(!out.contains("Fixed answer:"), "{out}");
+}
+
+#[test]
+fn a_fixed_answer_check_would_warn_about_is_warned_in_the_popup() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    fix_with_empty_answer(&mut s);
+    typ(&mut s, "6 wings");
+    press(&mut s, KeyCode::Enter);
+    assert!(matches!(s.mode, Mode::FixReason { .. }), "{:?}", s.mode);
+    let (msg, level) = s.status.clone().expect("a warning");
+    assert!(msg.contains("not a whole number in digits"), "{msg}");
+    assert_eq!(level, Level::Warn);
+    let out = render_to_string(&s, 100, 24);
+    assert!(
+        out.contains("not a whole number"),
+        "shown beside the popup: {out}"
+    );
+    // the reviewer may still confirm: it is their verdict
+    let fx = press(&mut s, KeyCode::Enter);
+    let r = recorded(&mut s, fx);
+    assert_eq!(strip_time(&r[0].1)["fixed_answer"], "6 wings");
+    // a whole number is not warned about
+    ch(&mut s, 'p');
+    s.status = None;
+    fix_with_empty_answer(&mut s);
+    typ(&mut s, "12");
+    press(&mut s, KeyCode::Enter);
+    assert!(matches!(s.mode, Mode::FixReason { .. }), "{:?}", s.mode);
+    assert!(
+        s.status.as_ref().is_none_or(|(_, l)| *l != Level::Warn),
+        "{:?}",
+        s.status
+    );
+}
+
+#[test]
+fn a_note_keeps_the_skip_of_a_finished_item() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    let fx = ch(&mut s, 'r');
+    recorded(&mut s, fx);
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    ch(&mut s, 'p');
+    ch(&mut s, 'S');
+    ch(&mut s, 'p');
+    assert!(s.is_skipped(0));
+    assert!(render_to_string(&s, 80, 24).contains("skipped"));
+    ch(&mut s, 'i');
+    typ(&mut s, "n1");
+    let fx = press(&mut s, KeyCode::Enter);
+    assert!(!recorded(&mut s, fx).is_empty(), "the note is recorded");
+    assert!(s.is_skipped(0), "a note does not clear a skip");
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("· skipped"), "{out}");
+}
+
+#[test]
+fn grading_a_skipped_item_done_says_the_skip_is_cleared() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'S');
+    assert!(s.is_skipped(0));
+    let fx = ch(&mut s, 'a');
+    recorded(&mut s, fx);
+    assert!(!s.is_skipped(0));
+    let (msg, _) = s.status.clone().unwrap();
+    assert!(msg.contains("skip cleared"), "{msg}");
+}
+
+#[test]
+fn the_generic_json_shows_the_review_just_recorded() {
+    let (_d, mut s) = state_of(
+        r#"{"id":"g","benchmark":"mmlu","question":"q"}
+"#,
+    );
+    ch(&mut s, 'i');
+    typ(&mut s, "MY-NOTE");
+    let fx = press(&mut s, KeyCode::Enter);
+    recorded(&mut s, fx);
+    let out = render_to_string(&s, 80, 30);
+    assert!(out.contains("\"carol\""), "{out}");
+    assert!(s.raw_shown().contains("MY-NOTE"), "{}", s.raw_shown());
+    // blind mode keeps others out but shows mine
+    let (_d, mut s) = state_of(
+        r#"{"id":"g","benchmark":"mmlu","question":"q","reviews":{"bob":{"at":"2026-11-01T10:00:00Z","verdict":"fail","note":"BOB-SAYS"}}}
+"#,
+    );
+    ch(&mut s, 'b');
+    ch(&mut s, 'i');
+    typ(&mut s, "MY-NOTE");
+    let fx = press(&mut s, KeyCode::Enter);
+    recorded(&mut s, fx);
+    let raw = s.raw_shown();
+    assert!(
+        raw.contains("MY-NOTE") && !raw.contains("BOB-SAYS"),
+        "{raw}"
+    );
 }

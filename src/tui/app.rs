@@ -2272,13 +2272,51 @@ impl State {
 
     /// The fix editor was saved: ask why, suggesting wrong-answer when the answer
     /// changed, else ungrammatical (the reviewer confirms or picks another).
+    /// An empty (or blank) field is no fix of that field: the original stands.
     fn fix(&mut self, q: String, a: String) {
-        let Some(cf) = self.item().and_then(|i| i.counterfactual.clone()) else {
+        let Some(item) = self.item() else { return };
+        let Some(cf) = item.counterfactual.clone() else {
             return;
         };
+        let group = item.group.clone();
+        let empty: Vec<&str> = [("question", &q), ("answer", &a)]
+            .into_iter()
+            .filter(|(_, t)| t.trim().is_empty())
+            .map(|(name, _)| name)
+            .collect();
+        let empty = empty.join(" and ");
+        let q = if q.trim().is_empty() {
+            cf.question.clone()
+        } else {
+            q
+        };
+        let a = if a.trim().is_empty() {
+            cf.answer.clone()
+        } else {
+            a
+        };
         if q == cf.question && a == cf.answer {
-            self.set_status("nothing changed: use a to accept as it is", Level::Warn);
+            let msg = if empty.is_empty() {
+                "nothing changed: use a to accept as it is".to_string()
+            } else {
+                format!(
+                    "empty {empty} is no fix: nothing changed, nothing recorded (use a to accept as it is)"
+                )
+            };
+            self.set_status(msg, Level::Warn);
             return;
+        }
+        // The rule `verdict check` warns by: said now, but the verdict is the reviewer's.
+        let problem = group.as_deref().filter(|_| a != cf.answer).and_then(|g| {
+            crate::check::cvqa_answer_problem(g, (q != cf.question).then_some(q.as_str()), &a)
+        });
+        if let Some(m) = problem {
+            self.set_status(
+                format!("fixed answer: {m} (verdict check will warn); pick a reason to record it anyway, Esc cancels"),
+                Level::Warn,
+            );
+        } else if !empty.is_empty() {
+            self.set_status(format!("empty {empty} left as the original"), Level::Info);
         }
         let suggested = if a != cf.answer {
             CvqaReason::WrongAnswer
