@@ -2888,7 +2888,10 @@ fn grading_a_skipped_item_done_says_the_skip_is_cleared() {
     let (_d, mut s) = state("cvqa.jsonl");
     ch(&mut s, 'S');
     assert!(s.is_skipped(0));
-    let fx = ch(&mut s, 'a');
+    ch(&mut s, 'p');
+    let fx = ch(&mut s, 'r');
+    recorded(&mut s, fx);
+    let fx = ch(&mut s, '1');
     recorded(&mut s, fx);
     assert!(!s.is_skipped(0));
     let (msg, _) = s.status.clone().unwrap();

@@ -465,6 +465,8 @@ pub struct State {
     pub queue: bool,
     /// Items I skipped for now: `Space` passes over them (kept across sessions).
     pub skipped: BTreeSet<usize>,
+    /// This update's grading cleared a skip: the status line says so.
+    skip_cleared: bool,
     pub quit: bool,
     /// (graded by me, by anyone) in the file as opened, from the index.
     pub base_progress: (usize, usize),
@@ -548,6 +550,7 @@ impl State {
             auto_advance: false,
             queue: false,
             skipped: BTreeSet::new(),
+            skip_cleared: false,
             quit: false,
             base_progress: (0, 0),
             zoom: false,
@@ -986,6 +989,15 @@ impl State {
                     };
                 }
             }
+        }
+        if self.skip_cleared {
+            self.skip_cleared = false;
+            let msg = match self.status.take() {
+                Some((m, l)) if l != Level::Error => (format!("{m} · skip cleared"), l),
+                Some(e) => e,
+                None => ("skip cleared".to_string(), Level::Info),
+            };
+            self.status = Some(msg);
         }
         if !tick {
             self.clamp_scroll();
@@ -2622,8 +2634,10 @@ impl State {
             self.finished.remove(&i);
         }
         self.mine_done.insert(i, done);
-        if done {
-            self.skipped.remove(&i);
+        // Only grading that makes the item done clears my skip of it (a note on a
+        // finished item does not), and the status line says so.
+        if done && !done_before && self.skipped.remove(&i) {
+            self.skip_cleared = true;
         }
         self.mine.insert(i, review);
         self.refresh_live(i);
