@@ -2911,6 +2911,13 @@ fn the_generic_json_shows_the_review_just_recorded() {
     let out = render_to_string(&s, 80, 30);
     assert!(out.contains("\"carol\""), "{out}");
     assert!(s.raw_shown().contains("MY-NOTE"), "{}", s.raw_shown());
+    // undone: gone again, as the file will have it
+    let fx = ch(&mut s, 'u');
+    recorded(&mut s, fx);
+    assert_eq!(
+        serde_json::from_str::<Value>(&s.raw_shown()).unwrap(),
+        json!({"id":"g","benchmark":"mmlu","question":"q"})
+    );
     // blind mode keeps others out but shows mine
     let (_d, mut s) = state_of(
         r#"{"id":"g","benchmark":"mmlu","question":"q","reviews":{"bob":{"at":"2026-11-01T10:00:00Z","verdict":"fail","note":"BOB-SAYS"}}}

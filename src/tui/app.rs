@@ -721,24 +721,49 @@ impl State {
         }
     }
 
-    /// The current item's JSON as the generic view shows it: in blind mode, until I am
-    /// done with the item, without the other reviewers' reviews.
+    /// The current item's JSON as the generic view shows it: with my review as this
+    /// session has it (recorded since the file was read, or removed), and in blind mode,
+    /// until I am done with the item, without the other reviewers' reviews.
     pub fn raw_shown(&self) -> String {
         let Some(c) = &self.current else {
             return String::new();
         };
-        if self.reveal_item() {
+        let reveal = self.reveal_item();
+        let mine = self.mine.get(&c.index);
+        if reveal && mine.is_none() {
             return c.raw.clone();
         }
-        match serde_json::from_str::<Value>(&c.raw) {
-            Ok(mut v) => {
-                if let Some(reviews) = v.get_mut("reviews").and_then(Value::as_object_mut) {
-                    reviews.retain(|name, _| *name == self.reviewer);
+        let Ok(mut v) = serde_json::from_str::<Value>(&c.raw) else {
+            return if reveal { c.raw.clone() } else { String::new() };
+        };
+        let Some(obj) = v.as_object_mut() else {
+            return if reveal { c.raw.clone() } else { String::new() };
+        };
+        if let Some(r) = mine {
+            match r {
+                Some(r) => {
+                    if !obj.get("reviews").is_some_and(Value::is_object) {
+                        obj.insert("reviews".into(), Value::Object(Default::default()));
+                    }
+                    if let Some(reviews) = obj.get_mut("reviews").and_then(Value::as_object_mut) {
+                        reviews.insert(self.reviewer.clone(), review_value(r));
+                    }
                 }
-                v.to_string()
+                None => {
+                    // As the file will have it: a `reviews` emptied by this is removed.
+                    if let Some(reviews) = obj.get_mut("reviews").and_then(Value::as_object_mut)
+                        && reviews.shift_remove(&self.reviewer).is_some()
+                        && reviews.is_empty()
+                    {
+                        obj.shift_remove("reviews");
+                    }
+                }
             }
-            Err(_) => String::new(),
         }
+        if !reveal && let Some(reviews) = obj.get_mut("reviews").and_then(Value::as_object_mut) {
+            reviews.retain(|name, _| *name == self.reviewer);
+        }
+        v.to_string()
     }
 
     /// Per response of the current item: are my required grades of it given?
