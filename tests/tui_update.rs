@@ -2934,3 +2934,21 @@ fn the_generic_json_shows_the_review_just_recorded() {
         "{raw}"
     );
 }
+
+#[test]
+fn an_empty_fixed_answer_in_the_file_is_shown_as_empty() {
+    let (_d, s) = state_of_lines(&[json!({
+        "id": "real-00010", "benchmark": "cvqa", "image": "chart.png",
+        "original": {"question": "How many plates?", "answer": "1"},
+        "counterfactual": {"question": "How many if 2 more were added?", "answer": "2"},
+        "responses": [{"model": "llava", "original": "1", "counterfactual": "3"}],
+        "reviews": {"alice": {"at": "2026-11-01T10:00:00Z", "status": "fix",
+                              "fixed_answer": " ", "reason": "wrong-answer"}}
+    })]);
+    let out = render_to_string(&s, 120, 50);
+    let row = out
+        .lines()
+        .find(|l| l.contains("alice"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(row.contains("fixed A (empty)"), "{row}");
+}

@@ -1405,13 +1405,13 @@ fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, Vec<Line<'st
             if let Some(q) = &r.fixed_question {
                 out.push(Line::from(vec![
                     Span::styled("Fixed question: ", t.warn),
-                    Span::styled(sanitize(q), t.text),
+                    Span::styled(sanitize(&shown_fix(q, false)), t.text),
                 ]));
             }
             if let Some(a) = &r.fixed_answer {
                 out.push(Line::from(vec![
                     Span::styled("Fixed answer: ", t.warn),
-                    Span::styled(sanitize(a), t.text),
+                    Span::styled(sanitize(&shown_fix(a, false)), t.text),
                 ]));
             }
         }
@@ -1641,10 +1641,10 @@ fn review_summary(item: &Item, r: &Review, scope: Scope) -> String {
         }
         // a C-VQA fix: the corrected counterfactual pair (docs/format.md)
         if let Some(q) = &r.fixed_question {
-            parts.push(format!("fixed Q “{q}”"));
+            parts.push(format!("fixed Q {}", shown_fix(q, true)));
         }
         if let Some(a) = &r.fixed_answer {
-            parts.push(format!("fixed A “{a}”"));
+            parts.push(format!("fixed A {}", shown_fix(a, true)));
         }
         if let Some(v) = &r.verdict {
             parts.push(v.clone());
@@ -1807,6 +1807,18 @@ fn review_lines(state: &State, item: &Item, scope: Scope) -> Vec<Line<'static>> 
         )));
     }
     out
+}
+
+/// A fixed question or answer as shown: a blank one (written by hand or by an older
+/// version) says so rather than showing nothing.
+fn shown_fix(s: &str, quoted: bool) -> String {
+    if s.trim().is_empty() {
+        "(empty)".to_string()
+    } else if quoted {
+        format!("“{s}”")
+    } else {
+        s.to_string()
+    }
 }
 
 fn generic_lines(state: &State, raw: &str) -> Vec<Line<'static>> {
