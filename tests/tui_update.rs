@@ -2952,3 +2952,25 @@ fn an_empty_fixed_answer_in_the_file_is_shown_as_empty() {
         .unwrap_or_else(|| panic!("{out}"));
     assert!(row.contains("fixed A (empty)"), "{row}");
 }
+
+#[test]
+fn undoing_the_grading_that_cleared_a_skip_skips_the_item_again() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'S');
+    ch(&mut s, 'p');
+    let fx = ch(&mut s, 'r');
+    recorded(&mut s, fx);
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    assert!(!s.is_skipped(0));
+    let fx = ch(&mut s, 'u');
+    recorded(&mut s, fx);
+    assert_eq!(s.pos, 0);
+    assert!(s.is_skipped(0), "the skip comes back with the undo");
+    // redone: cleared again, and said
+    let fx = ctrl(&mut s, 'r');
+    recorded(&mut s, fx);
+    assert!(!s.is_skipped(0));
+    let (msg, _) = s.status.clone().unwrap();
+    assert!(msg.contains("skip cleared"), "{msg}");
+}

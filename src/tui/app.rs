@@ -346,6 +346,8 @@ pub struct Change {
     pub item: usize,
     pub before: Option<Review>,
     pub after: Option<Review>,
+    /// The change cleared my skip of the item: undoing it skips the item again.
+    pub unskipped: bool,
 }
 
 /// The loaded current item.
@@ -2514,6 +2516,7 @@ impl State {
                 item: i,
                 before,
                 after,
+                unskipped: false,
             });
         }
         kept.reverse();
@@ -2555,13 +2558,15 @@ impl State {
         if before.is_none() && after.is_none() {
             return false;
         }
+        let was_skipped = self.skipped.contains(&self.pos);
+        self.redo.clear();
+        self.record(self.pos, before.clone(), after.clone(), fx);
         self.undo.push(Change {
             item: self.pos,
-            before: before.clone(),
-            after: after.clone(),
+            before,
+            after,
+            unskipped: was_skipped && !self.skipped.contains(&self.pos),
         });
-        self.redo.clear();
-        self.record(self.pos, before, after, fx);
         true
     }
 
@@ -2677,8 +2682,13 @@ impl State {
             self.goto(c.item, fx);
         }
         self.record(c.item, c.after.clone(), c.before.clone(), fx);
+        let again = if c.unskipped && self.skipped.insert(c.item) {
+            " · skipped again"
+        } else {
+            ""
+        };
         self.set_status(
-            format!("undone on {}", self.display_id(c.item)),
+            format!("undone on {}{again}", self.display_id(c.item)),
             Level::Info,
         );
         self.redo.push(c);
