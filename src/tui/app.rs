@@ -2351,7 +2351,7 @@ impl State {
         });
         if let Some(m) = problem {
             self.set_status(
-                format!("fixed answer: {m} (verdict check will warn); pick a reason to record it anyway, Esc cancels"),
+                format!("{m}: verdict check will warn; a reason records it anyway, Esc cancels"),
                 Level::Warn,
             );
         } else if !empty.is_empty() {
