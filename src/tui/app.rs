@@ -2559,14 +2559,19 @@ impl State {
             return false;
         }
         let was_skipped = self.skipped.contains(&self.pos);
-        self.redo.clear();
-        self.record(self.pos, before.clone(), after.clone(), fx);
+        // Pushed before recording: the session effect `record` sends keeps the history.
         self.undo.push(Change {
             item: self.pos,
-            before,
-            after,
-            unskipped: was_skipped && !self.skipped.contains(&self.pos),
+            before: before.clone(),
+            after: after.clone(),
+            unskipped: false,
         });
+        self.redo.clear();
+        self.record(self.pos, before, after, fx);
+        let unskipped = was_skipped && !self.skipped.contains(&self.pos);
+        if let Some(c) = self.undo.last_mut() {
+            c.unskipped = unskipped;
+        }
         true
     }
 
