@@ -2778,3 +2778,26 @@ fn page_down_in_the_summary_skips_no_line() {
     let last = before.iter().rev().find(|l| !l.is_empty()).unwrap();
     assert!(after.contains(last), "{last:?} not in {after:?}");
 }
+
+#[test]
+fn the_filter_menu_names_and_takes_the_live_clear_key() {
+    let (_d, p) = fixture("cvqa.jsonl");
+    let mut s = state_at(&p);
+    let mut km = Keymap::default();
+    let mut cfg = std::collections::BTreeMap::new();
+    cfg.insert("clear_filters".to_string(), vec!["Z".to_string()]);
+    assert!(km.apply_config(&cfg).is_empty());
+    s.keymap = km;
+    ch(&mut s, 'F');
+    let out = render_to_string(&s, 80, 24);
+    let footer = out.lines().nth(23).unwrap();
+    assert!(
+        footer.contains("Enter toggle") && footer.contains("Z clear"),
+        "the footer names what the menu's keys do: {footer}"
+    );
+    assert!(out.contains("Z clears"), "{out}");
+    press(&mut s, KeyCode::Enter);
+    assert!(!s.filters.is_empty(), "a filter is on");
+    ch(&mut s, 'Z');
+    assert!(s.filters.is_empty(), "the remapped key clears the filters");
+}
