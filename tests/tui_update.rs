@@ -2974,3 +2974,26 @@ fn undoing_the_grading_that_cleared_a_skip_skips_the_item_again() {
     let (msg, _) = s.status.clone().unwrap();
     assert!(msg.contains("skip cleared"), "{msg}");
 }
+
+#[test]
+fn the_filter_menu_names_and_takes_the_live_clear_key() {
+    let (_d, p) = fixture("cvqa.jsonl");
+    let mut s = state_at(&p);
+    let mut km = Keymap::default();
+    let mut cfg = std::collections::BTreeMap::new();
+    cfg.insert("clear_filters".to_string(), vec!["Z".to_string()]);
+    assert!(km.apply_config(&cfg).is_empty());
+    s.keymap = km;
+    ch(&mut s, 'F');
+    let out = render_to_string(&s, 80, 24);
+    let footer = out.lines().nth(23).unwrap();
+    assert!(
+        footer.contains("Enter toggle") && footer.contains("Z clear"),
+        "the footer names what the menu's keys do: {footer}"
+    );
+    assert!(out.contains("Z clears"), "{out}");
+    press(&mut s, KeyCode::Enter);
+    assert!(!s.filters.is_empty(), "a filter is on");
+    ch(&mut s, 'Z');
+    assert!(s.filters.is_empty(), "the remapped key clears the filters");
+}

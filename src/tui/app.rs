@@ -1195,6 +1195,10 @@ impl State {
         } else {
             vec![]
         };
+        // The filter menu clears with the keymap's key for "clear all filters" (the key
+        // its title and the footer name).
+        let clears =
+            self.keymap.lookup(Context::Global, Key::from_event(&k)) == Some(Action::ClearFilters);
         // The help and the summary scroll no further than their end.
         let page_max = crate::tui::draw::page_max_scroll(self);
         let page_rows = crate::tui::draw::page_rows_of_page(self);
@@ -1405,7 +1409,7 @@ impl State {
                     }
                     KeyCode::Down | KeyCode::Char('j') => *selected = (*selected + 1) % n,
                     KeyCode::Up | KeyCode::Char('k') => *selected = (*selected + n - 1) % n,
-                    KeyCode::Char('X') => {
+                    _ if clears => {
                         self.filters = Filters::default();
                         self.apply_filters(fx);
                     }

@@ -387,6 +387,12 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
             act(&mut parts, Action::Note);
             act(&mut parts, Action::Summary);
         }
+        Mode::Filter { .. } => {
+            parts.push(("Enter".into(), "toggle".into()));
+            parts.push(("↑↓".into(), "move".into()));
+            add(&mut parts, Action::ClearFilters, "clear");
+            parts.push(("Esc".into(), "close".into()));
+        }
         _ => {
             parts.push(("Enter".into(), "ok".into()));
             parts.push(("Esc".into(), "cancel".into()));
