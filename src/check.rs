@@ -129,11 +129,6 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
     Ok(report)
 }
 
-/// Check every item of an open store.
-pub fn check_store(store: &Store) -> Report {
-    check_store_with(store, Options::default())
-}
-
 /// Check every item of an open store, with options.
 pub fn check_store_with(store: &Store, opts: Options) -> Report {
     let base = crate::import::parent_dir(store.path());

@@ -1115,7 +1115,7 @@ mod tests {
         .unwrap();
         let (s, _, rep) = open_with_journal(&p).unwrap();
         assert_eq!(rep.applied, 1);
-        assert!(crate::check::check_store(&s).errors() == 0);
+        assert!(crate::check::check_store_with(&s, crate::check::Options::default()).errors() == 0);
     }
 
     /// A journal path that is a symbolic link, a FIFO or a hard link is never written,

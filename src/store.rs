@@ -271,21 +271,6 @@ impl Store {
         })
     }
 
-    /// A new, empty JSONL result set that will be written at `path`.
-    pub fn new_jsonl(path: PathBuf) -> Store {
-        Store {
-            path,
-            format: Format::Jsonl,
-            buf: Arc::new(map::Bytes::Owned(Vec::new())),
-            spans: vec![],
-            lines: vec![],
-            edits: BTreeMap::new(),
-            dirty: BTreeSet::new(),
-            saved_edits: BTreeSet::new(),
-            stamp: None,
-        }
-    }
-
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -297,10 +282,6 @@ impl Store {
     }
     pub fn is_empty(&self) -> bool {
         self.spans.is_empty()
-    }
-    /// Size of the file as read, in bytes.
-    pub fn file_len(&self) -> usize {
-        self.buf.len()
     }
     pub fn is_dirty(&self) -> bool {
         !self.dirty.is_empty()

@@ -95,11 +95,6 @@ impl ProtocolChoice {
         <Self as clap::ValueEnum>::from_str(s.trim(), true).ok()
     }
 
-    /// The command-line flag if given, else the environment variable, else `Auto`.
-    pub fn resolve(flag: Option<ProtocolChoice>) -> ProtocolChoice {
-        flag.or_else(Self::from_env).unwrap_or(ProtocolChoice::Auto)
-    }
-
     pub fn name(self) -> &'static str {
         match self {
             ProtocolChoice::Auto => "auto",
@@ -1424,10 +1419,6 @@ mod tests {
         );
         assert_eq!(ProtocolChoice::parse("iterm"), None);
         assert_eq!(ProtocolChoice::parse(""), None);
-        assert_eq!(
-            ProtocolChoice::resolve(Some(ProtocolChoice::Sixel)),
-            ProtocolChoice::Sixel
-        );
     }
 
     #[test]
