@@ -2,7 +2,7 @@
 //! and field.
 //!
 //! Each item is read as JSON and walked field by field (so one bad field does not hide
-//! the next), against FORMAT.md's rules for its benchmark; the typed loader
+//! the next), against docs/format.md's rules for its benchmark; the typed loader
 //! ([`crate::model::Item::parse`]) runs too, so a file that checks clean also loads.
 //! Severities: an *error* makes the item unusable or wrong for grading; a *warning* is
 //! suspicious but usable (a missing image, a judge's `"Null"` bonus); a *notice* is

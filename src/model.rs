@@ -1,4 +1,4 @@
-//! Typed views of result-set items (FORMAT.md, restated in `docs/format.md`).
+//! Typed views of result-set items (docs/format.md).
 //!
 //! An [`Item`] is parsed from the raw JSON text of one item. Keys this module does not
 //! know are ignored here; the store keeps the raw text, so nothing is lost on save.
@@ -76,7 +76,7 @@ pub struct Item {
     pub original: Option<QuestionAnswer>,
     pub counterfactual: Option<QuestionAnswer>,
 
-    // The CharToM-QA evaluation JSONL, which opens directly (FORMAT.md). `normalize`
+    // The CharToM-QA evaluation JSONL, which opens directly (docs/format.md). `normalize`
     // maps these onto the fields above.
     #[serde(rename = "book_name")]
     pub eval_book_name: Option<String>,
@@ -351,7 +351,7 @@ impl Judge {
     }
 
     /// The penalty text when the judge found one. A penalty counts when its text does
-    /// not contain `None` (FORMAT.md); `null` and empty text mean no penalty.
+    /// not contain `None` (docs/format.md); `null` and empty text mean no penalty.
     pub fn penalty_text(&self) -> Option<String> {
         match &self.penalty {
             None | Some(Value::Null) => None,

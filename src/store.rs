@@ -23,7 +23,7 @@ use crate::model::{FieldError, Item};
 /// Files of this size or more are mapped rather than read into memory.
 const MAP_FROM: u64 = 64 << 20;
 
-/// The two file forms of FORMAT.md.
+/// The two file forms of docs/format.md (JSONL and the JSON document).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Jsonl,

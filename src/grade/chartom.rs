@@ -1,4 +1,4 @@
-//! CHARTOM grading (FORMAT.md, "CHARTOM"): FACT answers parsed by format and graded
+//! CHARTOM grading (docs/format.md, "CHARTOM"): FACT answers parsed by format and graded
 //! against the key, MIND squared error, and the Human Misleadingness Index recomputed from
 //! human answers with its acceptable interval.
 

@@ -1,4 +1,4 @@
-//! CharToM-QA grading (FORMAT.md, "CharToM-QA"): bonus-point coverage (BPC) and penalty
+//! CharToM-QA grading (docs/format.md, "CharToM-QA"): bonus-point coverage (BPC) and penalty
 //! rate (PR), from the LLM judge and from human reviewers.
 //!
 //! - BPC = Σ covered bonus points / Σ bonus points over the responses (a micro average).

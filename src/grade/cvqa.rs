@@ -1,4 +1,4 @@
-//! C-VQA grading, as the benchmark's own scripts do it (FORMAT.md, "C-VQA").
+//! C-VQA grading, as the benchmark's own scripts do it (docs/format.md, "C-VQA").
 //!
 //! Matched against `scripts/format_response.py` and `scripts/calc_acc.py` of
 //! github.com/Letian2003/C-VQA (commit 8a1bf38 of format_response.py):

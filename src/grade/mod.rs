@@ -1,4 +1,4 @@
-//! The papers' grading rules (FORMAT.md, "Grading"), as pure functions over the typed
+//! The papers' grading rules (docs/format.md, "Grading"), as pure functions over the typed
 //! items of [`crate::model`]. Nothing here does IO or knows about terminals.
 //!
 //! - [`chartom`]: FACT answer parsing and correctness, MIND squared error, the HMI

@@ -307,7 +307,7 @@ pub struct Options {
     pub images: Option<ImagePaths>,
 }
 
-/// An item of the result set (FORMAT.md, C-VQA).
+/// An item of the result set (docs/format.md, C-VQA).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Item {
     pub id: String,

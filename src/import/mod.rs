@@ -208,7 +208,7 @@ pub fn relative_path(target: &Path, base: &Path) -> Option<PathBuf> {
 }
 
 /// How image paths are written into items: relative to the results file's folder when
-/// possible (FORMAT.md), else absolute.
+/// possible (docs/format.md), else absolute.
 #[derive(Debug, Clone)]
 pub struct ImagePaths {
     /// The image folder, absolute.
