@@ -137,18 +137,23 @@ pub fn save_position(
     let Some(pf) = dirs.positions_file() else {
         return Ok(());
     };
-    if let Some(d) = pf.parent() {
-        create_private_dir(d)?;
-    }
     let mut map: BTreeMap<String, Position> = fs::read_to_string(&pf)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_default();
     map.insert(position_key(file, reviewer), pos);
+    write_private_json(&pf, &map)
+}
+
+/// Replace `path` atomically (temporary file, rename) with `value` as JSON, readable by
+/// the user only, in a folder only the user may enter.
+fn write_private_json<T: Serialize + ?Sized>(path: &Path, value: &T) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    create_private_dir(dir)?;
     // A temporary file is created readable by the user only (tempfile's 0600).
-    let tmp = tempfile::NamedTempFile::new_in(pf.parent().unwrap_or(Path::new(".")))?;
-    serde_json::to_writer(&tmp, &map).map_err(std::io::Error::other)?;
-    tmp.persist(&pf).map_err(|e| e.error)?;
+    let tmp = tempfile::NamedTempFile::new_in(dir)?;
+    serde_json::to_writer(&tmp, value).map_err(std::io::Error::other)?;
+    tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
 
@@ -199,13 +204,7 @@ pub fn save_session(
     let Some(pf) = dirs.session_file(file, reviewer) else {
         return Ok(());
     };
-    let dir = pf.parent().unwrap_or(Path::new("."));
-    create_private_dir(dir)?;
-    // A temporary file is created readable by the user only (tempfile's 0600).
-    let tmp = tempfile::NamedTempFile::new_in(dir)?;
-    serde_json::to_writer(&tmp, session).map_err(std::io::Error::other)?;
-    tmp.persist(&pf).map_err(|e| e.error)?;
-    Ok(())
+    write_private_json(&pf, session)
 }
 
 /// The reviewer's name: `--reviewer`, else the config, else the login name.
