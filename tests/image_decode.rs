@@ -488,36 +488,36 @@ fn kitty_image_ready_under_a_popup_is_transmitted() {
     assert!(p.wait_exit().success());
 }
 
-/// Kitty through a real tmux (3.3 or later) whose outer terminal has no 24-bit colour:
-/// the transmission comes out of tmux's passthrough intact, and the placeholders keep
-/// the image id (a 256-colour index that tmux does not convert).
-#[test]
-fn kitty_through_tmux_without_rgb() {
+/// A tmux server of its own (killed when dropped) on a private socket.
+struct TmuxServer(String);
+impl Drop for TmuxServer {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("tmux")
+            .args(["-L", &self.0, "kill-server"])
+            .output();
+    }
+}
+
+/// The reviewer on the sandbox's `two.jsonl` with `protocol`, inside a new tmux session
+/// shown in a pty of 100×30; `None` when tmux is not installed. Bind the guard before
+/// the pty, so the pty goes first, then the server, then the sandbox.
+fn verdict_in_tmux(name: &str, protocol: &str) -> Option<((TmuxServer, Sandbox), Pty)> {
     let ok = std::process::Command::new("tmux").arg("-V").output();
     if !ok.is_ok_and(|o| o.status.success()) {
-        eprintln!("tmux is not installed: skipped");
-        return;
+        return None;
     }
     let sb = sandbox();
-    let socket = format!("verdict-decode-{}", std::process::id());
+    let socket = format!("verdict-{name}-{}", std::process::id());
     let bin = std::env::var("VERDICT_TEST_BIN")
         .unwrap_or_else(|_| env!("CARGO_BIN_EXE_verdict").to_string());
     let command = format!(
-        "env VERDICT_DATA_DIR={} VERDICT_CONFIG_DIR={} {bin} {} -r erin --image-protocol kitty",
+        "env VERDICT_DATA_DIR={} VERDICT_CONFIG_DIR={} {bin} {} -r erin --image-protocol {protocol}",
         sb.path("data").display(),
         sb.path("config").display(),
         sb.path("two.jsonl").display(),
     );
-    struct Kill(String);
-    impl Drop for Kill {
-        fn drop(&mut self) {
-            let _ = std::process::Command::new("tmux")
-                .args(["-L", &self.0, "kill-server"])
-                .output();
-        }
-    }
-    let _kill = Kill(socket.clone());
-    let mut p = Pty::spawn_program(
+    let server = TmuxServer(socket.clone());
+    let p = Pty::spawn_program(
         "tmux",
         [
             "-L",
@@ -531,6 +531,18 @@ fn kitty_through_tmux_without_rgb() {
         100,
         30,
     );
+    Some(((server, sb), p))
+}
+
+/// Kitty through a real tmux (3.3 or later) whose outer terminal has no 24-bit colour:
+/// the transmission comes out of tmux's passthrough intact, and the placeholders keep
+/// the image id (a 256-colour index that tmux does not convert).
+#[test]
+fn kitty_through_tmux_without_rgb() {
+    let Some((_tmux, mut p)) = verdict_in_tmux("decode", "kitty") else {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    };
     p.wait_for("pic-1");
     p.wait_for_bytes(b"a=T", 0);
     std::thread::sleep(std::time::Duration::from_millis(500));
@@ -550,44 +562,10 @@ fn kitty_through_tmux_without_rgb() {
 /// terminal's kitty answer, passed back through tmux, still upgrades to kitty.
 #[test]
 fn auto_through_tmux_upgrades_on_the_outer_kitty_answer() {
-    let ok = std::process::Command::new("tmux").arg("-V").output();
-    if !ok.is_ok_and(|o| o.status.success()) {
+    let Some((_tmux, mut p)) = verdict_in_tmux("auto", "auto") else {
         eprintln!("tmux is not installed: skipped");
         return;
-    }
-    let sb = sandbox();
-    let socket = format!("verdict-auto-{}", std::process::id());
-    let bin = std::env::var("VERDICT_TEST_BIN")
-        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_verdict").to_string());
-    let command = format!(
-        "env VERDICT_DATA_DIR={} VERDICT_CONFIG_DIR={} {bin} {} -r erin --image-protocol auto",
-        sb.path("data").display(),
-        sb.path("config").display(),
-        sb.path("two.jsonl").display(),
-    );
-    struct Kill(String);
-    impl Drop for Kill {
-        fn drop(&mut self) {
-            let _ = std::process::Command::new("tmux")
-                .args(["-L", &self.0, "kill-server"])
-                .output();
-        }
-    }
-    let _kill = Kill(socket.clone());
-    let mut p = Pty::spawn_program(
-        "tmux",
-        [
-            "-L",
-            socket.as_str(),
-            "-f",
-            "/dev/null",
-            "new-session",
-            command.as_str(),
-        ],
-        &[],
-        100,
-        30,
-    );
+    };
     p.wait_for("pic-1");
     // The kitty query came out of tmux's passthrough; answer it as kitty would.
     p.wait_for_bytes(b"\x1b_Gi=31,", 0);
