@@ -2278,13 +2278,7 @@ fn search_results_of_the_file_before_a_reload_are_dropped() {
 
 #[test]
 fn blind_mode_filters_and_summary_show_nothing_of_others() {
-    let q = |id: &str, reviews: Value| {
-        json!({"id": id, "benchmark": "cvqa", "group": "boolean",
-               "original": {"question": "q?", "answer": "yes"},
-               "counterfactual": {"question": "c?", "answer": "no"},
-               "responses": [{"model": "m", "original": "no", "counterfactual": "no"}],
-               "reviews": reviews})
-    };
+    let q = boolean_cvqa_item;
     let (_d, mut s) = state_of_lines(&[
         q(
             "a",
@@ -2364,15 +2358,18 @@ fn blind_mode_filters_and_summary_show_nothing_of_others() {
     assert_eq!(s.visible.as_deref(), Some(&[][..]));
 }
 
+/// A C-VQA boolean item with one model's response and these `reviews`.
+fn boolean_cvqa_item(id: &str, reviews: Value) -> Value {
+    json!({"id": id, "benchmark": "cvqa", "group": "boolean",
+           "original": {"question": "q?", "answer": "yes"},
+           "counterfactual": {"question": "c?", "answer": "no"},
+           "responses": [{"model": "m", "original": "no", "counterfactual": "no"}],
+           "reviews": reviews})
+}
+
 #[test]
 fn anyone_counts_the_same_items_live_and_on_opening() {
-    let q = |id: &str, reviews: Value| {
-        json!({"id": id, "benchmark": "cvqa", "group": "boolean",
-               "original": {"question": "q?", "answer": "yes"},
-               "counterfactual": {"question": "c?", "answer": "no"},
-               "responses": [{"model": "m", "original": "no", "counterfactual": "no"}],
-               "reviews": reviews})
-    };
+    let q = boolean_cvqa_item;
     // A note alone, mine or another's, is not "done": it counts neither for me nor for
     // anyone, on opening as live.
     let (_d, mut s) = state_of_lines(&[
@@ -2402,13 +2399,7 @@ fn anyone_counts_the_same_items_live_and_on_opening() {
 
 #[test]
 fn summary_progress_says_done_and_touched_apart() {
-    let q = |id: &str, reviews: Value| {
-        json!({"id": id, "benchmark": "cvqa", "group": "boolean",
-               "original": {"question": "q?", "answer": "yes"},
-               "counterfactual": {"question": "c?", "answer": "no"},
-               "responses": [{"model": "m", "original": "no", "counterfactual": "no"}],
-               "reviews": reviews})
-    };
+    let q = boolean_cvqa_item;
     let (_d, mut s) = state_of_lines(&[
         q("a", json!({"qa": {"note": "look again"}})),
         q("b", json!({"qa": {"status": "accept"}})),
