@@ -345,43 +345,6 @@ impl Store {
         Ok(v)
     }
 
-    /// Replace item `i` with `v`. If `v` equals the item as it is in the file, the edit is
-    /// dropped, so the item is written back byte-identical.
-    pub fn set_value(&mut self, i: usize, v: &Value) {
-        let orig = &self.buf[self.spans[i].clone()];
-        if let Ok(orig_v) = serde_json::from_slice::<Value>(orig)
-            && &orig_v == v
-        {
-            // Back to the file's bytes (the file may hold a saved edit: write it again).
-            if self.edits.remove(&i).is_some() {
-                if self.saved_edits.contains(&i) {
-                    self.dirty.insert(i);
-                } else {
-                    self.dirty.remove(&i);
-                }
-            }
-            return;
-        }
-        let text = match self.format {
-            Format::Jsonl => serde_json::to_string(v).expect("a Value always serializes"),
-            Format::Json => {
-                if orig.contains(&b'\n') {
-                    let indent = indent_before(&self.buf, self.spans[i].start);
-                    let pretty =
-                        serde_json::to_string_pretty(v).expect("a Value always serializes");
-                    pretty.replace('\n', &format!("\n{indent}"))
-                } else {
-                    serde_json::to_string(v).expect("a Value always serializes")
-                }
-            }
-        };
-        if self.edits.get(&i) == Some(&text) {
-            return;
-        }
-        self.edits.insert(i, text);
-        self.dirty.insert(i);
-    }
-
     /// Set (or with `None`, remove) `reviews.<reviewer>` of item `i`.
     ///
     /// Only the bytes of that one review change: it is spliced into the item's text, so
@@ -1202,19 +1165,6 @@ fn line_col(buf: &[u8], at: usize) -> (usize, usize) {
             .unwrap_or(0)
         + 1;
     (line, col)
-}
-
-fn indent_before(buf: &[u8], at: usize) -> String {
-    let line_start = buf[..at]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map(|p| p + 1)
-        .unwrap_or(0);
-    buf[line_start..at]
-        .iter()
-        .take_while(|b| **b == b' ' || **b == b'\t')
-        .map(|&b| b as char)
-        .collect()
 }
 
 fn sync_dir(dir: &Path) -> io::Result<()> {
