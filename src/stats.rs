@@ -593,29 +593,29 @@ impl Sums {
             .map(|v| v.name().to_string())
             .unwrap_or_else(|| "(none)".into());
         let recomputed = it.fact.as_ref().and_then(hmi_from_fact);
+        let id = it.id.clone().unwrap_or_else(|| store.fallback_id(i));
+        let pair = chart.and_then(|c| c.pair.clone());
+        let version_name = chart.and_then(|c| c.version).map(|v| v.name().to_string());
+        let format = it
+            .fact
+            .as_ref()
+            .and_then(chartom::fact_format)
+            .map(|f| fact_format_name(f).to_string());
         if let Some(suspicion) = chartom::suspect_key(it) {
             self.suspect_keys.push(SuspectKey {
-                id: it.id.clone().unwrap_or_else(|| store.fallback_id(i)),
-                pair: chart.and_then(|c| c.pair.clone()),
-                version: chart.and_then(|c| c.version).map(|v| v.name().to_string()),
-                format: it
-                    .fact
-                    .as_ref()
-                    .and_then(chartom::fact_format)
-                    .map(|f| fact_format_name(f).to_string()),
+                id: id.clone(),
+                pair: pair.clone(),
+                version: version_name.clone(),
+                format: format.clone(),
                 suspicion,
             });
         }
         self.charts.push(ChartStat {
-            id: it.id.clone().unwrap_or_else(|| store.fallback_id(i)),
-            pair: chart.and_then(|c| c.pair.clone()),
+            id,
+            pair,
             chart_type: chart.and_then(|c| c.chart_type.clone()),
-            version: chart.and_then(|c| c.version).map(|v| v.name().to_string()),
-            format: it
-                .fact
-                .as_ref()
-                .and_then(chartom::fact_format)
-                .map(|f| fact_format_name(f).to_string()),
+            version: version_name,
+            format,
             hmi: it.mind.map(|m| m.hmi),
             hmi_recomputed: recomputed.as_ref().map(|h| h.hmi),
             interval: recomputed
