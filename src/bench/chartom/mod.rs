@@ -1,0 +1,5 @@
+//! CHARTOM (misleading charts): FACT answers graded by the paper's rules, MIND
+//! predictions against the Human Misleadingness Index, justifications graded by hand
+//! (docs/format.md, "CHARTOM").
+
+pub mod stats;
