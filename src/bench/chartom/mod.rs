@@ -2,4 +2,6 @@
 //! predictions against the Human Misleadingness Index, justifications graded by hand
 //! (docs/format.md, "CHARTOM").
 
+pub mod grade;
+pub mod import;
 pub mod stats;
