@@ -2,6 +2,7 @@
 //! predictions against the Human Misleadingness Index, justifications graded by hand
 //! (docs/format.md, "CHARTOM").
 
+pub mod check;
 pub mod grade;
 pub mod import;
 pub mod stats;
