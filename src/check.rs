@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::import::quote;
 use crate::journal::Journal;
-use crate::model::{Item, kind};
+use crate::model::{Benchmark, Item, kind};
 use crate::store::{ItemError, Store, StoreError};
 
 pub use crate::bench::cvqa::check::cvqa_answer_problem;
@@ -620,12 +620,12 @@ fn check_item(
         models.push(m);
     }
 
-    let info = match bench {
-        "chartom" => crate::bench::chartom::check::item(c, obj, &responses),
-        "chartom-qa" => crate::bench::chartom_qa::check::item(c, obj, &responses, eval_layout),
-        "cvqa" => crate::bench::cvqa::check::item(c, obj, &responses),
-        _ => BenchInfo::default(),
-    };
+    let info = crate::bench::spec(Benchmark::from_name(Some(bench))).check(
+        c,
+        obj,
+        &responses,
+        eval_layout,
+    );
 
     if let Some(reviews) = c.obj(obj, "reviews", "reviews") {
         for (name, r) in reviews {

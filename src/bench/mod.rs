@@ -12,7 +12,10 @@
 //! - [`generic`]: any other benchmark: a free verdict and a note.
 
 use serde::Serialize;
+use serde_json::{Map, Value};
 
+use crate::check::{BenchInfo, Ctx};
+use crate::export::Row;
 use crate::model::Item;
 use crate::stats::ResolutionCounts;
 use crate::store::Store;
@@ -52,6 +55,39 @@ impl Benchmark {
             Benchmark::Cvqa => "cvqa",
             Benchmark::Other => "other",
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// What varies per benchmark
+
+/// The rules of one benchmark that the shared machinery asks for, item by item. Each
+/// benchmark's folder implements it on a unit struct; [`spec`] is the one `match` that
+/// picks it.
+pub(crate) trait Spec: Sync {
+    /// `verdict check`: the checks of the benchmark's own item fields (docs/format.md),
+    /// with what the review checks need to know about the item. `obj` is the item,
+    /// `responses` its readable responses; `eval_layout` is true for a line in the
+    /// CharToM-QA evaluation layout.
+    fn check(
+        &self,
+        c: &mut Ctx,
+        obj: &Map<String, Value>,
+        responses: &[&Map<String, Value>],
+        eval_layout: bool,
+    ) -> BenchInfo;
+
+    /// `verdict export`: fill `row` with `model`'s response to `it`.
+    fn export(&self, row: &mut Row, it: &Item, model: &str);
+}
+
+/// The rules of benchmark `b`.
+pub(crate) fn spec(b: Benchmark) -> &'static dyn Spec {
+    match b {
+        Benchmark::Chartom => &chartom::Chartom,
+        Benchmark::ChartomQa => &chartom_qa::ChartomQa,
+        Benchmark::Cvqa => &cvqa::Cvqa,
+        Benchmark::Other => &generic::Generic,
     }
 }
 
