@@ -16,14 +16,18 @@ use serde_json::{Map, Value};
 
 use crate::check::{BenchInfo, Ctx};
 use crate::export::Row;
-use crate::model::Item;
+use crate::model::{Item, Review};
 use crate::stats::ResolutionCounts;
 use crate::store::Store;
+use disagree::AutoGrades;
 
 pub mod chartom;
 pub mod chartom_qa;
 pub mod cvqa;
+mod disagree;
 pub mod generic;
+
+pub use disagree::{disagreement, needs_adjudication, reviewers_disagree};
 
 /// Which view and which grading rules apply to an item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -79,6 +83,33 @@ pub(crate) trait Spec: Sync {
 
     /// `verdict export`: fill `row` with `model`'s response to `it`.
     fn export(&self, row: &mut Row, it: &Item, model: &str);
+
+    /// Is `model`'s answer on this item wrong (after reviewer overrides)?
+    fn model_wrong(&self, _item: &Item, _model: &str) -> bool {
+        false
+    }
+
+    /// The automatic grades of `model`'s response, which a reviewer who gives no override
+    /// accepts.
+    fn auto_grades(&self, _item: &Item, _model: &str) -> AutoGrades {
+        AutoGrades::default()
+    }
+
+    /// Does this review's item-level verdict accept the automatic grades of every response
+    /// it does not override?
+    fn verdict_accepts_automatic(&self, _review: &Review) -> bool {
+        false
+    }
+
+    /// Does a reviewer's grade differ from the LLM judge's?
+    fn human_judge_disagree(&self, _item: &Item) -> bool {
+        false
+    }
+}
+
+/// Is `model`'s answer on this item wrong (after reviewer overrides)?
+pub fn model_wrong(item: &Item, model: &str) -> bool {
+    spec(item.benchmark()).model_wrong(item, model)
 }
 
 /// The rules of benchmark `b`.

@@ -3,10 +3,13 @@
 
 use serde_json::Value;
 
-use crate::grade::{chartom, chartom_qa, cvqa};
-use crate::model::{Benchmark, FactFormat, Item, JudgeBonus, Review};
+use crate::grade::{chartom, cvqa};
+use crate::model::{Benchmark, FactFormat, Item, Review};
 use crate::store::Store;
 use crate::tui::app::State;
+
+// The rules behind the reviewer's filters live with the benchmarks.
+pub use crate::bench::{disagreement, model_wrong, needs_adjudication, reviewers_disagree};
 
 pub struct FactView {
     pub parsed: Option<String>,
@@ -269,168 +272,6 @@ pub fn split_options(question: &str) -> (&str, Vec<(char, String)>) {
     } else {
         (cvqa::question_stem(question), opts)
     }
-}
-
-/// Is `model`'s answer on this item wrong (after reviewer overrides)?
-pub fn model_wrong(item: &Item, model: &str) -> bool {
-    match item.benchmark() {
-        Benchmark::Chartom => chartom::effective(item, model).fact_correct == Some(false),
-        Benchmark::Cvqa => {
-            let e = cvqa::effective(item, model);
-            !e.original_correct || !e.counterfactual_correct
-        }
-        Benchmark::ChartomQa => {
-            let e = chartom_qa::effective(item, model);
-            if e.choice_correct == Some(false) {
-                return true;
-            }
-            match (&e.human_grade, &e.judge) {
-                (Some(h), _) => h.penalized() || h.covered.is_some_and(|c| c < h.n_points),
-                (None, Some(j)) => j.penalty.is_some() || j.covered.is_some_and(|c| c < j.n_points),
-                _ => false,
-            }
-        }
-        Benchmark::Other => false,
-    }
-}
-
-/// Do reviewers disagree on this item (leaving out adjudications), or a human with the
-/// LLM judge?
-pub fn disagreement(item: &Item) -> bool {
-    reviewers_disagree(item) || human_judge_disagree(item)
-}
-
-/// Does the item belong in the adjudication queue: its reviewers disagree and none of
-/// them has given the final verdict?
-pub fn needs_adjudication(item: &Item) -> bool {
-    !item.reviews.values().any(|r| r.is_final == Some(true)) && reviewers_disagree(item)
-}
-
-/// Do two reviewers (leaving out adjudications) give different grades to the item?
-pub fn reviewers_disagree(item: &Item) -> bool {
-    let n = item.responses.len();
-    let reviews: Vec<_> = item
-        .reviews
-        .values()
-        .filter(|r| r.is_final != Some(true))
-        .collect();
-    if reviews.len() >= 2 {
-        let autos: Vec<AutoGrades> = item
-            .responses
-            .iter()
-            .map(|resp| AutoGrades::of(item, &resp.model))
-            .collect();
-        let none = crate::model::ResponseGrades::default();
-        let first = reviews[0];
-        for r in &reviews[1..] {
-            if r.status != first.status || r.verdict != first.verdict {
-                return true;
-            }
-            for (resp, auto) in item.responses.iter().zip(&autos) {
-                // C-VQA: a reviewer who gave the item's verdict accepted the automatic
-                // grades of every response they did not override.
-                let implied =
-                    |r: &Review| item.benchmark() == Benchmark::Cvqa && r.status.is_some();
-                let a = first
-                    .for_model(&resp.model, n)
-                    .or(implied(first).then_some(&none));
-                let b = r.for_model(&resp.model, n).or(implied(r).then_some(&none));
-                if let (Some(a), Some(b)) = (a, b)
-                    && (a.justification != b.justification
-                        || a.bonus.as_ref().map(|v| sorted(v))
-                            != b.bonus.as_ref().map(|v| sorted(v))
-                        || a.penalty.as_ref().map(Option::is_some)
-                            != b.penalty.as_ref().map(Option::is_some)
-                        || auto.differ(a, b))
-                {
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
-
-/// The automatic grades of one response, which an absent override stands for
-/// (docs/format.md: an override only replaces the automatic grade).
-struct AutoGrades {
-    fact: Option<bool>,
-    original: Option<bool>,
-    counterfactual: Option<bool>,
-}
-
-impl AutoGrades {
-    fn of(item: &Item, model: &str) -> AutoGrades {
-        match item.benchmark() {
-            Benchmark::Chartom => AutoGrades {
-                fact: chartom::effective(item, model).fact.correct,
-                original: None,
-                counterfactual: None,
-            },
-            Benchmark::Cvqa => {
-                let e = cvqa::effective(item, model);
-                AutoGrades {
-                    fact: None,
-                    original: Some(e.original.correct),
-                    counterfactual: Some(e.counterfactual.correct),
-                }
-            }
-            Benchmark::ChartomQa | Benchmark::Other => AutoGrades {
-                fact: None,
-                original: None,
-                counterfactual: None,
-            },
-        }
-    }
-
-    /// Do two reviewers' effective grades differ: an override equal to the automatic
-    /// grade is that grade, and no override means the automatic grade.
-    fn differ(&self, a: &crate::model::ResponseGrades, b: &crate::model::ResponseGrades) -> bool {
-        a.fact_correct.or(self.fact) != b.fact_correct.or(self.fact)
-            || a.original_correct.or(self.original) != b.original_correct.or(self.original)
-            || a.counterfactual_correct.or(self.counterfactual)
-                != b.counterfactual_correct.or(self.counterfactual)
-    }
-}
-
-/// Does a reviewer's grade differ from the LLM judge's (CharToM-QA)?
-fn human_judge_disagree(item: &Item) -> bool {
-    let n = item.responses.len();
-    let reviews: Vec<_> = item
-        .reviews
-        .values()
-        .filter(|r| r.is_final != Some(true))
-        .collect();
-    if item.benchmark() == Benchmark::ChartomQa {
-        for resp in &item.responses {
-            let Some(j) = &resp.judge else { continue };
-            let JudgeBonus::Points(jb) = j.bonus_list() else {
-                continue;
-            };
-            for r in &reviews {
-                if let Some(g) = r.for_model(&resp.model, n) {
-                    if let Some(b) = &g.bonus
-                        && sorted(b) != sorted(&jb)
-                    {
-                        return true;
-                    }
-                    if let Some(p) = &g.penalty
-                        && p.is_some() != j.penalty_text().is_some()
-                    {
-                        return true;
-                    }
-                }
-            }
-        }
-    }
-    false
-}
-
-fn sorted(v: &[u32]) -> Vec<u32> {
-    let mut v = v.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    v
 }
 
 /// Covered / total bonus points over the CharToM-QA items I have graded (this session's
