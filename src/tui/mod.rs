@@ -12,6 +12,7 @@ pub mod input;
 pub mod keymap;
 pub mod text;
 pub mod theme;
+pub mod views;
 pub mod worker;
 
 use std::io::{self, Write};
