@@ -10,8 +10,10 @@ pub mod grading;
 pub mod image;
 pub mod input;
 pub mod keymap;
+pub mod overlays;
 pub mod text;
 pub mod theme;
+pub mod views;
 pub mod worker;
 
 use std::io::{self, Write};
