@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use strum::{EnumIter, EnumString, IntoEnumIterator, IntoStaticStr};
 
 /// Where a binding applies. `Global` bindings work in every item view; benchmark contexts
 /// add the grading keys of that view.
@@ -29,8 +30,13 @@ impl Context {
     }
 }
 
-/// Everything a key can do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Everything a key can do. Its name in the config file is the variant's name in
+/// snake case (`NextUngraded` is `next_ungraded`), derived by strum; `Bonus(n)` is
+/// `bonus_1` … `bonus_9`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, EnumIter, EnumString, IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
 pub enum Action {
     Next,
     Prev,
@@ -88,19 +94,10 @@ pub enum Action {
 impl Action {
     /// Name used in the config file.
     pub fn name(self) -> String {
+        let base: &'static str = self.into();
         match self {
-            Action::Bonus(n) => format!("bonus_{n}"),
-            other => {
-                let dbg = format!("{other:?}");
-                let mut out = String::new();
-                for (i, c) in dbg.chars().enumerate() {
-                    if c.is_uppercase() && i > 0 {
-                        out.push('_');
-                    }
-                    out.push(c.to_ascii_lowercase());
-                }
-                out
-            }
+            Action::Bonus(n) => format!("{base}_{n}"),
+            _ => base.to_string(),
         }
     }
 
@@ -212,64 +209,19 @@ impl Action {
                 .filter(|n| (1..=9).contains(n))
                 .map(Action::Bonus);
         }
-        ALL_ACTIONS.iter().copied().find(|a| a.name() == name)
+        name.parse().ok().filter(|a| !matches!(a, Action::Bonus(_)))
     }
 
     /// Every action, bonus points 1–9 included.
     pub fn all() -> Vec<Action> {
-        let mut v = ALL_ACTIONS.to_vec();
-        v.extend((1..=9).map(Action::Bonus));
-        v
+        Action::iter()
+            .flat_map(|a| match a {
+                Action::Bonus(_) => (1..=9).map(Action::Bonus).collect(),
+                a => vec![a],
+            })
+            .collect()
     }
 }
-
-const ALL_ACTIONS: &[Action] = &[
-    Action::Next,
-    Action::Prev,
-    Action::NextUngraded,
-    Action::Skip,
-    Action::First,
-    Action::Last,
-    Action::Jump,
-    Action::Search,
-    Action::Filter,
-    Action::ClearFilters,
-    Action::Quit,
-    Action::Help,
-    Action::Summary,
-    Action::Undo,
-    Action::Redo,
-    Action::Note,
-    Action::ScrollDown,
-    Action::ScrollUp,
-    Action::PageDown,
-    Action::PageUp,
-    Action::NextModel,
-    Action::SideBySide,
-    Action::OpenImage,
-    Action::ZoomImage,
-    Action::Blind,
-    Action::Theme,
-    Action::Suspend,
-    Action::Identifies,
-    Action::Partial,
-    Action::Misses,
-    Action::FactOverride,
-    Action::NoBonus,
-    Action::Penalty,
-    Action::NoPenalty,
-    Action::ContextLength,
-    Action::Accept,
-    Action::Fix,
-    Action::Reject,
-    Action::OriginalOverride,
-    Action::CounterfactualOverride,
-    Action::Pass,
-    Action::Fail,
-    Action::Unsure,
-    Action::Adjudicate,
-    Action::AdjudicationQueue,
-];
 
 /// A key with its modifiers, as written in the config file: `n`, `N`, `Right`, `ctrl-r`,
 /// `PageDown`, `Space`, `?`.
@@ -688,14 +640,41 @@ mod tests {
 
     #[test]
     fn action_names_round_trip() {
-        for a in ALL_ACTIONS
-            .iter()
-            .copied()
-            .chain((1..=9).map(Action::Bonus))
-        {
+        for a in Action::all() {
             assert_eq!(Action::from_name(&a.name()), Some(a), "{}", a.name());
         }
         assert_eq!(Action::NextUngraded.name(), "next_ungraded");
+        assert_eq!(Action::Bonus(3).name(), "bonus_3");
+        assert_eq!(
+            Action::CounterfactualOverride.name(),
+            "counterfactual_override"
+        );
+        assert_eq!(Action::all().len(), 45 + 9);
+        for bad in ["bonus", "bonus_0", "bonus_10", "Next", "next-ungraded"] {
+            assert_eq!(Action::from_name(bad), None, "{bad}");
+        }
+    }
+
+    /// The names users wrote in their config before the names came from strum: the
+    /// `Debug` name in snake case.
+    #[test]
+    fn config_names_are_the_ones_users_know() {
+        for a in Action::all() {
+            let old = match a {
+                Action::Bonus(n) => format!("bonus_{n}"),
+                other => {
+                    let mut out = String::new();
+                    for (i, c) in format!("{other:?}").chars().enumerate() {
+                        if c.is_uppercase() && i > 0 {
+                            out.push('_');
+                        }
+                        out.push(c.to_ascii_lowercase());
+                    }
+                    out
+                }
+            };
+            assert_eq!(a.name(), old);
+        }
     }
 
     #[test]
