@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crossterm::event::KeyCode;
+use strum::{EnumIter, EnumString, IntoStaticStr};
 
 mod action;
 mod key;
@@ -11,14 +11,20 @@ mod key;
 pub use action::Action;
 pub use key::Key;
 
-/// Where a binding applies. `Global` bindings work in every item view; benchmark contexts
-/// add the grading keys of that view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Where a binding applies: a table of `default-keys.toml`, named in kebab case
+/// (`chartom-qa`). `Global` bindings work in every item view; benchmark contexts add the
+/// grading keys of that view.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, EnumIter, EnumString, IntoStaticStr,
+)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Context {
     Global,
     Chartom,
+    #[strum(to_string = "chartom-qa", serialize = "chartom_qa")]
     ChartomQa,
     Cvqa,
+    #[strum(to_string = "generic", serialize = "other")]
     Generic,
 }
 
@@ -32,7 +38,15 @@ impl Context {
             Context::Generic => "Other benchmarks",
         }
     }
+
+    /// The name of its table in `default-keys.toml` and in `context.action` in the config.
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
 }
+
+/// The default keys: one table per context, `action = ["key", ...]`.
+const DEFAULT_KEYS: &str = include_str!("default-keys.toml");
 #[derive(Debug, Clone)]
 pub struct Binding {
     pub context: Context,
@@ -46,92 +60,52 @@ pub struct Keymap {
 }
 
 impl Default for Keymap {
+    /// The keys of `default-keys.toml` (a test checks that every line of it parses).
     fn default() -> Self {
-        use Action::*;
-        use Context::*;
-        let mut b = Vec::new();
-        let mut add = |context, keys: &[Key], action| {
-            for &key in keys {
-                b.push(Binding {
-                    context,
-                    key,
-                    action,
-                });
-            }
-        };
-        add(
-            Global,
-            &[
-                Key::ch('n'),
-                Key::code(KeyCode::Right),
-                Key::code(KeyCode::Down),
-            ],
-            Next,
-        );
-        add(
-            Global,
-            &[
-                Key::ch('p'),
-                Key::code(KeyCode::Left),
-                Key::code(KeyCode::Up),
-            ],
-            Prev,
-        );
-        add(
-            Global,
-            &[Key::ch(' '), Key::code(KeyCode::Tab)],
-            NextUngraded,
-        );
-        add(Global, &[Key::ch('S')], Skip);
-        add(Global, &[Key::ch('g'), Key::code(KeyCode::Home)], First);
-        add(Global, &[Key::ch('G'), Key::code(KeyCode::End)], Last);
-        add(Global, &[Key::ch(':')], Jump);
-        add(Global, &[Key::ch('/')], Search);
-        add(Global, &[Key::ch('F')], Filter);
-        add(Global, &[Key::ch('X')], ClearFilters);
-        add(Global, &[Key::ch('q')], Quit);
-        add(Global, &[Key::ch('?')], Help);
-        add(Global, &[Key::ch('s')], Summary);
-        add(Global, &[Key::ch('u')], Undo);
-        add(Global, &[Key::ctrl('r')], Redo);
-        add(Global, &[Key::ch('i')], Note);
-        add(Global, &[Key::ch('j')], ScrollDown);
-        add(Global, &[Key::ch('k')], ScrollUp);
-        add(Global, &[Key::code(KeyCode::PageDown)], PageDown);
-        add(Global, &[Key::code(KeyCode::PageUp)], PageUp);
-        add(Global, &[Key::ch('m')], NextModel);
-        add(Global, &[Key::ch('M')], SideBySide);
-        add(Global, &[Key::ch('O')], OpenImage);
-        add(Global, &[Key::ch('z')], ZoomImage);
-        add(Global, &[Key::ch('b')], Blind);
-        add(Global, &[Key::ch('T')], Theme);
-        add(Global, &[Key::ctrl('z')], Suspend);
-        add(Global, &[Key::ch('A')], Adjudicate);
-        add(Global, &[Key::ch('D')], AdjudicationQueue);
-        add(Chartom, &[Key::ch('1')], Identifies);
-        add(Chartom, &[Key::ch('2')], Partial);
-        add(Chartom, &[Key::ch('3')], Misses);
-        add(Chartom, &[Key::ch('x')], FactOverride);
-        for n in 1..=9u8 {
-            add(ChartomQa, &[Key::ch((b'0' + n) as char)], Bonus(n));
-        }
-        add(ChartomQa, &[Key::ch('x')], NoBonus);
-        add(ChartomQa, &[Key::ch('e')], Penalty);
-        add(ChartomQa, &[Key::ch('0')], NoPenalty);
-        add(ChartomQa, &[Key::ch('c')], ContextLength);
-        add(Cvqa, &[Key::ch('a')], Accept);
-        add(Cvqa, &[Key::ch('f')], Fix);
-        add(Cvqa, &[Key::ch('r')], Reject);
-        add(Cvqa, &[Key::ch('1')], OriginalOverride);
-        add(Cvqa, &[Key::ch('2')], CounterfactualOverride);
-        add(Generic, &[Key::ch('1')], Pass);
-        add(Generic, &[Key::ch('2')], Fail);
-        add(Generic, &[Key::ch('3')], Unsure);
-        Keymap { bindings: b }
+        let (km, problems) = Keymap::from_toml(DEFAULT_KEYS);
+        debug_assert!(problems.is_empty(), "default-keys.toml: {problems:?}");
+        km
     }
 }
 
 impl Keymap {
+    /// Read a keys file (tables of `action = ["key", ...]` per context). What cannot be
+    /// read is left out and reported.
+    pub fn from_toml(text: &str) -> (Keymap, Vec<String>) {
+        let mut problems = Vec::new();
+        let tables: BTreeMap<String, BTreeMap<String, Vec<String>>> = match toml::from_str(text) {
+            Ok(t) => t,
+            Err(e) => return (Keymap { bindings: vec![] }, vec![e.to_string()]),
+        };
+        let mut bindings = Vec::new();
+        for (table, actions) in &tables {
+            let Ok(context) = table.parse::<Context>() else {
+                problems.push(format!("unknown context `{table}`"));
+                continue;
+            };
+            for (name, specs) in actions {
+                let Some(action) = Action::from_name(name) else {
+                    problems.push(format!("unknown action `{name}` in `{table}`"));
+                    continue;
+                };
+                for spec in specs {
+                    match Key::parse(spec) {
+                        Some(key) => bindings.push(Binding {
+                            context,
+                            key,
+                            action,
+                        }),
+                        None => problems.push(format!("unknown key `{spec}` for `{table}.{name}`")),
+                    }
+                }
+            }
+        }
+        // The help lists actions in the enum's order (a stable sort keeps each action's
+        // keys in the order the file gives them).
+        bindings.sort_by_key(|b| (b.context, b.action));
+        (Keymap { bindings }, problems)
+    }
+
     /// The action of `key` in `context` (benchmark bindings shadow global ones).
     pub fn lookup(&self, context: Context, key: Key) -> Option<Action> {
         let find = |c: Context| {
@@ -214,15 +188,13 @@ impl Keymap {
                     .find(|b| b.action == action)
                     .map(|b| b.context)
                     .unwrap_or(Context::Global),
-                Some("global") => Context::Global,
-                Some("chartom") => Context::Chartom,
-                Some("chartom-qa") | Some("chartom_qa") => Context::ChartomQa,
-                Some("cvqa") => Context::Cvqa,
-                Some("generic") | Some("other") => Context::Generic,
-                Some(other) => {
-                    problems.push(format!("unknown context `{other}` in `{name}`"));
-                    continue;
-                }
+                Some(c) => match c.parse::<Context>() {
+                    Ok(c) => c,
+                    Err(_) => {
+                        problems.push(format!("unknown context `{c}` in `{name}`"));
+                        continue;
+                    }
+                },
             };
             let mut parsed = Vec::new();
             for s in specs {

@@ -1,5 +1,6 @@
 use super::*;
 use crossterm::event::KeyCode;
+use std::collections::BTreeMap;
 
 #[test]
 fn defaults_match_the_issue() {
@@ -118,4 +119,67 @@ fn help_lists_view_and_global_keys() {
             .any(|r| r.0 == Context::Global && r.1.starts_with("n → ↓"))
     );
     assert!(!rows.iter().any(|r| r.0 == Context::Chartom));
+}
+
+#[test]
+fn every_line_of_the_default_keys_file_parses() {
+    let (km, problems) = Keymap::from_toml(DEFAULT_KEYS);
+    assert_eq!(problems, Vec::<String>::new());
+    // Every `key = [...]` line became bindings: count the keys the file lists.
+    let tables: BTreeMap<String, BTreeMap<String, Vec<String>>> =
+        toml::from_str(DEFAULT_KEYS).unwrap();
+    let listed: usize = tables.values().flat_map(|t| t.values()).map(Vec::len).sum();
+    assert_eq!(km.bindings.len(), listed);
+    for table in tables.keys() {
+        let c: Context = table.parse().unwrap();
+        assert_eq!(c.name(), table);
+    }
+}
+
+/// Actions no default key does: none today. An action added to the enum must get a line
+/// in `default-keys.toml` or be named here on purpose.
+const DELIBERATELY_UNBOUND: &[Action] = &[];
+
+#[test]
+fn every_action_has_a_default_key_or_is_deliberately_unbound() {
+    let km = Keymap::default();
+    for a in Action::all() {
+        let bound = km.bindings.iter().any(|b| b.action == a);
+        assert!(
+            bound != DELIBERATELY_UNBOUND.contains(&a),
+            "{}: {}",
+            a.name(),
+            if bound {
+                "bound, yet listed as unbound"
+            } else {
+                "no default key in default-keys.toml"
+            }
+        );
+    }
+}
+
+#[test]
+fn context_names_are_those_of_the_config() {
+    assert_eq!(Context::ChartomQa.name(), "chartom-qa");
+    assert_eq!(Context::Generic.name(), "generic");
+    assert_eq!("chartom_qa".parse::<Context>(), Ok(Context::ChartomQa));
+    assert_eq!("other".parse::<Context>(), Ok(Context::Generic));
+    assert!("Global".parse::<Context>().is_err());
+}
+
+#[test]
+fn a_keys_file_reports_what_it_cannot_read() {
+    let (km, problems) = Keymap::from_toml(
+        "[cvqa]\naccept = [\"y\", \"nope-key\"]\nfly = [\"z\"]\n[moon]\nnext = [\"n\"]\n",
+    );
+    assert_eq!(
+        problems,
+        vec![
+            "unknown key `nope-key` for `cvqa.accept`".to_string(),
+            "unknown action `fly` in `cvqa`".to_string(),
+            "unknown context `moon`".to_string(),
+        ]
+    );
+    assert_eq!(km.lookup(Context::Cvqa, Key::ch('y')), Some(Action::Accept));
+    assert_eq!(km.bindings.len(), 1);
 }
