@@ -15,7 +15,7 @@
 
 use std::io::{self, BufWriter, Write};
 
-use crate::grade::chartom;
+use verdict::grade::chartom;
 
 /// Bump when the output for a given `(n, seed)` changes, so cached files are regenerated.
 pub const VERSION: u32 = 1;
@@ -23,11 +23,11 @@ pub const VERSION: u32 = 1;
 /// splitmix64 (Steele, Lea and Flood 2014): small, fast, and good enough for test data.
 /// The generator itself is `team::split`'s; this adds the picks the generator needs.
 #[derive(Debug, Clone)]
-pub struct Rng(crate::team::split::SplitMix64);
+pub struct Rng(verdict::team::split::SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(crate::team::split::SplitMix64::new(seed))
+        Rng(verdict::team::split::SplitMix64::new(seed))
     }
 
     pub fn next_u64(&mut self) -> u64 {
@@ -1273,8 +1273,8 @@ fn spell(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Benchmark, Item};
     use std::collections::HashSet;
+    use verdict::model::{Benchmark, Item};
 
     fn gen_bytes(n: usize, seed: u64) -> Vec<u8> {
         let mut v = Vec::new();
