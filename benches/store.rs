@@ -35,7 +35,7 @@ use verdict::store::Store;
 
 // Each includer uses part of the generator.
 #[allow(dead_code)]
-#[path = "support/synth.rs"]
+#[path = "support/synth/mod.rs"]
 mod synth;
 
 const SEED: u64 = 0x5EED_2026;

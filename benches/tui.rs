@@ -35,7 +35,7 @@ use verdict::tui::theme::ThemeName;
 
 // Each includer uses part of the generator.
 #[allow(dead_code)]
-#[path = "support/synth.rs"]
+#[path = "support/synth/mod.rs"]
 mod synth;
 
 fn key(c: KeyCode) -> Msg {
