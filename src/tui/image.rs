@@ -391,16 +391,6 @@ pub struct ImageKey {
     pub height: u16,
 }
 
-impl ImageKey {
-    pub fn new(path: impl Into<PathBuf>, area: Rect) -> ImageKey {
-        ImageKey {
-            path: path.into(),
-            width: area.width,
-            height: area.height,
-        }
-    }
-}
-
 /// What the worker reports. A `Ready` may arrive for a key that is no longer wanted
 /// (the answer to a request that was already being worked on); compare keys.
 pub enum ImageEvent {
