@@ -61,18 +61,6 @@ pub struct Session {
     pub keep: Keep,
 }
 
-/// Read the file again after another program changed it, with every journal of this
-/// session (and the stale ones) replayed onto it.
-fn reread(session: &Session) -> Result<Store, String> {
-    let mut fresh = Store::open(session.store.path()).map_err(|e| e.to_string())?;
-    let mut journals: Vec<Journal> = session.stale.iter().cloned().map(Journal::at).collect();
-    journals.push(Journal::at(session.own.path().to_path_buf()));
-    for j in &journals {
-        j.replay(&mut fresh).map_err(|e| e.to_string())?;
-    }
-    Ok(fresh)
-}
-
 pub fn spawn(session: Session, out: Sender<Msg>, rx: Receiver<Req>) -> JoinHandle<()> {
     std::thread::Builder::new()
         .name("verdict-io".into())
@@ -112,7 +100,11 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
             Err(RecvTimeoutError::Timeout) => None,
             Err(RecvTimeoutError::Disconnected) => {
                 if dirty {
-                    let _ = fold(&mut session);
+                    let _ = crate::session::fold(
+                        &mut session.store,
+                        &mut session.own,
+                        &mut session.stale,
+                    );
                 }
                 return;
             }
@@ -123,7 +115,7 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 session.store.check_unchanged(),
                 Err(StoreError::Conflict { .. })
             ) {
-                match reread(&session) {
+                match crate::session::reread(&session.store, &session.own, &session.stale) {
                     Ok(fresh) => {
                         reread_failed = false;
                         log::info!("the file changed on disk; read it again");
@@ -183,7 +175,11 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
             }
             Some(Req::SaveSession(_) | Req::SavePosition(_)) => {}
             Some(Req::Shutdown(reply)) => {
-                let r = if dirty { fold(&mut session) } else { Ok(0) };
+                let r = if dirty {
+                    crate::session::fold(&mut session.store, &mut session.own, &mut session.stale)
+                } else {
+                    Ok(0)
+                };
                 if r.is_ok() {
                     // Everything is in the file: the session's journal goes with it.
                     let _ = session.own.remove();
@@ -196,7 +192,8 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                     continue;
                 }
                 let stamp_before = session.store.check_unchanged().is_ok();
-                match fold(&mut session) {
+                match crate::session::fold(&mut session.store, &mut session.own, &mut session.stale)
+                {
                     Ok(n) => {
                         dirty = false;
                         folded_total += n;
@@ -216,69 +213,6 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
             }
         }
     }
-}
-
-/// Save the store (atomic) and clear the journals. The journal is cleared only after the
-/// save succeeded, so a crash in between replays the same verdicts again (idempotent).
-///
-/// If another program changed the file since it was read, the save is refused; then the
-/// file is read again, this session's journal (and any stale one) is applied to it by
-/// item id, and that is saved: their change and our verdicts both survive. If some
-/// verdicts cannot be matched to an item of the changed file, nothing is saved and the
-/// journal stays.
-pub fn fold(session: &mut Session) -> Result<usize, String> {
-    let n = session.store.edited().count();
-    if n > 0 {
-        let path = session.store.path().to_path_buf();
-        let prefix = format!("{}: ", path.display());
-        let reason = |e: StoreError| match e {
-            // The file itself is gone: say so, not just "No such file".
-            StoreError::Io { source, .. }
-                if source.kind() == std::io::ErrorKind::NotFound && !path.exists() =>
-            {
-                format!("{} is gone (deleted or moved)", path.display())
-            }
-            e => e
-                .to_string()
-                .trim_start_matches(prefix.as_str())
-                .to_string(),
-        };
-        match session.store.save() {
-            Ok(_) => {}
-            Err(StoreError::Conflict { .. }) => {
-                let mut fresh = Store::open(session.store.path()).map_err(reason)?;
-                let mut skipped = 0;
-                let mut journals: Vec<Journal> =
-                    session.stale.iter().cloned().map(Journal::at).collect();
-                journals.push(Journal::at(session.own.path().to_path_buf()));
-                for j in &journals {
-                    let rep = j.replay(&mut fresh).map_err(|e| e.to_string())?;
-                    skipped += rep.skipped.len();
-                }
-                if skipped > 0 {
-                    return Err(format!(
-                        "the file was changed by another program and {skipped} verdicts match no item of it now; \
-                         nothing saved, they stay in {}",
-                        session.own.path().display()
-                    ));
-                }
-                log::info!("the file changed on disk; re-applied the journal to it");
-                fresh.save().map_err(reason)?;
-                session.store = fresh;
-            }
-            Err(e) => return Err(reason(e)),
-        }
-    }
-    session
-        .own
-        .clear()
-        .map_err(|e| format!("could not clear {}: {e}", session.own.path().display()))?;
-    for p in std::mem::take(&mut session.stale) {
-        if let Err(e) = journal::remove_if_stale(&p) {
-            log::warn!("removing {}: {e}", p.display());
-        }
-    }
-    Ok(n)
 }
 
 #[cfg(test)]
