@@ -28,8 +28,30 @@ pub enum Req {
     SaveSession(config::Session),
     /// Keep where the reviewer is in the file (likewise).
     SavePosition(config::Position),
-    /// Fold now (e.g. before quitting); answers on the channel when done.
-    Shutdown(Sender<Result<usize, String>>),
+    /// The session ends: fold now, or hand the fold to a process of its own
+    /// (`session::spawn_fold`) when the file is large; answers on the channel when done.
+    Shutdown(Sender<Result<Ended, String>>),
+}
+
+/// How a session's journal was left when it ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// Folded into the file (this many items written over the session), and removed.
+    Folded(usize),
+    /// Handed, locked, to a process that folds it into the file after this one exits.
+    Detached,
+}
+
+/// Files larger than this are folded by a process of their own after the reviewer
+/// quits, so the shell is back at once (a fold rewrites the whole file: seconds at
+/// 1 GB); smaller ones are folded before the session ends (tens of milliseconds), so the
+/// exit message can say the file holds every verdict. `VERDICT_FOLD_DETACH_ABOVE`
+/// (bytes) overrides it.
+pub fn detach_above() -> u64 {
+    std::env::var("VERDICT_FOLD_DETACH_ABOVE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(64 << 20)
 }
 
 /// Where the reviewer's session and position files go.
@@ -175,6 +197,10 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
             }
             Some(Req::SaveSession(_) | Req::SavePosition(_)) => {}
             Some(Req::Shutdown(reply)) => {
+                if dirty && detach(&session) {
+                    let _ = reply.send(Ok(Ended::Detached));
+                    return;
+                }
                 let r = if dirty {
                     crate::session::fold(&mut session.store, &mut session.own, &mut session.stale)
                 } else {
@@ -184,7 +210,7 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                     // Everything is in the file: the session's journal goes with it.
                     let _ = session.own.remove();
                 }
-                let _ = reply.send(r.map(|n| n + folded_total));
+                let _ = reply.send(r.map(|n| Ended::Folded(n + folded_total)));
                 return;
             }
             None => {
@@ -213,6 +239,106 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
             }
         }
     }
+}
+
+/// Hand the fold to a process of its own if the file is large; false (fold here) if it
+/// is small or that process could not be started.
+fn detach(session: &Session) -> bool {
+    let path = session.store.path();
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    if size <= detach_above() {
+        return false;
+    }
+    match crate::session::spawn_fold(path, &session.own) {
+        Ok(pid) => {
+            log::info!(
+                "folding {} into {} in process {pid}",
+                session.own.path().display(),
+                path.display()
+            );
+            true
+        }
+        Err(e) => {
+            log::warn!("could not start the fold in a process of its own ({e}); folding now");
+            false
+        }
+    }
+}
+
+/// The arguments of the hidden command that folds a session's journal after the
+/// reviewer quit (`session::spawn_fold` starts it).
+#[derive(clap::Args, Debug)]
+pub struct FoldArgs {
+    /// The journal, open and locked, inherited from the session.
+    #[arg(long)]
+    journal_fd: i32,
+    /// The fold marker, open and locked, inherited from the session.
+    #[arg(long)]
+    marker_fd: i32,
+    /// The journal's path.
+    #[arg(long)]
+    journal: PathBuf,
+    /// The results file.
+    file: PathBuf,
+}
+
+/// Fold a session's journal into its file, in the process `session::spawn_fold`
+/// started (no terminal: what happens goes to the log). Exit status 1 when the fold
+/// failed; the journal then stays, and the next session or `stats` replays it.
+#[cfg(unix)]
+pub fn run_fold(args: FoldArgs) -> std::process::ExitCode {
+    use std::io::Write as _;
+    use std::os::fd::FromRawFd;
+    super::init_log(&config::Dirs::locate());
+    if args.journal_fd < 3 || args.marker_fd < 3 || args.journal_fd == args.marker_fd {
+        log::error!("fold: bad descriptors");
+        return std::process::ExitCode::from(2);
+    }
+    // SAFETY: the session that started us passed these two descriptors, open, for us
+    // alone; nothing else in this process owns them.
+    let (jf, mut marker) = unsafe {
+        (
+            std::fs::File::from_raw_fd(args.journal_fd),
+            std::fs::File::from_raw_fd(args.marker_fd),
+        )
+    };
+    let marker_path = journal::fold_marker_path(&args.journal);
+    let own = match Journal::inherited(args.journal.clone(), jf) {
+        Ok(j) => j,
+        Err(e) => {
+            log::error!("fold: {e}");
+            return std::process::ExitCode::from(1);
+        }
+    };
+    let _ = marker
+        .set_len(0)
+        .and_then(|_| writeln!(marker, "{}", std::process::id()));
+    // Tests hold the fold here until the file they name exists.
+    if let Some(gate) = std::env::var_os("VERDICT_TEST_FOLD_GATE") {
+        let gate = PathBuf::from(gate);
+        let start = Instant::now();
+        while !gate.exists() && start.elapsed() < Duration::from_secs(120) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    let code = match crate::session::fold_detached(&args.file, own) {
+        Ok(n) => {
+            log::info!("folded {n} items into {}", args.file.display());
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            log::error!(
+                "fold of {} into {}: {e}; the verdicts stay in the journal",
+                args.journal.display(),
+                args.file.display()
+            );
+            std::process::ExitCode::from(1)
+        }
+    };
+    // Removed while still locked: a session waiting for it then finds no marker.
+    let _ = std::fs::remove_file(&marker_path);
+    drop(marker);
+    code
 }
 
 #[cfg(test)]
@@ -262,7 +388,7 @@ mod tests {
         tx.send(Req::SavePosition(pos.clone())).unwrap();
         let (reply, done) = mpsc::channel();
         tx.send(Req::Shutdown(reply)).unwrap();
-        assert_eq!(done.recv().unwrap(), Ok(0));
+        assert_eq!(done.recv().unwrap(), Ok(Ended::Folded(0)));
         h.join().unwrap();
         assert_eq!(config::load_session(&dirs, &file, "ann"), s);
         assert_eq!(config::load_position(&dirs, &file, "ann"), Some(pos));
