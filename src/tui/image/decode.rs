@@ -1,6 +1,7 @@
 //! Reading and decoding image files, with limits.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits, RgbImage};
 
@@ -26,6 +27,41 @@ pub(super) fn read_error(path: &Path, e: &std::io::Error) -> String {
         }
         _ => format!("cannot read image: {} ({e})", path.display()),
     }
+}
+
+/// Why a decode gave no image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DecodeError {
+    /// A message for the reviewer (missing, broken, too large, unsupported).
+    Failed(String),
+    /// Stopped because `cancel` said the image is no longer wanted.
+    Cancelled,
+}
+
+impl From<String> for DecodeError {
+    fn from(message: String) -> Self {
+        DecodeError::Failed(message)
+    }
+}
+
+/// How the worker decodes a file: [`decode_cancellable`] in the app; tests substitute a
+/// slow or huge synthetic decode. `cancel` is asked between pieces of work.
+pub type Decoder =
+    Arc<dyn Fn(&Path, &dyn Fn() -> bool) -> Result<DynamicImage, DecodeError> + Send + Sync>;
+
+/// The decoder the app uses.
+pub fn file_decoder() -> Decoder {
+    Arc::new(decode_cancellable)
+}
+
+/// [`decode_file`], asking `cancel` between pieces of work and stopping with
+/// [`DecodeError::Cancelled`] when it says so.
+pub fn decode_cancellable(
+    path: &Path,
+    cancel: &dyn Fn() -> bool,
+) -> Result<DynamicImage, DecodeError> {
+    let _ = cancel;
+    decode_file(path).map_err(DecodeError::Failed)
 }
 
 /// Read and decode an image file, with limits, EXIF orientation applied, transparency

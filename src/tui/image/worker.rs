@@ -70,6 +70,8 @@ pub struct WorkerStats {
     pub delivered: u64,
     /// Requests dropped after decoding because a newer request had arrived.
     pub dropped: u64,
+    /// Decodes stopped part-way because their image was no longer wanted.
+    pub cancelled: u64,
 }
 
 #[derive(Default)]
@@ -78,6 +80,7 @@ pub(super) struct Counters {
     encodes: AtomicU64,
     delivered: AtomicU64,
     dropped: AtomicU64,
+    cancelled: AtomicU64,
 }
 
 /// Pending work. One request at most (the newest); a few prefetches.
@@ -159,13 +162,22 @@ impl ImageWorker {
     /// off) it still answers requests: with an `Err` for missing or broken files, else a
     /// "display is off" error.
     pub fn spawn(render: Option<Render>, send: Box<dyn Fn(ImageEvent) + Send>) -> ImageWorker {
+        Self::spawn_with_decoder(render, send, file_decoder())
+    }
+
+    /// [`ImageWorker::spawn`] with another decoder (tests use a slow synthetic one).
+    pub fn spawn_with_decoder(
+        render: Option<Render>,
+        send: Box<dyn Fn(ImageEvent) + Send>,
+        decoder: Decoder,
+    ) -> ImageWorker {
         let shared = Arc::new(Shared {
             queue: Mutex::new(Queue::default()),
             wake: Condvar::new(),
             counters: Counters::default(),
             name: Mutex::new(render.as_ref().map_or("none", Render::name)),
         });
-        let state = WorkerState::new(render);
+        let state = WorkerState::new(render, decoder);
         let thread_shared = Arc::clone(&shared);
         let spawned = std::thread::Builder::new()
             .name("verdict-image".into())
@@ -220,6 +232,7 @@ impl ImageWorker {
             encodes: c.encodes.load(Ordering::Relaxed),
             delivered: c.delivered.load(Ordering::Relaxed),
             dropped: c.dropped.load(Ordering::Relaxed),
+            cancelled: c.cancelled.load(Ordering::Relaxed),
         }
     }
 }
@@ -377,10 +390,11 @@ pub(super) struct WorkerState {
     decoded: Lru<PathBuf, (Fingerprint, DynamicImage)>,
     encoded: Lru<ImageKey, (Fingerprint, Protocol)>,
     next_kitty_id: u32,
+    decoder: Decoder,
 }
 
 impl WorkerState {
-    pub(super) fn new(render: Option<Render>) -> WorkerState {
+    pub(super) fn new(render: Option<Render>, decoder: Decoder) -> WorkerState {
         // Kitty image ids: random start per process, so a previous run's images in the
         // same terminal window are not reused by accident.
         let seed = std::collections::hash_map::RandomState::new()
@@ -393,6 +407,7 @@ impl WorkerState {
             }),
             encoded: Lru::new(ENCODED_CAPACITY, usize::MAX, |_| 1),
             next_kitty_id: (seed % 255) as u32 + 1,
+            decoder,
         }
     }
 
@@ -405,7 +420,10 @@ impl WorkerState {
         let print = fingerprint(path)?;
         let fresh = matches!(self.decoded.get(&path.to_path_buf()), Some((p, _)) if *p == print);
         if !fresh {
-            let img = decode_file(path)?;
+            let img = (self.decoder)(path, &|| false).map_err(|e| match e {
+                DecodeError::Failed(m) => Outcome::Failed(m),
+                DecodeError::Cancelled => Outcome::Superseded,
+            })?;
             counters.decodes.fetch_add(1, Ordering::Relaxed);
             self.decoded.insert(path.to_path_buf(), (print, img));
         }
