@@ -105,10 +105,9 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
         }
         let message = match journal.read() {
             Ok((records, torn)) => format!(
-                "a verdict journal is pending ({}): {} verdict{} not yet saved into this file{}; open the file in verdict to save them",
+                "a verdict journal is pending ({}): {} not yet saved into the file{}; open the file in verdict to save them",
                 journal.path().display(),
-                records.len(),
-                if records.len() == 1 { "" } else { "s" },
+                crate::journal::verdicts(records.len()),
                 if torn { " (and a torn last line)" } else { "" }
             ),
             Err(e) => format!(

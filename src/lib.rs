@@ -1,7 +1,7 @@
 //! verdict: review benchmark results by hand.
 //!
 //! Domain code (`model`, `review`, `store`, `journal`, `session`, `grade`, `stats`,
-//! `import`, `check`, `export`, `team`, `synth`) knows nothing about terminals; `tui`
+//! `import`, `check`, `export`, `team`) knows nothing about terminals; `tui`
 //! knows nothing about file bytes. `sanitize` makes untrusted text harmless for any output
 //! that a terminal may show.
 
@@ -21,6 +21,5 @@ pub mod sanitize;
 pub mod session;
 pub mod stats;
 pub mod store;
-pub mod synth;
 pub mod team;
 pub mod tui;

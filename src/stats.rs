@@ -312,42 +312,6 @@ mod tests {
     }
 
     #[test]
-    fn any_number_of_threads_gives_the_same_figures() {
-        let mut buf = Vec::new();
-        crate::synth::generate(2 * BLOCK + 1001, 7, &mut buf).unwrap();
-        let s = Store::from_bytes("t.jsonl".into(), Format::Jsonl, buf).unwrap();
-        let one = serde_json::to_value(compute_with(&s, 1)).unwrap();
-        fn diff(a: &serde_json::Value, b: &serde_json::Value, path: String, out: &mut Vec<String>) {
-            match (a, b) {
-                (serde_json::Value::Object(x), serde_json::Value::Object(y)) => {
-                    for (k, v) in x {
-                        diff(v, &y[k], format!("{path}.{k}"), out);
-                    }
-                }
-                (serde_json::Value::Array(x), serde_json::Value::Array(y))
-                    if x.len() == y.len() =>
-                {
-                    for (k, (v, w)) in x.iter().zip(y).enumerate() {
-                        diff(v, w, format!("{path}[{k}]"), out);
-                    }
-                }
-                _ if a != b => out.push(format!("{path}: {a} vs {b}")),
-                _ => {}
-            }
-        }
-        for t in [2, 3, 7] {
-            let mut out = Vec::new();
-            diff(
-                &serde_json::to_value(compute_with(&s, t)).unwrap(),
-                &one,
-                String::new(),
-                &mut out,
-            );
-            assert!(out.is_empty(), "{t} threads: {out:#?}");
-        }
-    }
-
-    #[test]
     fn threads_agree_with_one() {
         let line = r#"{"benchmark":"chartom","chart":{"pair":"P","version":"original","type":"bar"},"fact":{"format":"number","key":10},"mind":{"hmi":0.5},"responses":[{"model":"m","fact":"10","mind":0.25}]}"#;
         let bad = r#"{"benchmark":"chartom","chart":{"pair":"P","version":"manipulated","type":"bar"},"fact":{"format":"number","key":10},"mind":{"hmi":0.5},"responses":[{"model":"m","fact":"20","mind":0.75}]}"#;

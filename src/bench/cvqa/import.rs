@@ -362,12 +362,6 @@ pub struct Summary {
     pub warnings: Vec<String>,
 }
 
-impl Summary {
-    pub fn items(&self) -> usize {
-        self.splits.values().flat_map(|g| g.values()).sum()
-    }
-}
-
 /// Read the CSVs and merge them into items.
 pub fn import(paths: &[PathBuf], opts: &Options) -> Result<Import, ImportError> {
     let files = paths
