@@ -579,12 +579,7 @@ pub fn report(store: &Store) -> AgreementReport {
             Cvqa => {
                 for &(r, rv) in &reviews {
                     if let Some(s) = rv.status {
-                        let name = match s {
-                            crate::model::CvqaStatus::Accept => "accept",
-                            crate::model::CvqaStatus::Fix => "fix",
-                            crate::model::CvqaStatus::Reject => "reject",
-                        };
-                        status.rate_named(item_key.clone(), r, name);
+                        status.rate_named(item_key.clone(), r, s.name());
                     }
                     if let Some(x) = rv.reason {
                         reason.rate_named(item_key.clone(), r, x.name());

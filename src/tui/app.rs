@@ -292,11 +292,7 @@ impl FilterOption {
 }
 
 fn status_label(s: CvqaStatus) -> &'static str {
-    match s {
-        CvqaStatus::Accept => "accepted",
-        CvqaStatus::Fix => "fixed",
-        CvqaStatus::Reject => "rejected",
-    }
+    s.done()
 }
 
 #[derive(Debug, Clone, PartialEq)]

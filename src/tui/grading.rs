@@ -440,7 +440,7 @@ pub fn comparison(
     };
     row(
         "status".into(),
-        each(&|r| r.status.map(|s| format!("{s:?}").to_lowercase())),
+        each(&|r| r.status.map(|s| s.name().to_string())),
     );
     row(
         "reason".into(),
