@@ -6,6 +6,8 @@
 //! measures every categorical verdict field with them; docs/teams.md explains the fields,
 //! the units and the rules for users.
 
+pub mod text;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use indexmap::{IndexMap, IndexSet};
