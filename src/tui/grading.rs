@@ -280,8 +280,8 @@ pub fn running_bpc(state: &State, model: &str) -> Option<(u64, u64)> {
     state.bpc_sum.get(model).copied()
 }
 
-/// The figures of `verdict stats --json` for the summary screen, with the agreement
-/// report of `verdict agree --json` under `"agreement"`.
+/// The figures of `verdict stats --json` for the summary screen, with the lines of the
+/// agreement report (`team::agree::text::summary_lines`) under `"agreement"`.
 pub fn summary_value(store: &Store) -> Value {
     let mut v = serde_json::to_value(crate::stats::compute(store)).unwrap_or(Value::Null);
     // The models' MIND predictions per chart, for the HMI ranking plot.
@@ -308,110 +308,21 @@ pub fn summary_value(store: &Store) -> Value {
         }
     }
     if let Some(o) = v.as_object_mut() {
-        o.insert(
-            "agreement".into(),
-            serde_json::to_value(crate::team::agree::report(store)).unwrap_or(Value::Null),
-        );
+        let lines = crate::team::agree::text::summary_lines(&crate::team::agree::report(store));
+        o.insert("agreement".into(), Value::from(lines));
     }
     v
 }
 
-fn f2(v: &Value) -> String {
-    v.as_f64()
-        .map(|x| format!("{x:.2}"))
-        .unwrap_or_else(|| "–".into())
-}
-
-/// Agreement figures as lines of text (the shape of `verdict agree --json`).
+/// The agreement lines [`summary_value`] put under `"agreement"`.
 pub fn agreement_lines(a: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    let fields = a
-        .get("fields")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let multi: Vec<&Value> = fields
-        .iter()
-        .filter(|f| f["units_multi"].as_u64().unwrap_or(0) > 0)
-        .collect();
-    if multi.is_empty() {
-        out.push("  no item has verdicts by two or more reviewers yet".into());
-    }
-    for f in multi {
-        let pairs: Vec<String> = f["pairs"]
-            .as_array()
-            .map(|ps| {
-                ps.iter()
-                    .filter(|p| !p["cohen_kappa"].is_null())
-                    .map(|p| {
-                        format!(
-                            "{}–{} {}",
-                            p["a"].as_str().unwrap_or("?"),
-                            p["b"].as_str().unwrap_or("?"),
-                            f2(&p["cohen_kappa"])
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        out.push(format!(
-            "  {:<10} {:<18} units {:<5} agree {}  Fleiss κ {}  α {}{}  {}",
-            f["benchmark"].as_str().unwrap_or(""),
-            f["field"].as_str().unwrap_or(""),
-            f["units_multi"],
-            f2(&f["percent_agreement"]),
-            f2(&f["fleiss"]["kappa"]),
-            f2(&f["krippendorff_alpha"]["nominal"]),
-            if f["krippendorff_alpha"]["ordinal"].is_null() {
-                String::new()
-            } else {
-                format!(" (ordinal {})", f2(&f["krippendorff_alpha"]["ordinal"]))
-            },
-            if pairs.is_empty() {
-                String::new()
-            } else {
-                format!("Cohen κ {}", pairs.join(", "))
-            }
-        ));
-    }
-    if let Some(vs) = a["judge"]["versus"].as_array() {
-        for v in vs {
-            for (what, fig) in [("bonus", &v["bonus"]), ("penalty", &v["penalty"])] {
-                if fig.is_null() {
-                    continue;
-                }
-                out.push(format!(
-                    "  human {} vs judge, {what}: units {} agree {} Cohen κ {} · {} {} vs judge {}",
-                    v["reviewer"].as_str().unwrap_or("?"),
-                    fig["units"],
-                    f2(&fig["agreement"]),
-                    f2(&fig["cohen_kappa"]),
-                    if what == "bonus" { "BPC" } else { "PR" },
-                    f2(&fig["reviewer"]),
-                    f2(&fig["judge"])
-                ));
-            }
-        }
-    }
-    if let Some(ts) = a["time"]["reviewers"].as_array() {
-        for t in ts {
-            out.push(format!(
-                "  {:<12} median {} s per item over {} timed verdicts{}",
-                t["reviewer"].as_str().unwrap_or("?"),
-                t["median_seconds"]
-                    .as_f64()
-                    .map(|x| format!("{x:.0}"))
-                    .unwrap_or("–".into()),
-                t["timed"],
-                if t["possibly_rushing"].as_bool() == Some(true) {
-                    "  ⚠ possibly rushing (far below the others)"
-                } else {
-                    ""
-                }
-            ));
-        }
-    }
-    out
+    a.as_array()
+        .map(|ls| {
+            ls.iter()
+                .filter_map(|l| l.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Every reviewer's grades of an item side by side, for the adjudication queue: a header

@@ -1,5 +1,5 @@
 //! The agreement report as text, from the typed [`AgreementReport`]: `verdict agree`'s
-//! report ([`render`]).
+//! report ([`render`]) and the summary screen's lines ([`summary_lines`]).
 
 use std::fmt::Write as _;
 
@@ -227,4 +227,79 @@ fn field(o: &mut String, f: &FieldReport, ind: &str) {
             );
         }
     }
+}
+
+/// A figure with two decimals, `–` when there is none (the summary screen).
+fn f2(x: Option<f64>) -> String {
+    x.map(|x| format!("{x:.2}")).unwrap_or_else(|| "–".into())
+}
+
+/// The agreement figures in a few lines, for the reviewer's summary screen: each field
+/// measured on two or more reviewers, each reviewer against the LLM judge, and time per
+/// item. Names are not sanitized here: the screen does it when it draws.
+pub fn summary_lines(r: &AgreementReport) -> Vec<String> {
+    let mut out = Vec::new();
+    let multi: Vec<&FieldReport> = r.fields.iter().filter(|f| f.units_multi > 0).collect();
+    if multi.is_empty() {
+        out.push("  no item has verdicts by two or more reviewers yet".into());
+    }
+    for f in multi {
+        let pairs: Vec<String> = f
+            .pairs
+            .iter()
+            .filter(|p| p.cohen_kappa.is_some())
+            .map(|p| format!("{}–{} {}", p.a, p.b, f2(p.cohen_kappa)))
+            .collect();
+        out.push(format!(
+            "  {:<10} {:<18} units {} agree {}  Fleiss κ {}  α {}{}  {}",
+            f.benchmark,
+            f.field,
+            f.units_multi,
+            f2(f.percent_agreement),
+            f2(f.fleiss.as_ref().and_then(|x| x.kappa)),
+            f2(f.krippendorff_alpha.nominal),
+            match f.krippendorff_alpha.ordinal {
+                None => String::new(),
+                Some(o) => format!(" (ordinal {})", f2(Some(o))),
+            },
+            if pairs.is_empty() {
+                String::new()
+            } else {
+                format!("Cohen κ {}", pairs.join(", "))
+            }
+        ));
+    }
+    if let Some(j) = &r.judge {
+        for v in &j.versus {
+            for (what, fig) in [("bonus", &v.bonus), ("penalty", &v.penalty)] {
+                let Some(fig) = fig else { continue };
+                out.push(format!(
+                    "  human {} vs judge, {what}: units {} agree {} Cohen κ {} · {} {} vs judge {}",
+                    v.reviewer,
+                    fig.units,
+                    f2(Some(fig.agreement)),
+                    f2(fig.cohen_kappa),
+                    if what == "bonus" { "BPC" } else { "PR" },
+                    f2(Some(fig.reviewer)),
+                    f2(Some(fig.judge))
+                ));
+            }
+        }
+    }
+    for t in &r.time.reviewers {
+        out.push(format!(
+            "  {:<12} median {} s per item over {} timed verdicts{}",
+            t.reviewer,
+            t.median_seconds
+                .map(|x| format!("{x:.0}"))
+                .unwrap_or("–".into()),
+            t.timed,
+            if t.possibly_rushing {
+                "  ⚠ possibly rushing (far below the others)"
+            } else {
+                ""
+            }
+        ));
+    }
+    out
 }
