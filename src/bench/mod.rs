@@ -19,6 +19,7 @@ use crate::export::Row;
 use crate::model::{Item, Review};
 use crate::stats::ResolutionCounts;
 use crate::store::Store;
+use crate::team::agree::{ItemRatings, Variable};
 use disagree::AutoGrades;
 
 pub mod chartom;
@@ -182,5 +183,39 @@ impl Sums {
             chartom_qa: self.chartom_qa.finish(),
             other: self.other.finish(),
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// `verdict agree`: each benchmark's categorical variables (docs/teams.md)
+
+/// Every benchmark's agreement variables, rated item by item.
+#[derive(Default)]
+pub(crate) struct AgreementVariables {
+    cvqa: cvqa::agree::Variables,
+    chartom: chartom::agree::Variables,
+    pub(crate) chartom_qa: chartom_qa::agree::Variables,
+    other: generic::agree::Variables,
+}
+
+impl AgreementVariables {
+    /// Rate one item's reviews on its benchmark's variables.
+    pub(crate) fn rate(&mut self, x: ItemRatings) {
+        match x.item.benchmark() {
+            Benchmark::Cvqa => self.cvqa.rate(x),
+            Benchmark::Chartom => self.chartom.rate(x),
+            Benchmark::ChartomQa => self.chartom_qa.rate(x),
+            Benchmark::Other => self.other.rate(x),
+        }
+    }
+
+    /// The reviewers' variables of every benchmark, in the report's order.
+    pub(crate) fn human(&self) -> Vec<&Variable> {
+        let mut v: Vec<&Variable> = Vec::new();
+        v.extend(self.cvqa.human());
+        v.extend(self.chartom.human());
+        v.extend(self.chartom_qa.human());
+        v.extend(self.other.human());
+        v
     }
 }

@@ -2,6 +2,7 @@
 //! predictions against the Human Misleadingness Index, justifications graded by hand
 //! (docs/format.md, "CHARTOM").
 
+pub(crate) mod agree;
 pub mod check;
 pub mod export;
 pub mod grade;

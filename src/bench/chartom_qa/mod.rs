@@ -1,6 +1,7 @@
 //! CharToM-QA (theory of mind on novel characters): bonus points and penalties, from the
 //! LLM judge and from humans (docs/format.md, "CharToM-QA").
 
+pub(crate) mod agree;
 pub mod check;
 pub mod export;
 pub mod grade;

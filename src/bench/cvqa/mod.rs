@@ -1,6 +1,7 @@
 //! C-VQA (counterfactual questions on images): question verification, and the model's
 //! answers graded as the benchmark's scripts grade them (docs/format.md, "C-VQA").
 
+pub(crate) mod agree;
 pub mod check;
 pub mod export;
 pub mod grade;
