@@ -45,66 +45,24 @@ pub struct Item {
     pub original: Option<QuestionAnswer>,
     pub counterfactual: Option<QuestionAnswer>,
 
-    // The CharToM-QA evaluation JSONL, which opens directly (docs/format.md). `normalize`
-    // maps these onto the fields above.
-    #[serde(rename = "book_name")]
-    pub eval_book_name: Option<String>,
-    #[serde(rename = "tom_dimension")]
-    pub eval_tom_dimension: Option<String>,
-    #[serde(rename = "context_0")]
-    pub eval_context_0: Option<String>,
-    #[serde(rename = "context_1000")]
-    pub eval_context_1000: Option<String>,
-    #[serde(rename = "context_2000")]
-    pub eval_context_2000: Option<String>,
-    #[serde(rename = "misleading_choices")]
-    pub eval_misleading_choices: Option<Value>,
-    #[serde(rename = "response")]
-    pub eval_response: Option<String>,
-    #[serde(rename = "bonus")]
-    pub eval_bonus: Option<Value>,
-    #[serde(rename = "penalty")]
-    pub eval_penalty: Option<Value>,
-    #[serde(rename = "model")]
-    pub eval_model: Option<String>,
-    /// The evaluation line named no model: its response is called
-    /// [`EVAL_DEFAULT_MODEL`] until [`Item::name_eval_model`] names it from the file.
+    /// The line is in a benchmark's own layout, not a result set's: which, and what of it
+    /// the benchmark keeps (set by [`crate::bench::sniff`]).
     #[serde(skip)]
-    pub eval_model_unnamed: bool,
+    pub layout: Option<crate::bench::Layout>,
 }
 
-/// The model name given to the single response of a CharToM-QA evaluation line that
-/// does not name its model.
-pub const EVAL_DEFAULT_MODEL: &str = "response";
+pub use crate::bench::chartom_qa::eval::{EVAL_DEFAULT_MODEL, eval_model_name};
 
 impl Item {
     /// Parse one item from its JSON text. Errors carry the path of the offending field.
+    /// A line that names no benchmark may be in a benchmark's own layout: the registry
+    /// ([`crate::bench::sniff`]) maps it onto the result-set fields.
     pub fn parse(text: &str) -> Result<Item, FieldError> {
-        // The plain parse is the fast path; the path of the offending field is worked out
-        // (a second, slower parse) only when it fails.
-        let mut item: Item = match serde_json::from_str(text) {
-            Ok(item) => item,
-            Err(_) => {
-                let de = &mut serde_json::Deserializer::from_str(text);
-                let e = match serde_path_to_error::deserialize::<_, Item>(de) {
-                    Err(e) => e,
-                    // Both parsers read the same JSON; should they ever differ, trust
-                    // the one that names the field.
-                    Ok(item) => return Ok(item.normalized()),
-                };
-                return Err(FieldError {
-                    field: path_string(e.path()),
-                    message: e.into_inner().to_string(),
-                });
-            }
-        };
-        item.normalize();
+        let mut item: Item = parse_with_path(text)?;
+        if item.benchmark_name.is_none() {
+            crate::bench::sniff(text, &mut item)?;
+        }
         Ok(item)
-    }
-
-    fn normalized(mut self) -> Item {
-        self.normalize();
-        self
     }
 
     pub fn benchmark(&self) -> Benchmark {
@@ -113,86 +71,24 @@ impl Item {
 
     /// True when this line is in the CharToM-QA evaluation JSONL layout.
     pub fn is_chartom_qa_eval(&self) -> bool {
-        self.benchmark_name.is_none() && self.eval_book_name.is_some()
+        matches!(self.layout, Some(crate::bench::Layout::ChartomQaEval(_)))
     }
 
-    /// Map the CharToM-QA evaluation layout onto the result-set fields.
-    fn normalize(&mut self) {
-        if !self.is_chartom_qa_eval() {
-            return;
-        }
-        self.benchmark_name = Some("chartom-qa".into());
-        self.book = self.eval_book_name.clone();
-        if self.dimension.is_none() {
-            self.dimension = self.eval_tom_dimension.clone();
-        }
-        if self.context.is_none() {
-            let mut m = IndexMap::new();
-            for (k, v) in [
-                ("0", &self.eval_context_0),
-                ("1000", &self.eval_context_1000),
-                ("2000", &self.eval_context_2000),
-            ] {
-                if let Some(v) = v {
-                    m.insert(k.to_string(), v.clone());
-                }
-            }
-            if !m.is_empty() {
-                self.context = Some(Context::ByLength(m));
-            }
-        }
-        if self.choices.is_empty()
-            && let Some(Value::Array(a)) = &self.eval_misleading_choices
-        {
-            self.choices = a
-                .iter()
-                .map(|v| {
-                    v.as_str()
-                        .map(str::to_string)
-                        .unwrap_or_else(|| v.to_string())
-                })
-                .collect();
-        }
-        if self.responses.is_empty() && self.eval_response.is_some() {
-            let judge = if self.eval_bonus.is_some() || self.eval_penalty.is_some() {
-                Some(Judge {
-                    bonus: self.eval_bonus.clone(),
-                    penalty: self.eval_penalty.clone(),
-                })
-            } else {
-                None
-            };
-            self.eval_model_unnamed = self.eval_model.is_none();
-            self.responses.push(Response {
-                model: self
-                    .eval_model
-                    .clone()
-                    .unwrap_or_else(|| EVAL_DEFAULT_MODEL.to_string()),
-                text: self.eval_response.clone(),
-                judge,
-                ..Response::default()
-            });
-        }
-    }
-
-    /// Name the model of an evaluation line that names none, from its file
+    /// Name the model of a line that names none from its file, as its layout says
     /// ([`eval_model_name`]).
     pub fn name_eval_model(&mut self, path: &std::path::Path) {
-        if !self.eval_model_unnamed {
-            return;
-        }
-        if let (Some(name), [r]) = (eval_model_name(path), self.responses.as_mut_slice()) {
-            r.model = name;
-            self.eval_model_unnamed = false;
-        }
+        crate::bench::name_from_file(self, path);
     }
 
     /// The `misleading_choices` of an evaluation line, when they are what `choices` shows
     /// (they are wrong answers, not options with a key).
     pub fn shows_misleading_choices(&self) -> bool {
-        self.eval_book_name.is_some()
-            && matches!(&self.eval_misleading_choices, Some(Value::Array(a)) if a.len() == self.choices.len())
-            && self.key.is_none()
+        match &self.layout {
+            Some(crate::bench::Layout::ChartomQaEval(l)) => {
+                l.shows_misleading_choices(self.choices.len()) && self.key.is_none()
+            }
+            _ => false,
+        }
     }
 
     /// The response of `model`, if any.
@@ -201,36 +97,32 @@ impl Item {
     }
 }
 
-/// The model of a CharToM-QA evaluation file, from its name as the benchmark's script
-/// writes it, `{model}_{dim}_c{L}_eval_penalty.jsonl` (also with a suffix before the
-/// extension, as `verdict split` adds); else the file's stem (docs/format.md).
-pub fn eval_model_name(path: &std::path::Path) -> Option<String> {
-    let name = path.file_name()?.to_str()?;
-    if let Some(i) = name.find("_eval_penalty") {
-        let head = &name[..i];
-        let is_len = |c: &str| {
-            c.strip_prefix('c')
-                .is_some_and(|l| !l.is_empty() && l.bytes().all(|d| d.is_ascii_digit()))
-        };
-        if let Some((rest, c)) = head.rsplit_once('_')
-            && is_len(c)
-            && let Some((model, dim)) = rest.rsplit_once('_')
-            && !model.is_empty()
-            && !dim.is_empty()
-        {
-            return Some(model.to_string());
-        }
-    }
-    let stem = path.file_stem()?.to_str()?;
-    (!stem.is_empty()).then(|| stem.to_string())
-}
-
 /// A field-level parse error: `field` is a JSON path like `fact.key` or `responses[1].mind`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("field `{field}`: {message}")]
 pub struct FieldError {
     pub field: String,
     pub message: String,
+}
+
+/// Parse `text` as a `T`. The plain parse is the fast path; the path of the offending
+/// field is worked out (a second, slower parse) only when it fails.
+pub(crate) fn parse_with_path<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, FieldError> {
+    match serde_json::from_str(text) {
+        Ok(v) => Ok(v),
+        Err(_) => {
+            let de = &mut serde_json::Deserializer::from_str(text);
+            match serde_path_to_error::deserialize::<_, T>(de) {
+                Err(e) => Err(FieldError {
+                    field: path_string(e.path()),
+                    message: e.into_inner().to_string(),
+                }),
+                // Both parsers read the same JSON; should they ever differ, trust the one
+                // that names the field.
+                Ok(v) => Ok(v),
+            }
+        }
+    }
 }
 
 fn path_string(p: &serde_path_to_error::Path) -> String {
@@ -798,6 +690,21 @@ mod tests {
         let j = r.judge.as_ref().unwrap();
         assert_eq!(j.bonus_list(), JudgeBonus::Points(vec![1]));
         assert_eq!(j.penalty_text(), None);
+    }
+
+    /// The keys of the CharToM-QA evaluation layout are that layout's: on an item of a
+    /// result set (it names its benchmark) they are unknown keys, ignored like any other.
+    #[test]
+    fn evaluation_keys_on_a_result_set_item_are_ignored() {
+        let it = Item::parse(
+            r#"{"benchmark":"cvqa","model":3,"book_name":["x"],"response":{"a":1},"original":{"question":"q","answer":"a"}}"#,
+        )
+        .unwrap();
+        assert_eq!(it.benchmark(), Benchmark::Cvqa);
+        assert!(it.responses.is_empty());
+        // On a line without a benchmark they make it an evaluation line, and are checked.
+        let e = Item::parse(r#"{"book_name":"E","model":3,"response":"r"}"#).unwrap_err();
+        assert_eq!(e.field, "model");
     }
 
     #[test]
