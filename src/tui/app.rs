@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crossterm::event::{KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 use serde_json::Value;
@@ -2678,18 +2678,6 @@ fn catalog(ix: &Index) -> Vec<FilterOption> {
 /// A review as JSON for the file (only the fields that are set).
 pub fn review_value(r: &Review) -> Value {
     serde_json::to_value(r).expect("a Review always serializes")
-}
-
-/// How long ago, for display.
-pub fn ago(d: Duration) -> String {
-    let s = d.as_secs();
-    if s < 60 {
-        format!("{s}s")
-    } else if s < 3600 {
-        format!("{}m", s / 60)
-    } else {
-        format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
-    }
 }
 
 /// Why a key that switches between responses does nothing on an item with `n` of them.
