@@ -19,6 +19,7 @@ use crate::tui::facts::{BitSet, Index, Kind};
 use crate::tui::grading;
 use crate::tui::image::{ImageEvent, ImageKey};
 use crate::tui::keymap::{Action, Context, Key, Keymap};
+use crate::tui::layout::{Screen, contains};
 pub use crate::tui::overlays::fix::FixState;
 pub use crate::tui::overlays::search::SearchState;
 use crate::tui::overlays::{Outcome, filter, fix, jump, note, page, penalty, reject, search};
@@ -1144,33 +1145,41 @@ impl State {
                 _ => self.scroll = self.scroll.saturating_sub(3),
             },
             MouseEventKind::Down(_) => {
-                // Clicks on the footer's progress bar jump proportionally; clicks on a
-                // search result or filter row select it.
-                let (w, h) = self.size;
-                match &mut self.mode {
-                    Mode::Search(s) => {
-                        // results start on row 3 of the popup; popup is centred
-                        let top = h / 6 + 2;
-                        if m.row >= top {
-                            let idx = (m.row - top) as usize;
-                            if idx < s.results.len() {
-                                s.selected = idx;
-                                let target = s.results[idx];
-                                self.mode = Mode::Normal;
-                                self.goto(target, fx);
-                            }
-                        }
+                // A click lands on what is drawn under it, in the rectangles the screen
+                // is drawn in: a search result opens, a filter row toggles, a point of
+                // the progress bar jumps to the item that far through the list.
+                let screen = Screen::of(self);
+                if screen.too_small {
+                    return;
+                }
+                if let Some(list) = &screen.search {
+                    if let (Some(k), Mode::Search(s)) = (list.hit(m.column, m.row), &mut self.mode)
+                    {
+                        s.selected = k;
+                        let target = s.results[k];
+                        self.mode = Mode::Normal;
+                        self.goto(target, fx);
                     }
-                    Mode::Normal if m.row + 2 == h && w > 0 => {
-                        let frac = m.column as f64 / w as f64;
-                        let n = self.visible.as_ref().map(|v| v.len()).unwrap_or(self.len());
-                        if n > 0 {
-                            let k = ((frac * n as f64) as usize).min(n - 1);
-                            let target = self.visible.as_ref().map(|v| v[k]).unwrap_or(k);
-                            self.goto(target, fx);
-                        }
+                    return;
+                }
+                if let Some(list) = &screen.filter {
+                    if let (Some(k), Mode::Filter { selected }) =
+                        (list.hit(m.column, m.row), &mut self.mode)
+                    {
+                        *selected = k;
+                        self.toggle_filter_row(k, fx);
                     }
-                    _ => {}
+                    return;
+                }
+                let bar = screen.bar;
+                if matches!(self.mode, Mode::Normal) && contains(bar, m.column, m.row) {
+                    let frac = (m.column - bar.x) as f64 / bar.width as f64;
+                    let n = self.visible.as_ref().map(|v| v.len()).unwrap_or(self.len());
+                    if n > 0 {
+                        let k = ((frac * n as f64) as usize).min(n - 1);
+                        let target = self.visible.as_ref().map(|v| v[k]).unwrap_or(k);
+                        self.goto(target, fx);
+                    }
                 }
             }
             _ => {}
@@ -1316,23 +1325,7 @@ impl State {
                         self.filters = Filters::default();
                         self.apply_filters(fx);
                     }
-                    Outcome::Submit(filter::Pick::Toggle(row)) => {
-                        if let Some(o) = self.filter_options().get(row).cloned() {
-                            if self.filter_hidden(&o) {
-                                let key = self.keymap.hint(Context::Global, Action::Blind);
-                                self.set_status(
-                                    format!(
-                                        "{}: hidden in blind mode ({key} leaves it)",
-                                        o.label()
-                                    ),
-                                    Level::Warn,
-                                );
-                                return;
-                            }
-                            self.toggle_filter(o);
-                            self.apply_filters(fx);
-                        }
-                    }
+                    Outcome::Submit(filter::Pick::Toggle(row)) => self.toggle_filter_row(row, fx),
                     _ => {}
                 }
                 return;
@@ -1343,6 +1336,23 @@ impl State {
             return;
         };
         self.act(action, fx);
+    }
+
+    /// Turn the filter menu's row `row` on or off (a filter blind mode hides stays off).
+    fn toggle_filter_row(&mut self, row: usize, fx: &mut Vec<Effect>) {
+        let Some(o) = self.filter_options().get(row).cloned() else {
+            return;
+        };
+        if self.filter_hidden(&o) {
+            let key = self.keymap.hint(Context::Global, Action::Blind);
+            self.set_status(
+                format!("{}: hidden in blind mode ({key} leaves it)", o.label()),
+                Level::Warn,
+            );
+            return;
+        }
+        self.toggle_filter(o);
+        self.apply_filters(fx);
     }
 
     /// Scroll the item's text down, no further than its end at the current size.
