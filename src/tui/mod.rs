@@ -10,6 +10,7 @@ pub mod grading;
 pub mod image;
 pub mod input;
 pub mod keymap;
+pub mod layout;
 pub mod overlays;
 pub mod text;
 pub mod theme;
