@@ -8,6 +8,7 @@
 // Everything printed goes through `cli::out` (and so through `sanitize`).
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod export;

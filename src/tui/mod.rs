@@ -10,8 +10,10 @@ pub mod grading;
 pub mod image;
 pub mod input;
 pub mod keymap;
+pub mod overlays;
 pub mod text;
 pub mod theme;
+pub mod views;
 pub mod worker;
 
 use std::io::{self, Write};
@@ -125,6 +127,12 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         })
         .unwrap_or(ProtocolChoice::Auto);
 
+    crate::session::wait_for_fold(&opts.file, &reviewer, |_| {
+        let _ = crate::cli::out::errln!(
+            "verdict: waiting for your last session's verdicts to be written into {}…",
+            opts.file.display()
+        );
+    });
     let crate::session::Opened {
         store,
         own,
@@ -375,7 +383,17 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         n => format!(", {n} in part"),
     };
     match folded {
-        Ok(_) => {
+        Ok(worker::Ended::Detached) => {
+            crate::cli::out::outln!(
+                "verdict: {done} {} graded this session{part}; every verdict is safe in the journal {} \
+                 and is being written into {} in the background",
+                if done == 1 { "item" } else { "items" },
+                own_path.display(),
+                opts.file.display()
+            )?;
+            Ok(std::process::ExitCode::SUCCESS)
+        }
+        Ok(worker::Ended::Folded(_)) => {
             crate::cli::out::outln!(
                 "verdict: {done} {} graded this session{part}; every verdict is in {}",
                 if done == 1 { "item" } else { "items" },

@@ -19,7 +19,9 @@ use std::path::{Path, PathBuf};
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use super::{ImagePaths, ImportError, LineCounter, norm_column, quote, read_file, strip_bom};
+use crate::import::{
+    ImagePaths, ImportError, LineCounter, norm_column, quote, read_file, strip_bom,
+};
 
 /// The question columns, as matched (see [`norm_column`]) and as named in messages.
 const COLUMNS: [(&str, &str); 6] = [
