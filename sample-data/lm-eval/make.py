@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-MODEL = "pretrained__example__tiny-llama-1b"
+MODEL = "example__tiny-llama-1b"
 DATE = "2026-11-20T10-15-42.518246"
 
 
