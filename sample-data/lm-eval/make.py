@@ -117,7 +117,7 @@ def arc_easy():
         gold = labels.index(key)
         prompt = f"Question: {q}\nAnswer:"
         best = max(range(len(lls)), key=lambda i: lls[i])
-        best_norm = max(range(len(lls)), key=lambda i: lls[i] / len((" " + choices[i]).encode()))
+        best_norm = max(range(len(lls)), key=lambda i: lls[i] / len(choices[i]))  # as lm-eval: characters of the choice
         resps = [[[f"{ll}", str(i == best)]] for i, ll in enumerate(lls)]
         filtered = [[f"{ll}", str(i == best)] for i, ll in enumerate(lls)]
         metrics = {"acc": 1.0 if best == gold else 0.0, "acc_norm": 1.0 if best_norm == gold else 0.0}
