@@ -64,6 +64,27 @@ impl Replay {
             .chain(&self.skipped)
     }
 
+    /// What the journals added, in the words every command and the reviewer use.
+    pub fn recovered_notice(&self) -> String {
+        format!(
+            "recovered {} from the journal (not yet saved into the file)",
+            verdicts(self.applied)
+        )
+    }
+
+    /// What in the journals could not be used, in the words every command and the
+    /// reviewer use (each entry and why: [`Replay::problems`]).
+    pub fn not_applied_notice(&self) -> String {
+        let n = self.not_applied();
+        format!(
+            "{n} journal {} not applied: {} unreadable, {} invalid, {} match no item",
+            if n == 1 { "entry" } else { "entries" },
+            self.unreadable.len(),
+            self.invalid.len(),
+            self.skipped.len()
+        )
+    }
+
     fn add(&mut self, other: Replay) {
         self.applied += other.applied;
         self.skipped.extend(other.skipped);
@@ -72,6 +93,11 @@ impl Replay {
         self.torn_tail |= other.torn_tail;
         self.to_keep.extend(other.to_keep);
     }
+}
+
+/// `1 verdict`, `3 verdicts`.
+pub fn verdicts(n: usize) -> String {
+    format!("{n} verdict{}", if n == 1 { "" } else { "s" })
 }
 
 /// One line of a journal as read.

@@ -10,8 +10,10 @@ pub mod grading;
 pub mod image;
 pub mod input;
 pub mod keymap;
+pub mod overlays;
 pub mod text;
 pub mod theme;
+pub mod views;
 pub mod worker;
 
 use std::io::{self, Write};
@@ -211,22 +213,13 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                     .join(", ")
             )
         };
-        notices.push(format!(
-            "{} journal entries not applied: {} unreadable, {} invalid, {} match no item ({kept})",
-            replay.not_applied(),
-            replay.unreadable.len(),
-            replay.invalid.len(),
-            replay.skipped.len(),
-        ));
+        notices.push(format!("{} ({kept})", replay.not_applied_notice()));
         for s in replay.problems() {
             log::warn!("journal: {s}");
         }
     }
     if replay.applied > 0 {
-        notices.push(format!(
-            "recovered {} verdicts from the journal of an earlier session",
-            replay.applied
-        ));
+        notices.push(replay.recovered_notice());
     }
     notices.extend(image_notice);
     if !key_problems.is_empty() {
