@@ -21,6 +21,8 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+#[path = "support/synth/mod.rs"]
+mod synth;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -56,13 +58,13 @@ fn data_file(n: usize) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!(
         "synth-v{}-n{n}-seed{:x}.jsonl",
-        verdict::synth::VERSION,
+        synth::VERSION,
         0x5eed_2026_u64
     ));
     if !path.exists() {
         let tmp = path.with_extension("jsonl.part");
         let mut f = File::create(&tmp).unwrap();
-        verdict::synth::generate(n, 0x5eed_2026, &mut f).unwrap();
+        synth::generate(n, 0x5eed_2026, &mut f).unwrap();
         f.sync_all().unwrap();
         std::fs::rename(&tmp, &path).unwrap();
     }
