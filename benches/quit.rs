@@ -21,6 +21,8 @@
 
 #[path = "../tests/common/mod.rs"]
 mod common;
+// Each includer uses part of the generator.
+#[allow(dead_code)]
 #[path = "support/synth/mod.rs"]
 mod synth;
 
