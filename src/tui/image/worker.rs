@@ -13,7 +13,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::SystemTime;
 
 use image::DynamicImage;
-use ratatui::layout::{Rect, Size};
+use ratatui::layout::Size;
 use ratatui_image::picker::ProtocolType;
 use ratatui_image::protocol::Protocol;
 
@@ -29,16 +29,6 @@ pub struct ImageKey {
     pub path: PathBuf,
     pub width: u16,
     pub height: u16,
-}
-
-impl ImageKey {
-    pub fn new(path: impl Into<PathBuf>, area: Rect) -> ImageKey {
-        ImageKey {
-            path: path.into(),
-            width: area.width,
-            height: area.height,
-        }
-    }
 }
 
 /// What the worker reports. A `Ready` may arrive for a key that is no longer wanted

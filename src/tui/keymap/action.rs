@@ -1,0 +1,196 @@
+//! What a key can do, with its name in the config file and its words on screen.
+
+use strum::{EnumIter, EnumString, IntoEnumIterator, IntoStaticStr};
+
+/// Everything a key can do. Its name in the config file is the variant's name in
+/// snake case (`NextUngraded` is `next_ungraded`), derived by strum; `Bonus(n)` is
+/// `bonus_1` … `bonus_9`.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, EnumIter, EnumString, IntoStaticStr,
+)]
+#[strum(serialize_all = "snake_case")]
+pub enum Action {
+    Next,
+    Prev,
+    NextUngraded,
+    Skip,
+    First,
+    Last,
+    Jump,
+    Search,
+    Filter,
+    ClearFilters,
+    Quit,
+    Help,
+    Summary,
+    Undo,
+    Redo,
+    Note,
+    ScrollDown,
+    ScrollUp,
+    PageDown,
+    PageUp,
+    NextModel,
+    SideBySide,
+    OpenImage,
+    ZoomImage,
+    Blind,
+    Theme,
+    Suspend,
+    // CHARTOM
+    Identifies,
+    Partial,
+    Misses,
+    FactOverride,
+    // CharToM-QA
+    Bonus(u8),
+    NoBonus,
+    Penalty,
+    NoPenalty,
+    ContextLength,
+    // C-VQA
+    Accept,
+    Fix,
+    Reject,
+    OriginalOverride,
+    CounterfactualOverride,
+    // other benchmarks
+    Pass,
+    Fail,
+    Unsure,
+    // adjudication
+    Adjudicate,
+    AdjudicationQueue,
+}
+
+impl Action {
+    /// Name used in the config file.
+    pub fn name(self) -> String {
+        let base: &'static str = self.into();
+        match self {
+            Action::Bonus(n) => format!("{base}_{n}"),
+            _ => base.to_string(),
+        }
+    }
+
+    pub fn describe(self) -> String {
+        match self {
+            Action::Next => "next item".into(),
+            Action::Prev => "previous item".into(),
+            Action::NextUngraded => {
+                "next item I am not done with (passes over skipped ones)".into()
+            }
+            Action::Skip => "skip this item for now / unskip it".into(),
+            Action::First => "first item".into(),
+            Action::Last => "last item".into(),
+            Action::Jump => "jump to item number or id".into(),
+            Action::Search => "fuzzy search ids and questions".into(),
+            Action::Filter => "filters (ungraded, wrong, disagreements, ...)".into(),
+            Action::ClearFilters => "clear all filters".into(),
+            Action::Quit => "quit (every verdict is already on disk)".into(),
+            Action::Help => "this help".into(),
+            Action::Summary => "summary: the set's figures".into(),
+            Action::Undo => "undo the last verdict".into(),
+            Action::Redo => "redo".into(),
+            Action::Note => "edit my note on this item".into(),
+            Action::ScrollDown => "scroll text down".into(),
+            Action::ScrollUp => "scroll text up".into(),
+            Action::PageDown => "scroll a page down".into(),
+            Action::PageUp => "scroll a page up".into(),
+            Action::NextModel => "next model's response".into(),
+            Action::SideBySide => {
+                "responses side by side (as many as fit, paged by the selected one) / one at a time"
+                    .into()
+            }
+            Action::OpenImage => "open the image in the system viewer".into(),
+            Action::ZoomImage => "image fills the screen / back to the item".into(),
+            Action::Blind => "blind mode: hide others' verdicts and the judge".into(),
+            Action::Theme => "switch theme (dark / light / mono)".into(),
+            Action::Suspend => "suspend to the shell (fg resumes)".into(),
+            Action::Identifies => "justification identifies the manipulation".into(),
+            Action::Partial => "justification partially identifies it".into(),
+            Action::Misses => "justification misses it".into(),
+            Action::FactOverride => "override FACT grade: auto / correct / wrong".into(),
+            Action::Bonus(n) => format!("toggle bonus point {n} covered"),
+            Action::NoBonus => "no bonus point covered".into(),
+            Action::Penalty => "edit the penalty (defects of the response)".into(),
+            Action::NoPenalty => "no penalty (clear it)".into(),
+            Action::ContextLength => "plot context length 0 / 1000 / 2000".into(),
+            Action::Accept => "accept the generated question".into(),
+            Action::Fix => "fix the counterfactual question / answer".into(),
+            Action::Reject => "reject, with a reason".into(),
+            Action::OriginalOverride => {
+                "override original-answer grade: auto / correct / wrong".into()
+            }
+            Action::CounterfactualOverride => {
+                "override counterfactual-answer grade: auto / correct / wrong".into()
+            }
+            Action::Pass => "verdict: pass".into(),
+            Action::Fail => "verdict: fail".into(),
+            Action::Unsure => "verdict: unsure".into(),
+            Action::Adjudicate => "record the final (adjudicated) verdict from mine".into(),
+            Action::AdjudicationQueue => {
+                "adjudication queue: only items whose reviewers disagree, no final verdict yet"
+                    .into()
+            }
+        }
+    }
+
+    /// The footer's word for the action: a short form of [`Action::describe`] (the help
+    /// screen's text), and as true.
+    pub fn label(self) -> String {
+        match self {
+            Action::Next => "next".into(),
+            Action::Prev => "prev".into(),
+            Action::NextUngraded => "next not done".into(),
+            Action::Quit => "quit".into(),
+            Action::Help => "help".into(),
+            Action::Summary => "summary".into(),
+            Action::Undo => "undo".into(),
+            Action::Note => "note".into(),
+            Action::Search => "search".into(),
+            Action::Filter => "filter".into(),
+            Action::NextModel => "model".into(),
+            Action::SideBySide => "side by side".into(),
+            Action::Identifies => "identifies".into(),
+            Action::Partial => "partial".into(),
+            Action::Misses => "misses".into(),
+            Action::FactOverride => "FACT".into(),
+            Action::Bonus(_) => "bonus".into(),
+            Action::NoBonus => "no bonus".into(),
+            Action::Penalty => "penalty".into(),
+            Action::NoPenalty => "no penalty".into(),
+            Action::ContextLength => "context".into(),
+            Action::Accept => "accept".into(),
+            Action::Fix => "fix".into(),
+            Action::Reject => "reject".into(),
+            Action::OriginalOverride => "orig".into(),
+            Action::CounterfactualOverride => "cf".into(),
+            Action::Pass => "pass".into(),
+            Action::Fail => "fail".into(),
+            Action::Unsure => "unsure".into(),
+            other => other.describe(),
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Action> {
+        if let Some(n) = name.strip_prefix("bonus_") {
+            return n
+                .parse()
+                .ok()
+                .filter(|n| (1..=9).contains(n))
+                .map(Action::Bonus);
+        }
+        name.parse().ok().filter(|a| !matches!(a, Action::Bonus(_)))
+    }
+
+    /// Every action, bonus points 1–9 included.
+    pub fn all() -> Vec<Action> {
+        Action::iter()
+            .flat_map(|a| match a {
+                Action::Bonus(_) => (1..=9).map(Action::Bonus).collect(),
+                a => vec![a],
+            })
+            .collect()
+    }
+}
