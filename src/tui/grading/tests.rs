@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn g7(answers: serde_json::Value) -> Item {

@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::model::Strategies;
 use serde_json::json;

@@ -1,4 +1,3 @@
-
 use super::*;
 
 const HEADER: &str = "img_path,query,answer,new query,new answer,type";
