@@ -1451,6 +1451,15 @@ impl State {
     pub fn act(&mut self, action: Action, fx: &mut Vec<Effect>) {
         let page = crate::tui::draw::page_rows(self);
         match action {
+            // The overlays' own actions do nothing in the item view.
+            Action::Close
+            | Action::Submit
+            | Action::Cancel
+            | Action::SelectNext
+            | Action::SelectPrev
+            | Action::Toggle
+            | Action::SwitchField
+            | Action::Reason(_) => {}
             Action::Quit => {
                 self.quit = true;
                 fx.push(self.position_effect());

@@ -366,7 +366,7 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
                     act(&mut parts, Action::NoPenalty);
                     act(&mut parts, Action::ContextLength);
                 }
-                Context::Generic | Context::Global => {
+                _ => {
                     act(&mut parts, Action::Pass);
                     act(&mut parts, Action::Fail);
                     act(&mut parts, Action::Unsure);
