@@ -33,6 +33,11 @@ use verdict::tui::facts::{self, SearchCache, SearchRequest};
 use verdict::tui::keymap::Keymap;
 use verdict::tui::theme::ThemeName;
 
+// Each includer uses part of the generator.
+#[allow(dead_code)]
+#[path = "support/synth/mod.rs"]
+mod synth;
+
 fn key(c: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
 }
@@ -125,7 +130,7 @@ fn bench_size(n: usize, smoke: bool) {
     {
         let f = std::fs::File::create(&path).unwrap();
         let mut w = BufWriter::new(f);
-        verdict::synth::generate(n, 42, &mut w).unwrap();
+        synth::generate(n, 42, &mut w).unwrap();
     }
     let size = std::fs::metadata(&path).unwrap().len();
     let runs = if smoke {

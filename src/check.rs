@@ -14,11 +14,12 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::import::chartom::parse_question;
 use crate::import::quote;
 use crate::journal::Journal;
-use crate::model::{Item, JudgeBonus, kind};
+use crate::model::{Benchmark, Item, kind};
 use crate::store::{ItemError, Store, StoreError};
+
+pub use crate::bench::cvqa::check::cvqa_answer_problem;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -104,10 +105,9 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
         }
         let message = match journal.read() {
             Ok((records, torn)) => format!(
-                "a verdict journal is pending ({}): {} verdict{} not yet saved into this file{}; open the file in verdict to save them",
+                "a verdict journal is pending ({}): {} not yet saved into the file{}; open the file in verdict to save them",
                 journal.path().display(),
-                records.len(),
-                if records.len() == 1 { "" } else { "s" },
+                crate::journal::verdicts(records.len()),
                 if torn { " (and a torn last line)" } else { "" }
             ),
             Err(e) => format!(
@@ -277,15 +277,15 @@ pub fn review_errors(item: &Value, reviewer: &str, review: &Value, file: &Path) 
         .collect()
 }
 
-struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     out: &'a mut Vec<Problem>,
     line: u32,
-    id: String,
+    pub(crate) id: String,
     errors: usize,
 }
 
 impl Ctx<'_> {
-    fn push(&mut self, severity: Severity, field: &str, message: String) {
+    pub(crate) fn push(&mut self, severity: Severity, field: &str, message: String) {
         if severity == Severity::Error {
             self.errors += 1;
         }
@@ -297,22 +297,27 @@ impl Ctx<'_> {
             message,
         });
     }
-    fn error(&mut self, field: &str, message: impl Into<String>) {
+    pub(crate) fn error(&mut self, field: &str, message: impl Into<String>) {
         self.push(Severity::Error, field, message.into());
     }
-    fn warn(&mut self, field: &str, message: impl Into<String>) {
+    pub(crate) fn warn(&mut self, field: &str, message: impl Into<String>) {
         self.push(Severity::Warning, field, message.into());
     }
-    fn notice(&mut self, field: &str, message: impl Into<String>) {
+    pub(crate) fn notice(&mut self, field: &str, message: impl Into<String>) {
         self.push(Severity::Notice, field, message.into());
     }
 
-    fn wrong_type(&mut self, field: &str, want: &str, v: &Value) {
+    pub(crate) fn wrong_type(&mut self, field: &str, want: &str, v: &Value) {
         self.error(field, format!("expected {want}, found {}", kind(v)));
     }
 
     /// A string field; `null` reads as absent.
-    fn str<'v>(&mut self, obj: &'v Map<String, Value>, key: &str, field: &str) -> Option<&'v str> {
+    pub(crate) fn str<'v>(
+        &mut self,
+        obj: &'v Map<String, Value>,
+        key: &str,
+        field: &str,
+    ) -> Option<&'v str> {
         match obj.get(key) {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s),
@@ -323,7 +328,12 @@ impl Ctx<'_> {
         }
     }
     /// A string or number field (answers, raw model outputs), as text.
-    fn text(&mut self, obj: &Map<String, Value>, key: &str, field: &str) -> Option<String> {
+    pub(crate) fn text(
+        &mut self,
+        obj: &Map<String, Value>,
+        key: &str,
+        field: &str,
+    ) -> Option<String> {
         match obj.get(key) {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s.clone()),
@@ -335,7 +345,12 @@ impl Ctx<'_> {
             }
         }
     }
-    fn bool(&mut self, obj: &Map<String, Value>, key: &str, field: &str) -> Option<bool> {
+    pub(crate) fn bool(
+        &mut self,
+        obj: &Map<String, Value>,
+        key: &str,
+        field: &str,
+    ) -> Option<bool> {
         match obj.get(key) {
             None | Some(Value::Null) => None,
             Some(Value::Bool(b)) => Some(*b),
@@ -345,7 +360,7 @@ impl Ctx<'_> {
             }
         }
     }
-    fn num(&mut self, obj: &Map<String, Value>, key: &str, field: &str) -> Option<f64> {
+    pub(crate) fn num(&mut self, obj: &Map<String, Value>, key: &str, field: &str) -> Option<f64> {
         match obj.get(key) {
             None | Some(Value::Null) => None,
             Some(Value::Number(n)) => match n.as_f64().filter(|x| x.is_finite()) {
@@ -361,7 +376,12 @@ impl Ctx<'_> {
             }
         }
     }
-    fn share(&mut self, obj: &Map<String, Value>, key: &str, field: &str) -> Option<f64> {
+    pub(crate) fn share(
+        &mut self,
+        obj: &Map<String, Value>,
+        key: &str,
+        field: &str,
+    ) -> Option<f64> {
         let x = self.num(obj, key, field)?;
         if !(0.0..=1.0).contains(&x) {
             self.error(field, format!("{x} is not in [0, 1]"));
@@ -369,7 +389,7 @@ impl Ctx<'_> {
         }
         Some(x)
     }
-    fn obj<'v>(
+    pub(crate) fn obj<'v>(
         &mut self,
         obj: &'v Map<String, Value>,
         key: &str,
@@ -384,7 +404,7 @@ impl Ctx<'_> {
             }
         }
     }
-    fn arr<'v>(
+    pub(crate) fn arr<'v>(
         &mut self,
         obj: &'v Map<String, Value>,
         key: &str,
@@ -400,7 +420,12 @@ impl Ctx<'_> {
         }
     }
     /// An array of strings (each wrong element reported).
-    fn strings(&mut self, obj: &Map<String, Value>, key: &str, field: &str) -> Option<Vec<String>> {
+    pub(crate) fn strings(
+        &mut self,
+        obj: &Map<String, Value>,
+        key: &str,
+        field: &str,
+    ) -> Option<Vec<String>> {
         let a = self.arr(obj, key, field)?;
         let mut out = Vec::with_capacity(a.len());
         for (i, v) in a.iter().enumerate() {
@@ -412,7 +437,7 @@ impl Ctx<'_> {
         Some(out)
     }
     /// One of `allowed`.
-    fn one_of<'v>(
+    pub(crate) fn one_of<'v>(
         &mut self,
         obj: &'v Map<String, Value>,
         key: &str,
@@ -432,7 +457,7 @@ impl Ctx<'_> {
     }
 }
 
-fn join(base: &str, key: &str) -> String {
+pub(crate) fn join(base: &str, key: &str) -> String {
     if base.is_empty() {
         key.to_string()
     } else {
@@ -441,7 +466,7 @@ fn join(base: &str, key: &str) -> String {
 }
 
 /// A 1-based number in 1..=n from a JSON value.
-fn index_in(v: &Value, n: usize) -> Result<usize, String> {
+pub(crate) fn index_in(v: &Value, n: usize) -> Result<usize, String> {
     match v.as_u64() {
         Some(k) if k >= 1 && (k as usize) <= n => Ok(k as usize),
         Some(k) => Err(format!(
@@ -455,7 +480,7 @@ fn index_in(v: &Value, n: usize) -> Result<usize, String> {
     }
 }
 
-fn describe(v: &Value) -> String {
+pub(crate) fn describe(v: &Value) -> String {
     match v {
         Value::Number(n) => format!("{n}"),
         Value::String(s) => format!("the string {}", quote(s)),
@@ -464,7 +489,7 @@ fn describe(v: &Value) -> String {
 }
 
 /// A ranking: every option number 1..=n once.
-fn rank_order(v: &Value, n: usize) -> Result<(), String> {
+pub(crate) fn rank_order(v: &Value, n: usize) -> Result<(), String> {
     let Value::Array(a) = v else {
         return Err(format!(
             "expected an array of option numbers, found {}",
@@ -594,12 +619,12 @@ fn check_item(
         models.push(m);
     }
 
-    let info = match bench {
-        "chartom" => check_chartom(c, obj, &responses),
-        "chartom-qa" => check_chartom_qa(c, obj, &responses, eval_layout),
-        "cvqa" => check_cvqa(c, obj, &responses),
-        _ => BenchInfo::default(),
-    };
+    let info = crate::bench::spec(Benchmark::from_name(Some(bench))).check(
+        c,
+        obj,
+        &responses,
+        eval_layout,
+    );
 
     if let Some(reviews) = c.obj(obj, "reviews", "reviews") {
         for (name, r) in reviews {
@@ -614,472 +639,11 @@ fn check_item(
 
 /// What review checks need to know about the item.
 #[derive(Debug, Default)]
-struct BenchInfo {
+pub(crate) struct BenchInfo {
     /// CharToM-QA: the number of bonus points.
-    bonus_points: Option<usize>,
+    pub(crate) bonus_points: Option<usize>,
     /// C-VQA: the group, for checking a fixed answer.
-    group: Option<String>,
-}
-
-const CHART_TYPES: [&str; 5] = ["line", "bar", "pie", "scatter", "map"];
-
-fn check_chartom(
-    c: &mut Ctx,
-    obj: &Map<String, Value>,
-    responses: &[&Map<String, Value>],
-) -> BenchInfo {
-    match c.obj(obj, "chart", "chart") {
-        None if obj.get("chart").is_none_or(Value::is_null) => c.warn(
-            "chart",
-            "missing: no chart type, version or planted manipulation to show",
-        ),
-        None => {}
-        Some(ch) => {
-            c.str(ch, "pair", "chart.pair");
-            let version = c.one_of(ch, "version", "chart.version", &["original", "manipulated"]);
-            c.one_of(ch, "type", "chart.type", &CHART_TYPES);
-            let manip = c.str(ch, "manipulation", "chart.manipulation");
-            let id = c.id.clone();
-            let suffix = crate::import::chartom::split_chart_id(&id).map(|(_, m)| m);
-            match (version, suffix) {
-                (Some(v @ "original"), Some(true)) | (Some(v @ "manipulated"), Some(false)) => c.warn(
-                    "chart.version",
-                    format!(
-                        "`{v}` disagrees with the id (`_1` is the original chart, `_2` the manipulated one)"
-                    ),
-                ),
-                _ => {}
-            }
-            if version == Some("manipulated") && manip.is_none_or(|m| m.trim().is_empty()) {
-                c.warn(
-                    "chart.manipulation",
-                    "a manipulated chart without its planted manipulation: justifications cannot be graded against it",
-                );
-            }
-        }
-    }
-
-    match c.obj(obj, "fact", "fact") {
-        None if obj.get("fact").is_none_or(Value::is_null) => c.error("fact", "missing"),
-        None => {}
-        Some(fact) => {
-            match c.str(fact, "question", "fact.question") {
-                None if fact.get("question").is_none_or(Value::is_null) => {
-                    c.warn("fact.question", "missing")
-                }
-                _ => {}
-            }
-            let format = c.one_of(fact, "format", "fact.format", &["choice", "rank", "number"]);
-            if format.is_none() && fact.get("format").is_none_or(Value::is_null) {
-                c.error("fact.format", "missing (choice, rank or number)");
-            }
-            let options = c
-                .strings(fact, "options", "fact.options")
-                .unwrap_or_default();
-            let n = options.len();
-            if matches!(format, Some("choice" | "rank")) && n < 2 {
-                c.error(
-                    "fact.options",
-                    format!(
-                        "a {} question needs two options at least, found {n}",
-                        format.unwrap_or_default()
-                    ),
-                );
-            }
-            let valid_options = n >= 2;
-            match (fact.get("key"), format) {
-                (None | Some(Value::Null), _) => {
-                    c.warn("fact.key", "missing: FACT answers cannot be graded")
-                }
-                (_, None) => {}
-                (Some(k), Some("choice")) => {
-                    if valid_options && let Err(m) = index_in(k, n) {
-                        c.error("fact.key", m);
-                    }
-                }
-                (Some(k), Some("rank")) => {
-                    if valid_options {
-                        let alternatives =
-                            matches!(k, Value::Array(a) if a.first().is_some_and(Value::is_array));
-                        if alternatives {
-                            for (i, alt) in k.as_array().expect("checked").iter().enumerate() {
-                                if let Err(m) = rank_order(alt, n) {
-                                    c.error(&format!("fact.key[{i}]"), m);
-                                }
-                            }
-                        } else if let Err(m) = rank_order(k, n) {
-                            c.error("fact.key", m);
-                        }
-                    }
-                }
-                (Some(k), Some(_)) => match k {
-                    Value::Number(x) if x.as_f64().is_some_and(f64::is_finite) => {}
-                    Value::String(s) if crate::import::chartom::parse_number(s).is_ok() => c.warn(
-                        "fact.key",
-                        format!("{} is a string; write the key as a JSON number", quote(s)),
-                    ),
-                    other => c.error(
-                        "fact.key",
-                        format!("expected a number, found {}", describe(other)),
-                    ),
-                },
-            }
-            if let Some(st) = c.obj(fact, "strategies", "fact.strategies") {
-                for k in ["misled", "skim"] {
-                    let f = format!("fact.strategies.{k}");
-                    if c.num(st, k, &f).is_none() && st.get(k).is_none_or(Value::is_null) {
-                        c.error(&f, "missing");
-                    }
-                }
-                if format.is_some_and(|f| f != "number") {
-                    c.warn(
-                        "fact.strategies",
-                        "strategies only apply to number questions",
-                    );
-                }
-            }
-            if let Some(ha) = c.arr(fact, "human_answers", "fact.human_answers") {
-                for (i, pair) in ha.iter().enumerate() {
-                    let f = format!("fact.human_answers[{i}]");
-                    let Some([answer, count]) = pair
-                        .as_array()
-                        .map(Vec::as_slice)
-                        .and_then(|a| <&[Value; 2]>::try_from(a).ok())
-                    else {
-                        c.error(
-                            &f,
-                            format!("expected [answer, count], found {}", describe_short(pair)),
-                        );
-                        continue;
-                    };
-                    if count.as_u64().is_none() {
-                        c.error(
-                            &format!("{f}[1]"),
-                            format!(
-                                "the count must be a whole number ≥ 0, found {}",
-                                describe(count)
-                            ),
-                        );
-                    }
-                    let af = format!("{f}[0]");
-                    match format {
-                        Some("choice") if valid_options => {
-                            if let Err(m) = index_in(answer, n) {
-                                c.error(&af, m);
-                            }
-                        }
-                        Some("rank") if valid_options => {
-                            if let Err(m) = rank_order(answer, n) {
-                                c.error(&af, m);
-                            }
-                        }
-                        Some("number") => match answer {
-                            Value::Number(_) => {}
-                            // a text is read as the grading reads it (docs/stats.md): a
-                            // number, a fraction or a range, with scale and percent sign
-                            Value::String(s) if crate::grade::chartom::read_number(s).is_some() => {
-                            }
-                            other => c.error(
-                                &af,
-                                format!("expected a number, found {}", describe(other)),
-                            ),
-                        },
-                        _ => {}
-                    }
-                }
-            }
-        }
-    }
-
-    let mut any_mind = false;
-    for (i, r) in responses.iter().enumerate() {
-        let f = format!("responses[{i}]");
-        c.text(r, "fact", &join(&f, "fact"));
-        if c.share(r, "mind", &join(&f, "mind")).is_some() {
-            any_mind = true;
-        }
-        c.str(r, "justification", &join(&f, "justification"));
-    }
-    match c.obj(obj, "mind", "mind") {
-        Some(m)
-            if c.share(m, "hmi", "mind.hmi").is_none()
-                && m.get("hmi").is_none_or(Value::is_null) =>
-        {
-            c.error("mind.hmi", "missing");
-        }
-        Some(_) => {}
-        None if any_mind && obj.get("mind").is_none_or(Value::is_null) => c.warn(
-            "mind",
-            "no HMI (mind.hmi): the responses' MIND predictions cannot be scored",
-        ),
-        None => {}
-    }
-    BenchInfo::default()
-}
-
-fn describe_short(v: &Value) -> String {
-    match v {
-        Value::Array(a) => format!("an array of {}", a.len()),
-        other => describe(other),
-    }
-}
-
-const DIMENSIONS: [&str; 4] = ["belief", "intention", "emotion", "desire"];
-
-fn check_chartom_qa(
-    c: &mut Ctx,
-    obj: &Map<String, Value>,
-    responses: &[&Map<String, Value>],
-    eval: bool,
-) -> BenchInfo {
-    let (dim_key, book_key) = if eval {
-        ("tom_dimension", "book_name")
-    } else {
-        ("dimension", "book")
-    };
-    match c.one_of(obj, dim_key, dim_key, &DIMENSIONS) {
-        None if obj.get(dim_key).is_none_or(Value::is_null) => {
-            c.error(dim_key, "missing (belief, intention, emotion or desire)")
-        }
-        _ => {}
-    }
-    c.str(obj, book_key, book_key);
-    c.str(obj, "character", "character");
-    for k in ["question", "answer"] {
-        if c.text(obj, k, k).is_none() && obj.get(k).is_none_or(Value::is_null) {
-            c.warn(k, "missing");
-        }
-    }
-    if eval {
-        for k in ["context_0", "context_1000", "context_2000"] {
-            c.str(obj, k, k);
-        }
-    } else {
-        match obj.get("context") {
-            None | Some(Value::Null) => c.warn("context", "missing: no plot context to show"),
-            Some(Value::String(_)) => {}
-            Some(Value::Object(m)) => {
-                for (k, v) in m {
-                    if !v.is_string() {
-                        c.wrong_type(&format!("context.{k}"), "a string", v);
-                    }
-                }
-            }
-            Some(v) => c.wrong_type("context", "an object of texts or a text", v),
-        }
-    }
-    let bonus_points = match c.strings(obj, "bonus_points", "bonus_points") {
-        Some(b) if !b.is_empty() => Some(b.len()),
-        Some(_) => {
-            c.error("bonus_points", "empty: nothing to grade a response against");
-            None
-        }
-        None => {
-            if obj.get("bonus_points").is_none_or(Value::is_null) {
-                c.error("bonus_points", "missing");
-            }
-            None
-        }
-    };
-    let choices_key = if eval {
-        "misleading_choices"
-    } else {
-        "choices"
-    };
-    let n_choices = c.strings(obj, choices_key, choices_key).map(|v| v.len());
-    if !eval && let Some(k) = obj.get("key").filter(|k| !k.is_null()) {
-        match n_choices {
-            Some(n) => {
-                if let Err(m) = index_in(k, n) {
-                    c.error("key", m);
-                }
-            }
-            None => c.error("key", "a key without choices"),
-        }
-    }
-
-    let judge_check = |c: &mut Ctx,
-                       judge_obj: &Map<String, Value>,
-                       f: &str,
-                       bonus_key: &str,
-                       penalty_key: &str| {
-        let judge = crate::model::Judge {
-            bonus: judge_obj.get(bonus_key).cloned(),
-            penalty: judge_obj.get(penalty_key).cloned(),
-        };
-        let bf = join(f, bonus_key);
-        match judge.bonus_list() {
-            JudgeBonus::Unparsable(s) if s.trim() == "Null" => c.warn(
-                &bf,
-                "the judge's bonus is \"Null\" (unparsable): the benchmark's script counts it as 3 hits, verdict counts it as unparsable",
-            ),
-            JudgeBonus::Unparsable(s) => c.error(
-                &bf,
-                format!("the judge's bonus {} is not a list of bonus point numbers", quote(&s)),
-            ),
-            JudgeBonus::Points(p) => {
-                if let Some(n) = bonus_points
-                    && let Some(bad) = p.iter().find(|&&k| k as usize > n)
-                {
-                    c.warn(
-                        &bf,
-                        format!("the judge names bonus point {bad}, but the item has {n}"),
-                    );
-                }
-            }
-        }
-        match judge_obj.get(penalty_key) {
-            None | Some(Value::Null) | Some(Value::String(_)) => {}
-            Some(v) => c.wrong_type(&join(f, penalty_key), "a string or null", v),
-        }
-    };
-
-    if eval {
-        c.str(obj, "response", "response");
-        if obj.contains_key("bonus") || obj.contains_key("penalty") {
-            judge_check(c, obj, "", "bonus", "penalty");
-        }
-    }
-    for (i, r) in responses.iter().enumerate() {
-        let f = format!("responses[{i}]");
-        if c.str(r, "text", &join(&f, "text")).is_none() && r.get("text").is_none_or(Value::is_null)
-        {
-            c.warn(&join(&f, "text"), "missing");
-        }
-        if let Some(ch) = r.get("choice").filter(|v| !v.is_null()) {
-            match n_choices {
-                Some(n) => {
-                    if let Err(m) = index_in(ch, n) {
-                        c.error(&join(&f, "choice"), m);
-                    }
-                }
-                None => c.error(&join(&f, "choice"), "a choice on an item without choices"),
-            }
-        }
-        if let Some(j) = c.obj(r, "judge", &join(&f, "judge")) {
-            judge_check(c, j, &join(&f, "judge"), "bonus", "penalty");
-        }
-    }
-    BenchInfo {
-        bonus_points,
-        group: None,
-    }
-}
-
-const CVQA_GROUPS: [&str; 9] = [
-    "direct",
-    "indirect",
-    "boolean",
-    "abs_counting_1",
-    "abs_counting_2",
-    "abs_counting_3",
-    "abs_counting_4",
-    "abs_counting_5",
-    "abs_counting_6",
-];
-
-/// Whether `answer` is a valid key for a C-VQA question of `group` (and `question`'s
-/// options for synthetic ones); the message says why not. The reviewer's fix popup
-/// warns by this same rule before it records a fixed answer.
-pub fn cvqa_answer_problem(group: &str, question: Option<&str>, answer: &str) -> Option<String> {
-    if group.starts_with("abs_counting_") {
-        let letter = match answer {
-            "A" | "B" | "C" | "D" => (answer.as_bytes()[0] - b'A') as usize + 1,
-            _ => return Some(format!("{} is not an option letter A–D", quote(answer))),
-        };
-        if let Some(q) = question {
-            let p = parse_question(q);
-            if p.options.is_empty() {
-                return Some("the question carries no options (`... Select the correct answer:A:16  B:17  C:12  D:13`)".into());
-            }
-            if letter > p.options.len() {
-                return Some(format!(
-                    "{answer} names option {letter}, but the question has {} options",
-                    p.options.len()
-                ));
-            }
-        }
-        None
-    } else if group == "boolean" {
-        (answer != "yes" && answer != "no")
-            .then(|| format!("{} is not `yes` or `no`", quote(answer)))
-    } else if answer.is_empty() || !answer.bytes().all(|b| b.is_ascii_digit()) {
-        Some(format!("{} is not a whole number in digits", quote(answer)))
-    } else {
-        None
-    }
-}
-
-fn check_cvqa(
-    c: &mut Ctx,
-    obj: &Map<String, Value>,
-    responses: &[&Map<String, Value>],
-) -> BenchInfo {
-    let split = c.one_of(obj, "split", "split", &["real", "synthetic"]);
-    if split.is_none() && obj.get("split").is_none_or(Value::is_null) {
-        c.error("split", "missing (real or synthetic)");
-    }
-    let group = c.one_of(obj, "group", "group", &CVQA_GROUPS);
-    if group.is_none() && obj.get("group").is_none_or(Value::is_null) {
-        c.error("group", "missing");
-    }
-    if let (Some(s), Some(g)) = (split, group) {
-        let want = if g.starts_with("abs_counting_") {
-            "synthetic"
-        } else {
-            "real"
-        };
-        if s != want {
-            c.error(
-                "group",
-                format!("group {g} belongs to the {want} split, but the item's split is {s}"),
-            );
-        }
-    }
-    for part in ["original", "counterfactual"] {
-        match c.obj(obj, part, part) {
-            None if obj.get(part).is_none_or(Value::is_null) => {
-                c.error(part, "missing (question and answer)")
-            }
-            None => {}
-            Some(qa) => {
-                let qf = format!("{part}.question");
-                let q = c.str(qa, "question", &qf);
-                if q.is_none_or(|q| q.trim().is_empty())
-                    && !qa
-                        .get("question")
-                        .is_some_and(|v| !v.is_null() && !v.is_string())
-                {
-                    c.error(&qf, "missing or empty");
-                }
-                let af = format!("{part}.answer");
-                match c.text(qa, "answer", &af) {
-                    None => {
-                        if qa.get("answer").is_none_or(Value::is_null) {
-                            c.error(&af, "missing");
-                        }
-                    }
-                    Some(a) => {
-                        if let Some(g) = group
-                            && let Some(m) = cvqa_answer_problem(g, q, &a)
-                        {
-                            c.error(&af, m);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    for (i, r) in responses.iter().enumerate() {
-        let f = format!("responses[{i}]");
-        for k in ["original", "counterfactual"] {
-            c.text(r, k, &join(&f, k));
-        }
-    }
-    BenchInfo {
-        bonus_points: None,
-        group: group.map(str::to_string),
-    }
+    pub(crate) group: Option<String>,
 }
 
 const STATUSES: [&str; 3] = ["accept", "fix", "reject"];

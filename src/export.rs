@@ -12,8 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::grade::chartom::format_number;
-use crate::grade::{chartom, chartom_qa, cvqa};
-use crate::model::{Benchmark, Item, JudgeBonus};
+use crate::model::Item;
 use crate::store::Store;
 
 /// Column names, in order (the fields of [`Row`]).
@@ -236,87 +235,7 @@ fn notes(it: &Item) -> Option<String> {
 }
 
 fn fill(row: &mut Row, it: &Item, model: &str) {
-    let resp = it.response(model);
-    let has_resp = resp.is_some();
-    match it.benchmark() {
-        Benchmark::Chartom => {
-            let e = chartom::effective(it, model);
-            row.raw_answer = resp.and_then(|r| r.fact.clone());
-            row.parsed_answer = e.fact.display.clone();
-            if has_resp {
-                row.auto_correct = e.fact.correct;
-                row.correct = e.fact_correct;
-            }
-            row.mind = e.mind;
-            row.hmi = e.hmi;
-            row.squared_error = e.squared_error;
-            row.human_justification = e.justification.map(|j| j.name().to_string());
-            row.human_fact_correct = e.human.value.fact_correct;
-            row.resolution = has_resp.then(|| e.human.source.label());
-        }
-        Benchmark::Cvqa => {
-            let e = cvqa::effective(it, model);
-            if has_resp {
-                row.raw_answer = resp.and_then(|r| r.original.clone());
-                row.raw_counterfactual = resp.and_then(|r| r.counterfactual.clone());
-                row.parsed_answer = e.original.parsed.clone();
-                row.parsed_counterfactual = e.counterfactual.parsed.clone();
-                row.auto_correct = Some(e.original.correct);
-                row.auto_counterfactual_correct = Some(e.counterfactual.correct);
-                row.correct = Some(e.original_correct);
-                row.counterfactual_correct = Some(e.counterfactual_correct);
-                row.counterfactual_fixed_correct = e.counterfactual_fixed_correct;
-                row.human_original_correct = e.human.value.original_correct;
-                row.human_counterfactual_correct = e.human.value.counterfactual_correct;
-                row.resolution = Some(e.human.source.label());
-            }
-            let v = &e.verification.value;
-            row.status = v.status.map(|s| {
-                serde_json::to_value(s)
-                    .ok()
-                    .and_then(|x| x.as_str().map(str::to_string))
-                    .unwrap_or_default()
-            });
-            row.reason = v.reason.map(|r| r.name().to_string());
-            row.fixed_question = v.fixed_question.clone();
-            row.fixed_answer = v.fixed_answer.clone();
-            row.image_related = v.image_related;
-            row.answer_ok = v.answer_ok;
-            row.reason_text = v.reason_text.clone();
-            row.verification_resolution = Some(e.verification.source.label());
-        }
-        Benchmark::ChartomQa => {
-            let e = chartom_qa::effective(it, model);
-            row.raw_answer = resp.and_then(|r| r.text.clone());
-            row.parsed_answer = resp.and_then(|r| r.choice).map(|c| c.to_string());
-            row.auto_correct = e.choice_correct;
-            row.correct = e.choice_correct;
-            row.n_bonus_points = Some(it.bonus_points.len() as u64);
-            if let Some(j) = &e.judge {
-                row.judge_bonus = Some(match &j.bonus {
-                    JudgeBonus::Points(p) => Value::from(p.clone()),
-                    JudgeBonus::Unparsable(s) => Value::String(s.clone()),
-                });
-                row.judge_covered = j.covered;
-                row.judge_penalty = j.penalty.clone();
-            }
-            if let Some(h) = &e.human_grade {
-                row.human_bonus = h.bonus.clone();
-                row.human_covered = h.covered;
-                row.human_penalty = h.penalty.clone().flatten();
-                row.human_penalized = h.penalty.as_ref().map(Option::is_some);
-            }
-            row.resolution = has_resp.then(|| e.human.source.label());
-        }
-        Benchmark::Other => {
-            let r = crate::grade::resolve::resolve_response(&it.reviews, model, it.responses.len());
-            row.raw_answer = resp.and_then(|r| r.text.clone());
-            row.resolution = has_resp.then(|| r.source.label());
-            let v = crate::grade::resolve::resolve_verdict(&it.reviews);
-            row.verdict = v.value;
-            row.verdict_resolution = Some(v.source.label());
-        }
-    }
+    crate::bench::spec(it.benchmark()).export(row, it, model);
 }
 
 /// A CSV cell.

@@ -64,6 +64,27 @@ impl Replay {
             .chain(&self.skipped)
     }
 
+    /// What the journals added, in the words every command and the reviewer use.
+    pub fn recovered_notice(&self) -> String {
+        format!(
+            "recovered {} from the journal (not yet saved into the file)",
+            verdicts(self.applied)
+        )
+    }
+
+    /// What in the journals could not be used, in the words every command and the
+    /// reviewer use (each entry and why: [`Replay::problems`]).
+    pub fn not_applied_notice(&self) -> String {
+        let n = self.not_applied();
+        format!(
+            "{n} journal {} not applied: {} unreadable, {} invalid, {} match no item",
+            if n == 1 { "entry" } else { "entries" },
+            self.unreadable.len(),
+            self.invalid.len(),
+            self.skipped.len()
+        )
+    }
+
     fn add(&mut self, other: Replay) {
         self.applied += other.applied;
         self.skipped.extend(other.skipped);
@@ -72,6 +93,11 @@ impl Replay {
         self.torn_tail |= other.torn_tail;
         self.to_keep.extend(other.to_keep);
     }
+}
+
+/// `1 verdict`, `3 verdicts`.
+pub fn verdicts(n: usize) -> String {
+    format!("{n} verdict{}", if n == 1 { "" } else { "s" })
 }
 
 /// One line of a journal as read.
@@ -461,6 +487,59 @@ pub fn is_live(path: &Path) -> bool {
     }
 }
 
+/// Where the process folding `journal` after its session ended says so: the journal's
+/// path with `.folding` added. It holds the folder's process id and is locked (`flock`)
+/// by the folder for as long as it runs, so a session of the same reviewer opening the
+/// file meanwhile waits for the fold instead of racing it. Not a journal's name, so no
+/// replay ever reads it.
+pub fn fold_marker_path(journal: &Path) -> PathBuf {
+    let mut p = journal.as_os_str().to_owned();
+    p.push(".folding");
+    PathBuf::from(p)
+}
+
+/// Create (or take over a left-behind) fold marker for `journal` and lock it: the caller
+/// hands the lock to the process that folds. Refused if a folder already holds it.
+pub fn take_fold_marker(journal: &Path) -> io::Result<File> {
+    let path = fold_marker_path(journal);
+    let mut o = OpenOptions::new();
+    o.read(true).write(true).create(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(0o600);
+    }
+    let f = open_checked(&path, &mut o)?;
+    if !try_lock(&f)? {
+        return Err(io::Error::other(format!(
+            "{}: another process is folding this journal",
+            path.display()
+        )));
+    }
+    Ok(f)
+}
+
+/// Is a process folding `journal` now (its marker exists and is locked)?
+pub fn fold_running(journal: &Path) -> bool {
+    is_live(&fold_marker_path(journal))
+}
+
+/// Remove the fold marker of `journal` if no process holds it (one whose folder was
+/// killed is left behind; the journal itself stays and is replayed).
+pub fn remove_fold_marker_if_stale(journal: &Path) -> io::Result<bool> {
+    remove_if_stale(&fold_marker_path(journal))
+}
+
+/// Every place `reviewer`'s journal of `results` can be: beside the file, and in the
+/// fallback folder.
+pub fn journal_candidates(results: &Path, reviewer: &str) -> Vec<PathBuf> {
+    let mut v = vec![journal_path(results, reviewer)];
+    if let Some(dir) = fallback_dir(results) {
+        v.push(dir.join(journal_name(&file_name(results), reviewer)));
+    }
+    v
+}
+
 impl Journal {
     /// A journal at `path` (to read, replay or remove; appends open it lazily).
     pub fn at(path: PathBuf) -> Journal {
@@ -518,6 +597,33 @@ impl Journal {
         log::warn!("{moved}");
         j.moved = Some(moved);
         Ok(j)
+    }
+
+    /// A session's journal handed to this process already open and locked (by the
+    /// session that ended, to the process that folds it): checked to be the file at
+    /// `path` and to hold the lock.
+    pub fn inherited(path: PathBuf, f: File) -> io::Result<Journal> {
+        if !same_file(&f, &path) {
+            return Err(io::Error::other(format!(
+                "{}: the journal handed over is not the file of that name",
+                path.display()
+            )));
+        }
+        if !try_lock(&f)? {
+            return Err(io::Error::other(format!(
+                "{}: the journal handed over is locked by another session",
+                path.display()
+            )));
+        }
+        let mut j = Journal::at(path);
+        j.note_end(&f)?;
+        j.file = Some(f);
+        Ok(j)
+    }
+
+    /// The open (and locked) journal file, if it is open.
+    pub fn file(&self) -> Option<&File> {
+        self.file.as_ref()
     }
 
     /// Take an opened journal file: lock it, and note where the last whole line ends.

@@ -1,13 +1,14 @@
 //! verdict: review benchmark results by hand.
 //!
 //! Domain code (`model`, `review`, `store`, `journal`, `session`, `grade`, `stats`,
-//! `import`, `check`, `export`, `team`, `synth`) knows nothing about terminals; `tui`
+//! `import`, `check`, `export`, `team`) knows nothing about terminals; `tui`
 //! knows nothing about file bytes. `sanitize` makes untrusted text harmless for any output
 //! that a terminal may show.
 
 // Everything printed goes through `cli::out` (and so through `sanitize`).
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod export;
@@ -20,6 +21,5 @@ pub mod sanitize;
 pub mod session;
 pub mod stats;
 pub mod store;
-pub mod synth;
 pub mod team;
 pub mod tui;

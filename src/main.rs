@@ -37,6 +37,10 @@ enum Command {
     Merge(cli::merge::Args),
     /// Agreement between reviewers (and the LLM judge): kappas, alpha, time per item.
     Agree(cli::agree::Args),
+    /// Fold a reviewing session's journal into its file after the reviewer quit
+    /// (started by the reviewer itself; not for use by hand).
+    #[command(name = "__fold", hide = true)]
+    Fold(verdict::tui::worker::FoldArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +78,7 @@ fn main() -> ExitCode {
         Some(Command::Split(a)) => cli::split::run(a),
         Some(Command::Merge(a)) => cli::merge::run(a),
         Some(Command::Agree(a)) => cli::agree::run(a),
+        Some(Command::Fold(a)) => return verdict::tui::worker::run_fold(a),
         None => cli::review::run(cli.review),
     };
     match result {

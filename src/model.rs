@@ -8,38 +8,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-/// Which view and which grading rules apply to an item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub enum Benchmark {
-    #[serde(rename = "chartom")]
-    Chartom,
-    #[serde(rename = "chartom-qa")]
-    ChartomQa,
-    #[serde(rename = "cvqa")]
-    Cvqa,
-    /// Any other (or missing) `benchmark` value: a generic view, a free verdict and a note.
-    #[serde(rename = "other")]
-    Other,
-}
-
-impl Benchmark {
-    pub fn from_name(s: Option<&str>) -> Benchmark {
-        match s {
-            Some("chartom") => Benchmark::Chartom,
-            Some("chartom-qa") => Benchmark::ChartomQa,
-            Some("cvqa") => Benchmark::Cvqa,
-            _ => Benchmark::Other,
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            Benchmark::Chartom => "chartom",
-            Benchmark::ChartomQa => "chartom-qa",
-            Benchmark::Cvqa => "cvqa",
-            Benchmark::Other => "other",
-        }
-    }
-}
+pub use crate::bench::Benchmark;
 
 /// One benchmark item with its responses and reviews.
 #[derive(Debug, Clone, Default, Deserialize)]

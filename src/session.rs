@@ -3,13 +3,14 @@
 //! (to fold and then remove), and copies of the journals holding entries that could not be
 //! applied. Domain code: the reviewer calls it before it takes the terminal, and anything
 //! else (a command, a process that folds after the reviewer quit) can call it the same way.
+//! Folding a session's journal into the file (`fold`) lives here too.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
 use crate::journal::{self, Journal, Replay};
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 
 /// A result set opened for a session.
 pub struct Opened {
@@ -30,9 +31,33 @@ pub struct Opened {
 /// left by sessions that ended (killed) are to be folded by this one. Journals holding
 /// entries that were not applied are copied aside first, so folding never deletes them.
 pub fn open(file: &Path, reviewer: &str) -> anyhow::Result<Opened> {
-    let (store, replayed, replay) = journal::open_with_journal(file)
-        .with_context(|| format!("cannot open {}", file.display()))?;
-    let own = Journal::for_session(file, reviewer)?;
+    let mut tries = 0;
+    loop {
+        wait_for_fold(file, reviewer, |j| {
+            log::info!("waiting for the fold of {} to end", j.display())
+        });
+        let (store, replayed, replay) = journal::open_with_journal(file)
+            .with_context(|| format!("cannot open {}", file.display()))?;
+        match Journal::for_session(file, reviewer) {
+            Ok(own) => return Ok(opened(file, reviewer, store, own, replayed, replay)),
+            // The session that held it ended meanwhile and handed it to a folder: wait
+            // for that fold, then read the file it wrote.
+            Err(journal::SessionError::Busy(_, j)) if tries < 3 && journal::fold_running(&j) => {
+                tries += 1;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}
+
+fn opened(
+    file: &Path,
+    reviewer: &str,
+    store: Store,
+    own: Journal,
+    replayed: Vec<PathBuf>,
+    replay: Replay,
+) -> Opened {
     log::info!(
         "opened {} ({} items) as {reviewer}",
         file.display(),
@@ -54,11 +79,197 @@ pub fn open(file: &Path, reviewer: &str) -> anyhow::Result<Opened> {
             Err(e) => log::error!("keeping {} aside: {e}", p.display()),
         }
     }
-    Ok(Opened {
+    Opened {
         store,
         own,
         stale,
         replay,
         kept_aside,
-    })
+    }
+}
+
+/// Read the file again after another program changed it, with every journal of this
+/// session (and the stale ones) replayed onto it.
+pub fn reread(store: &Store, own: &Journal, stale: &[PathBuf]) -> Result<Store, String> {
+    let mut fresh = Store::open(store.path()).map_err(|e| e.to_string())?;
+    let mut journals: Vec<Journal> = stale.iter().cloned().map(Journal::at).collect();
+    journals.push(Journal::at(own.path().to_path_buf()));
+    for j in &journals {
+        j.replay(&mut fresh).map_err(|e| e.to_string())?;
+    }
+    Ok(fresh)
+}
+
+/// Save the store (atomic) and clear the journals. The journal is cleared only after the
+/// save succeeded, so a crash in between replays the same verdicts again (idempotent).
+///
+/// If another program changed the file since it was read, the save is refused; then the
+/// file is read again, this session's journal (and any stale one) is applied to it by
+/// item id, and that is saved: their change and our verdicts both survive. If some
+/// verdicts cannot be matched to an item of the changed file, nothing is saved and the
+/// journal stays.
+pub fn fold(
+    store: &mut Store,
+    own: &mut Journal,
+    stale: &mut Vec<PathBuf>,
+) -> Result<usize, String> {
+    let n = store.edited().count();
+    if n > 0 {
+        let path = store.path().to_path_buf();
+        let prefix = format!("{}: ", path.display());
+        let reason = |e: StoreError| match e {
+            // The file itself is gone: say so, not just "No such file".
+            StoreError::Io { source, .. }
+                if source.kind() == std::io::ErrorKind::NotFound && !path.exists() =>
+            {
+                format!("{} is gone (deleted or moved)", path.display())
+            }
+            e => e
+                .to_string()
+                .trim_start_matches(prefix.as_str())
+                .to_string(),
+        };
+        match store.save() {
+            Ok(_) => {}
+            Err(StoreError::Conflict { .. }) => {
+                let mut fresh = Store::open(store.path()).map_err(reason)?;
+                let mut skipped = 0;
+                let mut journals: Vec<Journal> = stale.iter().cloned().map(Journal::at).collect();
+                journals.push(Journal::at(own.path().to_path_buf()));
+                for j in &journals {
+                    let rep = j.replay(&mut fresh).map_err(|e| e.to_string())?;
+                    skipped += rep.skipped.len();
+                }
+                if skipped > 0 {
+                    return Err(format!(
+                        "the file was changed by another program and {skipped} verdicts match no item of it now; \
+                         nothing saved, they stay in {}",
+                        own.path().display()
+                    ));
+                }
+                log::info!("the file changed on disk; re-applied the journal to it");
+                fresh.save().map_err(reason)?;
+                *store = fresh;
+            }
+            Err(e) => return Err(reason(e)),
+        }
+    }
+    own.clear()
+        .map_err(|e| format!("could not clear {}: {e}", own.path().display()))?;
+    for p in std::mem::take(stale) {
+        if let Err(e) = journal::remove_if_stale(&p) {
+            log::warn!("removing {}: {e}", p.display());
+        }
+    }
+    Ok(n)
+}
+
+/// If a process is folding `reviewer`'s journal of `file` (the session ended and handed
+/// its journal over), wait until it is done; `on_wait` is told once, with the journal,
+/// when there is something to wait for. A marker left by a folder that was killed is
+/// removed (its journal stays, and is replayed like any other).
+pub fn wait_for_fold(file: &Path, reviewer: &str, on_wait: impl FnOnce(&Path)) {
+    let mut on_wait = Some(on_wait);
+    for j in journal::journal_candidates(file, reviewer) {
+        while journal::fold_running(&j) {
+            if let Some(f) = on_wait.take() {
+                f(&j);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(25));
+        }
+        if journal::fold_marker_path(&j).exists()
+            && let Err(e) = journal::remove_fold_marker_if_stale(&j)
+        {
+            log::warn!("removing {}: {e}", journal::fold_marker_path(&j).display());
+        }
+    }
+}
+
+/// Fold a session's journal into `file` after the session ended (in the process it
+/// handed its journal to, still locked): the file read again, every journal of it
+/// replayed, the result saved, and the journal removed. Journals of sessions that are
+/// gone are folded and removed too, and whatever a replay could not apply is copied
+/// aside first; if that copy fails, nothing is folded. On any failure the journal stays
+/// and the next session (or `stats`) replays it.
+pub fn fold_detached(file: &Path, mut own: Journal) -> Result<usize, String> {
+    let (mut store, replayed, replay) =
+        journal::open_with_journal(file).map_err(|e| format!("{e:#}"))?;
+    let mut stale: Vec<PathBuf> = replayed
+        .into_iter()
+        .filter(|p| p.as_path() != own.path() && !journal::is_live(p))
+        .collect();
+    let mode = journal::side_file_mode(file);
+    for p in replay
+        .to_keep
+        .iter()
+        .filter(|p| p.as_path() == own.path() || stale.contains(p))
+    {
+        Journal::at(p.to_path_buf())
+            .keep_aside(mode)
+            .map_err(|e| format!("keeping {} aside: {e}", p.display()))?;
+    }
+    let n = fold(&mut store, &mut own, &mut stale)?;
+    own.remove()
+        .map_err(|e| format!("removing {}: {e}", own.path().display()))?;
+    Ok(n)
+}
+
+/// The hidden command a session runs to fold its journal after the reviewer quit.
+pub const FOLD_COMMAND: &str = "__fold";
+
+/// Hand the fold of `own` (locked) into `file` to a new process of this program, in a
+/// session of its own (no terminal; standard streams to /dev/null) that outlives this
+/// one. The journal's lock passes to it with the open journal, and a fold marker, also
+/// locked, is created for it (`journal::fold_marker_path`): there is no moment at which
+/// neither process holds them. Returns the new process's id.
+#[cfg(target_os = "linux")]
+pub fn spawn_fold(file: &Path, own: &Journal) -> std::io::Result<u32> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::process::CommandExt;
+    let jf = own
+        .file()
+        .ok_or_else(|| std::io::Error::other("the journal is not open"))?;
+    let marker = journal::take_fold_marker(own.path())?;
+    let (jfd, mfd) = (jf.as_raw_fd(), marker.as_raw_fd());
+    // /proc/self/exe is this very program even if its file was replaced since.
+    let mut cmd = std::process::Command::new("/proc/self/exe");
+    cmd.arg(FOLD_COMMAND)
+        .arg("--journal-fd")
+        .arg(jfd.to_string())
+        .arg("--marker-fd")
+        .arg(mfd.to_string())
+        .arg("--journal")
+        .arg(own.path())
+        .arg("--")
+        .arg(file)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    // SAFETY: only async-signal-safe calls (setsid, fcntl) between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::setsid() < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // Only the new process inherits these two descriptors.
+            for fd in [jfd, mfd] {
+                if libc::fcntl(fd, libc::F_SETFD, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+    let child = cmd.spawn();
+    if child.is_err() {
+        // Nobody folds: no marker may say otherwise.
+        let _ = std::fs::remove_file(journal::fold_marker_path(own.path()));
+    }
+    Ok(child?.id())
+}
+
+/// Only where /proc/self/exe exists; elsewhere the session folds before it ends.
+#[cfg(not(target_os = "linux"))]
+pub fn spawn_fold(_file: &Path, _own: &Journal) -> std::io::Result<u32> {
+    Err(std::io::Error::other("not on this platform"))
 }

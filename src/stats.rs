@@ -10,12 +10,19 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::grade::chartom::{self, hmi_from_fact};
-use crate::grade::chartom_qa::{self, BpcPr};
-use crate::grade::resolve::{Source, resolve_verification};
-use crate::grade::{cvqa, ratio};
-use crate::model::{Benchmark, CvqaStatus, FactFormat, Item, JustificationGrade};
+use crate::grade::resolve::Source;
+use crate::model::Item;
 use crate::store::Store;
+
+pub use crate::bench::Benchmarks;
+pub use crate::bench::chartom::stats::{
+    ChartStat, ChartomFigures, ChartomModel, ChartomStats, JustificationCounts, SuspectKey,
+};
+pub use crate::bench::chartom_qa::stats::{QaDimension, QaFigures, QaModel, QaStats};
+pub use crate::bench::cvqa::stats::{
+    AccFigures, AutomaticFigures, CvqaModel, CvqaStats, VerificationStats,
+};
+pub use crate::bench::generic::stats::OtherStats;
 
 // ---------------------------------------------------------------------------------------
 // The document
@@ -34,19 +41,6 @@ pub struct Stats {
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct Benchmarks {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cvqa: Option<CvqaStats>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub chartom: Option<ChartomStats>,
-    #[serde(rename = "chartom-qa", skip_serializing_if = "Option::is_none")]
-    pub chartom_qa: Option<QaStats>,
-    /// Items of unknown benchmarks: how many, and their free verdicts.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub other: Option<OtherStats>,
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct ResolutionCounts {
     #[serde(rename = "final")]
     pub final_: u64,
@@ -56,7 +50,7 @@ pub struct ResolutionCounts {
 }
 
 impl ResolutionCounts {
-    fn add(&mut self, s: &Source) {
+    pub(crate) fn add(&mut self, s: &Source) {
         match s {
             Source::Final { .. } => self.final_ += 1,
             Source::Majority { .. } => self.majority += 1,
@@ -80,204 +74,11 @@ pub struct ReviewerStats {
     pub seconds: f64,
 }
 
-// C-VQA
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct CvqaStats {
-    pub items: u64,
-    pub models: BTreeMap<String, CvqaModel>,
-    pub verification: VerificationStats,
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct CvqaModel {
-    /// Per group, after reviewer overrides.
-    pub groups: BTreeMap<String, AccFigures>,
-    /// All groups together, after reviewer overrides.
-    pub overall: AccFigures,
-    /// Against reviewer-fixed counterfactual keys, rejected questions left out.
-    pub fixed_key: AccFigures,
-    pub fixed_key_groups: BTreeMap<String, AccFigures>,
-    /// Exactly the benchmark scripts' figures: no overrides, no fixes.
-    pub automatic: AutomaticFigures,
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct AutomaticFigures {
-    pub groups: BTreeMap<String, AccFigures>,
-    pub overall: AccFigures,
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct AccFigures {
-    pub n: u64,
-    pub original_accuracy: Option<f64>,
-    pub counterfactual_accuracy: Option<f64>,
-    /// original − counterfactual, as the C-VQA scripts print it (`diff(ori_acc - cf_acc)`).
-    pub difference: Option<f64>,
-    /// Responses the extraction rule could not read (the scripts' `"fail"`).
-    pub original_failed: u64,
-    pub counterfactual_failed: u64,
-    /// Responses whose grade a reviewer override decided (either question).
-    pub overridden: u64,
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct VerificationStats {
-    pub accepted: u64,
-    pub fixed: u64,
-    pub rejected: u64,
-    /// Reasons of the resolved fix and reject verdicts.
-    pub by_reason: BTreeMap<String, u64>,
-    /// Items without any verification verdict.
-    pub unreviewed: u64,
-    /// Items whose resolved verdict says `image_related: false` / `answer_ok: false`.
-    pub not_image_related: u64,
-    pub answer_not_ok: u64,
-    pub resolution: ResolutionCounts,
-}
-
-// CHARTOM
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct ChartomStats {
-    pub items: u64,
-    pub models: BTreeMap<String, ChartomModel>,
-    /// One entry per chart (item), in file order.
-    pub charts: Vec<ChartStat>,
-    /// Charts whose FACT key the human answers put in doubt
-    /// ([`chartom::suspect_key`]), in file order.
-    pub suspect_keys: Vec<SuspectKey>,
-}
-
-/// A chart with a suspect answer key.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct SuspectKey {
-    pub id: String,
-    pub pair: Option<String>,
-    pub version: Option<String>,
-    pub format: Option<String>,
-    #[serde(flatten)]
-    pub suspicion: chartom::Suspicion,
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct ChartomModel {
-    /// Responses to items with a usable FACT key.
-    pub n: u64,
-    /// After overrides.
-    pub fact_accuracy: Option<f64>,
-    /// Without overrides.
-    pub fact_accuracy_automatic: Option<f64>,
-    pub fact_unparsable: u64,
-    pub fact_overridden: u64,
-    pub mind_mse: Option<f64>,
-    /// Responses with a MIND answer on an item with an HMI.
-    pub mind_n: u64,
-    pub by_type: BTreeMap<String, ChartomFigures>,
-    pub by_version: BTreeMap<String, ChartomFigures>,
-    /// type → version → figures.
-    pub by_type_version: BTreeMap<String, BTreeMap<String, ChartomFigures>>,
-    pub justification: JustificationCounts,
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct ChartomFigures {
-    pub n: u64,
-    pub fact_accuracy: Option<f64>,
-    pub mind_n: u64,
-    pub mind_mse: Option<f64>,
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct JustificationCounts {
-    pub identifies: u64,
-    pub partial: u64,
-    pub misses: u64,
-    pub ungraded: u64,
-}
-
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct ChartStat {
-    pub id: String,
-    pub pair: Option<String>,
-    #[serde(rename = "type")]
-    pub chart_type: Option<String>,
-    pub version: Option<String>,
-    /// The FACT format (`choice`, `rank`, `number`).
-    pub format: Option<String>,
-    /// `mind.hmi` as given in the file.
-    pub hmi: Option<f64>,
-    /// Recomputed from `fact.human_answers`.
-    pub hmi_recomputed: Option<f64>,
-    /// The acceptable interval [low, high]; null = −∞ / +∞ (or not a number question).
-    pub interval: (Option<f64>, Option<f64>),
-    pub n_answers: u64,
-    pub n_not_acceptable: u64,
-}
-
-// CharToM-QA
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct QaStats {
-    pub items: u64,
-    pub models: BTreeMap<String, QaModel>,
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct QaModel {
-    pub judge: QaFigures,
-    pub human: QaFigures,
-    pub dimensions: BTreeMap<String, QaDimension>,
-    /// `choice` vs the item's `key`, where both exist.
-    pub choice_accuracy: Option<f64>,
-    pub choice_n: u64,
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct QaDimension {
-    pub judge: QaFigures,
-    pub human: QaFigures,
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct QaFigures {
-    pub bpc: Option<f64>,
-    pub pr: Option<f64>,
-    /// Responses graded for a penalty (the PR's denominator).
-    pub n: u64,
-    pub covered: u64,
-    pub points: u64,
-    pub penalized: u64,
-    /// Judge only: bonus lists that could not be parsed (left out of the BPC).
-    pub unparsable: u64,
-}
-
-impl From<&BpcPr> for QaFigures {
-    fn from(s: &BpcPr) -> QaFigures {
-        QaFigures {
-            bpc: s.bpc(),
-            pr: s.pr(),
-            n: s.responses,
-            covered: s.covered,
-            points: s.points,
-            penalized: s.penalized,
-            unparsable: s.unparsable,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct OtherStats {
-    pub items: u64,
-    /// Resolved free verdicts: verdict → items (the most recent reviewer's verdict).
-    pub verdicts: BTreeMap<String, u64>,
-}
-
 // ---------------------------------------------------------------------------------------
 // Partial sums
 
-trait Merge {
+/// Partial sums that add up: a block's sums absorb those of the block that follows.
+pub(crate) trait Merge {
     fn absorb(&mut self, o: Self);
 }
 
@@ -292,12 +93,6 @@ impl<K: Ord, V: Merge + Default> Merge for BTreeMap<K, V> {
 impl Merge for u64 {
     fn absorb(&mut self, o: Self) {
         *self += o;
-    }
-}
-
-impl Merge for BpcPr {
-    fn absorb(&mut self, o: Self) {
-        BpcPr::merge(self, &o);
     }
 }
 
@@ -320,160 +115,14 @@ impl Merge for ReviewerStats {
     }
 }
 
-#[derive(Debug, Default, Clone, Copy)]
-struct AccSum {
-    n: u64,
-    orig: u64,
-    cf: u64,
-    orig_failed: u64,
-    cf_failed: u64,
-    overridden: u64,
-}
-
-impl Merge for AccSum {
-    fn absorb(&mut self, o: Self) {
-        self.n += o.n;
-        self.orig += o.orig;
-        self.cf += o.cf;
-        self.orig_failed += o.orig_failed;
-        self.cf_failed += o.cf_failed;
-        self.overridden += o.overridden;
-    }
-}
-
-impl AccSum {
-    fn figures(&self) -> AccFigures {
-        let o = ratio(self.orig, self.n);
-        let c = ratio(self.cf, self.n);
-        AccFigures {
-            n: self.n,
-            original_accuracy: o,
-            counterfactual_accuracy: c,
-            difference: o.zip(c).map(|(o, c)| o - c),
-            original_failed: self.orig_failed,
-            counterfactual_failed: self.cf_failed,
-            overridden: self.overridden,
-        }
-    }
-}
-
-#[derive(Debug, Default)]
-struct CvqaModelSum {
-    groups: BTreeMap<String, AccSum>,
-    fixed: BTreeMap<String, AccSum>,
-    auto: BTreeMap<String, AccSum>,
-}
-
-impl Merge for CvqaModelSum {
-    fn absorb(&mut self, o: Self) {
-        self.groups.absorb(o.groups);
-        self.fixed.absorb(o.fixed);
-        self.auto.absorb(o.auto);
-    }
-}
-
-#[derive(Debug, Default, Clone, Copy)]
-struct FactSum {
-    n: u64,
-    correct: u64,
-    auto_correct: u64,
-    unparsable: u64,
-    overridden: u64,
-    mind_n: u64,
-    mind_sq: f64,
-}
-
-impl Merge for FactSum {
-    fn absorb(&mut self, o: Self) {
-        self.n += o.n;
-        self.correct += o.correct;
-        self.auto_correct += o.auto_correct;
-        self.unparsable += o.unparsable;
-        self.overridden += o.overridden;
-        self.mind_n += o.mind_n;
-        self.mind_sq += o.mind_sq;
-    }
-}
-
-impl FactSum {
-    fn figures(&self) -> ChartomFigures {
-        ChartomFigures {
-            n: self.n,
-            fact_accuracy: ratio(self.correct, self.n),
-            mind_n: self.mind_n,
-            mind_mse: (self.mind_n > 0).then(|| self.mind_sq / self.mind_n as f64),
-        }
-    }
-}
-
-#[derive(Debug, Default)]
-struct ChartomModelSum {
-    all: FactSum,
-    by_type: BTreeMap<String, FactSum>,
-    by_version: BTreeMap<String, FactSum>,
-    by_type_version: BTreeMap<String, BTreeMap<String, FactSum>>,
-    justification: [u64; 4],
-}
-
-impl Merge for ChartomModelSum {
-    fn absorb(&mut self, o: Self) {
-        self.all.absorb(o.all);
-        self.by_type.absorb(o.by_type);
-        self.by_version.absorb(o.by_version);
-        self.by_type_version.absorb(o.by_type_version);
-        for (a, b) in self.justification.iter_mut().zip(o.justification) {
-            *a += b;
-        }
-    }
-}
-
-#[derive(Debug, Default)]
-struct QaModelSum {
-    judge: BpcPr,
-    human: BpcPr,
-    dims: BTreeMap<String, (BpcPr, BpcPr)>,
-    choice_n: u64,
-    choice_correct: u64,
-}
-
-impl Merge for (BpcPr, BpcPr) {
-    fn absorb(&mut self, o: Self) {
-        self.0.merge(&o.0);
-        self.1.merge(&o.1);
-    }
-}
-
-impl Merge for QaModelSum {
-    fn absorb(&mut self, o: Self) {
-        self.judge.merge(&o.judge);
-        self.human.merge(&o.human);
-        self.dims.absorb(o.dims);
-        self.choice_n += o.choice_n;
-        self.choice_correct += o.choice_correct;
-    }
-}
-
 #[derive(Debug, Default)]
 struct Sums {
     items: u64,
     unreadable: u64,
     reviews: BTreeMap<String, ReviewerStats>,
     resolution: ResolutionCounts,
-    // C-VQA
-    cvqa_items: u64,
-    cvqa: BTreeMap<String, CvqaModelSum>,
-    verification: VerificationStats,
-    // CHARTOM
-    chartom_items: u64,
-    chartom: BTreeMap<String, ChartomModelSum>,
-    charts: Vec<ChartStat>,
-    suspect_keys: Vec<SuspectKey>,
-    // CharToM-QA
-    qa_items: u64,
-    qa: BTreeMap<String, QaModelSum>,
-    // other
-    other_items: u64,
-    other_verdicts: BTreeMap<String, u64>,
+    /// Each benchmark's own sums (the registry, [`crate::bench`]).
+    benchmarks: crate::bench::Sums,
 }
 
 impl Sums {
@@ -482,25 +131,7 @@ impl Sums {
         self.unreadable += o.unreadable;
         self.reviews.absorb(o.reviews);
         self.resolution.absorb(o.resolution);
-        self.cvqa_items += o.cvqa_items;
-        self.cvqa.absorb(o.cvqa);
-        let (v, w) = (&mut self.verification, o.verification);
-        v.accepted += w.accepted;
-        v.fixed += w.fixed;
-        v.rejected += w.rejected;
-        v.by_reason.absorb(w.by_reason);
-        v.unreviewed += w.unreviewed;
-        v.not_image_related += w.not_image_related;
-        v.answer_not_ok += w.answer_not_ok;
-        v.resolution.absorb(w.resolution);
-        self.chartom_items += o.chartom_items;
-        self.chartom.absorb(o.chartom);
-        self.charts.extend(o.charts);
-        self.suspect_keys.extend(o.suspect_keys);
-        self.qa_items += o.qa_items;
-        self.qa.absorb(o.qa);
-        self.other_items += o.other_items;
-        self.other_verdicts.absorb(o.other_verdicts);
+        self.benchmarks.merge(o.benchmarks);
     }
 
     fn add(&mut self, store: &Store, i: usize, it: &Item) {
@@ -517,321 +148,14 @@ impl Sums {
             *slot(&mut s.by_benchmark, bench.name()) += 1;
             s.seconds += r.seconds.unwrap_or(0.0);
         }
-        match bench {
-            Benchmark::Cvqa => self.add_cvqa(it),
-            Benchmark::Chartom => self.add_chartom(store, i, it),
-            Benchmark::ChartomQa => self.add_qa(it),
-            Benchmark::Other => self.add_other(it),
-        }
-    }
-
-    fn add_cvqa(&mut self, it: &Item) {
-        self.cvqa_items += 1;
-        let group = it.group.clone().unwrap_or_else(|| "(none)".into());
-        let ver = resolve_verification(&it.reviews);
-        let v = &mut self.verification;
-        v.resolution.add(&ver.source);
-        if ver.source.is_none() {
-            v.unreviewed += 1;
-        }
-        match ver.value.status {
-            Some(CvqaStatus::Accept) => v.accepted += 1,
-            Some(CvqaStatus::Fix) => v.fixed += 1,
-            Some(CvqaStatus::Reject) => v.rejected += 1,
-            None => {}
-        }
-        if matches!(
-            ver.value.status,
-            Some(CvqaStatus::Fix) | Some(CvqaStatus::Reject)
-        ) && let Some(r) = ver.value.reason
-        {
-            *slot(&mut v.by_reason, r.name()) += 1;
-        }
-        if ver.value.image_related == Some(false) {
-            v.not_image_related += 1;
-        }
-        if ver.value.answer_ok == Some(false) {
-            v.answer_not_ok += 1;
-        }
-        for resp in &it.responses {
-            let e = cvqa::effective_with(it, &resp.model, ver.clone());
-            self.resolution.add(&e.human.source);
-            let m = slot(&mut self.cvqa, &resp.model);
-            let g = slot(&mut m.groups, &group);
-            g.n += 1;
-            g.orig += e.original_correct as u64;
-            g.cf += e.counterfactual_correct as u64;
-            g.orig_failed += e.original.parsed.is_none() as u64;
-            g.cf_failed += e.counterfactual.parsed.is_none() as u64;
-            g.overridden += (e.original_overridden || e.counterfactual_overridden) as u64;
-            let a = slot(&mut m.auto, &group);
-            a.n += 1;
-            a.orig += e.original.correct as u64;
-            a.cf += e.counterfactual.correct as u64;
-            a.orig_failed += e.original.parsed.is_none() as u64;
-            a.cf_failed += e.counterfactual.parsed.is_none() as u64;
-            if let Some(cf) = e.counterfactual_fixed_correct {
-                let f = slot(&mut m.fixed, &group);
-                f.n += 1;
-                f.orig += e.original_correct as u64;
-                f.cf += cf as u64;
-                f.orig_failed += e.original.parsed.is_none() as u64;
-                f.cf_failed += e.counterfactual.parsed.is_none() as u64;
-                f.overridden += (e.original_overridden || e.counterfactual_overridden) as u64;
-            }
-        }
-    }
-
-    fn add_chartom(&mut self, store: &Store, i: usize, it: &Item) {
-        self.chartom_items += 1;
-        let chart = it.chart.as_ref();
-        let ctype = chart
-            .and_then(|c| c.chart_type.clone())
-            .unwrap_or_else(|| "(none)".into());
-        let version = chart
-            .and_then(|c| c.version)
-            .map(|v| v.name().to_string())
-            .unwrap_or_else(|| "(none)".into());
-        let recomputed = it.fact.as_ref().and_then(hmi_from_fact);
-        let id = it.id.clone().unwrap_or_else(|| store.fallback_id(i));
-        let pair = chart.and_then(|c| c.pair.clone());
-        let version_name = chart.and_then(|c| c.version).map(|v| v.name().to_string());
-        let format = it
-            .fact
-            .as_ref()
-            .and_then(chartom::fact_format)
-            .map(|f| fact_format_name(f).to_string());
-        if let Some(suspicion) = chartom::suspect_key(it) {
-            self.suspect_keys.push(SuspectKey {
-                id: id.clone(),
-                pair: pair.clone(),
-                version: version_name.clone(),
-                format: format.clone(),
-                suspicion,
-            });
-        }
-        self.charts.push(ChartStat {
-            id,
-            pair,
-            chart_type: chart.and_then(|c| c.chart_type.clone()),
-            version: version_name,
-            format,
-            hmi: it.mind.map(|m| m.hmi),
-            hmi_recomputed: recomputed.as_ref().map(|h| h.hmi),
-            interval: recomputed
-                .as_ref()
-                .map(|h| h.interval)
-                .unwrap_or((None, None)),
-            n_answers: recomputed.as_ref().map_or(0, |h| h.n_answers),
-            n_not_acceptable: recomputed.as_ref().map_or(0, |h| h.n_not_acceptable),
-        });
-        let hmi = it.mind.map(|m| m.hmi).or(recomputed.map(|h| h.hmi));
-        for resp in &it.responses {
-            let e = chartom::effective(it, &resp.model);
-            self.resolution.add(&e.human.source);
-            let mut one = FactSum::default();
-            if let Some(auto) = e.fact.correct {
-                one.n = 1;
-                one.auto_correct = auto as u64;
-                one.correct = e.fact_correct.unwrap_or(auto) as u64;
-                one.unparsable = e.fact.parsed.is_none() as u64;
-                one.overridden = e.overridden as u64;
-            } else if let Some(c) = e.fact_correct {
-                // no usable key, but a reviewer graded the answer
-                one.n = 1;
-                one.correct = c as u64;
-                one.overridden = 1;
-            }
-            if let (Some(m), Some(h)) = (e.mind, hmi) {
-                one.mind_n = 1;
-                one.mind_sq = chartom::squared_error(m, h);
-            }
-            let m = slot(&mut self.chartom, &resp.model);
-            m.all.absorb(one);
-            slot(&mut m.by_type, &ctype).absorb(one);
-            slot(&mut m.by_version, &version).absorb(one);
-            slot(slot(&mut m.by_type_version, &ctype), &version).absorb(one);
-            let slot = match e.justification {
-                Some(JustificationGrade::Identifies) => 0,
-                Some(JustificationGrade::Partial) => 1,
-                Some(JustificationGrade::Misses) => 2,
-                None => 3,
-            };
-            m.justification[slot] += 1;
-        }
-    }
-
-    fn add_qa(&mut self, it: &Item) {
-        self.qa_items += 1;
-        let dim = it.dimension.clone().unwrap_or_else(|| "(none)".into());
-        for resp in &it.responses {
-            let e = chartom_qa::effective(it, &resp.model);
-            self.resolution.add(&e.human.source);
-            let m = slot(&mut self.qa, &resp.model);
-            let d = slot(&mut m.dims, &dim);
-            if let Some(j) = &e.judge {
-                m.judge.add(j.covered, j.n_points, j.penalty.is_some());
-                d.0.add(j.covered, j.n_points, j.penalty.is_some());
-            }
-            if let Some(h) = &e.human_grade {
-                m.human.add_human(h);
-                d.1.add_human(h);
-            }
-            if let Some(c) = e.choice_correct {
-                m.choice_n += 1;
-                m.choice_correct += c as u64;
-            }
-        }
-    }
-
-    fn add_other(&mut self, it: &Item) {
-        self.other_items += 1;
-        for resp in &it.responses {
-            let r = crate::grade::resolve::resolve_response(
-                &it.reviews,
-                &resp.model,
-                it.responses.len(),
-            );
-            self.resolution.add(&r.source);
-        }
-        // the free verdict that counts (final, single, majority: as every grade)
-        if let Some(v) = crate::grade::resolve::resolve_verdict(&it.reviews).value {
-            *self.other_verdicts.entry(v).or_default() += 1;
-        }
+        self.benchmarks.add(store, i, it, &mut self.resolution);
     }
 
     fn finish(self) -> Stats {
-        let mut b = Benchmarks::default();
-        if self.cvqa_items > 0 {
-            let models = self
-                .cvqa
-                .into_iter()
-                .map(|(name, m)| {
-                    let total = |g: &BTreeMap<String, AccSum>| {
-                        let mut t = AccSum::default();
-                        for s in g.values() {
-                            t.absorb(*s);
-                        }
-                        t.figures()
-                    };
-                    let figs = |g: &BTreeMap<String, AccSum>| {
-                        g.iter()
-                            .map(|(k, s)| (k.clone(), s.figures()))
-                            .collect::<BTreeMap<_, _>>()
-                    };
-                    let model = CvqaModel {
-                        groups: figs(&m.groups),
-                        overall: total(&m.groups),
-                        fixed_key: total(&m.fixed),
-                        fixed_key_groups: figs(&m.fixed),
-                        automatic: AutomaticFigures {
-                            groups: figs(&m.auto),
-                            overall: total(&m.auto),
-                        },
-                    };
-                    (name, model)
-                })
-                .collect();
-            b.cvqa = Some(CvqaStats {
-                items: self.cvqa_items,
-                models,
-                verification: self.verification,
-            });
-        }
-        if self.chartom_items > 0 {
-            let models = self
-                .chartom
-                .into_iter()
-                .map(|(name, m)| {
-                    let all = m.all.figures();
-                    let j = m.justification;
-                    let model = ChartomModel {
-                        n: m.all.n,
-                        fact_accuracy: all.fact_accuracy,
-                        fact_accuracy_automatic: ratio(m.all.auto_correct, m.all.n),
-                        fact_unparsable: m.all.unparsable,
-                        fact_overridden: m.all.overridden,
-                        mind_mse: all.mind_mse,
-                        mind_n: all.mind_n,
-                        by_type: m
-                            .by_type
-                            .iter()
-                            .map(|(k, s)| (k.clone(), s.figures()))
-                            .collect(),
-                        by_version: m
-                            .by_version
-                            .iter()
-                            .map(|(k, s)| (k.clone(), s.figures()))
-                            .collect(),
-                        by_type_version: m
-                            .by_type_version
-                            .iter()
-                            .map(|(t, vs)| {
-                                (
-                                    t.clone(),
-                                    vs.iter().map(|(v, s)| (v.clone(), s.figures())).collect(),
-                                )
-                            })
-                            .collect(),
-                        justification: JustificationCounts {
-                            identifies: j[0],
-                            partial: j[1],
-                            misses: j[2],
-                            ungraded: j[3],
-                        },
-                    };
-                    (name, model)
-                })
-                .collect();
-            b.chartom = Some(ChartomStats {
-                items: self.chartom_items,
-                models,
-                charts: self.charts,
-                suspect_keys: self.suspect_keys,
-            });
-        }
-        if self.qa_items > 0 {
-            let models = self
-                .qa
-                .into_iter()
-                .map(|(name, m)| {
-                    let model = QaModel {
-                        judge: (&m.judge).into(),
-                        human: (&m.human).into(),
-                        dimensions: m
-                            .dims
-                            .iter()
-                            .map(|(d, (j, h))| {
-                                (
-                                    d.clone(),
-                                    QaDimension {
-                                        judge: j.into(),
-                                        human: h.into(),
-                                    },
-                                )
-                            })
-                            .collect(),
-                        choice_accuracy: ratio(m.choice_correct, m.choice_n),
-                        choice_n: m.choice_n,
-                    };
-                    (name, model)
-                })
-                .collect();
-            b.chartom_qa = Some(QaStats {
-                items: self.qa_items,
-                models,
-            });
-        }
-        if self.other_items > 0 {
-            b.other = Some(OtherStats {
-                items: self.other_items,
-                verdicts: self.other_verdicts,
-            });
-        }
         Stats {
             items: self.items,
             unreadable: self.unreadable,
-            benchmarks: b,
+            benchmarks: self.benchmarks.finish(),
             reviews: self.reviews,
             resolution: self.resolution,
         }
@@ -839,19 +163,11 @@ impl Sums {
 }
 
 /// `map[key]`, inserted as default when missing (the key is cloned only then).
-fn slot<'a, V: Default>(map: &'a mut BTreeMap<String, V>, key: &str) -> &'a mut V {
+pub(crate) fn slot<'a, V: Default>(map: &'a mut BTreeMap<String, V>, key: &str) -> &'a mut V {
     if !map.contains_key(key) {
         map.insert(key.to_string(), V::default());
     }
     map.get_mut(key).expect("inserted above")
-}
-
-fn fact_format_name(f: FactFormat) -> &'static str {
-    match f {
-        FactFormat::Choice => "choice",
-        FactFormat::Rank => "rank",
-        FactFormat::Number => "number",
-    }
 }
 
 fn sum_range(store: &Store, range: std::ops::Range<usize>) -> Sums {
@@ -993,42 +309,6 @@ mod tests {
         let st = compute(&s);
         assert_eq!((st.reviews["r"].reviewed, st.reviews["r"].done), (2, 1));
         assert_eq!((st.reviews["q"].reviewed, st.reviews["q"].done), (1, 0));
-    }
-
-    #[test]
-    fn any_number_of_threads_gives_the_same_figures() {
-        let mut buf = Vec::new();
-        crate::synth::generate(2 * BLOCK + 1001, 7, &mut buf).unwrap();
-        let s = Store::from_bytes("t.jsonl".into(), Format::Jsonl, buf).unwrap();
-        let one = serde_json::to_value(compute_with(&s, 1)).unwrap();
-        fn diff(a: &serde_json::Value, b: &serde_json::Value, path: String, out: &mut Vec<String>) {
-            match (a, b) {
-                (serde_json::Value::Object(x), serde_json::Value::Object(y)) => {
-                    for (k, v) in x {
-                        diff(v, &y[k], format!("{path}.{k}"), out);
-                    }
-                }
-                (serde_json::Value::Array(x), serde_json::Value::Array(y))
-                    if x.len() == y.len() =>
-                {
-                    for (k, (v, w)) in x.iter().zip(y).enumerate() {
-                        diff(v, w, format!("{path}[{k}]"), out);
-                    }
-                }
-                _ if a != b => out.push(format!("{path}: {a} vs {b}")),
-                _ => {}
-            }
-        }
-        for t in [2, 3, 7] {
-            let mut out = Vec::new();
-            diff(
-                &serde_json::to_value(compute_with(&s, t)).unwrap(),
-                &one,
-                String::new(),
-                &mut out,
-            );
-            assert!(out.is_empty(), "{t} threads: {out:#?}");
-        }
     }
 
     #[test]

@@ -307,7 +307,7 @@ fn a_pending_journal_is_a_notice() {
     assert_eq!(
         stdout(&o),
         format!(
-            "{f}: notice: a verdict journal is pending ({}): 1 verdict not yet saved into this file; open the file in verdict to save them\n\
+            "{f}: notice: a verdict journal is pending ({}): 1 verdict not yet saved into the file; open the file in verdict to save them\n\
              {f}:1: a: benchmark: notice: unknown benchmark `x`: shown with the generic view\n\
              {f}: 1 item, 0 errors, 0 warnings, 2 notices\n",
             j.display()

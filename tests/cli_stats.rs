@@ -656,8 +656,8 @@ fn every_command_reports_the_journal_the_same_way() {
     let f = p.display();
     let j = journal.display();
     let want = format!(
-        "verdict: {f}: 1 verdict(s) from its journal (not yet saved into the file) are included\n\
-         verdict: {f}: 2 journal entries not included (1 unreadable, 1 invalid, 0 match no item; open the file in verdict to keep them aside):\n\
+        "verdict: {f}: recovered 1 verdict from the journal (not yet saved into the file)\n\
+         verdict: {f}: 2 journal entries not applied: 1 unreadable, 1 invalid, 0 match no item (open the file in verdict to keep them aside):\n\
          verdict:   {j} line 3: not a journal record: EOF while parsing a string at line 1 column 41\n\
          verdict:   {j} line 1: item r1: not applied: reviews.dan.status: `bogus` is not one of accept, fix, reject\n"
     );

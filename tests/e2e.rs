@@ -110,7 +110,7 @@ fn kill_9_right_after_a_key_loses_nothing() {
     assert!(journal(&sb, "cvqa.jsonl").exists());
     // Reopening recovers it and folds it into the file.
     let mut p = sb.open("cvqa.jsonl", &[], 60_000);
-    p.wait_for("recovered 1 verdicts");
+    p.wait_for("recovered 1 verdict from the journal (not yet saved into the file)");
     p.send("q");
     assert!(p.wait_exit().success());
     assert_eq!(
@@ -487,7 +487,10 @@ fn a_symlinked_journal_is_refused_and_verdicts_kept_in_the_data_folder() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("1 verdict(s) from its journal"), "{err}");
+    assert!(
+        err.contains("recovered 1 verdict from the journal (not yet saved into the file)"),
+        "{err}"
+    );
     // reopening folds it into the file; the link and its target stay
     let mut p = sb.open("cvqa.jsonl", &[], 60_000);
     p.wait_for("is a symbolic link, not used");

@@ -30,22 +30,50 @@ pub fn journal_notices(path: &Path, replay: &crate::journal::Replay) -> Vec<Stri
     let file = crate::sanitize::line(&path.display().to_string()).into_owned();
     let mut out = Vec::new();
     if replay.applied > 0 {
-        out.push(format!(
-            "verdict: {file}: {} verdict(s) from its journal (not yet saved into the file) are included",
-            replay.applied
-        ));
+        out.push(format!("verdict: {file}: {}", replay.recovered_notice()));
     }
     if replay.not_applied() > 0 {
         out.push(format!(
-            "verdict: {file}: {} journal entries not included ({} unreadable, {} invalid, {} match no item; open the file in verdict to keep them aside):",
-            replay.not_applied(),
-            replay.unreadable.len(),
-            replay.invalid.len(),
-            replay.skipped.len()
+            "verdict: {file}: {} (open the file in verdict to keep them aside):",
+            replay.not_applied_notice()
         ));
         for p in replay.problems() {
             out.push(format!("verdict:   {}", crate::sanitize::line(p)));
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::journal::Replay;
+
+    #[test]
+    fn journal_notices_count_in_the_singular_and_the_plural() {
+        let mut r = Replay {
+            applied: 1,
+            ..Replay::default()
+        };
+        let p = Path::new("set.jsonl");
+        assert_eq!(
+            journal_notices(p, &r),
+            [
+                "verdict: set.jsonl: recovered 1 verdict from the journal (not yet saved into the file)"
+            ]
+        );
+        r.applied = 3;
+        assert_eq!(
+            journal_notices(p, &r),
+            [
+                "verdict: set.jsonl: recovered 3 verdicts from the journal (not yet saved into the file)"
+            ]
+        );
+        r.applied = 0;
+        r.invalid = vec!["bad".into()];
+        assert_eq!(
+            journal_notices(p, &r)[0],
+            "verdict: set.jsonl: 1 journal entry not applied: 0 unreadable, 1 invalid, 0 match no item (open the file in verdict to keep them aside):"
+        );
+    }
 }

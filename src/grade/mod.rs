@@ -12,9 +12,11 @@
 //! one response beside the grade that counts after human overrides (what the reviewer
 //! screen shows and what `verdict stats` adds up).
 
-pub mod chartom;
-pub mod chartom_qa;
-pub mod cvqa;
+// Each benchmark's rules live in its folder under `crate::bench`; these names keep the
+// `grade::<benchmark>` paths working.
+pub use crate::bench::chartom::grade as chartom;
+pub use crate::bench::chartom_qa::grade as chartom_qa;
+pub use crate::bench::cvqa::grade as cvqa;
 pub mod resolve;
 
 /// `part / whole` as a fraction, `None` when `whole` is 0 (no data).

@@ -8,8 +8,8 @@
 //! is either complete or absent, never half-written, and an existing file is only
 //! replaced when the caller asks for it.
 
-pub mod chartom;
-pub mod cvqa;
+pub use crate::bench::chartom::import as chartom;
+pub use crate::bench::cvqa::import as cvqa;
 
 use std::fs::File;
 use std::io::{self, Write};

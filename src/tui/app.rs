@@ -4,9 +4,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 use serde_json::Value;
 
 use crate::model::{
@@ -14,11 +14,14 @@ use crate::model::{
 };
 use crate::review;
 use crate::store::{ItemError, Store};
-use crate::tui::edit::{EditOutcome, TextEdit};
+use crate::tui::edit::TextEdit;
 use crate::tui::facts::{BitSet, Index, Kind};
 use crate::tui::grading;
 use crate::tui::image::{ImageEvent, ImageKey};
 use crate::tui::keymap::{Action, Context, Key, Keymap};
+pub use crate::tui::overlays::fix::FixState;
+pub use crate::tui::overlays::search::SearchState;
+use crate::tui::overlays::{Outcome, filter, fix, jump, note, page, penalty, reject, search};
 use crate::tui::theme::{Theme, ThemeName};
 
 /// Everything that can happen to the reviewer.
@@ -294,20 +297,6 @@ fn status_label(s: CvqaStatus) -> &'static str {
         CvqaStatus::Fix => "fixed",
         CvqaStatus::Reject => "rejected",
     }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct SearchState {
-    pub query: TextEdit,
-    pub results: Vec<usize>,
-    pub selected: usize,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct FixState {
-    pub question: TextEdit,
-    pub answer: TextEdit,
-    pub on_answer: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -1190,84 +1179,51 @@ impl State {
 
     fn on_key(&mut self, k: KeyEvent, fx: &mut Vec<Effect>) {
         self.status = None;
-        let filter_opts = if matches!(self.mode, Mode::Filter { .. }) {
-            self.filter_options()
+        let filter_rows = if matches!(self.mode, Mode::Filter { .. }) {
+            self.filter_options().len()
         } else {
-            vec![]
+            0
         };
+        let global = self.keymap.lookup(Context::Global, Key::from_event(&k));
         // The filter menu clears with the keymap's key for "clear all filters" (the key
         // its title and the footer name).
-        let clears =
-            self.keymap.lookup(Context::Global, Key::from_event(&k)) == Some(Action::ClearFilters);
+        let clears = global == Some(Action::ClearFilters);
         // The help and the summary scroll no further than their end.
         let page_max = crate::tui::draw::page_max_scroll(self);
         let page_rows = crate::tui::draw::page_rows_of_page(self);
-        // Modal editors take the keys first.
+        // The key that opened the help or the summary closes it.
+        let toggles = matches!(
+            (&self.mode, global),
+            (Mode::Help { .. }, Some(Action::Help)) | (Mode::Summary { .. }, Some(Action::Summary))
+        );
+        // Overlays take the keys first; each says what should happen.
         match &mut self.mode {
             Mode::Normal => {}
             Mode::Help { scroll } | Mode::Summary { scroll } => {
-                match k.code {
-                    KeyCode::Down | KeyCode::Char('j') => {
-                        *scroll = scroll.saturating_add(1).min(page_max.max(*scroll))
-                    }
-                    KeyCode::Up | KeyCode::Char('k') => *scroll = scroll.saturating_sub(1),
-                    KeyCode::PageDown | KeyCode::Char(' ') => {
-                        *scroll = scroll.saturating_add(page_rows).min(page_max.max(*scroll))
-                    }
-                    KeyCode::PageUp => *scroll = scroll.saturating_sub(page_rows),
-                    KeyCode::Char('q')
-                        if matches!(self.mode, Mode::Help { .. } | Mode::Summary { .. }) =>
-                    {
-                        self.mode = Mode::Normal
-                    }
-                    _ => {
-                        let key = Key::from_event(&k);
-                        let act = self.keymap.lookup(Context::Global, key);
-                        let toggles_self = matches!(
-                            (&self.mode, act),
-                            (Mode::Help { .. }, Some(Action::Help))
-                                | (Mode::Summary { .. }, Some(Action::Summary))
-                        );
-                        if k.code == KeyCode::Esc || toggles_self || k.code == KeyCode::Enter {
-                            self.mode = Mode::Normal;
-                        }
-                    }
+                if page::handle_key(scroll, &k, page_max, page_rows, toggles) == Outcome::Close {
+                    self.mode = Mode::Normal;
                 }
                 return;
             }
             Mode::Search(s) => {
-                match k.code {
-                    KeyCode::Down => {
-                        s.selected = (s.selected + 1).min(s.results.len().saturating_sub(1))
-                    }
-                    KeyCode::Up => s.selected = s.selected.saturating_sub(1),
-                    KeyCode::Char('n') if k.modifiers.contains(KeyModifiers::CONTROL) => {
-                        s.selected = (s.selected + 1).min(s.results.len().saturating_sub(1))
-                    }
-                    KeyCode::Char('p') if k.modifiers.contains(KeyModifiers::CONTROL) => {
-                        s.selected = s.selected.saturating_sub(1)
-                    }
-                    _ => match s.query.handle(&k) {
-                        EditOutcome::Cancel => self.mode = Mode::Normal,
-                        EditOutcome::Submit => {
-                            let target = s.results.get(s.selected).copied();
-                            self.mode = Mode::Normal;
-                            match target {
-                                Some(t) => self.goto(t, fx),
-                                None => self.set_status("no match", Level::Warn),
-                            }
+                match search::handle_key(s, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(target) => {
+                        self.mode = Mode::Normal;
+                        match target {
+                            Some(t) => self.goto(t, fx),
+                            None => self.set_status("no match", Level::Warn),
                         }
-                        EditOutcome::Changed => self.refresh_search(fx),
-                        _ => {}
-                    },
+                    }
+                    Outcome::Changed => self.refresh_search(fx),
+                    Outcome::Stay => {}
                 }
                 return;
             }
             Mode::Jump(e) => {
-                match e.handle(&k) {
-                    EditOutcome::Cancel => self.mode = Mode::Normal,
-                    EditOutcome::Submit => {
-                        let q = e.text().trim().to_string();
+                match jump::handle_key(e, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(q) => {
                         self.mode = Mode::Normal;
                         self.jump(&q, fx);
                     }
@@ -1276,10 +1232,9 @@ impl State {
                 return;
             }
             Mode::Note(e) => {
-                match e.handle(&k) {
-                    EditOutcome::Cancel => self.mode = Mode::Normal,
-                    EditOutcome::Submit => {
-                        let t = e.text();
+                match note::handle_key(e, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(t) => {
                         self.mode = Mode::Normal;
                         self.change_review(fx, |r, _| review::set_note(r, &t));
                     }
@@ -1288,10 +1243,9 @@ impl State {
                 return;
             }
             Mode::Penalty(e) => {
-                match e.handle(&k) {
-                    EditOutcome::Cancel => self.mode = Mode::Normal,
-                    EditOutcome::Submit => {
-                        let t = e.text();
+                match penalty::handle_key(e, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(t) => {
                         self.mode = Mode::Normal;
                         self.change_grades(fx, |g| review::set_penalty(g, Some(&t)));
                     }
@@ -1300,14 +1254,12 @@ impl State {
                 return;
             }
             Mode::RejectOther(e) => {
-                match e.handle(&k) {
-                    EditOutcome::Cancel => self.mode = Mode::Normal,
-                    EditOutcome::Submit => {
-                        let t = e.text();
-                        if t.trim().is_empty() {
-                            self.set_status("say why in a few words (Esc cancels)", Level::Warn);
-                            return;
-                        }
+                match reject::handle_other_key(e, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(t) if t.trim().is_empty() => {
+                        self.set_status(reject::OTHER_EMPTY, Level::Warn);
+                    }
+                    Outcome::Submit(t) => {
                         self.mode = Mode::Normal;
                         if self.change_review(fx, |r, _| {
                             review::reject(r, CvqaReason::Other, Some(&t))
@@ -1324,50 +1276,21 @@ impl State {
                 question,
                 answer,
             } => {
-                let n = CvqaReason::ALL.len();
-                let mut cancel = false;
-                let pick = match k.code {
-                    KeyCode::Esc => {
-                        cancel = true;
-                        None
-                    }
-                    KeyCode::Down | KeyCode::Char('j') => {
-                        *selected = (*selected + 1) % n;
-                        None
-                    }
-                    KeyCode::Up | KeyCode::Char('k') => {
-                        *selected = (*selected + n - 1) % n;
-                        None
-                    }
-                    KeyCode::Enter => Some(CvqaReason::ALL[*selected]),
-                    KeyCode::Char(c @ '1'..='5') => {
-                        Some(CvqaReason::ALL[c as usize - '1' as usize])
-                    }
-                    _ => None,
-                };
                 let (q, a) = (question.clone(), answer.clone());
-                if cancel {
-                    self.mode = Mode::Normal;
-                }
-                if let Some(reason) = pick {
-                    self.mode = Mode::Normal;
-                    self.fix_with(&q, &a, reason, fx);
+                match fix::handle_reason_key(selected, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(reason) => {
+                        self.mode = Mode::Normal;
+                        self.fix_with(&q, &a, reason, fx);
+                    }
+                    _ => {}
                 }
                 return;
             }
             Mode::Reject { selected } => {
-                let n = CvqaReason::ALL.len();
-                match k.code {
-                    KeyCode::Esc => self.mode = Mode::Normal,
-                    KeyCode::Down | KeyCode::Char('j') => *selected = (*selected + 1) % n,
-                    KeyCode::Up | KeyCode::Char('k') => *selected = (*selected + n - 1) % n,
-                    KeyCode::Enter => {
-                        let reason = CvqaReason::ALL[*selected];
-                        self.mode = Mode::Normal;
-                        self.reject(reason, fx);
-                    }
-                    KeyCode::Char(c @ '1'..='5') => {
-                        let reason = CvqaReason::ALL[c as usize - '1' as usize];
+                match reject::handle_key(selected, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(reason) => {
                         self.mode = Mode::Normal;
                         self.reject(reason, fx);
                     }
@@ -1376,23 +1299,9 @@ impl State {
                 return;
             }
             Mode::Fix(f) => {
-                if matches!(
-                    k.code,
-                    KeyCode::Tab | KeyCode::BackTab | KeyCode::Up | KeyCode::Down
-                ) {
-                    f.on_answer = !f.on_answer;
-                    return;
-                }
-                let field = if f.on_answer {
-                    &mut f.answer
-                } else {
-                    &mut f.question
-                };
-                match field.handle(&k) {
-                    EditOutcome::Cancel => self.mode = Mode::Normal,
-                    EditOutcome::Submit => {
-                        let q = f.question.text().trim().to_string();
-                        let a = f.answer.text().trim().to_string();
+                match fix::handle_key(f, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit((q, a)) => {
                         self.mode = Mode::Normal;
                         self.fix(q, a);
                     }
@@ -1401,20 +1310,14 @@ impl State {
                 return;
             }
             Mode::Filter { selected } => {
-                let opts = filter_opts;
-                let n = opts.len().max(1);
-                match k.code {
-                    KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('F') => {
-                        self.mode = Mode::Normal
-                    }
-                    KeyCode::Down | KeyCode::Char('j') => *selected = (*selected + 1) % n,
-                    KeyCode::Up | KeyCode::Char('k') => *selected = (*selected + n - 1) % n,
-                    _ if clears => {
+                match filter::handle_key(selected, filter_rows, &k, clears) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(filter::Pick::Clear) => {
                         self.filters = Filters::default();
                         self.apply_filters(fx);
                     }
-                    KeyCode::Enter | KeyCode::Char(' ') => {
-                        if let Some(o) = opts.get(*selected).cloned() {
+                    Outcome::Submit(filter::Pick::Toggle(row)) => {
+                        if let Some(o) = self.filter_options().get(row).cloned() {
                             if self.filter_hidden(&o) {
                                 let key = self.keymap.hint(Context::Global, Action::Blind);
                                 self.set_status(
@@ -2784,18 +2687,6 @@ fn catalog(ix: &Index) -> Vec<FilterOption> {
 /// A review as JSON for the file (only the fields that are set).
 pub fn review_value(r: &Review) -> Value {
     serde_json::to_value(r).expect("a Review always serializes")
-}
-
-/// How long ago, for display.
-pub fn ago(d: Duration) -> String {
-    let s = d.as_secs();
-    if s < 60 {
-        format!("{s}s")
-    } else if s < 3600 {
-        format!("{}m", s / 60)
-    } else {
-        format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
-    }
 }
 
 /// Why a key that switches between responses does nothing on an item with `n` of them.

@@ -10,8 +10,10 @@ pub mod grading;
 pub mod image;
 pub mod input;
 pub mod keymap;
+pub mod overlays;
 pub mod text;
 pub mod theme;
+pub mod views;
 pub mod worker;
 
 use std::io::{self, Write};
@@ -118,6 +120,12 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         })
         .unwrap_or(ProtocolChoice::Auto);
 
+    crate::session::wait_for_fold(&opts.file, &reviewer, |_| {
+        let _ = crate::cli::out::errln!(
+            "verdict: waiting for your last session's verdicts to be written into {}…",
+            opts.file.display()
+        );
+    });
     let crate::session::Opened {
         store,
         own,
@@ -205,22 +213,13 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                     .join(", ")
             )
         };
-        notices.push(format!(
-            "{} journal entries not applied: {} unreadable, {} invalid, {} match no item ({kept})",
-            replay.not_applied(),
-            replay.unreadable.len(),
-            replay.invalid.len(),
-            replay.skipped.len(),
-        ));
+        notices.push(format!("{} ({kept})", replay.not_applied_notice()));
         for s in replay.problems() {
             log::warn!("journal: {s}");
         }
     }
     if replay.applied > 0 {
-        notices.push(format!(
-            "recovered {} verdicts from the journal of an earlier session",
-            replay.applied
-        ));
+        notices.push(replay.recovered_notice());
     }
     notices.extend(image_notice);
     if !key_problems.is_empty() {
@@ -377,7 +376,17 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         n => format!(", {n} in part"),
     };
     match folded {
-        Ok(_) => {
+        Ok(worker::Ended::Detached) => {
+            crate::cli::out::outln!(
+                "verdict: {done} {} graded this session{part}; every verdict is safe in the journal {} \
+                 and is being written into {} in the background",
+                if done == 1 { "item" } else { "items" },
+                own_path.display(),
+                opts.file.display()
+            )?;
+            Ok(std::process::ExitCode::SUCCESS)
+        }
+        Ok(worker::Ended::Folded(_)) => {
             crate::cli::out::outln!(
                 "verdict: {done} {} graded this session{part}; every verdict is in {}",
                 if done == 1 { "item" } else { "items" },

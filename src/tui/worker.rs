@@ -28,8 +28,30 @@ pub enum Req {
     SaveSession(config::Session),
     /// Keep where the reviewer is in the file (likewise).
     SavePosition(config::Position),
-    /// Fold now (e.g. before quitting); answers on the channel when done.
-    Shutdown(Sender<Result<usize, String>>),
+    /// The session ends: fold now, or hand the fold to a process of its own
+    /// (`session::spawn_fold`) when the file is large; answers on the channel when done.
+    Shutdown(Sender<Result<Ended, String>>),
+}
+
+/// How a session's journal was left when it ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// Folded into the file (this many items written over the session), and removed.
+    Folded(usize),
+    /// Handed, locked, to a process that folds it into the file after this one exits.
+    Detached,
+}
+
+/// Files larger than this are folded by a process of their own after the reviewer
+/// quits, so the shell is back at once (a fold rewrites the whole file: seconds at
+/// 1 GB); smaller ones are folded before the session ends (tens of milliseconds), so the
+/// exit message can say the file holds every verdict. `VERDICT_FOLD_DETACH_ABOVE`
+/// (bytes) overrides it.
+pub fn detach_above() -> u64 {
+    std::env::var("VERDICT_FOLD_DETACH_ABOVE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(64 << 20)
 }
 
 /// Where the reviewer's session and position files go.
@@ -59,18 +81,6 @@ pub struct Session {
     /// Journals of sessions that are gone, replayed at open: removed once folded.
     pub stale: Vec<PathBuf>,
     pub keep: Keep,
-}
-
-/// Read the file again after another program changed it, with every journal of this
-/// session (and the stale ones) replayed onto it.
-fn reread(session: &Session) -> Result<Store, String> {
-    let mut fresh = Store::open(session.store.path()).map_err(|e| e.to_string())?;
-    let mut journals: Vec<Journal> = session.stale.iter().cloned().map(Journal::at).collect();
-    journals.push(Journal::at(session.own.path().to_path_buf()));
-    for j in &journals {
-        j.replay(&mut fresh).map_err(|e| e.to_string())?;
-    }
-    Ok(fresh)
 }
 
 pub fn spawn(session: Session, out: Sender<Msg>, rx: Receiver<Req>) -> JoinHandle<()> {
@@ -112,7 +122,11 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
             Err(RecvTimeoutError::Timeout) => None,
             Err(RecvTimeoutError::Disconnected) => {
                 if dirty {
-                    let _ = fold(&mut session);
+                    let _ = crate::session::fold(
+                        &mut session.store,
+                        &mut session.own,
+                        &mut session.stale,
+                    );
                 }
                 return;
             }
@@ -123,7 +137,7 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 session.store.check_unchanged(),
                 Err(StoreError::Conflict { .. })
             ) {
-                match reread(&session) {
+                match crate::session::reread(&session.store, &session.own, &session.stale) {
                     Ok(fresh) => {
                         reread_failed = false;
                         log::info!("the file changed on disk; read it again");
@@ -183,12 +197,20 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
             }
             Some(Req::SaveSession(_) | Req::SavePosition(_)) => {}
             Some(Req::Shutdown(reply)) => {
-                let r = if dirty { fold(&mut session) } else { Ok(0) };
+                if dirty && detach(&session) {
+                    let _ = reply.send(Ok(Ended::Detached));
+                    return;
+                }
+                let r = if dirty {
+                    crate::session::fold(&mut session.store, &mut session.own, &mut session.stale)
+                } else {
+                    Ok(0)
+                };
                 if r.is_ok() {
                     // Everything is in the file: the session's journal goes with it.
                     let _ = session.own.remove();
                 }
-                let _ = reply.send(r.map(|n| n + folded_total));
+                let _ = reply.send(r.map(|n| Ended::Folded(n + folded_total)));
                 return;
             }
             None => {
@@ -196,7 +218,8 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                     continue;
                 }
                 let stamp_before = session.store.check_unchanged().is_ok();
-                match fold(&mut session) {
+                match crate::session::fold(&mut session.store, &mut session.own, &mut session.stale)
+                {
                     Ok(n) => {
                         dirty = false;
                         folded_total += n;
@@ -218,67 +241,104 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
     }
 }
 
-/// Save the store (atomic) and clear the journals. The journal is cleared only after the
-/// save succeeded, so a crash in between replays the same verdicts again (idempotent).
-///
-/// If another program changed the file since it was read, the save is refused; then the
-/// file is read again, this session's journal (and any stale one) is applied to it by
-/// item id, and that is saved: their change and our verdicts both survive. If some
-/// verdicts cannot be matched to an item of the changed file, nothing is saved and the
-/// journal stays.
-pub fn fold(session: &mut Session) -> Result<usize, String> {
-    let n = session.store.edited().count();
-    if n > 0 {
-        let path = session.store.path().to_path_buf();
-        let prefix = format!("{}: ", path.display());
-        let reason = |e: StoreError| match e {
-            // The file itself is gone: say so, not just "No such file".
-            StoreError::Io { source, .. }
-                if source.kind() == std::io::ErrorKind::NotFound && !path.exists() =>
-            {
-                format!("{} is gone (deleted or moved)", path.display())
-            }
-            e => e
-                .to_string()
-                .trim_start_matches(prefix.as_str())
-                .to_string(),
-        };
-        match session.store.save() {
-            Ok(_) => {}
-            Err(StoreError::Conflict { .. }) => {
-                let mut fresh = Store::open(session.store.path()).map_err(reason)?;
-                let mut skipped = 0;
-                let mut journals: Vec<Journal> =
-                    session.stale.iter().cloned().map(Journal::at).collect();
-                journals.push(Journal::at(session.own.path().to_path_buf()));
-                for j in &journals {
-                    let rep = j.replay(&mut fresh).map_err(|e| e.to_string())?;
-                    skipped += rep.skipped.len();
-                }
-                if skipped > 0 {
-                    return Err(format!(
-                        "the file was changed by another program and {skipped} verdicts match no item of it now; \
-                         nothing saved, they stay in {}",
-                        session.own.path().display()
-                    ));
-                }
-                log::info!("the file changed on disk; re-applied the journal to it");
-                fresh.save().map_err(reason)?;
-                session.store = fresh;
-            }
-            Err(e) => return Err(reason(e)),
+/// Hand the fold to a process of its own if the file is large; false (fold here) if it
+/// is small or that process could not be started.
+fn detach(session: &Session) -> bool {
+    let path = session.store.path();
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    if size <= detach_above() {
+        return false;
+    }
+    match crate::session::spawn_fold(path, &session.own) {
+        Ok(pid) => {
+            log::info!(
+                "folding {} into {} in process {pid}",
+                session.own.path().display(),
+                path.display()
+            );
+            true
+        }
+        Err(e) => {
+            log::warn!("could not start the fold in a process of its own ({e}); folding now");
+            false
         }
     }
-    session
-        .own
-        .clear()
-        .map_err(|e| format!("could not clear {}: {e}", session.own.path().display()))?;
-    for p in std::mem::take(&mut session.stale) {
-        if let Err(e) = journal::remove_if_stale(&p) {
-            log::warn!("removing {}: {e}", p.display());
+}
+
+/// The arguments of the hidden command that folds a session's journal after the
+/// reviewer quit (`session::spawn_fold` starts it).
+#[derive(clap::Args, Debug)]
+pub struct FoldArgs {
+    /// The journal, open and locked, inherited from the session.
+    #[arg(long)]
+    journal_fd: i32,
+    /// The fold marker, open and locked, inherited from the session.
+    #[arg(long)]
+    marker_fd: i32,
+    /// The journal's path.
+    #[arg(long)]
+    journal: PathBuf,
+    /// The results file.
+    file: PathBuf,
+}
+
+/// Fold a session's journal into its file, in the process `session::spawn_fold`
+/// started (no terminal: what happens goes to the log). Exit status 1 when the fold
+/// failed; the journal then stays, and the next session or `stats` replays it.
+#[cfg(unix)]
+pub fn run_fold(args: FoldArgs) -> std::process::ExitCode {
+    use std::io::Write as _;
+    use std::os::fd::FromRawFd;
+    super::init_log(&config::Dirs::locate());
+    if args.journal_fd < 3 || args.marker_fd < 3 || args.journal_fd == args.marker_fd {
+        log::error!("fold: bad descriptors");
+        return std::process::ExitCode::from(2);
+    }
+    // SAFETY: the session that started us passed these two descriptors, open, for us
+    // alone; nothing else in this process owns them.
+    let (jf, mut marker) = unsafe {
+        (
+            std::fs::File::from_raw_fd(args.journal_fd),
+            std::fs::File::from_raw_fd(args.marker_fd),
+        )
+    };
+    let marker_path = journal::fold_marker_path(&args.journal);
+    let own = match Journal::inherited(args.journal.clone(), jf) {
+        Ok(j) => j,
+        Err(e) => {
+            log::error!("fold: {e}");
+            return std::process::ExitCode::from(1);
+        }
+    };
+    let _ = marker
+        .set_len(0)
+        .and_then(|_| writeln!(marker, "{}", std::process::id()));
+    // Tests hold the fold here until the file they name exists.
+    if let Some(gate) = std::env::var_os("VERDICT_TEST_FOLD_GATE") {
+        let gate = PathBuf::from(gate);
+        let start = Instant::now();
+        while !gate.exists() && start.elapsed() < Duration::from_secs(120) {
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
-    Ok(n)
+    let code = match crate::session::fold_detached(&args.file, own) {
+        Ok(n) => {
+            log::info!("folded {n} items into {}", args.file.display());
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            log::error!(
+                "fold of {} into {}: {e}; the verdicts stay in the journal",
+                args.journal.display(),
+                args.file.display()
+            );
+            std::process::ExitCode::from(1)
+        }
+    };
+    // Removed while still locked: a session waiting for it then finds no marker.
+    let _ = std::fs::remove_file(&marker_path);
+    drop(marker);
+    code
 }
 
 #[cfg(test)]
@@ -328,7 +388,7 @@ mod tests {
         tx.send(Req::SavePosition(pos.clone())).unwrap();
         let (reply, done) = mpsc::channel();
         tx.send(Req::Shutdown(reply)).unwrap();
-        assert_eq!(done.recv().unwrap(), Ok(0));
+        assert_eq!(done.recv().unwrap(), Ok(Ended::Folded(0)));
         h.join().unwrap();
         assert_eq!(config::load_session(&dirs, &file, "ann"), s);
         assert_eq!(config::load_position(&dirs, &file, "ann"), Some(pos));

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::resolve::{Resolved, resolve_response};
+use crate::grade::resolve::{Resolved, resolve_response};
 use crate::model::{Fact, FactFormat, Item, JustificationGrade, ResponseGrades};
 
 /// A FACT answer, parsed.

@@ -19,7 +19,9 @@ use std::path::{Path, PathBuf};
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use super::{ImagePaths, ImportError, LineCounter, norm_column, quote, read_file, strip_bom};
+use crate::import::{
+    ImagePaths, ImportError, LineCounter, norm_column, quote, read_file, strip_bom,
+};
 
 /// The question columns, as matched (see [`norm_column`]) and as named in messages.
 const COLUMNS: [(&str, &str); 6] = [
@@ -358,12 +360,6 @@ pub struct Summary {
     pub models: IndexMap<String, Vec<String>>,
     /// Things worth knowing that did not stop the import.
     pub warnings: Vec<String>,
-}
-
-impl Summary {
-    pub fn items(&self) -> usize {
-        self.splits.values().flat_map(|g| g.values()).sum()
-    }
 }
 
 /// Read the CSVs and merge them into items.

@@ -20,7 +20,9 @@ use serde_json::{Map, Number, Value, json};
 
 use crate::grade::chartom::hmi_from_fact;
 
-use super::{ImagePaths, ImportError, Table, TableRow, path_string, quote, read_file, strip_bom};
+use crate::import::{
+    ImagePaths, ImportError, Table, TableRow, path_string, quote, read_file, strip_bom,
+};
 
 /// Import options.
 #[derive(Debug, Clone, Default)]

@@ -16,8 +16,8 @@
 
 use serde::Serialize;
 
-use super::ratio;
-use super::resolve::{Resolved, resolve_response};
+use crate::grade::ratio;
+use crate::grade::resolve::{Resolved, resolve_response};
 use crate::model::{Item, JudgeBonus, Response, ResponseGrades};
 
 /// Sums from which BPC and PR are computed; add responses, merge partial sums.

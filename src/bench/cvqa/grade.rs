@@ -23,7 +23,7 @@
 
 use serde::Serialize;
 
-use super::resolve::{Resolved, Verification, resolve_response, resolve_verification};
+use crate::grade::resolve::{Resolved, Verification, resolve_response, resolve_verification};
 use crate::model::{CvqaStatus, Item, ResponseGrades};
 
 /// Which answer extraction applies.

@@ -1,0 +1,150 @@
+//! `verdict check`'s rules for CharToM-QA items (docs/format.md, "CharToM-QA").
+
+use serde_json::{Map, Value};
+
+use crate::check::{BenchInfo, Ctx, index_in, join};
+use crate::import::quote;
+use crate::model::JudgeBonus;
+
+const DIMENSIONS: [&str; 4] = ["belief", "intention", "emotion", "desire"];
+
+/// Check a CharToM-QA item's own fields (docs/format.md, "CharToM-QA").
+pub(crate) fn item(
+    c: &mut Ctx,
+    obj: &Map<String, Value>,
+    responses: &[&Map<String, Value>],
+    eval: bool,
+) -> BenchInfo {
+    let (dim_key, book_key) = if eval {
+        ("tom_dimension", "book_name")
+    } else {
+        ("dimension", "book")
+    };
+    match c.one_of(obj, dim_key, dim_key, &DIMENSIONS) {
+        None if obj.get(dim_key).is_none_or(Value::is_null) => {
+            c.error(dim_key, "missing (belief, intention, emotion or desire)")
+        }
+        _ => {}
+    }
+    c.str(obj, book_key, book_key);
+    c.str(obj, "character", "character");
+    for k in ["question", "answer"] {
+        if c.text(obj, k, k).is_none() && obj.get(k).is_none_or(Value::is_null) {
+            c.warn(k, "missing");
+        }
+    }
+    if eval {
+        for k in ["context_0", "context_1000", "context_2000"] {
+            c.str(obj, k, k);
+        }
+    } else {
+        match obj.get("context") {
+            None | Some(Value::Null) => c.warn("context", "missing: no plot context to show"),
+            Some(Value::String(_)) => {}
+            Some(Value::Object(m)) => {
+                for (k, v) in m {
+                    if !v.is_string() {
+                        c.wrong_type(&format!("context.{k}"), "a string", v);
+                    }
+                }
+            }
+            Some(v) => c.wrong_type("context", "an object of texts or a text", v),
+        }
+    }
+    let bonus_points = match c.strings(obj, "bonus_points", "bonus_points") {
+        Some(b) if !b.is_empty() => Some(b.len()),
+        Some(_) => {
+            c.error("bonus_points", "empty: nothing to grade a response against");
+            None
+        }
+        None => {
+            if obj.get("bonus_points").is_none_or(Value::is_null) {
+                c.error("bonus_points", "missing");
+            }
+            None
+        }
+    };
+    let choices_key = if eval {
+        "misleading_choices"
+    } else {
+        "choices"
+    };
+    let n_choices = c.strings(obj, choices_key, choices_key).map(|v| v.len());
+    if !eval && let Some(k) = obj.get("key").filter(|k| !k.is_null()) {
+        match n_choices {
+            Some(n) => {
+                if let Err(m) = index_in(k, n) {
+                    c.error("key", m);
+                }
+            }
+            None => c.error("key", "a key without choices"),
+        }
+    }
+
+    let judge_check = |c: &mut Ctx,
+                       judge_obj: &Map<String, Value>,
+                       f: &str,
+                       bonus_key: &str,
+                       penalty_key: &str| {
+        let judge = crate::model::Judge {
+            bonus: judge_obj.get(bonus_key).cloned(),
+            penalty: judge_obj.get(penalty_key).cloned(),
+        };
+        let bf = join(f, bonus_key);
+        match judge.bonus_list() {
+            JudgeBonus::Unparsable(s) if s.trim() == "Null" => c.warn(
+                &bf,
+                "the judge's bonus is \"Null\" (unparsable): the benchmark's script counts it as 3 hits, verdict counts it as unparsable",
+            ),
+            JudgeBonus::Unparsable(s) => c.error(
+                &bf,
+                format!("the judge's bonus {} is not a list of bonus point numbers", quote(&s)),
+            ),
+            JudgeBonus::Points(p) => {
+                if let Some(n) = bonus_points
+                    && let Some(bad) = p.iter().find(|&&k| k as usize > n)
+                {
+                    c.warn(
+                        &bf,
+                        format!("the judge names bonus point {bad}, but the item has {n}"),
+                    );
+                }
+            }
+        }
+        match judge_obj.get(penalty_key) {
+            None | Some(Value::Null) | Some(Value::String(_)) => {}
+            Some(v) => c.wrong_type(&join(f, penalty_key), "a string or null", v),
+        }
+    };
+
+    if eval {
+        c.str(obj, "response", "response");
+        if obj.contains_key("bonus") || obj.contains_key("penalty") {
+            judge_check(c, obj, "", "bonus", "penalty");
+        }
+    }
+    for (i, r) in responses.iter().enumerate() {
+        let f = format!("responses[{i}]");
+        if c.str(r, "text", &join(&f, "text")).is_none() && r.get("text").is_none_or(Value::is_null)
+        {
+            c.warn(&join(&f, "text"), "missing");
+        }
+        if let Some(ch) = r.get("choice").filter(|v| !v.is_null()) {
+            match n_choices {
+                Some(n) => {
+                    if let Err(m) = index_in(ch, n) {
+                        c.error(&join(&f, "choice"), m);
+                    }
+                }
+                None => c.error(&join(&f, "choice"), "a choice on an item without choices"),
+            }
+        }
+        if let Some(j) = c.obj(r, "judge", &join(&f, "judge")) {
+            judge_check(c, j, &join(&f, "judge"), "bonus", "penalty");
+        }
+    }
+    BenchInfo {
+        bonus_points,
+        group: None,
+    }
+}

@@ -1,0 +1,29 @@
+//! Any other benchmark (`"other"`): a free verdict and a note (docs/format.md).
+
+pub mod export;
+pub mod stats;
+
+use serde_json::{Map, Value};
+
+use crate::check::{BenchInfo, Ctx};
+use crate::export::Row;
+use crate::model::Item;
+
+/// The rules of any other benchmark.
+pub struct Generic;
+
+impl super::Spec for Generic {
+    fn check(
+        &self,
+        _c: &mut Ctx,
+        _obj: &Map<String, Value>,
+        _responses: &[&Map<String, Value>],
+        _eval_layout: bool,
+    ) -> BenchInfo {
+        BenchInfo::default()
+    }
+
+    fn export(&self, row: &mut Row, it: &Item, model: &str) {
+        export::fill(row, it, model)
+    }
+}

@@ -1,0 +1,155 @@
+//! The benchmarks, each in its own folder, behind one registry.
+//!
+//! A benchmark's folder holds what is particular to it: its grading rules, its checks,
+//! its sums for `verdict stats`, its export columns, its agreement variables and its
+//! import. The shared machinery (`check`, `stats`, `export`, `team::agree`) walks the
+//! items and asks this registry for the benchmark's part; this file is the one place
+//! that names every benchmark.
+//!
+//! - [`chartom`]: CHARTOM (misleading charts).
+//! - [`chartom_qa`]: CharToM-QA (theory of mind on novel characters).
+//! - [`cvqa`]: C-VQA (counterfactual questions on images).
+//! - [`generic`]: any other benchmark: a free verdict and a note.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::check::{BenchInfo, Ctx};
+use crate::export::Row;
+use crate::model::Item;
+use crate::stats::ResolutionCounts;
+use crate::store::Store;
+
+pub mod chartom;
+pub mod chartom_qa;
+pub mod cvqa;
+pub mod generic;
+
+/// Which view and which grading rules apply to an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Benchmark {
+    #[serde(rename = "chartom")]
+    Chartom,
+    #[serde(rename = "chartom-qa")]
+    ChartomQa,
+    #[serde(rename = "cvqa")]
+    Cvqa,
+    /// Any other (or missing) `benchmark` value: a generic view, a free verdict and a note.
+    #[serde(rename = "other")]
+    Other,
+}
+
+impl Benchmark {
+    pub fn from_name(s: Option<&str>) -> Benchmark {
+        match s {
+            Some("chartom") => Benchmark::Chartom,
+            Some("chartom-qa") => Benchmark::ChartomQa,
+            Some("cvqa") => Benchmark::Cvqa,
+            _ => Benchmark::Other,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Benchmark::Chartom => "chartom",
+            Benchmark::ChartomQa => "chartom-qa",
+            Benchmark::Cvqa => "cvqa",
+            Benchmark::Other => "other",
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// What varies per benchmark
+
+/// The rules of one benchmark that the shared machinery asks for, item by item. Each
+/// benchmark's folder implements it on a unit struct; [`spec`] is the one `match` that
+/// picks it.
+pub(crate) trait Spec: Sync {
+    /// `verdict check`: the checks of the benchmark's own item fields (docs/format.md),
+    /// with what the review checks need to know about the item. `obj` is the item,
+    /// `responses` its readable responses; `eval_layout` is true for a line in the
+    /// CharToM-QA evaluation layout.
+    fn check(
+        &self,
+        c: &mut Ctx,
+        obj: &Map<String, Value>,
+        responses: &[&Map<String, Value>],
+        eval_layout: bool,
+    ) -> BenchInfo;
+
+    /// `verdict export`: fill `row` with `model`'s response to `it`.
+    fn export(&self, row: &mut Row, it: &Item, model: &str);
+}
+
+/// The rules of benchmark `b`.
+pub(crate) fn spec(b: Benchmark) -> &'static dyn Spec {
+    match b {
+        Benchmark::Chartom => &chartom::Chartom,
+        Benchmark::ChartomQa => &chartom_qa::ChartomQa,
+        Benchmark::Cvqa => &cvqa::Cvqa,
+        Benchmark::Other => &generic::Generic,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// `verdict stats`: each benchmark's partial sums and figures (docs/stats.md)
+
+/// The figures of each benchmark present in the file (`benchmarks` in `verdict stats
+/// --json`, in this order).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Benchmarks {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cvqa: Option<cvqa::stats::CvqaStats>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chartom: Option<chartom::stats::ChartomStats>,
+    #[serde(rename = "chartom-qa", skip_serializing_if = "Option::is_none")]
+    pub chartom_qa: Option<chartom_qa::stats::QaStats>,
+    /// Items of unknown benchmarks: how many, and their free verdicts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other: Option<generic::stats::OtherStats>,
+}
+
+/// Every benchmark's partial sums over a block of items.
+#[derive(Debug, Default)]
+pub(crate) struct Sums {
+    cvqa: cvqa::stats::Sums,
+    chartom: chartom::stats::Sums,
+    chartom_qa: chartom_qa::stats::Sums,
+    other: generic::stats::Sums,
+}
+
+impl Sums {
+    /// Add item `i` of `store` to its benchmark's sums; the human grades it resolves are
+    /// counted in `resolution`.
+    pub(crate) fn add(
+        &mut self,
+        store: &Store,
+        i: usize,
+        it: &Item,
+        resolution: &mut ResolutionCounts,
+    ) {
+        match it.benchmark() {
+            Benchmark::Cvqa => self.cvqa.add(it, resolution),
+            Benchmark::Chartom => self.chartom.add(store, i, it, resolution),
+            Benchmark::ChartomQa => self.chartom_qa.add(it, resolution),
+            Benchmark::Other => self.other.add(it, resolution),
+        }
+    }
+
+    /// Add the sums of the block that follows this one in the file.
+    pub(crate) fn merge(&mut self, o: Sums) {
+        self.cvqa.merge(o.cvqa);
+        self.chartom.merge(o.chartom);
+        self.chartom_qa.merge(o.chartom_qa);
+        self.other.merge(o.other);
+    }
+
+    pub(crate) fn finish(self) -> Benchmarks {
+        Benchmarks {
+            cvqa: self.cvqa.finish(),
+            chartom: self.chartom.finish(),
+            chartom_qa: self.chartom_qa.finish(),
+            other: self.other.finish(),
+        }
+    }
+}

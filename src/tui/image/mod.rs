@@ -1,0 +1,30 @@
+//! Inline images: protocol choice, a decode/scale/encode worker thread with caches, the
+//! widgets that draw a ready image or a placeholder, and "open in the system viewer".
+//!
+//! Drawing goes through ratatui-image's encoders. Nothing here ever waits for the
+//! terminal: `auto` starts with half-blocks and the terminal's answer to
+//! [`probe_query`] (read by the input reader, whenever it comes) upgrades the worker
+//! through [`ImageHandle::reconfigure`]. Decoding, scaling and encoding happen on the
+//! [`ImageWorker`] thread only; the UI thread just renders a ready [`Protocol`].
+//!
+//! Inside tmux, graphics sequences are wrapped in tmux's DCS passthrough, and
+//! `allow-passthrough` is switched on only while such a protocol is in use
+//! ([`TmuxPassthrough`]), then put back.
+
+mod decode;
+mod encoder;
+mod lru;
+mod protocol;
+#[cfg(test)]
+mod tests;
+mod tmux;
+mod viewer;
+mod widget;
+mod worker;
+
+pub use decode::*;
+pub use protocol::*;
+pub use tmux::*;
+pub use viewer::*;
+pub use widget::*;
+pub use worker::*;

@@ -1,0 +1,406 @@
+use super::{decode::*, encoder::*, lru::*, protocol::*, viewer::*, widget::*, worker::*};
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use image::{DynamicImage, RgbImage};
+use image::{ImageBuffer, Rgb, Rgba};
+use ratatui::buffer::Buffer;
+use ratatui::buffer::Cell;
+use ratatui::layout::{Rect, Size};
+use ratatui::style::Color;
+use ratatui::widgets::Widget;
+use ratatui_image::FontSize;
+use ratatui_image::picker::ProtocolType;
+use ratatui_image::protocol::Protocol;
+
+fn key(path: &str, w: u16) -> ImageKey {
+    ImageKey {
+        path: PathBuf::from(path),
+        width: w,
+        height: 10,
+    }
+}
+
+#[test]
+fn protocol_choice_parses_every_value_and_rejects_others() {
+    for c in [
+        ProtocolChoice::Auto,
+        ProtocolChoice::Kitty,
+        ProtocolChoice::Sixel,
+        ProtocolChoice::Iterm2,
+        ProtocolChoice::Halfblocks,
+        ProtocolChoice::None,
+    ] {
+        assert_eq!(ProtocolChoice::parse(c.name()), Some(c));
+    }
+    assert_eq!(
+        ProtocolChoice::parse(" KITTY "),
+        Some(ProtocolChoice::Kitty)
+    );
+    assert_eq!(
+        ProtocolChoice::parse("HalfBlocks"),
+        Some(ProtocolChoice::Halfblocks)
+    );
+    assert_eq!(ProtocolChoice::parse("iterm"), None);
+    assert_eq!(ProtocolChoice::parse(""), None);
+}
+
+#[test]
+fn make_render_never_queries() {
+    let (p, name) = make_render(ProtocolChoice::None);
+    assert!(p.is_none());
+    assert_eq!(name, "none");
+    for (choice, want) in [
+        (ProtocolChoice::Halfblocks, ProtocolType::Halfblocks),
+        (ProtocolChoice::Auto, ProtocolType::Halfblocks),
+        (ProtocolChoice::Kitty, ProtocolType::Kitty),
+        (ProtocolChoice::Sixel, ProtocolType::Sixel),
+        (ProtocolChoice::Iterm2, ProtocolType::Iterm2),
+    ] {
+        let (p, name) = make_render(choice);
+        assert_eq!(p.unwrap().protocol, want);
+        assert_eq!(name, p.unwrap().name());
+    }
+}
+
+#[test]
+fn queue_keeps_only_the_newest_request_and_prefers_it() {
+    let mut q = Queue::default();
+    q.push_prefetch("a.png".into());
+    for i in 0..50 {
+        q.push_request(key("x.png", i));
+    }
+    match q.take() {
+        Some(Job::Request(k)) => assert_eq!(k, key("x.png", 49)),
+        _ => panic!("the request comes first"),
+    }
+    assert!(!q.superseded());
+    // A newer request while one is in flight supersedes it...
+    q.push_request(key("y.png", 1));
+    assert!(q.superseded());
+    // ...but asking again for the in-flight key cancels the newer one.
+    q.push_request(key("x.png", 49));
+    assert!(!q.superseded());
+    assert!(q.request.is_none());
+    match q.take() {
+        Some(Job::Prefetch(p)) => assert_eq!(p, PathBuf::from("a.png")),
+        _ => panic!("then the prefetch"),
+    }
+    assert!(q.take().is_none());
+}
+
+#[test]
+fn queue_prefetch_is_bounded_and_newest_first() {
+    let mut q = Queue::default();
+    for i in 0..10 {
+        q.push_prefetch(format!("{i}.png").into());
+    }
+    q.push_prefetch("7.png".into());
+    let order: Vec<PathBuf> = std::iter::from_fn(|| match q.take() {
+        Some(Job::Prefetch(p)) => Some(p),
+        _ => None,
+    })
+    .collect();
+    let want: Vec<PathBuf> = ["7.png", "9.png", "8.png", "6.png"]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+    assert_eq!(order, want);
+}
+
+#[test]
+fn lru_evicts_least_recent_by_count_and_budget() {
+    let mut lru: Lru<u32, usize> = Lru::new(3, 100, |v| *v);
+    lru.insert(1, 10);
+    lru.insert(2, 10);
+    lru.insert(3, 10);
+    assert_eq!(lru.get(&1), Some(&10)); // 1 is now most recent
+    lru.insert(4, 10);
+    assert_eq!(lru.keys(), vec![&4, &1, &3]);
+    lru.insert(5, 85); // total 115 > 100: drop the oldest until it fits
+    assert_eq!(lru.keys(), vec![&5, &4]);
+    lru.insert(6, 500); // alone over budget: kept, everything else evicted
+    assert_eq!(lru.keys(), vec![&6]);
+    lru.clear();
+    assert!(lru.get(&6).is_none());
+}
+
+#[test]
+fn transparency_is_flattened_onto_white() {
+    let mut img: ImageBuffer<Rgba<u8>, Vec<u8>> = ImageBuffer::new(2, 1);
+    img.put_pixel(0, 0, Rgba([0, 0, 0, 0])); // fully transparent
+    img.put_pixel(1, 0, Rgba([0, 0, 0, 255])); // opaque black
+    let out = prepare(DynamicImage::ImageRgba8(img)).to_rgb8();
+    assert_eq!(out.get_pixel(0, 0), &Rgb([255, 255, 255]));
+    assert_eq!(out.get_pixel(1, 0), &Rgb([0, 0, 0]));
+    let mut half: ImageBuffer<Rgba<u8>, Vec<u8>> = ImageBuffer::new(1, 1);
+    half.put_pixel(0, 0, Rgba([0, 0, 0, 128]));
+    let out = prepare(DynamicImage::ImageRgba8(half)).to_rgb8();
+    assert_eq!(out.get_pixel(0, 0), &Rgb([127, 127, 127]));
+}
+
+#[test]
+fn big_images_are_scaled_down_keeping_aspect() {
+    let img = DynamicImage::ImageRgb8(RgbImage::new(8192, 2048));
+    let out = prepare(img);
+    assert_eq!((out.width(), out.height()), (4096, 1024));
+}
+
+#[test]
+fn decode_errors_are_clear() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope.png");
+    assert!(
+        decode_file(&missing)
+            .unwrap_err()
+            .starts_with("image not found: ")
+    );
+    let empty = dir.path().join("empty.png");
+    std::fs::write(&empty, b"").unwrap();
+    assert!(decode_file(&empty).unwrap_err().contains("(empty file)"));
+    let text = dir.path().join("text.png");
+    std::fs::write(&text, "hello, I am text\n").unwrap();
+    let e = decode_file(&text).unwrap_err();
+    assert!(e.starts_with("not an image: ") && e.contains("text"), "{e}");
+    let gif = dir.path().join("a.png");
+    std::fs::write(&gif, b"GIF89a\x01\x00\x01\x00\x00\x00\x00;").unwrap();
+    let e = decode_file(&gif).unwrap_err();
+    assert!(
+        e.starts_with("unsupported image format: ") && e.contains("GIF"),
+        "{e}"
+    );
+    assert!(decode_file(dir.path()).unwrap_err().contains("a directory"));
+    #[cfg(unix)]
+    {
+        let e = decode_file(Path::new("/dev/urandom")).unwrap_err();
+        assert_eq!(
+            e,
+            "not an image: /dev/urandom (not a regular file: a device, FIFO or socket)"
+        );
+    }
+}
+
+#[test]
+fn placeholder_shows_the_message_without_control_characters() {
+    let mut buf = Buffer::empty(Rect::new(0, 0, 30, 5));
+    placeholder("image not found: a\x1b[2Jb.png").render(buf.area, &mut buf);
+    let rows: Vec<String> = (0..5)
+        .map(|y| (0..30).map(|x| buf[(x, y)].symbol().to_string()).collect())
+        .collect();
+    let all = rows.join("\n");
+    assert!(!all.contains('\x1b'), "{all}");
+    assert!(all.contains("a␛[2Jb.png"), "{all}");
+    assert!(rows[0].contains("image"), "{all}");
+    assert!(rows[0].starts_with('┌'), "{all}");
+    // A tiny area still shows text, never panics.
+    let mut tiny = Buffer::empty(Rect::new(0, 0, 4, 1));
+    placeholder("loading").render(tiny.area, &mut tiny);
+    assert_eq!(tiny[(0, 0)].symbol(), "l");
+    placeholder("x").render(Rect::new(0, 0, 0, 0), &mut tiny);
+}
+
+#[test]
+fn image_widget_centres_and_clips_halfblocks() {
+    let img = DynamicImage::ImageRgb8(ImageBuffer::from_pixel(40, 40, Rgb([200, 0, 0])));
+    let render = Render {
+        protocol: ProtocolType::Halfblocks,
+        font: FontSize::new(10, 20),
+        tmux: false,
+        compress: false,
+    };
+    let p = encode(&img, &render, Size::new(20, 10), 1).unwrap();
+    // 40x40 px scaled up to fill 20x10 cells of 10x20 px: 200x200 px = 20x10 cells.
+    assert_eq!(p.size(), Size::new(20, 10));
+    let mut buf = Buffer::empty(Rect::new(0, 0, 40, 12));
+    image_widget(&p).render(buf.area, &mut buf);
+    let painted = |x: u16, y: u16| buf[(x, y)].bg == ratatui::style::Color::Rgb(200, 0, 0);
+    assert!(!painted(9, 0) && painted(10, 0) && painted(29, 9) && !painted(30, 0));
+    assert!(!painted(10, 10));
+    // Smaller area: clipped, no panic.
+    let mut small = Buffer::empty(Rect::new(0, 0, 5, 3));
+    image_widget(&p).render(small.area, &mut small);
+    assert_eq!(small[(4, 2)].bg, ratatui::style::Color::Rgb(200, 0, 0));
+}
+
+#[test]
+fn sixel_too_big_for_its_area_shows_a_placeholder() {
+    let img = DynamicImage::ImageRgb8(ImageBuffer::from_pixel(40, 40, Rgb([0, 0, 200])));
+    let render = Render {
+        protocol: ProtocolType::Sixel,
+        font: FontSize::new(10, 20),
+        tmux: false,
+        compress: false,
+    };
+    let p = encode(&img, &render, Size::new(10, 5), 1).unwrap();
+    let mut buf = Buffer::empty(Rect::new(0, 0, 8, 4));
+    image_widget(&p).render(buf.area, &mut buf);
+    let all: String = (0..4)
+        .flat_map(|y| (0..8).map(move |x| (x, y)))
+        .map(|xy| buf[xy].symbol().to_string())
+        .collect();
+    assert!(!all.contains('\x1b'), "no sixel data drawn");
+    assert!(all.contains("image"), "{all}");
+}
+
+#[test]
+fn kitty_encoding_is_compressed_and_wrapped_for_tmux() {
+    let img = DynamicImage::ImageRgb8(ImageBuffer::from_pixel(20, 20, Rgb([1, 2, 3])));
+    let render = Render {
+        protocol: ProtocolType::Kitty,
+        font: FontSize::new(10, 20),
+        tmux: true,
+        compress: true,
+    };
+    let p = encode(&img, &render, Size::new(4, 2), 7).unwrap();
+    let mut buf = Buffer::empty(Rect::new(0, 0, 4, 2));
+    image_widget(&p).render(buf.area, &mut buf);
+    let first = buf[(0, 0)].symbol();
+    assert!(first.starts_with("\x1bPtmux;"), "tmux passthrough");
+    assert!(first.contains("o=z,"), "zlib compression");
+}
+
+#[test]
+fn kitty_images_are_never_wider_than_the_diacritics_reach() {
+    let img = DynamicImage::ImageRgb8(ImageBuffer::from_pixel(4000, 100, Rgb([9, 9, 9])));
+    let render = Render {
+        protocol: ProtocolType::Kitty,
+        font: FontSize::new(10, 20),
+        tmux: false,
+        compress: false,
+    };
+    let p = encode(&img, &render, Size::new(400, 60), 7).unwrap();
+    assert!(p.size().width <= KITTY_MAX_CELLS, "{:?}", p.size());
+    // Every column is drawn: the transmission is taken out, placeholders remain.
+    let (image, seq) = take_kitty_transmit(&p).expect("a transmission");
+    assert_eq!(image, KittyImage { id: 7, tmux: false });
+    assert!(seq.contains("a=T") && seq.contains(&format!("c={}", p.size().width)));
+    assert!(take_kitty_transmit(&p).is_none(), "transmitted once");
+    let area = Rect::new(0, 0, 400, 60);
+    let mut buf = Buffer::empty(area);
+    image_widget(&p).render(area, &mut buf);
+    let row: Vec<&Cell> = (0..400).map(|x| &buf[(x, 0)]).collect();
+    let drawn = row
+        .iter()
+        .filter(|c| c.symbol().starts_with(KITTY_PLACEHOLDER))
+        .count();
+    assert_eq!(drawn, usize::from(p.size().width));
+    assert!(row.iter().all(|c| !c.symbol().contains('\x1b')));
+    assert!(
+        row.iter()
+            .filter(|c| c.symbol().starts_with(KITTY_PLACEHOLDER))
+            .all(|c| c.fg == Color::Indexed(7))
+    );
+}
+
+#[test]
+fn sixel_and_iterm2_through_tmux_stay_under_its_passthrough_limit() {
+    // A 480x320 photo-like picture (noise) drawn at 200x50 cells.
+    let mut seed = 12345u32;
+    let img = DynamicImage::ImageRgb8(RgbImage::from_fn(480, 320, |_, _| {
+        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        let [a, b, c, _] = seed.to_be_bytes();
+        Rgb([a, b, c])
+    }));
+    for protocol in [ProtocolType::Sixel, ProtocolType::Iterm2] {
+        let render = Render {
+            protocol,
+            font: FontSize::new(10, 20),
+            tmux: true,
+            compress: false,
+        };
+        let p = encode(&img, &render, Size::new(200, 50), 1).unwrap();
+        let data = match &p {
+            Protocol::Sixel(s) => &s.data,
+            Protocol::ITerm2(i) => &i.data,
+            _ => unreachable!(),
+        };
+        assert!(
+            data.len() <= TMUX_PASSTHROUGH_MAX,
+            "{protocol:?}: {}",
+            data.len()
+        );
+        assert!(data.starts_with("\x1bPtmux;"));
+        if protocol == ProtocolType::Iterm2 {
+            let s = p.size();
+            assert!(
+                data.contains(&format!(";width={};height={};", s.width, s.height)),
+                "sized in cells"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_probe_picks_from_the_answers() {
+    use crate::tui::input::Reply;
+    let take = |replies: &[Reply]| {
+        let mut p = Probe::default();
+        let done: Vec<bool> = replies.iter().map(|r| p.take(r)).collect();
+        assert_eq!(done.last(), Some(&true));
+        p
+    };
+    let kitty = take(&[
+        Reply::KittyGraphics { id: 31, ok: true },
+        Reply::KittyGraphics { id: 32, ok: true },
+        Reply::DeviceAttributes(vec![62, 4]),
+        Reply::CellSize {
+            width: 9,
+            height: 18,
+        },
+        Reply::StatusOk,
+    ]);
+    if !kitty_and_sixel_blacklisted() {
+        assert_eq!(kitty.protocol(), ProtocolType::Kitty);
+    }
+    let r = kitty.render(ProtocolType::Kitty, 80, 24, true);
+    assert_eq!((r.font.width, r.font.height), (9, 18));
+    assert!(r.tmux && r.compress);
+    // Sixel, as tmux itself answers when built with it: drawn by tmux, so no
+    // passthrough; the cell size from the window's pixels.
+    let sixel = take(&[
+        Reply::DeviceAttributes(vec![61, 4, 6]),
+        Reply::WindowPixels {
+            width: 800,
+            height: 480,
+        },
+        Reply::StatusOk,
+    ]);
+    if !kitty_and_sixel_blacklisted() {
+        assert_eq!(sixel.protocol(), ProtocolType::Sixel);
+    }
+    let r = sixel.render(ProtocolType::Sixel, 80, 24, true);
+    assert_eq!((r.font.width, r.font.height), (10, 20));
+    assert!(!r.tmux && !r.compress);
+    // Nothing but the status report: half-blocks (unless the environment names an
+    // iTerm2-capable terminal).
+    let none = take(&[Reply::StatusOk]);
+    if !iterm2_from_env() {
+        assert_eq!(none.protocol(), ProtocolType::Halfblocks);
+    }
+    // A refused kitty query is no kitty.
+    let refused = take(&[Reply::KittyGraphics { id: 31, ok: false }, Reply::StatusOk]);
+    assert!(!refused.kitty);
+}
+
+#[test]
+fn without_a_pixel_size_sixel_and_iterm2_assume_small_cells() {
+    if font_known() {
+        return; // the test runs in a terminal that reports its pixel size
+    }
+    for choice in [ProtocolChoice::Sixel, ProtocolChoice::Iterm2] {
+        let (r, _) = make_render(choice);
+        let font = r.unwrap().font;
+        assert_eq!((font.width, font.height), (6, 12), "{choice:?}");
+    }
+}
+
+#[test]
+fn open_external_reports_missing_file_and_missing_viewer() {
+    let e = open_external(Path::new("/definitely/not/here.png")).unwrap_err();
+    assert_eq!(e, "image not found: /definitely/not/here.png");
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let e = spawn_viewer(OsStr::new("/no/such/viewer"), &[], file.path()).unwrap_err();
+    assert!(e.contains("not found"), "{e}");
+    #[cfg(unix)]
+    spawn_viewer(OsStr::new("true"), &[], file.path()).unwrap();
+}

@@ -1,0 +1,104 @@
+//! A dialog's frame and its text fields: placement, width, and the field with its cursor.
+//! Every text typed goes through `text::sanitize` before it is drawn.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
+
+use crate::tui::app::State;
+use crate::tui::text::sanitize;
+use crate::tui::views::common::block;
+
+/// A dialog of `w_pct` of the width, wider when its title or key hint needs it.
+pub(crate) fn centered(area: Rect, w_pct: u16, h: u16, min_w: usize) -> Rect {
+    let min_w = u16::try_from(min_w).unwrap_or(u16::MAX);
+    let w = (area.width * w_pct / 100)
+        .max(30)
+        .max(min_w)
+        .min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + area.height / 6,
+        w,
+        h,
+    )
+}
+
+/// Width a dialog needs to show its title and its key hint whole.
+pub(crate) fn dialog_width(title: &str, keys: &str) -> usize {
+    title.chars().count().max(keys.chars().count()) + 6
+}
+
+pub(crate) fn draw_input(
+    state: &State,
+    f: &mut Frame,
+    area: Rect,
+    (title, keys): (&str, &str),
+    e: &crate::tui::edit::TextEdit,
+    second: Option<(&str, &str, &crate::tui::edit::TextEdit, bool)>,
+) {
+    let t = &state.theme;
+    let h = if second.is_some() { 10 } else { 7 };
+    let r = centered(area, 80, h, dialog_width(title, keys));
+    f.render_widget(Clear, r);
+    let b = block(t, Span::styled(format!(" {title} "), t.title))
+        .title_bottom(Line::from(Span::styled(format!(" {keys} "), t.dim)).right_aligned());
+    let inner = b.inner(r);
+    f.render_widget(b, r);
+    let field = |e: &crate::tui::edit::TextEdit, active: bool| -> Vec<Line<'static>> {
+        let (a, z) = e.split();
+        let (a, z) = (sanitize(&a), sanitize(&z));
+        let a_lines: Vec<&str> = a.split('\n').collect();
+        let z_lines: Vec<&str> = z.split('\n').collect();
+        let mut lines: Vec<Line<'static>> = a_lines[..a_lines.len() - 1]
+            .iter()
+            .map(|l| Line::from(l.to_string()))
+            .collect();
+        let first_z = z_lines[0];
+        let cursor = first_z
+            .chars()
+            .next()
+            .map(String::from)
+            .unwrap_or_else(|| " ".into());
+        lines.push(Line::from(vec![
+            Span::raw(a_lines[a_lines.len() - 1].to_string()),
+            Span::styled(cursor, if active { t.selected } else { t.text }),
+            Span::raw(first_z.chars().skip(1).collect::<String>()),
+        ]));
+        lines.extend(z_lines[1..].iter().map(|l| Line::from(l.to_string())));
+        lines
+    };
+    match second {
+        None => f.render_widget(
+            Paragraph::new(field(e, true)).wrap(Wrap { trim: false }),
+            inner,
+        ),
+        Some((qt, at, ans, on_answer)) => {
+            let parts = Layout::vertical([
+                Constraint::Length(1),
+                Constraint::Length(3),
+                Constraint::Length(1),
+                Constraint::Min(1),
+            ])
+            .split(inner);
+            f.render_widget(
+                Paragraph::new(Span::styled(qt.to_string(), t.dim)),
+                parts[0],
+            );
+            f.render_widget(
+                Paragraph::new(field(e, !on_answer)).wrap(Wrap { trim: false }),
+                parts[1],
+            );
+            f.render_widget(
+                Paragraph::new(Span::styled(at.to_string(), t.dim)),
+                parts[2],
+            );
+            f.render_widget(
+                Paragraph::new(field(ans, on_answer)).wrap(Wrap { trim: false }),
+                parts[3],
+            );
+        }
+    }
+}

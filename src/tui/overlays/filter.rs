@@ -1,0 +1,119 @@
+//! The filter menu: one row per filter, with how many items match it.
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+
+use crate::tui::app::State;
+use crate::tui::keymap::{Action, Context};
+use crate::tui::overlays::Outcome;
+use crate::tui::overlays::dialog::{centered, dialog_width};
+use crate::tui::overlays::search::indexing_note;
+use crate::tui::text::{one_line, truncate};
+use crate::tui::views::common::block;
+
+/// What a key in the filter menu picks.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pick {
+    /// Clear every filter.
+    Clear,
+    /// Turn the filter of this row on or off.
+    Toggle(usize),
+}
+
+/// A key in the filter menu of `rows` rows. `clears`: the key is the keymap's "clear all
+/// filters" key, the one the menu's title names.
+pub fn handle_key(selected: &mut usize, rows: usize, k: &KeyEvent, clears: bool) -> Outcome<Pick> {
+    let n = rows.max(1);
+    match k.code {
+        KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('F') => Outcome::Close,
+        KeyCode::Down | KeyCode::Char('j') => {
+            *selected = (*selected + 1) % n;
+            Outcome::Stay
+        }
+        KeyCode::Up | KeyCode::Char('k') => {
+            *selected = (*selected + n - 1) % n;
+            Outcome::Stay
+        }
+        _ if clears => Outcome::Submit(Pick::Clear),
+        KeyCode::Enter | KeyCode::Char(' ') => Outcome::Submit(Pick::Toggle(*selected)),
+        _ => Outcome::Stay,
+    }
+}
+
+pub fn draw(state: &State, f: &mut Frame, area: Rect, selected: usize) {
+    let t = &state.theme;
+    let opts = state.filter_options();
+    let count = state
+        .visible
+        .as_ref()
+        .map(|v| v.len())
+        .unwrap_or(state.len());
+    let title = format!("Filters · {count} of {} items match", state.len());
+    let keys = format!(
+        "Enter toggles · {} clears · Esc closes",
+        state.keymap.hint(Context::Global, Action::ClearFilters)
+    );
+    let mut lines: Vec<Line> = vec![Line::from(Span::styled(
+        " OR within a kind, AND across kinds",
+        t.dim,
+    ))];
+    if state.meta.is_none() {
+        lines.push(Line::from(Span::styled(
+            format!(" {}", indexing_note(state)),
+            t.dim,
+        )));
+    }
+    // The menu starts a sixth down (`centered`) and stays above the footer.
+    let room = area.height.saturating_sub(area.height / 6 + 1).max(5);
+    let h = (opts.len() as u16 + lines.len() as u16 + 2).clamp(5, room);
+    let r = centered(area, 60, h, dialog_width(&title, &keys).max(64));
+    f.render_widget(Clear, r);
+    let b = block(t, Span::styled(format!(" {title} "), t.title))
+        .title_bottom(Line::from(Span::styled(format!(" {keys} "), t.dim)).right_aligned());
+    let inner = b.inner(r);
+    f.render_widget(b, r);
+    let avail = (inner.height as usize).saturating_sub(lines.len());
+    let start = selected.saturating_sub(avail.saturating_sub(1));
+    let width = inner.width as usize;
+    lines.extend(
+        opts.iter()
+            .enumerate()
+            .skip(start)
+            .take(avail)
+            .map(|(k, o)| {
+                let on = state.filter_active(o);
+                let n = if state.filter_hidden(o) {
+                    "hidden (blind)".to_string()
+                } else {
+                    state
+                        .filter_counts
+                        .get(k)
+                        .map(|c| c.to_string())
+                        .unwrap_or_default()
+                };
+                let left = truncate(
+                    &format!(
+                        " [{}] {}",
+                        if on { "x" } else { " " },
+                        one_line(&state.filter_label(o))
+                    ),
+                    width.saturating_sub(n.len() + 2),
+                );
+                let pad = width.saturating_sub(left.chars().count() + n.len() + 1);
+                Line::from(Span::styled(
+                    format!("{left}{}{n} ", " ".repeat(pad)),
+                    if k == selected {
+                        t.selected
+                    } else if on {
+                        t.accent
+                    } else {
+                        t.text
+                    },
+                ))
+            }),
+    );
+    f.render_widget(Paragraph::new(lines), inner);
+}

@@ -1,0 +1,78 @@
+//! The help page: every key of the live keymap, by context.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::tui::app::State;
+use crate::tui::overlays::page::max_scroll_of;
+use crate::tui::views::common::{block, heading, scroll_indicator};
+
+pub(crate) fn help_lines(state: &State) -> Vec<Line<'static>> {
+    let t = &state.theme;
+    let ctx = state.context();
+    let rows = state.keymap.help(ctx);
+    let mut lines = vec![Line::from(Span::styled(
+        "Keys (remap them in config.toml, [keys] section: action = [\"key\", ...])",
+        t.dim,
+    ))];
+    let mut last = None;
+    for (c, keys, desc) in rows {
+        if last != Some(c) {
+            lines.push(Line::from(""));
+            lines.push(heading(t, c.title()));
+            last = Some(c);
+        }
+        lines.push(Line::from(vec![
+            Span::styled(key_cell(&keys), t.accent),
+            Span::styled(desc, t.text),
+        ]));
+    }
+    lines.push(Line::from(""));
+    lines.push(heading(t, "In text fields"));
+    for (k, d) in [
+        ("Enter", "save"),
+        ("Esc", "cancel"),
+        ("Alt-Enter", "new line (notes)"),
+        ("Ctrl-a / Ctrl-e", "start / end of line"),
+        ("Ctrl-w / Alt-Bksp", "delete word"),
+        ("Ctrl-u / Ctrl-k", "delete to start / end"),
+    ] {
+        lines.push(Line::from(vec![
+            Span::styled(key_cell(k), t.accent),
+            Span::styled(d, t.text),
+        ]));
+    }
+    lines
+}
+
+/// The help's key column: 16 wide, and a longer key keeps a space before its text.
+pub(crate) fn key_cell(keys: &str) -> String {
+    if keys.chars().count() < 16 {
+        format!("  {keys:<16}")
+    } else {
+        format!("  {keys} ")
+    }
+}
+
+pub fn draw(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
+    let t = &state.theme;
+    let lines = help_lines(state);
+    let b = block(t, Span::styled(" Help ", t.title));
+    let inner = b.inner(area);
+    let max = max_scroll_of(&lines, inner);
+    let scroll = scroll.min(max);
+    let b = if max > 0 {
+        b.title_bottom(scroll_indicator(t, scroll, max, inner.height))
+    } else {
+        b
+    };
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll, 0))
+            .block(b),
+        area,
+    );
+}

@@ -1,0 +1,53 @@
+//! Overlays: the popups over the item (search, jump, note, penalty, reject, fix, filter)
+//! and the pages that take the body's place (help, summary). Each owns, in its own file,
+//! its state (a `Mode` variant's payload), its keys (`handle_key`, which says what should
+//! happen as an [`Outcome`]; `State::update` turns that into changes and effects) and its
+//! drawing. `draw` here is the one place that picks the popup to draw.
+
+pub mod dialog;
+pub mod filter;
+pub mod fix;
+pub mod help;
+pub mod jump;
+pub mod note;
+pub mod page;
+pub mod penalty;
+pub mod reason;
+pub mod reject;
+pub mod search;
+pub mod summary;
+pub mod summary_plot;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use crate::tui::app::{Mode, State};
+
+/// What a key pressed in an overlay asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome<T> {
+    /// Taken by the overlay, which stays open.
+    Stay,
+    /// The overlay's input changed: what depends on it is worked out again.
+    Changed,
+    /// Close the overlay, nothing done.
+    Close,
+    /// The overlay's answer. The overlay closes, unless the answer is refused.
+    Submit(T),
+}
+
+/// Draw the popup of the current mode over the screen (`area`: the whole frame).
+pub fn draw(state: &State, f: &mut Frame, area: Rect) {
+    match &state.mode {
+        Mode::Search(s) => search::draw(state, f, area, s),
+        Mode::Jump(e) => jump::draw(state, f, area, e),
+        Mode::Note(e) => note::draw(state, f, area, e),
+        Mode::RejectOther(e) => reject::draw_other(state, f, area, e),
+        Mode::Penalty(e) => penalty::draw(state, f, area, e),
+        Mode::Fix(fx) => fix::draw(state, f, area, fx),
+        Mode::Reject { selected } => reject::draw(state, f, area, *selected),
+        Mode::FixReason { selected, .. } => fix::draw_reason(state, f, area, *selected),
+        Mode::Filter { selected } => filter::draw(state, f, area, *selected),
+        Mode::Normal | Mode::Help { .. } | Mode::Summary { .. } => {}
+    }
+}

@@ -1,0 +1,26 @@
+//! The note on an item: free text, several lines.
+
+use crossterm::event::KeyEvent;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use crate::tui::app::State;
+use crate::tui::edit::{EditOutcome, TextEdit};
+use crate::tui::overlays::Outcome;
+use crate::tui::overlays::dialog::draw_input;
+
+/// The dialog's title and its keys.
+const TITLE: (&str, &str) = ("Note", "Enter saves · Alt-Enter new line · Esc cancels");
+
+/// A key in the note field: Enter gives the note as typed.
+pub fn handle_key(e: &mut TextEdit, k: &KeyEvent) -> Outcome<String> {
+    match e.handle(k) {
+        EditOutcome::Cancel => Outcome::Close,
+        EditOutcome::Submit => Outcome::Submit(e.text()),
+        _ => Outcome::Stay,
+    }
+}
+
+pub fn draw(state: &State, f: &mut Frame, area: Rect, e: &TextEdit) {
+    draw_input(state, f, area, TITLE, e, None);
+}

@@ -1,0 +1,128 @@
+//! The search popup: a query over ids and questions, the matches listed below it.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+
+use crate::tui::app::State;
+use crate::tui::edit::{EditOutcome, TextEdit};
+use crate::tui::overlays::Outcome;
+use crate::tui::text::{one_line, sanitize};
+use crate::tui::views::common::block;
+
+/// The search: the query typed, the matching items (indices into the file), and the
+/// selected match.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchState {
+    pub query: TextEdit,
+    pub results: Vec<usize>,
+    pub selected: usize,
+}
+
+/// A key in the search: arrows (or Ctrl-n / Ctrl-p) move through the matches, other keys
+/// edit the query; Enter gives the selected match (None: there is none).
+pub fn handle_key(s: &mut SearchState, k: &KeyEvent) -> Outcome<Option<usize>> {
+    let last = s.results.len().saturating_sub(1);
+    match k.code {
+        KeyCode::Down => s.selected = (s.selected + 1).min(last),
+        KeyCode::Up => s.selected = s.selected.saturating_sub(1),
+        KeyCode::Char('n') if k.modifiers.contains(KeyModifiers::CONTROL) => {
+            s.selected = (s.selected + 1).min(last)
+        }
+        KeyCode::Char('p') if k.modifiers.contains(KeyModifiers::CONTROL) => {
+            s.selected = s.selected.saturating_sub(1)
+        }
+        _ => {
+            return match s.query.handle(k) {
+                EditOutcome::Cancel => Outcome::Close,
+                EditOutcome::Submit => Outcome::Submit(s.results.get(s.selected).copied()),
+                EditOutcome::Changed => Outcome::Changed,
+                _ => Outcome::Stay,
+            };
+        }
+    }
+    Outcome::Stay
+}
+
+pub fn draw(state: &State, f: &mut Frame, area: Rect, s: &SearchState) {
+    let t = &state.theme;
+    let r = Rect::new(
+        area.x + 2,
+        area.y + area.height / 6,
+        area.width.saturating_sub(4),
+        (area.height * 2 / 3).max(6),
+    );
+    f.render_widget(Clear, r);
+    let title = match &state.meta {
+        Some(_) => format!(" Search ids and questions · {} matches ", s.results.len()),
+        None => format!(" Search · {} ", indexing_note(state)),
+    };
+    let b = block(t, Span::styled(title, t.title));
+    let inner = b.inner(r);
+    f.render_widget(b, r);
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled("/ ", t.accent),
+            Span::raw(sanitize(&s.query.text())),
+            Span::styled(" ", t.selected),
+        ]),
+        Line::from(""),
+    ];
+    let avail = inner.height.saturating_sub(2) as usize;
+    let start = s.selected.saturating_sub(avail.saturating_sub(1));
+    if let Some(meta) = &state.meta {
+        let query = s.query.text();
+        for (k, &i) in s.results.iter().enumerate().skip(start).take(avail) {
+            let st = if k == s.selected { t.selected } else { t.text };
+            let hit = st
+                .patch(t.accent)
+                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
+            lines.push(highlighted(
+                &format!(" {:>6}  ", i + 1),
+                meta.search_text(i),
+                &crate::tui::facts::match_indices(meta.search_text(i), &query),
+                (st, hit),
+                inner.width as usize,
+            ));
+        }
+    }
+    f.render_widget(Paragraph::new(lines), inner);
+}
+
+/// `prefix` then `text` on one line, the characters at `hits` (char indices into `text`)
+/// in the `hit` style, cut at `width` with an ellipsis.
+pub(crate) fn highlighted(
+    prefix: &str,
+    text: &str,
+    hits: &[usize],
+    (style, hit): (Style, Style),
+    width: usize,
+) -> Line<'static> {
+    let mut spans = vec![Span::styled(prefix.to_string(), style)];
+    let mut used = prefix.chars().count();
+    let mut hits = hits.iter().peekable();
+    for (k, c) in text.chars().enumerate() {
+        let shown = one_line(&c.to_string());
+        let n = shown.chars().count();
+        let is_hit = hits.next_if(|&&h| h == k).is_some();
+        if used + n >= width && text.chars().count() > k + 1 {
+            spans.push(Span::styled("…", style));
+            break;
+        }
+        used += n;
+        spans.push(Span::styled(shown, if is_hit { hit } else { style }));
+    }
+    Line::from(spans)
+}
+
+/// What the reviewer sees while the background index is being built.
+pub fn indexing_note(state: &State) -> String {
+    let (done, total) = state.index_progress;
+    match (done * 100).checked_div(total) {
+        Some(pct) => format!("indexing the file… {}%", pct.min(100)),
+        None => "indexing the file…".to_string(),
+    }
+}

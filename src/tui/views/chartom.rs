@@ -1,0 +1,268 @@
+//! The CHARTOM screen: the chart, the FACT question with the human answers' histogram, the
+//! HMI; per response the FACT answer, the MIND prediction and the justification to grade.
+
+use ratatui::text::{Line, Span};
+
+use crate::model::{Item, Response, ResponseGrades, Review};
+use crate::tui::app::State;
+use crate::tui::grading;
+use crate::tui::keymap::Action;
+use crate::tui::text::{one_line, sanitize};
+use crate::tui::views::View;
+use crate::tui::views::common::{
+    effective_spans, heading, kv, my_grades_for, ok_word, override_cycle, override_key, text_lines,
+    tick,
+};
+use crate::tui::views::model_line::NOT_GRADED;
+use crate::tui::views::status::act;
+
+pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
+    let t = &state.theme;
+    let mut out = Vec::new();
+    if let Some(c) = &item.chart {
+        out.push(Line::from(vec![
+            Span::styled("Chart ", t.dim),
+            Span::styled(sanitize(c.pair.as_deref().unwrap_or("?")), t.title),
+            Span::styled(
+                format!(
+                    " · {} · {}",
+                    sanitize(c.chart_type.as_deref().unwrap_or("?")),
+                    c.version.map(|v| v.name()).unwrap_or("?")
+                ),
+                t.text,
+            ),
+        ]));
+        out.push(kv(
+            t,
+            "Planted manipulation",
+            c.manipulation.as_deref().unwrap_or("none (honest chart)"),
+        ));
+    }
+    if let Some(fact) = &item.fact {
+        out.push(Line::from(""));
+        out.push(heading(t, "FACT question"));
+        out.extend(text_lines(fact.question.as_deref().unwrap_or(""), t.text));
+        for (k, o) in fact.options.iter().enumerate() {
+            out.push(Line::from(format!("  {}. {}", k + 1, one_line(o))));
+        }
+        out.push(kv(t, "Key", &grading::fact_key_display(fact)));
+        out.extend(histogram_lines(state, item, width.saturating_sub(4)));
+    }
+    if let Some(m) = &item.mind {
+        let rec = grading::chartom_hmi(item);
+        let mut spans = vec![
+            Span::styled("HMI ", t.dim),
+            Span::styled(format!("{:.2}", m.hmi), t.title),
+        ];
+        if let Some(h) = rec {
+            spans.push(Span::styled(
+                format!(
+                    "  (recomputed {:.2} = {}/{} not acceptable)",
+                    h.hmi, h.not_acceptable, h.n
+                ),
+                t.dim,
+            ));
+        }
+        out.push(Line::from(spans));
+    }
+    out
+}
+
+/// The human answers as a histogram: acceptable interval shaded, key and model marked,
+/// log-scaled buckets when the answers span orders of magnitude.
+pub(crate) fn histogram_lines(state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
+    let t = &state.theme;
+    let Some(h) = grading::histogram(item, state.model_name().as_deref(), 10) else {
+        return vec![];
+    };
+    let mut out = vec![
+        Line::from(""),
+        heading(
+            t,
+            &format!(
+                "Human answers (n = {}){}{}",
+                h.n,
+                if h.log_scale {
+                    " · log-scaled buckets"
+                } else {
+                    ""
+                },
+                h.interval_label
+                    .as_ref()
+                    .map(|s| format!(" · acceptable {s}"))
+                    .unwrap_or_default()
+            ),
+        ),
+    ];
+    let max = h.buckets.iter().map(|b| b.count).max().unwrap_or(1).max(1);
+    let label_w = h
+        .buckets
+        .iter()
+        .map(|b| b.label.chars().count())
+        .max()
+        .unwrap_or(4);
+    let bar_space = (width as usize).saturating_sub(label_w + 18).max(5);
+    for b in &h.buckets {
+        let len = ((b.count as f64 / max as f64) * bar_space as f64).ceil() as usize;
+        let bar_style = if b.acceptable { t.bar } else { t.bar_other };
+        let mut spans = vec![
+            Span::styled(
+                format!("{:>w$} ", b.label, w = label_w),
+                if b.acceptable { t.interval } else { t.text },
+            ),
+            Span::styled("█".repeat(len), bar_style),
+            Span::styled(format!(" {}", b.count), t.dim),
+        ];
+        if b.has_key {
+            spans.push(Span::styled(" ◆key", t.good));
+        }
+        if b.has_model {
+            spans.push(Span::styled(" ▲model", t.accent));
+        }
+        out.push(Line::from(spans));
+    }
+    out.push(Line::from(Span::styled(
+        "shaded: acceptable answers · ◆ the key · ▲ the selected model's answer",
+        t.dim,
+    )));
+    out
+}
+
+/// The CHARTOM view.
+pub struct ChartomView;
+
+impl View for ChartomView {
+    fn item_lines(&self, state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
+        chartom_lines(state, item, width)
+    }
+
+    fn response_lines(
+        &self,
+        state: &State,
+        item: &Item,
+        r: &Response,
+        selected: bool,
+    ) -> Vec<Line<'static>> {
+        let t = &state.theme;
+        let mine = my_grades_for(state, item, &r.model).unwrap_or_default();
+        let mut out = Vec::new();
+        let ctx = state.context();
+        let km = &state.keymap;
+        let key = |a: Action| override_key(state, a, selected);
+        let g = grading::chartom_fact(item, &r.model);
+        out.push(Line::from(vec![
+            Span::styled("FACT answer: ", t.dim),
+            Span::styled(one_line(r.fact.as_deref().unwrap_or("—")), t.text),
+        ]));
+        let mut spans = vec![
+            Span::styled("  parsed: ", t.dim),
+            Span::styled(
+                g.parsed.clone().unwrap_or_else(|| "unparsable".into()),
+                t.text,
+            ),
+            Span::raw("  "),
+        ];
+        spans.extend(effective_spans(
+            t,
+            g.effective,
+            g.auto,
+            g.overridden,
+            mine.fact_correct,
+        ));
+        out.push(Line::from(spans));
+        out.push(Line::from(override_cycle(
+            t,
+            &format!("{} FACT", key(Action::FactOverride)),
+            mine.fact_correct,
+        )));
+        if let Some(mind) = r.mind {
+            let hmi = item.mind.map(|m| m.hmi);
+            out.push(Line::from(vec![
+                Span::styled("MIND prediction: ", t.dim),
+                Span::styled(format!("{mind:.2}"), t.text),
+                Span::styled(
+                    match hmi {
+                        Some(h) => {
+                            format!("  vs HMI {h:.2} · squared error {:.4}", (mind - h).powi(2))
+                        }
+                        None => "  (no HMI)".into(),
+                    },
+                    t.dim,
+                ),
+            ]));
+        }
+        out.push(heading(t, "Justification"));
+        out.extend(text_lines(
+            r.justification.as_deref().unwrap_or("—"),
+            t.text,
+        ));
+        let planted = item
+            .chart
+            .as_ref()
+            .and_then(|c| c.manipulation.as_deref())
+            .unwrap_or("none (honest chart)");
+        out.push(Line::from(vec![
+            Span::styled("  vs planted: ", t.dim),
+            Span::styled(sanitize(planted), t.warn),
+        ]));
+        let grade = mine.justification.map(|g| g.name()).unwrap_or("not graded");
+        let mut spans = vec![
+            Span::styled("My grade: ", t.dim),
+            Span::styled(grade.to_string(), t.accent),
+        ];
+        if selected {
+            spans.push(Span::styled(
+                format!(
+                    "   {} identifies · {} partial · {} misses",
+                    km.hint(ctx, Action::Identifies),
+                    km.hint(ctx, Action::Partial),
+                    km.hint(ctx, Action::Misses)
+                ),
+                t.dim,
+            ));
+        }
+        out.push(Line::from(spans));
+        out
+    }
+
+    fn grade_parts(
+        &self,
+        _item: &Item,
+        _mine: Option<&Review>,
+        g: Option<&ResponseGrades>,
+        _model: Option<&str>,
+        column: bool,
+    ) -> Vec<String> {
+        let mut parts: Vec<String> = Vec::new();
+        let ungraded = NOT_GRADED;
+        let gr = g.cloned().unwrap_or_default();
+        parts.push(
+            gr.justification
+                .map(|j| j.name().to_string())
+                .unwrap_or_else(|| ungraded.to_string()),
+        );
+        if let Some(c) = gr.fact_correct {
+            parts.push(if column {
+                format!("FACT {}", tick(c))
+            } else {
+                format!("FACT override: {}", ok_word(Some(c)))
+            });
+        }
+        parts
+    }
+
+    fn grades_per_model(&self) -> bool {
+        true
+    }
+
+    fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>) {
+        for a in [
+            Action::Identifies,
+            Action::Partial,
+            Action::Misses,
+            Action::FactOverride,
+        ] {
+            act(state, parts, a);
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! The CharToM-QA screen: the book, the context at the chosen length, the question and
+//! reference answer; per response its text and the bonus points to tick.
+
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+
+use crate::model::{Item, JudgeBonus, Response, ResponseGrades, Review};
+use crate::tui::app::{CONTEXT_LENGTHS, State};
+use crate::tui::grading;
+use crate::tui::keymap::{Action, Context};
+use crate::tui::text::{one_line, truncate};
+use crate::tui::views::View;
+use crate::tui::views::common::{heading, kv, mark, my_grades_for, text_lines};
+use crate::tui::views::model_line::NOT_GRADED;
+use crate::tui::views::status::act;
+
+pub(crate) fn chartom_qa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
+    let t = &state.theme;
+    // The book and the ToM dimension as the row names them; the character only when the
+    // row has one (the evaluation layout has none).
+    let mut head = vec![Span::styled(
+        one_line(item.book.as_deref().unwrap_or("?")),
+        t.title,
+    )];
+    if let Some(c) = &item.character {
+        head.push(Span::styled(format!(" · {}", one_line(c)), t.text));
+    }
+    head.push(Span::styled(" · ToM dimension ", t.dim));
+    head.push(Span::styled(
+        one_line(item.dimension.as_deref().unwrap_or("?")),
+        t.text,
+    ));
+    let mut out = vec![Line::from(head)];
+    let len = CONTEXT_LENGTHS[state.context_len];
+    if let Some(c) = &item.context {
+        out.push(Line::from(vec![
+            Span::styled(format!("Context ({len}) "), t.title),
+            Span::styled(
+                format!(
+                    "[{} switches 0/1000/2000]",
+                    state.keymap.hint(Context::ChartomQa, Action::ContextLength)
+                ),
+                t.dim,
+            ),
+        ]));
+        out.extend(text_lines(
+            c.get(len).unwrap_or(""),
+            t.dim.remove_modifier(Modifier::DIM),
+        ));
+    }
+    out.push(Line::from(""));
+    out.push(heading(t, "Question"));
+    out.extend(text_lines(item.question.as_deref().unwrap_or(""), t.text));
+    if item.shows_misleading_choices() {
+        out.push(heading(t, "Misleading choices (wrong answers)"));
+        for c in &item.choices {
+            out.push(Line::from(vec![
+                Span::styled("  ✘ ", t.bad),
+                Span::styled(one_line(c), t.text),
+            ]));
+        }
+    } else if !item.choices.is_empty() {
+        for (k, c) in item.choices.iter().enumerate() {
+            let is_key = item.key == Some(k as i64 + 1);
+            out.push(Line::from(Span::styled(
+                format!("  {}. {}", k + 1, one_line(c)),
+                if is_key { t.good } else { t.text },
+            )));
+        }
+    }
+    out.push(heading(t, "Reference answer"));
+    out.extend(text_lines(item.answer.as_deref().unwrap_or(""), t.text));
+    out
+}
+
+pub(crate) fn bonus_block(
+    state: &State,
+    item: &Item,
+    r: &Response,
+    selected: bool,
+) -> Vec<Line<'static>> {
+    let t = &state.theme;
+    let mine = my_grades_for(state, item, &r.model);
+    let covered: Vec<u32> = mine
+        .as_ref()
+        .and_then(|g| g.bonus.clone())
+        .unwrap_or_default();
+    let hide = !state.reveal_model(&r.model);
+    let judge = r.judge.as_ref().map(|j| j.bonus_list());
+    let mut out = vec![heading(
+        t,
+        if selected {
+            "Bonus points (digit toggles: covered by the response?)"
+        } else {
+            "Bonus points"
+        },
+    )];
+    for (k, p) in item.bonus_points.iter().enumerate() {
+        let n = k as u32 + 1;
+        let is = covered.contains(&n);
+        let mut spans = vec![
+            Span::styled(format!(" {n} "), t.title),
+            Span::styled(
+                if is { "[✔] " } else { "[ ] " },
+                if is { t.good } else { t.dim },
+            ),
+            Span::styled(one_line(p), t.text),
+        ];
+        if !hide && let Some(JudgeBonus::Points(j)) = &judge {
+            spans.push(Span::styled(
+                if j.contains(&n) {
+                    "  judge ✔"
+                } else {
+                    "  judge ·"
+                },
+                if j.contains(&n) != is && mine.is_some() {
+                    t.warn
+                } else {
+                    t.dim
+                },
+            ));
+        }
+        out.push(Line::from(spans));
+    }
+    if !hide {
+        match &judge {
+            Some(JudgeBonus::Unparsable(s)) => out.push(Line::from(Span::styled(
+                format!(" judge's bonus unparsable ({}): not counted", one_line(s)),
+                t.warn,
+            ))),
+            None => out.push(Line::from(Span::styled(" no LLM-judge grades", t.dim))),
+            _ => {}
+        }
+        if let Some(j) = &r.judge {
+            out.push(kv(
+                t,
+                " Judge penalty",
+                &j.penalty_text().unwrap_or_else(|| "none".into()),
+            ));
+        }
+    } else {
+        out.push(Line::from(Span::styled(
+            " (blind: the judge is hidden until you grade)",
+            t.dim,
+        )));
+    }
+    let pen = match mine.as_ref().and_then(|g| g.penalty.clone()) {
+        None => "not graded".to_string(),
+        Some(None) => "none".to_string(),
+        Some(Some(p)) => p,
+    };
+    out.push(kv(t, " My penalty", &pen));
+    let n = item.bonus_points.len();
+    let c = covered.iter().filter(|&&x| (x as usize) <= n).count();
+    let mut spans = vec![Span::styled(format!(" Coverage {c}/{n}"), t.accent)];
+    if let Some((bc, bt)) = grading::running_bpc(state, &r.model) {
+        spans.push(Span::styled(
+            format!(
+                "   running BPC (my grades) {:.2} = {bc}/{bt}",
+                if bt > 0 { bc as f64 / bt as f64 } else { 0.0 }
+            ),
+            t.accent2,
+        ));
+    }
+    out.push(Line::from(spans));
+    out
+}
+
+/// The CharToM-QA view.
+pub struct ChartomQaView;
+
+impl View for ChartomQaView {
+    fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
+        chartom_qa_lines(state, item)
+    }
+
+    fn response_lines(
+        &self,
+        state: &State,
+        item: &Item,
+        r: &Response,
+        selected: bool,
+    ) -> Vec<Line<'static>> {
+        let t = &state.theme;
+        let mut out = Vec::new();
+        out.push(heading(t, "Response"));
+        out.extend(text_lines(r.text.as_deref().unwrap_or("—"), t.text));
+        if let Some(c) = r.choice {
+            out.push(Line::from(vec![
+                Span::styled(format!("Choice: {c} "), t.dim),
+                mark(t, item.key.map(|k| k == c)),
+            ]));
+        }
+        out.push(Line::from(""));
+        out.extend(bonus_block(state, item, r, selected));
+        out
+    }
+
+    fn grade_parts(
+        &self,
+        item: &Item,
+        _mine: Option<&Review>,
+        g: Option<&ResponseGrades>,
+        _model: Option<&str>,
+        _column: bool,
+    ) -> Vec<String> {
+        let mut parts: Vec<String> = Vec::new();
+        let ungraded = NOT_GRADED;
+        match g.filter(|g| g.bonus.is_some() || g.penalty.is_some()) {
+            Some(gr) => {
+                let b = gr.bonus.clone().unwrap_or_default();
+                parts.push(format!(
+                    "bonus {} of {}",
+                    if b.is_empty() {
+                        "none".to_string()
+                    } else {
+                        b.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+                    },
+                    item.bonus_points.len()
+                ));
+                parts.push(match &gr.penalty {
+                    Some(Some(p)) => format!("penalty “{}”", truncate(&one_line(p), 24)),
+                    Some(None) => "no penalty".into(),
+                    None => "penalty not graded".into(),
+                });
+            }
+            None => parts.push(ungraded.to_string()),
+        }
+        parts
+    }
+
+    fn grades_per_model(&self) -> bool {
+        true
+    }
+
+    fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>) {
+        let ctx = state.context();
+        let km = &state.keymap;
+        let n = state.item().map(|i| i.bonus_points.len()).unwrap_or(0);
+        let n = n.clamp(1, 9) as u8;
+        let (a, z) = (
+            km.hint(ctx, Action::Bonus(1)),
+            km.hint(ctx, Action::Bonus(n)),
+        );
+        parts.push((
+            if n == 1 { a } else { format!("{a}-{z}") },
+            Action::Bonus(1).label(),
+        ));
+        for a in [
+            Action::NoBonus,
+            Action::Penalty,
+            Action::NoPenalty,
+            Action::ContextLength,
+        ] {
+            act(state, parts, a);
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! The C-VQA screen: the original and counterfactual question pair (two columns when
+//! wide), the fix if any; per response both answers with the rule's grade and overrides.
+
+use ratatui::text::{Line, Span};
+
+use crate::model::{CvqaReason, CvqaStatus, Item, Response, ResponseGrades, Review};
+use crate::tui::app::State;
+use crate::tui::grading;
+use crate::tui::keymap::Action;
+use crate::tui::text::{one_line, sanitize};
+use crate::tui::views::View;
+use crate::tui::views::common::{
+    effective_spans, heading, my_grades_for, ok_word, override_cycle, override_key, shown_fix,
+    text_lines, tick,
+};
+use crate::tui::views::status::act;
+
+pub(crate) fn cvqa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
+    let (o, c) = cvqa_columns(state, item);
+    let mut out = vec![cvqa_title(state, item)];
+    out.extend(o);
+    out.push(Line::from(""));
+    out.extend(c);
+    out
+}
+
+pub(crate) fn cvqa_title(state: &State, item: &Item) -> Line<'static> {
+    let t = &state.theme;
+    Line::from(vec![
+        Span::styled(sanitize(item.split.as_deref().unwrap_or("?")), t.title),
+        Span::styled(
+            format!(" · {}", sanitize(item.group.as_deref().unwrap_or("?"))),
+            t.text,
+        ),
+    ])
+}
+
+/// The original and the counterfactual pair, as two columns of lines.
+pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
+    let t = &state.theme;
+    let mine = state.my_review(state.pos);
+    let mut cols = Vec::new();
+    for (label, qa, fixed) in [
+        ("Original", item.original.as_ref(), None),
+        (
+            "Counterfactual (generated)",
+            item.counterfactual.as_ref(),
+            mine.as_ref(),
+        ),
+    ] {
+        let mut out = vec![heading(t, label)];
+        let Some(qa) = qa else {
+            out.push(Line::from(Span::styled("missing", t.bad)));
+            cols.push(out);
+            continue;
+        };
+        let (stem, opts) = grading::split_options(&qa.question);
+        out.extend(text_lines(stem, t.text));
+        for (letter, text) in opts {
+            let is_key = qa.answer.trim() == letter.to_string();
+            out.push(Line::from(Span::styled(
+                format!("   {letter}: {}", one_line(&text)),
+                if is_key { t.good } else { t.text },
+            )));
+        }
+        out.push(Line::from(vec![
+            Span::styled("Answer: ", t.dim),
+            Span::styled(sanitize(&qa.answer), t.good),
+        ]));
+        if let Some(r) = fixed {
+            if let Some(q) = &r.fixed_question {
+                out.push(Line::from(vec![
+                    Span::styled("Fixed question: ", t.warn),
+                    Span::styled(sanitize(&shown_fix(q, false)), t.text),
+                ]));
+            }
+            if let Some(a) = &r.fixed_answer {
+                out.push(Line::from(vec![
+                    Span::styled("Fixed answer: ", t.warn),
+                    Span::styled(sanitize(&shown_fix(a, false)), t.text),
+                ]));
+            }
+        }
+        cols.push(out);
+    }
+    let c = cols.pop().unwrap_or_default();
+    let o = cols.pop().unwrap_or_default();
+    (o, c)
+}
+
+/// The C-VQA view.
+pub struct CvqaView;
+
+impl View for CvqaView {
+    fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
+        cvqa_lines(state, item)
+    }
+
+    fn pair(
+        &self,
+        state: &State,
+        item: &Item,
+    ) -> Option<(Line<'static>, Vec<Line<'static>>, Vec<Line<'static>>)> {
+        let (o, c) = cvqa_columns(state, item);
+        Some((cvqa_title(state, item), o, c))
+    }
+
+    fn response_lines(
+        &self,
+        state: &State,
+        item: &Item,
+        r: &Response,
+        selected: bool,
+    ) -> Vec<Line<'static>> {
+        let t = &state.theme;
+        let mine = my_grades_for(state, item, &r.model).unwrap_or_default();
+        let mut out = Vec::new();
+        let key = |a: Action| override_key(state, a, selected);
+        for (label, raw, cf, action, my) in [
+            (
+                "original",
+                r.original.as_deref(),
+                false,
+                Action::OriginalOverride,
+                mine.original_correct,
+            ),
+            (
+                "counterfactual",
+                r.counterfactual.as_deref(),
+                true,
+                Action::CounterfactualOverride,
+                mine.counterfactual_correct,
+            ),
+        ] {
+            let g = grading::cvqa_answer(item, &r.model, cf);
+            out.push(Line::from(vec![
+                Span::styled(format!("{label}: "), t.dim),
+                Span::styled(one_line(raw.unwrap_or("—")), t.text),
+            ]));
+            let mut spans = vec![
+                Span::styled("  → ", t.dim),
+                Span::styled(
+                    g.parsed.clone().unwrap_or_else(|| "no answer".into()),
+                    t.text,
+                ),
+                Span::raw("  "),
+            ];
+            spans.extend(effective_spans(
+                t,
+                Some(g.effective),
+                Some(g.auto),
+                g.overridden,
+                my,
+            ));
+            spans.extend(override_cycle(t, &key(action), my));
+            out.push(Line::from(spans));
+        }
+        out
+    }
+
+    fn grade_parts(
+        &self,
+        item: &Item,
+        mine: Option<&Review>,
+        g: Option<&ResponseGrades>,
+        model: Option<&str>,
+        column: bool,
+    ) -> Vec<String> {
+        let mut parts: Vec<String> = Vec::new();
+        let r = mine.cloned().unwrap_or_default();
+        // a column shows the response's grades; the verdict on the question is the item's
+        let verification = match r.status {
+            Some(CvqaStatus::Accept) => "accepted".into(),
+            Some(CvqaStatus::Fix) => "fixed".into(),
+            Some(CvqaStatus::Reject) => format!(
+                "rejected ({})",
+                r.reason.map(|x| x.name()).unwrap_or("no reason")
+            ),
+            None => "question not verified".into(),
+        };
+        if !column {
+            parts.push(verification);
+        }
+        let gr = g.cloned().unwrap_or_default();
+        let whose = match model {
+            Some(m) if item.responses.len() > 1 => format!("{} ", one_line(m)),
+            _ => String::new(),
+        };
+        if let Some(c) = gr.original_correct {
+            parts.push(if column {
+                format!("orig {}", tick(c))
+            } else {
+                format!("{}original override {}", whose, ok_word(Some(c)))
+            });
+        }
+        if let Some(c) = gr.counterfactual_correct {
+            parts.push(if column {
+                format!("cf {}", tick(c))
+            } else {
+                format!("{}counterfactual override {}", whose, ok_word(Some(c)))
+            });
+        }
+        if column && parts.is_empty() {
+            parts.push("no override".into());
+        }
+        parts
+    }
+
+    fn grade_line_names_model(&self) -> bool {
+        false
+    }
+
+    fn verdicts_footer(&self, state: &State) -> Vec<Line<'static>> {
+        let t = &state.theme;
+        let reasons: Vec<String> = CvqaReason::ALL
+            .iter()
+            .enumerate()
+            .map(|(k, r)| format!("{} {}", k + 1, r.name()))
+            .collect();
+        vec![Line::from(Span::styled(
+            format!(" reject reasons: {}", reasons.join(" · ")),
+            t.dim,
+        ))]
+    }
+
+    fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>) {
+        for a in [
+            Action::Accept,
+            Action::Fix,
+            Action::Reject,
+            Action::OriginalOverride,
+            Action::CounterfactualOverride,
+        ] {
+            act(state, parts, a);
+        }
+    }
+}

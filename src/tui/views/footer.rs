@@ -1,0 +1,67 @@
+//! The footer: the progress bar, and below it the status line (`status`).
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::tui::app::State;
+use crate::tui::views::status;
+
+pub(crate) fn draw_footer(state: &State, f: &mut Frame, area: Rect) {
+    let t = &state.theme;
+    let rows = Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).split(area);
+    let (me, any, total) = state.progress();
+    // Blind mode: how many items others are done with is theirs, not shown.
+    let any = if state.blind { Some(me) } else { any };
+    let pace = match state.pace() {
+        Some((per_min, left)) => {
+            let left = left
+                .map(|m| format!(", {} left", fmt_minutes(m)))
+                .unwrap_or_default();
+            format!(" · {per_min:.1}/min{left}")
+        }
+        None => String::new(),
+    };
+    let any_s = match any {
+        _ if state.blind => String::new(),
+        Some(a) => format!(" · anyone {a}"),
+        None => " · indexing…".into(),
+    };
+    let label = format!(" me {me}/{total}{any_s}{pace} ");
+    let w = rows[0].width as usize;
+    let bar_w = w.saturating_sub(label.chars().count());
+    let filled = if total > 0 {
+        (me as f64 / total as f64 * bar_w as f64).round() as usize
+    } else {
+        0
+    };
+    let any_filled = any
+        .map(|a| {
+            if total > 0 {
+                (a as f64 / total as f64 * bar_w as f64).round() as usize
+            } else {
+                0
+            }
+        })
+        .unwrap_or(0)
+        .max(filled);
+    let bar = vec![
+        Span::styled("█".repeat(filled), t.bar),
+        Span::styled("▓".repeat(any_filled - filled), t.bar_other),
+        Span::styled("░".repeat(bar_w - any_filled), t.dim),
+        Span::styled(label, t.text),
+    ];
+    f.render_widget(Paragraph::new(Line::from(bar)), rows[0]);
+
+    let second = status::status_line(state, rows[1].width);
+    f.render_widget(Paragraph::new(second), rows[1]);
+}
+
+pub(crate) fn fmt_minutes(m: f64) -> String {
+    if m < 60.0 {
+        format!("{m:.0}m")
+    } else {
+        format!("{}h{:02}m", (m / 60.0) as u64, (m % 60.0) as u64)
+    }
+}

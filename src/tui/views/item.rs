@@ -1,0 +1,420 @@
+//! The item screen's frame: the image pane and the scrolled text panes, one per response
+//! side by side. What goes in the panes comes from the benchmark's view (`views::view_of`).
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+use crate::model::Item;
+use crate::tui::app::{ImageSlot, Mode, State};
+use crate::tui::draw::{MIN_H, MIN_W};
+use crate::tui::image;
+use crate::tui::keymap::{Action, Context};
+use crate::tui::text::{one_line, sanitize, truncate};
+use crate::tui::views;
+use crate::tui::views::common::{block, scroll_indicator, view_item};
+use crate::tui::views::model_line::{grade_line, model_tabs};
+use crate::tui::views::verdicts::{Scope, review_lines};
+
+/// One scrolled pane of the item view.
+pub(crate) struct Pane {
+    rect: Rect,
+    title: Line<'static>,
+    /// A line pinned at the top, never scrolled away: my grade and what it applies to.
+    pinned: Option<Line<'static>>,
+    lines: Vec<Line<'static>>,
+}
+
+/// The item view's layout and content: computed once per frame, drawn by `draw_item`,
+/// measured by `max_scroll`.
+#[derive(Default)]
+pub(crate) struct ItemPanes {
+    image: Option<Rect>,
+    /// The image pane collapsed to one line: there is no picture to show.
+    image_line: Option<Rect>,
+    /// C-VQA: the original and counterfactual pair in two columns (title, left, right).
+    pair: Option<(Rect, Line<'static>, Vec<Line<'static>>, Vec<Line<'static>>)>,
+    panes: Vec<Pane>,
+}
+
+/// No picture will be shown for the current item (it failed to load, or images are off).
+pub(crate) fn image_collapsed(state: &State) -> bool {
+    match &state.image {
+        ImageSlot::Failed(..) => true,
+        ImageSlot::None => state.protocol_name == "none",
+        _ => false,
+    }
+}
+
+/// The responses are shown side by side: asked for, and more than one.
+pub(crate) fn side_by_side(state: &State) -> bool {
+    state.side_by_side && state.item().is_some_and(|i| i.responses.len() > 1)
+}
+
+/// Split the body into (image pane, text pane).
+pub(crate) fn split_body(body: Rect, has_image: bool, zoom: bool) -> (Option<Rect>, Rect) {
+    if !has_image {
+        return (None, body);
+    }
+    if zoom {
+        return (
+            Some(body),
+            Rect::new(body.x, body.y + body.height, body.width, 0),
+        );
+    }
+    if body.width >= 120 {
+        let c = Layout::horizontal([Constraint::Percentage(40), Constraint::Percentage(60)])
+            .split(body);
+        (Some(c[0]), c[1])
+    } else {
+        let ih = (body.height / 3).clamp(5, 14);
+        let c = Layout::vertical([Constraint::Length(ih), Constraint::Min(3)]).split(body);
+        (Some(c[0]), c[1])
+    }
+}
+
+/// How many responses side by side fit in `width` columns.
+pub(crate) const SIDE_COLUMN_MIN: u16 = 38;
+
+/// The responses shown side by side: (first, count). Pages of as many as fit, the page
+/// holding the selected model.
+pub fn side_window(n: usize, selected: usize, width: u16) -> (usize, usize) {
+    let per = ((width / SIDE_COLUMN_MIN).max(1) as usize).min(n.max(1));
+    let start = ((selected / per) * per).min(n.saturating_sub(per));
+    (start, per)
+}
+
+pub(crate) fn item_panes(state: &State, area: Rect) -> ItemPanes {
+    let t = &state.theme;
+    let mut out = ItemPanes::default();
+    let Some(cur) = &state.current else {
+        out.panes.push(Pane {
+            rect: area,
+            title: Line::from(" empty "),
+            pinned: None,
+            lines: vec![Line::from(Span::styled(
+                "This result set has no items.",
+                t.dim,
+            ))],
+        });
+        return out;
+    };
+    let item = match &cur.item {
+        Ok(it) => view_item(state, it),
+        Err(e) => {
+            let mut lines = vec![
+                Line::from(Span::styled(
+                    format!(
+                        "This item cannot be read (line {}): {}",
+                        state.store.line(cur.index),
+                        one_line(&e.to_string())
+                    ),
+                    t.bad,
+                )),
+                Line::from(Span::styled(
+                    "It is left as it is in the file. Its text:",
+                    t.dim,
+                )),
+                Line::from(""),
+            ];
+            lines.extend(
+                sanitize(&truncate(&cur.raw, 20_000))
+                    .lines()
+                    .map(|l| Line::from(l.to_string())),
+            );
+            out.panes.push(Pane {
+                rect: area,
+                title: Line::from(" unreadable item "),
+                pinned: None,
+                lines,
+            });
+            return out;
+        }
+    };
+    let item = &item;
+    let has_image = item.image.is_some();
+    // Side by side, the columns need the rows: the image is one line (zoom shows it).
+    let mut text_rect =
+        if has_image && !state.zoom && (image_collapsed(state) || side_by_side(state)) {
+            let c = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).split(area);
+            out.image_line = Some(c[0]);
+            c[1]
+        } else {
+            let (img, text) = split_body(area, has_image, state.zoom);
+            out.image = img;
+            text
+        };
+    if text_rect.height == 0 {
+        return out;
+    }
+    let view = views::view_of(item.benchmark());
+    let pair = if text_rect.width >= 70 {
+        view.pair(state, item)
+    } else {
+        None
+    };
+    let main = match pair {
+        Some((mut title, o, c)) => {
+            let col_w = text_rect.width / 2 - 2;
+            let h = wrapped_height(&o, col_w).max(wrapped_height(&c, col_w)) + 3;
+            let h = h.min(text_rect.height * 3 / 5).max(4);
+            let parts =
+                Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
+            title.spans.insert(0, Span::raw(" "));
+            title.spans.push(Span::raw(" "));
+            out.pair = Some((parts[0], title, o, c));
+            text_rect = parts[1];
+            vec![]
+        }
+        None => view.item_lines(state, item, text_rect.width),
+    };
+    let n = item.responses.len();
+    if state.side_by_side && n > 1 {
+        let (start, per) = side_window(n, state.model, text_rect.width);
+        let mut item_lines = main;
+        let verdicts = review_lines(state, item, Scope::Item);
+        // no blank line to open an otherwise empty pane
+        let skip = usize::from(item_lines.is_empty());
+        item_lines.extend(verdicts.into_iter().skip(skip));
+        let inner_w = text_rect.width.saturating_sub(2);
+        let want = Paragraph::new(item_lines.clone())
+            .wrap(Wrap { trim: false })
+            .line_count(inner_w) as u16
+            + 2;
+        let h = want.min(text_rect.height / 3).max(3);
+        let parts = Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
+        let mut title = format!(" {} · side by side", one_line(&state.display_id(state.pos)));
+        if per < n {
+            title.push_str(&format!(
+                " · responses {}–{} of {n} ({} moves)",
+                start + 1,
+                start + per,
+                state.keymap.hint(Context::Global, Action::NextModel)
+            ));
+        }
+        title.push(' ');
+        out.panes.push(Pane {
+            rect: parts[0],
+            title: Line::from(title),
+            pinned: None,
+            lines: item_lines,
+        });
+        let cols =
+            Layout::horizontal((0..per).map(|_| Constraint::Ratio(1, per as u32))).split(parts[1]);
+        for (k, r) in item.responses.iter().enumerate().skip(start).take(per) {
+            let selected = k == state.model;
+            let mut lines = view.response_lines(state, item, r, selected);
+            lines.extend(review_lines(state, item, Scope::Model(&r.model)));
+            out.panes.push(Pane {
+                rect: cols[k - start],
+                title: Line::from(Span::styled(
+                    format!(" {} ({}/{n}) ", one_line(&r.model), k + 1),
+                    if selected { t.selected } else { t.title },
+                )),
+                pinned: Some(grade_line(
+                    state,
+                    item,
+                    Some(&r.model),
+                    true,
+                    cols[k - start].width.saturating_sub(2),
+                )),
+                lines,
+            });
+        }
+    } else {
+        let mut all = main;
+        if let Some(r) = item.responses.get(state.model) {
+            if !all.is_empty() {
+                all.push(Line::from(""));
+            }
+            all.push(model_tabs(state, item));
+            all.extend(view.response_lines(state, item, r, true));
+        }
+        all.extend(review_lines(state, item, Scope::All));
+        let model = item.responses.get(state.model).map(|r| r.model.as_str());
+        out.panes.push(Pane {
+            rect: text_rect,
+            title: Line::from(format!(" {} ", one_line(&state.display_id(state.pos)))),
+            pinned: Some(grade_line(
+                state,
+                item,
+                model,
+                false,
+                text_rect.width.saturating_sub(2),
+            )),
+            lines: all,
+        });
+    }
+    out
+}
+
+/// The rows of a pane's text that are not scrolled away, and how far it can scroll.
+pub(crate) fn pane_geometry(p: &Pane) -> (Rect, u16) {
+    let inner = Block::default().borders(Borders::ALL).inner(p.rect);
+    let pinned = u16::from(p.pinned.is_some());
+    let text = Rect::new(
+        inner.x,
+        inner.y + pinned.min(inner.height),
+        inner.width,
+        inner.height.saturating_sub(pinned),
+    );
+    let total = Paragraph::new(p.lines.clone())
+        .wrap(Wrap { trim: false })
+        .line_count(text.width.max(1));
+    let max = (total as u16).saturating_sub(text.height);
+    (text, max)
+}
+
+/// How far the item's text can scroll at the current terminal size: the scroll keys stop
+/// there, so `PgDn` never shows a blank pane.
+pub fn max_scroll(state: &State) -> u16 {
+    let (w, h) = state.size;
+    if w < MIN_W || h < MIN_H {
+        return 0;
+    }
+    let body = Rect::new(0, 1, w, h.saturating_sub(3));
+    item_panes(state, body)
+        .panes
+        .iter()
+        .map(|p| pane_geometry(p).1)
+        .max()
+        .unwrap_or(0)
+}
+
+/// How far `PgDn`/`PgUp` move the item's text: the visible rows of the pane that scrolls
+/// furthest (the one whose indicator counts lines), less one row kept for context.
+pub fn page_rows(state: &State) -> u16 {
+    let (w, h) = state.size;
+    let body = Rect::new(0, 1, w, h.saturating_sub(3));
+    let rows = if w < MIN_W || h < MIN_H {
+        0
+    } else {
+        item_panes(state, body)
+            .panes
+            .iter()
+            .map(pane_geometry)
+            .max_by_key(|(_, max)| *max)
+            .map(|(text, _)| text.height)
+            .unwrap_or(0)
+    };
+    rows.saturating_sub(1).max(1)
+}
+
+pub(crate) fn draw_item(state: &State, f: &mut Frame, area: Rect) {
+    let t = &state.theme;
+    let panes = item_panes(state, area);
+    if let (Some(r), Some(item)) = (panes.image, state.item()) {
+        draw_image(state, f, r, item);
+    }
+    if let (Some(r), Some(item)) = (panes.image_line, state.item()) {
+        draw_image_line(state, f, r, item);
+    }
+    if let Some((r, title, o, c)) = panes.pair {
+        let b = block(t, title);
+        let inner = b.inner(r);
+        f.render_widget(b, r);
+        let cols = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+            .spacing(1)
+            .split(inner);
+        f.render_widget(Paragraph::new(o).wrap(Wrap { trim: false }), cols[0]);
+        f.render_widget(Paragraph::new(c).wrap(Wrap { trim: false }), cols[1]);
+    }
+    for p in &panes.panes {
+        let (text, max) = pane_geometry(p);
+        let scroll = state.scroll.min(max);
+        let mut b = block(t, p.title.clone());
+        if max > 0 {
+            b = b.title_bottom(scroll_indicator(t, scroll, max, text.height));
+        }
+        f.render_widget(b, p.rect);
+        if let Some(pin) = &p.pinned {
+            let inner = Block::default().borders(Borders::ALL).inner(p.rect);
+            f.render_widget(
+                Paragraph::new(pin.clone()),
+                Rect::new(inner.x, inner.y, inner.width, inner.height.min(1)),
+            );
+        }
+        f.render_widget(
+            Paragraph::new(p.lines.clone())
+                .wrap(Wrap { trim: false })
+                .scroll((scroll, 0)),
+            text,
+        );
+    }
+}
+
+/// The image pane when there is no picture to show: one line, not a box.
+pub(crate) fn draw_image_line(state: &State, f: &mut Frame, r: Rect, item: &Item) {
+    let t = &state.theme;
+    let why = match &state.image {
+        _ if side_by_side(state) => format!(
+            "hidden side by side ({} shows it)",
+            state.keymap.hint(Context::Global, Action::ZoomImage)
+        ),
+        ImageSlot::Failed(_, e) => e.clone(),
+        _ => "images off (--image-protocol none)".to_string(),
+    };
+    let line = Line::from(vec![
+        Span::styled(" image ", t.title),
+        Span::styled(one_line(item.image.as_deref().unwrap_or("")), t.text),
+        Span::styled(
+            format!(
+                " · {} · {} opens it",
+                one_line(&why),
+                state.keymap.hint(Context::Global, Action::OpenImage)
+            ),
+            t.dim,
+        ),
+    ]);
+    f.render_widget(Paragraph::new(line), r);
+}
+
+pub(crate) fn draw_image(state: &State, f: &mut Frame, r: Rect, item: &Item) {
+    let t = &state.theme;
+    let title = format!(
+        " {} ",
+        one_line(&truncate(
+            item.image.as_deref().unwrap_or(""),
+            r.width.saturating_sub(4) as usize
+        ))
+    );
+    let b = block(t, title);
+    let inner = b.inner(r);
+    f.render_widget(b, r);
+    let msg = match &state.image {
+        // sixel and iTerm2 pixels cannot be clipped and would cover a popup: hidden
+        // while one is open.
+        ImageSlot::Ready(_, p)
+            if image::paints_over_text(p) && !matches!(state.mode, Mode::Normal) =>
+        {
+            "image hidden while a popup is open"
+        }
+        ImageSlot::Ready(_, p) => {
+            f.render_widget(image::image_widget(p), inner);
+            return;
+        }
+        ImageSlot::Failed(_, e) => e.as_str(),
+        ImageSlot::Loading(_) => "loading…",
+        ImageSlot::None if state.protocol_name == "none" => "images off (--image-protocol none)",
+        ImageSlot::None => "…",
+    };
+    let top = inner.height.saturating_sub(1) / 2;
+    let area = Rect::new(inner.x, inner.y + top, inner.width, inner.height - top);
+    f.render_widget(
+        Paragraph::new(one_line(msg))
+            .style(t.dim)
+            .alignment(ratatui::layout::Alignment::Center)
+            .wrap(Wrap { trim: true }),
+        area,
+    );
+}
+
+/// Rows a paragraph of `lines` takes when wrapped to `width`.
+pub(crate) fn wrapped_height(lines: &[Line], width: u16) -> u16 {
+    let w = width.max(1) as usize;
+    lines
+        .iter()
+        .map(|l| (l.width().max(1)).div_ceil(w) as u16)
+        .sum()
+}

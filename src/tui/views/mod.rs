@@ -1,0 +1,100 @@
+//! The item screen, one view per benchmark. `view_of` is the one place that picks a
+//! benchmark's view; the frame around it (header, footer, status line, the panes, my grade
+//! line, the verdicts) is shared. A new benchmark's screen is one new file here and one arm
+//! in `view_of`.
+
+pub mod chartom;
+pub mod chartom_qa;
+pub mod common;
+pub mod cvqa;
+pub mod footer;
+pub mod generic;
+pub mod header;
+pub mod item;
+pub mod model_line;
+pub mod status;
+pub mod verdicts;
+
+use ratatui::text::Line;
+
+use crate::model::{Benchmark, Item, Response, ResponseGrades, Review};
+use crate::tui::app::State;
+
+/// A benchmark's screen: what its item and its responses show, what my grade line says,
+/// and which grading keys the footer names first.
+pub trait View: Sync {
+    /// The item's own text, above the responses (`width`: the pane's width).
+    fn item_lines(&self, state: &State, item: &Item, width: u16) -> Vec<Line<'static>>;
+
+    /// The item's two columns shown above the responses when the pane is wide enough:
+    /// (title, left, right). None: the item's lines are one column.
+    fn pair(
+        &self,
+        _state: &State,
+        _item: &Item,
+    ) -> Option<(Line<'static>, Vec<Line<'static>>, Vec<Line<'static>>)> {
+        None
+    }
+
+    /// One response and its grades (`selected`: the keys act on it, so they are named).
+    fn response_lines(
+        &self,
+        _state: &State,
+        _item: &Item,
+        _r: &Response,
+        _selected: bool,
+    ) -> Vec<Line<'static>> {
+        Vec::new()
+    }
+
+    /// What my grade line says after "My grade:", first the grade itself
+    /// (`model_line::NOT_GRADED` when there is none). `g`: my grades of `model`'s
+    /// response; `column`: the line heads a side-by-side column.
+    fn grade_parts(
+        &self,
+        item: &Item,
+        mine: Option<&Review>,
+        g: Option<&ResponseGrades>,
+        model: Option<&str>,
+        column: bool,
+    ) -> Vec<String>;
+
+    /// My grades are per response: the model tabs mark the models I am done with, and a
+    /// grade line about one response says whether that response has any.
+    fn grades_per_model(&self) -> bool {
+        false
+    }
+
+    /// My grade line names the model it is about (the verdict is not on the question).
+    fn grade_line_names_model(&self) -> bool {
+        true
+    }
+
+    /// Lines under the verdicts when others' verdicts are shown.
+    fn verdicts_footer(&self, _state: &State) -> Vec<Line<'static>> {
+        Vec::new()
+    }
+
+    /// The grading keys the footer names first: (key, label) from the live keymap.
+    fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>);
+}
+
+/// The view of a benchmark: the one place a benchmark's screen is chosen.
+pub fn view_of(b: Benchmark) -> &'static dyn View {
+    match b {
+        Benchmark::Chartom => &chartom::ChartomView,
+        Benchmark::ChartomQa => &chartom_qa::ChartomQaView,
+        Benchmark::Cvqa => &cvqa::CvqaView,
+        Benchmark::Other => &generic::GenericView,
+    }
+}
+
+/// The view of the current item (the generic one when there is none).
+pub fn current(state: &State) -> &'static dyn View {
+    view_of(
+        state
+            .item()
+            .map(Item::benchmark)
+            .unwrap_or(Benchmark::Other),
+    )
+}

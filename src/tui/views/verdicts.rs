@@ -1,0 +1,217 @@
+//! The verdicts under an item: every reviewer's summary line and note, and the
+//! adjudication queue's side-by-side table.
+
+use ratatui::text::{Line, Span};
+
+use crate::model::{Item, ResponseGrades, Review};
+use crate::tui::app::State;
+use crate::tui::grading;
+use crate::tui::keymap::{Action, Context};
+use crate::tui::text::{one_line, truncate};
+use crate::tui::views;
+use crate::tui::views::common::{heading, shown_fix};
+
+/// Which part of a review to show: everything, the item-level verdict only (status,
+/// reason, free verdict), or one model's grades.
+#[derive(Clone, Copy)]
+pub(crate) enum Scope<'a> {
+    All,
+    Item,
+    Model(&'a str),
+}
+
+pub(crate) fn grades_summary(g: &ResponseGrades) -> Vec<String> {
+    let mut gp = Vec::new();
+    if let Some(j) = g.justification {
+        gp.push(j.name().to_string());
+    }
+    if let Some(b) = &g.bonus {
+        gp.push(format!("bonus {b:?}"));
+    }
+    match &g.penalty {
+        Some(Some(p)) => gp.push(format!("penalty “{}”", truncate(p, 30))),
+        Some(None) => gp.push("no penalty".into()),
+        None => {}
+    }
+    if let Some(c) = g.fact_correct {
+        gp.push(format!("FACT {}", if c { "correct" } else { "wrong" }));
+    }
+    if let Some(c) = g.original_correct {
+        gp.push(format!("orig {}", if c { "✔" } else { "✘" }));
+    }
+    if let Some(c) = g.counterfactual_correct {
+        gp.push(format!("cf {}", if c { "✔" } else { "✘" }));
+    }
+    gp
+}
+
+pub(crate) fn review_summary(item: &Item, r: &Review, scope: Scope) -> String {
+    let mut parts = Vec::new();
+    if !matches!(scope, Scope::Model(_)) {
+        if let Some(s) = r.status {
+            parts.push(format!("{s:?}").to_lowercase());
+        }
+        if let Some(reason) = r.reason {
+            parts.push(reason.name().to_string());
+        }
+        if let Some(t) = &r.reason_text {
+            parts.push(format!("“{t}”"));
+        }
+        // a C-VQA fix: the corrected counterfactual pair (docs/format.md)
+        if let Some(q) = &r.fixed_question {
+            parts.push(format!("fixed Q {}", shown_fix(q, true)));
+        }
+        if let Some(a) = &r.fixed_answer {
+            parts.push(format!("fixed A {}", shown_fix(a, true)));
+        }
+        if let Some(v) = &r.verdict {
+            parts.push(v.clone());
+        }
+    }
+    let n = item.responses.len();
+    for resp in &item.responses {
+        let wanted = match scope {
+            Scope::All => true,
+            Scope::Item => false,
+            Scope::Model(m) => resp.model == m,
+        };
+        if !wanted {
+            continue;
+        }
+        if let Some(g) = r.for_model(&resp.model, n) {
+            let gp = grades_summary(g);
+            if !gp.is_empty() {
+                parts.push(if n > 1 && matches!(scope, Scope::All) {
+                    format!("{}: {}", resp.model, gp.join(", "))
+                } else {
+                    gp.join(", ")
+                });
+            }
+        }
+    }
+    if !matches!(scope, Scope::Model(_)) {
+        if r.is_final == Some(true) {
+            parts.push("FINAL".into());
+        }
+        if let Some(s) = r.seconds {
+            parts.push(format!("{s:.0}s"));
+        }
+    }
+    parts.join(" · ")
+}
+
+/// The adjudication queue's table: one column per reviewer, one row per field.
+pub(crate) fn comparison_lines(
+    state: &State,
+    item: &Item,
+    reviews: &[(String, Review)],
+) -> Vec<Line<'static>> {
+    let t = &state.theme;
+    let (names, rows) = grading::comparison(item, reviews);
+    let label_w = rows
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(28);
+    let cell_w = 16usize;
+    let cell = |s: &str| format!("{:<cell_w$} ", truncate(&one_line(s), cell_w));
+    let mut out = vec![heading(
+        t,
+        "Adjudication: every reviewer's grades side by side",
+    )];
+    let mut head = vec![Span::raw(format!(" {:<label_w$} ", ""))];
+    head.extend(names.iter().map(|n| Span::styled(cell(n), t.title)));
+    out.push(Line::from(head));
+    for (label, cells) in rows {
+        let differ = cells.iter().any(|c| *c != cells[0]);
+        let mut spans = vec![Span::styled(
+            format!(" {:<label_w$} ", truncate(&one_line(&label), label_w)),
+            t.dim,
+        )];
+        spans.extend(
+            cells
+                .iter()
+                .map(|c| Span::styled(cell(c), if differ { t.warn } else { t.text })),
+        );
+        out.push(Line::from(spans));
+    }
+    let is_final = state
+        .my_review(state.pos)
+        .is_some_and(|r| r.is_final == Some(true));
+    if !is_final {
+        out.push(Line::from(Span::styled(
+            format!(
+                " grade the item, then {} marks your verdict as the final one",
+                state.keymap.hint(Context::Global, Action::Adjudicate)
+            ),
+            t.dim,
+        )));
+    }
+    out
+}
+
+pub(crate) fn review_lines(state: &State, item: &Item, scope: Scope) -> Vec<Line<'static>> {
+    let t = &state.theme;
+    let mut out = vec![Line::from("")];
+    let reviews = state.reviews();
+    if state.queue && !reviews.is_empty() && !matches!(scope, Scope::Model(_)) {
+        out.extend(comparison_lines(state, item, &reviews));
+        out.push(Line::from(""));
+    }
+    out.push(heading(t, "Verdicts"));
+    let pending = state.is_pending(state.pos);
+    let mut shown = 0;
+    for (name, r) in &reviews {
+        let me = *name == state.reviewer;
+        let summary = review_summary(item, r, scope);
+        let note = r
+            .note
+            .as_ref()
+            .filter(|_| !matches!(scope, Scope::Model(_)));
+        if summary.is_empty() && note.is_none() && matches!(scope, Scope::Model(_)) {
+            continue;
+        }
+        shown += 1;
+        let mut spans = vec![
+            Span::styled(
+                format!(" {}{} ", one_line(name), if me { " (me)" } else { "" }),
+                if me { t.accent } else { t.text },
+            ),
+            Span::styled(one_line(&summary), t.text),
+        ];
+        if me && pending {
+            spans.push(Span::styled("  … writing", t.warn));
+        } else if me {
+            spans.push(Span::styled("  ✔ recorded", t.good));
+        }
+        out.push(Line::from(spans));
+        if let Some(n) = note {
+            out.push(Line::from(Span::styled(
+                format!("   note: {}", one_line(n)),
+                t.dim,
+            )));
+        }
+    }
+    let hidden = match scope {
+        Scope::Model(m) => !state.reveal_model(m),
+        Scope::Item => !state.reveal_item(),
+        Scope::All => state.hiding_others(),
+    };
+    if shown == 0 {
+        out.push(Line::from(Span::styled(
+            if hidden {
+                " (blind: others' verdicts hidden until you grade)"
+            } else if matches!(scope, Scope::Model(_)) {
+                " none on this response yet"
+            } else {
+                " none yet"
+            },
+            t.dim,
+        )));
+    }
+    if !state.hiding_others() && !matches!(scope, Scope::Model(_)) {
+        out.extend(views::view_of(item.benchmark()).verdicts_footer(state));
+    }
+    out
+}
