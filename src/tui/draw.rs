@@ -57,8 +57,13 @@ pub fn draw(state: &State, f: &mut Frame) {
     let t = &state.theme;
     if area.width < MIN_W || area.height < MIN_H {
         let msg = format!(
-            "Terminal too small: {}×{}.\nverdict needs at least {MIN_W}×{MIN_H}.\nEnlarge the window (q quits).",
-            area.width, area.height
+            "Terminal too small: {}×{}.\nverdict needs at least {MIN_W}×{MIN_H}.\nEnlarge the window ({} quits).",
+            area.width,
+            area.height,
+            state.keymap.hint(
+                crate::tui::keymap::Context::Global,
+                crate::tui::keymap::Action::Quit
+            )
         );
         f.render_widget(
             Paragraph::new(msg).style(t.warn).wrap(Wrap { trim: true }),
