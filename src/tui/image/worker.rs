@@ -11,7 +11,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::SystemTime;
 
 use image::DynamicImage;
-use ratatui::layout::{Rect, Size};
+use ratatui::layout::Size;
 use ratatui_image::picker::ProtocolType;
 use ratatui_image::protocol::Protocol;
 
