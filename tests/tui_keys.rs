@@ -303,3 +303,52 @@ fn status_messages_name_the_remapped_key() {
     let out = screen(&s);
     assert!(out.contains("Ctrl-g cancels"), "{out}");
 }
+
+/// Acknowledge the journal writes of `fx`, as the journal worker would.
+fn ack(s: &mut State, fx: Vec<Effect>) {
+    for e in fx {
+        if let Effect::Record { seq, .. } = e {
+            s.update(Msg::Recorded {
+                seq,
+                result: Ok(()),
+            });
+        }
+    }
+}
+
+fn status(s: &State) -> String {
+    s.status.as_ref().map(|m| m.0.clone()).unwrap_or_default()
+}
+
+#[test]
+fn skip_and_adjudication_messages_name_the_remapped_keys() {
+    let (_d, mut s) = state(
+        "cvqa.jsonl",
+        &[
+            ("skip", &["K"]),
+            ("next_ungraded", &["N"]),
+            ("adjudicate", &["Y"]),
+            ("adjudication_queue", &["W"]),
+        ],
+    );
+    ch(&mut s, 'K');
+    let msg = status(&s);
+    assert!(
+        msg.contains("N passes over it; K on it again unskips"),
+        "{msg}"
+    );
+    ch(&mut s, 'K');
+    // Marking final before grading points at the adjudicate key.
+    ch(&mut s, 'Y');
+    let msg = status(&s);
+    assert!(msg.contains("Y then marks your verdict"), "{msg}");
+    // The queue, emptied by adjudicating its one item, says which key leaves it.
+    ch(&mut s, 'W');
+    assert!(s.queue);
+    let fx = ch(&mut s, 'a');
+    ack(&mut s, fx);
+    let fx = ch(&mut s, 'Y');
+    ack(&mut s, fx);
+    let msg = status(&s);
+    assert!(msg.contains("(W leaves the queue)"), "{msg}");
+}

@@ -1560,8 +1560,11 @@ impl State {
                     .item()
                     .is_some_and(|it| review::item_done(it, self.my_review(self.pos).as_ref()));
                 if !done {
+                    let key = self.keymap.hint(Context::Global, Action::Adjudicate);
                     self.set_status(
-                        "grade the item first; A then marks your verdict as the final one",
+                        format!(
+                            "grade the item first; {key} then marks your verdict as the final one"
+                        ),
                         Level::Warn,
                     );
                     return;
@@ -2091,7 +2094,10 @@ impl State {
             (false, _) => self.filters.describe(),
         };
         let msg = if self.queue && n == 0 {
-            format!("{what}: no item left to adjudicate (D leaves the queue)")
+            format!(
+                "{what}: no item left to adjudicate ({} leaves the queue)",
+                self.keymap.hint(Context::Global, Action::AdjudicationQueue)
+            )
         } else if n == 1 {
             format!("1 item matches: {what}")
         } else {
@@ -2347,7 +2353,11 @@ impl State {
             self.skipped.insert(i);
             self.next_ungraded(fx);
             self.set_status(
-                format!("skipped {id} (Space passes over it; S on it again unskips)"),
+                format!(
+                    "skipped {id} ({} passes over it; {} on it again unskips)",
+                    self.keymap.hint(Context::Global, Action::NextUngraded),
+                    self.keymap.hint(Context::Global, Action::Skip)
+                ),
                 Level::Info,
             );
         }
