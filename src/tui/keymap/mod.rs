@@ -198,7 +198,8 @@ impl Keymap {
             .unwrap_or_else(|| "(unbound)".into())
     }
 
-    /// Help rows: (keys, description) for the global context and `context`.
+    /// Help rows: (keys, description) for `context`, and for the global context when
+    /// `context` is an item view.
     pub fn help(&self, context: Context) -> Vec<(Context, String, String)> {
         let mut rows: Vec<(Context, Action, Vec<Key>)> = Vec::new();
         for ctx in [context, Context::Global] {
@@ -208,7 +209,7 @@ impl Keymap {
                     None => rows.push((ctx, b.action, vec![b.key])),
                 }
             }
-            if context == Context::Global {
+            if context == Context::Global || !context.is_view() {
                 break;
             }
         }

@@ -391,3 +391,11 @@ fn a_reason_key_for_each_cvqa_reason() {
         .count();
     assert_eq!(reasons, crate::model::CvqaReason::ALL.len());
 }
+
+#[test]
+fn an_overlays_help_rows_are_its_own_keys() {
+    let km = Keymap::default();
+    let rows = km.help(Context::Note);
+    assert!(rows.iter().all(|r| r.0 == Context::Note), "{rows:?}");
+    assert!(rows.iter().any(|r| r.1 == "Enter"), "{rows:?}");
+}
