@@ -581,3 +581,109 @@ fn auto_through_tmux_upgrades_on_the_outer_kitty_answer() {
     p.send("q");
     p.wait_exit();
 }
+
+/// Runs `tmux -L socket args…` and returns its standard output.
+fn tmux_on(socket: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new("tmux")
+        .args(["-L", socket])
+        .args(args)
+        .output()
+        .expect("run tmux");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Where each sixel or iTerm2 image in `out` (the outer terminal's bytes) starts, and
+/// the outer cursor (row, column) at that moment: where the terminal draws it.
+fn image_positions(out: &[u8], protocol: &str) -> Vec<(usize, (u16, u16))> {
+    let starts: Vec<usize> = match protocol {
+        "sixel" => strings(out, b'P')
+            .into_iter()
+            .filter(|(_, b)| b.contains(&b'q') && !b.starts_with(b"tmux;"))
+            .map(|(at, _)| at)
+            .collect(),
+        _ => strings(out, b']')
+            .into_iter()
+            .filter(|(_, b)| b.starts_with(b"1337;File="))
+            .map(|(at, _)| at)
+            .collect(),
+    };
+    starts
+        .into_iter()
+        .map(|at| {
+            let mut model = vt100::Parser::new(30, 100, 0);
+            model.process(&out[..at]);
+            (at, model.screen().cursor_position())
+        })
+        .collect()
+}
+
+/// sixel and iTerm2 through tmux's passthrough: after a split moves the reviewer's pane
+/// to the right, the image is drawn inside that pane (tmux does not place passthrough
+/// data; verdict moves the outer cursor itself); after switching to another window and
+/// back (tmux redraws the pane from its own grid, without the image), it is drawn again.
+#[test]
+fn sixel_and_iterm2_through_tmux_follow_their_pane() {
+    for (protocol, start) in [("sixel", &b"\x1bP"[..]), ("iterm2", b"\x1b]1337;File=")] {
+        let Some(((server, _sb), p)) = verdict_in_tmux(&format!("pane-{protocol}"), protocol)
+        else {
+            eprintln!("tmux is not installed: skipped");
+            return;
+        };
+        let socket = server.0.clone();
+        p.wait_for("pic-1");
+        p.wait_for_bytes(start, 0);
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let pane = tmux_on(&socket, &["display", "-p", "#{pane_id}"]);
+        // A new pane to the left: the reviewer's pane now starts at column 41.
+        let mark = p.mark();
+        tmux_on(
+            &socket,
+            &[
+                "split-window",
+                "-h",
+                "-b",
+                "-l",
+                "40",
+                "-t",
+                &pane,
+                "sleep 600",
+            ],
+        );
+        let left: u16 = tmux_on(&socket, &["display", "-p", "-t", &pane, "#{pane_left}"])
+            .parse()
+            .unwrap();
+        assert!(left >= 40, "pane_left {left}");
+        p.wait_for_bytes(start, mark);
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let out = p.output();
+        let drawn = image_positions(&out, protocol);
+        let after: Vec<_> = drawn.iter().filter(|(at, _)| *at >= mark).collect();
+        assert!(
+            !after.is_empty(),
+            "{protocol}: not drawn again after the split"
+        );
+        for (_, (row, col)) in &after {
+            assert!(
+                *col >= left && *row >= 1,
+                "{protocol}: drawn at {row},{col}, outside the pane starting at column {left}"
+            );
+        }
+        // Another window, then back: drawn again, in the pane.
+        tmux_on(&socket, &["new-window", "sleep 600"]);
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let mark = p.mark();
+        tmux_on(&socket, &["last-window"]);
+        p.wait_for_bytes(start, mark);
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let out = p.output();
+        let back: Vec<_> = image_positions(&out, protocol)
+            .into_iter()
+            .filter(|(at, _)| *at >= mark)
+            .collect();
+        assert!(!back.is_empty(), "{protocol}: not drawn again on return");
+        for (_, (row, col)) in &back {
+            assert!(*col >= left && *row >= 1, "{protocol}: at {row},{col}");
+        }
+        tmux_on(&socket, &["send-keys", "-t", &pane, "q"]);
+    }
+}

@@ -239,7 +239,12 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
             // painted over it); wipe their pixels when one opens, and redraw everything
             // when it closes (ratatui's diff would not send the image again).
             let overlay = !matches!(state.mode, app::Mode::Normal);
-            if overlay != had_overlay && matches!(state.protocol_name, "sixel" | "iterm2") {
+            // Through tmux they are also drawn again whenever tmux may have redrawn the
+            // pane without them (see `image::watch_pane`).
+            let pane_changed = image::take_pane_changed();
+            if (overlay != had_overlay || pane_changed)
+                && matches!(state.protocol_name, "sixel" | "iterm2")
+            {
                 clear_screen(&mut terminal)?;
             }
             had_overlay = overlay;
@@ -459,6 +464,19 @@ fn start_images_and_input(
             *notice = Some(e);
             render = Some(image::Render::halfblocks());
         }
+    }
+    // Sixel / iTerm2 through passthrough follow the pane (placed by its position,
+    // drawn again when tmux redraws it).
+    if needs_passthrough
+        && probe_ok
+        && (choice == ProtocolChoice::Auto
+            || render
+                .is_some_and(|r| matches!(r.protocol, ProtocolType::Sixel | ProtocolType::Iterm2)))
+    {
+        let tx = tx.clone();
+        image::watch_pane(Box::new(move || {
+            let _ = tx.send(Msg::Tick);
+        }));
     }
     let images = {
         let tx = tx.clone();
