@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::import::quote;
 use crate::journal::Journal;
-use crate::model::{Benchmark, Item, kind};
+use crate::model::{Benchmark, CvqaReason, CvqaStatus, Item, JustificationGrade, kind};
 use crate::store::{ItemError, Store, StoreError};
 
 pub use crate::bench::cvqa::check::cvqa_answer_problem;
@@ -646,16 +646,6 @@ pub(crate) struct BenchInfo {
     pub(crate) group: Option<String>,
 }
 
-const STATUSES: [&str; 3] = ["accept", "fix", "reject"];
-const REASONS: [&str; 5] = [
-    "ambiguous",
-    "not-image-related",
-    "wrong-answer",
-    "ungrammatical",
-    "other",
-];
-const JUSTIFICATIONS: [&str; 3] = ["identifies", "partial", "misses"];
-
 fn check_review(
     c: &mut Ctx,
     r: &Map<String, Value>,
@@ -694,8 +684,18 @@ fn check_review(
     }
 
     // C-VQA question verification.
-    let status = c.one_of(r, "status", &join(f, "status"), &STATUSES);
-    let reason = c.one_of(r, "reason", &join(f, "reason"), &REASONS);
+    let status = c.one_of(
+        r,
+        "status",
+        &join(f, "status"),
+        &CvqaStatus::ALL.map(CvqaStatus::name),
+    );
+    let reason = c.one_of(
+        r,
+        "reason",
+        &join(f, "reason"),
+        &CvqaReason::ALL.map(CvqaReason::name),
+    );
     c.bool(r, "image_related", &join(f, "image_related"));
     c.bool(r, "answer_ok", &join(f, "answer_ok"));
     let fixed_q = c.str(r, "fixed_question", &join(f, "fixed_question"));
@@ -793,7 +793,7 @@ fn check_grades(
             g,
             "justification",
             &join(f, "justification"),
-            &JUSTIFICATIONS,
+            &JustificationGrade::ALL.map(JustificationGrade::name),
         )
         .is_some();
     if let Some(b) = c.arr(g, "bonus", &join(f, "bonus")) {

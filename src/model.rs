@@ -442,6 +442,27 @@ pub enum CvqaStatus {
     Reject,
 }
 
+impl CvqaStatus {
+    pub const ALL: [CvqaStatus; 3] = [CvqaStatus::Accept, CvqaStatus::Fix, CvqaStatus::Reject];
+    /// The name in the file (`status` of a C-VQA review, docs/format.md).
+    pub fn name(self) -> &'static str {
+        match self {
+            CvqaStatus::Accept => "accept",
+            CvqaStatus::Fix => "fix",
+            CvqaStatus::Reject => "reject",
+        }
+    }
+    /// What the verdict did to the question, for a reviewer: `accepted`, `fixed`,
+    /// `rejected`.
+    pub fn done(self) -> &'static str {
+        match self {
+            CvqaStatus::Accept => "accepted",
+            CvqaStatus::Fix => "fixed",
+            CvqaStatus::Reject => "rejected",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, PartialOrd, Ord)]
 #[serde(rename_all = "kebab-case")]
 pub enum CvqaReason {
@@ -481,6 +502,11 @@ pub enum JustificationGrade {
 }
 
 impl JustificationGrade {
+    pub const ALL: [JustificationGrade; 3] = [
+        JustificationGrade::Identifies,
+        JustificationGrade::Partial,
+        JustificationGrade::Misses,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             JustificationGrade::Identifies => "identifies",
@@ -508,6 +534,7 @@ pub enum ChartVersion {
 }
 
 impl ChartVersion {
+    pub const ALL: [ChartVersion; 2] = [ChartVersion::Original, ChartVersion::Manipulated];
     pub fn name(self) -> &'static str {
         match self {
             ChartVersion::Original => "original",
@@ -522,6 +549,18 @@ pub enum FactFormat {
     Choice,
     Rank,
     Number,
+}
+
+impl FactFormat {
+    pub const ALL: [FactFormat; 3] = [FactFormat::Choice, FactFormat::Rank, FactFormat::Number];
+    /// The name in the file (`fact.format`, docs/format.md).
+    pub fn name(self) -> &'static str {
+        match self {
+            FactFormat::Choice => "choice",
+            FactFormat::Rank => "rank",
+            FactFormat::Number => "number",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -786,6 +825,22 @@ mod tests {
         })
         .unwrap();
         assert_eq!(back, r#"{"penalty":null}"#);
+    }
+
+    /// Every enum's `name` is the name serde reads and writes in the file, so the checks,
+    /// the export and the screens that use `name` say what the file says.
+    #[test]
+    fn enum_names_are_the_file_names() {
+        fn same<T: Serialize + std::fmt::Debug>(all: &[T], name: impl Fn(&T) -> &'static str) {
+            for v in all {
+                assert_eq!(serde_json::to_value(v).unwrap(), name(v), "{v:?}");
+            }
+        }
+        same(&CvqaStatus::ALL, |s| s.name());
+        same(&CvqaReason::ALL, |s| s.name());
+        same(&JustificationGrade::ALL, |s| s.name());
+        same(&ChartVersion::ALL, |s| s.name());
+        same(&FactFormat::ALL, |s| s.name());
     }
 
     #[test]

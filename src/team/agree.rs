@@ -6,12 +6,14 @@
 //! measures every categorical verdict field with them; docs/teams.md explains the fields,
 //! the units and the rules for users.
 
+pub mod text;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use indexmap::{IndexMap, IndexSet};
 use serde::Serialize;
 
-use crate::model::{Benchmark, CvqaReason, Item, JudgeBonus, JustificationGrade, Review};
+use crate::model::{Benchmark, Item, Review};
 use crate::store::Store;
 
 // ---------------------------------------------------------------------------------------
@@ -352,21 +354,21 @@ pub struct ReviewerTime {
 }
 
 /// (item index, model or "", bonus point or 0)
-type UnitKey = (usize, String, u32);
+pub(crate) type UnitKey = (usize, String, u32);
 
 /// One categorical variable being collected.
-struct Variable {
+pub(crate) struct Variable {
     benchmark: Benchmark,
     field: &'static str,
     unit: &'static str,
     categories: Vec<String>,
     ordinal: bool,
     /// Ratings per unit: (rater index, category index).
-    units: IndexMap<UnitKey, Vec<(usize, usize)>>,
+    pub(crate) units: IndexMap<UnitKey, Vec<(usize, usize)>>,
 }
 
 impl Variable {
-    fn new(
+    pub(crate) fn new(
         benchmark: Benchmark,
         field: &'static str,
         unit: &'static str,
@@ -391,10 +393,10 @@ impl Variable {
             }
         }
     }
-    fn rate(&mut self, key: UnitKey, rater: usize, category: usize) {
+    pub(crate) fn rate(&mut self, key: UnitKey, rater: usize, category: usize) {
         self.units.entry(key).or_default().push((rater, category));
     }
-    fn rate_named(&mut self, key: UnitKey, rater: usize, category: &str) {
+    pub(crate) fn rate_named(&mut self, key: UnitKey, rater: usize, category: &str) {
         let c = self.category(category);
         self.rate(key, rater, c);
     }
@@ -498,55 +500,34 @@ impl Variable {
     }
 }
 
-fn yes_no(b: bool) -> &'static str {
-    if b { "yes" } else { "no" }
+/// What a benchmark's variables are rated from, for one item.
+pub(crate) struct ItemRatings<'a> {
+    /// The item's index in the store.
+    pub(crate) i: usize,
+    pub(crate) item: &'a Item,
+    /// The item's id (or `#line`), for warnings.
+    pub(crate) label: &'a str,
+    /// The reviews that count (adjudications left out), by rater index.
+    pub(crate) reviews: &'a [(usize, &'a Review)],
+    /// Every rater's name, by index.
+    pub(crate) raters: &'a IndexSet<String>,
+    /// The LLM judge's rater index.
+    pub(crate) judge: usize,
+    pub(crate) warnings: &'a mut Vec<String>,
 }
-
-const COVERED: [&str; 2] = ["covered", "not covered"];
-const PENALTY: [&str; 2] = ["present", "absent"];
 
 /// Build the agreement report of an open result set.
 pub fn report(store: &Store) -> AgreementReport {
-    use Benchmark::*;
     let mut raters: IndexSet<String> = IndexSet::new();
     let judge = {
         raters.insert(JUDGE.to_string());
         0usize
     };
-    let reasons: Vec<&str> = CvqaReason::ALL.iter().map(|r| r.name()).collect();
-    let grades = [
-        JustificationGrade::Identifies.name(),
-        JustificationGrade::Partial.name(),
-        JustificationGrade::Misses.name(),
-    ];
-    let mut status = Variable::new(Cvqa, "status", "item", &["accept", "fix", "reject"], false);
-    let mut reason = Variable::new(Cvqa, "reason", "item", &reasons, false);
-    let mut image_related = Variable::new(Cvqa, "image_related", "item", &["yes", "no"], false);
-    let mut answer_ok = Variable::new(Cvqa, "answer_ok", "item", &["yes", "no"], false);
-    let mut justification = Variable::new(Chartom, "justification", "item × model", &grades, true);
-    let mut bonus = Variable::new(
-        ChartomQa,
-        "bonus",
-        "item × model × bonus point",
-        &COVERED,
-        false,
-    );
-    let mut penalty = Variable::new(ChartomQa, "penalty", "item × model", &PENALTY, false);
-    let mut j_bonus = Variable::new(
-        ChartomQa,
-        "bonus",
-        "item × model × bonus point",
-        &COVERED,
-        false,
-    );
-    let mut j_penalty = Variable::new(ChartomQa, "penalty", "item × model", &PENALTY, false);
-    let mut verdict = Variable::new(Other, "verdict", "item", &[], false);
+    let mut vars = crate::bench::AgreementVariables::default();
 
     let mut unreadable = Vec::new();
     let mut warnings = Vec::new();
     let mut finals = 0usize;
-    let mut judged = 0usize;
-    let mut unparsable = 0usize;
     let mut seconds: BTreeMap<String, Vec<f64>> = BTreeMap::new();
 
     for i in 0..store.len() {
@@ -573,98 +554,15 @@ pub fn report(store: &Store) -> AgreementReport {
                 seconds.entry(raters[r].clone()).or_default().push(s);
             }
         }
-        let item_key = (i, String::new(), 0u32);
-        let n_resp = item.responses.len();
-        match item.benchmark() {
-            Cvqa => {
-                for &(r, rv) in &reviews {
-                    if let Some(s) = rv.status {
-                        let name = match s {
-                            crate::model::CvqaStatus::Accept => "accept",
-                            crate::model::CvqaStatus::Fix => "fix",
-                            crate::model::CvqaStatus::Reject => "reject",
-                        };
-                        status.rate_named(item_key.clone(), r, name);
-                    }
-                    if let Some(x) = rv.reason {
-                        reason.rate_named(item_key.clone(), r, x.name());
-                    }
-                    if let Some(b) = rv.image_related {
-                        image_related.rate_named(item_key.clone(), r, yes_no(b));
-                    }
-                    if let Some(b) = rv.answer_ok {
-                        answer_ok.rate_named(item_key.clone(), r, yes_no(b));
-                    }
-                }
-            }
-            Chartom => {
-                for resp in &item.responses {
-                    for &(r, rv) in &reviews {
-                        if let Some(g) = rv
-                            .for_model(&resp.model, n_resp)
-                            .and_then(|g| g.justification)
-                        {
-                            justification.rate_named((i, resp.model.clone(), 0), r, g.name());
-                        }
-                    }
-                }
-            }
-            ChartomQa => {
-                let points = item.bonus_points.len() as u32;
-                for resp in &item.responses {
-                    let m = &resp.model;
-                    for &(r, rv) in &reviews {
-                        let Some(g) = rv.for_model(m, n_resp) else {
-                            continue;
-                        };
-                        if let Some(list) = &g.bonus {
-                            for &p in list.iter().filter(|&&p| p == 0 || p > points) {
-                                warnings.push(format!(
-                                    "item {label}: model {m}: reviewer {}: bonus point {p} is not one of the item's {points} points; left out",
-                                    raters[r]
-                                ));
-                            }
-                            for p in 1..=points {
-                                let c = if list.contains(&p) { 0 } else { 1 };
-                                bonus.rate((i, m.clone(), p), r, c);
-                                j_bonus.rate((i, m.clone(), p), r, c);
-                            }
-                        }
-                        if let Some(pen) = &g.penalty {
-                            let c = if pen.is_some() { 0 } else { 1 };
-                            penalty.rate((i, m.clone(), 0), r, c);
-                            j_penalty.rate((i, m.clone(), 0), r, c);
-                        }
-                    }
-                    if let Some(jg) = &resp.judge {
-                        judged += 1;
-                        match jg.bonus_list() {
-                            JudgeBonus::Points(list) => {
-                                for &p in list.iter().filter(|&&p| p > points) {
-                                    warnings.push(format!(
-                                        "item {label}: model {m}: the judge's bonus point {p} is not one of the item's {points} points; left out"
-                                    ));
-                                }
-                                for p in 1..=points {
-                                    let c = if list.contains(&p) { 0 } else { 1 };
-                                    j_bonus.rate((i, m.clone(), p), judge, c);
-                                }
-                            }
-                            JudgeBonus::Unparsable(_) => unparsable += 1,
-                        }
-                        let c = if jg.penalty_text().is_some() { 0 } else { 1 };
-                        j_penalty.rate((i, m.clone(), 0), judge, c);
-                    }
-                }
-            }
-            Other => {
-                for &(r, rv) in &reviews {
-                    if let Some(v) = &rv.verdict {
-                        verdict.rate_named(item_key.clone(), r, v);
-                    }
-                }
-            }
-        }
+        vars.rate(ItemRatings {
+            i,
+            item: &item,
+            label: &label,
+            reviews: &reviews,
+            raters: &raters,
+            judge,
+            warnings: &mut warnings,
+        });
     }
 
     let names: Vec<String> = raters.iter().cloned().collect();
@@ -673,37 +571,30 @@ pub fn report(store: &Store) -> AgreementReport {
     let mut with_judge = humans.clone();
     with_judge.push(judge);
 
-    let fields: Vec<FieldReport> = [
-        &status,
-        &reason,
-        &image_related,
-        &answer_ok,
-        &justification,
-        &bonus,
-        &penalty,
-        &verdict,
-    ]
-    .into_iter()
-    .filter(|v| !v.units.is_empty())
-    .map(|v| v.report(&names, &humans))
-    .collect();
+    let fields: Vec<FieldReport> = vars
+        .human()
+        .into_iter()
+        .filter(|v| !v.units.is_empty())
+        .map(|v| v.report(&names, &humans))
+        .collect();
     let reviewers: Vec<String> = humans
         .iter()
         .filter(|&&r| {
             seconds.contains_key(&names[r])
-                || [&status, &reason, &image_related, &answer_ok]
+                || vars
+                    .human()
                     .iter()
-                    .chain([&justification, &bonus, &penalty, &verdict].iter())
                     .any(|v| v.units.values().any(|rs| rs.iter().any(|&(x, _)| x == r)))
         })
         .map(|&r| names[r].clone())
         .collect();
 
-    let judge_report = (judged > 0).then(|| JudgeReport {
+    let (j_bonus, j_penalty) = (&vars.chartom_qa.j_bonus, &vars.chartom_qa.j_penalty);
+    let judge_report = (vars.chartom_qa.judged > 0).then(|| JudgeReport {
         judge: JUDGE,
-        responses: judged,
-        unparsable_bonus: unparsable,
-        fields: [&j_bonus, &j_penalty]
+        responses: vars.chartom_qa.judged,
+        unparsable_bonus: vars.chartom_qa.unparsable,
+        fields: [j_bonus, j_penalty]
             .into_iter()
             .filter(|v| !v.units.is_empty())
             .map(|v| v.report(&names, &with_judge))
@@ -712,14 +603,14 @@ pub fn report(store: &Store) -> AgreementReport {
             .iter()
             .map(|&h| VersusReport {
                 reviewer: names[h].clone(),
-                bonus: versus(&j_bonus, h, judge),
-                penalty: versus(&j_penalty, h, judge),
+                bonus: versus(j_bonus, h, judge),
+                penalty: versus(j_penalty, h, judge),
             })
             .filter(|v| v.bonus.is_some() || v.penalty.is_some())
             .collect(),
         raters: with_judge
             .iter()
-            .map(|&r| rater_figures(&names[r], r, &j_bonus, &j_penalty))
+            .map(|&r| rater_figures(&names[r], r, j_bonus, j_penalty))
             .filter(|f| f.bonus_points > 0 || f.penalty_graded > 0)
             .collect(),
     });

@@ -4,10 +4,11 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};
+use crate::tui::layout::ListArea;
 use crate::tui::overlays::Outcome;
 use crate::tui::overlays::dialog::{centered, dialog_width};
 use crate::tui::overlays::search::indexing_note;
@@ -43,9 +44,8 @@ pub fn handle_key(selected: &mut usize, rows: usize, k: &KeyEvent, clears: bool)
     }
 }
 
-pub fn draw(state: &State, f: &mut Frame, area: Rect, selected: usize) {
-    let t = &state.theme;
-    let opts = state.filter_options();
+/// The menu's title and its keys.
+fn title_and_keys(state: &State) -> (String, String) {
     let count = state
         .visible
         .as_ref()
@@ -56,6 +56,43 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, selected: usize) {
         "Enter toggles · {} clears · Esc closes",
         state.keymap.hint(Context::Global, Action::ClearFilters)
     );
+    (title, keys)
+}
+
+/// The lines above the menu's rows: how filters combine, and the index's progress.
+fn heading_lines(state: &State) -> u16 {
+    1 + u16::from(state.meta.is_none())
+}
+
+/// Where the filter menu is in `area`, and where its rows are: under its heading lines,
+/// scrolled so that the selected row is in sight.
+pub fn list_area(state: &State, area: Rect, selected: usize) -> ListArea {
+    let (title, keys) = title_and_keys(state);
+    let len = state.filter_options().len();
+    let head = heading_lines(state);
+    // The menu starts a sixth down (`centered`) and stays above the footer.
+    let room = area.height.saturating_sub(area.height / 6 + 1).max(5);
+    let h = (len as u16 + head + 2).clamp(5, room);
+    let frame = centered(area, 60, h, dialog_width(&title, &keys).max(64));
+    let inner = Block::default().borders(Borders::ALL).inner(frame);
+    let avail = inner.height.saturating_sub(head);
+    ListArea {
+        frame,
+        rows: Rect::new(
+            inner.x,
+            inner.y + head.min(inner.height),
+            inner.width,
+            avail,
+        ),
+        first: selected.saturating_sub((avail as usize).saturating_sub(1)),
+        len,
+    }
+}
+
+pub fn draw(state: &State, f: &mut Frame, list: &ListArea, selected: usize) {
+    let t = &state.theme;
+    let opts = state.filter_options();
+    let (title, keys) = title_and_keys(state);
     let mut lines: Vec<Line> = vec![Line::from(Span::styled(
         " OR within a kind, AND across kinds",
         t.dim,
@@ -66,17 +103,14 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, selected: usize) {
             t.dim,
         )));
     }
-    // The menu starts a sixth down (`centered`) and stays above the footer.
-    let room = area.height.saturating_sub(area.height / 6 + 1).max(5);
-    let h = (opts.len() as u16 + lines.len() as u16 + 2).clamp(5, room);
-    let r = centered(area, 60, h, dialog_width(&title, &keys).max(64));
+    let r = list.frame;
     f.render_widget(Clear, r);
     let b = block(t, Span::styled(format!(" {title} "), t.title))
         .title_bottom(Line::from(Span::styled(format!(" {keys} "), t.dim)).right_aligned());
     let inner = b.inner(r);
     f.render_widget(b, r);
-    let avail = (inner.height as usize).saturating_sub(lines.len());
-    let start = selected.saturating_sub(avail.saturating_sub(1));
+    let avail = list.rows.height as usize;
+    let start = list.first;
     let width = inner.width as usize;
     lines.extend(
         opts.iter()

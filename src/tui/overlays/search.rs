@@ -5,10 +5,11 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::tui::app::State;
 use crate::tui::edit::{EditOutcome, TextEdit};
+use crate::tui::layout::ListArea;
 use crate::tui::overlays::Outcome;
 use crate::tui::text::{one_line, sanitize};
 use crate::tui::views::common::block;
@@ -47,14 +48,36 @@ pub fn handle_key(s: &mut SearchState, k: &KeyEvent) -> Outcome<Option<usize>> {
     Outcome::Stay
 }
 
-pub fn draw(state: &State, f: &mut Frame, area: Rect, s: &SearchState) {
-    let t = &state.theme;
-    let r = Rect::new(
+/// Where the search popup is in `area`, and where its matches are listed: below the
+/// query line and a blank line, scrolled so that the selected match is in sight.
+pub fn list_area(state: &State, area: Rect, s: &SearchState) -> ListArea {
+    let frame = Rect::new(
         area.x + 2,
         area.y + area.height / 6,
         area.width.saturating_sub(4),
         (area.height * 2 / 3).max(6),
     );
+    let inner = Block::default().borders(Borders::ALL).inner(frame);
+    let avail = inner.height.saturating_sub(2);
+    let first = s
+        .selected
+        .saturating_sub((avail as usize).saturating_sub(1));
+    ListArea {
+        frame,
+        rows: Rect::new(inner.x, inner.y + 2.min(inner.height), inner.width, avail),
+        first,
+        // no index, no matches drawn
+        len: if state.meta.is_some() {
+            s.results.len()
+        } else {
+            0
+        },
+    }
+}
+
+pub fn draw(state: &State, f: &mut Frame, list: &ListArea, s: &SearchState) {
+    let t = &state.theme;
+    let r = list.frame;
     f.render_widget(Clear, r);
     let title = match &state.meta {
         Some(_) => format!(" Search ids and questions · {} matches ", s.results.len()),
@@ -71,8 +94,8 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, s: &SearchState) {
         ]),
         Line::from(""),
     ];
-    let avail = inner.height.saturating_sub(2) as usize;
-    let start = s.selected.saturating_sub(avail.saturating_sub(1));
+    let avail = list.rows.height as usize;
+    let start = list.first;
     if let Some(meta) = &state.meta {
         let query = s.query.text();
         for (k, &i) in s.results.iter().enumerate().skip(start).take(avail) {
