@@ -687,3 +687,61 @@ fn sixel_and_iterm2_through_tmux_follow_their_pane() {
         tmux_on(&socket, &["send-keys", "-t", &pane, "q"]);
     }
 }
+
+/// Kitty through tmux 3.3, whose `allow-passthrough on` drops what a hidden pane sends:
+/// an image transmitted while the reviewer's window is hidden is transmitted again when
+/// the window is shown (tmux 3.4's `all` would have kept it).
+#[test]
+fn kitty_sent_while_the_window_is_hidden_arrives_when_shown() {
+    let ok = std::process::Command::new("tmux").arg("-V").output();
+    if !ok.is_ok_and(|o| o.status.success()) {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    }
+    let sb = sandbox();
+    let socket = format!("verdict-hidden-{}", std::process::id());
+    let _server = TmuxServer(socket.clone());
+    let p = Pty::spawn_program(
+        "tmux",
+        [
+            "-L",
+            socket.as_str(),
+            "-f",
+            "/dev/null",
+            "new-session",
+            "sleep 600",
+        ],
+        &[],
+        100,
+        30,
+    );
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let bin = std::env::var("VERDICT_TEST_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_verdict").to_string());
+    let command = format!(
+        "env VERDICT_DATA_DIR={} VERDICT_CONFIG_DIR={} {bin} {} -r erin --image-protocol kitty",
+        sb.path("data").display(),
+        sb.path("config").display(),
+        sb.path("two.jsonl").display(),
+    );
+    tmux_on(&socket, &["new-window", "-d", "-n", "rev", &command]);
+    // Drawn in the hidden window (tmux keeps its screen), image sent and dropped.
+    let start = std::time::Instant::now();
+    while !tmux_on(&socket, &["capture-pane", "-p", "-t", "rev"]).contains("pic-1") {
+        assert!(start.elapsed() < common::WAIT, "never drew pic-1");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let mark = p.mark();
+    tmux_on(&socket, &["select-window", "-t", "rev"]);
+    p.wait_for_bytes(b"a=T", mark);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let images = kitty_images(&p.output()[mark..]);
+    assert_eq!(images.len(), 1, "transmitted once more");
+    looks_like_a(&images[0].pixels);
+    let cells = placeholders(&p);
+    assert!(!cells.is_empty(), "placeholders:\n{}", p.contents());
+    for (_, _, colour) in &cells {
+        assert_eq!(*colour, vt100::Color::Idx(images[0].id as u8));
+    }
+}

@@ -250,6 +250,11 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
             // Through tmux they are also drawn again whenever tmux may have redrawn the
             // pane without them (see `image::watch_pane`).
             let pane_changed = image::take_pane_changed();
+            if image::take_pane_shown() && state.protocol_name == "kitty" {
+                images.invalidate();
+                state.image = app::ImageSlot::None;
+                state.request_image(&mut fx);
+            }
             if (overlay != had_overlay || pane_changed)
                 && matches!(state.protocol_name, "sixel" | "iterm2")
             {
@@ -473,13 +478,12 @@ fn start_images_and_input(
             render = Some(image::Render::halfblocks());
         }
     }
-    // Sixel / iTerm2 through passthrough follow the pane (placed by its position,
-    // drawn again when tmux redraws it).
+    // Images through passthrough follow the pane: sixel / iTerm2 are placed by its
+    // position and drawn again when tmux redraws it; kitty is transmitted again when
+    // the pane is shown after being hidden (tmux 3.3 drops what a hidden pane sends).
     if needs_passthrough
         && probe_ok
-        && (choice == ProtocolChoice::Auto
-            || render
-                .is_some_and(|r| matches!(r.protocol, ProtocolType::Sixel | ProtocolType::Iterm2)))
+        && (choice == ProtocolChoice::Auto || render.is_some_and(|r| r.tmux))
     {
         let tx = tx.clone();
         image::watch_pane(Box::new(move || {

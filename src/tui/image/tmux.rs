@@ -125,6 +125,16 @@ pub fn take_pane_changed() -> bool {
     PANE_CHANGED.swap(false, std::sync::atomic::Ordering::Relaxed)
 }
 
+/// Set by [`watch_pane`] when the pane is shown again after being hidden.
+static PANE_SHOWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the pane was shown again since last asked: tmux 3.3 drops passthrough from
+/// a hidden pane (`allow-passthrough on`; 3.4's `all` keeps it), so a kitty image
+/// transmitted meanwhile must be transmitted again.
+pub fn take_pane_shown() -> bool {
+    PANE_SHOWN.swap(false, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The pane as last seen by [`watch_pane`].
 pub fn pane_view() -> Option<PaneView> {
     *PANE.lock().unwrap_or_else(|e| e.into_inner())
@@ -197,6 +207,10 @@ pub fn watch_pane(changed: Box<dyn Fn() + Send>) {
                 if now != last {
                     log::debug!("tmux pane: {now:?}");
                     *PANE.lock().unwrap_or_else(|e| e.into_inner()) = now;
+                    let shown = |v: Option<PaneView>| v.is_some_and(|v| v.visible);
+                    if shown(now) && last.is_some() && !shown(last) {
+                        PANE_SHOWN.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
                     last = now;
                     PANE_CHANGED.store(true, std::sync::atomic::Ordering::Relaxed);
                     changed();
