@@ -631,6 +631,8 @@ fn sixel_and_iterm2_through_tmux_follow_their_pane() {
         };
         let socket = server.0.clone();
         p.wait_for("pic-1");
+        // The reviewer is told what tmux does not keep.
+        p.wait_for(&format!("{protocol} via tmux: redrawn on pane changes"));
         p.wait_for_bytes(start, 0);
         std::thread::sleep(std::time::Duration::from_millis(500));
         let pane = tmux_on(&socket, &["display", "-p", "#{pane_id}"]);
@@ -668,6 +670,12 @@ fn sixel_and_iterm2_through_tmux_follow_their_pane() {
                 "{protocol}: drawn at {row},{col}, outside the pane starting at column {left}"
             );
         }
+        // Copy mode shows tmux's own view; leaving it redraws the pane: drawn again.
+        tmux_on(&socket, &["copy-mode", "-t", &pane]);
+        std::thread::sleep(std::time::Duration::from_millis(1000));
+        let mark = p.mark();
+        tmux_on(&socket, &["send-keys", "-t", &pane, "-X", "cancel"]);
+        p.wait_for_bytes(start, mark);
         // Another window, then back: drawn again, in the pane.
         tmux_on(&socket, &["new-window", "sleep 600"]);
         std::thread::sleep(std::time::Duration::from_millis(1500));

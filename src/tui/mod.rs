@@ -478,6 +478,17 @@ fn start_images_and_input(
             render = Some(image::Render::halfblocks());
         }
     }
+    if needs_passthrough
+        && probe_ok
+        && let Some(r) = render
+            .filter(|r| r.tmux && matches!(r.protocol, ProtocolType::Sixel | ProtocolType::Iterm2))
+    {
+        // tmux keeps no passthrough image: say what that means (README, "Images").
+        *notice = Some(format!(
+            "{} via tmux: redrawn on pane changes; a tmux popup or menu over it wipes it until then",
+            r.name()
+        ));
+    }
     // Images through passthrough follow the pane: sixel / iTerm2 are placed by its
     // position and drawn again when tmux redraws it; kitty is transmitted again when
     // the pane is shown after being hidden (tmux 3.3 drops what a hidden pane sends).
