@@ -502,6 +502,16 @@ impl Drop for TmuxServer {
 /// shown in a pty of 100×30; `None` when tmux is not installed. Bind the guard before
 /// the pty, so the pty goes first, then the server, then the sandbox.
 fn verdict_in_tmux(name: &str, protocol: &str) -> Option<((TmuxServer, Sandbox), Pty)> {
+    verdict_in_tmux_sized(name, protocol, 100, 30)
+}
+
+/// [`verdict_in_tmux`] in a pty of `cols`×`rows`.
+fn verdict_in_tmux_sized(
+    name: &str,
+    protocol: &str,
+    cols: u16,
+    rows: u16,
+) -> Option<((TmuxServer, Sandbox), Pty)> {
     let ok = std::process::Command::new("tmux").arg("-V").output();
     if !ok.is_ok_and(|o| o.status.success()) {
         return None;
@@ -528,8 +538,8 @@ fn verdict_in_tmux(name: &str, protocol: &str) -> Option<((TmuxServer, Sandbox),
             command.as_str(),
         ],
         &[],
-        100,
-        30,
+        cols,
+        rows,
     );
     Some(((server, sb), p))
 }
@@ -752,4 +762,52 @@ fn kitty_sent_while_the_window_is_hidden_arrives_when_shown() {
     for (_, _, colour) in &cells {
         assert_eq!(*colour, vt100::Color::Idx(images[0].id as u8));
     }
+}
+
+/// A photo-like picture (noise) whose sixel at the pane's size is over tmux's 1 MiB
+/// passthrough buffer: through a real tmux it still arrives (drawn smaller), instead
+/// of being dropped without a word.
+#[test]
+fn a_sixel_over_a_mebibyte_still_comes_through_tmux() {
+    let Some(((_server, sb), mut p)) = verdict_in_tmux_sized("big", "sixel", 200, 60) else {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    };
+    p.wait_for("pic-1");
+    let mut seed = 0x2545_f491_u32;
+    let noise = RgbImage::from_fn(480, 320, |_, _| {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        let b = seed.to_le_bytes();
+        Rgb([b[0], b[1], b[2]])
+    });
+    noise.save(sb.path("b.png")).unwrap();
+    p.send("n");
+    p.wait_for("pic-2");
+    // The image fills the screen: 198×58 cells, over 1000×600 pixels of noise.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let mark = p.mark();
+    p.send("z");
+    p.wait_for_bytes(b"\x1bP", mark);
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let out = p.output();
+    let sixels: Vec<_> = strings(&out[mark..], b'P')
+        .into_iter()
+        .filter(|(_, b)| b.contains(&b'q') && !b.starts_with(b"tmux;"))
+        .collect();
+    assert_eq!(sixels.len(), 1, "the picture came through tmux");
+    let body = &sixels[0].1;
+    eprintln!("sixel through tmux: {} bytes", body.len());
+    assert!(body.len() < 1 << 20);
+    let img = decode_sixel(body);
+    eprintln!("decoded {}x{}", img.width(), img.height());
+    // Fitted to the screen it would be about 1044 pixels wide; drawn smaller to fit
+    // the buffer, but still a picture.
+    assert!(
+        (300..1000).contains(&img.width()),
+        "{}x{}",
+        img.width(),
+        img.height()
+    );
 }
