@@ -6,7 +6,7 @@
 //! [`probe_query`] (read by the input reader, whenever it comes) upgrades the worker
 //! through [`ImageHandle::reconfigure`]. Decoding, scaling and encoding happen on the
 //! [`ImageWorker`]'s threads only (the next item's image is decoded on a thread of its
-//! own, cancellably); the UI thread just renders a ready [`Protocol`].
+//! own, cancellably); the UI thread just renders a ready [`Protocol`](ratatui_image::protocol::Protocol).
 //!
 //! Inside tmux, graphics sequences are wrapped in tmux's DCS passthrough, and
 //! `allow-passthrough` is switched on only while such a protocol is in use

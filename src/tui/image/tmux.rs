@@ -140,7 +140,7 @@ pub fn pane_view() -> Option<PaneView> {
     *PANE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Parse `tmux display -p` of [`PANE_FORMAT`].
+/// Parse `tmux display -p` of `PANE_FORMAT`.
 pub fn parse_pane_view(line: &str) -> Option<PaneView> {
     let f: Vec<&str> = line.split_whitespace().collect();
     let [
@@ -193,7 +193,7 @@ fn query_pane() -> Option<PaneView> {
         .flatten()
 }
 
-/// Ask tmux where this pane is, on a thread of its own every [`PANE_POLL`] (never on
+/// Ask tmux where this pane is, on a thread of its own every 300 ms (never on
 /// the UI thread), and call `changed` whenever the answer changes: the pane moved or
 /// was resized (a split), its window was hidden or shown again, it entered or left copy
 /// mode, or a client attached. The caller then redraws sixel / iTerm2 images.
