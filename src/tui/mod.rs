@@ -247,7 +247,17 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
             // painted over it); wipe their pixels when one opens, and redraw everything
             // when it closes (ratatui's diff would not send the image again).
             let overlay = !matches!(state.mode, app::Mode::Normal);
-            if overlay != had_overlay && matches!(state.protocol_name, "sixel" | "iterm2") {
+            // Through tmux they are also drawn again whenever tmux may have redrawn the
+            // pane without them (see `image::watch_pane`).
+            let pane_changed = image::take_pane_changed();
+            if image::take_pane_shown() && state.protocol_name == "kitty" {
+                images.invalidate();
+                state.image = app::ImageSlot::None;
+                state.request_image(&mut fx);
+            }
+            if (overlay != had_overlay || pane_changed)
+                && matches!(state.protocol_name, "sixel" | "iterm2")
+            {
                 clear_screen(&mut terminal)?;
             }
             had_overlay = overlay;
@@ -357,6 +367,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     // Fold the journal into the file before leaving (usually nothing is left to do). Every
     // verdict is already durable in the journal; say so if the fold takes a while.
     let (reply_tx, reply_rx) = mpsc::channel();
+    worker::quitting();
     let folded = if io_tx.send(worker::Req::Shutdown(reply_tx)).is_ok() {
         match reply_rx.recv_timeout(Duration::from_millis(300)) {
             Ok(r) => r,
@@ -467,6 +478,29 @@ fn start_images_and_input(
             *notice = Some(e);
             render = Some(image::Render::halfblocks());
         }
+    }
+    if needs_passthrough
+        && probe_ok
+        && let Some(r) = render
+            .filter(|r| r.tmux && matches!(r.protocol, ProtocolType::Sixel | ProtocolType::Iterm2))
+    {
+        // tmux keeps no passthrough image: say what that means (README, "Images").
+        *notice = Some(format!(
+            "{} via tmux: redrawn on pane changes; a tmux popup or menu over it wipes it until then",
+            r.name()
+        ));
+    }
+    // Images through passthrough follow the pane: sixel / iTerm2 are placed by its
+    // position and drawn again when tmux redraws it; kitty is transmitted again when
+    // the pane is shown after being hidden (tmux 3.3 drops what a hidden pane sends).
+    if needs_passthrough
+        && probe_ok
+        && (choice == ProtocolChoice::Auto || render.is_some_and(|r| r.tmux))
+    {
+        let tx = tx.clone();
+        image::watch_pane(Box::new(move || {
+            let _ = tx.send(Msg::Tick);
+        }));
     }
     let images = {
         let tx = tx.clone();

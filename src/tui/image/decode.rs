@@ -61,9 +61,9 @@ pub fn file_decoder() -> Decoder {
 /// [`decode_file`], asking `cancel` between pieces of work and stopping with
 /// [`DecodeError::Cancelled`] when it says so.
 ///
-/// A non-interlaced PNG is decoded row by row, scaled down to [`MAX_KEPT_SIDE`] while it
+/// A non-interlaced PNG is decoded row by row, scaled down to 4096 pixels (`MAX_KEPT_SIDE`) while it
 /// decodes (area averaging), and can stop between rows; JPEG and interlaced PNG are
-/// decoded whole (within [`MAX_DECODE_ALLOC`]) and can stop only before they start.
+/// decoded whole (within `MAX_DECODE_ALLOC`, 192 MiB) and can stop only before they start.
 pub fn decode_cancellable(
     path: &Path,
     cancel: &dyn Fn() -> bool,
@@ -82,7 +82,7 @@ pub fn decode_cancellable(
 
 /// Read and decode an image file, with limits, EXIF orientation applied, transparency
 /// flattened onto white (charts with a transparent background stay readable on a dark
-/// terminal) and anything larger than [`MAX_KEPT_SIDE`] scaled down.
+/// terminal) and anything larger than 4096 pixels (`MAX_KEPT_SIDE`) scaled down.
 pub fn decode_file(path: &Path) -> Result<DynamicImage, String> {
     decode_cancellable(path, &|| false).map_err(|e| match e {
         DecodeError::Failed(m) => m,
@@ -260,7 +260,7 @@ pub(super) fn prepare(img: DynamicImage) -> DynamicImage {
     }
 }
 
-/// The size an image is kept at: at most [`MAX_KEPT_SIDE`] on its longest side, aspect
+/// The size an image is kept at: at most 4096 pixels (`MAX_KEPT_SIDE`) on its longest side, aspect
 /// kept.
 fn kept_size(w: u32, h: u32) -> (u32, u32) {
     let longest = w.max(h);

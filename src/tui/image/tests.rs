@@ -1,4 +1,4 @@
-use super::{decode::*, encoder::*, lru::*, protocol::*, viewer::*, widget::*, worker::*};
+use super::{decode::*, encoder::*, lru::*, protocol::*, tmux::*, viewer::*, widget::*, worker::*};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
@@ -480,4 +480,51 @@ fn png_rows_match_the_whole_decode() {
     assert_eq!(rows.dimensions(), whole.dimensions());
     assert_eq!(rows.get_pixel(10, 5), &Rgb([200, 0, 0]));
     assert_eq!(rows.get_pixel(rows.width() - 10, 5), &Rgb([0, 0, 200]));
+}
+
+#[test]
+fn pane_view_parses_tmux_display_and_shifts_for_a_top_status_line() {
+    let v = parse_pane_view("41 0 59 30 1 1 0 on bottom\n").unwrap();
+    assert_eq!(
+        v,
+        PaneView {
+            left: 41,
+            top: 0,
+            width: 59,
+            height: 30,
+            visible: true,
+            in_mode: false
+        }
+    );
+    assert_eq!(parse_pane_view("0 3 80 20 1 1 0 on top").unwrap().top, 4);
+    assert_eq!(parse_pane_view("0 3 80 20 1 1 0 2 top").unwrap().top, 5);
+    assert_eq!(parse_pane_view("0 3 80 20 1 1 0 off top").unwrap().top, 3);
+    // Another window is current, or no client is attached: not shown.
+    assert!(
+        !parse_pane_view("0 0 80 20 0 1 0 on bottom")
+            .unwrap()
+            .visible
+    );
+    assert!(
+        !parse_pane_view("0 0 80 20 1 0 0 on bottom")
+            .unwrap()
+            .visible
+    );
+    assert!(
+        parse_pane_view("0 0 80 20 1 1 1 on bottom")
+            .unwrap()
+            .in_mode
+    );
+    assert!(parse_pane_view("garbage").is_none());
+}
+
+#[test]
+fn passthrough_images_are_placed_by_absolute_position() {
+    let pane = parse_pane_view("41 2 59 30 1 1 0 on bottom").unwrap();
+    let data = "\x1bPtmux;\x1b\x1b[5X\x1b\x1bPq#0\x1b\x1b\\\x1b\\";
+    assert_eq!(
+        place_in_pane(data, pane, 3, 1).unwrap(),
+        "\x1bPtmux;\x1b\x1b[4;45H\x1b\x1b[5X\x1b\x1bPq#0\x1b\x1b\\\x1b\\"
+    );
+    assert!(place_in_pane("\x1bPq#0\x1b\\", pane, 0, 0).is_none());
 }
