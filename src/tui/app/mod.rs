@@ -14,8 +14,9 @@ mod update;
 
 use filter_options::catalog;
 pub use filter_options::{FilterGroup, FilterOption, Filters};
+pub use recording::Recording;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -214,17 +215,8 @@ pub struct State {
     /// Current position: an index into the file.
     pub pos: usize,
     pub current: Option<Current>,
-    /// My verdicts recorded (or being recorded) in this session: item → review (None =
-    /// removed).
-    pub mine: HashMap<usize, Option<Review>>,
-    /// Whether each item of `mine` is done (`review::item_done`), kept with it so that
-    /// progress costs no parse per frame.
-    pub mine_done: HashMap<usize, bool>,
-    /// Journal writes under way: seq → (item, review before the change).
-    pub pending: HashMap<u64, (usize, Option<Review>)>,
-    pub next_seq: u64,
-    pub undo: Vec<Change>,
-    pub redo: Vec<Change>,
+    /// My verdicts of this session: recorded, being written, undo and redo.
+    pub rec: Recording,
 
     pub meta: Option<std::sync::Arc<Index>>,
     /// The index's facts of the items whose verdict changed this session (with my verdict
@@ -271,19 +263,11 @@ pub struct State {
     pub queue: bool,
     /// Items I skipped for now: `Space` passes over them (kept across sessions).
     pub skipped: BTreeSet<usize>,
-    /// This update's grading cleared a skip: the status line says so.
-    skip_cleared: bool,
     pub quit: bool,
     /// (graded by me, by anyone) in the file as opened, from the index.
     pub base_progress: (usize, usize),
     /// The image fills the body.
     pub zoom: bool,
-    /// My bonus-point coverage per CharToM-QA item graded this session, and the sum, for
-    /// the running BPC (kept up to date as verdicts are recorded).
-    /// Per item, per model: covered and total bonus points of my grades.
-    pub bpc_items: HashMap<usize, BTreeMap<String, (u64, u64)>>,
-    /// Per model: the sums of `bpc_items`.
-    pub bpc_sum: BTreeMap<String, (u64, u64)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -324,12 +308,6 @@ impl State {
             size: (80, 24),
             pos: 0,
             current: None,
-            mine: HashMap::new(),
-            mine_done: HashMap::new(),
-            pending: HashMap::new(),
-            next_seq: 1,
-            undo: vec![],
-            redo: vec![],
             meta: None,
             index_generation: 0,
             live: HashMap::new(),
@@ -352,16 +330,14 @@ impl State {
             arrived: clock.instant,
             seconds_base: 0.0,
             finished: BTreeSet::new(),
+            rec: Recording::default(),
             started: clock.instant,
             auto_advance: false,
             queue: false,
             skipped: BTreeSet::new(),
-            skip_cleared: false,
             quit: false,
             base_progress: (0, 0),
             zoom: false,
-            bpc_items: HashMap::new(),
-            bpc_sum: BTreeMap::new(),
         };
         s.load_current();
         s

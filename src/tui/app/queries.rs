@@ -52,7 +52,7 @@ impl State {
         if i >= self.len() {
             return None;
         }
-        if let Some(r) = self.mine.get(&i) {
+        if let Some(r) = self.rec.mine.get(&i) {
             return r.clone();
         }
         if let Some(c) = self.current.as_ref().filter(|c| c.index == i) {
@@ -117,6 +117,7 @@ impl State {
     /// under way).
     pub(super) fn acknowledged_review(&self, i: usize) -> Option<Review> {
         match self
+            .rec
             .pending
             .iter()
             .filter(|(_, (item, _))| *item == i)
@@ -167,7 +168,7 @@ impl State {
             return String::new();
         };
         let reveal = self.reveal_item();
-        let mine = self.mine.get(&c.index);
+        let mine = self.rec.mine.get(&c.index);
         if reveal && mine.is_none() {
             return c.raw.clone();
         }
@@ -213,12 +214,12 @@ impl State {
     }
 
     pub fn is_pending(&self, i: usize) -> bool {
-        self.pending.values().any(|(item, _)| *item == i)
+        self.rec.pending.values().any(|(item, _)| *item == i)
     }
 
     /// Am I done with item `i`: every required grade given (`review::item_done`)?
     pub fn graded_by_me(&self, i: usize) -> bool {
-        if let Some(&d) = self.mine_done.get(&i) {
+        if let Some(&d) = self.rec.mine_done.get(&i) {
             return d;
         }
         match &self.meta {
@@ -233,12 +234,13 @@ impl State {
 
     /// Is some reviewer (me included) done with item `i`?
     pub fn graded_by_anyone(&self, i: usize) -> bool {
-        if self.mine_done.get(&i) == Some(&true) {
+        if self.rec.mine_done.get(&i) == Some(&true) {
             return true;
         }
         match &self.meta {
             Some(m) => m.names(Kind::Done).any(|r| {
-                (r != self.reviewer || !self.mine_done.contains_key(&i)) && m.has(i, Kind::Done, r)
+                (r != self.reviewer || !self.rec.mine_done.contains_key(&i))
+                    && m.has(i, Kind::Done, r)
             }),
             None => false,
         }
@@ -250,10 +252,10 @@ impl State {
     pub fn progress(&self) -> (usize, Option<usize>, usize) {
         let n = self.len();
         let Some(meta) = &self.meta else {
-            return (self.mine_done.values().filter(|d| **d).count(), None, n);
+            return (self.rec.mine_done.values().filter(|d| **d).count(), None, n);
         };
         let (mut me, mut any) = self.base_progress;
-        for (&i, &done) in &self.mine_done {
+        for (&i, &done) in &self.rec.mine_done {
             let had_me = meta.has(i, Kind::Done, &self.reviewer);
             let others = meta
                 .names(Kind::Done)
