@@ -189,11 +189,7 @@ impl FilterOption {
 }
 
 pub(super) fn status_label(s: CvqaStatus) -> &'static str {
-    match s {
-        CvqaStatus::Accept => "accepted",
-        CvqaStatus::Fix => "fixed",
-        CvqaStatus::Reject => "rejected",
-    }
+    s.done()
 }
 
 /// The filter menu's rows for an index.
