@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::model::{Benchmark, Item, Review};
+use crate::model::{Item, Review};
 use crate::review;
 use crate::tui::facts::Kind;
 use crate::tui::keymap::Context;
@@ -22,13 +22,9 @@ impl State {
         self.current.as_ref().and_then(|c| c.item.as_ref().ok())
     }
 
+    /// The keymap's context of the current item: its benchmark view's.
     pub fn context(&self) -> Context {
-        match self.item().map(Item::benchmark) {
-            Some(Benchmark::Chartom) => Context::Chartom,
-            Some(Benchmark::ChartomQa) => Context::ChartomQa,
-            Some(Benchmark::Cvqa) => Context::Cvqa,
-            _ => Context::Generic,
-        }
+        crate::tui::views::current(self).context()
     }
 
     pub fn display_id(&self, i: usize) -> String {
