@@ -10,11 +10,13 @@ mod navigation;
 mod queries;
 mod recording;
 mod session;
+mod timing;
 mod update;
 
 use filter_options::catalog;
 pub use filter_options::{FilterGroup, FilterOption, Filters};
 pub use recording::Recording;
+pub use timing::Timing;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -249,12 +251,8 @@ pub struct State {
     pub status: Option<(String, Level)>,
     pub saved: SaveState,
     pub summary: Option<Result<Value, String>>,
-    /// When I arrived on the current item, and the seconds already on my review of it.
-    pub arrived: Instant,
-    pub seconds_base: f64,
-    /// The items I finished this session (`review::item_done`), for the pace.
-    pub finished: BTreeSet<usize>,
-    pub started: Instant,
+    /// The seconds on the current item, and the session's pace.
+    pub timing: Timing,
     /// Move to the next item after a C-VQA accept or reject (the config's
     /// `auto_advance`; the loop sets it, on by default).
     pub auto_advance: bool,
@@ -327,11 +325,8 @@ impl State {
             status: None,
             saved: SaveState::Saved,
             summary: None,
-            arrived: clock.instant,
-            seconds_base: 0.0,
-            finished: BTreeSet::new(),
+            timing: Timing::new(clock.instant),
             rec: Recording::default(),
-            started: clock.instant,
             auto_advance: false,
             queue: false,
             skipped: BTreeSet::new(),

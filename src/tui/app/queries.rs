@@ -265,14 +265,14 @@ impl State {
     /// Items finished (`review::item_done`) per minute over this session, and the minutes
     /// left at that pace for the items I have not finished.
     pub fn pace(&self) -> Option<(f64, Option<f64>)> {
-        let n = self.finished.len();
+        let n = self.timing.finished.len();
         if n < 2 {
             return None;
         }
         let span = self
             .clock
             .instant
-            .duration_since(self.started)
+            .duration_since(self.timing.started)
             .as_secs_f64()
             .max(1.0);
         let per_min = n as f64 / span * 60.0;

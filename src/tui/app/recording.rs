@@ -250,11 +250,11 @@ impl State {
             .format(&time::format_description::well_known::Rfc3339)
             .unwrap_or_default();
         r.at = Some(at);
-        let secs = self.seconds_base
+        let secs = self.timing.seconds_base
             + self
                 .clock
                 .instant
-                .duration_since(self.arrived)
+                .duration_since(self.timing.arrived)
                 .as_secs_f64();
         r.seconds = Some((secs * 10.0).round() / 10.0);
         // A review left saying nothing is removed, not written empty.
@@ -372,9 +372,9 @@ impl State {
                 .is_some_and(|m| m.has(i, Kind::Done, &self.reviewer))
         });
         if done && !done_before {
-            self.finished.insert(i);
+            self.timing.finished.insert(i);
         } else if !done {
-            self.finished.remove(&i);
+            self.timing.finished.remove(&i);
         }
         self.rec.mine_done.insert(i, done);
         // Only grading that makes the item done clears my skip of it (a note on a

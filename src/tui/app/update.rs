@@ -234,7 +234,12 @@ impl State {
         remap_changes(&mut undo);
         remap_changes(&mut redo);
         let skipped: BTreeSet<usize> = self.skipped.iter().filter_map(|&i| map(i)).collect();
-        self.finished = self.finished.iter().filter_map(|&i| map(i)).collect();
+        self.timing.finished = self
+            .timing
+            .finished
+            .iter()
+            .filter_map(|&i| map(i))
+            .collect();
         self.store = store;
         self.rec.undo = undo;
         self.rec.redo = redo;
