@@ -1,4 +1,3 @@
-
 use super::*;
 use std::hint::black_box;
 

@@ -1,4 +1,4 @@
-
+use super::search::matches_with;
 use super::*;
 
 fn ix(rows: &[(&str, &str)]) -> Index {
