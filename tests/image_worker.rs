@@ -337,13 +337,14 @@ fn crc32(bytes: &[u8]) -> u32 {
     !crc
 }
 
-/// A huge image prefetched for the next item is not decoded ahead of time (a decode
-/// cannot be cancelled and would hold up the current item's image); it is decoded
-/// when asked for.
+/// A huge image that decodes whole (a JPEG: it cannot be stopped part-way) is not
+/// decoded ahead of time for the next item; it is decoded when asked for. (A huge
+/// PNG is prefetched: it decodes row by row and stops when no longer wanted, see
+/// tests/image_prefetch.rs.)
 #[test]
-fn huge_images_are_not_prefetched() {
+fn huge_images_that_decode_whole_are_not_prefetched() {
     let dir = tempfile::tempdir().unwrap();
-    let huge = dir.path().join("huge.png");
+    let huge = dir.path().join("huge.jpg");
     RgbImage::new(4100, 4000).save(&huge).unwrap();
     let small = dir.path().join("small.png");
     write_png(&small, 40, 20);

@@ -16,14 +16,19 @@ use serde_json::{Map, Value};
 
 use crate::check::{BenchInfo, Ctx};
 use crate::export::Row;
-use crate::model::Item;
+use crate::model::{FieldError, Item, Review};
 use crate::stats::ResolutionCounts;
 use crate::store::Store;
+use crate::team::agree::{ItemRatings, Variable};
+use disagree::AutoGrades;
 
 pub mod chartom;
 pub mod chartom_qa;
 pub mod cvqa;
+mod disagree;
 pub mod generic;
+
+pub use disagree::{disagreement, needs_adjudication, reviewers_disagree};
 
 /// Which view and which grading rules apply to an item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -59,6 +64,32 @@ impl Benchmark {
 }
 
 // ---------------------------------------------------------------------------------------
+// Lines in a benchmark's own layout
+
+/// A line in a benchmark's own layout rather than a result set's (it names no
+/// `benchmark`), with what the benchmark keeps of it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Layout {
+    /// The CharToM-QA evaluation JSONL.
+    ChartomQaEval(chartom_qa::eval::EvalLine),
+}
+
+/// Offer a line that names no benchmark, already parsed into `item`, to each benchmark
+/// that opens a layout of its own; the first that recognises it maps it onto `item`.
+pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<(), FieldError> {
+    chartom_qa::eval::sniff(text, item)?;
+    Ok(())
+}
+
+/// Name what a line in a benchmark's own layout leaves unnamed from its file's name.
+pub(crate) fn name_from_file(item: &mut Item, path: &std::path::Path) {
+    match item.layout {
+        Some(Layout::ChartomQaEval(_)) => chartom_qa::eval::name_model(item, path),
+        None => {}
+    }
+}
+
+// ---------------------------------------------------------------------------------------
 // What varies per benchmark
 
 /// The rules of one benchmark that the shared machinery asks for, item by item. Each
@@ -79,6 +110,33 @@ pub(crate) trait Spec: Sync {
 
     /// `verdict export`: fill `row` with `model`'s response to `it`.
     fn export(&self, row: &mut Row, it: &Item, model: &str);
+
+    /// Is `model`'s answer on this item wrong (after reviewer overrides)?
+    fn model_wrong(&self, _item: &Item, _model: &str) -> bool {
+        false
+    }
+
+    /// The automatic grades of `model`'s response, which a reviewer who gives no override
+    /// accepts.
+    fn auto_grades(&self, _item: &Item, _model: &str) -> AutoGrades {
+        AutoGrades::default()
+    }
+
+    /// Does this review's item-level verdict accept the automatic grades of every response
+    /// it does not override?
+    fn verdict_accepts_automatic(&self, _review: &Review) -> bool {
+        false
+    }
+
+    /// Does a reviewer's grade differ from the LLM judge's?
+    fn human_judge_disagree(&self, _item: &Item) -> bool {
+        false
+    }
+}
+
+/// Is `model`'s answer on this item wrong (after reviewer overrides)?
+pub fn model_wrong(item: &Item, model: &str) -> bool {
+    spec(item.benchmark()).model_wrong(item, model)
 }
 
 /// The rules of benchmark `b`.
@@ -151,5 +209,39 @@ impl Sums {
             chartom_qa: self.chartom_qa.finish(),
             other: self.other.finish(),
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// `verdict agree`: each benchmark's categorical variables (docs/teams.md)
+
+/// Every benchmark's agreement variables, rated item by item.
+#[derive(Default)]
+pub(crate) struct AgreementVariables {
+    cvqa: cvqa::agree::Variables,
+    chartom: chartom::agree::Variables,
+    pub(crate) chartom_qa: chartom_qa::agree::Variables,
+    other: generic::agree::Variables,
+}
+
+impl AgreementVariables {
+    /// Rate one item's reviews on its benchmark's variables.
+    pub(crate) fn rate(&mut self, x: ItemRatings) {
+        match x.item.benchmark() {
+            Benchmark::Cvqa => self.cvqa.rate(x),
+            Benchmark::Chartom => self.chartom.rate(x),
+            Benchmark::ChartomQa => self.chartom_qa.rate(x),
+            Benchmark::Other => self.other.rate(x),
+        }
+    }
+
+    /// The reviewers' variables of every benchmark, in the report's order.
+    pub(crate) fn human(&self) -> Vec<&Variable> {
+        let mut v: Vec<&Variable> = Vec::new();
+        v.extend(self.cvqa.human());
+        v.extend(self.chartom.human());
+        v.extend(self.chartom_qa.human());
+        v.extend(self.other.human());
+        v
     }
 }

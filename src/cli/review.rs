@@ -40,8 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )?;
         return Ok(ExitCode::SUCCESS);
     };
-    use std::io::IsTerminal;
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+    if !on_a_terminal() {
         anyhow::bail!(
             "the reviewer needs a terminal; for scripts use `verdict stats`, `check` or `export`"
         );
@@ -54,4 +53,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         blind: args.blind,
         start: args.at,
     })
+}
+
+/// Whether standard input and output are a terminal (asked, nothing printed).
+#[allow(clippy::disallowed_methods)]
+fn on_a_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::io::stdin().is_terminal()
 }

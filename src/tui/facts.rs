@@ -269,11 +269,7 @@ pub fn reviewer_status(reviewer: &str, s: CvqaStatus) -> String {
 }
 
 pub fn status_name(s: CvqaStatus) -> &'static str {
-    match s {
-        CvqaStatus::Accept => "accept",
-        CvqaStatus::Fix => "fix",
-        CvqaStatus::Reject => "reject",
-    }
+    s.name()
 }
 
 /// The facts of one item, collected (for items changed during the session).

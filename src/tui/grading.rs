@@ -3,10 +3,13 @@
 
 use serde_json::Value;
 
-use crate::grade::{chartom, chartom_qa, cvqa};
-use crate::model::{Benchmark, FactFormat, Item, JudgeBonus, Review};
+use crate::grade::{chartom, cvqa};
+use crate::model::{Benchmark, FactFormat, Item, Review};
 use crate::store::Store;
 use crate::tui::app::State;
+
+// The rules behind the reviewer's filters live with the benchmarks.
+pub use crate::bench::{disagreement, model_wrong, needs_adjudication, reviewers_disagree};
 
 pub struct FactView {
     pub parsed: Option<String>,
@@ -271,176 +274,14 @@ pub fn split_options(question: &str) -> (&str, Vec<(char, String)>) {
     }
 }
 
-/// Is `model`'s answer on this item wrong (after reviewer overrides)?
-pub fn model_wrong(item: &Item, model: &str) -> bool {
-    match item.benchmark() {
-        Benchmark::Chartom => chartom::effective(item, model).fact_correct == Some(false),
-        Benchmark::Cvqa => {
-            let e = cvqa::effective(item, model);
-            !e.original_correct || !e.counterfactual_correct
-        }
-        Benchmark::ChartomQa => {
-            let e = chartom_qa::effective(item, model);
-            if e.choice_correct == Some(false) {
-                return true;
-            }
-            match (&e.human_grade, &e.judge) {
-                (Some(h), _) => h.penalized() || h.covered.is_some_and(|c| c < h.n_points),
-                (None, Some(j)) => j.penalty.is_some() || j.covered.is_some_and(|c| c < j.n_points),
-                _ => false,
-            }
-        }
-        Benchmark::Other => false,
-    }
-}
-
-/// Do reviewers disagree on this item (leaving out adjudications), or a human with the
-/// LLM judge?
-pub fn disagreement(item: &Item) -> bool {
-    reviewers_disagree(item) || human_judge_disagree(item)
-}
-
-/// Does the item belong in the adjudication queue: its reviewers disagree and none of
-/// them has given the final verdict?
-pub fn needs_adjudication(item: &Item) -> bool {
-    !item.reviews.values().any(|r| r.is_final == Some(true)) && reviewers_disagree(item)
-}
-
-/// Do two reviewers (leaving out adjudications) give different grades to the item?
-pub fn reviewers_disagree(item: &Item) -> bool {
-    let n = item.responses.len();
-    let reviews: Vec<_> = item
-        .reviews
-        .values()
-        .filter(|r| r.is_final != Some(true))
-        .collect();
-    if reviews.len() >= 2 {
-        let autos: Vec<AutoGrades> = item
-            .responses
-            .iter()
-            .map(|resp| AutoGrades::of(item, &resp.model))
-            .collect();
-        let none = crate::model::ResponseGrades::default();
-        let first = reviews[0];
-        for r in &reviews[1..] {
-            if r.status != first.status || r.verdict != first.verdict {
-                return true;
-            }
-            for (resp, auto) in item.responses.iter().zip(&autos) {
-                // C-VQA: a reviewer who gave the item's verdict accepted the automatic
-                // grades of every response they did not override.
-                let implied =
-                    |r: &Review| item.benchmark() == Benchmark::Cvqa && r.status.is_some();
-                let a = first
-                    .for_model(&resp.model, n)
-                    .or(implied(first).then_some(&none));
-                let b = r.for_model(&resp.model, n).or(implied(r).then_some(&none));
-                if let (Some(a), Some(b)) = (a, b)
-                    && (a.justification != b.justification
-                        || a.bonus.as_ref().map(|v| sorted(v))
-                            != b.bonus.as_ref().map(|v| sorted(v))
-                        || a.penalty.as_ref().map(Option::is_some)
-                            != b.penalty.as_ref().map(Option::is_some)
-                        || auto.differ(a, b))
-                {
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
-
-/// The automatic grades of one response, which an absent override stands for
-/// (docs/format.md: an override only replaces the automatic grade).
-struct AutoGrades {
-    fact: Option<bool>,
-    original: Option<bool>,
-    counterfactual: Option<bool>,
-}
-
-impl AutoGrades {
-    fn of(item: &Item, model: &str) -> AutoGrades {
-        match item.benchmark() {
-            Benchmark::Chartom => AutoGrades {
-                fact: chartom::effective(item, model).fact.correct,
-                original: None,
-                counterfactual: None,
-            },
-            Benchmark::Cvqa => {
-                let e = cvqa::effective(item, model);
-                AutoGrades {
-                    fact: None,
-                    original: Some(e.original.correct),
-                    counterfactual: Some(e.counterfactual.correct),
-                }
-            }
-            Benchmark::ChartomQa | Benchmark::Other => AutoGrades {
-                fact: None,
-                original: None,
-                counterfactual: None,
-            },
-        }
-    }
-
-    /// Do two reviewers' effective grades differ: an override equal to the automatic
-    /// grade is that grade, and no override means the automatic grade.
-    fn differ(&self, a: &crate::model::ResponseGrades, b: &crate::model::ResponseGrades) -> bool {
-        a.fact_correct.or(self.fact) != b.fact_correct.or(self.fact)
-            || a.original_correct.or(self.original) != b.original_correct.or(self.original)
-            || a.counterfactual_correct.or(self.counterfactual)
-                != b.counterfactual_correct.or(self.counterfactual)
-    }
-}
-
-/// Does a reviewer's grade differ from the LLM judge's (CharToM-QA)?
-fn human_judge_disagree(item: &Item) -> bool {
-    let n = item.responses.len();
-    let reviews: Vec<_> = item
-        .reviews
-        .values()
-        .filter(|r| r.is_final != Some(true))
-        .collect();
-    if item.benchmark() == Benchmark::ChartomQa {
-        for resp in &item.responses {
-            let Some(j) = &resp.judge else { continue };
-            let JudgeBonus::Points(jb) = j.bonus_list() else {
-                continue;
-            };
-            for r in &reviews {
-                if let Some(g) = r.for_model(&resp.model, n) {
-                    if let Some(b) = &g.bonus
-                        && sorted(b) != sorted(&jb)
-                    {
-                        return true;
-                    }
-                    if let Some(p) = &g.penalty
-                        && p.is_some() != j.penalty_text().is_some()
-                    {
-                        return true;
-                    }
-                }
-            }
-        }
-    }
-    false
-}
-
-fn sorted(v: &[u32]) -> Vec<u32> {
-    let mut v = v.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    v
-}
-
 /// Covered / total bonus points over the CharToM-QA items I have graded (this session's
 /// grades and the file's), for `model`'s responses: BPC is per model (docs/stats.md).
 pub fn running_bpc(state: &State, model: &str) -> Option<(u64, u64)> {
     state.bpc_sum.get(model).copied()
 }
 
-/// The figures of `verdict stats --json` for the summary screen, with the agreement
-/// report of `verdict agree --json` under `"agreement"`.
+/// The figures of `verdict stats --json` for the summary screen, with the lines of the
+/// agreement report (`team::agree::text::summary_lines`) under `"agreement"`.
 pub fn summary_value(store: &Store) -> Value {
     let mut v = serde_json::to_value(crate::stats::compute(store)).unwrap_or(Value::Null);
     // The models' MIND predictions per chart, for the HMI ranking plot.
@@ -467,110 +308,21 @@ pub fn summary_value(store: &Store) -> Value {
         }
     }
     if let Some(o) = v.as_object_mut() {
-        o.insert(
-            "agreement".into(),
-            serde_json::to_value(crate::team::agree::report(store)).unwrap_or(Value::Null),
-        );
+        let lines = crate::team::agree::text::summary_lines(&crate::team::agree::report(store));
+        o.insert("agreement".into(), Value::from(lines));
     }
     v
 }
 
-fn f2(v: &Value) -> String {
-    v.as_f64()
-        .map(|x| format!("{x:.2}"))
-        .unwrap_or_else(|| "–".into())
-}
-
-/// Agreement figures as lines of text (the shape of `verdict agree --json`).
+/// The agreement lines [`summary_value`] put under `"agreement"`.
 pub fn agreement_lines(a: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    let fields = a
-        .get("fields")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let multi: Vec<&Value> = fields
-        .iter()
-        .filter(|f| f["units_multi"].as_u64().unwrap_or(0) > 0)
-        .collect();
-    if multi.is_empty() {
-        out.push("  no item has verdicts by two or more reviewers yet".into());
-    }
-    for f in multi {
-        let pairs: Vec<String> = f["pairs"]
-            .as_array()
-            .map(|ps| {
-                ps.iter()
-                    .filter(|p| !p["cohen_kappa"].is_null())
-                    .map(|p| {
-                        format!(
-                            "{}–{} {}",
-                            p["a"].as_str().unwrap_or("?"),
-                            p["b"].as_str().unwrap_or("?"),
-                            f2(&p["cohen_kappa"])
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        out.push(format!(
-            "  {:<10} {:<18} units {:<5} agree {}  Fleiss κ {}  α {}{}  {}",
-            f["benchmark"].as_str().unwrap_or(""),
-            f["field"].as_str().unwrap_or(""),
-            f["units_multi"],
-            f2(&f["percent_agreement"]),
-            f2(&f["fleiss"]["kappa"]),
-            f2(&f["krippendorff_alpha"]["nominal"]),
-            if f["krippendorff_alpha"]["ordinal"].is_null() {
-                String::new()
-            } else {
-                format!(" (ordinal {})", f2(&f["krippendorff_alpha"]["ordinal"]))
-            },
-            if pairs.is_empty() {
-                String::new()
-            } else {
-                format!("Cohen κ {}", pairs.join(", "))
-            }
-        ));
-    }
-    if let Some(vs) = a["judge"]["versus"].as_array() {
-        for v in vs {
-            for (what, fig) in [("bonus", &v["bonus"]), ("penalty", &v["penalty"])] {
-                if fig.is_null() {
-                    continue;
-                }
-                out.push(format!(
-                    "  human {} vs judge, {what}: units {} agree {} Cohen κ {} · {} {} vs judge {}",
-                    v["reviewer"].as_str().unwrap_or("?"),
-                    fig["units"],
-                    f2(&fig["agreement"]),
-                    f2(&fig["cohen_kappa"]),
-                    if what == "bonus" { "BPC" } else { "PR" },
-                    f2(&fig["reviewer"]),
-                    f2(&fig["judge"])
-                ));
-            }
-        }
-    }
-    if let Some(ts) = a["time"]["reviewers"].as_array() {
-        for t in ts {
-            out.push(format!(
-                "  {:<12} median {} s per item over {} timed verdicts{}",
-                t["reviewer"].as_str().unwrap_or("?"),
-                t["median_seconds"]
-                    .as_f64()
-                    .map(|x| format!("{x:.0}"))
-                    .unwrap_or("–".into()),
-                t["timed"],
-                if t["possibly_rushing"].as_bool() == Some(true) {
-                    "  ⚠ possibly rushing (far below the others)"
-                } else {
-                    ""
-                }
-            ));
-        }
-    }
-    out
+    a.as_array()
+        .map(|ls| {
+            ls.iter()
+                .filter_map(|l| l.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Every reviewer's grades of an item side by side, for the adjudication queue: a header
@@ -599,7 +351,7 @@ pub fn comparison(
     };
     row(
         "status".into(),
-        each(&|r| r.status.map(|s| format!("{s:?}").to_lowercase())),
+        each(&|r| r.status.map(|s| s.name().to_string())),
     );
     row(
         "reason".into(),
@@ -653,123 +405,4 @@ pub fn comparison(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn g7(answers: serde_json::Value) -> Item {
-        Item::parse(
-            &serde_json::json!({
-                "id": "G7_Q1_1", "benchmark": "chartom",
-                "fact": {"question": "q", "format": "number", "key": 1.2,
-                         "strategies": {"misled": 6, "skim": 300}, "human_answers": answers},
-                "responses": [{"model": "m", "fact": "about 6"}]
-            })
-            .to_string(),
-        )
-        .unwrap()
-    }
-
-    #[test]
-    fn shaded_buckets_hold_exactly_the_acceptable_answers() {
-        // The paper's G7_Q1: 12 of 68 and 20 of 68 answers outside (−∞, 2.68).
-        for (answers, bad) in [
-            (
-                serde_json::json!([
-                    [1.2, 38],
-                    [1.1, 6],
-                    [1.25, 5],
-                    [1.3, 4],
-                    [2, 3],
-                    [5, 3],
-                    [6, 5],
-                    [300, 4]
-                ]),
-                12,
-            ),
-            (
-                serde_json::json!([
-                    [1.2, 30],
-                    [1.1, 6],
-                    [1.3, 6],
-                    [2.5, 6],
-                    [4, 3],
-                    [6, 12],
-                    [300, 5]
-                ]),
-                20,
-            ),
-        ] {
-            let h = histogram(&g7(answers), Some("m"), 10).unwrap();
-            assert!(h.log_scale, "1.1 to 300 spans orders of magnitude");
-            assert_eq!(h.n, 68);
-            let shaded: u64 = h
-                .buckets
-                .iter()
-                .filter(|b| b.acceptable)
-                .map(|b| b.count)
-                .sum();
-            assert_eq!(shaded, 68 - bad);
-            assert_eq!(h.buckets.iter().filter(|b| b.has_key).count(), 1);
-            let model = h.buckets.iter().find(|b| b.has_model).unwrap();
-            assert!(!model.acceptable, "the model's 6 is outside the interval");
-            assert_eq!(h.buckets.iter().map(|b| b.count).sum::<u64>(), 68);
-        }
-    }
-
-    #[test]
-    fn a_single_value_makes_one_bucket() {
-        let h = histogram(&g7(serde_json::json!([[1.2, 5]])), None, 10).unwrap();
-        assert_eq!(h.buckets.len(), 1);
-        assert_eq!(h.buckets[0].count, 5);
-        assert!(!h.log_scale);
-    }
-
-    #[test]
-    fn an_override_equal_to_the_automatic_grade_is_no_disagreement() {
-        // CHARTOM: "C" names Transport, the key is Rent: automatically wrong. alice's
-        // override says wrong too; carol gives no override: the same effective grade.
-        let chartom = |alice: &str, carol: &str| {
-            Item::parse(&format!(
-                r#"{{"id":"G","benchmark":"chartom",
-                   "fact":{{"question":"q","format":"choice","options":["Rent","Food","Transport"],"key":1}},
-                   "responses":[{{"model":"m","fact":"C","justification":"j"}},{{"model":"n","fact":"Rent","justification":"j"}}],
-                   "reviews":{{"alice":{{"models":{{"m":{alice}}}}},"carol":{{"models":{{"m":{carol}}}}}}}}}"#
-            ))
-            .unwrap()
-        };
-        let same = chartom(
-            r#"{"justification":"partial","fact_correct":false}"#,
-            r#"{"justification":"partial"}"#,
-        );
-        assert!(!reviewers_disagree(&same));
-        assert!(!needs_adjudication(&same));
-        assert!(!disagreement(&same));
-        let differ = chartom(
-            r#"{"justification":"partial","fact_correct":true}"#,
-            r#"{"justification":"partial"}"#,
-        );
-        assert!(reviewers_disagree(&differ));
-        // C-VQA: original answered "no" to key "yes" (automatically wrong), the
-        // counterfactual right.
-        let cvqa = |alice: &str, carol: &str| {
-            Item::parse(&format!(
-                r#"{{"id":"c","benchmark":"cvqa","group":"boolean",
-                   "original":{{"question":"q?","answer":"yes"}},
-                   "counterfactual":{{"question":"c?","answer":"no"}},
-                   "responses":[{{"model":"m","original":"no","counterfactual":"no"}}],
-                   "reviews":{{"alice":{alice},"carol":{carol}}}}}"#
-            ))
-            .unwrap()
-        };
-        let same = cvqa(
-            r#"{"status":"accept","original_correct":false,"counterfactual_correct":true}"#,
-            r#"{"status":"accept"}"#,
-        );
-        assert!(!reviewers_disagree(&same));
-        let differ = cvqa(
-            r#"{"status":"accept","original_correct":true}"#,
-            r#"{"status":"accept"}"#,
-        );
-        assert!(reviewers_disagree(&differ));
-    }
-}
+mod tests;

@@ -10,6 +10,7 @@ pub mod grading;
 pub mod image;
 pub mod input;
 pub mod keymap;
+pub mod layout;
 pub mod overlays;
 pub mod text;
 pub mod theme;
@@ -58,13 +59,20 @@ fn restore_tmux() {
     }
 }
 
+/// The terminal, for ratatui's frames and our control sequences only: text from a file
+/// reaches it through `text::sanitize` (the clippy.toml lint keeps other code off it).
+#[allow(clippy::disallowed_methods)]
+fn terminal_out() -> io::Stdout {
+    io::stdout()
+}
+
 fn restore_terminal() {
     if !ENTERED.swap(false, std::sync::atomic::Ordering::SeqCst) {
         return;
     }
     let _ = terminal::disable_raw_mode();
     let _ = execute!(
-        io::stdout(),
+        terminal_out(),
         DisableBracketedPaste,
         DisableMouseCapture,
         LeaveAlternateScreen,
@@ -76,7 +84,7 @@ fn enter_terminal() -> io::Result<()> {
     ENTERED.store(true, std::sync::atomic::Ordering::SeqCst);
     terminal::enable_raw_mode()?;
     execute!(
-        io::stdout(),
+        terminal_out(),
         EnterAlternateScreen,
         EnableMouseCapture,
         EnableBracketedPaste
@@ -182,7 +190,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     spawn_ticks(tx.clone());
     spawn_index(snapshot.clone(), 0, tx.clone());
 
-    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(terminal_out()))?;
     let size = terminal.size()?;
     let mut state = State::new(snapshot, reviewer.clone(), keymap, theme, Clock::now());
     state.protocol_name = images.protocol_name();
@@ -239,7 +247,17 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
             // painted over it); wipe their pixels when one opens, and redraw everything
             // when it closes (ratatui's diff would not send the image again).
             let overlay = !matches!(state.mode, app::Mode::Normal);
-            if overlay != had_overlay && matches!(state.protocol_name, "sixel" | "iterm2") {
+            // Through tmux they are also drawn again whenever tmux may have redrawn the
+            // pane without them (see `image::watch_pane`).
+            let pane_changed = image::take_pane_changed();
+            if image::take_pane_shown() && state.protocol_name == "kitty" {
+                images.invalidate();
+                state.image = app::ImageSlot::None;
+                state.request_image(&mut fx);
+            }
+            if (overlay != had_overlay || pane_changed)
+                && matches!(state.protocol_name, "sixel" | "iterm2")
+            {
                 clear_screen(&mut terminal)?;
             }
             had_overlay = overlay;
@@ -340,7 +358,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     // ratatui's terminal (it shows the cursor when dropped), then the restore sequence,
     // once.
     if let Some(k) = shown_kitty.take() {
-        let mut out = io::stdout();
+        let mut out = terminal_out();
         let _ = out.write_all(k.delete().as_bytes());
         let _ = out.flush();
     }
@@ -461,6 +479,29 @@ fn start_images_and_input(
             render = Some(image::Render::halfblocks());
         }
     }
+    if needs_passthrough
+        && probe_ok
+        && let Some(r) = render
+            .filter(|r| r.tmux && matches!(r.protocol, ProtocolType::Sixel | ProtocolType::Iterm2))
+    {
+        // tmux keeps no passthrough image: say what that means (README, "Images").
+        *notice = Some(format!(
+            "{} via tmux: redrawn on pane changes; a tmux popup or menu over it wipes it until then",
+            r.name()
+        ));
+    }
+    // Images through passthrough follow the pane: sixel / iTerm2 are placed by its
+    // position and drawn again when tmux redraws it; kitty is transmitted again when
+    // the pane is shown after being hidden (tmux 3.3 drops what a hidden pane sends).
+    if needs_passthrough
+        && probe_ok
+        && (choice == ProtocolChoice::Auto || render.is_some_and(|r| r.tmux))
+    {
+        let tx = tx.clone();
+        image::watch_pane(Box::new(move || {
+            let _ = tx.send(Msg::Tick);
+        }));
+    }
     let images = {
         let tx = tx.clone();
         ImageWorker::spawn(
@@ -541,7 +582,7 @@ fn start_images_and_input(
     PASSTHROUGH
         .set(passthrough)
         .unwrap_or_else(|_| log::warn!("the tmux passthrough was set up twice"));
-    let mut out = io::stdout();
+    let mut out = terminal_out();
     if let Some(q) = query {
         out.write_all(q.as_bytes())?;
     }
@@ -562,7 +603,7 @@ fn send_kitty(state: &State, shown: &mut Option<image::KittyImage>) -> io::Resul
         }
         _ => None,
     };
-    let mut out = io::stdout();
+    let mut out = terminal_out();
     match current {
         Some(p) => {
             if let Some((new, seq)) = image::take_kitty_transmit(p) {

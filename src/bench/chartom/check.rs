@@ -4,6 +4,7 @@ use serde_json::{Map, Value};
 
 use crate::check::{BenchInfo, Ctx, describe, index_in, join, rank_order};
 use crate::import::quote;
+use crate::model::{ChartVersion, FactFormat};
 
 const CHART_TYPES: [&str; 5] = ["line", "bar", "pie", "scatter", "map"];
 
@@ -21,7 +22,12 @@ pub(crate) fn item(
         None => {}
         Some(ch) => {
             c.str(ch, "pair", "chart.pair");
-            let version = c.one_of(ch, "version", "chart.version", &["original", "manipulated"]);
+            let version = c.one_of(
+                ch,
+                "version",
+                "chart.version",
+                &ChartVersion::ALL.map(ChartVersion::name),
+            );
             c.one_of(ch, "type", "chart.type", &CHART_TYPES);
             let manip = c.str(ch, "manipulation", "chart.manipulation");
             let id = c.id.clone();
@@ -54,7 +60,12 @@ pub(crate) fn item(
                 }
                 _ => {}
             }
-            let format = c.one_of(fact, "format", "fact.format", &["choice", "rank", "number"]);
+            let format = c.one_of(
+                fact,
+                "format",
+                "fact.format",
+                &FactFormat::ALL.map(FactFormat::name),
+            );
             if format.is_none() && fact.get("format").is_none_or(Value::is_null) {
                 c.error("fact.format", "missing (choice, rank or number)");
             }

@@ -2,6 +2,7 @@
 //! predictions against the Human Misleadingness Index, justifications graded by hand
 //! (docs/format.md, "CHARTOM").
 
+pub(crate) mod agree;
 pub mod check;
 pub mod export;
 pub mod grade;
@@ -10,6 +11,7 @@ pub mod stats;
 
 use serde_json::{Map, Value};
 
+use crate::bench::disagree::AutoGrades;
 use crate::check::{BenchInfo, Ctx};
 use crate::export::Row;
 use crate::model::Item;
@@ -30,5 +32,16 @@ impl super::Spec for Chartom {
 
     fn export(&self, row: &mut Row, it: &Item, model: &str) {
         export::fill(row, it, model)
+    }
+
+    fn model_wrong(&self, item: &Item, model: &str) -> bool {
+        grade::effective(item, model).fact_correct == Some(false)
+    }
+
+    fn auto_grades(&self, item: &Item, model: &str) -> AutoGrades {
+        AutoGrades {
+            fact: grade::effective(item, model).fact.correct,
+            ..AutoGrades::default()
+        }
     }
 }

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::grade::chartom::{self, hmi_from_fact};
 use crate::grade::ratio;
-use crate::model::{FactFormat, Item, JustificationGrade};
+use crate::model::{Item, JustificationGrade};
 use crate::stats::{Merge, ResolutionCounts, slot};
 use crate::store::Store;
 
@@ -188,7 +188,7 @@ impl Sums {
             .fact
             .as_ref()
             .and_then(chartom::fact_format)
-            .map(|f| fact_format_name(f).to_string());
+            .map(|f| f.name().to_string());
         if let Some(suspicion) = chartom::suspect_key(it) {
             self.suspect_keys.push(SuspectKey {
                 id: id.clone(),
@@ -304,13 +304,5 @@ impl Sums {
             charts: self.charts,
             suspect_keys: self.suspect_keys,
         })
-    }
-}
-
-fn fact_format_name(f: FactFormat) -> &'static str {
-    match f {
-        FactFormat::Choice => "choice",
-        FactFormat::Rank => "rank",
-        FactFormat::Number => "number",
     }
 }

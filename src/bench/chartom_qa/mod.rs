@@ -1,16 +1,19 @@
 //! CharToM-QA (theory of mind on novel characters): bonus points and penalties, from the
 //! LLM judge and from humans (docs/format.md, "CharToM-QA").
 
+pub(crate) mod agree;
 pub mod check;
+pub mod eval;
 pub mod export;
 pub mod grade;
 pub mod stats;
 
 use serde_json::{Map, Value};
 
+use crate::bench::disagree::sorted;
 use crate::check::{BenchInfo, Ctx};
 use crate::export::Row;
-use crate::model::Item;
+use crate::model::{Item, JudgeBonus};
 
 /// The rules of ChartomQa.
 pub struct ChartomQa;
@@ -28,5 +31,47 @@ impl super::Spec for ChartomQa {
 
     fn export(&self, row: &mut Row, it: &Item, model: &str) {
         export::fill(row, it, model)
+    }
+
+    fn model_wrong(&self, item: &Item, model: &str) -> bool {
+        let e = grade::effective(item, model);
+        if e.choice_correct == Some(false) {
+            return true;
+        }
+        match (&e.human_grade, &e.judge) {
+            (Some(h), _) => h.penalized() || h.covered.is_some_and(|c| c < h.n_points),
+            (None, Some(j)) => j.penalty.is_some() || j.covered.is_some_and(|c| c < j.n_points),
+            _ => false,
+        }
+    }
+
+    fn human_judge_disagree(&self, item: &Item) -> bool {
+        let n = item.responses.len();
+        let reviews: Vec<_> = item
+            .reviews
+            .values()
+            .filter(|r| r.is_final != Some(true))
+            .collect();
+        for resp in &item.responses {
+            let Some(j) = &resp.judge else { continue };
+            let JudgeBonus::Points(jb) = j.bonus_list() else {
+                continue;
+            };
+            for r in &reviews {
+                if let Some(g) = r.for_model(&resp.model, n) {
+                    if let Some(b) = &g.bonus
+                        && sorted(b) != sorted(&jb)
+                    {
+                        return true;
+                    }
+                    if let Some(p) = &g.penalty
+                        && p.is_some() != j.penalty_text().is_some()
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 }

@@ -24,12 +24,7 @@ pub(crate) fn fill(row: &mut Row, it: &Item, model: &str) {
         row.resolution = Some(e.human.source.label());
     }
     let v = &e.verification.value;
-    row.status = v.status.map(|s| {
-        serde_json::to_value(s)
-            .ok()
-            .and_then(|x| x.as_str().map(str::to_string))
-            .unwrap_or_default()
-    });
+    row.status = v.status.map(|s| s.name().to_string());
     row.reason = v.reason.map(|r| r.name().to_string());
     row.fixed_question = v.fixed_question.clone();
     row.fixed_answer = v.fixed_answer.clone();

@@ -1,6 +1,7 @@
 //! C-VQA (counterfactual questions on images): question verification, and the model's
 //! answers graded as the benchmark's scripts grade them (docs/format.md, "C-VQA").
 
+pub(crate) mod agree;
 pub mod check;
 pub mod export;
 pub mod grade;
@@ -9,9 +10,10 @@ pub mod stats;
 
 use serde_json::{Map, Value};
 
+use crate::bench::disagree::AutoGrades;
 use crate::check::{BenchInfo, Ctx};
 use crate::export::Row;
-use crate::model::Item;
+use crate::model::{Item, Review};
 
 /// The rules of Cvqa.
 pub struct Cvqa;
@@ -29,5 +31,25 @@ impl super::Spec for Cvqa {
 
     fn export(&self, row: &mut Row, it: &Item, model: &str) {
         export::fill(row, it, model)
+    }
+
+    fn model_wrong(&self, item: &Item, model: &str) -> bool {
+        let e = grade::effective(item, model);
+        !e.original_correct || !e.counterfactual_correct
+    }
+
+    fn auto_grades(&self, item: &Item, model: &str) -> AutoGrades {
+        let e = grade::effective(item, model);
+        AutoGrades {
+            fact: None,
+            original: Some(e.original.correct),
+            counterfactual: Some(e.counterfactual.correct),
+        }
+    }
+
+    /// A reviewer who verified the question accepted the automatic grades of every
+    /// response they did not override.
+    fn verdict_accepts_automatic(&self, review: &Review) -> bool {
+        review.status.is_some()
     }
 }

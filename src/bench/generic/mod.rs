@@ -1,5 +1,6 @@
 //! Any other benchmark (`"other"`): a free verdict and a note (docs/format.md).
 
+pub(crate) mod agree;
 pub mod export;
 pub mod stats;
 

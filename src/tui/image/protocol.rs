@@ -57,7 +57,7 @@ impl ProtocolChoice {
 ///
 /// No choice ever waits for the terminal. `Auto` starts with half-blocks: the caller
 /// writes [`probe_query`] once the input reader runs, feeds the terminal's replies to a
-/// [`Probe`], and upgrades the image worker ([`ImageHandle::reconfigure`]) when and if
+/// [`Probe`], and upgrades the image worker ([`ImageHandle::reconfigure`](super::ImageHandle::reconfigure)) when and if
 /// the answer comes. A named protocol is used as named.
 ///
 /// Inside tmux, graphics sequences are wrapped in tmux passthrough; see

@@ -1,4 +1,4 @@
-use super::{decode::*, encoder::*, lru::*, protocol::*, viewer::*, widget::*, worker::*};
+use super::{decode::*, encoder::*, lru::*, protocol::*, tmux::*, viewer::*, widget::*, worker::*};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
@@ -64,16 +64,13 @@ fn make_render_never_queries() {
 }
 
 #[test]
-fn queue_keeps_only_the_newest_request_and_prefers_it() {
+fn queue_keeps_only_the_newest_request() {
     let mut q = Queue::default();
     q.push_prefetch("a.png".into());
     for i in 0..50 {
         q.push_request(key("x.png", i));
     }
-    match q.take() {
-        Some(Job::Request(k)) => assert_eq!(k, key("x.png", 49)),
-        _ => panic!("the request comes first"),
-    }
+    assert_eq!(q.take(), Some(key("x.png", 49)));
     assert!(!q.superseded());
     // A newer request while one is in flight supersedes it...
     q.push_request(key("y.png", 1));
@@ -82,30 +79,43 @@ fn queue_keeps_only_the_newest_request_and_prefers_it() {
     q.push_request(key("x.png", 49));
     assert!(!q.superseded());
     assert!(q.request.is_none());
-    match q.take() {
-        Some(Job::Prefetch(p)) => assert_eq!(p, PathBuf::from("a.png")),
-        _ => panic!("then the prefetch"),
-    }
     assert!(q.take().is_none());
+    // The prefetch is the prefetch thread's, apart.
+    assert_eq!(q.take_prefetch(), Some(PathBuf::from("a.png")));
+    assert!(q.take_prefetch().is_none());
 }
 
 #[test]
-fn queue_prefetch_is_bounded_and_newest_first() {
+fn queue_keeps_only_the_newest_prefetch_wanted() {
     let mut q = Queue::default();
     for i in 0..10 {
         q.push_prefetch(format!("{i}.png").into());
     }
-    q.push_prefetch("7.png".into());
-    let order: Vec<PathBuf> = std::iter::from_fn(|| match q.take() {
-        Some(Job::Prefetch(p)) => Some(p),
-        _ => None,
-    })
-    .collect();
-    let want: Vec<PathBuf> = ["7.png", "9.png", "8.png", "6.png"]
-        .iter()
-        .map(PathBuf::from)
-        .collect();
-    assert_eq!(order, want);
+    assert_eq!(q.take_prefetch(), Some(PathBuf::from("9.png")));
+    assert!(q.wanted(Path::new("9.png")));
+    // Asked again while it decodes: not started twice.
+    q.push_prefetch("9.png".into());
+    assert!(q.take_prefetch().is_none());
+    // The reviewer moved on: 9 is no longer wanted, 10 is next.
+    q.push_prefetch("10.png".into());
+    assert!(!q.wanted(Path::new("9.png")));
+    assert_eq!(q.take_prefetch(), Some(PathBuf::from("10.png")));
+}
+
+#[test]
+fn queue_wants_the_newest_request_image_only() {
+    let mut q = Queue::default();
+    q.push_request(key("x.png", 10));
+    q.take();
+    assert!(q.wanted(Path::new("x.png")));
+    // The same image at another size (a zoom) still needs it decoded.
+    q.push_request(key("x.png", 20));
+    assert!(q.wanted(Path::new("x.png")));
+    q.push_request(key("y.png", 10));
+    assert!(!q.wanted(Path::new("x.png")));
+    assert!(q.wanted(Path::new("y.png")));
+    q.shutdown = true;
+    assert!(!q.wanted(Path::new("y.png")));
 }
 
 #[test]
@@ -403,4 +413,118 @@ fn open_external_reports_missing_file_and_missing_viewer() {
     assert!(e.contains("not found"), "{e}");
     #[cfg(unix)]
     spawn_viewer(OsStr::new("true"), &[], file.path()).unwrap();
+}
+
+/// The row-by-row PNG decoder gives the same pixels as the image crate's whole decode
+/// (then `prepare`) for every colour type and bit depth, and scales a huge one down to
+/// the same size as before.
+#[test]
+fn png_rows_match_the_whole_decode() {
+    let dir = tempfile::tempdir().unwrap();
+    let (w, h) = (37u32, 23u32);
+    let v = |x: u32, y: u32| ((x * 7 + y * 13) % 256) as u8;
+    let w16 = |x: u32, y: u32| (x * 1733 + y * 911) as u16;
+    let images: Vec<(&str, DynamicImage)> = vec![
+        (
+            "l8",
+            DynamicImage::ImageLuma8(ImageBuffer::from_fn(w, h, |x, y| image::Luma([v(x, y)]))),
+        ),
+        (
+            "la8",
+            DynamicImage::ImageLumaA8(ImageBuffer::from_fn(w, h, |x, y| {
+                image::LumaA([v(x, y), v(y, x)])
+            })),
+        ),
+        (
+            "rgb8",
+            DynamicImage::ImageRgb8(ImageBuffer::from_fn(w, h, |x, y| {
+                Rgb([v(x, y), v(y, x), 9])
+            })),
+        ),
+        (
+            "rgba8",
+            DynamicImage::ImageRgba8(ImageBuffer::from_fn(w, h, |x, y| {
+                Rgba([v(x, y), 3, v(y, x), v(x, x)])
+            })),
+        ),
+        (
+            "l16",
+            DynamicImage::ImageLuma16(ImageBuffer::from_fn(w, h, |x, y| image::Luma([w16(x, y)]))),
+        ),
+        (
+            "rgba16",
+            DynamicImage::ImageRgba16(ImageBuffer::from_fn(w, h, |x, y| {
+                Rgba([w16(x, y), w16(y, x), 7, w16(x, x)])
+            })),
+        ),
+    ];
+    for (name, img) in images {
+        let path = dir.path().join(format!("{name}.png"));
+        img.save(&path).unwrap();
+        let whole = prepare(image::open(&path).unwrap());
+        let rows = decode_file(&path).unwrap();
+        assert_eq!(rows.as_bytes(), whole.as_bytes(), "{name}");
+    }
+    let path = dir.path().join("wide.png");
+    RgbImage::from_fn(8200, 30, |x, _| {
+        if x < 4100 {
+            Rgb([200, 0, 0])
+        } else {
+            Rgb([0, 0, 200])
+        }
+    })
+    .save(&path)
+    .unwrap();
+    let rows = decode_file(&path).unwrap().to_rgb8();
+    let whole = prepare(image::open(&path).unwrap()).to_rgb8();
+    assert_eq!(rows.dimensions(), whole.dimensions());
+    assert_eq!(rows.get_pixel(10, 5), &Rgb([200, 0, 0]));
+    assert_eq!(rows.get_pixel(rows.width() - 10, 5), &Rgb([0, 0, 200]));
+}
+
+#[test]
+fn pane_view_parses_tmux_display_and_shifts_for_a_top_status_line() {
+    let v = parse_pane_view("41 0 59 30 1 1 0 on bottom\n").unwrap();
+    assert_eq!(
+        v,
+        PaneView {
+            left: 41,
+            top: 0,
+            width: 59,
+            height: 30,
+            visible: true,
+            in_mode: false
+        }
+    );
+    assert_eq!(parse_pane_view("0 3 80 20 1 1 0 on top").unwrap().top, 4);
+    assert_eq!(parse_pane_view("0 3 80 20 1 1 0 2 top").unwrap().top, 5);
+    assert_eq!(parse_pane_view("0 3 80 20 1 1 0 off top").unwrap().top, 3);
+    // Another window is current, or no client is attached: not shown.
+    assert!(
+        !parse_pane_view("0 0 80 20 0 1 0 on bottom")
+            .unwrap()
+            .visible
+    );
+    assert!(
+        !parse_pane_view("0 0 80 20 1 0 0 on bottom")
+            .unwrap()
+            .visible
+    );
+    assert!(
+        parse_pane_view("0 0 80 20 1 1 1 on bottom")
+            .unwrap()
+            .in_mode
+    );
+    assert!(parse_pane_view("garbage").is_none());
+}
+
+#[test]
+fn passthrough_images_are_placed_by_absolute_position() {
+    let pane = parse_pane_view("41 2 59 30 1 1 0 on bottom").unwrap();
+    let data = "\x1bPtmux;\x1b\x1b[5X\x1b\x1bPq#0\x1b\x1b\\\x1b\\";
+    assert_eq!(
+        place_in_pane(data, pane, 3, 1).unwrap(),
+        "\x1bPtmux;\x1b\x1b[4;45H\x1b\x1b[5X\x1b\x1bPq#0\x1b\x1b\\\x1b\\"
+    );
+    assert!(place_in_pane("\x1bPq#0\x1b\\", pane, 0, 0).is_none());
 }

@@ -95,3 +95,142 @@ impl TmuxPassthrough {
             .status();
     }
 }
+
+/// Where this process's tmux pane is drawn in the outer terminal, and whether it is
+/// shown there. tmux writes passthrough data (sixel, iTerm2) to the outer terminal as
+/// is, wherever its cursor happens to be, and never keeps it: the image has to be
+/// placed by absolute position and drawn again whenever tmux redraws the pane.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PaneView {
+    /// The pane's top left cell in the outer terminal (0-based).
+    pub left: u16,
+    pub top: u16,
+    pub width: u16,
+    pub height: u16,
+    /// Its window is the current one of a session with a client attached.
+    pub visible: bool,
+    /// In copy mode (or another mode): tmux shows its own view, not the program's.
+    pub in_mode: bool,
+}
+
+/// The newest [`PaneView`] from [`watch_pane`]; `None` when not watched.
+static PANE: std::sync::Mutex<Option<PaneView>> = std::sync::Mutex::new(None);
+
+/// Set by [`watch_pane`] when the pane changed, taken by [`take_pane_changed`].
+static PANE_CHANGED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the pane changed since last asked: sixel / iTerm2 images through tmux must
+/// then be drawn again (the whole screen, as ratatui's diff would not resend them).
+pub fn take_pane_changed() -> bool {
+    PANE_CHANGED.swap(false, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Set by [`watch_pane`] when the pane is shown again after being hidden.
+static PANE_SHOWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the pane was shown again since last asked: tmux 3.3 drops passthrough from
+/// a hidden pane (`allow-passthrough on`; 3.4's `all` keeps it), so a kitty image
+/// transmitted meanwhile must be transmitted again.
+pub fn take_pane_shown() -> bool {
+    PANE_SHOWN.swap(false, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The pane as last seen by [`watch_pane`].
+pub fn pane_view() -> Option<PaneView> {
+    *PANE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Parse `tmux display -p` of `PANE_FORMAT`.
+pub fn parse_pane_view(line: &str) -> Option<PaneView> {
+    let f: Vec<&str> = line.split_whitespace().collect();
+    let [
+        left,
+        top,
+        width,
+        height,
+        active,
+        attached,
+        in_mode,
+        status,
+        position,
+    ] = f[..]
+    else {
+        return None;
+    };
+    let n = |s: &str| s.parse::<u16>().ok();
+    // The status line above the windows shifts them down (`status` is on, off or 2..5).
+    let status_lines = match status {
+        "off" => 0,
+        "on" => 1,
+        s => n(s).unwrap_or(1),
+    };
+    let shift = if position == "top" { status_lines } else { 0 };
+    Some(PaneView {
+        left: n(left)?,
+        top: n(top)?.saturating_add(shift),
+        width: n(width)?,
+        height: n(height)?,
+        visible: active == "1" && n(attached).unwrap_or(0) > 0,
+        in_mode: in_mode == "1",
+    })
+}
+
+const PANE_FORMAT: &str = "#{pane_left} #{pane_top} #{pane_width} #{pane_height} #{window_active} #{session_attached} #{pane_in_mode} #{status} #{status-position}";
+
+/// How often [`watch_pane`] asks tmux.
+const PANE_POLL: std::time::Duration = std::time::Duration::from_millis(300);
+
+fn query_pane() -> Option<PaneView> {
+    let out = Command::new("tmux")
+        .args(with_pane(&["display", "-p", PANE_FORMAT]))
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| parse_pane_view(&String::from_utf8_lossy(&out.stdout)))
+        .flatten()
+}
+
+/// Ask tmux where this pane is, on a thread of its own every 300 ms (never on
+/// the UI thread), and call `changed` whenever the answer changes: the pane moved or
+/// was resized (a split), its window was hidden or shown again, it entered or left copy
+/// mode, or a client attached. The caller then redraws sixel / iTerm2 images.
+pub fn watch_pane(changed: Box<dyn Fn() + Send>) {
+    let spawned = std::thread::Builder::new()
+        .name("verdict-tmux-pane".into())
+        .spawn(move || {
+            let mut last = None;
+            loop {
+                let now = query_pane();
+                if now != last {
+                    log::debug!("tmux pane: {now:?}");
+                    *PANE.lock().unwrap_or_else(|e| e.into_inner()) = now;
+                    let shown = |v: Option<PaneView>| v.is_some_and(|v| v.visible);
+                    if shown(now) && last.is_some() && !shown(last) {
+                        PANE_SHOWN.store(true, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    last = now;
+                    PANE_CHANGED.store(true, std::sync::atomic::Ordering::Relaxed);
+                    changed();
+                }
+                std::thread::sleep(PANE_POLL);
+            }
+        });
+    if let Err(e) = spawned {
+        log::warn!("cannot watch the tmux pane (images may land outside it): {e}");
+    }
+}
+
+/// A sixel or iTerm2 sequence wrapped in tmux passthrough, drawn at cell (`x`, `y`) of
+/// the pane: preceded, inside the passthrough, by an absolute cursor move to that cell
+/// in the outer terminal. `None` when the data is not wrapped.
+pub fn place_in_pane(data: &str, pane: PaneView, x: u16, y: u16) -> Option<String> {
+    let rest = data.strip_prefix("\x1bPtmux;")?;
+    Some(format!(
+        "\x1bPtmux;\x1b\x1b[{};{}H{rest}",
+        u32::from(pane.top) + u32::from(y) + 1,
+        u32::from(pane.left) + u32::from(x) + 1
+    ))
+}

@@ -1,5 +1,6 @@
 //! Widgets: a ready image, a placeholder; kitty transmission and deletion.
 
+use super::tmux::{pane_view, place_in_pane};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -90,6 +91,28 @@ impl Widget for ImageView<'_> {
             placeholder("resizing image…").render(area, buf);
             return;
         }
+        let passthrough = match self.protocol {
+            Protocol::Sixel(s) => s.is_tmux,
+            Protocol::ITerm2(i) => i.is_tmux,
+            _ => false,
+        };
+        let pane = pane_view().filter(|_| passthrough);
+        if let Some(pane) = pane {
+            // Through tmux the image is placed by the pane's position in the outer
+            // terminal: not while that is out of date (the pane was just resized; the
+            // watcher redraws when it knows), nor while tmux does not show the pane.
+            let message = if (pane.width, pane.height) != (buf.area.width, buf.area.height) {
+                Some("placing image…")
+            } else if !pane.visible || pane.in_mode {
+                Some("image hidden while tmux shows something else")
+            } else {
+                None
+            };
+            if let Some(message) = message {
+                placeholder(message).render(area, buf);
+                return;
+            }
+        }
         let width = size.width.min(area.width);
         let target = Rect {
             x: area.x + (area.width - width) / 2,
@@ -100,6 +123,12 @@ impl Widget for ImageView<'_> {
         Image::new(self.protocol)
             .allow_clipping(true)
             .render(target, buf);
+        if let Some(pane) = pane
+            && let Some(cell) = buf.cell_mut((target.x, target.y))
+            && let Some(placed) = place_in_pane(cell.symbol(), pane, target.x, target.y)
+        {
+            cell.set_symbol(&placed);
+        }
         if matches!(self.protocol, Protocol::Kitty(_)) {
             // Image ids are below 256, so the id colour can be a 256-colour index:
             // terminals and tmux without 24-bit colour keep it exactly.

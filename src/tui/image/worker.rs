@@ -1,7 +1,9 @@
-//! The image worker thread: a request queue, prefetches, and the caches.
+//! The image worker: a request thread (decode, scale and encode the current image) and
+//! a prefetch thread (decode the next item's image ahead of time), sharing the decoded
+//! cache. The current image never queues behind a prefetch, and a decode whose image is
+//! no longer wanted (the reviewer moved on) is cancelled part-way.
 
 use super::{decode::*, encoder::*, lru::*, protocol::*};
-use std::collections::VecDeque;
 use std::fmt;
 use std::hash::{BuildHasher, Hasher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -17,11 +19,9 @@ use ratatui_image::protocol::Protocol;
 
 /// Encoded protocols kept (LRU), per [`ImageKey`].
 pub(super) const ENCODED_CAPACITY: usize = 8;
-/// Images with more pixels than this are not prefetched (a decode cannot be cancelled,
-/// and it would delay the current item's image).
+/// Images that decode whole (JPEG, interlaced PNG: not cancellable part-way) with more
+/// pixels than this are not prefetched; they are decoded when asked for.
 pub(super) const PREFETCH_MAX_PIXELS: u64 = 16_000_000;
-/// Prefetch requests kept pending; older ones are dropped.
-pub(super) const PREFETCH_PENDING: usize = 4;
 
 /// An image rendered to fit a target area, in cells.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -73,7 +73,8 @@ pub(super) struct Counters {
     cancelled: AtomicU64,
 }
 
-/// Pending work. One request at most (the newest); a few prefetches.
+/// Pending work: one request at most (the newest), and the one image to prefetch (the
+/// next item's; any other is no longer near and not worth decoding).
 #[derive(Default)]
 pub(super) struct Queue {
     pub(super) request: Option<ImageKey>,
@@ -82,14 +83,14 @@ pub(super) struct Queue {
     pub(super) last: Option<ImageKey>,
     /// New render settings, taken before the next job.
     pub(super) reconfigure: Option<Render>,
-    pub(super) prefetch: VecDeque<PathBuf>,
+    /// The newest prefetch asked for; kept while it decodes (it is still wanted).
+    pub(super) prefetch: Option<PathBuf>,
+    /// Whether `prefetch` is still to be started.
+    pub(super) prefetch_pending: bool,
+    /// The image the prefetch thread is decoding.
+    pub(super) prefetching: Option<PathBuf>,
     pub(super) invalidate: bool,
     pub(super) shutdown: bool,
-}
-
-pub(super) enum Job {
-    Request(ImageKey),
-    Prefetch(PathBuf),
 }
 
 impl Queue {
@@ -103,28 +104,47 @@ impl Queue {
         }
     }
 
+    /// The next item's image: replaces any other prefetch (a decode of that one in
+    /// progress is cancelled, as no longer near).
     pub(super) fn push_prefetch(&mut self, path: PathBuf) {
-        self.prefetch.retain(|p| *p != path);
-        self.prefetch.push_back(path);
-        while self.prefetch.len() > PREFETCH_PENDING {
-            self.prefetch.pop_front();
+        if self.prefetch.as_ref() != Some(&path) {
+            self.prefetch = Some(path);
+            self.prefetch_pending = true;
         }
     }
 
-    /// The next job: the request first, then the newest prefetch.
-    pub(super) fn take(&mut self) -> Option<Job> {
-        if let Some(key) = self.request.take() {
-            self.in_flight = Some(key.clone());
-            return Some(Job::Request(key));
+    /// The next request to work on.
+    pub(super) fn take(&mut self) -> Option<ImageKey> {
+        let key = self.request.take()?;
+        self.in_flight = Some(key.clone());
+        Some(key)
+    }
+
+    /// The next image to prefetch.
+    pub(super) fn take_prefetch(&mut self) -> Option<PathBuf> {
+        if !std::mem::take(&mut self.prefetch_pending) {
+            return None;
         }
-        self.prefetch.pop_back().map(Job::Prefetch)
+        let path = self.prefetch.clone()?;
+        self.prefetching = Some(path.clone());
+        Some(path)
     }
 
     /// Whether the in-flight request has been superseded by a newer one.
     pub(super) fn superseded(&self) -> bool {
         self.request.is_some() && self.request != self.in_flight
     }
+
+    /// Whether decoding `path` is still worth finishing: it is the image of the newest
+    /// request (pending, or in flight with none newer) or the one to prefetch.
+    pub(super) fn wanted(&self, path: &Path) -> bool {
+        let current = self.request.as_ref().or(self.in_flight.as_ref());
+        !self.shutdown
+            && (current.is_some_and(|k| k.path == path) || self.prefetch.as_deref() == Some(path))
+    }
 }
+
+pub(super) type DecodedCache = Lru<PathBuf, (Fingerprint, Arc<DynamicImage>)>;
 
 pub(super) struct Shared {
     queue: Mutex<Queue>,
@@ -132,6 +152,9 @@ pub(super) struct Shared {
     counters: Counters,
     /// The protocol name of the current render settings.
     name: Mutex<&'static str>,
+    /// Decoded images, shared by both threads.
+    decoded: Mutex<DecodedCache>,
+    decoder: Decoder,
 }
 
 impl Shared {
@@ -139,18 +162,77 @@ impl Shared {
         // The queue holds no invariant a panic could break; keep going.
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    fn cache(&self) -> MutexGuard<'_, DecodedCache> {
+        self.decoded.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn cached(&self, path: &Path, print: Fingerprint) -> Option<Arc<DynamicImage>> {
+        match self.cache().get(&path.to_path_buf()) {
+            Some((p, img)) if *p == print => Some(Arc::clone(img)),
+            _ => None,
+        }
+    }
+
+    /// Decode `path` into the cache, asking between pieces of work whether it is still
+    /// wanted ([`Queue::wanted`]). The image is returned even if the cache's budget
+    /// evicts it at once.
+    fn decode(&self, path: &Path, print: Fingerprint) -> Result<Arc<DynamicImage>, Outcome> {
+        let cancel = || !self.lock().wanted(path);
+        match (self.decoder)(path, &cancel) {
+            Ok(img) => {
+                self.counters.decodes.fetch_add(1, Ordering::Relaxed);
+                let img = Arc::new(img);
+                self.cache()
+                    .insert(path.to_path_buf(), (print, Arc::clone(&img)));
+                Ok(img)
+            }
+            Err(DecodeError::Failed(m)) => Err(Outcome::Failed(m)),
+            Err(DecodeError::Cancelled) => {
+                self.counters.cancelled.fetch_add(1, Ordering::Relaxed);
+                log::debug!(
+                    "images: stopped decoding {} (no longer wanted)",
+                    path.display()
+                );
+                Err(Outcome::Superseded)
+            }
+        }
+    }
+
+    /// The decoded image for the current request's `path`: from the cache, from the
+    /// prefetch thread if it is decoding that very image (waited for, not decoded
+    /// twice), else decoded here.
+    fn decoded_for_request(&self, path: &Path) -> Result<Arc<DynamicImage>, Outcome> {
+        let print = fingerprint(path)?;
+        loop {
+            if let Some(img) = self.cached(path, print) {
+                return Ok(img);
+            }
+            let mut queue = self.lock();
+            if queue.prefetching.as_deref() != Some(path) {
+                break;
+            }
+            if queue.superseded() || queue.shutdown {
+                return Err(Outcome::Superseded);
+            }
+            queue = self.wake.wait(queue).unwrap_or_else(|e| e.into_inner());
+            drop(queue);
+        }
+        self.decode(path, print)
+    }
 }
 
-/// The image worker: one thread that decodes, scales and encodes; results go to `send`.
-/// Dropping it stops the thread (after the job in hand) without waiting for it.
+/// The image worker: a request thread that decodes, scales and encodes (results go to
+/// `send`) and a prefetch thread that only decodes. Dropping it stops both threads (a
+/// decode in hand is cancelled) without waiting for them.
 pub struct ImageWorker {
     shared: Arc<Shared>,
 }
 
 impl ImageWorker {
-    /// Start the worker thread (named `verdict-image`). With `render == None` (images
-    /// off) it still answers requests: with an `Err` for missing or broken files, else a
-    /// "display is off" error.
+    /// Start the worker threads (`verdict-image`, `verdict-prefetch`). With `render ==
+    /// None` (images off) it still answers requests: with an `Err` for missing or broken
+    /// files, else a "display is off" error.
     pub fn spawn(render: Option<Render>, send: Box<dyn Fn(ImageEvent) + Send>) -> ImageWorker {
         Self::spawn_with_decoder(render, send, file_decoder())
     }
@@ -166,14 +248,27 @@ impl ImageWorker {
             wake: Condvar::new(),
             counters: Counters::default(),
             name: Mutex::new(render.as_ref().map_or("none", Render::name)),
+            decoded: Mutex::new(Lru::new(DECODED_CAPACITY, DECODED_BUDGET, |(_, img)| {
+                img.as_bytes().len()
+            })),
+            decoder,
         });
-        let state = WorkerState::new(render, decoder);
+        let state = WorkerState::new(render);
         let thread_shared = Arc::clone(&shared);
         let spawned = std::thread::Builder::new()
             .name("verdict-image".into())
             .spawn(move || run_worker(&thread_shared, state, send));
         if let Err(e) = spawned {
             log::error!("cannot start the image worker thread: {e}");
+        }
+        let thread_shared = Arc::clone(&shared);
+        let spawned = std::thread::Builder::new()
+            .name("verdict-prefetch".into())
+            .spawn(move || run_prefetch(&thread_shared));
+        if let Err(e) = spawned {
+            log::warn!(
+                "cannot start the image prefetch thread (images are decoded when shown): {e}"
+            );
         }
         ImageWorker { shared }
     }
@@ -191,19 +286,20 @@ impl ImageWorker {
     }
 
     /// Ask for `key` rendered to fit its area (aspect kept, scaled up or down to fill it).
-    /// Supersedes any pending request; a request already decoding is finished but not
-    /// encoded if a newer one has arrived meanwhile. Repeating the pending or in-flight
-    /// key is free.
+    /// Supersedes any pending request; a request already decoding a different image is
+    /// cancelled if a newer one arrives meanwhile. Repeating the pending or in-flight key
+    /// is free.
     pub fn request(&self, key: ImageKey) {
         self.shared.lock().push_request(key);
-        self.shared.wake.notify_one();
+        self.shared.wake.notify_all();
     }
 
-    /// Decode (not encode) `path` ahead of time into the decoded cache. Runs only when
-    /// no request is pending; the newest prefetch first; at most a few are kept.
+    /// Decode (not encode) `path` ahead of time into the decoded cache, on the prefetch
+    /// thread: the current request never waits for it. Only the newest prefetch is kept;
+    /// an older one still decoding is cancelled.
     pub fn prefetch(&self, path: PathBuf) {
         self.shared.lock().push_prefetch(path);
-        self.shared.wake.notify_one();
+        self.shared.wake.notify_all();
     }
 
     /// Forget every encoded protocol (decoded images stay). Call after the terminal lost
@@ -212,7 +308,7 @@ impl ImageWorker {
     /// Drop the protocol you hold too, and request the current key again.
     pub fn invalidate(&self) {
         self.shared.lock().invalidate = true;
-        self.shared.wake.notify_one();
+        self.shared.wake.notify_all();
     }
 
     pub fn stats(&self) -> WorkerStats {
@@ -240,7 +336,7 @@ impl ImageHandle {
     pub fn reconfigure(&self, render: Render) {
         *self.shared.name.lock().unwrap_or_else(|e| e.into_inner()) = render.name();
         self.shared.lock().reconfigure = Some(render);
-        self.shared.wake.notify_one();
+        self.shared.wake.notify_all();
     }
 }
 
@@ -249,7 +345,7 @@ impl Drop for ImageWorker {
         let mut queue = self.shared.lock();
         queue.shutdown = true;
         queue.request = None;
-        queue.prefetch.clear();
+        queue.prefetch = None;
         drop(queue);
         self.shared.wake.notify_all();
     }
@@ -261,7 +357,7 @@ pub(super) fn run_worker(
     send: Box<dyn Fn(ImageEvent) + Send>,
 ) {
     loop {
-        let job = {
+        let key = {
             let mut queue = shared.lock();
             loop {
                 if queue.shutdown {
@@ -279,48 +375,83 @@ pub(super) fn run_worker(
                     queue.invalidate = false;
                     state.encoded.clear();
                 }
-                if let Some(job) = queue.take() {
-                    break job;
+                if let Some(key) = queue.take() {
+                    break key;
                 }
                 queue = shared.wake.wait(queue).unwrap_or_else(|e| e.into_inner());
             }
         };
-        match job {
-            Job::Prefetch(path) => {
-                // A decode cannot be interrupted: a huge image prefetched for the next
-                // item would hold up the current one for seconds. Those are decoded
-                // only when asked for.
-                if let Some((w, h)) = header_dimensions(&path)
-                    && u64::from(w) * u64::from(h) > PREFETCH_MAX_PIXELS
-                {
-                    log::debug!("prefetch: {} is {w}x{h}, not prefetched", path.display());
-                    continue;
-                }
-                if let Err(e) = guarded(&path, || state.decoded(&path, &shared.counters)) {
-                    log::debug!("prefetch: {e}");
-                }
+        let result = guarded(&key.path, || state.render(&key, shared));
+        let mut queue = shared.lock();
+        queue.in_flight = None;
+        if queue.shutdown {
+            return;
+        }
+        match result {
+            Err(Outcome::Superseded) => {
+                shared.counters.dropped.fetch_add(1, Ordering::Relaxed);
             }
-            Job::Request(key) => {
-                let result = guarded(&key.path, || state.render(&key, shared));
-                let mut queue = shared.lock();
-                queue.in_flight = None;
-                if queue.shutdown {
-                    return;
-                }
-                match result {
-                    Err(Outcome::Superseded) => {
-                        shared.counters.dropped.fetch_add(1, Ordering::Relaxed);
-                    }
-                    result => {
-                        drop(queue);
-                        let result = result.map_err(|e| e.to_string());
-                        shared.counters.delivered.fetch_add(1, Ordering::Relaxed);
-                        send(ImageEvent::Ready(key, result));
-                    }
-                }
+            result => {
+                drop(queue);
+                let result = result.map_err(|e| e.to_string());
+                shared.counters.delivered.fetch_add(1, Ordering::Relaxed);
+                send(ImageEvent::Ready(key, result));
             }
         }
     }
+}
+
+/// The prefetch thread: decodes the newest prefetch into the shared cache, stopping
+/// part-way when it is no longer wanted.
+fn run_prefetch(shared: &Shared) {
+    loop {
+        let path = {
+            let mut queue = shared.lock();
+            loop {
+                if queue.shutdown {
+                    return;
+                }
+                if let Some(path) = queue.take_prefetch() {
+                    break path;
+                }
+                queue = shared.wake.wait(queue).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let result = guarded(&path, || prefetch(shared, &path));
+        if let Err(Outcome::Failed(e)) = result {
+            log::debug!("prefetch: {e}");
+        }
+        shared.lock().prefetching = None;
+        // A request may be waiting for this very image.
+        shared.wake.notify_all();
+    }
+}
+
+fn prefetch(shared: &Shared, path: &Path) -> Result<(), Outcome> {
+    let print = fingerprint(path)?;
+    if shared.cached(path, print).is_some() {
+        return Ok(());
+    }
+    // The request thread is decoding it already.
+    if shared
+        .lock()
+        .in_flight
+        .as_ref()
+        .is_some_and(|k| k.path == path)
+    {
+        return Ok(());
+    }
+    if !decodes_in_pieces(path)
+        && let Some((w, h)) = header_dimensions(path)
+        && u64::from(w) * u64::from(h) > PREFETCH_MAX_PIXELS
+    {
+        log::debug!(
+            "prefetch: {} is {w}x{h} and decodes whole, not prefetched",
+            path.display()
+        );
+        return Ok(());
+    }
+    shared.decode(path, print).map(|_| ())
 }
 
 /// Run a job, turning a panic inside a decoder or encoder into an error. (The panic
@@ -377,14 +508,12 @@ pub(super) fn fingerprint(path: &Path) -> Result<Fingerprint, String> {
 
 pub(super) struct WorkerState {
     render: Option<Render>,
-    decoded: Lru<PathBuf, (Fingerprint, DynamicImage)>,
     encoded: Lru<ImageKey, (Fingerprint, Protocol)>,
     next_kitty_id: u32,
-    decoder: Decoder,
 }
 
 impl WorkerState {
-    pub(super) fn new(render: Option<Render>, decoder: Decoder) -> WorkerState {
+    pub(super) fn new(render: Option<Render>) -> WorkerState {
         // Kitty image ids: random start per process, so a previous run's images in the
         // same terminal window are not reused by accident.
         let seed = std::collections::hash_map::RandomState::new()
@@ -392,37 +521,8 @@ impl WorkerState {
             .finish();
         WorkerState {
             render,
-            decoded: Lru::new(DECODED_CAPACITY, DECODED_BUDGET, |(_, img)| {
-                img.as_bytes().len()
-            }),
             encoded: Lru::new(ENCODED_CAPACITY, usize::MAX, |_| 1),
             next_kitty_id: (seed % 255) as u32 + 1,
-            decoder,
-        }
-    }
-
-    /// The decoded image for `path`, from the cache or the disk.
-    pub(super) fn decoded(
-        &mut self,
-        path: &Path,
-        counters: &Counters,
-    ) -> Result<&DynamicImage, Outcome> {
-        let print = fingerprint(path)?;
-        let fresh = matches!(self.decoded.get(&path.to_path_buf()), Some((p, _)) if *p == print);
-        if !fresh {
-            let img = (self.decoder)(path, &|| false).map_err(|e| match e {
-                DecodeError::Failed(m) => Outcome::Failed(m),
-                DecodeError::Cancelled => Outcome::Superseded,
-            })?;
-            counters.decodes.fetch_add(1, Ordering::Relaxed);
-            self.decoded.insert(path.to_path_buf(), (print, img));
-        }
-        match self.decoded.get(&path.to_path_buf()) {
-            Some((_, img)) => Ok(img),
-            None => Err(Outcome::Failed(format!(
-                "image too large: {} (does not fit the image cache)",
-                path.display()
-            ))),
         }
     }
 
@@ -447,14 +547,14 @@ impl WorkerState {
         self.next_kitty_id = self.next_kitty_id % 255 + 1;
         let Some(render) = self.render else {
             // Display is off: still report missing and broken files.
-            self.decoded(&key.path, &shared.counters)?;
+            shared.decoded_for_request(&key.path)?;
             return Err(Outcome::Failed("image display is off".into()));
         };
-        let img = self.decoded(&key.path, &shared.counters)?;
+        let img = shared.decoded_for_request(&key.path)?;
         if shared.lock().superseded() {
             return Err(Outcome::Superseded);
         }
-        let protocol = encode(img, &render, Size::new(key.width, key.height), kitty_id)
+        let protocol = encode(&img, &render, Size::new(key.width, key.height), kitty_id)
             .map_err(|e| format!("cannot draw image: {} ({e})", key.path.display()))?;
         shared.counters.encodes.fetch_add(1, Ordering::Relaxed);
         // A kitty protocol is transmitted once and its image deleted when replaced:

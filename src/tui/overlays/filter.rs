@@ -1,13 +1,13 @@
 //! The filter menu: one row per filter, with how many items match it.
 
-use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};
+use crate::tui::layout::ListArea;
 use crate::tui::overlays::Outcome;
 use crate::tui::overlays::dialog::{centered, dialog_width};
 use crate::tui::overlays::search::indexing_note;
@@ -23,39 +23,87 @@ pub enum Pick {
     Toggle(usize),
 }
 
-/// A key in the filter menu of `rows` rows. `clears`: the key is the keymap's "clear all
-/// filters" key, the one the menu's title names.
-pub fn handle_key(selected: &mut usize, rows: usize, k: &KeyEvent, clears: bool) -> Outcome<Pick> {
+/// The menu's keys: its table in the keymap.
+pub const KEYS: Context = Context::Filter;
+
+/// The action of a key in the filter menu of `rows` rows (`act`: in the menu's table).
+/// `view`: the key's action in the item view, whose "filters" key closes the menu and
+/// whose "clear all filters" key clears (the key the menu's title names).
+pub fn handle_key(
+    selected: &mut usize,
+    rows: usize,
+    act: Option<Action>,
+    view: Option<Action>,
+) -> Outcome<Pick> {
     let n = rows.max(1);
-    match k.code {
-        KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('F') => Outcome::Close,
-        KeyCode::Down | KeyCode::Char('j') => {
+    match (act, view) {
+        (Some(Action::Close), _) | (None, Some(Action::Filter)) => Outcome::Close,
+        (Some(Action::SelectNext), _) => {
             *selected = (*selected + 1) % n;
             Outcome::Stay
         }
-        KeyCode::Up | KeyCode::Char('k') => {
+        (Some(Action::SelectPrev), _) => {
             *selected = (*selected + n - 1) % n;
             Outcome::Stay
         }
-        _ if clears => Outcome::Submit(Pick::Clear),
-        KeyCode::Enter | KeyCode::Char(' ') => Outcome::Submit(Pick::Toggle(*selected)),
+        (_, Some(Action::ClearFilters)) => Outcome::Submit(Pick::Clear),
+        (Some(Action::Toggle), _) => Outcome::Submit(Pick::Toggle(*selected)),
         _ => Outcome::Stay,
     }
 }
 
-pub fn draw(state: &State, f: &mut Frame, area: Rect, selected: usize) {
-    let t = &state.theme;
-    let opts = state.filter_options();
+/// The menu's title and its keys.
+fn title_and_keys(state: &State) -> (String, String) {
     let count = state
         .visible
         .as_ref()
         .map(|v| v.len())
         .unwrap_or(state.len());
     let title = format!("Filters · {count} of {} items match", state.len());
+    let km = &state.keymap;
     let keys = format!(
-        "Enter toggles · {} clears · Esc closes",
-        state.keymap.hint(Context::Global, Action::ClearFilters)
+        "{} toggles · {} clears · {} closes",
+        km.hint(KEYS, Action::Toggle),
+        km.hint(Context::Global, Action::ClearFilters),
+        km.hint(KEYS, Action::Close)
     );
+    (title, keys)
+}
+
+/// The lines above the menu's rows: how filters combine, and the index's progress.
+fn heading_lines(state: &State) -> u16 {
+    1 + u16::from(state.meta.is_none())
+}
+
+/// Where the filter menu is in `area`, and where its rows are: under its heading lines,
+/// scrolled so that the selected row is in sight.
+pub fn list_area(state: &State, area: Rect, selected: usize) -> ListArea {
+    let (title, keys) = title_and_keys(state);
+    let len = state.filter_options().len();
+    let head = heading_lines(state);
+    // The menu starts a sixth down (`centered`) and stays above the footer.
+    let room = area.height.saturating_sub(area.height / 6 + 1).max(5);
+    let h = (len as u16 + head + 2).clamp(5, room);
+    let frame = centered(area, 60, h, dialog_width(&title, &keys).max(64));
+    let inner = Block::default().borders(Borders::ALL).inner(frame);
+    let avail = inner.height.saturating_sub(head);
+    ListArea {
+        frame,
+        rows: Rect::new(
+            inner.x,
+            inner.y + head.min(inner.height),
+            inner.width,
+            avail,
+        ),
+        first: selected.saturating_sub((avail as usize).saturating_sub(1)),
+        len,
+    }
+}
+
+pub fn draw(state: &State, f: &mut Frame, list: &ListArea, selected: usize) {
+    let t = &state.theme;
+    let opts = state.filter_options();
+    let (title, keys) = title_and_keys(state);
     let mut lines: Vec<Line> = vec![Line::from(Span::styled(
         " OR within a kind, AND across kinds",
         t.dim,
@@ -66,17 +114,14 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, selected: usize) {
             t.dim,
         )));
     }
-    // The menu starts a sixth down (`centered`) and stays above the footer.
-    let room = area.height.saturating_sub(area.height / 6 + 1).max(5);
-    let h = (opts.len() as u16 + lines.len() as u16 + 2).clamp(5, room);
-    let r = centered(area, 60, h, dialog_width(&title, &keys).max(64));
+    let r = list.frame;
     f.render_widget(Clear, r);
     let b = block(t, Span::styled(format!(" {title} "), t.title))
         .title_bottom(Line::from(Span::styled(format!(" {keys} "), t.dim)).right_aligned());
     let inner = b.inner(r);
     f.render_widget(b, r);
-    let avail = (inner.height as usize).saturating_sub(lines.len());
-    let start = selected.saturating_sub(avail.saturating_sub(1));
+    let avail = list.rows.height as usize;
+    let start = list.first;
     let width = inner.width as usize;
     lines.extend(
         opts.iter()

@@ -19,9 +19,9 @@ pub mod summary;
 pub mod summary_plot;
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
 
 use crate::tui::app::{Mode, State};
+use crate::tui::layout::Screen;
 
 /// What a key pressed in an overlay asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,10 +36,15 @@ pub enum Outcome<T> {
     Submit(T),
 }
 
-/// Draw the popup of the current mode over the screen (`area`: the whole frame).
-pub fn draw(state: &State, f: &mut Frame, area: Rect) {
+/// Draw the popup of the current mode over the screen, where `screen` puts it.
+pub fn draw(state: &State, f: &mut Frame, screen: &Screen) {
+    let area = screen.area;
     match &state.mode {
-        Mode::Search(s) => search::draw(state, f, area, s),
+        Mode::Search(s) => {
+            if let Some(list) = &screen.search {
+                search::draw(state, f, list, s)
+            }
+        }
         Mode::Jump(e) => jump::draw(state, f, area, e),
         Mode::Note(e) => note::draw(state, f, area, e),
         Mode::RejectOther(e) => reject::draw_other(state, f, area, e),
@@ -47,7 +52,30 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect) {
         Mode::Fix(fx) => fix::draw(state, f, area, fx),
         Mode::Reject { selected } => reject::draw(state, f, area, *selected),
         Mode::FixReason { selected, .. } => fix::draw_reason(state, f, area, *selected),
-        Mode::Filter { selected } => filter::draw(state, f, area, *selected),
+        Mode::Filter { selected } => {
+            if let Some(list) = &screen.filter {
+                filter::draw(state, f, list, *selected)
+            }
+        }
         Mode::Normal | Mode::Help { .. } | Mode::Summary { .. } => {}
     }
+}
+
+/// The keymap table of the overlay on screen (`None`: the item view's).
+pub fn keys(mode: &Mode) -> Option<crate::tui::keymap::Context> {
+    use crate::tui::keymap::Context;
+    Some(match mode {
+        Mode::Normal => return None,
+        Mode::Help { .. } => Context::Help,
+        Mode::Summary { .. } => Context::Summary,
+        Mode::Filter { .. } => Context::Filter,
+        Mode::Search(_) => Context::Search,
+        Mode::Jump(_) => Context::Jump,
+        Mode::Note(_) => Context::Note,
+        Mode::Penalty(_) => Context::Penalty,
+        Mode::Reject { .. } => Context::Reject,
+        Mode::RejectOther(_) => Context::RejectOther,
+        Mode::Fix(_) => Context::Fix,
+        Mode::FixReason { .. } => Context::FixReason,
+    })
 }

@@ -1,15 +1,18 @@
 //! The search popup: a query over ids and questions, the matches listed below it.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::tui::app::State;
-use crate::tui::edit::{EditOutcome, TextEdit};
+use crate::tui::edit::TextEdit;
+use crate::tui::keymap::{Action, Context, Keymap};
+use crate::tui::layout::ListArea;
 use crate::tui::overlays::Outcome;
+use crate::tui::overlays::dialog::{FieldKey, field_key};
 use crate::tui::text::{one_line, sanitize};
 use crate::tui::views::common::block;
 
@@ -22,39 +25,57 @@ pub struct SearchState {
     pub selected: usize,
 }
 
-/// A key in the search: arrows (or Ctrl-n / Ctrl-p) move through the matches, other keys
-/// edit the query; Enter gives the selected match (None: there is none).
-pub fn handle_key(s: &mut SearchState, k: &KeyEvent) -> Outcome<Option<usize>> {
+/// The search's keys: its table in the keymap.
+const KEYS: Context = Context::Search;
+
+/// A key in the search: `select_next` / `select_prev` (arrows, Ctrl-n / Ctrl-p) move
+/// through the matches, other keys edit the query; `submit` gives the selected match
+/// (None: there is none).
+pub fn handle_key(s: &mut SearchState, km: &Keymap, k: &KeyEvent) -> Outcome<Option<usize>> {
     let last = s.results.len().saturating_sub(1);
-    match k.code {
-        KeyCode::Down => s.selected = (s.selected + 1).min(last),
-        KeyCode::Up => s.selected = s.selected.saturating_sub(1),
-        KeyCode::Char('n') if k.modifiers.contains(KeyModifiers::CONTROL) => {
-            s.selected = (s.selected + 1).min(last)
+    match field_key(km, KEYS, &mut s.query, k) {
+        FieldKey::Action(Action::SelectNext) => s.selected = (s.selected + 1).min(last),
+        FieldKey::Action(Action::SelectPrev) => s.selected = s.selected.saturating_sub(1),
+        FieldKey::Action(Action::Cancel) => return Outcome::Close,
+        FieldKey::Action(Action::Submit) => {
+            return Outcome::Submit(s.results.get(s.selected).copied());
         }
-        KeyCode::Char('p') if k.modifiers.contains(KeyModifiers::CONTROL) => {
-            s.selected = s.selected.saturating_sub(1)
-        }
-        _ => {
-            return match s.query.handle(k) {
-                EditOutcome::Cancel => Outcome::Close,
-                EditOutcome::Submit => Outcome::Submit(s.results.get(s.selected).copied()),
-                EditOutcome::Changed => Outcome::Changed,
-                _ => Outcome::Stay,
-            };
-        }
+        FieldKey::Edited => return Outcome::Changed,
+        _ => {}
     }
     Outcome::Stay
 }
 
-pub fn draw(state: &State, f: &mut Frame, area: Rect, s: &SearchState) {
-    let t = &state.theme;
-    let r = Rect::new(
+/// Where the search popup is in `area`, and where its matches are listed: below the
+/// query line and a blank line, scrolled so that the selected match is in sight.
+pub fn list_area(state: &State, area: Rect, s: &SearchState) -> ListArea {
+    let frame = Rect::new(
         area.x + 2,
         area.y + area.height / 6,
         area.width.saturating_sub(4),
         (area.height * 2 / 3).max(6),
     );
+    let inner = Block::default().borders(Borders::ALL).inner(frame);
+    let avail = inner.height.saturating_sub(2);
+    let first = s
+        .selected
+        .saturating_sub((avail as usize).saturating_sub(1));
+    ListArea {
+        frame,
+        rows: Rect::new(inner.x, inner.y + 2.min(inner.height), inner.width, avail),
+        first,
+        // no index, no matches drawn
+        len: if state.meta.is_some() {
+            s.results.len()
+        } else {
+            0
+        },
+    }
+}
+
+pub fn draw(state: &State, f: &mut Frame, list: &ListArea, s: &SearchState) {
+    let t = &state.theme;
+    let r = list.frame;
     f.render_widget(Clear, r);
     let title = match &state.meta {
         Some(_) => format!(" Search ids and questions · {} matches ", s.results.len()),
@@ -71,8 +92,8 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, s: &SearchState) {
         ]),
         Line::from(""),
     ];
-    let avail = inner.height.saturating_sub(2) as usize;
-    let start = s.selected.saturating_sub(avail.saturating_sub(1));
+    let avail = list.rows.height as usize;
+    let start = list.first;
     if let Some(meta) = &state.meta {
         let query = s.query.text();
         for (k, &i) in s.results.iter().enumerate().skip(start).take(avail) {

@@ -1,16 +1,15 @@
 //! The footer: the progress bar, and below it the status line (`status`).
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::tui::app::State;
+use crate::tui::layout::Screen;
 use crate::tui::views::status;
 
-pub(crate) fn draw_footer(state: &State, f: &mut Frame, area: Rect) {
-    let t = &state.theme;
-    let rows = Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).split(area);
+/// The progress bar's label: my count, anyone's, and my pace.
+pub fn label(state: &State) -> String {
     let (me, any, total) = state.progress();
     // Blind mode: how many items others are done with is theirs, not shown.
     let any = if state.blind { Some(me) } else { any };
@@ -28,9 +27,15 @@ pub(crate) fn draw_footer(state: &State, f: &mut Frame, area: Rect) {
         Some(a) => format!(" · anyone {a}"),
         None => " · indexing…".into(),
     };
-    let label = format!(" me {me}/{total}{any_s}{pace} ");
-    let w = rows[0].width as usize;
-    let bar_w = w.saturating_sub(label.chars().count());
+    format!(" me {me}/{total}{any_s}{pace} ")
+}
+
+pub(crate) fn draw_footer(state: &State, f: &mut Frame, screen: &Screen) {
+    let t = &state.theme;
+    let (me, any, total) = state.progress();
+    let any = if state.blind { Some(me) } else { any };
+    let label = label(state);
+    let bar_w = screen.bar.width as usize;
     let filled = if total > 0 {
         (me as f64 / total as f64 * bar_w as f64).round() as usize
     } else {
@@ -52,10 +57,10 @@ pub(crate) fn draw_footer(state: &State, f: &mut Frame, area: Rect) {
         Span::styled("░".repeat(bar_w - any_filled), t.dim),
         Span::styled(label, t.text),
     ];
-    f.render_widget(Paragraph::new(Line::from(bar)), rows[0]);
+    f.render_widget(Paragraph::new(Line::from(bar)), screen.progress);
 
-    let second = status::status_line(state, rows[1].width);
-    f.render_widget(Paragraph::new(second), rows[1]);
+    let second = status::status_line(state, screen.status.width);
+    f.render_widget(Paragraph::new(second), screen.status);
 }
 
 pub(crate) fn fmt_minutes(m: f64) -> String {

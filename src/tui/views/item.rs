@@ -8,9 +8,9 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use crate::model::Item;
 use crate::tui::app::{ImageSlot, Mode, State};
-use crate::tui::draw::{MIN_H, MIN_W};
 use crate::tui::image;
 use crate::tui::keymap::{Action, Context};
+use crate::tui::layout::{ItemAreas, Screen, item_areas, side_by_side};
 use crate::tui::text::{one_line, sanitize, truncate};
 use crate::tui::views;
 use crate::tui::views::common::{block, scroll_indicator, view_item};
@@ -38,42 +38,6 @@ pub(crate) struct ItemPanes {
     panes: Vec<Pane>,
 }
 
-/// No picture will be shown for the current item (it failed to load, or images are off).
-pub(crate) fn image_collapsed(state: &State) -> bool {
-    match &state.image {
-        ImageSlot::Failed(..) => true,
-        ImageSlot::None => state.protocol_name == "none",
-        _ => false,
-    }
-}
-
-/// The responses are shown side by side: asked for, and more than one.
-pub(crate) fn side_by_side(state: &State) -> bool {
-    state.side_by_side && state.item().is_some_and(|i| i.responses.len() > 1)
-}
-
-/// Split the body into (image pane, text pane).
-pub(crate) fn split_body(body: Rect, has_image: bool, zoom: bool) -> (Option<Rect>, Rect) {
-    if !has_image {
-        return (None, body);
-    }
-    if zoom {
-        return (
-            Some(body),
-            Rect::new(body.x, body.y + body.height, body.width, 0),
-        );
-    }
-    if body.width >= 120 {
-        let c = Layout::horizontal([Constraint::Percentage(40), Constraint::Percentage(60)])
-            .split(body);
-        (Some(c[0]), c[1])
-    } else {
-        let ih = (body.height / 3).clamp(5, 14);
-        let c = Layout::vertical([Constraint::Length(ih), Constraint::Min(3)]).split(body);
-        (Some(c[0]), c[1])
-    }
-}
-
 /// How many responses side by side fit in `width` columns.
 pub(crate) const SIDE_COLUMN_MIN: u16 = 38;
 
@@ -85,7 +49,8 @@ pub fn side_window(n: usize, selected: usize, width: u16) -> (usize, usize) {
     (start, per)
 }
 
-pub(crate) fn item_panes(state: &State, area: Rect) -> ItemPanes {
+pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
+    let area = areas.text;
     let t = &state.theme;
     let mut out = ItemPanes::default();
     let Some(cur) = &state.current else {
@@ -133,18 +98,9 @@ pub(crate) fn item_panes(state: &State, area: Rect) -> ItemPanes {
         }
     };
     let item = &item;
-    let has_image = item.image.is_some();
-    // Side by side, the columns need the rows: the image is one line (zoom shows it).
-    let mut text_rect =
-        if has_image && !state.zoom && (image_collapsed(state) || side_by_side(state)) {
-            let c = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).split(area);
-            out.image_line = Some(c[0]);
-            c[1]
-        } else {
-            let (img, text) = split_body(area, has_image, state.zoom);
-            out.image = img;
-            text
-        };
+    out.image = areas.image;
+    out.image_line = areas.image_line;
+    let mut text_rect = areas.text;
     if text_rect.height == 0 {
         return out;
     }
@@ -269,12 +225,11 @@ pub(crate) fn pane_geometry(p: &Pane) -> (Rect, u16) {
 /// How far the item's text can scroll at the current terminal size: the scroll keys stop
 /// there, so `PgDn` never shows a blank pane.
 pub fn max_scroll(state: &State) -> u16 {
-    let (w, h) = state.size;
-    if w < MIN_W || h < MIN_H {
+    let screen = Screen::of(state);
+    if screen.too_small {
         return 0;
     }
-    let body = Rect::new(0, 1, w, h.saturating_sub(3));
-    item_panes(state, body)
+    item_panes(state, item_areas(state, screen.body))
         .panes
         .iter()
         .map(|p| pane_geometry(p).1)
@@ -285,12 +240,11 @@ pub fn max_scroll(state: &State) -> u16 {
 /// How far `PgDn`/`PgUp` move the item's text: the visible rows of the pane that scrolls
 /// furthest (the one whose indicator counts lines), less one row kept for context.
 pub fn page_rows(state: &State) -> u16 {
-    let (w, h) = state.size;
-    let body = Rect::new(0, 1, w, h.saturating_sub(3));
-    let rows = if w < MIN_W || h < MIN_H {
+    let screen = Screen::of(state);
+    let rows = if screen.too_small {
         0
     } else {
-        item_panes(state, body)
+        item_panes(state, item_areas(state, screen.body))
             .panes
             .iter()
             .map(pane_geometry)
@@ -301,9 +255,9 @@ pub fn page_rows(state: &State) -> u16 {
     rows.saturating_sub(1).max(1)
 }
 
-pub(crate) fn draw_item(state: &State, f: &mut Frame, area: Rect) {
+pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
     let t = &state.theme;
-    let panes = item_panes(state, area);
+    let panes = item_panes(state, areas);
     if let (Some(r), Some(item)) = (panes.image, state.item()) {
         draw_image(state, f, r, item);
     }

@@ -1,0 +1,137 @@
+use super::*;
+use crate::store::Format;
+
+fn store(name: &str, text: &str) -> Store {
+    Store::from_bytes(name.into(), Format::Jsonl, text.as_bytes().to_vec()).unwrap()
+}
+
+fn run(files: &[(&str, &str)]) -> Result<Merged, MergeError> {
+    let stores: Vec<Store> = files.iter().map(|(n, t)| store(n, t)).collect();
+    let inputs: Vec<(String, &Store)> = files
+        .iter()
+        .zip(&stores)
+        .map(|((n, _), s)| (n.to_string(), s))
+        .collect();
+    merge(&inputs)
+}
+
+#[test]
+fn union_in_order_of_first_appearance() {
+    let a = "{\"id\":\"1\", \"x\": 1.0,\"reviews\":{\"a\":{\"at\":\"2026-01-01T00:00:00Z\",\"status\":\"accept\"}}}\n{\"id\":\"2\",\"x\":2}\n";
+    let b = "{\"id\":\"3\",\"x\":3}\n{\"x\": 1.0,\"id\":\"1\",\"reviews\":{\"b\":{\"at\":\"2026-01-02T00:00:00Z\",\"status\":\"reject\"}}}\n";
+    let m = run(&[("A", a), ("B", b)]).unwrap();
+    assert_eq!(
+        m.lines,
+        vec![
+            "{\"id\":\"1\", \"x\": 1.0,\"reviews\":{\"a\":{\"at\":\"2026-01-01T00:00:00Z\",\"status\":\"accept\"},\"b\":{\"at\":\"2026-01-02T00:00:00Z\",\"status\":\"reject\"}}}",
+            "{\"id\":\"2\",\"x\":2}",
+            "{\"id\":\"3\",\"x\":3}",
+        ]
+    );
+    assert_eq!(m.unchanged, 2);
+    assert!(m.replaced.is_empty());
+    assert_eq!(m.reviews.get("a"), Some(&1));
+}
+
+#[test]
+fn reviews_are_added_as_the_last_key() {
+    let a = "{\"id\":\"1\",  \"n\": 1e3}\n";
+    let b = "{\"id\":\"1\",\"n\":1e3,\"reviews\":{\"b\":{\"at\":\"2026-01-02T00:00:00Z\"}}}\n";
+    let m = run(&[("A", a), ("B", b)]).unwrap();
+    assert_eq!(
+        m.lines[0],
+        "{\"id\":\"1\",  \"n\": 1e3,\"reviews\":{\"b\":{\"at\":\"2026-01-02T00:00:00Z\"}}}"
+    );
+}
+
+#[test]
+fn differing_item_is_an_error_naming_it() {
+    let a = "{\"id\":\"q1\",\"counterfactual\":{\"question\":\"q\",\"answer\":\"3\"}}\n";
+    let b = "{\"id\":\"q0\"}\n{\"id\":\"q1\",\"counterfactual\":{\"question\":\"q\",\"answer\":\"4\"}}\n";
+    let e = run(&[("A", a), ("B", b)]).unwrap_err();
+    assert_eq!(
+        e,
+        MergeError::Differs {
+            id: "q1".into(),
+            a: place("A", 1),
+            b: place("B", 2),
+            path: "counterfactual.answer".into()
+        }
+    );
+    // number spelling counts; key order does not
+    let e = run(&[
+        ("A", "{\"id\":\"x\",\"v\":1.0}"),
+        ("B", "{\"id\":\"x\",\"v\":1}"),
+    ]);
+    assert!(matches!(e, Err(MergeError::Differs { path, .. }) if path == "v"));
+    assert!(
+        run(&[
+            ("A", "{\"id\":\"x\",\"v\":1,\"w\":2}"),
+            ("B", "{\"w\":2,\"id\":\"x\",\"v\":1}")
+        ])
+        .is_ok()
+    );
+}
+
+#[test]
+fn same_reviewer_twice_keeps_the_newer() {
+    let a = "{\"id\":\"1\",\"reviews\":{\"r\":{\"at\":\"2026-03-01T10:00:00Z\",\"status\":\"accept\"}}}\n";
+    let b = "{\"id\":\"1\",\"reviews\":{\"r\":{\"at\":\"2026-03-01T11:00:00+00:00\",\"status\":\"reject\"}}}\n";
+    let m = run(&[("A", a), ("B", b)]).unwrap();
+    assert!(m.lines[0].contains("reject") && !m.lines[0].contains("accept"));
+    assert_eq!(
+        m.replaced[0].to_string(),
+        "item 1: reviewer r: kept the verdict of 2026-03-01T11:00:00+00:00 from B, dropped the one of 2026-03-01T10:00:00Z from A"
+    );
+    // and the other way round: the first file's verdict is newer
+    let m = run(&[("B", b), ("A", a)]).unwrap();
+    assert!(m.lines[0].contains("reject"));
+    assert_eq!(m.replaced[0].kept_file, "B");
+    assert_eq!(m.unchanged, 1);
+    // identical duplicates are silent
+    let m = run(&[("A", a), ("A2", a)]).unwrap();
+    assert!(m.replaced.is_empty());
+    assert_eq!(m.lines[0], a.trim_end());
+}
+
+#[test]
+fn undecidable_and_malformed_inputs() {
+    let a = "{\"id\":\"1\",\"reviews\":{\"r\":{\"at\":\"2026-03-01T10:00:00Z\",\"status\":\"accept\"}}}\n";
+    let same_time =
+        "{\"id\":\"1\",\"reviews\":{\"r\":{\"at\":\"2026-03-01T10:00:00Z\",\"status\":\"fix\"}}}\n";
+    let no_time = "{\"id\":\"1\",\"reviews\":{\"r\":{\"status\":\"fix\"}}}\n";
+    assert!(matches!(
+        run(&[("A", a), ("B", same_time)]),
+        Err(MergeError::Undecidable { .. })
+    ));
+    let e = run(&[("A", a), ("B", no_time)]).unwrap_err();
+    assert!(e.to_string().contains("has no `at`"), "{e}");
+    assert!(matches!(
+        run(&[("A", "{\"x\":1}")]),
+        Err(MergeError::NoId { line: 1, .. })
+    ));
+    assert!(matches!(
+        run(&[("A", "{\"id\":\"a\"}\n{\"id\": oops}")]),
+        Err(MergeError::Unreadable { line: 2, .. })
+    ));
+    assert!(matches!(
+        run(&[("A", "{\"id\":\"a\"}\n{\"id\":\"a\"}")]),
+        Err(MergeError::DuplicateId {
+            first: 1,
+            second: 2,
+            ..
+        })
+    ));
+    assert!(matches!(
+        run(&[("A", "{\"id\":\"a\",\"reviews\":[]}")]),
+        Err(MergeError::BadReviews { .. })
+    ));
+}
+
+#[test]
+fn multi_line_items_become_one_line() {
+    let doc = "{\"items\": [\n  {\n    \"id\": \"a\",\n    \"v\": 1.50\n  }\n]}";
+    let s = Store::from_bytes("d.json".into(), Format::Json, doc.as_bytes().to_vec()).unwrap();
+    let m = merge(&[("d.json".to_string(), &s)]).unwrap();
+    assert_eq!(m.lines, vec!["{\"id\":\"a\",\"v\":1.50}"]);
+}

@@ -1,0 +1,269 @@
+//! The keymap's actions: what each does to the state.
+
+use crate::model::JustificationGrade;
+use crate::review;
+use crate::tui::edit::TextEdit;
+use crate::tui::keymap::{Action, Context};
+
+use super::*;
+
+impl State {
+    pub fn act(&mut self, action: Action, fx: &mut Vec<Effect>) {
+        let page = crate::tui::draw::page_rows(self);
+        match action {
+            // The overlays' own actions do nothing in the item view.
+            Action::Close
+            | Action::Submit
+            | Action::Cancel
+            | Action::SelectNext
+            | Action::SelectPrev
+            | Action::Toggle
+            | Action::SwitchField
+            | Action::Reason(_) => {}
+            Action::Quit => {
+                self.quit = true;
+                fx.push(self.position_effect());
+                fx.push(Effect::Quit);
+            }
+            Action::Next => self.step(1, fx),
+            Action::Prev => self.step(-1, fx),
+            Action::First => {
+                if let Some(t) = self.visible_list().first().copied() {
+                    self.goto(t, fx)
+                }
+            }
+            Action::Last => {
+                if let Some(t) = self.visible_list().last().copied() {
+                    self.goto(t, fx)
+                }
+            }
+            Action::NextUngraded => self.next_ungraded(fx),
+            Action::Jump => self.mode = Mode::Jump(TextEdit::new("", false)),
+            Action::Search => {
+                self.mode = Mode::Search(SearchState {
+                    query: TextEdit::new("", false),
+                    results: vec![],
+                    selected: 0,
+                });
+                self.refresh_search(fx);
+            }
+            Action::Filter => {
+                self.count_filters();
+                self.mode = Mode::Filter { selected: 0 };
+            }
+            Action::ClearFilters => {
+                self.filters = Filters::default();
+                self.apply_filters(fx);
+            }
+            Action::Help => self.mode = Mode::Help { scroll: 0 },
+            Action::Summary => {
+                if self.blind {
+                    let key = self.keymap.hint(Context::Global, Action::Blind);
+                    self.set_status(
+                        format!(
+                            "the summary holds others' and the judge's figures: hidden in blind mode ({key} leaves it)"
+                        ),
+                        Level::Warn,
+                    );
+                    return;
+                }
+                self.mode = Mode::Summary { scroll: 0 };
+                fx.push(Effect::ComputeSummary);
+            }
+            Action::Undo => self.undo(fx),
+            Action::Redo => self.redo(fx),
+            Action::Note => {
+                let note = self
+                    .my_review(self.pos)
+                    .and_then(|r| r.note)
+                    .unwrap_or_default();
+                self.mode = Mode::Note(TextEdit::new(&note, true));
+            }
+            Action::ScrollDown => self.scroll_down(1),
+            Action::ScrollUp => self.scroll = self.scroll.saturating_sub(1),
+            Action::PageDown => self.scroll_down(page),
+            Action::PageUp => self.scroll = self.scroll.saturating_sub(page),
+            Action::NextModel => {
+                let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
+                if n > 1 {
+                    self.model = (self.model + 1) % n;
+                } else {
+                    self.set_status(one_response(n, "no other model to switch to"), Level::Info);
+                }
+            }
+            Action::SideBySide => {
+                let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
+                if n > 1 || self.side_by_side {
+                    self.side_by_side = !self.side_by_side;
+                    self.scroll = 0;
+                } else {
+                    self.set_status(one_response(n, "nothing to set side by side"), Level::Info);
+                }
+            }
+            Action::ZoomImage => {
+                if self.image_path().is_some() {
+                    self.zoom = !self.zoom;
+                    self.scroll = 0;
+                } else {
+                    self.set_status("this item has no image", Level::Warn);
+                }
+            }
+            Action::OpenImage => match self.image_path() {
+                Some(p) => fx.push(Effect::OpenExternal(p)),
+                None => self.set_status("this item has no image", Level::Warn),
+            },
+            Action::Blind => {
+                self.blind = !self.blind;
+                let dropped = if self.blind {
+                    self.blind_filters_off(fx)
+                } else {
+                    if !self.filters.is_empty() {
+                        self.apply_filters(fx);
+                    }
+                    false
+                };
+                self.set_status(
+                    match (self.blind, dropped) {
+                        (true, false) => {
+                            "blind mode: others' verdicts and the judge are hidden until you grade"
+                        }
+                        (true, true) => {
+                            "blind mode: others' verdicts and the judge are hidden until you grade; the filters on them are off"
+                        }
+                        (false, _) => "blind mode off",
+                    },
+                    Level::Info,
+                );
+                self.count_filters();
+            }
+            Action::Theme => {
+                self.theme = Theme::new(self.theme.name.next());
+                let key = self.keymap.hint(Context::Global, Action::Theme);
+                self.set_status(
+                    format!("theme: {} ({key} switches)", self.theme.name.name()),
+                    Level::Info,
+                );
+            }
+            Action::Suspend => fx.push(Effect::Suspend),
+            Action::Identifies => self.justification(JustificationGrade::Identifies, fx),
+            Action::Partial => self.justification(JustificationGrade::Partial, fx),
+            Action::Misses => self.justification(JustificationGrade::Misses, fx),
+            Action::FactOverride => self.change_grades(fx, review::cycle_fact),
+            Action::Bonus(n) => {
+                let count = self.item().map(|i| i.bonus_points.len()).unwrap_or(0);
+                if (n as usize) > count {
+                    self.set_status(format!("this item has {count} bonus points"), Level::Warn);
+                    return;
+                }
+                self.change_grades(fx, |g| review::toggle_bonus(g, n as u32))
+            }
+            Action::NoBonus => self.change_grades(fx, review::no_bonus),
+            Action::Penalty => {
+                let cur = self
+                    .my_grades()
+                    .and_then(|g| g.penalty.clone())
+                    .flatten()
+                    .unwrap_or_default();
+                self.mode = Mode::Penalty(TextEdit::new(&cur, false));
+            }
+            Action::NoPenalty => self.change_grades(fx, |g| review::set_penalty(g, None)),
+            Action::ContextLength => {
+                self.context_len = (self.context_len + 1) % CONTEXT_LENGTHS.len()
+            }
+            Action::Accept => {
+                if self.change_review(fx, |r, _| review::accept(r)) {
+                    self.advance_after("accepted", fx);
+                }
+            }
+            Action::Skip => self.toggle_skip(fx),
+            Action::Fix => {
+                let (q, a) = match self.item().and_then(|i| i.counterfactual.as_ref()) {
+                    Some(cf) => {
+                        let r = self.my_review(self.pos);
+                        (
+                            r.as_ref()
+                                .and_then(|r| r.fixed_question.clone())
+                                .unwrap_or_else(|| cf.question.clone()),
+                            r.as_ref()
+                                .and_then(|r| r.fixed_answer.clone())
+                                .unwrap_or_else(|| cf.answer.clone()),
+                        )
+                    }
+                    None => {
+                        self.set_status("no counterfactual question to fix", Level::Warn);
+                        return;
+                    }
+                };
+                self.mode = Mode::Fix(FixState {
+                    question: TextEdit::new(&q, false),
+                    answer: TextEdit::new(&a, false),
+                    on_answer: false,
+                });
+            }
+            Action::Reject => self.mode = Mode::Reject { selected: 0 },
+            Action::OriginalOverride => self.change_grades(fx, review::cycle_original),
+            Action::CounterfactualOverride => self.change_grades(fx, review::cycle_counterfactual),
+            Action::Pass => {
+                self.change_review(fx, |r, _| review::set_verdict(r, "pass"));
+            }
+            Action::Fail => {
+                self.change_review(fx, |r, _| review::set_verdict(r, "fail"));
+            }
+            Action::Unsure => {
+                self.change_review(fx, |r, _| review::set_verdict(r, "unsure"));
+            }
+            Action::Adjudicate => {
+                let done = self
+                    .item()
+                    .is_some_and(|it| review::item_done(it, self.my_review(self.pos).as_ref()));
+                if !done {
+                    let key = self.keymap.hint(Context::Global, Action::Adjudicate);
+                    self.set_status(
+                        format!(
+                            "grade the item first; {key} then marks your verdict as the final one"
+                        ),
+                        Level::Warn,
+                    );
+                    return;
+                }
+                self.change_review(fx, |r, _| review::toggle_final(r));
+                if self.queue {
+                    // An adjudicated item leaves the queue: on to the next one.
+                    self.apply_filters(fx);
+                }
+            }
+            Action::AdjudicationQueue => {
+                if self.meta.is_none() {
+                    self.set_status(
+                        "the index is still being built; try again in a moment",
+                        Level::Warn,
+                    );
+                    return;
+                }
+                if self.blind && !self.queue {
+                    let key = self.keymap.hint(Context::Global, Action::Blind);
+                    self.set_status(
+                        format!(
+                            "the adjudication queue is others' disagreements: hidden in blind mode ({key} leaves it)"
+                        ),
+                        Level::Warn,
+                    );
+                    return;
+                }
+                self.queue = !self.queue;
+                self.scroll = 0;
+                self.apply_filters(fx);
+                if self.queue && self.visible.as_ref().is_some_and(Vec::is_empty) {
+                    // An empty queue is not entered.
+                    self.queue = false;
+                    self.apply_filters(fx);
+                    self.set_status("no item to adjudicate", Level::Info);
+                    return;
+                }
+                if !self.queue {
+                    self.set_status("left the adjudication queue", Level::Info);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,402 @@
+//! Filtering the items: which pass, the menu's counts, the items' facts as my verdicts change them.
+
+use std::collections::HashMap;
+
+use crate::tui::facts::{BitSet, Index, Kind};
+use crate::tui::grading;
+use crate::tui::keymap::{Action, Context};
+
+use super::*;
+
+impl State {
+    /// Ask the search worker for the current query's matches (the newest request wins;
+    /// results come back as `Msg::SearchDone`).
+    pub(super) fn refresh_search(&mut self, fx: &mut Vec<Effect>) {
+        let Mode::Search(s) = &mut self.mode else {
+            return;
+        };
+        s.selected = 0;
+        let Some(meta) = &self.meta else { return };
+        self.search_seq += 1;
+        fx.push(Effect::Search {
+            seq: self.search_seq,
+            query: s.query.text(),
+            meta: meta.clone(),
+            within: self.visible.clone(),
+        });
+    }
+
+    pub fn filter_options(&self) -> Vec<FilterOption> {
+        self.filter_catalog.clone()
+    }
+
+    pub fn filter_active(&self, o: &FilterOption) -> bool {
+        self.filters.is_on(o)
+    }
+
+    /// Is the filter row hidden now: blind mode, and derived from others' verdicts or the
+    /// judge? A hidden row selects and counts nothing.
+    pub fn filter_hidden(&self, o: &FilterOption) -> bool {
+        self.blind && o.depends_on_others(&self.reviewer)
+    }
+
+    /// The filter row's label as it applies now: in blind mode the verification rows
+    /// are my verdicts'.
+    pub fn filter_label(&self, o: &FilterOption) -> String {
+        match o {
+            FilterOption::Status(_) if self.blind => format!("{} by me", o.label()),
+            _ => o.label(),
+        }
+    }
+
+    /// Blind mode starts: the filters and the queue that depend on others' verdicts go.
+    pub(super) fn blind_filters_off(&mut self, fx: &mut Vec<Effect>) -> bool {
+        let before = self.filters.on.len();
+        let me = self.reviewer.clone();
+        self.filters.on.retain(|o| !o.depends_on_others(&me));
+        let changed = self.filters.on.len() != before || self.queue;
+        self.queue = false;
+        if changed || !self.filters.is_empty() {
+            // The verification rows now look at my verdicts only.
+            self.apply_filters(fx);
+        }
+        changed
+    }
+
+    /// Turn an option on or off. Options of one group combine with OR, so any number of
+    /// them can be on; "ungraded" and "graded by me" are the exception (both on would be
+    /// no filter at all).
+    pub(super) fn toggle_filter(&mut self, o: FilterOption) {
+        let f = &mut self.filters;
+        if let Some(p) = f.on.iter().position(|x| *x == o) {
+            f.on.remove(p);
+            return;
+        }
+        match o {
+            FilterOption::Ungraded => f.on.retain(|x| *x != FilterOption::GradedByMe),
+            FilterOption::GradedByMe => f.on.retain(|x| *x != FilterOption::Ungraded),
+            _ => {}
+        }
+        if let FilterOption::Model(m) = &o
+            && let Some(k) = self
+                .item()
+                .and_then(|it| it.responses.iter().position(|r| r.model == *m))
+        {
+            // Choosing a model shows its response.
+            self.model = k;
+        }
+        self.filters.on.push(o);
+    }
+
+    /// Turn the filter menu's row `row` on or off (a filter blind mode hides stays off).
+    pub(super) fn toggle_filter_row(&mut self, row: usize, fx: &mut Vec<Effect>) {
+        let Some(o) = self.filter_options().get(row).cloned() else {
+            return;
+        };
+        if self.filter_hidden(&o) {
+            let key = self.keymap.hint(Context::Global, Action::Blind);
+            self.set_status(
+                format!("{}: hidden in blind mode ({key} leaves it)", o.label()),
+                Level::Warn,
+            );
+            return;
+        }
+        self.toggle_filter(o);
+        self.apply_filters(fx);
+    }
+
+    /// Does fact (kind, name) hold for item `i` as it stands now?
+    pub(super) fn holds(&self, i: usize, kind: Kind, name: &str) -> bool {
+        if let Some(f) = self.live.get(&i) {
+            return f.iter().any(|(k, n)| *k == kind && n == name);
+        }
+        self.meta.as_ref().is_some_and(|m| m.has(i, kind, name))
+    }
+
+    /// The models the "model wrong" filter looks at: the chosen ones, else all.
+    pub(super) fn wrong_models(&self) -> Vec<String> {
+        let chosen: Vec<String> = self
+            .filters
+            .in_group(FilterGroup::Model)
+            .filter_map(|o| match o {
+                FilterOption::Model(m) => Some(m.clone()),
+                _ => None,
+            })
+            .collect();
+        if !chosen.is_empty() {
+            return chosen;
+        }
+        self.meta
+            .as_ref()
+            .map(|m| m.names(Kind::Model).map(str::to_string).collect())
+            .unwrap_or_default()
+    }
+
+    /// Does option `o` hold for item `i` as it stands now?
+    pub(super) fn option_holds(&self, o: &FilterOption, i: usize) -> bool {
+        if self.filter_hidden(o) {
+            return false;
+        }
+        match o {
+            FilterOption::Status(st) if self.blind => self.holds(
+                i,
+                Kind::ReviewerStatus,
+                &crate::tui::facts::reviewer_status(&self.reviewer, *st),
+            ),
+            FilterOption::Ungraded => !self.graded_by_me(i),
+            FilterOption::GradedByMe => self.graded_by_me(i),
+            FilterOption::Skipped => self.skipped.contains(&i),
+            FilterOption::ModelWrong => self
+                .wrong_models()
+                .iter()
+                .any(|m| self.holds(i, Kind::Wrong, m)),
+            other => {
+                let (k, n) = other.fact().expect("a fact option");
+                self.holds(i, k, n)
+            }
+        }
+    }
+
+    /// Does item `i` pass every group's filter except `skip`'s?
+    pub(super) fn passes_except(&self, i: usize, skip: Option<FilterGroup>) -> bool {
+        self.filters
+            .groups()
+            .into_iter()
+            .filter(|g| Some(*g) != skip)
+            .all(|g| self.filters.in_group(g).any(|o| self.option_holds(o, i)))
+    }
+
+    /// Is item `i` in the adjudication queue now (my verdicts of this session included)?
+    pub fn needs_adjudication(&self, i: usize) -> bool {
+        if self.meta.is_some() {
+            return self.holds(i, Kind::NeedsAdjudication, "");
+        }
+        if let Some(r) = self.mine.get(&i) {
+            let Ok(mut it) = self.store.item(i) else {
+                return false;
+            };
+            match r {
+                Some(r) => {
+                    it.reviews.insert(self.reviewer.clone(), r.clone());
+                }
+                None => {
+                    it.reviews.shift_remove(&self.reviewer);
+                }
+            }
+            return grading::needs_adjudication(&it);
+        }
+        false
+    }
+
+    /// Does item `i` pass the filters (and the adjudication queue, when on)?
+    pub fn passes(&self, i: usize) -> bool {
+        if self.queue && !self.needs_adjudication(i) {
+            return false;
+        }
+        self.passes_except(i, None)
+    }
+
+    /// The items option `o` holds for, from the index (items changed this session are
+    /// corrected afterwards).
+    pub(super) fn option_bits(&self, ix: &Index, o: &FilterOption) -> BitSet {
+        let n = ix.len();
+        if self.filter_hidden(o) {
+            return BitSet::new(n);
+        }
+        match o {
+            FilterOption::Status(st) if self.blind => ix
+                .facet(
+                    Kind::ReviewerStatus,
+                    &crate::tui::facts::reviewer_status(&self.reviewer, *st),
+                )
+                .cloned()
+                .unwrap_or_else(|| BitSet::new(n)),
+            FilterOption::Skipped => {
+                let mut b = BitSet::new(n);
+                for &i in self.skipped.iter().filter(|&&i| i < n) {
+                    b.set(i, true);
+                }
+                b
+            }
+            FilterOption::Ungraded | FilterOption::GradedByMe => {
+                let mut b = ix
+                    .facet(Kind::Done, &self.reviewer)
+                    .cloned()
+                    .unwrap_or_else(|| BitSet::new(n));
+                if *o == FilterOption::Ungraded {
+                    b.invert();
+                }
+                b
+            }
+            FilterOption::ModelWrong => {
+                let mut b = BitSet::new(n);
+                for m in self.wrong_models() {
+                    if let Some(w) = ix.facet(Kind::Wrong, &m) {
+                        b.or_with(w);
+                    }
+                }
+                b
+            }
+            other => {
+                let (k, name) = other.fact().expect("a fact option");
+                ix.facet(k, name).cloned().unwrap_or_else(|| BitSet::new(n))
+            }
+        }
+    }
+
+    /// The items passing group `g`'s filter, from the index.
+    pub(super) fn group_bits(&self, ix: &Index, g: FilterGroup) -> BitSet {
+        let mut b = BitSet::new(ix.len());
+        for o in self.filters.in_group(g) {
+            b.or_with(&self.option_bits(ix, o));
+        }
+        b
+    }
+
+    /// Items changed this session, whose facts may differ from the index's.
+    pub(super) fn changed_items(&self) -> Vec<usize> {
+        let mut v: Vec<usize> = self.mine.keys().chain(self.live.keys()).copied().collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    pub(super) fn apply_filters(&mut self, fx: &mut Vec<Effect>) {
+        let Some(ix) = self.meta.clone() else {
+            self.visible = None;
+            return;
+        };
+        if self.filters.is_empty() && !self.queue {
+            self.visible = None;
+            self.count_filters();
+            return;
+        }
+        let mut mask = BitSet::full(ix.len());
+        for g in self.filters.groups() {
+            mask.and_with(&self.group_bits(&ix, g));
+        }
+        if self.queue {
+            match ix.facet(Kind::NeedsAdjudication, "") {
+                Some(b) => mask.and_with(b),
+                None => mask = BitSet::new(ix.len()),
+            }
+        }
+        for i in self.changed_items() {
+            mask.set(i, self.passes(i));
+        }
+        let v: Vec<usize> = mask.ones().collect();
+        let n = v.len();
+        self.count_filters();
+        let what = match (self.queue, self.filters.is_empty()) {
+            (true, true) => "adjudication queue".to_string(),
+            (true, false) => format!("adjudication queue + {}", self.filters.describe()),
+            (false, _) => self.filters.describe(),
+        };
+        let msg = if self.queue && n == 0 {
+            format!(
+                "{what}: no item left to adjudicate ({} leaves the queue)",
+                self.keymap.hint(Context::Global, Action::AdjudicationQueue)
+            )
+        } else if n == 1 {
+            format!("1 item matches: {what}")
+        } else {
+            format!("{n} items match: {what}")
+        };
+        if v.binary_search(&self.pos).is_err()
+            && let Some(&t) = v.iter().find(|&&i| i > self.pos).or(v.first())
+        {
+            self.visible = Some(v);
+            self.goto(t, fx);
+            self.set_status(msg, Level::Info);
+            return;
+        }
+        self.visible = Some(v);
+        self.set_status(msg, Level::Info);
+    }
+
+    /// Count, for every row of the filter menu, the items that match it and the filters
+    /// of the other groups (what turning it on would show, or shows).
+    pub fn count_filters(&mut self) {
+        let Some(ix) = self.meta.clone() else {
+            self.filter_counts.clear();
+            return;
+        };
+        let groups = self.filters.groups();
+        let masks: Vec<(FilterGroup, BitSet)> = groups
+            .iter()
+            .map(|&g| (g, self.group_bits(&ix, g)))
+            .collect();
+        let except = |skip: Option<FilterGroup>| {
+            let mut m = BitSet::full(ix.len());
+            for (g, b) in &masks {
+                if Some(*g) != skip {
+                    m.and_with(b);
+                }
+            }
+            m
+        };
+        let mut by_group: HashMap<Option<FilterGroup>, BitSet> = HashMap::new();
+        let changed = self.changed_items();
+        // The items changed this session, as they stand now: which groups each passes,
+        // and which rows hold for it (worked out once, not per row).
+        let wrong = self.wrong_models();
+        let holds = |o: &FilterOption, i: usize| match o {
+            FilterOption::ModelWrong => wrong.iter().any(|m| self.holds(i, Kind::Wrong, m)),
+            o => self.option_holds(o, i),
+        };
+        let live: Vec<(usize, Vec<bool>, Vec<bool>)> = changed
+            .iter()
+            .map(|&i| {
+                let pass: Vec<bool> = groups
+                    .iter()
+                    .map(|&g| self.filters.in_group(g).any(|o| holds(o, i)))
+                    .collect();
+                let rows = self.filter_catalog.iter().map(|o| holds(o, i)).collect();
+                (i, pass, rows)
+            })
+            .collect();
+        let mut counts = Vec::with_capacity(self.filter_catalog.len());
+        for (k, o) in self.filter_catalog.iter().enumerate() {
+            let g = o.group();
+            let key = groups.contains(&g).then_some(g);
+            let others = by_group.entry(key).or_insert_with(|| except(key));
+            let bits = self.option_bits(&ix, o);
+            let mut c = others.count_and(&bits) as i64;
+            for (i, pass, rows) in &live {
+                let passes_others = groups.iter().zip(pass).all(|(g, p)| *p || Some(*g) == key);
+                c -= i64::from(others.get(*i) && bits.get(*i));
+                c += i64::from(passes_others && rows[k]);
+            }
+            counts.push(c.max(0) as usize);
+        }
+        self.filter_counts = counts;
+    }
+
+    /// Recompute the facts of item `i` with my verdict as it stands now.
+    pub(super) fn refresh_live(&mut self, i: usize) {
+        if self.meta.is_none() {
+            return;
+        }
+        let item = match self.current.as_ref().filter(|c| c.index == i) {
+            Some(c) => c.item.clone().ok(),
+            None => self.store.item(i).ok(),
+        };
+        let Some(mut item) = item else { return };
+        match self.my_review(i) {
+            Some(r) => {
+                item.reviews.insert(self.reviewer.clone(), r);
+            }
+            None => {
+                item.reviews.shift_remove(&self.reviewer);
+            }
+        }
+        self.live.insert(i, crate::tui::facts::collect_facts(&item));
+    }
+
+    pub(super) fn visible_list(&self) -> Vec<usize> {
+        match &self.visible {
+            Some(v) => v.clone(),
+            None => (0..self.len()).collect(),
+        }
+    }
+}

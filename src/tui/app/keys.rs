@@ -1,0 +1,230 @@
+//! Keys and the mouse: what each does to the state.
+
+use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
+
+use crate::model::CvqaReason;
+use crate::review;
+use crate::tui::keymap::{Action, Context, Key};
+use crate::tui::layout::{Screen, contains};
+use crate::tui::overlays::{Outcome, filter, fix, jump, note, page, penalty, reject, search};
+
+use super::*;
+
+impl State {
+    pub(super) fn on_mouse(&mut self, m: MouseEvent, fx: &mut Vec<Effect>) {
+        match m.kind {
+            MouseEventKind::ScrollDown => match &mut self.mode {
+                Mode::Help { .. } | Mode::Summary { .. } => {
+                    let max = crate::tui::draw::page_max_scroll(self);
+                    if let Mode::Help { scroll } | Mode::Summary { scroll } = &mut self.mode {
+                        *scroll = scroll.saturating_add(3).min(max.max(*scroll));
+                    }
+                }
+                _ => self.scroll_down(3),
+            },
+            MouseEventKind::ScrollUp => match &mut self.mode {
+                Mode::Help { scroll } | Mode::Summary { scroll } => {
+                    *scroll = scroll.saturating_sub(3)
+                }
+                _ => self.scroll = self.scroll.saturating_sub(3),
+            },
+            MouseEventKind::Down(_) => {
+                // A click lands on what is drawn under it, in the rectangles the screen
+                // is drawn in: a search result opens, a filter row toggles, a point of
+                // the progress bar jumps to the item that far through the list.
+                let screen = Screen::of(self);
+                if screen.too_small {
+                    return;
+                }
+                if let Some(list) = &screen.search {
+                    if let (Some(k), Mode::Search(s)) = (list.hit(m.column, m.row), &mut self.mode)
+                    {
+                        s.selected = k;
+                        let target = s.results[k];
+                        self.mode = Mode::Normal;
+                        self.goto(target, fx);
+                    }
+                    return;
+                }
+                if let Some(list) = &screen.filter {
+                    if let (Some(k), Mode::Filter { selected }) =
+                        (list.hit(m.column, m.row), &mut self.mode)
+                    {
+                        *selected = k;
+                        self.toggle_filter_row(k, fx);
+                    }
+                    return;
+                }
+                let bar = screen.bar;
+                if matches!(self.mode, Mode::Normal) && contains(bar, m.column, m.row) {
+                    let frac = (m.column - bar.x) as f64 / bar.width as f64;
+                    let n = self.visible.as_ref().map(|v| v.len()).unwrap_or(self.len());
+                    if n > 0 {
+                        let k = ((frac * n as f64) as usize).min(n - 1);
+                        let target = self.visible.as_ref().map(|v| v[k]).unwrap_or(k);
+                        self.goto(target, fx);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn on_key(&mut self, k: KeyEvent, fx: &mut Vec<Effect>) {
+        self.status = None;
+        let filter_rows = if matches!(self.mode, Mode::Filter { .. }) {
+            self.filter_options().len()
+        } else {
+            0
+        };
+        let global = self.keymap.lookup(Context::Global, Key::from_event(&k));
+        // The help and the summary scroll no further than their end.
+        let page_max = crate::tui::draw::page_max_scroll(self);
+        let page_rows = crate::tui::draw::page_rows_of_page(self);
+        // The key that opened the help or the summary closes it.
+        let toggles = matches!(
+            (&self.mode, global),
+            (Mode::Help { .. }, Some(Action::Help)) | (Mode::Summary { .. }, Some(Action::Summary))
+        );
+        // The overlay's own action for the key (in its table of the keymap).
+        let own = crate::tui::overlays::keys(&self.mode)
+            .and_then(|c| self.keymap.in_overlay(c, &k, false));
+        // Overlays take the keys first; each says what should happen.
+        match &mut self.mode {
+            Mode::Normal => {}
+            Mode::Help { scroll } | Mode::Summary { scroll } => {
+                if page::handle_key(scroll, own, page_max, page_rows, toggles) == Outcome::Close {
+                    self.mode = Mode::Normal;
+                }
+                return;
+            }
+            Mode::Search(s) => {
+                match search::handle_key(s, &self.keymap, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(target) => {
+                        self.mode = Mode::Normal;
+                        match target {
+                            Some(t) => self.goto(t, fx),
+                            None => self.set_status("no match", Level::Warn),
+                        }
+                    }
+                    Outcome::Changed => self.refresh_search(fx),
+                    Outcome::Stay => {}
+                }
+                return;
+            }
+            Mode::Jump(e) => {
+                match jump::handle_key(e, &self.keymap, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(q) => {
+                        self.mode = Mode::Normal;
+                        self.jump(&q, fx);
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            Mode::Note(e) => {
+                match note::handle_key(e, &self.keymap, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(t) => {
+                        self.mode = Mode::Normal;
+                        self.change_review(fx, |r, _| review::set_note(r, &t));
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            Mode::Penalty(e) => {
+                match penalty::handle_key(e, &self.keymap, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(t) => {
+                        self.mode = Mode::Normal;
+                        self.change_grades(fx, |g| review::set_penalty(g, Some(&t)));
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            Mode::RejectOther(e) => {
+                match reject::handle_other_key(e, &self.keymap, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(t) if t.trim().is_empty() => {
+                        self.set_status(reject::other_empty(&self.keymap), Level::Warn);
+                    }
+                    Outcome::Submit(t) => {
+                        self.mode = Mode::Normal;
+                        if self.change_review(fx, |r, _| {
+                            review::reject(r, CvqaReason::Other, Some(&t))
+                        }) {
+                            self.advance_after("rejected (other)", fx);
+                        }
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            Mode::FixReason {
+                selected,
+                question,
+                answer,
+            } => {
+                let (q, a) = (question.clone(), answer.clone());
+                match fix::handle_reason_key(selected, &self.keymap, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(reason) => {
+                        self.mode = Mode::Normal;
+                        self.fix_with(&q, &a, reason, fx);
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            Mode::Reject { selected } => {
+                match reject::handle_key(selected, &self.keymap, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(reason) => {
+                        self.mode = Mode::Normal;
+                        self.reject(reason, fx);
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            Mode::Fix(f) => {
+                match fix::handle_key(f, &self.keymap, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit((q, a)) => {
+                        self.mode = Mode::Normal;
+                        self.fix(q, a);
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            Mode::Filter { selected } => {
+                match filter::handle_key(selected, filter_rows, own, global) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(filter::Pick::Clear) => {
+                        self.filters = Filters::default();
+                        self.apply_filters(fx);
+                    }
+                    Outcome::Submit(filter::Pick::Toggle(row)) => self.toggle_filter_row(row, fx),
+                    _ => {}
+                }
+                return;
+            }
+        }
+
+        let Some(action) = self.keymap.lookup(self.context(), Key::from_event(&k)) else {
+            return;
+        };
+        self.act(action, fx);
+    }
+
+    /// Scroll the item's text down, no further than its end at the current size.
+    pub(super) fn scroll_down(&mut self, by: u16) {
+        let max = crate::tui::draw::max_scroll(self);
+        self.scroll = self.scroll.saturating_add(by).min(max.max(self.scroll));
+    }
+}

@@ -1,0 +1,392 @@
+//! The reviewer's state and its pure `update`: messages in, state changes and effects out.
+//! Nothing here touches the terminal or the file; effects are carried out by the loop in
+//! `tui::run` (journal writes, image requests, saving the resume position).
+
+mod actions;
+mod filter_options;
+mod filters;
+mod keys;
+mod navigation;
+mod queries;
+mod recording;
+mod session;
+mod update;
+
+use filter_options::catalog;
+pub use filter_options::{FilterGroup, FilterOption, Filters};
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crossterm::event::{KeyEvent, MouseEvent};
+use serde_json::Value;
+
+use crate::model::{Item, Review};
+use crate::store::{ItemError, Store};
+use crate::tui::edit::TextEdit;
+use crate::tui::facts::{Index, Kind};
+use crate::tui::image::{ImageEvent, ImageKey};
+use crate::tui::keymap::Keymap;
+pub use crate::tui::overlays::fix::FixState;
+pub use crate::tui::overlays::search::SearchState;
+use crate::tui::theme::{Theme, ThemeName};
+
+/// Everything that can happen to the reviewer.
+pub enum Msg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Paste(String),
+    Resize(u16, u16),
+    Tick,
+    /// The journal write of verdict `seq` finished (Ok: durable on disk).
+    Recorded {
+        seq: u64,
+        result: Result<(), String>,
+    },
+    /// The journal was folded into the results file.
+    Saved(Result<String, String>),
+    /// The background index of every item is ready; `generation` is the [`State::index_generation`]
+    /// it was started for (an index of the file before a reload is dropped).
+    Indexed {
+        generation: u64,
+        meta: Index,
+    },
+    /// Another program changed the file: the IO worker read it again (with every
+    /// journaled verdict on it).
+    Reloaded(Store),
+    /// The background index `generation` has read `done` of `total` items.
+    IndexProgress {
+        generation: u64,
+        done: usize,
+        total: usize,
+    },
+    /// The set's figures for the summary screen.
+    Summary(Result<Value, String>),
+    Image(ImageEvent),
+    /// Matches of search `seq`, best first.
+    SearchDone {
+        seq: u64,
+        results: Vec<usize>,
+    },
+}
+
+/// What the loop must do after an update.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Append to the journal (fsync), then apply to the store; answer with `Msg::Recorded`.
+    Record {
+        seq: u64,
+        item: usize,
+        id: Option<String>,
+        reviewer: String,
+        review: Option<Value>,
+    },
+    RequestImage(ImageKey),
+    PrefetchImage(PathBuf),
+    OpenExternal(PathBuf),
+    SavePosition {
+        index: usize,
+        id: Option<String>,
+    },
+    ComputeSummary,
+    /// Index `State::store` again (after the file was read again), as generation `generation`.
+    Index {
+        generation: u64,
+    },
+    /// Keep the skipped items and the undo history for the next session.
+    SaveSession(crate::tui::config::Session),
+    /// Run a fuzzy search on the search worker; answer with `Msg::SearchDone`.
+    Search {
+        seq: u64,
+        query: String,
+        meta: std::sync::Arc<Index>,
+        within: Option<Vec<usize>>,
+    },
+    Suspend,
+    Quit,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Warn,
+    Error,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mode {
+    Normal,
+    Help {
+        scroll: u16,
+    },
+    Summary {
+        scroll: u16,
+    },
+    Search(SearchState),
+    Jump(TextEdit),
+    Note(TextEdit),
+    Penalty(TextEdit),
+    Reject {
+        selected: usize,
+    },
+    /// Reject for "other": the reviewer's few words.
+    RejectOther(TextEdit),
+    /// A fix's corrected question and answer, waiting for the reviewer's reason.
+    FixReason {
+        selected: usize,
+        question: String,
+        answer: String,
+    },
+    Fix(FixState),
+    Filter {
+        selected: usize,
+    },
+}
+
+/// A verdict change, for undo/redo.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    pub item: usize,
+    pub before: Option<Review>,
+    pub after: Option<Review>,
+    /// The change cleared my skip of the item: undoing it skips the item again.
+    pub unskipped: bool,
+}
+
+/// The loaded current item.
+#[derive(Debug, Clone)]
+pub struct Current {
+    pub index: usize,
+    pub item: Result<Item, ItemError>,
+    /// The item's JSON, for the generic view and error display.
+    pub raw: String,
+}
+
+#[derive(Clone)]
+pub enum ImageSlot {
+    None,
+    Loading(ImageKey),
+    Ready(ImageKey, std::sync::Arc<ratatui_image::protocol::Protocol>),
+    Failed(ImageKey, String),
+}
+
+impl std::fmt::Debug for ImageSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ImageSlot::None => f.write_str("None"),
+            ImageSlot::Loading(k) => write!(f, "Loading({k:?})"),
+            ImageSlot::Ready(k, _) => write!(f, "Ready({k:?})"),
+            ImageSlot::Failed(k, e) => write!(f, "Failed({k:?}, {e})"),
+        }
+    }
+}
+
+/// The reviewer's clock, set by the loop before each update (tests set it by hand).
+#[derive(Debug, Clone, Copy)]
+pub struct Clock {
+    pub instant: Instant,
+    pub utc: time::OffsetDateTime,
+}
+
+impl Clock {
+    pub fn now() -> Clock {
+        Clock {
+            instant: Instant::now(),
+            utc: time::OffsetDateTime::now_utc(),
+        }
+    }
+}
+
+pub struct State {
+    /// Read-only view of the file as opened (plus replayed journal); this session's
+    /// verdicts are in `mine`.
+    pub store: Store,
+    pub file_name: String,
+    pub reviewer: String,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub protocol_name: &'static str,
+    pub mode: Mode,
+    pub clock: Clock,
+    pub size: (u16, u16),
+
+    /// Current position: an index into the file.
+    pub pos: usize,
+    pub current: Option<Current>,
+    /// My verdicts recorded (or being recorded) in this session: item → review (None =
+    /// removed).
+    pub mine: HashMap<usize, Option<Review>>,
+    /// Whether each item of `mine` is done (`review::item_done`), kept with it so that
+    /// progress costs no parse per frame.
+    pub mine_done: HashMap<usize, bool>,
+    /// Journal writes under way: seq → (item, review before the change).
+    pub pending: HashMap<u64, (usize, Option<Review>)>,
+    pub next_seq: u64,
+    pub undo: Vec<Change>,
+    pub redo: Vec<Change>,
+
+    pub meta: Option<std::sync::Arc<Index>>,
+    /// The index's facts of the items whose verdict changed this session (with my verdict
+    /// as it stands now), which override the index's bits for those items.
+    pub live: HashMap<usize, Vec<(Kind, String)>>,
+    /// How far the background index is (items read, total) while it is being built.
+    pub index_progress: (usize, usize),
+    /// Which index the screen waits for: raised on every reload, so that an index of the
+    /// file as it was before is dropped when it arrives (`Msg::Indexed`).
+    pub index_generation: u64,
+    /// The filter menu's rows, built once from the index.
+    pub filter_catalog: Vec<FilterOption>,
+    /// Per row of the menu: the items that match it and the other groups' filters.
+    pub filter_counts: Vec<usize>,
+    /// The newest search asked of the search worker.
+    pub search_seq: u64,
+    pub filters: Filters,
+    /// Items passing the filters (None: all).
+    pub visible: Option<Vec<usize>>,
+
+    pub model: usize,
+    pub side_by_side: bool,
+    pub context_len: usize,
+    pub scroll: u16,
+    pub blind: bool,
+    pub image: ImageSlot,
+    /// Where the image pane is on screen (set by draw via `image_area`), in cells.
+    pub image_area: Option<(u16, u16)>,
+
+    pub status: Option<(String, Level)>,
+    pub saved: SaveState,
+    pub summary: Option<Result<Value, String>>,
+    /// When I arrived on the current item, and the seconds already on my review of it.
+    pub arrived: Instant,
+    pub seconds_base: f64,
+    /// The items I finished this session (`review::item_done`), for the pace.
+    pub finished: BTreeSet<usize>,
+    pub started: Instant,
+    /// Move to the next item after a C-VQA accept or reject (the config's
+    /// `auto_advance`; the loop sets it, on by default).
+    pub auto_advance: bool,
+    /// The adjudication queue: only items whose reviewers disagree and that have no final
+    /// verdict are visible, with every reviewer's grades side by side.
+    pub queue: bool,
+    /// Items I skipped for now: `Space` passes over them (kept across sessions).
+    pub skipped: BTreeSet<usize>,
+    /// This update's grading cleared a skip: the status line says so.
+    skip_cleared: bool,
+    pub quit: bool,
+    /// (graded by me, by anyone) in the file as opened, from the index.
+    pub base_progress: (usize, usize),
+    /// The image fills the body.
+    pub zoom: bool,
+    /// My bonus-point coverage per CharToM-QA item graded this session, and the sum, for
+    /// the running BPC (kept up to date as verdicts are recorded).
+    /// Per item, per model: covered and total bonus points of my grades.
+    pub bpc_items: HashMap<usize, BTreeMap<String, (u64, u64)>>,
+    /// Per model: the sums of `bpc_items`.
+    pub bpc_sum: BTreeMap<String, (u64, u64)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SaveState {
+    /// Everything is in the results file.
+    Saved,
+    /// Verdicts are durable in the journal, not yet folded into the file.
+    Journaled,
+    /// A journal write is under way.
+    Writing,
+    Error(String),
+}
+
+pub const CONTEXT_LENGTHS: [&str; 3] = ["0", "1000", "2000"];
+
+impl State {
+    pub fn new(
+        store: Store,
+        reviewer: String,
+        keymap: Keymap,
+        theme: ThemeName,
+        clock: Clock,
+    ) -> State {
+        let file_name = store
+            .path()
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut s = State {
+            store,
+            file_name,
+            reviewer,
+            keymap,
+            theme: Theme::new(theme),
+            protocol_name: "none",
+            mode: Mode::Normal,
+            clock,
+            size: (80, 24),
+            pos: 0,
+            current: None,
+            mine: HashMap::new(),
+            mine_done: HashMap::new(),
+            pending: HashMap::new(),
+            next_seq: 1,
+            undo: vec![],
+            redo: vec![],
+            meta: None,
+            index_generation: 0,
+            live: HashMap::new(),
+            index_progress: (0, 0),
+            filter_catalog: vec![],
+            filter_counts: vec![],
+            search_seq: 0,
+            filters: Filters::default(),
+            visible: None,
+            model: 0,
+            side_by_side: false,
+            context_len: 2,
+            scroll: 0,
+            blind: false,
+            image: ImageSlot::None,
+            image_area: None,
+            status: None,
+            saved: SaveState::Saved,
+            summary: None,
+            arrived: clock.instant,
+            seconds_base: 0.0,
+            finished: BTreeSet::new(),
+            started: clock.instant,
+            auto_advance: false,
+            queue: false,
+            skipped: BTreeSet::new(),
+            skip_cleared: false,
+            quit: false,
+            base_progress: (0, 0),
+            zoom: false,
+            bpc_items: HashMap::new(),
+            bpc_sum: BTreeMap::new(),
+        };
+        s.load_current();
+        s
+    }
+
+    // ----- reading the current item -------------------------------------------------
+
+    // ----- update -------------------------------------------------------------------
+
+    // ----- moving -------------------------------------------------------------------
+
+    // ----- search and filters -------------------------------------------------------
+
+    // ----- grading ------------------------------------------------------------------
+}
+
+/// A review as JSON for the file (only the fields that are set).
+pub fn review_value(r: &Review) -> Value {
+    serde_json::to_value(r).expect("a Review always serializes")
+}
+
+/// Why a key that switches between responses does nothing on an item with `n` of them.
+fn one_response(n: usize, what: &str) -> String {
+    match n {
+        0 => format!("this item has no response: {what}"),
+        _ => format!("this item has one response: {what}"),
+    }
+}

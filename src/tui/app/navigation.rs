@@ -1,0 +1,224 @@
+//! Moving through the items: next, previous, next ungraded, jump, go to; loading the current item and its image.
+
+use std::path::PathBuf;
+
+use crate::tui::image::ImageKey;
+
+use super::*;
+
+impl State {
+    /// Start at `index` (resume); returns the effects of arriving there.
+    pub fn start_at(&mut self, index: usize) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        if !self.store.is_empty() {
+            self.goto(index.min(self.store.len() - 1), &mut fx);
+        }
+        fx
+    }
+
+    pub(super) fn step(&mut self, delta: i64, fx: &mut Vec<Effect>) {
+        if self.is_empty() {
+            return;
+        }
+        let target = match &self.visible {
+            None => {
+                let t = self.pos as i64 + delta;
+                if t < 0 || t >= self.len() as i64 {
+                    self.set_status(
+                        if delta > 0 { "last item" } else { "first item" },
+                        Level::Info,
+                    );
+                    return;
+                }
+                t as usize
+            }
+            Some(v) => {
+                if v.is_empty() {
+                    self.set_status("no item matches the filters", Level::Warn);
+                    return;
+                }
+                // position of the first visible item at or after pos
+                let at = v.partition_point(|&i| i < self.pos);
+                let here = v.get(at) == Some(&self.pos);
+                let t = if delta > 0 {
+                    if here { at + 1 } else { at }
+                } else if at == 0 {
+                    usize::MAX
+                } else {
+                    at - 1
+                };
+                match v.get(t) {
+                    Some(&t) => t,
+                    None => {
+                        self.set_status(
+                            if delta > 0 {
+                                "last matching item"
+                            } else {
+                                "first matching item"
+                            },
+                            Level::Info,
+                        );
+                        return;
+                    }
+                }
+            }
+        };
+        self.goto(target, fx);
+    }
+
+    pub(super) fn next_ungraded(&mut self, fx: &mut Vec<Effect>) {
+        let list = self.visible_list();
+        let start = list.partition_point(|&i| i <= self.pos);
+        let order = list[start..].iter().chain(list[..start].iter());
+        for &i in order {
+            if i != self.pos && !self.graded_by_me(i) && !self.skipped.contains(&i) {
+                self.goto(i, fx);
+                return;
+            }
+        }
+        self.set_status(
+            if self.skipped.is_empty() {
+                "every item here is graded by you".to_string()
+            } else {
+                format!(
+                    "every item here is graded by you or skipped ({} skipped)",
+                    self.skipped.len()
+                )
+            },
+            Level::Info,
+        );
+    }
+
+    pub(super) fn jump(&mut self, q: &str, fx: &mut Vec<Effect>) {
+        if q.is_empty() {
+            return;
+        }
+        if let Ok(n) = q.trim_start_matches('#').parse::<usize>()
+            && n >= 1
+            && n <= self.len()
+            && !q.starts_with('#')
+        {
+            self.goto(n - 1, fx);
+            return;
+        }
+        let found = match &self.meta {
+            Some(m) => m.position_of(q),
+            None => (0..self.len()).find(|&i| self.display_id(i) == q),
+        };
+        match found {
+            Some(i) => self.goto(i, fx),
+            None => self.set_status(format!("no item {q}"), Level::Warn),
+        }
+    }
+
+    /// Go to item `i`: load it, reset per-item view state, ask for its image.
+    pub fn goto(&mut self, i: usize, fx: &mut Vec<Effect>) {
+        if i >= self.len() {
+            return;
+        }
+        let changed = i != self.pos || self.current.is_none();
+        self.pos = i;
+        if changed {
+            self.scroll = 0;
+            self.model = 0;
+            self.load_current();
+            // With models chosen in the filter, show the first of them this item has.
+            let chosen = self.filters.in_group(FilterGroup::Model).find_map(|o| {
+                let FilterOption::Model(m) = o else {
+                    return None;
+                };
+                self.item()
+                    .and_then(|it| it.responses.iter().position(|r| r.model == *m))
+            });
+            if let Some(k) = chosen {
+                self.model = k;
+            }
+            self.arrived = self.clock.instant;
+            self.seconds_base = self.my_review(i).and_then(|r| r.seconds).unwrap_or(0.0);
+            // Saved on every move, so that a killed session resumes on the item shown.
+            fx.push(self.position_effect());
+        }
+        self.request_image(fx);
+        // Prefetch the next item's image.
+        let next = match &self.visible {
+            Some(v) => v.iter().find(|&&j| j > i).copied(),
+            None => (i + 1 < self.len()).then_some(i + 1),
+        };
+        if let Some(n) = next
+            && let Some(p) = self
+                .store
+                .item(n)
+                .ok()
+                .and_then(|it| it.image)
+                .map(|im| self.resolve(&im))
+        {
+            fx.push(Effect::PrefetchImage(p));
+        }
+    }
+
+    pub(super) fn position_effect(&self) -> Effect {
+        Effect::SavePosition {
+            index: self.pos,
+            id: self.item().and_then(|i| i.id.clone()),
+        }
+    }
+
+    pub(super) fn load_current(&mut self) {
+        if self.is_empty() {
+            self.current = None;
+            return;
+        }
+        let i = self.pos;
+        let raw = match self.store.raw(i) {
+            Ok(t) => t.to_string(),
+            Err(_) => {
+                String::from_utf8_lossy(self.store.raw_bytes(i).unwrap_or_default()).into_owned()
+            }
+        };
+        self.current = Some(Current {
+            index: i,
+            item: self.store.item(i),
+            raw,
+        });
+    }
+
+    pub(super) fn resolve(&self, image: &str) -> PathBuf {
+        let p = PathBuf::from(image);
+        if p.is_absolute() {
+            p
+        } else {
+            self.store
+                .path()
+                .parent()
+                .unwrap_or(std::path::Path::new("."))
+                .join(p)
+        }
+    }
+
+    pub fn image_path(&self) -> Option<PathBuf> {
+        self.item()
+            .and_then(|i| i.image.as_deref())
+            .map(|im| self.resolve(im))
+    }
+
+    /// Ask for the current item's image at the size of its pane.
+    pub fn request_image(&mut self, fx: &mut Vec<Effect>) {
+        let (Some(path), Some((w, h))) = (self.image_path(), self.image_area) else {
+            self.image = ImageSlot::None;
+            return;
+        };
+        let key = ImageKey {
+            path,
+            width: w,
+            height: h,
+        };
+        let same = match &self.image {
+            ImageSlot::Loading(k) | ImageSlot::Ready(k, _) | ImageSlot::Failed(k, _) => *k == key,
+            ImageSlot::None => false,
+        };
+        if !same {
+            self.image = ImageSlot::Loading(key.clone());
+            fx.push(Effect::RequestImage(key));
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! What the screen asks of the state: items, reviews as blind mode reveals them, progress, pace.
+
+use serde_json::Value;
+
+use crate::model::{Benchmark, Item, Review};
+use crate::review;
+use crate::tui::facts::Kind;
+use crate::tui::keymap::Context;
+
+use super::*;
+
+impl State {
+    pub fn len(&self) -> usize {
+        self.store.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.store.is_empty()
+    }
+
+    pub fn item(&self) -> Option<&Item> {
+        self.current.as_ref().and_then(|c| c.item.as_ref().ok())
+    }
+
+    pub fn context(&self) -> Context {
+        match self.item().map(Item::benchmark) {
+            Some(Benchmark::Chartom) => Context::Chartom,
+            Some(Benchmark::ChartomQa) => Context::ChartomQa,
+            Some(Benchmark::Cvqa) => Context::Cvqa,
+            _ => Context::Generic,
+        }
+    }
+
+    pub fn display_id(&self, i: usize) -> String {
+        if let Some(m) = self.meta.as_ref().filter(|m| i < m.len()) {
+            return m.id(i).to_string();
+        }
+        if let Some(c) = self.current.as_ref().filter(|c| c.index == i)
+            && let Ok(Item { id: Some(id), .. }) = &c.item
+        {
+            return id.clone();
+        }
+        self.store
+            .item(i)
+            .ok()
+            .and_then(|it| it.id)
+            .unwrap_or_else(|| self.store.fallback_id(i))
+    }
+
+    /// My review of item `i` as it stands now (this session's change, else the file's).
+    pub fn my_review(&self, i: usize) -> Option<Review> {
+        if i >= self.len() {
+            return None;
+        }
+        if let Some(r) = self.mine.get(&i) {
+            return r.clone();
+        }
+        if let Some(c) = self.current.as_ref().filter(|c| c.index == i) {
+            return c
+                .item
+                .as_ref()
+                .ok()
+                .and_then(|it| it.reviews.get(&self.reviewer).cloned());
+        }
+        self.store
+            .item(i)
+            .ok()
+            .and_then(|it| it.reviews.get(&self.reviewer).cloned())
+    }
+
+    /// All reviews of the current item, with mine as it stands now. In blind mode, others'
+    /// reviews show only what I have graded myself, once the journal has it: the grades of
+    /// the models I am done with, and everything once I am done with the item.
+    pub fn reviews(&self) -> Vec<(String, Review)> {
+        let Some(it) = self.item() else { return vec![] };
+        let mine = self.my_review(self.pos);
+        let item_open = self.reveal_item();
+        let n = it.responses.len();
+        let open_models: Vec<bool> = it
+            .responses
+            .iter()
+            .map(|r| self.reveal_model(&r.model))
+            .collect();
+        let mut out: Vec<(String, Review)> = it
+            .reviews
+            .iter()
+            .filter(|(name, _)| **name != self.reviewer)
+            .filter_map(|(name, r)| {
+                if item_open {
+                    return Some((name.clone(), r.clone()));
+                }
+                let mut shown = Review {
+                    at: r.at.clone(),
+                    ..Review::default()
+                };
+                for (k, resp) in it.responses.iter().enumerate() {
+                    if open_models[k]
+                        && let Some(g) = r.for_model(&resp.model, n)
+                    {
+                        if r.models.contains_key(&resp.model) {
+                            shown.models.insert(resp.model.clone(), g.clone());
+                        } else {
+                            shown.grades = g.clone();
+                        }
+                    }
+                }
+                review::has_content(&shown).then(|| (name.clone(), shown))
+            })
+            .collect();
+        if let Some(m) = mine {
+            out.insert(0, (self.reviewer.clone(), m));
+        }
+        out
+    }
+
+    /// My review of item `i` as the journal has acknowledged it (before any write still
+    /// under way).
+    pub(super) fn acknowledged_review(&self, i: usize) -> Option<Review> {
+        match self
+            .pending
+            .iter()
+            .filter(|(_, (item, _))| *item == i)
+            .min_by_key(|(seq, _)| **seq)
+        {
+            Some((_, (_, before))) => before.clone(),
+            None => self.my_review(i),
+        }
+    }
+
+    /// Blind mode: may others' verdicts on the whole item (notes, item-level verdicts)
+    /// be shown? Only once my own verdict on the item is done and recorded.
+    pub fn reveal_item(&self) -> bool {
+        if !self.blind {
+            return true;
+        }
+        let Some(it) = self.item() else { return false };
+        review::item_done(it, self.acknowledged_review(self.pos).as_ref())
+    }
+
+    /// Blind mode: may the judge's and others' grades of `model`'s response be shown?
+    /// Only once my grades of that response are done and recorded.
+    pub fn reveal_model(&self, model: &str) -> bool {
+        if !self.blind {
+            return true;
+        }
+        let Some(it) = self.item() else { return false };
+        let Some(k) = it.responses.iter().position(|r| r.model == model) else {
+            return false;
+        };
+        review::models_done(it, self.acknowledged_review(self.pos).as_ref())[k]
+    }
+
+    /// Whether others' verdicts and the judge are hidden for the selected response (for
+    /// the item, when it has no response).
+    pub fn hiding_others(&self) -> bool {
+        match self.model_name() {
+            Some(m) => !self.reveal_model(&m),
+            None => !self.reveal_item(),
+        }
+    }
+
+    /// The current item's JSON as the generic view shows it: with my review as this
+    /// session has it (recorded since the file was read, or removed), and in blind mode,
+    /// until I am done with the item, without the other reviewers' reviews.
+    pub fn raw_shown(&self) -> String {
+        let Some(c) = &self.current else {
+            return String::new();
+        };
+        let reveal = self.reveal_item();
+        let mine = self.mine.get(&c.index);
+        if reveal && mine.is_none() {
+            return c.raw.clone();
+        }
+        let Ok(mut v) = serde_json::from_str::<Value>(&c.raw) else {
+            return if reveal { c.raw.clone() } else { String::new() };
+        };
+        let Some(obj) = v.as_object_mut() else {
+            return if reveal { c.raw.clone() } else { String::new() };
+        };
+        if let Some(r) = mine {
+            match r {
+                Some(r) => {
+                    if !obj.get("reviews").is_some_and(Value::is_object) {
+                        obj.insert("reviews".into(), Value::Object(Default::default()));
+                    }
+                    if let Some(reviews) = obj.get_mut("reviews").and_then(Value::as_object_mut) {
+                        reviews.insert(self.reviewer.clone(), review_value(r));
+                    }
+                }
+                None => {
+                    // As the file will have it: a `reviews` emptied by this is removed.
+                    if let Some(reviews) = obj.get_mut("reviews").and_then(Value::as_object_mut)
+                        && reviews.shift_remove(&self.reviewer).is_some()
+                        && reviews.is_empty()
+                    {
+                        obj.shift_remove("reviews");
+                    }
+                }
+            }
+        }
+        if !reveal && let Some(reviews) = obj.get_mut("reviews").and_then(Value::as_object_mut) {
+            reviews.retain(|name, _| *name == self.reviewer);
+        }
+        v.to_string()
+    }
+
+    /// Per response of the current item: are my required grades of it given?
+    pub fn models_done(&self) -> Vec<bool> {
+        match self.item() {
+            Some(it) => review::models_done(it, self.my_review(self.pos).as_ref()),
+            None => vec![],
+        }
+    }
+
+    pub fn is_pending(&self, i: usize) -> bool {
+        self.pending.values().any(|(item, _)| *item == i)
+    }
+
+    /// Am I done with item `i`: every required grade given (`review::item_done`)?
+    pub fn graded_by_me(&self, i: usize) -> bool {
+        if let Some(&d) = self.mine_done.get(&i) {
+            return d;
+        }
+        match &self.meta {
+            Some(m) => m.has(i, Kind::Done, &self.reviewer),
+            None => self
+                .store
+                .item(i)
+                .ok()
+                .is_some_and(|it| review::item_done(&it, it.reviews.get(&self.reviewer))),
+        }
+    }
+
+    /// Is some reviewer (me included) done with item `i`?
+    pub fn graded_by_anyone(&self, i: usize) -> bool {
+        if self.mine_done.get(&i) == Some(&true) {
+            return true;
+        }
+        match &self.meta {
+            Some(m) => m.names(Kind::Done).any(|r| {
+                (r != self.reviewer || !self.mine_done.contains_key(&i)) && m.has(i, Kind::Done, r)
+            }),
+            None => false,
+        }
+    }
+
+    /// (graded by me, graded by anyone, total); None for "anyone" until the index is ready.
+    /// The file's counts are taken once from the index; this session's verdicts adjust
+    /// them, so a redraw costs O(verdicts this session), not O(items).
+    pub fn progress(&self) -> (usize, Option<usize>, usize) {
+        let n = self.len();
+        let Some(meta) = &self.meta else {
+            return (self.mine_done.values().filter(|d| **d).count(), None, n);
+        };
+        let (mut me, mut any) = self.base_progress;
+        for (&i, &done) in &self.mine_done {
+            let had_me = meta.has(i, Kind::Done, &self.reviewer);
+            let others = meta
+                .names(Kind::Done)
+                .any(|x| x != self.reviewer && meta.has(i, Kind::Done, x));
+            me = me - usize::from(had_me) + usize::from(done);
+            any = any - usize::from(had_me || others) + usize::from(others || done);
+        }
+        (me, Some(any), n)
+    }
+
+    /// Items finished (`review::item_done`) per minute over this session, and the minutes
+    /// left at that pace for the items I have not finished.
+    pub fn pace(&self) -> Option<(f64, Option<f64>)> {
+        let n = self.finished.len();
+        if n < 2 {
+            return None;
+        }
+        let span = self
+            .clock
+            .instant
+            .duration_since(self.started)
+            .as_secs_f64()
+            .max(1.0);
+        let per_min = n as f64 / span * 60.0;
+        let (me, _, total) = self.progress();
+        let left = total.saturating_sub(me) as f64;
+        Some((
+            per_min,
+            if per_min > 0.0 {
+                Some(left / per_min)
+            } else {
+                None
+            },
+        ))
+    }
+
+    /// The visible position "n/N" (within the filter when one is set).
+    pub fn position_in_view(&self) -> (usize, usize) {
+        match &self.visible {
+            Some(v) => (
+                v.iter()
+                    .position(|&i| i == self.pos)
+                    .map(|p| p + 1)
+                    .unwrap_or(0),
+                v.len(),
+            ),
+            None => (self.pos + 1, self.len()),
+        }
+    }
+}

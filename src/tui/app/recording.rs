@@ -1,0 +1,387 @@
+//! Recording my verdicts: grades, reviews, skips, the journal writes under way, undo and redo.
+
+use std::collections::BTreeMap;
+
+use crate::model::{Benchmark, CvqaReason, JustificationGrade, ResponseGrades, Review};
+use crate::review;
+use crate::tui::edit::TextEdit;
+use crate::tui::facts::Kind;
+use crate::tui::keymap::{Action, Context};
+
+use super::*;
+
+impl State {
+    /// The model whose response is selected.
+    pub fn model_name(&self) -> Option<String> {
+        self.item()
+            .and_then(|i| i.responses.get(self.model))
+            .map(|r| r.model.clone())
+    }
+
+    /// My grades of the selected response.
+    pub fn my_grades(&self) -> Option<ResponseGrades> {
+        let it = self.item()?;
+        let model = self.model_name()?;
+        self.my_review(self.pos)?
+            .for_model(&model, it.responses.len())
+            .cloned()
+    }
+
+    pub(super) fn justification(&mut self, g: JustificationGrade, fx: &mut Vec<Effect>) {
+        self.change_grades(fx, |gr| review::justification(gr, g));
+    }
+
+    /// Reject for `reason`; "other" first asks for a few words.
+    pub(super) fn reject(&mut self, reason: CvqaReason, fx: &mut Vec<Effect>) {
+        if reason == CvqaReason::Other {
+            let cur = self
+                .my_review(self.pos)
+                .and_then(|r| r.reason_text)
+                .unwrap_or_default();
+            self.mode = Mode::RejectOther(TextEdit::new(&cur, false));
+            return;
+        }
+        if self.change_review(fx, |r, _| review::reject(r, reason, None)) {
+            self.advance_after(&format!("rejected ({})", reason.name()), fx);
+        }
+    }
+
+    /// The fix editor was saved: ask why, suggesting wrong-answer when the answer
+    /// changed, else ungrammatical (the reviewer confirms or picks another).
+    /// An empty (or blank) field is no fix of that field: the original stands.
+    pub(super) fn fix(&mut self, q: String, a: String) {
+        let Some(item) = self.item() else { return };
+        let Some(cf) = item.counterfactual.clone() else {
+            return;
+        };
+        let group = item.group.clone();
+        let empty: Vec<&str> = [("question", &q), ("answer", &a)]
+            .into_iter()
+            .filter(|(_, t)| t.trim().is_empty())
+            .map(|(name, _)| name)
+            .collect();
+        let empty = empty.join(" and ");
+        let q = if q.trim().is_empty() {
+            cf.question.clone()
+        } else {
+            q
+        };
+        let a = if a.trim().is_empty() {
+            cf.answer.clone()
+        } else {
+            a
+        };
+        if q == cf.question && a == cf.answer {
+            let accept = self.keymap.hint(Context::Cvqa, Action::Accept);
+            let msg = if empty.is_empty() {
+                format!("nothing changed: use {accept} to accept as it is")
+            } else {
+                format!(
+                    "empty {empty} is no fix: nothing changed, nothing recorded (use {accept} to accept as it is)"
+                )
+            };
+            self.set_status(msg, Level::Warn);
+            return;
+        }
+        // The rule `verdict check` warns by: said now, but the verdict is the reviewer's.
+        let problem = group.as_deref().filter(|_| a != cf.answer).and_then(|g| {
+            crate::check::cvqa_answer_problem(g, (q != cf.question).then_some(q.as_str()), &a)
+        });
+        if let Some(m) = problem {
+            self.set_status(
+                format!(
+                    "{m}: verdict check will warn; a reason records it anyway, {} cancels",
+                    self.keymap
+                        .hint(crate::tui::overlays::fix::REASON_KEYS, Action::Cancel)
+                ),
+                Level::Warn,
+            );
+        } else if !empty.is_empty() {
+            self.set_status(format!("empty {empty} left as the original"), Level::Info);
+        }
+        let suggested = if a != cf.answer {
+            CvqaReason::WrongAnswer
+        } else {
+            CvqaReason::Ungrammatical
+        };
+        self.mode = Mode::FixReason {
+            selected: CvqaReason::ALL
+                .iter()
+                .position(|r| *r == suggested)
+                .unwrap_or(0),
+            question: q,
+            answer: a,
+        };
+    }
+
+    pub(super) fn fix_with(&mut self, q: &str, a: &str, reason: CvqaReason, fx: &mut Vec<Effect>) {
+        let Some(cf) = self.item().and_then(|i| i.counterfactual.clone()) else {
+            return;
+        };
+        self.change_review(fx, |r, _| {
+            review::fix(r, &cf.question, &cf.answer, q, a, reason)
+        });
+    }
+
+    /// Change the grades of the selected response (top level for single-response items,
+    /// under `models.<model>` otherwise).
+    pub(super) fn change_grades(
+        &mut self,
+        fx: &mut Vec<Effect>,
+        f: impl FnOnce(&mut ResponseGrades),
+    ) {
+        let Some(model) = self.model_name() else {
+            self.set_status("this item has no response to grade", Level::Warn);
+            return;
+        };
+        self.change_review(fx, |r, n_responses| {
+            review::change_grades(r, &model, n_responses, f)
+        });
+    }
+
+    /// After a complete verdict on the item (C-VQA accept, reject): move on when
+    /// auto-advance is on, saying what was recorded where.
+    pub(super) fn advance_after(&mut self, what: &str, fx: &mut Vec<Effect>) {
+        let id = self.display_id(self.pos);
+        // In the adjudication queue the next step on the item is `A`: stay.
+        if !self.auto_advance || self.queue {
+            return;
+        }
+        let from = self.pos;
+        self.step(1, fx);
+        let msg = if self.pos == from {
+            format!("{what} on {id} · last item")
+        } else {
+            format!("{what} on {id}")
+        };
+        self.set_status(msg, Level::Info);
+    }
+
+    pub fn is_skipped(&self, i: usize) -> bool {
+        self.skipped.contains(&i)
+    }
+
+    pub(super) fn toggle_skip(&mut self, fx: &mut Vec<Effect>) {
+        if self.is_empty() || self.current.is_none() {
+            return;
+        }
+        let i = self.pos;
+        let id = self.display_id(i);
+        if self.skipped.remove(&i) {
+            self.set_status(format!("{id} is no longer skipped"), Level::Info);
+        } else {
+            self.skipped.insert(i);
+            self.next_ungraded(fx);
+            self.set_status(
+                format!(
+                    "skipped {id} ({} passes over it; {} on it again unskips)",
+                    self.keymap.hint(Context::Global, Action::NextUngraded),
+                    self.keymap.hint(Context::Global, Action::Skip)
+                ),
+                Level::Info,
+            );
+        }
+        fx.push(self.session_effect());
+    }
+
+    /// Change my review of the current item and record it; false when nothing was
+    /// recorded.
+    pub(super) fn change_review(
+        &mut self,
+        fx: &mut Vec<Effect>,
+        f: impl FnOnce(&mut Review, usize),
+    ) -> bool {
+        let Some(item) = self.item() else {
+            self.set_status(
+                "this item cannot be read, so it cannot be graded",
+                Level::Error,
+            );
+            return false;
+        };
+        let n = item.responses.len();
+        let before = self.my_review(self.pos);
+        let mut r = before.clone().unwrap_or_default();
+        f(&mut r, n);
+        let at = self
+            .clock
+            .utc
+            .replace_nanosecond(0)
+            .unwrap_or(self.clock.utc)
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default();
+        r.at = Some(at);
+        let secs = self.seconds_base
+            + self
+                .clock
+                .instant
+                .duration_since(self.arrived)
+                .as_secs_f64();
+        r.seconds = Some((secs * 10.0).round() / 10.0);
+        // A review left saying nothing is removed, not written empty.
+        let after = review::has_content(&r).then_some(r);
+        if before.is_none() && after.is_none() {
+            return false;
+        }
+        let was_skipped = self.skipped.contains(&self.pos);
+        // Pushed before recording: the session effect `record` sends keeps the history.
+        self.undo.push(Change {
+            item: self.pos,
+            before: before.clone(),
+            after: after.clone(),
+            unskipped: false,
+        });
+        self.redo.clear();
+        self.record(self.pos, before, after, fx);
+        let unskipped = was_skipped && !self.skipped.contains(&self.pos);
+        if let Some(c) = self.undo.last_mut() {
+            c.unskipped = unskipped;
+        }
+        true
+    }
+
+    /// Keep the running BPC in step with my review of item `i`.
+    pub(super) fn retally(&mut self, i: usize, review: &Option<Review>) {
+        for (m, (c, t)) in self.bpc_items.remove(&i).unwrap_or_default() {
+            let sum = self.bpc_sum.entry(m.clone()).or_default();
+            *sum = (sum.0 - c, sum.1 - t);
+            if sum.1 == 0 && self.bpc_items.values().all(|per| !per.contains_key(&m)) {
+                self.bpc_sum.remove(&m);
+            }
+        }
+        if let Some(per) = self.coverage(i, review) {
+            for (m, (c, t)) in &per {
+                let sum = self.bpc_sum.entry(m.clone()).or_default();
+                *sum = (sum.0 + c, sum.1 + t);
+            }
+            self.bpc_items.insert(i, per);
+        }
+    }
+
+    /// Per model: covered and total bonus points of `review` on CharToM-QA item `i`.
+    pub(super) fn coverage(
+        &self,
+        i: usize,
+        review: &Option<Review>,
+    ) -> Option<BTreeMap<String, (u64, u64)>> {
+        let r = review.as_ref()?;
+        let parsed;
+        let item = if i == self.pos {
+            self.item()?
+        } else {
+            parsed = self.store.item(i).ok()?;
+            &parsed
+        };
+        if item.benchmark() != Benchmark::ChartomQa {
+            return None;
+        }
+        let n = item.responses.len();
+        let points = item.bonus_points.len();
+        let mut out = BTreeMap::new();
+        for resp in &item.responses {
+            if let Some(b) = r.for_model(&resp.model, n).and_then(|g| g.bonus.as_ref()) {
+                let (c, t): &mut (u64, u64) = out.entry(resp.model.clone()).or_default();
+                *c += crate::grade::chartom_qa::covered_count(b, points);
+                *t += points as u64;
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    pub(super) fn record(
+        &mut self,
+        item: usize,
+        before: Option<Review>,
+        after: Option<Review>,
+        fx: &mut Vec<Effect>,
+    ) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.pending.insert(seq, (item, before));
+        self.set_mine(item, after.clone());
+        self.saved = SaveState::Writing;
+        let id = if item == self.pos {
+            self.item().and_then(|i| i.id.clone())
+        } else {
+            self.store.item(item).ok().and_then(|i| i.id)
+        };
+        fx.push(Effect::Record {
+            seq,
+            item,
+            id,
+            reviewer: self.reviewer.clone(),
+            review: after.map(|r| review_value(&r)),
+        });
+        fx.push(self.session_effect());
+        fx.push(self.position_effect());
+    }
+
+    /// My review of item `i` as this session has it now, with what follows from it.
+    pub(super) fn set_mine(&mut self, i: usize, review: Option<Review>) {
+        self.retally(i, &review);
+        let done = if i == self.pos {
+            self.item()
+                .is_some_and(|it| review::item_done(it, review.as_ref()))
+        } else {
+            self.store
+                .item(i)
+                .is_ok_and(|it| review::item_done(&it, review.as_ref()))
+        };
+        let done_before = self.mine_done.get(&i).copied().unwrap_or_else(|| {
+            self.meta
+                .as_ref()
+                .is_some_and(|m| m.has(i, Kind::Done, &self.reviewer))
+        });
+        if done && !done_before {
+            self.finished.insert(i);
+        } else if !done {
+            self.finished.remove(&i);
+        }
+        self.mine_done.insert(i, done);
+        // Only grading that makes the item done clears my skip of it (a note on a
+        // finished item does not), and the status line says so.
+        if done && !done_before && self.skipped.remove(&i) {
+            self.skip_cleared = true;
+        }
+        self.mine.insert(i, review);
+        self.refresh_live(i);
+    }
+
+    pub(super) fn undo(&mut self, fx: &mut Vec<Effect>) {
+        let Some(c) = self.undo.pop() else {
+            self.set_status("nothing to undo", Level::Info);
+            return;
+        };
+        if c.item != self.pos {
+            self.goto(c.item, fx);
+        }
+        self.record(c.item, c.after.clone(), c.before.clone(), fx);
+        let again = if c.unskipped && self.skipped.insert(c.item) {
+            " · skipped again"
+        } else {
+            ""
+        };
+        self.set_status(
+            format!("undone on {}{again}", self.display_id(c.item)),
+            Level::Info,
+        );
+        self.redo.push(c);
+        fx.push(self.session_effect());
+    }
+
+    pub(super) fn redo(&mut self, fx: &mut Vec<Effect>) {
+        let Some(c) = self.redo.pop() else {
+            self.set_status("nothing to redo", Level::Info);
+            return;
+        };
+        if c.item != self.pos {
+            self.goto(c.item, fx);
+        }
+        self.record(c.item, c.before.clone(), c.after.clone(), fx);
+        self.set_status(
+            format!("redone on {}", self.display_id(c.item)),
+            Level::Info,
+        );
+        self.undo.push(c);
+        fx.push(self.session_effect());
+    }
+}

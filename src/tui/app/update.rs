@@ -1,0 +1,282 @@
+//! `State::update`: one message in, the state changed and the effects out. Pure: the
+//! loop carries the effects out.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crossterm::event::KeyEventKind;
+
+use crate::model::{Benchmark, Review};
+use crate::store::Store;
+use crate::tui::facts::{BitSet, Kind};
+use crate::tui::image::ImageEvent;
+
+use super::*;
+
+impl State {
+    pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        let tick = matches!(msg, Msg::Tick);
+        match msg {
+            Msg::Key(k) => {
+                if k.kind == KeyEventKind::Release {
+                    return fx;
+                }
+                self.on_key(k, &mut fx);
+            }
+            Msg::Mouse(m) => self.on_mouse(m, &mut fx),
+            Msg::Paste(text) => match &mut self.mode {
+                Mode::Note(e) | Mode::Penalty(e) | Mode::Jump(e) | Mode::RejectOther(e) => {
+                    e.insert_str(&text)
+                }
+                Mode::Fix(f) => {
+                    if f.on_answer {
+                        f.answer.insert_str(&text)
+                    } else {
+                        f.question.insert_str(&text)
+                    }
+                }
+                Mode::Search(s) => {
+                    s.query.insert_str(&text);
+                    self.refresh_search(&mut fx);
+                }
+                _ => {}
+            },
+            Msg::Resize(w, h) => {
+                self.size = (w, h);
+            }
+            Msg::Tick => {}
+            Msg::Recorded { seq, result } => {
+                if let Some((item, before)) = self.pending.remove(&seq) {
+                    match result {
+                        Ok(()) => {
+                            if self.pending.is_empty() && !matches!(self.saved, SaveState::Error(_))
+                            {
+                                self.saved = SaveState::Journaled;
+                            }
+                        }
+                        Err(e) => {
+                            // Not durable: take the verdict back off the screen.
+                            self.set_mine(item, before);
+                            self.undo.retain(|c| c.item != item);
+                            self.saved = SaveState::Error(e.clone());
+                            self.set_status(
+                                format!("NOT RECORDED on {}: {e}", self.display_id(item)),
+                                Level::Error,
+                            );
+                        }
+                    }
+                }
+            }
+            Msg::Saved(r) => match r {
+                Ok(_) => {
+                    if self.pending.is_empty() {
+                        self.saved = SaveState::Saved;
+                    }
+                }
+                Err(e) => {
+                    self.saved = SaveState::Error(e.clone());
+                    self.set_status(
+                        format!("File not updated: {e}. Your verdicts are safe in the journal."),
+                        Level::Error,
+                    );
+                }
+            },
+            Msg::Indexed { generation, meta } => {
+                if generation == self.index_generation && meta.len() == self.len() {
+                    // "anyone": items some reviewer is done with, the rule the live
+                    // count (`graded_by_anyone`) keeps (a note alone is not done).
+                    let mut anyone = BitSet::new(meta.len());
+                    for r in meta.names(Kind::Done) {
+                        if let Some(b) = meta.facet(Kind::Done, r) {
+                            anyone.or_with(b);
+                        }
+                    }
+                    self.base_progress = (
+                        meta.facet(Kind::Done, &self.reviewer)
+                            .map_or(0, BitSet::count),
+                        anyone.count(),
+                    );
+                    self.filter_catalog = catalog(&meta);
+                    self.meta = Some(std::sync::Arc::new(meta));
+                    // The running BPC counts my grades in the file, not only this session's:
+                    // only the CharToM-QA items I reviewed are read (the index says which).
+                    let in_file: Vec<usize> = self
+                        .meta
+                        .as_ref()
+                        .and_then(|m| {
+                            let mut b = m.facet(Kind::Reviewer, &self.reviewer)?.clone();
+                            b.and_with(m.facet(Kind::Benchmark, Benchmark::ChartomQa.name())?);
+                            Some(b.ones().collect())
+                        })
+                        .unwrap_or_default();
+                    for i in in_file {
+                        if !self.mine.contains_key(&i) {
+                            let review = self.my_review(i);
+                            self.retally(i, &review);
+                        }
+                    }
+                    // Verdicts given before the index arrived.
+                    let changed: Vec<usize> = self.mine.keys().copied().collect();
+                    for i in changed {
+                        self.refresh_live(i);
+                    }
+                    self.apply_filters(&mut fx);
+                    self.count_filters();
+                    // A query typed while the index was being built runs now.
+                    self.refresh_search(&mut fx);
+                }
+            }
+            Msg::IndexProgress {
+                generation,
+                done,
+                total,
+            } => {
+                if generation == self.index_generation && self.meta.is_none() {
+                    self.index_progress = (done, total);
+                }
+            }
+            Msg::Reloaded(store) => self.reload(store, &mut fx),
+            Msg::Summary(s) => self.summary = Some(s),
+            Msg::SearchDone { seq, results } => {
+                if let Mode::Search(st) = &mut self.mode
+                    && seq == self.search_seq
+                {
+                    st.results = results;
+                    st.selected = st.selected.min(st.results.len().saturating_sub(1));
+                }
+            }
+            Msg::Image(ImageEvent::Ready(key, result)) => {
+                let wanted = match &self.image {
+                    ImageSlot::Loading(k) | ImageSlot::Ready(k, _) | ImageSlot::Failed(k, _) => {
+                        k == &key
+                    }
+                    ImageSlot::None => false,
+                };
+                if wanted {
+                    self.image = match result {
+                        Ok(p) => ImageSlot::Ready(key, std::sync::Arc::new(p)),
+                        Err(e) => ImageSlot::Failed(key, e),
+                    };
+                }
+            }
+        }
+        if self.skip_cleared {
+            self.skip_cleared = false;
+            let msg = match self.status.take() {
+                Some((m, l)) if l != Level::Error => (format!("{m} · skip cleared"), l),
+                Some(e) => e,
+                None => ("skip cleared".to_string(), Level::Info),
+            };
+            self.status = Some(msg);
+        }
+        if !tick {
+            self.clamp_scroll();
+        }
+        fx
+    }
+
+    /// Keep every scroll position within its text as it is now (a note undone, a view
+    /// left, a resize), so the scroll keys act at once.
+    pub(super) fn clamp_scroll(&mut self) {
+        let page_max = crate::tui::draw::page_max_scroll(self);
+        match &mut self.mode {
+            Mode::Help { scroll } | Mode::Summary { scroll } => *scroll = (*scroll).min(page_max),
+            _ => self.scroll = self.scroll.min(crate::tui::draw::max_scroll(self)),
+        }
+    }
+
+    /// Show the file as another program left it: every item index this session holds
+    /// (position, my verdicts, writes under way, undo, skips) follows its item by id.
+    pub(super) fn reload(&mut self, store: Store, fx: &mut Vec<Effect>) {
+        let ids: HashMap<String, usize> = (0..store.len())
+            .filter_map(|i| store.item(i).ok().and_then(|it| it.id).map(|id| (id, i)))
+            .collect();
+        let old_id = |i: usize| -> Option<String> {
+            match self.meta.as_ref().filter(|m| i < m.len()) {
+                Some(m) => m.item_id(i).map(str::to_string),
+                None => self.store.item(i).ok().and_then(|it| it.id),
+            }
+        };
+        let n = store.len();
+        // By id; an item without id keeps its index when that is still in the file.
+        let map = |i: usize| -> Option<usize> {
+            match old_id(i) {
+                Some(id) => ids.get(&id).copied(),
+                None => (i < n).then_some(i),
+            }
+        };
+        let pos = map(self.pos).unwrap_or(self.pos.min(n.saturating_sub(1)));
+        let mine: HashMap<usize, Option<Review>> = self
+            .mine
+            .drain()
+            .filter_map(|(i, r)| map(i).map(|j| (j, r)))
+            .collect();
+        let pending: HashMap<u64, (usize, Option<Review>)> = self
+            .pending
+            .drain()
+            .filter_map(|(seq, (i, r))| map(i).map(|j| (seq, (j, r))))
+            .collect();
+        let remap_changes = |v: &mut Vec<Change>| {
+            let old = std::mem::take(v);
+            *v = old
+                .into_iter()
+                .filter_map(|mut c| {
+                    c.item = map(c.item)?;
+                    Some(c)
+                })
+                .collect();
+        };
+        let mut undo = std::mem::take(&mut self.undo);
+        let mut redo = std::mem::take(&mut self.redo);
+        remap_changes(&mut undo);
+        remap_changes(&mut redo);
+        let skipped: BTreeSet<usize> = self.skipped.iter().filter_map(|&i| map(i)).collect();
+        self.finished = self.finished.iter().filter_map(|&i| map(i)).collect();
+        self.store = store;
+        self.undo = undo;
+        self.redo = redo;
+        self.skipped = skipped;
+        self.pending = pending;
+        self.meta = None;
+        self.live.clear();
+        self.filter_counts.clear();
+        self.visible = None;
+        self.mine.clear();
+        self.mine_done.clear();
+        self.bpc_items.clear();
+        self.bpc_sum.clear();
+        self.pos = pos;
+        self.current = None;
+        // Search results and the filter menu hold indices of the old file; so does the
+        // answer to a search still running: it is dropped when it arrives.
+        if matches!(self.mode, Mode::Search(_) | Mode::Filter { .. }) {
+            self.mode = Mode::Normal;
+        }
+        self.search_seq += 1;
+        for (i, r) in mine {
+            self.set_mine(i, r);
+        }
+        if !self.is_empty() {
+            let model = self.model;
+            let scroll = self.scroll;
+            self.load_current();
+            self.model = model.min(self.item().map(|i| i.responses.len()).unwrap_or(1).max(1) - 1);
+            self.scroll = scroll;
+            self.image = ImageSlot::None;
+            self.request_image(fx);
+        }
+        self.index_generation += 1;
+        self.index_progress = (0, self.len());
+        fx.push(Effect::Index {
+            generation: self.index_generation,
+        });
+        self.set_status(
+            format!("the file changed on disk: read it again ({n} items); your verdicts are kept"),
+            Level::Warn,
+        );
+    }
+
+    pub(super) fn set_status(&mut self, s: impl Into<String>, level: Level) {
+        self.status = Some((s.into(), level));
+    }
+}

@@ -1,0 +1,204 @@
+//! The mouse lands on what is drawn where it clicks: search results, filter rows, the
+//! progress bar; and nowhere on a screen too small to draw anything.
+
+use std::path::Path;
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use verdict::store::Store;
+use verdict::tui::app::{Clock, Effect, Mode, Msg, State};
+use verdict::tui::draw::render_to_string;
+use verdict::tui::facts;
+use verdict::tui::keymap::Keymap;
+use verdict::tui::theme::ThemeName;
+
+/// The reviewer on `n` generic items with ids row-01, row-02, ..., as carol, index
+/// delivered, in an 80×24 terminal.
+fn rows(n: usize) -> (tempfile::TempDir, State) {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("t.jsonl");
+    let text: String = (1..=n)
+        .map(|k| format!("{{\"id\":\"row-{k:02}\",\"question\":\"question {k}\"}}\n"))
+        .collect();
+    std::fs::write(&p, text).unwrap();
+    (d, state_at(&p))
+}
+
+fn state_at(p: &Path) -> State {
+    let store = Store::open(p).unwrap();
+    let meta = facts::index(&store, 2);
+    let mut s = State::new(
+        store,
+        "carol".into(),
+        Keymap::default(),
+        ThemeName::Mono,
+        Clock {
+            instant: Instant::now(),
+            utc: time::macros::datetime!(2026-11-22 10:00:00 UTC),
+        },
+    );
+    s.update(Msg::Indexed {
+        generation: 0,
+        meta,
+    });
+    s.size = (80, 24);
+    s
+}
+
+fn press(s: &mut State, code: KeyCode) -> Vec<Effect> {
+    s.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+}
+
+fn click(s: &mut State, column: u16, row: u16) {
+    s.update(Msg::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    }));
+}
+
+/// Open the search, type `query`, and deliver the search worker's answer.
+fn search(s: &mut State, query: &str) {
+    press(s, KeyCode::Char('/'));
+    let mut last = None;
+    for c in query.chars() {
+        for e in press(s, KeyCode::Char(c)) {
+            if let Effect::Search {
+                seq,
+                query,
+                meta,
+                within,
+            } = e
+            {
+                last = Some((seq, facts::search(&meta, &query, within.as_deref(), 100)));
+            }
+        }
+    }
+    let (seq, results) = last.expect("the search asks the worker");
+    s.update(Msg::SearchDone { seq, results });
+    assert!(matches!(s.mode, Mode::Search(_)));
+}
+
+/// The item number a search result row of the screen shows (`│ │     5  row-05 …│ │`:
+/// the popup's left border is in the third column).
+fn number_on_row(screen: &str, y: usize) -> Option<usize> {
+    let line: Vec<char> = screen.lines().nth(y)?.chars().collect();
+    if line.get(2) != Some(&'│') {
+        return None;
+    }
+    let text: String = line[3..].iter().collect();
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// The screen rows that show a search result, with the item each shows (index).
+fn result_rows(s: &State) -> Vec<(u16, usize)> {
+    let screen = render_to_string(s, s.size.0, s.size.1);
+    (0..s.size.1 as usize)
+        .filter_map(|y| number_on_row(&screen, y).map(|n| (y as u16, n - 1)))
+        .collect()
+}
+
+#[test]
+fn a_click_on_a_search_result_opens_that_result() {
+    let (_d, mut s) = rows(30);
+    search(&mut s, "row");
+    let shown = result_rows(&s);
+    assert!(shown.len() >= 5, "{shown:?}");
+    press(&mut s, KeyCode::Esc);
+    for &(y, item) in &shown[..5] {
+        search(&mut s, "row");
+        click(&mut s, 20, y);
+        assert_eq!(s.mode, Mode::Normal, "a click on a result opens it");
+        assert_eq!(
+            s.pos, item,
+            "the click on row {y} opens the item shown there"
+        );
+    }
+}
+
+#[test]
+fn a_click_on_a_scrolled_search_list_opens_the_row_clicked() {
+    let (_d, mut s) = rows(30);
+    search(&mut s, "row");
+    for _ in 0..20 {
+        press(&mut s, KeyCode::Down);
+    }
+    let shown = result_rows(&s);
+    let &(y, item) = shown.first().expect("results on screen");
+    assert_ne!(item, s.pos);
+    click(&mut s, 20, y);
+    assert_eq!(
+        s.pos, item,
+        "the click on row {y} opens the item shown there"
+    );
+}
+
+#[test]
+fn clicks_on_the_search_popup_beside_its_results_open_nothing() {
+    let (_d, mut s) = rows(30);
+    search(&mut s, "row");
+    let first = result_rows(&s)[0].0;
+    let last = result_rows(&s).last().unwrap().0;
+    // the blank line above the results, the border below them, the columns beside them
+    for (x, y) in [(20, first - 1), (20, last + 1), (0, first), (79, first)] {
+        click(&mut s, x, y);
+        assert!(
+            matches!(s.mode, Mode::Search(_)),
+            "a click at ({x}, {y}) is on no result"
+        );
+        assert_eq!(s.pos, 0);
+    }
+}
+
+#[test]
+fn a_click_on_a_filter_row_toggles_that_filter() {
+    let (_d, mut s) = rows(3);
+    press(&mut s, KeyCode::Char('F'));
+    let opts = s.filter_options();
+    assert!(opts.len() >= 2, "{opts:?}");
+    let screen = render_to_string(&s, 80, 24);
+    let label = s.filter_label(&opts[1]);
+    let y = screen
+        .lines()
+        .position(|l| l.contains(&format!("[ ] {label}")))
+        .unwrap_or_else(|| panic!("no row {label}:\n{screen}"));
+    click(&mut s, 40, y as u16);
+    assert!(
+        s.filter_active(&opts[1]),
+        "the row clicked is on:\n{screen}"
+    );
+    assert!(!s.filter_active(&opts[0]));
+}
+
+#[test]
+fn a_click_on_the_progress_bar_goes_to_the_item_at_that_point_of_the_bar() {
+    let (_d, mut s) = rows(30);
+    let screen = render_to_string(&s, 80, 24);
+    let bar = screen.lines().nth(22).unwrap();
+    // the bar's last cell, just before its label
+    let end = bar.chars().take_while(|c| *c == '░').count() as u16;
+    assert!(end > 20 && end < 80, "{bar}");
+    click(&mut s, end - 1, 22);
+    assert_eq!(s.pos, 29, "the end of the bar is the last item");
+    click(&mut s, 0, 22);
+    assert_eq!(s.pos, 0, "its start is the first");
+    click(&mut s, end + 2, 22);
+    assert_eq!(s.pos, 0, "a click on the label is on no item");
+}
+
+#[test]
+fn clicks_on_a_too_small_terminal_do_nothing() {
+    let (_d, mut s) = rows(30);
+    s.size = (40, 10);
+    click(&mut s, 30, 8);
+    assert_eq!(s.pos, 0, "nothing is drawn there but the size message");
+    s.size = (80, 24);
+    search(&mut s, "row");
+    s.size = (40, 10);
+    for y in 0..10 {
+        click(&mut s, 20, y);
+    }
+    assert!(matches!(s.mode, Mode::Search(_)));
+    assert_eq!(s.pos, 0);
+}
