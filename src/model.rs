@@ -45,66 +45,24 @@ pub struct Item {
     pub original: Option<QuestionAnswer>,
     pub counterfactual: Option<QuestionAnswer>,
 
-    // The CharToM-QA evaluation JSONL, which opens directly (docs/format.md). `normalize`
-    // maps these onto the fields above.
-    #[serde(rename = "book_name")]
-    pub eval_book_name: Option<String>,
-    #[serde(rename = "tom_dimension")]
-    pub eval_tom_dimension: Option<String>,
-    #[serde(rename = "context_0")]
-    pub eval_context_0: Option<String>,
-    #[serde(rename = "context_1000")]
-    pub eval_context_1000: Option<String>,
-    #[serde(rename = "context_2000")]
-    pub eval_context_2000: Option<String>,
-    #[serde(rename = "misleading_choices")]
-    pub eval_misleading_choices: Option<Value>,
-    #[serde(rename = "response")]
-    pub eval_response: Option<String>,
-    #[serde(rename = "bonus")]
-    pub eval_bonus: Option<Value>,
-    #[serde(rename = "penalty")]
-    pub eval_penalty: Option<Value>,
-    #[serde(rename = "model")]
-    pub eval_model: Option<String>,
-    /// The evaluation line named no model: its response is called
-    /// [`EVAL_DEFAULT_MODEL`] until [`Item::name_eval_model`] names it from the file.
+    /// The line is in a benchmark's own layout, not a result set's: which, and what of it
+    /// the benchmark keeps (set by [`crate::bench::sniff`]).
     #[serde(skip)]
-    pub eval_model_unnamed: bool,
+    pub layout: Option<crate::bench::Layout>,
 }
 
-/// The model name given to the single response of a CharToM-QA evaluation line that
-/// does not name its model.
-pub const EVAL_DEFAULT_MODEL: &str = "response";
+pub use crate::bench::chartom_qa::eval::{EVAL_DEFAULT_MODEL, eval_model_name};
 
 impl Item {
     /// Parse one item from its JSON text. Errors carry the path of the offending field.
+    /// A line that names no benchmark may be in a benchmark's own layout: the registry
+    /// ([`crate::bench::sniff`]) maps it onto the result-set fields.
     pub fn parse(text: &str) -> Result<Item, FieldError> {
-        // The plain parse is the fast path; the path of the offending field is worked out
-        // (a second, slower parse) only when it fails.
-        let mut item: Item = match serde_json::from_str(text) {
-            Ok(item) => item,
-            Err(_) => {
-                let de = &mut serde_json::Deserializer::from_str(text);
-                let e = match serde_path_to_error::deserialize::<_, Item>(de) {
-                    Err(e) => e,
-                    // Both parsers read the same JSON; should they ever differ, trust
-                    // the one that names the field.
-                    Ok(item) => return Ok(item.normalized()),
-                };
-                return Err(FieldError {
-                    field: path_string(e.path()),
-                    message: e.into_inner().to_string(),
-                });
-            }
-        };
-        item.normalize();
+        let mut item: Item = parse_with_path(text)?;
+        if item.benchmark_name.is_none() {
+            crate::bench::sniff(text, &mut item)?;
+        }
         Ok(item)
-    }
-
-    fn normalized(mut self) -> Item {
-        self.normalize();
-        self
     }
 
     pub fn benchmark(&self) -> Benchmark {
@@ -113,86 +71,24 @@ impl Item {
 
     /// True when this line is in the CharToM-QA evaluation JSONL layout.
     pub fn is_chartom_qa_eval(&self) -> bool {
-        self.benchmark_name.is_none() && self.eval_book_name.is_some()
+        matches!(self.layout, Some(crate::bench::Layout::ChartomQaEval(_)))
     }
 
-    /// Map the CharToM-QA evaluation layout onto the result-set fields.
-    fn normalize(&mut self) {
-        if !self.is_chartom_qa_eval() {
-            return;
-        }
-        self.benchmark_name = Some("chartom-qa".into());
-        self.book = self.eval_book_name.clone();
-        if self.dimension.is_none() {
-            self.dimension = self.eval_tom_dimension.clone();
-        }
-        if self.context.is_none() {
-            let mut m = IndexMap::new();
-            for (k, v) in [
-                ("0", &self.eval_context_0),
-                ("1000", &self.eval_context_1000),
-                ("2000", &self.eval_context_2000),
-            ] {
-                if let Some(v) = v {
-                    m.insert(k.to_string(), v.clone());
-                }
-            }
-            if !m.is_empty() {
-                self.context = Some(Context::ByLength(m));
-            }
-        }
-        if self.choices.is_empty()
-            && let Some(Value::Array(a)) = &self.eval_misleading_choices
-        {
-            self.choices = a
-                .iter()
-                .map(|v| {
-                    v.as_str()
-                        .map(str::to_string)
-                        .unwrap_or_else(|| v.to_string())
-                })
-                .collect();
-        }
-        if self.responses.is_empty() && self.eval_response.is_some() {
-            let judge = if self.eval_bonus.is_some() || self.eval_penalty.is_some() {
-                Some(Judge {
-                    bonus: self.eval_bonus.clone(),
-                    penalty: self.eval_penalty.clone(),
-                })
-            } else {
-                None
-            };
-            self.eval_model_unnamed = self.eval_model.is_none();
-            self.responses.push(Response {
-                model: self
-                    .eval_model
-                    .clone()
-                    .unwrap_or_else(|| EVAL_DEFAULT_MODEL.to_string()),
-                text: self.eval_response.clone(),
-                judge,
-                ..Response::default()
-            });
-        }
-    }
-
-    /// Name the model of an evaluation line that names none, from its file
+    /// Name the model of a line that names none from its file, as its layout says
     /// ([`eval_model_name`]).
     pub fn name_eval_model(&mut self, path: &std::path::Path) {
-        if !self.eval_model_unnamed {
-            return;
-        }
-        if let (Some(name), [r]) = (eval_model_name(path), self.responses.as_mut_slice()) {
-            r.model = name;
-            self.eval_model_unnamed = false;
-        }
+        crate::bench::name_from_file(self, path);
     }
 
     /// The `misleading_choices` of an evaluation line, when they are what `choices` shows
     /// (they are wrong answers, not options with a key).
     pub fn shows_misleading_choices(&self) -> bool {
-        self.eval_book_name.is_some()
-            && matches!(&self.eval_misleading_choices, Some(Value::Array(a)) if a.len() == self.choices.len())
-            && self.key.is_none()
+        match &self.layout {
+            Some(crate::bench::Layout::ChartomQaEval(l)) => {
+                l.shows_misleading_choices(self.choices.len()) && self.key.is_none()
+            }
+            _ => false,
+        }
     }
 
     /// The response of `model`, if any.
@@ -201,36 +97,32 @@ impl Item {
     }
 }
 
-/// The model of a CharToM-QA evaluation file, from its name as the benchmark's script
-/// writes it, `{model}_{dim}_c{L}_eval_penalty.jsonl` (also with a suffix before the
-/// extension, as `verdict split` adds); else the file's stem (docs/format.md).
-pub fn eval_model_name(path: &std::path::Path) -> Option<String> {
-    let name = path.file_name()?.to_str()?;
-    if let Some(i) = name.find("_eval_penalty") {
-        let head = &name[..i];
-        let is_len = |c: &str| {
-            c.strip_prefix('c')
-                .is_some_and(|l| !l.is_empty() && l.bytes().all(|d| d.is_ascii_digit()))
-        };
-        if let Some((rest, c)) = head.rsplit_once('_')
-            && is_len(c)
-            && let Some((model, dim)) = rest.rsplit_once('_')
-            && !model.is_empty()
-            && !dim.is_empty()
-        {
-            return Some(model.to_string());
-        }
-    }
-    let stem = path.file_stem()?.to_str()?;
-    (!stem.is_empty()).then(|| stem.to_string())
-}
-
 /// A field-level parse error: `field` is a JSON path like `fact.key` or `responses[1].mind`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("field `{field}`: {message}")]
 pub struct FieldError {
     pub field: String,
     pub message: String,
+}
+
+/// Parse `text` as a `T`. The plain parse is the fast path; the path of the offending
+/// field is worked out (a second, slower parse) only when it fails.
+pub(crate) fn parse_with_path<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, FieldError> {
+    match serde_json::from_str(text) {
+        Ok(v) => Ok(v),
+        Err(_) => {
+            let de = &mut serde_json::Deserializer::from_str(text);
+            match serde_path_to_error::deserialize::<_, T>(de) {
+                Err(e) => Err(FieldError {
+                    field: path_string(e.path()),
+                    message: e.into_inner().to_string(),
+                }),
+                // Both parsers read the same JSON; should they ever differ, trust the one
+                // that names the field.
+                Ok(v) => Ok(v),
+            }
+        }
+    }
 }
 
 fn path_string(p: &serde_path_to_error::Path) -> String {
@@ -696,156 +588,4 @@ fn ser_double_option<S: serde::Serializer>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn context_is_a_text_or_texts_by_length_and_errors_name_it() {
-        let it = Item::parse(r#"{"context": {"0": "a", "1000": "b"}}"#).unwrap();
-        assert_eq!(it.context.as_ref().unwrap().get("1000"), Some("b"));
-        let it = Item::parse(r#"{"context": "one text"}"#).unwrap();
-        assert_eq!(it.context.as_ref().unwrap().get("0"), Some("one text"));
-        for bad in [
-            r#"{"context": 5}"#,
-            r#"{"context": {"0": 1}}"#,
-            r#"{"context": ["a"]}"#,
-        ] {
-            let e = Item::parse(bad).unwrap_err();
-            assert!(e.field.starts_with("context"), "{bad}: {e}");
-        }
-        // A type error deep down still names its field (the slow path runs only then).
-        let e = Item::parse(r#"{"responses": [{"model": "a"}, {"model": 3}]}"#).unwrap_err();
-        assert_eq!(e.field, "responses[1].model");
-    }
-
-    #[test]
-    fn parses_chartom_item() {
-        let t = r#"{"id":"G7_Q1_1","benchmark":"chartom","image":"a.png","extra":{"x":1.0},
-            "chart":{"pair":"G7_Q1","version":"original","type":"line","manipulation":null},
-            "fact":{"question":"q","format":"number","options":[],"key":1.2,
-                    "strategies":{"misled":6,"skim":300},"human_answers":[[1.2,50],["3",2]]},
-            "mind":{"hmi":0.18},
-            "responses":[{"model":"m","fact":"1.2","mind":0.2,"justification":"j"}],
-            "reviews":{"ann":{"at":"2026-01-01T00:00:00Z","justification":"partial","fact_correct":true}}}"#;
-        let it = Item::parse(t).unwrap();
-        assert_eq!(it.benchmark(), Benchmark::Chartom);
-        assert_eq!(it.fact.as_ref().unwrap().format, Some(FactFormat::Number));
-        assert_eq!(it.fact.as_ref().unwrap().human_answers.len(), 2);
-        let r = &it.reviews["ann"];
-        assert_eq!(
-            r.for_model("m", 1).unwrap().justification,
-            Some(JustificationGrade::Partial)
-        );
-        assert_eq!(r.for_model("m", 2), None);
-    }
-
-    #[test]
-    fn wrong_type_names_the_field() {
-        let e = Item::parse(r#"{"id":"x","responses":[{"model":"m","mind":"high"}]}"#).unwrap_err();
-        assert_eq!(e.field, "responses[0].mind");
-        let e = Item::parse(r#"{"id":3}"#).unwrap_err();
-        assert_eq!(e.field, "id");
-    }
-
-    #[test]
-    fn eval_model_is_named_from_the_file_name() {
-        use std::path::Path;
-        let name = |p: &str| eval_model_name(Path::new(p));
-        assert_eq!(
-            name("out/gpt-4o_belief_c1000_eval_penalty.jsonl").as_deref(),
-            Some("gpt-4o")
-        );
-        assert_eq!(
-            name("Llama-3.1-8B_Instruct_emotion_c0_eval_penalty.jsonl").as_deref(),
-            Some("Llama-3.1-8B_Instruct")
-        );
-        // the copy `verdict split` writes for a reviewer keeps the model
-        assert_eq!(
-            name("gpt-4o_belief_c2000_eval_penalty.alice.jsonl").as_deref(),
-            Some("gpt-4o")
-        );
-        // not the pattern: the stem
-        assert_eq!(
-            name("chartom-qa-eval.jsonl").as_deref(),
-            Some("chartom-qa-eval")
-        );
-        assert_eq!(
-            name("x_belief_cabc_eval_penalty.jsonl").as_deref(),
-            Some("x_belief_cabc_eval_penalty")
-        );
-        let line = r#"{"book_name":"Emma","question":"q","response":"r"}"#;
-        let mut it = Item::parse(line).unwrap();
-        it.name_eval_model(Path::new("d/gpt-4o_belief_c0_eval_penalty.jsonl"));
-        assert_eq!(it.responses[0].model, "gpt-4o");
-        // a line that names its model keeps it
-        let mut it = Item::parse(r#"{"book_name":"E","response":"r","model":"m1"}"#).unwrap();
-        it.name_eval_model(Path::new("gpt-4o_belief_c0_eval_penalty.jsonl"));
-        assert_eq!(it.responses[0].model, "m1");
-    }
-
-    #[test]
-    fn chartom_qa_eval_line_is_mapped() {
-        let t = r#"{"book_name":"Emma","tom_dimension":"belief","context_0":"c0","context_1000":"c1",
-            "question":"q","answer":"a","bonus_points":["p1","p2"],"misleading_choices":["x"],
-            "response":"resp","bonus":[1],"penalty":"None"}"#;
-        let it = Item::parse(t).unwrap();
-        assert_eq!(it.benchmark(), Benchmark::ChartomQa);
-        assert_eq!(it.book.as_deref(), Some("Emma"));
-        assert_eq!(it.dimension.as_deref(), Some("belief"));
-        assert_eq!(it.context.as_ref().unwrap().get("1000"), Some("c1"));
-        let r = &it.responses[0];
-        assert_eq!(r.model, EVAL_DEFAULT_MODEL);
-        let j = r.judge.as_ref().unwrap();
-        assert_eq!(j.bonus_list(), JudgeBonus::Points(vec![1]));
-        assert_eq!(j.penalty_text(), None);
-    }
-
-    #[test]
-    fn judge_null_bonus_is_unparsable() {
-        let j = Judge {
-            bonus: Some(Value::String("Null".into())),
-            penalty: Some(Value::String("says X".into())),
-        };
-        assert!(matches!(j.bonus_list(), JudgeBonus::Unparsable(_)));
-        assert_eq!(j.penalty_text().as_deref(), Some("says X"));
-    }
-
-    #[test]
-    fn penalty_null_vs_absent() {
-        let r: Review = serde_json::from_str(r#"{"penalty":null,"bonus":[1]}"#).unwrap();
-        assert_eq!(r.grades.penalty, Some(None));
-        let r: Review = serde_json::from_str(r#"{"bonus":[1]}"#).unwrap();
-        assert_eq!(r.grades.penalty, None);
-        let back = serde_json::to_string(&Review {
-            grades: ResponseGrades {
-                penalty: Some(None),
-                ..Default::default()
-            },
-            ..Default::default()
-        })
-        .unwrap();
-        assert_eq!(back, r#"{"penalty":null}"#);
-    }
-
-    /// Every enum's `name` is the name serde reads and writes in the file, so the checks,
-    /// the export and the screens that use `name` say what the file says.
-    #[test]
-    fn enum_names_are_the_file_names() {
-        fn same<T: Serialize + std::fmt::Debug>(all: &[T], name: impl Fn(&T) -> &'static str) {
-            for v in all {
-                assert_eq!(serde_json::to_value(v).unwrap(), name(v), "{v:?}");
-            }
-        }
-        same(&CvqaStatus::ALL, |s| s.name());
-        same(&CvqaReason::ALL, |s| s.name());
-        same(&JustificationGrade::ALL, |s| s.name());
-        same(&ChartVersion::ALL, |s| s.name());
-        same(&FactFormat::ALL, |s| s.name());
-    }
-
-    #[test]
-    fn cvqa_answers_may_be_numbers() {
-        let it = Item::parse(r#"{"benchmark":"cvqa","original":{"question":"q","answer":3},"counterfactual":{"question":"q2","answer":"yes"}}"#).unwrap();
-        assert_eq!(it.original.unwrap().answer, "3");
-    }
-}
+mod tests;

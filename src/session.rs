@@ -6,6 +6,7 @@
 //! Folding a session's journal into the file (`fold`) lives here too.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 use anyhow::Context as _;
 
@@ -100,6 +101,9 @@ pub fn reread(store: &Store, own: &Journal, stale: &[PathBuf]) -> Result<Store, 
     Ok(fresh)
 }
 
+/// The error of a fold that was cancelled.
+pub const CANCELLED: &str = "cancelled";
+
 /// Save the store (atomic) and clear the journals. The journal is cleared only after the
 /// save succeeded, so a crash in between replays the same verdicts again (idempotent).
 ///
@@ -108,10 +112,14 @@ pub fn reread(store: &Store, own: &Journal, stale: &[PathBuf]) -> Result<Store, 
 /// item id, and that is saved: their change and our verdicts both survive. If some
 /// verdicts cannot be matched to an item of the changed file, nothing is saved and the
 /// journal stays.
+///
+/// A fold whose `cancel` flag is set gives up before it replaces the file (the journal
+/// stays as it is); its error then starts with [`CANCELLED`].
 pub fn fold(
     store: &mut Store,
     own: &mut Journal,
     stale: &mut Vec<PathBuf>,
+    cancel: &AtomicBool,
 ) -> Result<usize, String> {
     let n = store.edited().count();
     if n > 0 {
@@ -124,12 +132,13 @@ pub fn fold(
             {
                 format!("{} is gone (deleted or moved)", path.display())
             }
+            e if crate::store::is_cancelled(&e) => CANCELLED.to_string(),
             e => e
                 .to_string()
                 .trim_start_matches(prefix.as_str())
                 .to_string(),
         };
-        match store.save() {
+        match store.save_until(cancel) {
             Ok(_) => {}
             Err(StoreError::Conflict { .. }) => {
                 let mut fresh = Store::open(store.path()).map_err(reason)?;
@@ -148,7 +157,7 @@ pub fn fold(
                     ));
                 }
                 log::info!("the file changed on disk; re-applied the journal to it");
-                fresh.save().map_err(reason)?;
+                fresh.save_until(cancel).map_err(reason)?;
                 *store = fresh;
             }
             Err(e) => return Err(reason(e)),
@@ -208,7 +217,7 @@ pub fn fold_detached(file: &Path, mut own: Journal) -> Result<usize, String> {
             .keep_aside(mode)
             .map_err(|e| format!("keeping {} aside: {e}", p.display()))?;
     }
-    let n = fold(&mut store, &mut own, &mut stale)?;
+    let n = fold(&mut store, &mut own, &mut stale, &AtomicBool::new(false))?;
     own.remove()
         .map_err(|e| format!("removing {}: {e}", own.path().display()))?;
     Ok(n)

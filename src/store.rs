@@ -15,6 +15,7 @@ use std::io::{self, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use serde_json::Value;
 
@@ -416,6 +417,13 @@ impl Store {
 
     /// Write the current contents atomically to the store's path.
     pub fn save(&mut self) -> Result<SaveReport, StoreError> {
+        self.save_until(&AtomicBool::new(false))
+    }
+
+    /// [`Store::save`] that gives up, leaving the file as it was, once `cancel` is set
+    /// (checked between pieces of at most 64 MiB, before the fsync and before the
+    /// rename): an error of kind `Interrupted`, and [`is_cancelled`] says so.
+    pub fn save_until(&mut self, cancel: &AtomicBool) -> Result<SaveReport, StoreError> {
         let path = self.path.clone();
         self.check_unchanged()?;
         let io_err = |source| StoreError::Io {
@@ -442,7 +450,7 @@ impl Store {
             .unwrap_or_default();
         remove_stale_temporaries(&dir, &name);
         let mut tmp = create_locked_temporary(&dir, &name).map_err(io_err)?;
-        let bytes = self.write_to(tmp.as_file_mut()).map_err(io_err)?;
+        let bytes = self.write_to(tmp.as_file_mut(), cancel).map_err(io_err)?;
         #[cfg(unix)]
         if let Some(m) = &old_meta {
             // The replacement gets the file's owner and group, or the save is refused: a
@@ -460,7 +468,9 @@ impl Store {
         if let Some(p) = old_perms {
             tmp.as_file().set_permissions(p).map_err(io_err)?;
         }
+        check_cancel(cancel).map_err(io_err)?;
         tmp.as_file().sync_all().map_err(io_err)?;
+        check_cancel(cancel).map_err(io_err)?;
         // Check again just before the rename: the window for a lost update is the rename
         // itself.
         self.check_unchanged()?;
@@ -513,13 +523,14 @@ impl Store {
     /// theirs and appended items (JSONL) on lines of their own. Returns the bytes written.
     /// Unchanged runs of a mapped file are copied by the kernel (`copy_file_range`) where
     /// the file system allows, else written from the mapping.
-    fn write_to(&self, out: &mut File) -> io::Result<u64> {
+    fn write_to(&self, out: &mut File, cancel: &AtomicBool) -> io::Result<u64> {
         let mut o = Sink {
             out,
             pending: Vec::with_capacity(1 << 20),
             n: 0,
             last: None,
             src: self.buf.file(),
+            cancel,
         };
         let mut pos = 0;
         let appended_from = self
@@ -556,6 +567,28 @@ struct Sink<'a> {
     last: Option<u8>,
     /// The file the unchanged bytes come from (at the same offsets), when mapped.
     src: Option<&'a File>,
+    /// Give up when set (checked between pieces of at most `PIECE` bytes).
+    cancel: &'a AtomicBool,
+}
+
+/// The most a save copies between two looks at its cancel flag.
+const PIECE: usize = 64 << 20;
+
+/// The error a cancelled save gives.
+fn check_cancel(cancel: &AtomicBool) -> io::Result<()> {
+    if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+        Err(io::Error::new(io::ErrorKind::Interrupted, CANCELLED))
+    } else {
+        Ok(())
+    }
+}
+
+const CANCELLED: &str = "save cancelled";
+
+/// Did this save error come from its cancel flag?
+pub fn is_cancelled(e: &StoreError) -> bool {
+    matches!(e, StoreError::Io { source, .. }
+        if source.kind() == io::ErrorKind::Interrupted && source.to_string() == CANCELLED)
 }
 
 impl Sink<'_> {
@@ -592,7 +625,8 @@ impl Sink<'_> {
             let mut off = r.start as libc::loff_t;
             let end = r.end as libc::loff_t;
             while off < end {
-                let want = ((end - off) as usize).min(1 << 30);
+                check_cancel(self.cancel)?;
+                let want = ((end - off) as usize).min(PIECE);
                 // SAFETY: two open descriptors; `off` is ours; the output's own offset is
                 // used and advanced.
                 let got = unsafe {
@@ -632,9 +666,18 @@ impl Sink<'_> {
             if done > 0 {
                 self.last = Some(bytes[r.start + done - 1]);
             }
-            return self.put(&bytes[r.start + done..r.end]);
+            return self.put_pieces(&bytes[r.start + done..r.end]);
         }
-        self.put(&bytes[r])
+        self.put_pieces(&bytes[r])
+    }
+
+    /// `put`, a piece at a time, looking at the cancel flag before each.
+    fn put_pieces(&mut self, b: &[u8]) -> io::Result<()> {
+        for piece in b.chunks(PIECE) {
+            check_cancel(self.cancel)?;
+            self.put(piece)?;
+        }
+        Ok(())
     }
 }
 
@@ -1774,6 +1817,29 @@ mod tests {
         drop(holder);
     }
 
+    /// A save whose cancel flag is set replaces nothing, leaves no temporary, and keeps
+    /// its edits for the next save.
+    #[test]
+    fn a_cancelled_save_leaves_the_file_and_keeps_the_edits() {
+        let (d, p) = tmpfile("c.jsonl", b"{\"id\":\"a\"}\n{\"id\":\"b\"}\n");
+        let before = fs::read(&p).unwrap();
+        let mut s = Store::open(&p).unwrap();
+        s.set_review(1, "r", Some(serde_json::json!({"verdict": "pass"})))
+            .unwrap();
+        let e = s.save_until(&AtomicBool::new(true)).unwrap_err();
+        assert!(is_cancelled(&e), "{e}");
+        assert_eq!(fs::read(&p).unwrap(), before);
+        let names: Vec<_> = fs::read_dir(d.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary left");
+        assert!(s.is_dirty());
+        s.save().unwrap();
+        assert!(fs::read_to_string(&p).unwrap().contains("\"pass\""));
+        assert!(!is_cancelled(&StoreError::Io {
+            path: p.clone(),
+            source: io::Error::new(io::ErrorKind::Interrupted, "EINTR")
+        }));
+    }
+
     /// A large file: unchanged runs go through the kernel copy; the result is the same
     /// bytes as writing everything from memory.
     #[test]
@@ -1801,7 +1867,7 @@ mod tests {
         mem.push_raw("{\"id\":\"new\"}".into());
         let out = tempfile::tempfile().unwrap();
         let mut out2 = out.try_clone().unwrap();
-        mem.write_to(&mut out2).unwrap();
+        mem.write_to(&mut out2, &AtomicBool::new(false)).unwrap();
         drop(out2);
         let n = s.save().unwrap().bytes;
         let saved = fs::read(&p).unwrap();

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::check::{BenchInfo, Ctx};
 use crate::export::Row;
-use crate::model::{Item, Review};
+use crate::model::{FieldError, Item, Review};
 use crate::stats::ResolutionCounts;
 use crate::store::Store;
 use crate::team::agree::{ItemRatings, Variable};
@@ -60,6 +60,32 @@ impl Benchmark {
             Benchmark::Cvqa => "cvqa",
             Benchmark::Other => "other",
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Lines in a benchmark's own layout
+
+/// A line in a benchmark's own layout rather than a result set's (it names no
+/// `benchmark`), with what the benchmark keeps of it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Layout {
+    /// The CharToM-QA evaluation JSONL.
+    ChartomQaEval(chartom_qa::eval::EvalLine),
+}
+
+/// Offer a line that names no benchmark, already parsed into `item`, to each benchmark
+/// that opens a layout of its own; the first that recognises it maps it onto `item`.
+pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<(), FieldError> {
+    chartom_qa::eval::sniff(text, item)?;
+    Ok(())
+}
+
+/// Name what a line in a benchmark's own layout leaves unnamed from its file's name.
+pub(crate) fn name_from_file(item: &mut Item, path: &std::path::Path) {
+    match item.layout {
+        Some(Layout::ChartomQaEval(_)) => chartom_qa::eval::name_model(item, path),
+        None => {}
     }
 }
 

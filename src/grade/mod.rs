@@ -29,12 +29,4 @@ pub fn ratio(part: u64, whole: u64) -> Option<f64> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ratio_of_nothing_is_none() {
-        assert_eq!(ratio(1, 0), None);
-        assert_eq!(ratio(1, 4), Some(0.25));
-    }
-}
+mod tests;

@@ -38,8 +38,13 @@ pub fn draw(state: &State, f: &mut Frame) {
     let screen = Screen::new(state, area);
     if screen.too_small {
         let msg = format!(
-            "Terminal too small: {}×{}.\nverdict needs at least {MIN_W}×{MIN_H}.\nEnlarge the window (q quits).",
-            area.width, area.height
+            "Terminal too small: {}×{}.\nverdict needs at least {MIN_W}×{MIN_H}.\nEnlarge the window ({} quits).",
+            area.width,
+            area.height,
+            state.keymap.hint(
+                crate::tui::keymap::Context::Global,
+                crate::tui::keymap::Action::Quit
+            )
         );
         f.render_widget(
             Paragraph::new(msg).style(t.warn).wrap(Wrap { trim: true }),

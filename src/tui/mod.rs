@@ -367,6 +367,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     // Fold the journal into the file before leaving (usually nothing is left to do). Every
     // verdict is already durable in the journal; say so if the fold takes a while.
     let (reply_tx, reply_rx) = mpsc::channel();
+    worker::quitting();
     let folded = if io_tx.send(worker::Req::Shutdown(reply_tx)).is_ok() {
         match reply_rx.recv_timeout(Duration::from_millis(300)) {
             Ok(r) => r,

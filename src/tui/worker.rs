@@ -2,6 +2,7 @@
 //! the journal and fsynced before the UI is told it is recorded; when the reviewer pauses,
 //! the journal is folded into the results file by an atomic save and cleared.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -52,6 +53,16 @@ pub fn detach_above() -> u64 {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(64 << 20)
+}
+
+/// Set when the reviewer quits (`quitting`): a fold of a pause then under way gives up
+/// before it replaces the file, so quitting never waits for it; the fold at shutdown
+/// (here or detached) does the work.
+static QUITTING: AtomicBool = AtomicBool::new(false);
+
+/// The reviewer is quitting: call it before sending `Req::Shutdown`.
+pub fn quitting() {
+    QUITTING.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Where the reviewer's session and position files go.
@@ -126,6 +137,7 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                         &mut session.store,
                         &mut session.own,
                         &mut session.stale,
+                        &AtomicBool::new(false),
                     );
                 }
                 return;
@@ -202,7 +214,12 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                     return;
                 }
                 let r = if dirty {
-                    crate::session::fold(&mut session.store, &mut session.own, &mut session.stale)
+                    crate::session::fold(
+                        &mut session.store,
+                        &mut session.own,
+                        &mut session.stale,
+                        &AtomicBool::new(false),
+                    )
                 } else {
                     Ok(0)
                 };
@@ -218,8 +235,12 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                     continue;
                 }
                 let stamp_before = session.store.check_unchanged().is_ok();
-                match crate::session::fold(&mut session.store, &mut session.own, &mut session.stale)
-                {
+                match crate::session::fold(
+                    &mut session.store,
+                    &mut session.own,
+                    &mut session.stale,
+                    &QUITTING,
+                ) {
                     Ok(n) => {
                         dirty = false;
                         folded_total += n;
@@ -229,6 +250,10 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                             let _ = out.send(Msg::Reloaded(session.store.clone()));
                         }
                         let _ = out.send(Msg::Saved(Ok(format!("{n} items written"))));
+                    }
+                    // The reviewer quit during it: the Shutdown waiting behind it folds.
+                    Err(e) if e == crate::session::CANCELLED => {
+                        log::info!("fold put off: the reviewer quit");
                     }
                     Err(e) => {
                         log::error!("fold: {e}");

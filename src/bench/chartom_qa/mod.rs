@@ -3,6 +3,7 @@
 
 pub(crate) mod agree;
 pub mod check;
+pub mod eval;
 pub mod export;
 pub mod grade;
 pub mod stats;

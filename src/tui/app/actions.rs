@@ -11,6 +11,15 @@ impl State {
     pub fn act(&mut self, action: Action, fx: &mut Vec<Effect>) {
         let page = crate::tui::draw::page_rows(self);
         match action {
+            // The overlays' own actions do nothing in the item view.
+            Action::Close
+            | Action::Submit
+            | Action::Cancel
+            | Action::SelectNext
+            | Action::SelectPrev
+            | Action::Toggle
+            | Action::SwitchField
+            | Action::Reason(_) => {}
             Action::Quit => {
                 self.quit = true;
                 fx.push(self.position_effect());
@@ -208,8 +217,11 @@ impl State {
                     .item()
                     .is_some_and(|it| review::item_done(it, self.my_review(self.pos).as_ref()));
                 if !done {
+                    let key = self.keymap.hint(Context::Global, Action::Adjudicate);
                     self.set_status(
-                        "grade the item first; A then marks your verdict as the final one",
+                        format!(
+                            "grade the item first; {key} then marks your verdict as the final one"
+                        ),
                         Level::Warn,
                     );
                     return;

@@ -293,7 +293,10 @@ impl State {
             (false, _) => self.filters.describe(),
         };
         let msg = if self.queue && n == 0 {
-            format!("{what}: no item left to adjudicate (D leaves the queue)")
+            format!(
+                "{what}: no item left to adjudicate ({} leaves the queue)",
+                self.keymap.hint(Context::Global, Action::AdjudicationQueue)
+            )
         } else if n == 1 {
             format!("1 item matches: {what}")
         } else {

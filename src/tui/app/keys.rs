@@ -78,9 +78,6 @@ impl State {
             0
         };
         let global = self.keymap.lookup(Context::Global, Key::from_event(&k));
-        // The filter menu clears with the keymap's key for "clear all filters" (the key
-        // its title and the footer name).
-        let clears = global == Some(Action::ClearFilters);
         // The help and the summary scroll no further than their end.
         let page_max = crate::tui::draw::page_max_scroll(self);
         let page_rows = crate::tui::draw::page_rows_of_page(self);
@@ -89,17 +86,20 @@ impl State {
             (&self.mode, global),
             (Mode::Help { .. }, Some(Action::Help)) | (Mode::Summary { .. }, Some(Action::Summary))
         );
+        // The overlay's own action for the key (in its table of the keymap).
+        let own = crate::tui::overlays::keys(&self.mode)
+            .and_then(|c| self.keymap.in_overlay(c, &k, false));
         // Overlays take the keys first; each says what should happen.
         match &mut self.mode {
             Mode::Normal => {}
             Mode::Help { scroll } | Mode::Summary { scroll } => {
-                if page::handle_key(scroll, &k, page_max, page_rows, toggles) == Outcome::Close {
+                if page::handle_key(scroll, own, page_max, page_rows, toggles) == Outcome::Close {
                     self.mode = Mode::Normal;
                 }
                 return;
             }
             Mode::Search(s) => {
-                match search::handle_key(s, &k) {
+                match search::handle_key(s, &self.keymap, &k) {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(target) => {
                         self.mode = Mode::Normal;
@@ -114,7 +114,7 @@ impl State {
                 return;
             }
             Mode::Jump(e) => {
-                match jump::handle_key(e, &k) {
+                match jump::handle_key(e, &self.keymap, &k) {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(q) => {
                         self.mode = Mode::Normal;
@@ -125,7 +125,7 @@ impl State {
                 return;
             }
             Mode::Note(e) => {
-                match note::handle_key(e, &k) {
+                match note::handle_key(e, &self.keymap, &k) {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(t) => {
                         self.mode = Mode::Normal;
@@ -136,7 +136,7 @@ impl State {
                 return;
             }
             Mode::Penalty(e) => {
-                match penalty::handle_key(e, &k) {
+                match penalty::handle_key(e, &self.keymap, &k) {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(t) => {
                         self.mode = Mode::Normal;
@@ -147,10 +147,10 @@ impl State {
                 return;
             }
             Mode::RejectOther(e) => {
-                match reject::handle_other_key(e, &k) {
+                match reject::handle_other_key(e, &self.keymap, &k) {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(t) if t.trim().is_empty() => {
-                        self.set_status(reject::OTHER_EMPTY, Level::Warn);
+                        self.set_status(reject::other_empty(&self.keymap), Level::Warn);
                     }
                     Outcome::Submit(t) => {
                         self.mode = Mode::Normal;
@@ -170,7 +170,7 @@ impl State {
                 answer,
             } => {
                 let (q, a) = (question.clone(), answer.clone());
-                match fix::handle_reason_key(selected, &k) {
+                match fix::handle_reason_key(selected, &self.keymap, &k) {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(reason) => {
                         self.mode = Mode::Normal;
@@ -181,7 +181,7 @@ impl State {
                 return;
             }
             Mode::Reject { selected } => {
-                match reject::handle_key(selected, &k) {
+                match reject::handle_key(selected, &self.keymap, &k) {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(reason) => {
                         self.mode = Mode::Normal;
@@ -192,7 +192,7 @@ impl State {
                 return;
             }
             Mode::Fix(f) => {
-                match fix::handle_key(f, &k) {
+                match fix::handle_key(f, &self.keymap, &k) {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit((q, a)) => {
                         self.mode = Mode::Normal;
@@ -203,7 +203,7 @@ impl State {
                 return;
             }
             Mode::Filter { selected } => {
-                match filter::handle_key(selected, filter_rows, &k, clears) {
+                match filter::handle_key(selected, filter_rows, own, global) {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(filter::Pick::Clear) => {
                         self.filters = Filters::default();

@@ -6,6 +6,7 @@ use crate::model::{Benchmark, CvqaReason, JustificationGrade, ResponseGrades, Re
 use crate::review;
 use crate::tui::edit::TextEdit;
 use crate::tui::facts::Kind;
+use crate::tui::keymap::{Action, Context};
 
 use super::*;
 
@@ -71,11 +72,12 @@ impl State {
             a
         };
         if q == cf.question && a == cf.answer {
+            let accept = self.keymap.hint(Context::Cvqa, Action::Accept);
             let msg = if empty.is_empty() {
-                "nothing changed: use a to accept as it is".to_string()
+                format!("nothing changed: use {accept} to accept as it is")
             } else {
                 format!(
-                    "empty {empty} is no fix: nothing changed, nothing recorded (use a to accept as it is)"
+                    "empty {empty} is no fix: nothing changed, nothing recorded (use {accept} to accept as it is)"
                 )
             };
             self.set_status(msg, Level::Warn);
@@ -87,7 +89,11 @@ impl State {
         });
         if let Some(m) = problem {
             self.set_status(
-                format!("{m}: verdict check will warn; a reason records it anyway, Esc cancels"),
+                format!(
+                    "{m}: verdict check will warn; a reason records it anyway, {} cancels",
+                    self.keymap
+                        .hint(crate::tui::overlays::fix::REASON_KEYS, Action::Cancel)
+                ),
                 Level::Warn,
             );
         } else if !empty.is_empty() {
@@ -167,7 +173,11 @@ impl State {
             self.skipped.insert(i);
             self.next_ungraded(fx);
             self.set_status(
-                format!("skipped {id} (Space passes over it; S on it again unskips)"),
+                format!(
+                    "skipped {id} ({} passes over it; {} on it again unskips)",
+                    self.keymap.hint(Context::Global, Action::NextUngraded),
+                    self.keymap.hint(Context::Global, Action::Skip)
+                ),
                 Level::Info,
             );
         }

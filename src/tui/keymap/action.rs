@@ -1,10 +1,13 @@
 //! What a key can do, with its name in the config file and its words on screen.
 
+use std::ops::RangeInclusive;
+
 use strum::{EnumIter, EnumString, IntoEnumIterator, IntoStaticStr};
 
 /// Everything a key can do. Its name in the config file is the variant's name in
-/// snake case (`NextUngraded` is `next_ungraded`), derived by strum; `Bonus(n)` is
-/// `bonus_1` … `bonus_9`.
+/// snake case (`NextUngraded` is `next_ungraded`), derived by strum; a numbered action
+/// adds its number: `Bonus(n)` is `bonus_1` … `bonus_9`, `Reason(n)` is `reason_1` …
+/// `reason_5`.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, EnumIter, EnumString, IntoStaticStr,
 )]
@@ -61,15 +64,46 @@ pub enum Action {
     // adjudication
     Adjudicate,
     AdjudicationQueue,
+    // overlays
+    /// Close the help, the summary or the filter menu.
+    Close,
+    /// Save the text field, or take the selected row.
+    Submit,
+    /// Leave the overlay without recording anything.
+    Cancel,
+    SelectNext,
+    SelectPrev,
+    /// Turn the selected filter on or off.
+    Toggle,
+    /// Move between the question and the answer of a fix.
+    SwitchField,
+    /// Pick the n-th C-VQA reason of a reject or a fix.
+    Reason(u8),
 }
+
+/// The numbers a numbered action takes (the reasons are those of docs/format.md, C-VQA).
+const BONUS_POINTS: RangeInclusive<u8> = 1..=9;
+const REASONS: RangeInclusive<u8> = 1..=5;
+
+/// A numbered action's constructor and its numbers.
+type Numbered = (fn(u8) -> Action, RangeInclusive<u8>);
 
 impl Action {
     /// Name used in the config file.
     pub fn name(self) -> String {
         let base: &'static str = self.into();
         match self {
-            Action::Bonus(n) => format!("{base}_{n}"),
+            Action::Bonus(n) | Action::Reason(n) => format!("{base}_{n}"),
             _ => base.to_string(),
+        }
+    }
+
+    /// A numbered action's template (number 0) with its numbers, or `None`.
+    fn numbers(self) -> Option<Numbered> {
+        match self {
+            Action::Bonus(_) => Some((Action::Bonus, BONUS_POINTS)),
+            Action::Reason(_) => Some((Action::Reason, REASONS)),
+            _ => None,
         }
     }
 
@@ -133,6 +167,14 @@ impl Action {
                 "adjudication queue: only items whose reviewers disagree, no final verdict yet"
                     .into()
             }
+            Action::Close => "close".into(),
+            Action::Submit => "save, or take the selected row".into(),
+            Action::Cancel => "cancel: leave, recording nothing".into(),
+            Action::SelectNext => "next row".into(),
+            Action::SelectPrev => "previous row".into(),
+            Action::Toggle => "turn the selected filter on / off".into(),
+            Action::SwitchField => "switch between question and answer".into(),
+            Action::Reason(n) => format!("reason {n}"),
         }
     }
 
@@ -169,27 +211,38 @@ impl Action {
             Action::Pass => "pass".into(),
             Action::Fail => "fail".into(),
             Action::Unsure => "unsure".into(),
+            Action::Submit => "ok".into(),
+            Action::Cancel => "cancel".into(),
+            Action::SelectNext | Action::SelectPrev => "move".into(),
+            Action::Toggle => "toggle".into(),
+            Action::SwitchField => "switch".into(),
+            Action::Reason(_) => "reason".into(),
             other => other.describe(),
         }
     }
 
     pub fn from_name(name: &str) -> Option<Action> {
-        if let Some(n) = name.strip_prefix("bonus_") {
-            return n
-                .parse()
-                .ok()
-                .filter(|n| (1..=9).contains(n))
-                .map(Action::Bonus);
+        for template in Action::iter() {
+            let Some((make, range)) = template.numbers() else {
+                continue;
+            };
+            let base: &'static str = template.into();
+            if let Some(n) = name
+                .strip_prefix(base)
+                .and_then(|rest| rest.strip_prefix('_'))
+            {
+                return n.parse().ok().filter(|n| range.contains(n)).map(make);
+            }
         }
-        name.parse().ok().filter(|a| !matches!(a, Action::Bonus(_)))
+        name.parse().ok().filter(|a: &Action| a.numbers().is_none())
     }
 
-    /// Every action, bonus points 1–9 included.
+    /// Every action, each number of a numbered one included.
     pub fn all() -> Vec<Action> {
         Action::iter()
-            .flat_map(|a| match a {
-                Action::Bonus(_) => (1..=9).map(Action::Bonus).collect(),
-                a => vec![a],
+            .flat_map(|a| match a.numbers() {
+                Some((make, range)) => range.map(make).collect(),
+                None => vec![a],
             })
             .collect()
     }

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use strum::{EnumIter, EnumString, IntoStaticStr};
 
 mod action;
@@ -26,6 +27,18 @@ pub enum Context {
     Cvqa,
     #[strum(to_string = "generic", serialize = "other")]
     Generic,
+    // Overlays: only their own keys reach them.
+    Help,
+    Summary,
+    Filter,
+    Search,
+    Jump,
+    Note,
+    Penalty,
+    Reject,
+    RejectOther,
+    Fix,
+    FixReason,
 }
 
 impl Context {
@@ -36,7 +49,30 @@ impl Context {
             Context::ChartomQa => "CharToM-QA",
             Context::Cvqa => "C-VQA",
             Context::Generic => "Other benchmarks",
+            Context::Help => "Help",
+            Context::Summary => "Summary",
+            Context::Filter => "Filters",
+            Context::Search => "Search",
+            Context::Jump => "Jump",
+            Context::Note => "Note",
+            Context::Penalty => "Penalty",
+            Context::Reject => "Reject",
+            Context::RejectOther => "Reject, other",
+            Context::Fix => "Fix",
+            Context::FixReason => "Fix: reason",
         }
+    }
+
+    /// The item view (everywhere, or one benchmark's), not an overlay.
+    pub fn is_view(self) -> bool {
+        matches!(
+            self,
+            Context::Global
+                | Context::Chartom
+                | Context::ChartomQa
+                | Context::Cvqa
+                | Context::Generic
+        )
     }
 
     /// The name of its table in `default-keys.toml` and in `context.action` in the config.
@@ -106,28 +142,49 @@ impl Keymap {
         (Keymap { bindings }, problems)
     }
 
-    /// The action of `key` in `context` (benchmark bindings shadow global ones).
-    pub fn lookup(&self, context: Context, key: Key) -> Option<Action> {
-        let find = |c: Context| {
-            self.bindings
-                .iter()
-                .find(|b| b.context == c && b.key == key)
-                .map(|b| b.action)
-        };
-        if context != Context::Global
-            && let Some(a) = find(context)
-        {
-            return Some(a);
-        }
-        find(Context::Global)
+    fn find(&self, context: Context, key: Key) -> Option<Action> {
+        self.bindings
+            .iter()
+            .find(|b| b.context == context && b.key == key)
+            .map(|b| b.action)
     }
 
-    /// Keys bound to `action` (in `context`, or globally).
+    /// The action of `key` in `context`: in an item view, benchmark bindings shadow global
+    /// ones; an overlay has only its own.
+    pub fn lookup(&self, context: Context, key: Key) -> Option<Action> {
+        self.find(context, key).or_else(|| {
+            (context != Context::Global && context.is_view())
+                .then(|| self.find(Context::Global, key))
+                .flatten()
+        })
+    }
+
+    /// The action of a key pressed in an overlay. A special key (Enter, Esc, arrows, Tab,
+    /// ...) not bound with its Ctrl or Alt is taken without them, as the overlays took
+    /// keys before they were data; in a multi-line field, Alt-Enter and Shift-Enter stay
+    /// the field's (a new line).
+    pub fn in_overlay(&self, context: Context, ev: &KeyEvent, multiline: bool) -> Option<Action> {
+        let newline = ev.code == KeyCode::Enter
+            && ev
+                .modifiers
+                .intersects(KeyModifiers::ALT | KeyModifiers::SHIFT);
+        if multiline && newline {
+            return None;
+        }
+        let key = Key::from_event(ev);
+        self.lookup(context, key).or_else(|| match key.code {
+            KeyCode::Char(_) => None,
+            code => self.lookup(context, Key::code(code)),
+        })
+    }
+
+    /// Keys bound to `action` in `context` (and globally, in an item view).
     pub fn keys_for(&self, context: Context, action: Action) -> Vec<Key> {
         self.bindings
             .iter()
             .filter(|b| {
-                b.action == action && (b.context == context || b.context == Context::Global)
+                b.action == action
+                    && (b.context == context || (context.is_view() && b.context == Context::Global))
             })
             .map(|b| b.key)
             .collect()
@@ -141,7 +198,8 @@ impl Keymap {
             .unwrap_or_else(|| "(unbound)".into())
     }
 
-    /// Help rows: (keys, description) for the global context and `context`.
+    /// Help rows: (keys, description) for `context`, and for the global context when
+    /// `context` is an item view.
     pub fn help(&self, context: Context) -> Vec<(Context, String, String)> {
         let mut rows: Vec<(Context, Action, Vec<Key>)> = Vec::new();
         for ctx in [context, Context::Global] {
@@ -151,7 +209,7 @@ impl Keymap {
                     None => rows.push((ctx, b.action, vec![b.key])),
                 }
             }
-            if context == Context::Global {
+            if context == Context::Global || !context.is_view() {
                 break;
             }
         }
@@ -168,11 +226,17 @@ impl Keymap {
     }
 
     /// Apply `[keys]` from the config: `action = ["key", ...]` or `"context.action" = [...]`
-    /// (context: global, chartom, chartom-qa, cvqa, generic). A remapped action loses its
-    /// default keys in that context. Returns problems found (unknown actions or keys).
+    /// (context: a table of `default-keys.toml`). A plain name is the item view's action
+    /// (the view that binds it by default, else `global`); an action only overlays bind
+    /// (`cancel`, `submit`, ...) is remapped in every overlay that binds it. A
+    /// `context.action` line wins over a plain one. A remapped action loses its default
+    /// keys in that context, and its new keys are taken from other actions there. Returns
+    /// problems found (unknown contexts, actions or keys).
     pub fn apply_config(&mut self, keys: &BTreeMap<String, Vec<String>>) -> Vec<String> {
         let mut problems = Vec::new();
-        for (name, specs) in keys {
+        let defaults = self.bindings.clone();
+        let (plain, scoped): (Vec<_>, Vec<_>) = keys.iter().partition(|(n, _)| !n.contains('.'));
+        for (name, specs) in plain.into_iter().chain(scoped) {
             let (ctx_name, action_name) = match name.split_once('.') {
                 Some((c, a)) => (Some(c), a),
                 None => (None, name.as_str()),
@@ -181,15 +245,19 @@ impl Keymap {
                 problems.push(format!("unknown action `{action_name}`"));
                 continue;
             };
-            let context = match ctx_name {
-                None => self
-                    .bindings
-                    .iter()
-                    .find(|b| b.action == action)
-                    .map(|b| b.context)
-                    .unwrap_or(Context::Global),
+            let contexts: Vec<Context> = match ctx_name {
+                None => {
+                    let bound = defaults.iter().filter(|b| b.action == action);
+                    let mut overlays: Vec<Context> = bound.clone().map(|b| b.context).collect();
+                    overlays.dedup();
+                    match bound.clone().find(|b| b.context.is_view()) {
+                        Some(b) => vec![b.context],
+                        None if !overlays.is_empty() => overlays,
+                        None => vec![Context::Global],
+                    }
+                }
                 Some(c) => match c.parse::<Context>() {
-                    Ok(c) => c,
+                    Ok(c) => vec![c],
                     Err(_) => {
                         problems.push(format!("unknown context `{c}` in `{name}`"));
                         continue;
@@ -206,17 +274,19 @@ impl Keymap {
             if parsed.is_empty() {
                 continue;
             }
-            self.bindings
-                .retain(|b| !(b.action == action && b.context == context));
-            // The new keys take over: remove other bindings of the same keys in this context.
-            self.bindings
-                .retain(|b| !(b.context == context && parsed.contains(&b.key)));
-            for key in parsed {
-                self.bindings.push(Binding {
-                    context,
-                    key,
-                    action,
-                });
+            for context in contexts {
+                self.bindings
+                    .retain(|b| !(b.action == action && b.context == context));
+                // The new keys take over: remove other bindings of the same keys here.
+                self.bindings
+                    .retain(|b| !(b.context == context && parsed.contains(&b.key)));
+                for &key in &parsed {
+                    self.bindings.push(Binding {
+                        context,
+                        key,
+                        action,
+                    });
+                }
             }
         }
         problems

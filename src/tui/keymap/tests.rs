@@ -1,5 +1,5 @@
 use super::*;
-use crossterm::event::KeyCode;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::BTreeMap;
 
 #[test]
@@ -81,8 +81,19 @@ fn action_names_round_trip() {
         Action::CounterfactualOverride.name(),
         "counterfactual_override"
     );
-    assert_eq!(Action::all().len(), 45 + 9);
-    for bad in ["bonus", "bonus_0", "bonus_10", "Next", "next-ungraded"] {
+    assert_eq!(Action::all().len(), 45 + 9 + 7 + 5);
+    assert_eq!(Action::Reason(5).name(), "reason_5");
+    assert_eq!(Action::from_name("select_next"), Some(Action::SelectNext));
+    for bad in [
+        "bonus",
+        "bonus_0",
+        "bonus_10",
+        "Next",
+        "next-ungraded",
+        "reason",
+        "reason_6",
+        "bonus_x",
+    ] {
         assert_eq!(Action::from_name(bad), None, "{bad}");
     }
 }
@@ -93,7 +104,9 @@ fn action_names_round_trip() {
 fn config_names_are_the_ones_users_know() {
     for a in Action::all() {
         let old = match a {
-            Action::Bonus(n) => format!("bonus_{n}"),
+            Action::Bonus(n) | Action::Reason(n) => {
+                format!("{}_{n}", a.name().split('_').next().unwrap())
+            }
             other => {
                 let mut out = String::new();
                 for (i, c) in format!("{other:?}").chars().enumerate() {
@@ -182,4 +195,207 @@ fn a_keys_file_reports_what_it_cannot_read() {
     );
     assert_eq!(km.lookup(Context::Cvqa, Key::ch('y')), Some(Action::Accept));
     assert_eq!(km.bindings.len(), 1);
+}
+
+fn ev(code: KeyCode, m: KeyModifiers) -> KeyEvent {
+    KeyEvent::new(code, m)
+}
+
+#[test]
+fn overlays_have_their_own_default_keys() {
+    let km = Keymap::default();
+    let none = KeyModifiers::NONE;
+    let at = |c, code, m| km.in_overlay(c, &ev(code, m), false);
+    for c in [
+        Context::Search,
+        Context::Jump,
+        Context::Note,
+        Context::Penalty,
+        Context::RejectOther,
+        Context::Fix,
+        Context::Reject,
+        Context::FixReason,
+    ] {
+        assert_eq!(at(c, KeyCode::Enter, none), Some(Action::Submit), "{c:?}");
+        assert_eq!(at(c, KeyCode::Esc, none), Some(Action::Cancel), "{c:?}");
+    }
+    for c in [Context::Help, Context::Summary] {
+        assert_eq!(at(c, KeyCode::Esc, none), Some(Action::Close));
+        assert_eq!(at(c, KeyCode::Enter, none), Some(Action::Close));
+        assert_eq!(at(c, KeyCode::Char('q'), none), Some(Action::Close));
+        assert_eq!(at(c, KeyCode::Char('j'), none), Some(Action::ScrollDown));
+        assert_eq!(at(c, KeyCode::Down, none), Some(Action::ScrollDown));
+        assert_eq!(at(c, KeyCode::Char(' '), none), Some(Action::PageDown));
+        assert_eq!(at(c, KeyCode::PageUp, none), Some(Action::PageUp));
+    }
+    let c = Context::Filter;
+    assert_eq!(at(c, KeyCode::Esc, none), Some(Action::Close));
+    assert_eq!(at(c, KeyCode::Char('q'), none), Some(Action::Close));
+    assert_eq!(at(c, KeyCode::Char(' '), none), Some(Action::Toggle));
+    assert_eq!(at(c, KeyCode::Char('k'), none), Some(Action::SelectPrev));
+    let c = Context::Search;
+    let ctrl = KeyModifiers::CONTROL;
+    assert_eq!(at(c, KeyCode::Char('n'), ctrl), Some(Action::SelectNext));
+    assert_eq!(at(c, KeyCode::Up, none), Some(Action::SelectPrev));
+    // Letters are the query's.
+    assert_eq!(at(c, KeyCode::Char('j'), none), None);
+    assert_eq!(at(c, KeyCode::Char('n'), none), None);
+    for (k, n) in ['1', '2', '3', '4', '5'].into_iter().zip(1..) {
+        assert_eq!(
+            at(Context::Reject, KeyCode::Char(k), none),
+            Some(Action::Reason(n))
+        );
+        assert_eq!(
+            at(Context::FixReason, KeyCode::Char(k), none),
+            Some(Action::Reason(n))
+        );
+    }
+    assert_eq!(
+        at(Context::Fix, KeyCode::BackTab, KeyModifiers::SHIFT),
+        Some(Action::SwitchField)
+    );
+    assert_eq!(
+        at(Context::Fix, KeyCode::Down, none),
+        Some(Action::SwitchField)
+    );
+    // Overlays do not fall back on the item view's keys.
+    assert_eq!(at(Context::Note, KeyCode::Char('n'), none), None);
+    assert_eq!(at(Context::Reject, KeyCode::Char('a'), none), None);
+}
+
+#[test]
+fn special_keys_in_overlays_match_whatever_the_modifiers() {
+    // As before keys were data: Ctrl-Enter submits, Alt-Down moves; but a multi-line field
+    // keeps Alt-Enter and Shift-Enter for a new line.
+    let km = Keymap::default();
+    let e = ev(KeyCode::Enter, KeyModifiers::CONTROL);
+    assert_eq!(
+        km.in_overlay(Context::Jump, &e, false),
+        Some(Action::Submit)
+    );
+    let e = ev(KeyCode::Down, KeyModifiers::ALT);
+    assert_eq!(
+        km.in_overlay(Context::Reject, &e, false),
+        Some(Action::SelectNext)
+    );
+    for m in [KeyModifiers::ALT, KeyModifiers::SHIFT] {
+        let e = ev(KeyCode::Enter, m);
+        assert_eq!(km.in_overlay(Context::Note, &e, true), None);
+        assert_eq!(
+            km.in_overlay(Context::Jump, &e, false),
+            Some(Action::Submit)
+        );
+    }
+    // A letter with Ctrl is not the letter: Ctrl-a in a field is the field's.
+    let e = ev(KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert_eq!(km.in_overlay(Context::Help, &e, false), None);
+}
+
+#[test]
+fn config_remaps_overlay_keys() {
+    let mut km = Keymap::default();
+    let mut cfg = BTreeMap::new();
+    cfg.insert("cancel".to_string(), vec!["ctrl-g".to_string()]);
+    cfg.insert("note.submit".to_string(), vec!["ctrl-s".to_string()]);
+    cfg.insert("reject.reason_5".to_string(), vec!["o".to_string()]);
+    cfg.insert("help.scroll_down".to_string(), vec!["J".to_string()]);
+    assert_eq!(km.apply_config(&cfg), Vec::<String>::new());
+    let none = KeyModifiers::NONE;
+    let esc = ev(KeyCode::Esc, none);
+    let g = ev(KeyCode::Char('g'), KeyModifiers::CONTROL);
+    // A plain overlay action name remaps it in every overlay that has it.
+    for c in [
+        Context::Note,
+        Context::Search,
+        Context::Reject,
+        Context::Fix,
+    ] {
+        assert_eq!(km.in_overlay(c, &esc, false), None, "{c:?}");
+        assert_eq!(km.in_overlay(c, &g, false), Some(Action::Cancel), "{c:?}");
+        assert_eq!(km.hint(c, Action::Cancel), "Ctrl-g");
+    }
+    let enter = ev(KeyCode::Enter, none);
+    assert_eq!(km.in_overlay(Context::Note, &enter, true), None);
+    assert_eq!(
+        km.in_overlay(Context::Jump, &enter, false),
+        Some(Action::Submit)
+    );
+    assert_eq!(km.hint(Context::Note, Action::Submit), "Ctrl-s");
+    assert_eq!(km.hint(Context::Jump, Action::Submit), "Enter");
+    let o = ev(KeyCode::Char('o'), none);
+    assert_eq!(
+        km.in_overlay(Context::Reject, &o, false),
+        Some(Action::Reason(5))
+    );
+    assert_eq!(
+        km.in_overlay(Context::Reject, &ev(KeyCode::Char('5'), none), false),
+        None
+    );
+    assert_eq!(km.in_overlay(Context::FixReason, &o, false), None);
+    // Scrolling the help is the help's: the item view's `j` stays.
+    assert_eq!(
+        km.lookup(Context::Global, Key::ch('j')),
+        Some(Action::ScrollDown)
+    );
+    assert_eq!(km.hint(Context::Help, Action::ScrollDown), "J");
+    assert_eq!(km.hint(Context::Summary, Action::ScrollDown), "j");
+}
+
+#[test]
+fn plain_names_keep_their_meaning_for_the_item_view() {
+    // `scroll_down` is bound in the item view and in the help: the plain name is the
+    // item view's, as it was before overlays had keys of their own.
+    let mut km = Keymap::default();
+    let mut cfg = BTreeMap::new();
+    cfg.insert("scroll_down".to_string(), vec!["J".to_string()]);
+    km.apply_config(&cfg);
+    assert_eq!(
+        km.lookup(Context::Cvqa, Key::ch('J')),
+        Some(Action::ScrollDown)
+    );
+    assert_eq!(km.lookup(Context::Cvqa, Key::ch('j')), None);
+    let j = ev(KeyCode::Char('j'), KeyModifiers::NONE);
+    assert_eq!(
+        km.in_overlay(Context::Help, &j, false),
+        Some(Action::ScrollDown)
+    );
+}
+
+#[test]
+fn a_context_line_wins_over_a_plain_line() {
+    let mut km = Keymap::default();
+    let mut cfg = BTreeMap::new();
+    cfg.insert("submit".to_string(), vec!["ctrl-s".to_string()]);
+    cfg.insert("fix.submit".to_string(), vec!["ctrl-o".to_string()]);
+    km.apply_config(&cfg);
+    assert_eq!(km.hint(Context::Fix, Action::Submit), "Ctrl-o");
+    assert_eq!(km.hint(Context::Note, Action::Submit), "Ctrl-s");
+}
+
+#[test]
+fn hints_in_overlays_are_the_overlays_keys() {
+    let km = Keymap::default();
+    assert_eq!(km.hint(Context::Filter, Action::Toggle), "Enter");
+    assert_eq!(km.hint(Context::Filter, Action::SelectPrev), "↑");
+    assert_eq!(km.hint(Context::Help, Action::ScrollDown), "j");
+    assert_eq!(km.hint(Context::Reject, Action::Reason(1)), "1");
+    // No fallback to the item view's keys in an overlay.
+    assert_eq!(km.hint(Context::Note, Action::Next), "(unbound)");
+}
+
+#[test]
+fn a_reason_key_for_each_cvqa_reason() {
+    let reasons = Action::all()
+        .into_iter()
+        .filter(|a| matches!(a, Action::Reason(_)))
+        .count();
+    assert_eq!(reasons, crate::model::CvqaReason::ALL.len());
+}
+
+#[test]
+fn an_overlays_help_rows_are_its_own_keys() {
+    let km = Keymap::default();
+    let rows = km.help(Context::Note);
+    assert!(rows.iter().all(|r| r.0 == Context::Note), "{rows:?}");
+    assert!(rows.iter().any(|r| r.1 == "Enter"), "{rows:?}");
 }

@@ -6,7 +6,11 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
+use crossterm::event::KeyEvent;
+
 use crate::tui::app::State;
+use crate::tui::edit::{EditOutcome, TextEdit};
+use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::text::sanitize;
 use crate::tui::views::common::block;
 
@@ -23,6 +27,48 @@ pub(crate) fn centered(area: Rect, w_pct: u16, h: u16, min_w: usize) -> Rect {
         area.y + area.height / 6,
         w,
         h,
+    )
+}
+
+/// What a key does in a text field.
+pub(crate) enum FieldKey {
+    /// The overlay's own key (its table in the keymap): submit, cancel, ...
+    Action(Action),
+    /// The field's text changed.
+    Edited,
+    /// Moved the cursor, or nothing.
+    Other,
+}
+
+/// A key in the text field `e` of the overlay `ctx`: the overlay's keys first, else the
+/// field's editing keys. The field's own Enter and Esc do nothing by themselves: saving
+/// and cancelling are the keymap's `submit` and `cancel`, so a remapped key replaces them.
+pub(crate) fn field_key(km: &Keymap, ctx: Context, e: &mut TextEdit, k: &KeyEvent) -> FieldKey {
+    if let Some(a) = km.in_overlay(ctx, k, e.multiline) {
+        return FieldKey::Action(a);
+    }
+    match e.handle(k) {
+        EditOutcome::Changed => FieldKey::Edited,
+        _ => FieldKey::Other,
+    }
+}
+
+/// `{submit} saves · {cancel} cancels` in the overlay `ctx`, after `before` and with
+/// `middle` between them (each ending in " · " when not empty).
+pub(crate) fn save_cancel(km: &Keymap, ctx: Context, before: &str, middle: &str) -> String {
+    format!(
+        "{before}{} saves · {middle}{} cancels",
+        km.hint(ctx, Action::Submit),
+        km.hint(ctx, Action::Cancel)
+    )
+}
+
+/// A menu's keys that move the selection up and down, as one hint (`↑↓`).
+pub(crate) fn move_keys(km: &Keymap, ctx: Context) -> String {
+    format!(
+        "{}{}",
+        km.hint(ctx, Action::SelectPrev),
+        km.hint(ctx, Action::SelectNext)
     )
 }
 

@@ -1,6 +1,5 @@
 //! The filter menu: one row per filter, with how many items match it.
 
-use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -24,22 +23,31 @@ pub enum Pick {
     Toggle(usize),
 }
 
-/// A key in the filter menu of `rows` rows. `clears`: the key is the keymap's "clear all
-/// filters" key, the one the menu's title names.
-pub fn handle_key(selected: &mut usize, rows: usize, k: &KeyEvent, clears: bool) -> Outcome<Pick> {
+/// The menu's keys: its table in the keymap.
+pub const KEYS: Context = Context::Filter;
+
+/// The action of a key in the filter menu of `rows` rows (`act`: in the menu's table).
+/// `view`: the key's action in the item view, whose "filters" key closes the menu and
+/// whose "clear all filters" key clears (the key the menu's title names).
+pub fn handle_key(
+    selected: &mut usize,
+    rows: usize,
+    act: Option<Action>,
+    view: Option<Action>,
+) -> Outcome<Pick> {
     let n = rows.max(1);
-    match k.code {
-        KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('F') => Outcome::Close,
-        KeyCode::Down | KeyCode::Char('j') => {
+    match (act, view) {
+        (Some(Action::Close), _) | (None, Some(Action::Filter)) => Outcome::Close,
+        (Some(Action::SelectNext), _) => {
             *selected = (*selected + 1) % n;
             Outcome::Stay
         }
-        KeyCode::Up | KeyCode::Char('k') => {
+        (Some(Action::SelectPrev), _) => {
             *selected = (*selected + n - 1) % n;
             Outcome::Stay
         }
-        _ if clears => Outcome::Submit(Pick::Clear),
-        KeyCode::Enter | KeyCode::Char(' ') => Outcome::Submit(Pick::Toggle(*selected)),
+        (_, Some(Action::ClearFilters)) => Outcome::Submit(Pick::Clear),
+        (Some(Action::Toggle), _) => Outcome::Submit(Pick::Toggle(*selected)),
         _ => Outcome::Stay,
     }
 }
@@ -52,9 +60,12 @@ fn title_and_keys(state: &State) -> (String, String) {
         .map(|v| v.len())
         .unwrap_or(state.len());
     let title = format!("Filters · {count} of {} items match", state.len());
+    let km = &state.keymap;
     let keys = format!(
-        "Enter toggles · {} clears · Esc closes",
-        state.keymap.hint(Context::Global, Action::ClearFilters)
+        "{} toggles · {} clears · {} closes",
+        km.hint(KEYS, Action::Toggle),
+        km.hint(Context::Global, Action::ClearFilters),
+        km.hint(KEYS, Action::Close)
     );
     (title, keys)
 }

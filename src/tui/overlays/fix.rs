@@ -1,22 +1,24 @@
 //! Fix a C-VQA counterfactual: the corrected question and answer, then why.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use crate::model::CvqaReason;
 use crate::tui::app::State;
-use crate::tui::edit::{EditOutcome, TextEdit};
-use crate::tui::overlays::dialog::draw_input;
+use crate::tui::edit::TextEdit;
+use crate::tui::keymap::{Action, Context, Keymap};
+use crate::tui::overlays::dialog::{FieldKey, draw_input, field_key, move_keys, save_cancel};
 use crate::tui::overlays::{Outcome, reason};
 
-/// The fields' dialog: its title and its keys.
-const TITLE: (&str, &str) = (
-    "Fix the counterfactual question / answer",
-    "Tab switches · Enter saves · Esc cancels",
-);
-/// The reason menu's title and its keys.
-const REASON_TITLE: (&str, &str) = ("Fix: why?", "Enter confirms · 1-5 or ↑↓ · Esc cancels");
+/// The fields' dialog title.
+const TITLE: &str = "Fix the counterfactual question / answer";
+/// The fields' keys: their table in the keymap.
+const KEYS: Context = Context::Fix;
+/// The reason menu's title.
+const REASON_TITLE: &str = "Fix: why?";
+/// The reason menu's keys.
+pub const REASON_KEYS: Context = Context::FixReason;
 
 /// The fix being typed: the counterfactual question and answer, and which has the cursor.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,24 +28,21 @@ pub struct FixState {
     pub on_answer: bool,
 }
 
-/// A key in the fix fields: Tab (or an arrow up or down) switches field; Enter gives the
-/// question and answer, trimmed.
-pub fn handle_key(f: &mut FixState, k: &KeyEvent) -> Outcome<(String, String)> {
-    if matches!(
-        k.code,
-        KeyCode::Tab | KeyCode::BackTab | KeyCode::Up | KeyCode::Down
-    ) {
-        f.on_answer = !f.on_answer;
-        return Outcome::Stay;
-    }
+/// A key in the fix fields: `switch_field` (Tab, an arrow up or down) switches field;
+/// `submit` gives the question and answer, trimmed.
+pub fn handle_key(f: &mut FixState, km: &Keymap, k: &KeyEvent) -> Outcome<(String, String)> {
     let field = if f.on_answer {
         &mut f.answer
     } else {
         &mut f.question
     };
-    match field.handle(k) {
-        EditOutcome::Cancel => Outcome::Close,
-        EditOutcome::Submit => Outcome::Submit((
+    match field_key(km, KEYS, field, k) {
+        FieldKey::Action(Action::SwitchField) => {
+            f.on_answer = !f.on_answer;
+            Outcome::Stay
+        }
+        FieldKey::Action(Action::Cancel) => Outcome::Close,
+        FieldKey::Action(Action::Submit) => Outcome::Submit((
             f.question.text().trim().to_string(),
             f.answer.text().trim().to_string(),
         )),
@@ -51,9 +50,10 @@ pub fn handle_key(f: &mut FixState, k: &KeyEvent) -> Outcome<(String, String)> {
     }
 }
 
-/// A key in the fix's reason menu: a digit or Enter picks the reason.
-pub fn handle_reason_key(selected: &mut usize, k: &KeyEvent) -> Outcome<CvqaReason> {
-    reason::handle_key(selected, k)
+/// A key in the fix's reason menu: a reason's key, or `submit` on the selected one,
+/// picks the reason.
+pub fn handle_reason_key(selected: &mut usize, km: &Keymap, k: &KeyEvent) -> Outcome<CvqaReason> {
+    reason::handle_key(selected, km.in_overlay(REASON_KEYS, k, false))
 }
 
 pub fn draw(state: &State, f: &mut Frame, area: Rect, fx: &FixState) {
@@ -67,16 +67,29 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, fx: &FixState) {
     } else {
         "  answer"
     };
+    let switch = format!(
+        "{} switches · ",
+        state.keymap.hint(KEYS, Action::SwitchField)
+    );
+    let keys = save_cancel(&state.keymap, KEYS, &switch, "");
     draw_input(
         state,
         f,
         area,
-        TITLE,
+        (TITLE, &keys),
         &fx.question,
         Some((q_title, a_title, &fx.answer, fx.on_answer)),
     );
 }
 
 pub fn draw_reason(state: &State, f: &mut Frame, area: Rect, selected: usize) {
-    reason::draw_menu(state, f, area, selected, REASON_TITLE);
+    let km = &state.keymap;
+    let keys = format!(
+        "{} confirms · {} or {} · {} cancels",
+        km.hint(REASON_KEYS, Action::Submit),
+        reason::reason_keys(km, REASON_KEYS),
+        move_keys(km, REASON_KEYS),
+        km.hint(REASON_KEYS, Action::Cancel)
+    );
+    reason::draw_menu(state, f, area, selected, REASON_KEYS, (REASON_TITLE, &keys));
 }

@@ -6,6 +6,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::tui::app::State;
+use crate::tui::keymap::Action;
+use crate::tui::overlays::note;
 use crate::tui::overlays::page::max_scroll_of;
 use crate::tui::views::common::{block, heading, scroll_indicator};
 
@@ -31,9 +33,14 @@ pub(crate) fn help_lines(state: &State) -> Vec<Line<'static>> {
     }
     lines.push(Line::from(""));
     lines.push(heading(t, "In text fields"));
+    let km = &state.keymap;
+    let (save, cancel) = (
+        km.hint(note::KEYS, Action::Submit),
+        km.hint(note::KEYS, Action::Cancel),
+    );
     for (k, d) in [
-        ("Enter", "save"),
-        ("Esc", "cancel"),
+        (save.as_str(), "save"),
+        (cancel.as_str(), "cancel"),
         ("Alt-Enter", "new line (notes)"),
         ("Ctrl-a / Ctrl-e", "start / end of line"),
         ("Ctrl-w / Alt-Bksp", "delete word"),

@@ -5,22 +5,31 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use crate::tui::app::State;
-use crate::tui::edit::{EditOutcome, TextEdit};
+use crate::tui::edit::TextEdit;
+use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::overlays::Outcome;
-use crate::tui::overlays::dialog::draw_input;
+use crate::tui::overlays::dialog::{FieldKey, draw_input, field_key};
 
-/// The dialog's title and its keys.
-const TITLE: (&str, &str) = ("Jump to item number or id", "Enter jumps · Esc cancels");
+/// The dialog's title.
+const TITLE: &str = "Jump to item number or id";
+/// The jump's keys: its table in the keymap.
+const KEYS: Context = Context::Jump;
 
-/// A key in the jump field: Enter gives the number or id typed.
-pub fn handle_key(e: &mut TextEdit, k: &KeyEvent) -> Outcome<String> {
-    match e.handle(k) {
-        EditOutcome::Cancel => Outcome::Close,
-        EditOutcome::Submit => Outcome::Submit(e.text().trim().to_string()),
+/// A key in the jump field: `submit` gives the number or id typed.
+pub fn handle_key(e: &mut TextEdit, km: &Keymap, k: &KeyEvent) -> Outcome<String> {
+    match field_key(km, KEYS, e, k) {
+        FieldKey::Action(Action::Cancel) => Outcome::Close,
+        FieldKey::Action(Action::Submit) => Outcome::Submit(e.text().trim().to_string()),
         _ => Outcome::Stay,
     }
 }
 
 pub fn draw(state: &State, f: &mut Frame, area: Rect, e: &TextEdit) {
-    draw_input(state, f, area, TITLE, e, None);
+    let km = &state.keymap;
+    let keys = format!(
+        "{} jumps · {} cancels",
+        km.hint(KEYS, Action::Submit),
+        km.hint(KEYS, Action::Cancel)
+    );
+    draw_input(state, f, area, (TITLE, &keys), e, None);
 }

@@ -60,3 +60,22 @@ pub fn draw(state: &State, f: &mut Frame, screen: &Screen) {
         Mode::Normal | Mode::Help { .. } | Mode::Summary { .. } => {}
     }
 }
+
+/// The keymap table of the overlay on screen (`None`: the item view's).
+pub fn keys(mode: &Mode) -> Option<crate::tui::keymap::Context> {
+    use crate::tui::keymap::Context;
+    Some(match mode {
+        Mode::Normal => return None,
+        Mode::Help { .. } => Context::Help,
+        Mode::Summary { .. } => Context::Summary,
+        Mode::Filter { .. } => Context::Filter,
+        Mode::Search(_) => Context::Search,
+        Mode::Jump(_) => Context::Jump,
+        Mode::Note(_) => Context::Note,
+        Mode::Penalty(_) => Context::Penalty,
+        Mode::Reject { .. } => Context::Reject,
+        Mode::RejectOther(_) => Context::RejectOther,
+        Mode::Fix(_) => Context::Fix,
+        Mode::FixReason { .. } => Context::FixReason,
+    })
+}

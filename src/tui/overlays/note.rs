@@ -5,22 +5,27 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use crate::tui::app::State;
-use crate::tui::edit::{EditOutcome, TextEdit};
+use crate::tui::edit::TextEdit;
+use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::overlays::Outcome;
-use crate::tui::overlays::dialog::draw_input;
+use crate::tui::overlays::dialog::{FieldKey, draw_input, field_key, save_cancel};
 
-/// The dialog's title and its keys.
-const TITLE: (&str, &str) = ("Note", "Enter saves · Alt-Enter new line · Esc cancels");
+/// The dialog's title.
+const TITLE: &str = "Note";
+/// The note's keys: its table in the keymap.
+pub const KEYS: Context = Context::Note;
 
-/// A key in the note field: Enter gives the note as typed.
-pub fn handle_key(e: &mut TextEdit, k: &KeyEvent) -> Outcome<String> {
-    match e.handle(k) {
-        EditOutcome::Cancel => Outcome::Close,
-        EditOutcome::Submit => Outcome::Submit(e.text()),
+/// A key in the note field: `submit` gives the note as typed (Alt-Enter, the field's, is
+/// a new line).
+pub fn handle_key(e: &mut TextEdit, km: &Keymap, k: &KeyEvent) -> Outcome<String> {
+    match field_key(km, KEYS, e, k) {
+        FieldKey::Action(Action::Cancel) => Outcome::Close,
+        FieldKey::Action(Action::Submit) => Outcome::Submit(e.text()),
         _ => Outcome::Stay,
     }
 }
 
 pub fn draw(state: &State, f: &mut Frame, area: Rect, e: &TextEdit) {
-    draw_input(state, f, area, TITLE, e, None);
+    let keys = save_cancel(&state.keymap, KEYS, "", "Alt-Enter new line · ");
+    draw_input(state, f, area, (TITLE, &keys), e, None);
 }

@@ -1,12 +1,12 @@
 //! The pages that take the body's place (help, summary): how far they scroll.
 
-use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::tui::app::{Mode, State};
 use crate::tui::draw::{MIN_H, MIN_W};
+use crate::tui::keymap::Action;
 use crate::tui::overlays::Outcome;
 use crate::tui::overlays::help::help_lines;
 use crate::tui::overlays::summary::{summary_lines, summary_split};
@@ -56,28 +56,23 @@ pub(crate) fn max_scroll_of(lines: &[Line], r: Rect) -> u16 {
         .saturating_sub(r.height)
 }
 
-/// A key on a page scrolled to `scroll`: arrows, j/k and the page keys scroll, no further
-/// than `max`; q, Esc, Enter, or the key that opened the page (`toggles`) close it.
+/// The action of a key (`act`: in the page's table) on a page scrolled to `scroll`: the
+/// scroll keys scroll, no further than `max`; `close`, or the key that opened the page
+/// (`toggles`), close it.
 pub fn handle_key(
     scroll: &mut u16,
-    k: &KeyEvent,
+    act: Option<Action>,
     max: u16,
     rows: u16,
     toggles: bool,
 ) -> Outcome<()> {
-    match k.code {
-        KeyCode::Down | KeyCode::Char('j') => {
-            *scroll = scroll.saturating_add(1).min(max.max(*scroll))
-        }
-        KeyCode::Up | KeyCode::Char('k') => *scroll = scroll.saturating_sub(1),
-        KeyCode::PageDown | KeyCode::Char(' ') => {
-            *scroll = scroll.saturating_add(rows).min(max.max(*scroll))
-        }
-        KeyCode::PageUp => *scroll = scroll.saturating_sub(rows),
-        KeyCode::Char('q') => return Outcome::Close,
-        _ if k.code == KeyCode::Esc || toggles || k.code == KeyCode::Enter => {
-            return Outcome::Close;
-        }
+    match act {
+        Some(Action::ScrollDown) => *scroll = scroll.saturating_add(1).min(max.max(*scroll)),
+        Some(Action::ScrollUp) => *scroll = scroll.saturating_sub(1),
+        Some(Action::PageDown) => *scroll = scroll.saturating_add(rows).min(max.max(*scroll)),
+        Some(Action::PageUp) => *scroll = scroll.saturating_sub(rows),
+        Some(Action::Close) => return Outcome::Close,
+        _ if toggles => return Outcome::Close,
         _ => {}
     }
     Outcome::Stay

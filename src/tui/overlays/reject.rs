@@ -6,38 +6,55 @@ use ratatui::layout::Rect;
 
 use crate::model::CvqaReason;
 use crate::tui::app::State;
-use crate::tui::edit::{EditOutcome, TextEdit};
-use crate::tui::overlays::dialog::draw_input;
+use crate::tui::edit::TextEdit;
+use crate::tui::keymap::{Action, Context, Keymap};
+use crate::tui::overlays::dialog::{FieldKey, draw_input, field_key, move_keys, save_cancel};
 use crate::tui::overlays::{Outcome, reason};
 
-/// The menu's title and its keys.
-const TITLE: (&str, &str) = ("Reject: why?", "1-5 or ↑↓ Enter · Esc cancels");
-/// The "other" field's title and its keys.
-const OTHER_TITLE: (&str, &str) = (
-    "Reject, other: why, in a few words",
-    "Enter saves · Esc cancels",
-);
-/// Said when "other" is saved with no words.
-pub const OTHER_EMPTY: &str = "say why in a few words (Esc cancels)";
+/// The menu's title.
+const TITLE: &str = "Reject: why?";
+/// The menu's keys: its table in the keymap.
+const KEYS: Context = Context::Reject;
+/// The "other" field's title.
+const OTHER_TITLE: &str = "Reject, other: why, in a few words";
+/// The "other" field's keys.
+const OTHER_KEYS: Context = Context::RejectOther;
 
-/// A key in the reason menu: a digit or Enter picks the reason.
-pub fn handle_key(selected: &mut usize, k: &KeyEvent) -> Outcome<CvqaReason> {
-    reason::handle_key(selected, k)
+/// Said when "other" is saved with no words.
+pub fn other_empty(km: &Keymap) -> String {
+    format!(
+        "say why in a few words ({} cancels)",
+        km.hint(OTHER_KEYS, Action::Cancel)
+    )
 }
 
-/// A key in the "other" field: Enter gives the words typed (refused when blank).
-pub fn handle_other_key(e: &mut TextEdit, k: &KeyEvent) -> Outcome<String> {
-    match e.handle(k) {
-        EditOutcome::Cancel => Outcome::Close,
-        EditOutcome::Submit => Outcome::Submit(e.text()),
+/// A key in the reason menu: a reason's key, or `submit` on the selected one, picks it.
+pub fn handle_key(selected: &mut usize, km: &Keymap, k: &KeyEvent) -> Outcome<CvqaReason> {
+    reason::handle_key(selected, km.in_overlay(KEYS, k, false))
+}
+
+/// A key in the "other" field: `submit` gives the words typed (refused when blank).
+pub fn handle_other_key(e: &mut TextEdit, km: &Keymap, k: &KeyEvent) -> Outcome<String> {
+    match field_key(km, OTHER_KEYS, e, k) {
+        FieldKey::Action(Action::Cancel) => Outcome::Close,
+        FieldKey::Action(Action::Submit) => Outcome::Submit(e.text()),
         _ => Outcome::Stay,
     }
 }
 
 pub fn draw(state: &State, f: &mut Frame, area: Rect, selected: usize) {
-    reason::draw_menu(state, f, area, selected, TITLE);
+    let km = &state.keymap;
+    let keys = format!(
+        "{} or {} {} · {} cancels",
+        reason::reason_keys(km, KEYS),
+        move_keys(km, KEYS),
+        km.hint(KEYS, Action::Submit),
+        km.hint(KEYS, Action::Cancel)
+    );
+    reason::draw_menu(state, f, area, selected, KEYS, (TITLE, &keys));
 }
 
 pub fn draw_other(state: &State, f: &mut Frame, area: Rect, e: &TextEdit) {
-    draw_input(state, f, area, OTHER_TITLE, e, None);
+    let keys = save_cancel(&state.keymap, OTHER_KEYS, "", "");
+    draw_input(state, f, area, (OTHER_TITLE, &keys), e, None);
 }

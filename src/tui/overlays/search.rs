@@ -1,6 +1,6 @@
 //! The search popup: a query over ids and questions, the matches listed below it.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -8,9 +8,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::tui::app::State;
-use crate::tui::edit::{EditOutcome, TextEdit};
+use crate::tui::edit::TextEdit;
+use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::layout::ListArea;
 use crate::tui::overlays::Outcome;
+use crate::tui::overlays::dialog::{FieldKey, field_key};
 use crate::tui::text::{one_line, sanitize};
 use crate::tui::views::common::block;
 
@@ -23,27 +25,23 @@ pub struct SearchState {
     pub selected: usize,
 }
 
-/// A key in the search: arrows (or Ctrl-n / Ctrl-p) move through the matches, other keys
-/// edit the query; Enter gives the selected match (None: there is none).
-pub fn handle_key(s: &mut SearchState, k: &KeyEvent) -> Outcome<Option<usize>> {
+/// The search's keys: its table in the keymap.
+const KEYS: Context = Context::Search;
+
+/// A key in the search: `select_next` / `select_prev` (arrows, Ctrl-n / Ctrl-p) move
+/// through the matches, other keys edit the query; `submit` gives the selected match
+/// (None: there is none).
+pub fn handle_key(s: &mut SearchState, km: &Keymap, k: &KeyEvent) -> Outcome<Option<usize>> {
     let last = s.results.len().saturating_sub(1);
-    match k.code {
-        KeyCode::Down => s.selected = (s.selected + 1).min(last),
-        KeyCode::Up => s.selected = s.selected.saturating_sub(1),
-        KeyCode::Char('n') if k.modifiers.contains(KeyModifiers::CONTROL) => {
-            s.selected = (s.selected + 1).min(last)
+    match field_key(km, KEYS, &mut s.query, k) {
+        FieldKey::Action(Action::SelectNext) => s.selected = (s.selected + 1).min(last),
+        FieldKey::Action(Action::SelectPrev) => s.selected = s.selected.saturating_sub(1),
+        FieldKey::Action(Action::Cancel) => return Outcome::Close,
+        FieldKey::Action(Action::Submit) => {
+            return Outcome::Submit(s.results.get(s.selected).copied());
         }
-        KeyCode::Char('p') if k.modifiers.contains(KeyModifiers::CONTROL) => {
-            s.selected = s.selected.saturating_sub(1)
-        }
-        _ => {
-            return match s.query.handle(k) {
-                EditOutcome::Cancel => Outcome::Close,
-                EditOutcome::Submit => Outcome::Submit(s.results.get(s.selected).copied()),
-                EditOutcome::Changed => Outcome::Changed,
-                _ => Outcome::Stay,
-            };
-        }
+        FieldKey::Edited => return Outcome::Changed,
+        _ => {}
     }
     Outcome::Stay
 }

@@ -32,8 +32,9 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
         t,
         Span::styled(
             format!(
-                " Summary ({} or Esc closes) ",
-                state.keymap.hint(Context::Global, Action::Summary)
+                " Summary ({} or {} closes) ",
+                state.keymap.hint(Context::Global, Action::Summary),
+                state.keymap.hint(Context::Summary, Action::Close)
             ),
             t.title,
         ),

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use crate::model::{CvqaReason, CvqaStatus, Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::grading;
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, sanitize};
 use crate::tui::views::View;
 use crate::tui::views::common::{
@@ -215,7 +215,12 @@ impl View for CvqaView {
         let reasons: Vec<String> = CvqaReason::ALL
             .iter()
             .enumerate()
-            .map(|(k, r)| format!("{} {}", k + 1, r.name()))
+            .map(|(k, r)| {
+                // The keys of the reject menu, which these reasons are.
+                let n = u8::try_from(k + 1).unwrap_or(u8::MAX);
+                let key = state.keymap.hint(Context::Reject, Action::Reason(n));
+                format!("{key} {}", r.name())
+            })
             .collect();
         vec![Line::from(Span::styled(
             format!(" reject reasons: {}", reasons.join(" · ")),

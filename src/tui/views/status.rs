@@ -3,7 +3,8 @@
 use ratatui::text::{Line, Span};
 
 use crate::tui::app::{Level, Mode, State};
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, Context};
+use crate::tui::overlays;
 use crate::tui::text::{one_line, truncate};
 use crate::tui::views;
 
@@ -37,16 +38,28 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
     // The action's key and its label in the keymap.
     let act =
         |parts: &mut Vec<(String, String)>, a: Action| parts.push((km.hint(ctx, a), a.label()));
+    // An overlay's own keys, and its label for them.
+    let keys = overlays::keys(&state.mode).unwrap_or(Context::Global);
+    let own = |parts: &mut Vec<(String, String)>, a: Action, label: &str| {
+        parts.push((km.hint(keys, a), label.to_string()))
+    };
+    let scroll = || {
+        let (down, up) = (
+            km.hint(keys, Action::ScrollDown),
+            km.hint(keys, Action::ScrollUp),
+        );
+        (format!("{down}/{up}"), "scroll".to_string())
+    };
     match &state.mode {
         Mode::Help { .. } => {
             add(&mut parts, Action::Help, "close");
-            parts.push(("Esc".into(), "close".into()));
-            parts.push(("j/k".into(), "scroll".into()));
+            own(&mut parts, Action::Close, "close");
+            parts.push(scroll());
         }
         Mode::Summary { .. } => {
             add(&mut parts, Action::Summary, "close");
-            parts.push(("Esc".into(), "close".into()));
-            parts.push(("j/k".into(), "scroll".into()));
+            own(&mut parts, Action::Close, "close");
+            parts.push(scroll());
         }
         Mode::Normal => {
             views::current(state).grading_hints(state, &mut parts);
@@ -66,14 +79,14 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
             act(&mut parts, Action::Summary);
         }
         Mode::Filter { .. } => {
-            parts.push(("Enter".into(), "toggle".into()));
-            parts.push(("↑↓".into(), "move".into()));
+            own(&mut parts, Action::Toggle, "toggle");
+            parts.push((overlays::dialog::move_keys(km, keys), "move".into()));
             add(&mut parts, Action::ClearFilters, "clear");
-            parts.push(("Esc".into(), "close".into()));
+            own(&mut parts, Action::Close, "close");
         }
         _ => {
-            parts.push(("Enter".into(), "ok".into()));
-            parts.push(("Esc".into(), "cancel".into()));
+            own(&mut parts, Action::Submit, "ok");
+            own(&mut parts, Action::Cancel, "cancel");
         }
     }
     parts.retain(|(k, _)| k != "(unbound)");

@@ -1,0 +1,163 @@
+//! The CharToM-QA evaluation JSONL, the benchmark's own output, which opens directly
+//! (docs/format.md, "CharToM-QA"): one line per question and model response, with
+//! `book_name`, `tom_dimension`, `context_<L>`, `misleading_choices`, the `response` and
+//! the judge's `bonus` and `penalty`. [`sniff`] recognises such a line and maps it onto
+//! the result-set fields of the item.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::model::{Context, FieldError, Item, Judge, Response, parse_with_path};
+
+/// The model name given to the single response of a CharToM-QA evaluation line that
+/// does not name its model.
+pub const EVAL_DEFAULT_MODEL: &str = "response";
+
+/// The keys of the evaluation layout.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+struct Fields {
+    book_name: Option<String>,
+    tom_dimension: Option<String>,
+    context_0: Option<String>,
+    context_1000: Option<String>,
+    context_2000: Option<String>,
+    misleading_choices: Option<Value>,
+    response: Option<String>,
+    bonus: Option<Value>,
+    penalty: Option<Value>,
+    model: Option<String>,
+}
+
+/// What an item keeps of its evaluation line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvalLine {
+    misleading_choices: Option<Value>,
+    /// The line named no model: its response is called [`EVAL_DEFAULT_MODEL`] until
+    /// [`name_model`] names it from the file.
+    model_unnamed: bool,
+}
+
+impl EvalLine {
+    /// Are the line's `misleading_choices` the item's `n_choices` choices?
+    pub fn shows_misleading_choices(&self, n_choices: usize) -> bool {
+        matches!(&self.misleading_choices, Some(Value::Array(a)) if a.len() == n_choices)
+    }
+}
+
+/// If `text`, a line that names no benchmark, is in the evaluation layout (it has a
+/// `book_name`), map it onto `item` and return true.
+pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<bool, FieldError> {
+    // Most lines are not: look for the key before parsing (a key may be written with
+    // escapes, so a line with any escape is parsed).
+    if !text.contains("book_name") && !text.contains('\\') {
+        return Ok(false);
+    }
+    let f: Fields = parse_with_path(text)?;
+    if f.book_name.is_none() {
+        return Ok(false);
+    }
+    normalize(item, f);
+    Ok(true)
+}
+
+/// Map the evaluation layout onto the result-set fields.
+fn normalize(item: &mut Item, f: Fields) {
+    item.benchmark_name = Some("chartom-qa".into());
+    item.book = f.book_name.clone();
+    if item.dimension.is_none() {
+        item.dimension = f.tom_dimension.clone();
+    }
+    if item.context.is_none() {
+        let mut m = IndexMap::new();
+        for (k, v) in [
+            ("0", &f.context_0),
+            ("1000", &f.context_1000),
+            ("2000", &f.context_2000),
+        ] {
+            if let Some(v) = v {
+                m.insert(k.to_string(), v.clone());
+            }
+        }
+        if !m.is_empty() {
+            item.context = Some(Context::ByLength(m));
+        }
+    }
+    if item.choices.is_empty()
+        && let Some(Value::Array(a)) = &f.misleading_choices
+    {
+        item.choices = a
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| v.to_string())
+            })
+            .collect();
+    }
+    let mut model_unnamed = false;
+    if item.responses.is_empty() && f.response.is_some() {
+        let judge = if f.bonus.is_some() || f.penalty.is_some() {
+            Some(Judge {
+                bonus: f.bonus.clone(),
+                penalty: f.penalty.clone(),
+            })
+        } else {
+            None
+        };
+        model_unnamed = f.model.is_none();
+        item.responses.push(Response {
+            model: f
+                .model
+                .clone()
+                .unwrap_or_else(|| EVAL_DEFAULT_MODEL.to_string()),
+            text: f.response.clone(),
+            judge,
+            ..Response::default()
+        });
+    }
+    item.layout = Some(crate::bench::Layout::ChartomQaEval(EvalLine {
+        misleading_choices: f.misleading_choices,
+        model_unnamed,
+    }));
+}
+
+/// Name the model of an evaluation line that names none, from its file
+/// ([`eval_model_name`]).
+pub(crate) fn name_model(item: &mut Item, path: &std::path::Path) {
+    let Some(crate::bench::Layout::ChartomQaEval(line)) = &mut item.layout else {
+        return;
+    };
+    if !line.model_unnamed {
+        return;
+    }
+    if let (Some(name), [r]) = (eval_model_name(path), item.responses.as_mut_slice()) {
+        r.model = name;
+        line.model_unnamed = false;
+    }
+}
+
+/// The model of a CharToM-QA evaluation file, from its name as the benchmark's script
+/// writes it, `{model}_{dim}_c{L}_eval_penalty.jsonl` (also with a suffix before the
+/// extension, as `verdict split` adds); else the file's stem (docs/format.md).
+pub fn eval_model_name(path: &std::path::Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    if let Some(i) = name.find("_eval_penalty") {
+        let head = &name[..i];
+        let is_len = |c: &str| {
+            c.strip_prefix('c')
+                .is_some_and(|l| !l.is_empty() && l.bytes().all(|d| d.is_ascii_digit()))
+        };
+        if let Some((rest, c)) = head.rsplit_once('_')
+            && is_len(c)
+            && let Some((model, dim)) = rest.rsplit_once('_')
+            && !model.is_empty()
+            && !dim.is_empty()
+        {
+            return Some(model.to_string());
+        }
+    }
+    let stem = path.file_stem()?.to_str()?;
+    (!stem.is_empty()).then(|| stem.to_string())
+}
