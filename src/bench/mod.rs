@@ -27,6 +27,7 @@ pub mod chartom_qa;
 pub mod cvqa;
 mod disagree;
 pub mod generic;
+pub mod lm_eval;
 
 pub use disagree::{disagreement, needs_adjudication, reviewers_disagree};
 
