@@ -264,7 +264,7 @@ pub fn split_options(question: &str) -> (&str, Vec<(char, String)>) {
 /// Covered / total bonus points over the CharToM-QA items I have graded (this session's
 /// grades and the file's), for `model`'s responses: BPC is per model (docs/stats.md).
 pub fn running_bpc(state: &State, model: &str) -> Option<(u64, u64)> {
-    state.bpc_sum.get(model).copied()
+    state.rec.bpc_sum.get(model).copied()
 }
 
 /// The figures of `verdict stats --json` for the summary screen, with the lines of the

@@ -1,0 +1,153 @@
+use super::search::matches_with;
+use super::*;
+
+fn ix(rows: &[(&str, &str)]) -> Index {
+    let mut ix = Index {
+        n: rows.len(),
+        broken: BitSet::new(rows.len()),
+        no_id: BitSet::new(rows.len()),
+        ..Index::default()
+    };
+    for (id, q) in rows {
+        ix.ids.push(id);
+        ix.search.push(&format!("{id} {q}"));
+    }
+    ix
+}
+
+#[test]
+fn match_indices_are_the_matched_chars() {
+    let text = "real-00001 How many plates are there?";
+    let idx = match_indices(text, "plates");
+    let hit: String = idx.iter().map(|&i| text.chars().nth(i).unwrap()).collect();
+    assert_eq!(hit, "plates", "{idx:?}");
+    // char indices, not bytes
+    let idx = match_indices("Würde Café", "cafe");
+    assert_eq!(idx, vec![6, 7, 8, 9]);
+    assert!(match_indices(text, "").is_empty());
+}
+
+#[test]
+fn fuzzy_search_ranks_and_filters() {
+    let meta = ix(&[
+        ("real-00001", "How many plates are there?"),
+        ("real-00002", "How many cows can you see?"),
+        ("real-00003", "Is the TV on? Würde das Café offen sein?"),
+    ]);
+    assert_eq!(search(&meta, "cows", None, 10), vec![1]);
+    assert_eq!(search(&meta, "hmny plt", None, 10)[0], 0);
+    // diacritics fold (cafe finds Café); an uppercase query is case-sensitive (smart case)
+    assert_eq!(search(&meta, "cafe", None, 10), vec![2]);
+    assert_eq!(search(&meta, "Café", None, 10), vec![2]);
+    assert!(search(&meta, "CAFE", None, 10).is_empty());
+    assert_eq!(search(&meta, "real-00002", None, 10)[0], 1);
+    assert_eq!(search(&meta, "how many", Some(&[1]), 10), vec![1]);
+    assert_eq!(search(&meta, "", None, 2), vec![0, 1]);
+    assert!(search(&meta, "zebra", None, 10).is_empty());
+}
+
+#[test]
+fn typing_on_narrows_the_same_as_a_fresh_search() {
+    let words = [
+        "How many plates are there?",
+        "How many cows can you see?",
+        "Is the TV on? Würde das Café offen sein?",
+        "Which CAFE is open",
+        "cafe au lait, plates and cows",
+        "a b c d e f",
+        "",
+    ];
+    let rows: Vec<(String, &str)> = (0..5000)
+        .map(|i| (format!("id-{i:05}"), words[i % words.len()]))
+        .collect();
+    let rows: Vec<(&str, &str)> = rows.iter().map(|(a, b)| (a.as_str(), *b)).collect();
+    let meta = std::sync::Arc::new(ix(&rows));
+    for typed in ["cafe", "Café", "how many c", "id-0001", "pl  co", "CAF"] {
+        let mut cache = SearchCache::default();
+        for end in 1..=typed.len() {
+            if !typed.is_char_boundary(end) {
+                continue;
+            }
+            let q = &typed[..end];
+            let req = SearchRequest {
+                seq: 0,
+                query: q.to_string(),
+                meta: meta.clone(),
+                within: None,
+            };
+            assert_eq!(
+                cache.run(&req, 100_000),
+                search(&meta, q, None, 100_000),
+                "{q:?}"
+            );
+        }
+    }
+}
+
+/// The prefilter only skips texts nucleo would not match: the matches and their
+/// scores are the same with it and without it.
+#[test]
+fn the_search_prefilter_changes_no_result() {
+    let texts = [
+        "How many plates are there?",
+        "how MANY cows can you see?",
+        "Is the TV on? Würde das Café offen sein?",
+        "Which CAFE is open",
+        "\u{212A}elvin scale, ﬁle and ﬂowers",
+        "flowers purple, 12.5% (approx.)",
+        "tab\there and\r\nthere",
+        "real-00041 a b c d e f",
+        "back\\slash and spaces  twice",
+        "",
+    ];
+    let rows: Vec<(String, &str)> = (0..3000)
+        .map(|i| (format!("id-{i:05}"), texts[i % texts.len()]))
+        .collect();
+    let rows: Vec<(&str, &str)> = rows.iter().map(|(a, b)| (a.as_str(), *b)).collect();
+    let meta = ix(&rows);
+    for q in [
+        "how many",
+        "How",
+        "HOW",
+        "cafe",
+        "Café",
+        "CAFE",
+        "kelvin",
+        "Kelvin",
+        "file",
+        "flowers purple",
+        "12.5%",
+        "(approx",
+        "real-0004",
+        "id-0001",
+        "t h e r e",
+        "back\\ slash",
+        "spaces  twice",
+        "zebra",
+        "e",
+        "-",
+        "?",
+        "ü",
+        "wurde",
+    ] {
+        let with = matches_with(&meta, q, None, None, true);
+        let without = matches_with(&meta, q, None, None, false);
+        assert_eq!(with, without, "{q:?}");
+    }
+}
+
+#[test]
+fn bit_sets() {
+    let mut a = BitSet::new(130);
+    a.set(0, true);
+    a.set(64, true);
+    a.set(129, true);
+    assert_eq!(a.ones().collect::<Vec<_>>(), vec![0, 64, 129]);
+    let mut f = BitSet::full(130);
+    assert_eq!(f.count(), 130);
+    f.and_with(&a);
+    assert_eq!(f, a);
+    a.invert();
+    assert_eq!(a.count(), 127);
+    assert!(!a.get(129) && a.get(128) && !a.get(500));
+}
