@@ -52,6 +52,10 @@ pub struct Item {
 }
 
 pub use crate::bench::chartom_qa::eval::{EVAL_DEFAULT_MODEL, eval_model_name};
+// Each benchmark's typed fields live in its folder.
+pub use crate::bench::chartom::fields::*;
+pub use crate::bench::chartom_qa::fields::*;
+pub use crate::bench::cvqa::fields::*;
 
 impl Item {
     /// Parse one item from its JSON text. Errors carry the path of the offending field.
@@ -149,82 +153,6 @@ pub struct Response {
     pub original: Option<String>,
     #[serde(deserialize_with = "opt_string_or_number")]
     pub counterfactual: Option<String>,
-}
-
-/// An LLM judge's grading of a CharToM-QA response.
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
-#[serde(default)]
-pub struct Judge {
-    /// Normally a list of 1-based bonus point numbers; the benchmark's script may also
-    /// write `"Null"` (unparsable). See [`Judge::bonus_list`].
-    pub bonus: Option<Value>,
-    /// A penalty text, `null`, or a text containing `None` (no penalty).
-    pub penalty: Option<Value>,
-}
-
-/// What the judge's `bonus` field says.
-#[derive(Debug, Clone, PartialEq)]
-pub enum JudgeBonus {
-    Points(Vec<u32>),
-    /// The judge's output could not be parsed (`"Null"` and anything else not a list of
-    /// numbers). The original script counts `"Null"` as 3 hits; we count it as unparsable.
-    Unparsable(String),
-}
-
-impl Judge {
-    pub fn bonus_list(&self) -> JudgeBonus {
-        match &self.bonus {
-            None | Some(Value::Null) => JudgeBonus::Points(vec![]),
-            Some(Value::Array(a)) => {
-                let mut out = Vec::new();
-                for v in a {
-                    match v
-                        .as_u64()
-                        .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
-                    {
-                        Some(n) if n >= 1 && n <= u32::MAX as u64 => out.push(n as u32),
-                        _ => return JudgeBonus::Unparsable(Value::Array(a.clone()).to_string()),
-                    }
-                }
-                JudgeBonus::Points(out)
-            }
-            Some(Value::Number(n)) => match n.as_u64() {
-                Some(n) if n >= 1 => JudgeBonus::Points(vec![n as u32]),
-                _ => JudgeBonus::Unparsable(n.to_string()),
-            },
-            Some(Value::String(s)) => {
-                // "[1, 2]" or "1,2" as text
-                let t = s.trim().trim_start_matches('[').trim_end_matches(']');
-                if t.is_empty() {
-                    return JudgeBonus::Points(vec![]);
-                }
-                let parsed: Option<Vec<u32>> = t
-                    .split(',')
-                    .map(|p| p.trim().parse::<u32>().ok().filter(|n| *n >= 1))
-                    .collect();
-                match parsed {
-                    Some(v) => JudgeBonus::Points(v),
-                    None => JudgeBonus::Unparsable(s.clone()),
-                }
-            }
-            Some(other) => JudgeBonus::Unparsable(other.to_string()),
-        }
-    }
-
-    /// The penalty text when the judge found one. A penalty counts when its text does
-    /// not contain `None` (docs/format.md); `null` and empty text mean no penalty.
-    pub fn penalty_text(&self) -> Option<String> {
-        match &self.penalty {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) if s.trim().is_empty() || s.contains("None") => None,
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(Value::Bool(false)) => None,
-            Some(other) => {
-                let s = other.to_string();
-                if s.contains("None") { None } else { Some(s) }
-            }
-        }
-    }
 }
 
 /// A reviewer's verdict on one item (`reviews.<name>` in the file).
@@ -326,220 +254,6 @@ impl Review {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
-pub enum CvqaStatus {
-    Accept,
-    Fix,
-    Reject,
-}
-
-impl CvqaStatus {
-    pub const ALL: [CvqaStatus; 3] = [CvqaStatus::Accept, CvqaStatus::Fix, CvqaStatus::Reject];
-    /// The name in the file (`status` of a C-VQA review, docs/format.md).
-    pub fn name(self) -> &'static str {
-        match self {
-            CvqaStatus::Accept => "accept",
-            CvqaStatus::Fix => "fix",
-            CvqaStatus::Reject => "reject",
-        }
-    }
-    /// What the verdict did to the question, for a reviewer: `accepted`, `fixed`,
-    /// `rejected`.
-    pub fn done(self) -> &'static str {
-        match self {
-            CvqaStatus::Accept => "accepted",
-            CvqaStatus::Fix => "fixed",
-            CvqaStatus::Reject => "rejected",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, PartialOrd, Ord)]
-#[serde(rename_all = "kebab-case")]
-pub enum CvqaReason {
-    Ambiguous,
-    NotImageRelated,
-    WrongAnswer,
-    Ungrammatical,
-    Other,
-}
-
-impl CvqaReason {
-    pub const ALL: [CvqaReason; 5] = [
-        CvqaReason::Ambiguous,
-        CvqaReason::NotImageRelated,
-        CvqaReason::WrongAnswer,
-        CvqaReason::Ungrammatical,
-        CvqaReason::Other,
-    ];
-    pub fn name(self) -> &'static str {
-        match self {
-            CvqaReason::Ambiguous => "ambiguous",
-            CvqaReason::NotImageRelated => "not-image-related",
-            CvqaReason::WrongAnswer => "wrong-answer",
-            CvqaReason::Ungrammatical => "ungrammatical",
-            CvqaReason::Other => "other",
-        }
-    }
-}
-
-/// CHARTOM justification grade (ordinal: identifies > partial > misses).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
-pub enum JustificationGrade {
-    Identifies,
-    Partial,
-    Misses,
-}
-
-impl JustificationGrade {
-    pub const ALL: [JustificationGrade; 3] = [
-        JustificationGrade::Identifies,
-        JustificationGrade::Partial,
-        JustificationGrade::Misses,
-    ];
-    pub fn name(self) -> &'static str {
-        match self {
-            JustificationGrade::Identifies => "identifies",
-            JustificationGrade::Partial => "partial",
-            JustificationGrade::Misses => "misses",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct Chart {
-    pub pair: Option<String>,
-    pub version: Option<ChartVersion>,
-    #[serde(rename = "type")]
-    pub chart_type: Option<String>,
-    pub manipulation: Option<String>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
-pub enum ChartVersion {
-    Original,
-    Manipulated,
-}
-
-impl ChartVersion {
-    pub const ALL: [ChartVersion; 2] = [ChartVersion::Original, ChartVersion::Manipulated];
-    pub fn name(self) -> &'static str {
-        match self {
-            ChartVersion::Original => "original",
-            ChartVersion::Manipulated => "manipulated",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FactFormat {
-    Choice,
-    Rank,
-    Number,
-}
-
-impl FactFormat {
-    pub const ALL: [FactFormat; 3] = [FactFormat::Choice, FactFormat::Rank, FactFormat::Number];
-    /// The name in the file (`fact.format`, docs/format.md).
-    pub fn name(self) -> &'static str {
-        match self {
-            FactFormat::Choice => "choice",
-            FactFormat::Rank => "rank",
-            FactFormat::Number => "number",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct Fact {
-    pub question: Option<String>,
-    pub format: Option<FactFormat>,
-    pub options: Vec<String>,
-    /// choice: 1-based option number; rank: option numbers largest first, or a list of
-    /// such lists; number: the exact answer.
-    pub key: Option<Value>,
-    pub strategies: Option<Strategies>,
-    /// `[answer, count]` pairs.
-    pub human_answers: Vec<(Value, u64)>,
-}
-
-#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq)]
-pub struct Strategies {
-    pub misled: f64,
-    pub skim: f64,
-}
-
-#[derive(Debug, Clone, Copy, Default, Deserialize)]
-pub struct Mind {
-    pub hmi: f64,
-}
-
-/// CharToM-QA plot context: by preceding length (`"0"`, `"1000"`, `"2000"`) or one text.
-#[derive(Debug, Clone)]
-pub enum Context {
-    ByLength(IndexMap<String, String>),
-    Text(String),
-}
-
-/// An object of texts or one text, read in one pass (serde's untagged enums buffer the
-/// whole value first).
-impl<'de> Deserialize<'de> for Context {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Context, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Context;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a text, or an object of texts by context length")
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Context, E> {
-                Ok(Context::Text(v.to_string()))
-            }
-            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Context, E> {
-                Ok(Context::Text(v))
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut m: A,
-            ) -> Result<Context, A::Error> {
-                let mut out = IndexMap::new();
-                while let Some((k, v)) = m.next_entry::<String, String>()? {
-                    out.insert(k, v);
-                }
-                Ok(Context::ByLength(out))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-impl Context {
-    /// The context of the given length, falling back to the longest shorter one, then to
-    /// any; a single-text context is returned whatever the length.
-    pub fn get(&self, length: &str) -> Option<&str> {
-        match self {
-            Context::Text(s) => Some(s),
-            Context::ByLength(m) => m
-                .get(length)
-                .or_else(|| m.values().next())
-                .map(String::as_str),
-        }
-    }
-}
-
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct QuestionAnswer {
-    pub question: String,
-    #[serde(deserialize_with = "string_or_number")]
-    pub answer: String,
-}
-
 fn value_to_text(v: Value) -> Result<Option<String>, String> {
     match v {
         Value::Null => Ok(None),
@@ -564,12 +278,14 @@ pub(crate) fn kind(v: &Value) -> &'static str {
     }
 }
 
-fn opt_string_or_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+pub(crate) fn opt_string_or_number<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<String>, D::Error> {
     let v = Value::deserialize(d)?;
     value_to_text(v).map_err(serde::de::Error::custom)
 }
 
-fn string_or_number<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+pub(crate) fn string_or_number<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     Ok(opt_string_or_number(d)?.unwrap_or_default())
 }
 

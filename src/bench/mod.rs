@@ -53,6 +53,17 @@ impl Benchmark {
             _ => Benchmark::Other,
         }
     }
+    /// How people write the benchmark's name, for headings: `CHARTOM`, `CharToM-QA`,
+    /// `C-VQA`, `other`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Benchmark::Chartom => "CHARTOM",
+            Benchmark::ChartomQa => "CharToM-QA",
+            Benchmark::Cvqa => "C-VQA",
+            Benchmark::Other => "other",
+        }
+    }
+    /// The `benchmark` value in the file.
     pub fn name(self) -> &'static str {
         match self {
             Benchmark::Chartom => "chartom",

@@ -2,6 +2,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::bench::Benchmark;
 use crate::cli::out;
 use crate::sanitize;
 use crate::stats::*;
@@ -133,7 +134,7 @@ pub fn render(s: &Stats, file: &str) -> String {
         }
     );
     if let Some(c) = &s.benchmarks.cvqa {
-        let _ = writeln!(o, "\nC-VQA ({} items)", c.items);
+        let _ = writeln!(o, "\n{} ({} items)", Benchmark::Cvqa.title(), c.items);
         for (model, m) in &c.models {
             let _ = writeln!(
                 o,
@@ -179,7 +180,7 @@ pub fn render(s: &Stats, file: &str) -> String {
         );
     }
     if let Some(c) = &s.benchmarks.chartom {
-        let _ = writeln!(o, "\nCHARTOM ({} charts)", c.items);
+        let _ = writeln!(o, "\n{} ({} charts)", Benchmark::Chartom.title(), c.items);
         let rows: Vec<Vec<String>> = c
             .models
             .iter()
@@ -327,7 +328,7 @@ pub fn render(s: &Stats, file: &str) -> String {
         );
     }
     if let Some(q) = &s.benchmarks.chartom_qa {
-        let _ = writeln!(o, "\nCharToM-QA ({} items)", q.items);
+        let _ = writeln!(o, "\n{} ({} items)", Benchmark::ChartomQa.title(), q.items);
         let header = [
             "model / dimension",
             "judge n",

@@ -43,22 +43,9 @@ pub fn chartom_hmi(item: &Item) -> Option<HmiView> {
     })
 }
 
+/// The key line of the item screen ([`chartom::key_line`]).
 pub fn fact_key_display(fact: &crate::model::Fact) -> String {
-    match chartom::fact_key(fact) {
-        Some(chartom::FactKey::Choice(n)) => match fact.options.get(n as usize - 1) {
-            Some(o) => format!("{n} ({o})"),
-            None => n.to_string(),
-        },
-        Some(chartom::FactKey::Rank(orders)) => orders
-            .iter()
-            .map(|o| o.iter().map(u32::to_string).collect::<Vec<_>>().join(" > "))
-            .collect::<Vec<_>>()
-            .join("  or  "),
-        Some(chartom::FactKey::Number(x)) => {
-            format!("{} (correct within ±10%)", chartom::format_number(x))
-        }
-        None => "missing or unusable".into(),
-    }
+    chartom::key_line(fact)
 }
 
 pub struct Bucket {
@@ -277,7 +264,7 @@ pub fn split_options(question: &str) -> (&str, Vec<(char, String)>) {
 /// Covered / total bonus points over the CharToM-QA items I have graded (this session's
 /// grades and the file's), for `model`'s responses: BPC is per model (docs/stats.md).
 pub fn running_bpc(state: &State, model: &str) -> Option<(u64, u64)> {
-    state.bpc_sum.get(model).copied()
+    state.rec.bpc_sum.get(model).copied()
 }
 
 /// The figures of `verdict stats --json` for the summary screen, with the lines of the

@@ -388,8 +388,8 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let _ = io.join();
     run_result?;
     // Items done this session (every required grade), and those graded in part.
-    let done = state.mine_done.values().filter(|d| **d).count();
-    let touched = state.mine.values().filter(|r| r.is_some()).count();
+    let done = state.rec.mine_done.values().filter(|d| **d).count();
+    let touched = state.rec.mine.values().filter(|r| r.is_some()).count();
     let part = match touched.saturating_sub(done) {
         0 => String::new(),
         n => format!(", {n} in part"),

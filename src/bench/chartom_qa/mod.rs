@@ -5,6 +5,7 @@ pub(crate) mod agree;
 pub mod check;
 pub mod eval;
 pub mod export;
+pub mod fields;
 pub mod grade;
 pub mod stats;
 

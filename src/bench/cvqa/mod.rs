@@ -4,6 +4,7 @@
 pub(crate) mod agree;
 pub mod check;
 pub mod export;
+pub mod fields;
 pub mod grade;
 pub mod import;
 pub mod stats;

@@ -21,12 +21,7 @@ fn pct(x: Option<f64>) -> String {
 }
 
 fn benchmark_title(b: &str) -> &str {
-    match b {
-        "cvqa" => "C-VQA",
-        "chartom" => "CHARTOM",
-        "chartom-qa" => "CharToM-QA",
-        _ => "other",
-    }
+    crate::bench::Benchmark::from_name(Some(b)).title()
 }
 
 /// The human-readable report.

@@ -171,7 +171,7 @@ impl State {
         if self.meta.is_some() {
             return self.holds(i, Kind::NeedsAdjudication, "");
         }
-        if let Some(r) = self.mine.get(&i) {
+        if let Some(r) = self.rec.mine.get(&i) {
             let Ok(mut it) = self.store.item(i) else {
                 return false;
             };
@@ -255,7 +255,13 @@ impl State {
 
     /// Items changed this session, whose facts may differ from the index's.
     pub(super) fn changed_items(&self) -> Vec<usize> {
-        let mut v: Vec<usize> = self.mine.keys().chain(self.live.keys()).copied().collect();
+        let mut v: Vec<usize> = self
+            .rec
+            .mine
+            .keys()
+            .chain(self.live.keys())
+            .copied()
+            .collect();
         v.sort_unstable();
         v.dedup();
         v

@@ -10,12 +10,15 @@ mod navigation;
 mod queries;
 mod recording;
 mod session;
+mod timing;
 mod update;
 
 use filter_options::catalog;
 pub use filter_options::{FilterGroup, FilterOption, Filters};
+pub use recording::Recording;
+pub use timing::Timing;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -214,17 +217,8 @@ pub struct State {
     /// Current position: an index into the file.
     pub pos: usize,
     pub current: Option<Current>,
-    /// My verdicts recorded (or being recorded) in this session: item → review (None =
-    /// removed).
-    pub mine: HashMap<usize, Option<Review>>,
-    /// Whether each item of `mine` is done (`review::item_done`), kept with it so that
-    /// progress costs no parse per frame.
-    pub mine_done: HashMap<usize, bool>,
-    /// Journal writes under way: seq → (item, review before the change).
-    pub pending: HashMap<u64, (usize, Option<Review>)>,
-    pub next_seq: u64,
-    pub undo: Vec<Change>,
-    pub redo: Vec<Change>,
+    /// My verdicts of this session: recorded, being written, undo and redo.
+    pub rec: Recording,
 
     pub meta: Option<std::sync::Arc<Index>>,
     /// The index's facts of the items whose verdict changed this session (with my verdict
@@ -257,12 +251,8 @@ pub struct State {
     pub status: Option<(String, Level)>,
     pub saved: SaveState,
     pub summary: Option<Result<Value, String>>,
-    /// When I arrived on the current item, and the seconds already on my review of it.
-    pub arrived: Instant,
-    pub seconds_base: f64,
-    /// The items I finished this session (`review::item_done`), for the pace.
-    pub finished: BTreeSet<usize>,
-    pub started: Instant,
+    /// The seconds on the current item, and the session's pace.
+    pub timing: Timing,
     /// Move to the next item after a C-VQA accept or reject (the config's
     /// `auto_advance`; the loop sets it, on by default).
     pub auto_advance: bool,
@@ -271,19 +261,11 @@ pub struct State {
     pub queue: bool,
     /// Items I skipped for now: `Space` passes over them (kept across sessions).
     pub skipped: BTreeSet<usize>,
-    /// This update's grading cleared a skip: the status line says so.
-    skip_cleared: bool,
     pub quit: bool,
     /// (graded by me, by anyone) in the file as opened, from the index.
     pub base_progress: (usize, usize),
     /// The image fills the body.
     pub zoom: bool,
-    /// My bonus-point coverage per CharToM-QA item graded this session, and the sum, for
-    /// the running BPC (kept up to date as verdicts are recorded).
-    /// Per item, per model: covered and total bonus points of my grades.
-    pub bpc_items: HashMap<usize, BTreeMap<String, (u64, u64)>>,
-    /// Per model: the sums of `bpc_items`.
-    pub bpc_sum: BTreeMap<String, (u64, u64)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -324,12 +306,6 @@ impl State {
             size: (80, 24),
             pos: 0,
             current: None,
-            mine: HashMap::new(),
-            mine_done: HashMap::new(),
-            pending: HashMap::new(),
-            next_seq: 1,
-            undo: vec![],
-            redo: vec![],
             meta: None,
             index_generation: 0,
             live: HashMap::new(),
@@ -349,19 +325,14 @@ impl State {
             status: None,
             saved: SaveState::Saved,
             summary: None,
-            arrived: clock.instant,
-            seconds_base: 0.0,
-            finished: BTreeSet::new(),
-            started: clock.instant,
+            timing: Timing::new(clock.instant),
+            rec: Recording::default(),
             auto_advance: false,
             queue: false,
             skipped: BTreeSet::new(),
-            skip_cleared: false,
             quit: false,
             base_progress: (0, 0),
             zoom: false,
-            bpc_items: HashMap::new(),
-            bpc_sum: BTreeMap::new(),
         };
         s.load_current();
         s

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::model::{Benchmark, Item, Review};
+use crate::model::{Item, Review};
 use crate::review;
 use crate::tui::facts::Kind;
 use crate::tui::keymap::Context;
@@ -22,13 +22,9 @@ impl State {
         self.current.as_ref().and_then(|c| c.item.as_ref().ok())
     }
 
+    /// The keymap's context of the current item: its benchmark view's.
     pub fn context(&self) -> Context {
-        match self.item().map(Item::benchmark) {
-            Some(Benchmark::Chartom) => Context::Chartom,
-            Some(Benchmark::ChartomQa) => Context::ChartomQa,
-            Some(Benchmark::Cvqa) => Context::Cvqa,
-            _ => Context::Generic,
-        }
+        crate::tui::views::current(self).context()
     }
 
     pub fn display_id(&self, i: usize) -> String {
@@ -52,7 +48,7 @@ impl State {
         if i >= self.len() {
             return None;
         }
-        if let Some(r) = self.mine.get(&i) {
+        if let Some(r) = self.rec.mine.get(&i) {
             return r.clone();
         }
         if let Some(c) = self.current.as_ref().filter(|c| c.index == i) {
@@ -117,6 +113,7 @@ impl State {
     /// under way).
     pub(super) fn acknowledged_review(&self, i: usize) -> Option<Review> {
         match self
+            .rec
             .pending
             .iter()
             .filter(|(_, (item, _))| *item == i)
@@ -167,7 +164,7 @@ impl State {
             return String::new();
         };
         let reveal = self.reveal_item();
-        let mine = self.mine.get(&c.index);
+        let mine = self.rec.mine.get(&c.index);
         if reveal && mine.is_none() {
             return c.raw.clone();
         }
@@ -213,12 +210,12 @@ impl State {
     }
 
     pub fn is_pending(&self, i: usize) -> bool {
-        self.pending.values().any(|(item, _)| *item == i)
+        self.rec.pending.values().any(|(item, _)| *item == i)
     }
 
     /// Am I done with item `i`: every required grade given (`review::item_done`)?
     pub fn graded_by_me(&self, i: usize) -> bool {
-        if let Some(&d) = self.mine_done.get(&i) {
+        if let Some(&d) = self.rec.mine_done.get(&i) {
             return d;
         }
         match &self.meta {
@@ -233,12 +230,13 @@ impl State {
 
     /// Is some reviewer (me included) done with item `i`?
     pub fn graded_by_anyone(&self, i: usize) -> bool {
-        if self.mine_done.get(&i) == Some(&true) {
+        if self.rec.mine_done.get(&i) == Some(&true) {
             return true;
         }
         match &self.meta {
             Some(m) => m.names(Kind::Done).any(|r| {
-                (r != self.reviewer || !self.mine_done.contains_key(&i)) && m.has(i, Kind::Done, r)
+                (r != self.reviewer || !self.rec.mine_done.contains_key(&i))
+                    && m.has(i, Kind::Done, r)
             }),
             None => false,
         }
@@ -250,10 +248,10 @@ impl State {
     pub fn progress(&self) -> (usize, Option<usize>, usize) {
         let n = self.len();
         let Some(meta) = &self.meta else {
-            return (self.mine_done.values().filter(|d| **d).count(), None, n);
+            return (self.rec.mine_done.values().filter(|d| **d).count(), None, n);
         };
         let (mut me, mut any) = self.base_progress;
-        for (&i, &done) in &self.mine_done {
+        for (&i, &done) in &self.rec.mine_done {
             let had_me = meta.has(i, Kind::Done, &self.reviewer);
             let others = meta
                 .names(Kind::Done)
@@ -267,14 +265,14 @@ impl State {
     /// Items finished (`review::item_done`) per minute over this session, and the minutes
     /// left at that pace for the items I have not finished.
     pub fn pace(&self) -> Option<(f64, Option<f64>)> {
-        let n = self.finished.len();
+        let n = self.timing.finished.len();
         if n < 2 {
             return None;
         }
         let span = self
             .clock
             .instant
-            .duration_since(self.started)
+            .duration_since(self.timing.started)
             .as_secs_f64()
             .max(1.0);
         let per_min = n as f64 / span * 60.0;

@@ -10,6 +10,46 @@ use crate::tui::keymap::{Action, Context};
 
 use super::*;
 
+/// My verdicts of this session, and what it takes to record them, undo and redo them.
+#[derive(Debug)]
+pub struct Recording {
+    /// My verdicts recorded (or being recorded) in this session: item → review (None =
+    /// removed).
+    pub mine: HashMap<usize, Option<Review>>,
+    /// Whether each item of `mine` is done (`review::item_done`), kept with it so that
+    /// progress costs no parse per frame.
+    pub mine_done: HashMap<usize, bool>,
+    /// Journal writes under way: seq → (item, review before the change).
+    pub pending: HashMap<u64, (usize, Option<Review>)>,
+    pub next_seq: u64,
+    pub undo: Vec<Change>,
+    pub redo: Vec<Change>,
+    /// This update's grading cleared a skip: the status line says so.
+    pub(super) skip_cleared: bool,
+    /// My bonus-point coverage per CharToM-QA item graded this session, and the sum, for
+    /// the running BPC (kept up to date as verdicts are recorded).
+    /// Per item, per model: covered and total bonus points of my grades.
+    pub bpc_items: HashMap<usize, BTreeMap<String, (u64, u64)>>,
+    /// Per model: the sums of `bpc_items`.
+    pub bpc_sum: BTreeMap<String, (u64, u64)>,
+}
+
+impl Default for Recording {
+    fn default() -> Recording {
+        Recording {
+            mine: HashMap::new(),
+            mine_done: HashMap::new(),
+            pending: HashMap::new(),
+            next_seq: 1,
+            undo: vec![],
+            redo: vec![],
+            skip_cleared: false,
+            bpc_items: HashMap::new(),
+            bpc_sum: BTreeMap::new(),
+        }
+    }
+}
+
 impl State {
     /// The model whose response is selected.
     pub fn model_name(&self) -> Option<String> {
@@ -210,11 +250,11 @@ impl State {
             .format(&time::format_description::well_known::Rfc3339)
             .unwrap_or_default();
         r.at = Some(at);
-        let secs = self.seconds_base
+        let secs = self.timing.seconds_base
             + self
                 .clock
                 .instant
-                .duration_since(self.arrived)
+                .duration_since(self.timing.arrived)
                 .as_secs_f64();
         r.seconds = Some((secs * 10.0).round() / 10.0);
         // A review left saying nothing is removed, not written empty.
@@ -224,16 +264,16 @@ impl State {
         }
         let was_skipped = self.skipped.contains(&self.pos);
         // Pushed before recording: the session effect `record` sends keeps the history.
-        self.undo.push(Change {
+        self.rec.undo.push(Change {
             item: self.pos,
             before: before.clone(),
             after: after.clone(),
             unskipped: false,
         });
-        self.redo.clear();
+        self.rec.redo.clear();
         self.record(self.pos, before, after, fx);
         let unskipped = was_skipped && !self.skipped.contains(&self.pos);
-        if let Some(c) = self.undo.last_mut() {
+        if let Some(c) = self.rec.undo.last_mut() {
             c.unskipped = unskipped;
         }
         true
@@ -241,19 +281,19 @@ impl State {
 
     /// Keep the running BPC in step with my review of item `i`.
     pub(super) fn retally(&mut self, i: usize, review: &Option<Review>) {
-        for (m, (c, t)) in self.bpc_items.remove(&i).unwrap_or_default() {
-            let sum = self.bpc_sum.entry(m.clone()).or_default();
+        for (m, (c, t)) in self.rec.bpc_items.remove(&i).unwrap_or_default() {
+            let sum = self.rec.bpc_sum.entry(m.clone()).or_default();
             *sum = (sum.0 - c, sum.1 - t);
-            if sum.1 == 0 && self.bpc_items.values().all(|per| !per.contains_key(&m)) {
-                self.bpc_sum.remove(&m);
+            if sum.1 == 0 && self.rec.bpc_items.values().all(|per| !per.contains_key(&m)) {
+                self.rec.bpc_sum.remove(&m);
             }
         }
         if let Some(per) = self.coverage(i, review) {
             for (m, (c, t)) in &per {
-                let sum = self.bpc_sum.entry(m.clone()).or_default();
+                let sum = self.rec.bpc_sum.entry(m.clone()).or_default();
                 *sum = (sum.0 + c, sum.1 + t);
             }
-            self.bpc_items.insert(i, per);
+            self.rec.bpc_items.insert(i, per);
         }
     }
 
@@ -294,9 +334,9 @@ impl State {
         after: Option<Review>,
         fx: &mut Vec<Effect>,
     ) {
-        let seq = self.next_seq;
-        self.next_seq += 1;
-        self.pending.insert(seq, (item, before));
+        let seq = self.rec.next_seq;
+        self.rec.next_seq += 1;
+        self.rec.pending.insert(seq, (item, before));
         self.set_mine(item, after.clone());
         self.saved = SaveState::Writing;
         let id = if item == self.pos {
@@ -326,28 +366,28 @@ impl State {
                 .item(i)
                 .is_ok_and(|it| review::item_done(&it, review.as_ref()))
         };
-        let done_before = self.mine_done.get(&i).copied().unwrap_or_else(|| {
+        let done_before = self.rec.mine_done.get(&i).copied().unwrap_or_else(|| {
             self.meta
                 .as_ref()
                 .is_some_and(|m| m.has(i, Kind::Done, &self.reviewer))
         });
         if done && !done_before {
-            self.finished.insert(i);
+            self.timing.finished.insert(i);
         } else if !done {
-            self.finished.remove(&i);
+            self.timing.finished.remove(&i);
         }
-        self.mine_done.insert(i, done);
+        self.rec.mine_done.insert(i, done);
         // Only grading that makes the item done clears my skip of it (a note on a
         // finished item does not), and the status line says so.
         if done && !done_before && self.skipped.remove(&i) {
-            self.skip_cleared = true;
+            self.rec.skip_cleared = true;
         }
-        self.mine.insert(i, review);
+        self.rec.mine.insert(i, review);
         self.refresh_live(i);
     }
 
     pub(super) fn undo(&mut self, fx: &mut Vec<Effect>) {
-        let Some(c) = self.undo.pop() else {
+        let Some(c) = self.rec.undo.pop() else {
             self.set_status("nothing to undo", Level::Info);
             return;
         };
@@ -364,12 +404,12 @@ impl State {
             format!("undone on {}{again}", self.display_id(c.item)),
             Level::Info,
         );
-        self.redo.push(c);
+        self.rec.redo.push(c);
         fx.push(self.session_effect());
     }
 
     pub(super) fn redo(&mut self, fx: &mut Vec<Effect>) {
-        let Some(c) = self.redo.pop() else {
+        let Some(c) = self.rec.redo.pop() else {
             self.set_status("nothing to redo", Level::Info);
             return;
         };
@@ -381,7 +421,7 @@ impl State {
             format!("redone on {}", self.display_id(c.item)),
             Level::Info,
         );
-        self.undo.push(c);
+        self.rec.undo.push(c);
         fx.push(self.session_effect());
     }
 }

@@ -25,10 +25,10 @@ impl State {
     /// What the next session needs of this one: the skipped items and the undo history.
     pub(super) fn session_effect(&self) -> Effect {
         use crate::tui::config::{SAVED_UNDO, SavedChange, Session};
-        let from = self.undo.len().saturating_sub(SAVED_UNDO);
+        let from = self.rec.undo.len().saturating_sub(SAVED_UNDO);
         Effect::SaveSession(Session {
             skipped: self.skipped.iter().map(|&i| self.item_ref(i)).collect(),
-            undo: self.undo[from..]
+            undo: self.rec.undo[from..]
                 .iter()
                 .map(|c| SavedChange {
                     item: self.item_ref(c.item),
@@ -95,7 +95,7 @@ impl State {
             });
         }
         kept.reverse();
-        kept.append(&mut self.undo);
-        self.undo = kept;
+        kept.append(&mut self.rec.undo);
+        self.rec.undo = kept;
     }
 }

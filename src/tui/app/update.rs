@@ -46,10 +46,11 @@ impl State {
             }
             Msg::Tick => {}
             Msg::Recorded { seq, result } => {
-                if let Some((item, before)) = self.pending.remove(&seq) {
+                if let Some((item, before)) = self.rec.pending.remove(&seq) {
                     match result {
                         Ok(()) => {
-                            if self.pending.is_empty() && !matches!(self.saved, SaveState::Error(_))
+                            if self.rec.pending.is_empty()
+                                && !matches!(self.saved, SaveState::Error(_))
                             {
                                 self.saved = SaveState::Journaled;
                             }
@@ -57,7 +58,7 @@ impl State {
                         Err(e) => {
                             // Not durable: take the verdict back off the screen.
                             self.set_mine(item, before);
-                            self.undo.retain(|c| c.item != item);
+                            self.rec.undo.retain(|c| c.item != item);
                             self.saved = SaveState::Error(e.clone());
                             self.set_status(
                                 format!("NOT RECORDED on {}: {e}", self.display_id(item)),
@@ -69,7 +70,7 @@ impl State {
             }
             Msg::Saved(r) => match r {
                 Ok(_) => {
-                    if self.pending.is_empty() {
+                    if self.rec.pending.is_empty() {
                         self.saved = SaveState::Saved;
                     }
                 }
@@ -110,13 +111,13 @@ impl State {
                         })
                         .unwrap_or_default();
                     for i in in_file {
-                        if !self.mine.contains_key(&i) {
+                        if !self.rec.mine.contains_key(&i) {
                             let review = self.my_review(i);
                             self.retally(i, &review);
                         }
                     }
                     // Verdicts given before the index arrived.
-                    let changed: Vec<usize> = self.mine.keys().copied().collect();
+                    let changed: Vec<usize> = self.rec.mine.keys().copied().collect();
                     for i in changed {
                         self.refresh_live(i);
                     }
@@ -160,8 +161,8 @@ impl State {
                 }
             }
         }
-        if self.skip_cleared {
-            self.skip_cleared = false;
+        if self.rec.skip_cleared {
+            self.rec.skip_cleared = false;
             let msg = match self.status.take() {
                 Some((m, l)) if l != Level::Error => (format!("{m} · skip cleared"), l),
                 Some(e) => e,
@@ -207,11 +208,13 @@ impl State {
         };
         let pos = map(self.pos).unwrap_or(self.pos.min(n.saturating_sub(1)));
         let mine: HashMap<usize, Option<Review>> = self
+            .rec
             .mine
             .drain()
             .filter_map(|(i, r)| map(i).map(|j| (j, r)))
             .collect();
         let pending: HashMap<u64, (usize, Option<Review>)> = self
+            .rec
             .pending
             .drain()
             .filter_map(|(seq, (i, r))| map(i).map(|j| (seq, (j, r))))
@@ -226,25 +229,30 @@ impl State {
                 })
                 .collect();
         };
-        let mut undo = std::mem::take(&mut self.undo);
-        let mut redo = std::mem::take(&mut self.redo);
+        let mut undo = std::mem::take(&mut self.rec.undo);
+        let mut redo = std::mem::take(&mut self.rec.redo);
         remap_changes(&mut undo);
         remap_changes(&mut redo);
         let skipped: BTreeSet<usize> = self.skipped.iter().filter_map(|&i| map(i)).collect();
-        self.finished = self.finished.iter().filter_map(|&i| map(i)).collect();
+        self.timing.finished = self
+            .timing
+            .finished
+            .iter()
+            .filter_map(|&i| map(i))
+            .collect();
         self.store = store;
-        self.undo = undo;
-        self.redo = redo;
+        self.rec.undo = undo;
+        self.rec.redo = redo;
         self.skipped = skipped;
-        self.pending = pending;
+        self.rec.pending = pending;
         self.meta = None;
         self.live.clear();
         self.filter_counts.clear();
         self.visible = None;
-        self.mine.clear();
-        self.mine_done.clear();
-        self.bpc_items.clear();
-        self.bpc_sum.clear();
+        self.rec.mine.clear();
+        self.rec.mine_done.clear();
+        self.rec.bpc_items.clear();
+        self.rec.bpc_sum.clear();
         self.pos = pos;
         self.current = None;
         // Search results and the filter menu hold indices of the old file; so does the

@@ -116,3 +116,50 @@ fn an_override_equal_to_the_automatic_grade_is_no_disagreement() {
     );
     assert!(reviewers_disagree(&differ));
 }
+
+/// The key line of the item screen says the key as `verdict stats` says it (one rule,
+/// `bench::chartom::grade::key_display`), with the tolerance of a number key.
+#[test]
+fn the_key_line_is_the_key_as_stats_shows_it() {
+    let fact = |format: &str, key: serde_json::Value, options: serde_json::Value| {
+        let it = Item::parse(
+            &serde_json::json!({
+                "benchmark": "chartom",
+                "fact": {"question": "q", "format": format, "key": key, "options": options},
+            })
+            .to_string(),
+        )
+        .unwrap();
+        fact_key_display(it.fact.as_ref().unwrap())
+    };
+    // Alternative rankings: " or ", as in the suspect-key list.
+    assert_eq!(
+        fact(
+            "rank",
+            serde_json::json!([[3, 1, 2], [1, 3, 2]]),
+            serde_json::json!(["a", "b", "c"])
+        ),
+        "3 > 1 > 2 or 1 > 3 > 2"
+    );
+    // An option without a text shows its number alone.
+    assert_eq!(
+        fact("choice", serde_json::json!(2), serde_json::json!(["x", ""])),
+        "2"
+    );
+    assert_eq!(
+        fact(
+            "choice",
+            serde_json::json!(2),
+            serde_json::json!(["x", "Spain"])
+        ),
+        "2 (Spain)"
+    );
+    assert_eq!(
+        fact("number", serde_json::json!(1.2), serde_json::json!([])),
+        "1.2 (correct within ±10%)"
+    );
+    assert_eq!(
+        fact("number", serde_json::Value::Null, serde_json::json!([])),
+        "missing or unusable"
+    );
+}

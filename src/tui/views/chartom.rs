@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use crate::model::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::grading;
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, sanitize};
 use crate::tui::views::View;
 use crate::tui::views::common::{
@@ -132,6 +132,10 @@ pub(crate) fn histogram_lines(state: &State, item: &Item, width: u16) -> Vec<Lin
 pub struct ChartomView;
 
 impl View for ChartomView {
+    fn context(&self) -> Context {
+        Context::Chartom
+    }
+
     fn item_lines(&self, state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
         chartom_lines(state, item, width)
     }

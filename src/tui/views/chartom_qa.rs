@@ -170,6 +170,10 @@ pub(crate) fn bonus_block(
 pub struct ChartomQaView;
 
 impl View for ChartomQaView {
+    fn context(&self) -> Context {
+        Context::ChartomQa
+    }
+
     fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
         chartom_qa_lines(state, item)
     }

@@ -92,6 +92,10 @@ pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, V
 pub struct CvqaView;
 
 impl View for CvqaView {
+    fn context(&self) -> Context {
+        Context::Cvqa
+    }
+
     fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
         cvqa_lines(state, item)
     }

@@ -19,6 +19,7 @@ use ratatui::text::Line;
 
 use crate::model::{Benchmark, Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
+use crate::tui::keymap::Context;
 
 /// A benchmark's screen: what its item and its responses show, what my grade line says,
 /// and which grading keys the footer names first.
@@ -73,6 +74,11 @@ pub trait View: Sync {
     /// Lines under the verdicts when others' verdicts are shown.
     fn verdicts_footer(&self, _state: &State) -> Vec<Line<'static>> {
         Vec::new()
+    }
+
+    /// The keymap's context whose keys grade this view's items.
+    fn context(&self) -> Context {
+        Context::Generic
     }
 
     /// The grading keys the footer names first: (key, label) from the live keymap.

@@ -317,3 +317,13 @@ pub fn key_display(key: &FactKey, options: &[String]) -> String {
         FactKey::Number(x) => format_number(*x),
     }
 }
+
+/// The answer key as the reviewer reads it: [`key_display`], with the tolerance that
+/// grades a number answer ([`number_correct`]); `missing or unusable` without a key.
+pub fn key_line(fact: &Fact) -> String {
+    match fact_key(fact) {
+        Some(FactKey::Number(x)) => format!("{} (correct within ±10%)", format_number(x)),
+        Some(key) => key_display(&key, &fact.options),
+        None => "missing or unusable".into(),
+    }
+}

@@ -1,0 +1,101 @@
+//! CHARTOM's typed item and review fields: the chart, the FACT question, the MIND
+//! figure and the justification grade (docs/format.md, "CHARTOM").
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// CHARTOM justification grade (ordinal: identifies > partial > misses).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum JustificationGrade {
+    Identifies,
+    Partial,
+    Misses,
+}
+
+impl JustificationGrade {
+    pub const ALL: [JustificationGrade; 3] = [
+        JustificationGrade::Identifies,
+        JustificationGrade::Partial,
+        JustificationGrade::Misses,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            JustificationGrade::Identifies => "identifies",
+            JustificationGrade::Partial => "partial",
+            JustificationGrade::Misses => "misses",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct Chart {
+    pub pair: Option<String>,
+    pub version: Option<ChartVersion>,
+    #[serde(rename = "type")]
+    pub chart_type: Option<String>,
+    pub manipulation: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum ChartVersion {
+    Original,
+    Manipulated,
+}
+
+impl ChartVersion {
+    pub const ALL: [ChartVersion; 2] = [ChartVersion::Original, ChartVersion::Manipulated];
+    pub fn name(self) -> &'static str {
+        match self {
+            ChartVersion::Original => "original",
+            ChartVersion::Manipulated => "manipulated",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FactFormat {
+    Choice,
+    Rank,
+    Number,
+}
+
+impl FactFormat {
+    pub const ALL: [FactFormat; 3] = [FactFormat::Choice, FactFormat::Rank, FactFormat::Number];
+    /// The name in the file (`fact.format`, docs/format.md).
+    pub fn name(self) -> &'static str {
+        match self {
+            FactFormat::Choice => "choice",
+            FactFormat::Rank => "rank",
+            FactFormat::Number => "number",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct Fact {
+    pub question: Option<String>,
+    pub format: Option<FactFormat>,
+    pub options: Vec<String>,
+    /// choice: 1-based option number; rank: option numbers largest first, or a list of
+    /// such lists; number: the exact answer.
+    pub key: Option<Value>,
+    pub strategies: Option<Strategies>,
+    /// `[answer, count]` pairs.
+    pub human_answers: Vec<(Value, u64)>,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq)]
+pub struct Strategies {
+    pub misled: f64,
+    pub skim: f64,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+pub struct Mind {
+    pub hmi: f64,
+}

@@ -1,0 +1,72 @@
+//! C-VQA's typed item and review fields: a question with its answer, the verification
+//! status and its reasons (docs/format.md, "C-VQA").
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::string_or_number;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum CvqaStatus {
+    Accept,
+    Fix,
+    Reject,
+}
+
+impl CvqaStatus {
+    pub const ALL: [CvqaStatus; 3] = [CvqaStatus::Accept, CvqaStatus::Fix, CvqaStatus::Reject];
+    /// The name in the file (`status` of a C-VQA review, docs/format.md).
+    pub fn name(self) -> &'static str {
+        match self {
+            CvqaStatus::Accept => "accept",
+            CvqaStatus::Fix => "fix",
+            CvqaStatus::Reject => "reject",
+        }
+    }
+    /// What the verdict did to the question, for a reviewer: `accepted`, `fixed`,
+    /// `rejected`.
+    pub fn done(self) -> &'static str {
+        match self {
+            CvqaStatus::Accept => "accepted",
+            CvqaStatus::Fix => "fixed",
+            CvqaStatus::Reject => "rejected",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "kebab-case")]
+pub enum CvqaReason {
+    Ambiguous,
+    NotImageRelated,
+    WrongAnswer,
+    Ungrammatical,
+    Other,
+}
+
+impl CvqaReason {
+    pub const ALL: [CvqaReason; 5] = [
+        CvqaReason::Ambiguous,
+        CvqaReason::NotImageRelated,
+        CvqaReason::WrongAnswer,
+        CvqaReason::Ungrammatical,
+        CvqaReason::Other,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            CvqaReason::Ambiguous => "ambiguous",
+            CvqaReason::NotImageRelated => "not-image-related",
+            CvqaReason::WrongAnswer => "wrong-answer",
+            CvqaReason::Ungrammatical => "ungrammatical",
+            CvqaReason::Other => "other",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct QuestionAnswer {
+    pub question: String,
+    #[serde(deserialize_with = "string_or_number")]
+    pub answer: String,
+}
