@@ -161,6 +161,32 @@ pub(crate) trait Spec: Sync {
     fn human_judge_disagree(&self, _item: &Item) -> bool {
         false
     }
+
+    /// The reviewer's filters: the benchmark's own facets of `item` (none by default).
+    fn facets(&self, _item: &Item, _emit: &mut dyn FnMut(Facet, &str)) {}
+
+    /// The search: the texts of `item` a reviewer searches, in order (its `question` by
+    /// default).
+    fn search_texts(&self, item: &Item, push: &mut dyn FnMut(&str)) {
+        if let Some(q) = &item.question {
+            push(q);
+        }
+    }
+}
+
+/// A facet of an item that only some benchmarks have, offered by the reviewer's filters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Facet {
+    /// CHARTOM: the answer key is far from the human answers.
+    SuspectKey,
+    /// CHARTOM: the chart's type.
+    ChartType,
+    /// CHARTOM: the chart's version.
+    Version,
+    /// CharToM-QA: the question's dimension.
+    Dimension,
+    /// C-VQA: the item's group.
+    Group,
 }
 
 /// Is `model`'s answer on this item wrong (after reviewer overrides)?

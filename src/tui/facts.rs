@@ -9,7 +9,8 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::model::{Benchmark, CvqaStatus, Item};
+use crate::bench::Facet;
+use crate::model::{CvqaStatus, Item};
 use crate::store::Store;
 
 /// A fixed-size set of item numbers.
@@ -194,32 +195,16 @@ impl Kind {
 pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
     let benchmark = item.benchmark();
     emit(Kind::Benchmark, benchmark.name());
-    match benchmark {
-        Benchmark::Chartom => {
-            if crate::grade::chartom::suspect_key(item).is_some() {
-                emit(Kind::SuspectKey, "");
-            }
-            if let Some(c) = &item.chart {
-                if let Some(t) = &c.chart_type {
-                    emit(Kind::ChartType, t);
-                }
-                if let Some(v) = c.version {
-                    emit(Kind::Version, v.name());
-                }
-            }
-        }
-        Benchmark::ChartomQa => {
-            if let Some(d) = &item.dimension {
-                emit(Kind::Dimension, d);
-            }
-        }
-        Benchmark::Cvqa => {
-            if let Some(g) = &item.group {
-                emit(Kind::Group, g);
-            }
-        }
-        Benchmark::Other => {}
-    }
+    crate::bench::spec(benchmark).facets(item, &mut |f, name| {
+        let kind = match f {
+            Facet::SuspectKey => Kind::SuspectKey,
+            Facet::ChartType => Kind::ChartType,
+            Facet::Version => Kind::Version,
+            Facet::Dimension => Kind::Dimension,
+            Facet::Group => Kind::Group,
+        };
+        emit(kind, name)
+    });
     for r in &item.responses {
         emit(Kind::Model, &r.model);
         if crate::tui::grading::model_wrong(item, &r.model) {
@@ -293,34 +278,7 @@ fn search_text(item: &Item, id: &str, out: &mut String) {
         }
         out.push_str(s);
     };
-    match item.benchmark() {
-        Benchmark::Chartom => {
-            if let Some(q) = item.fact.as_ref().and_then(|f| f.question.as_deref()) {
-                push(q);
-            }
-        }
-        Benchmark::ChartomQa => {
-            if let Some(b) = &item.book {
-                push(b);
-            }
-            if let Some(q) = &item.question {
-                push(q);
-            }
-        }
-        Benchmark::Cvqa => {
-            if let Some(o) = &item.original {
-                push(&o.question);
-            }
-            if let Some(c) = &item.counterfactual {
-                push(&c.question);
-            }
-        }
-        Benchmark::Other => {
-            if let Some(q) = &item.question {
-                push(q);
-            }
-        }
-    }
+    crate::bench::spec(item.benchmark()).search_texts(item, &mut push);
     if let Some((cut, _)) = out[start..].char_indices().nth(400) {
         out.truncate(start + cut);
     }

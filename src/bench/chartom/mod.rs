@@ -12,6 +12,7 @@ pub mod stats;
 
 use serde_json::{Map, Value};
 
+use crate::bench::Facet;
 use crate::bench::disagree::AutoGrades;
 use crate::check::{BenchInfo, Ctx};
 use crate::export::Row;
@@ -55,5 +56,25 @@ impl super::Spec for Chartom {
 
     fn response_done(&self, _item: &Item, g: Option<&ResponseGrades>) -> bool {
         g.is_some_and(|g| g.justification.is_some())
+    }
+
+    fn facets(&self, item: &Item, emit: &mut dyn FnMut(Facet, &str)) {
+        if grade::suspect_key(item).is_some() {
+            emit(Facet::SuspectKey, "");
+        }
+        if let Some(c) = &item.chart {
+            if let Some(t) = &c.chart_type {
+                emit(Facet::ChartType, t);
+            }
+            if let Some(v) = c.version {
+                emit(Facet::Version, v.name());
+            }
+        }
+    }
+
+    fn search_texts(&self, item: &Item, push: &mut dyn FnMut(&str)) {
+        if let Some(q) = item.fact.as_ref().and_then(|f| f.question.as_deref()) {
+            push(q);
+        }
     }
 }

@@ -11,6 +11,7 @@ pub mod stats;
 
 use serde_json::{Map, Value};
 
+use crate::bench::Facet;
 use crate::bench::disagree::sorted;
 use crate::check::{BenchInfo, Ctx};
 use crate::export::Row;
@@ -85,5 +86,20 @@ impl super::Spec for ChartomQa {
         g.is_some_and(|g| {
             (g.bonus.is_some() || item.bonus_points.is_empty()) && g.penalty.is_some()
         })
+    }
+
+    fn facets(&self, item: &Item, emit: &mut dyn FnMut(Facet, &str)) {
+        if let Some(d) = &item.dimension {
+            emit(Facet::Dimension, d);
+        }
+    }
+
+    fn search_texts(&self, item: &Item, push: &mut dyn FnMut(&str)) {
+        if let Some(b) = &item.book {
+            push(b);
+        }
+        if let Some(q) = &item.question {
+            push(q);
+        }
     }
 }

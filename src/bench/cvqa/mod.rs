@@ -11,6 +11,7 @@ pub mod stats;
 
 use serde_json::{Map, Value};
 
+use crate::bench::Facet;
 use crate::bench::disagree::AutoGrades;
 use crate::check::{BenchInfo, Ctx};
 use crate::export::Row;
@@ -57,5 +58,20 @@ impl super::Spec for Cvqa {
     /// The question's verification: `status`.
     fn item_verdict(&self) -> Option<fn(&Review) -> bool> {
         Some(|r| r.status.is_some())
+    }
+
+    fn facets(&self, item: &Item, emit: &mut dyn FnMut(Facet, &str)) {
+        if let Some(g) = &item.group {
+            emit(Facet::Group, g);
+        }
+    }
+
+    fn search_texts(&self, item: &Item, push: &mut dyn FnMut(&str)) {
+        if let Some(o) = &item.original {
+            push(&o.question);
+        }
+        if let Some(c) = &item.counterfactual {
+            push(&c.question);
+        }
     }
 }
