@@ -162,6 +162,12 @@ pub(crate) trait Spec: Sync {
         false
     }
 
+    /// The values of the item's free `verdict` (docs/format.md) that the reviewer's three
+    /// verdict keys write, first to third (`pass`, `fail`, `unsure` by default).
+    fn verdicts(&self) -> [&'static str; 3] {
+        ["pass", "fail", "unsure"]
+    }
+
     /// The reviewer's filters: the benchmark's own facets of `item` (none by default).
     fn facets(&self, _item: &Item, _emit: &mut dyn FnMut(Facet, &str)) {}
 

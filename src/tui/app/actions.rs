@@ -203,14 +203,18 @@ impl State {
             Action::Reject => self.mode = Mode::Reject { selected: 0 },
             Action::OriginalOverride => self.change_grades(fx, review::cycle_original),
             Action::CounterfactualOverride => self.change_grades(fx, review::cycle_counterfactual),
-            Action::Pass => {
-                self.change_review(fx, |r, _| review::set_verdict(r, "pass"));
-            }
-            Action::Fail => {
-                self.change_review(fx, |r, _| review::set_verdict(r, "fail"));
-            }
-            Action::Unsure => {
-                self.change_review(fx, |r, _| review::set_verdict(r, "unsure"));
+            Action::Pass | Action::Fail | Action::Unsure => {
+                // The value each of the three verdict keys writes is the benchmark's.
+                let slot = match action {
+                    Action::Pass => 0,
+                    Action::Fail => 1,
+                    _ => 2,
+                };
+                let b = self
+                    .item()
+                    .map_or(crate::model::Benchmark::Other, |it| it.benchmark());
+                let v = crate::bench::spec(b).verdicts()[slot];
+                self.change_review(fx, |r, _| review::set_verdict(r, v));
             }
             Action::Adjudicate => {
                 let done = self
