@@ -6,6 +6,8 @@
 //! core, adds each block of items into partial sums, merges the sums in file order (so the
 //! figures do not depend on the number of cores) and only then turns them into fractions.
 
+pub(crate) mod text;
+
 use std::collections::BTreeMap;
 
 use serde::Serialize;

@@ -228,6 +228,16 @@ pub struct Benchmarks {
     pub other: Option<generic::stats::OtherStats>,
 }
 
+impl Benchmarks {
+    /// Each benchmark's block of `verdict stats` text, in this order.
+    pub(crate) fn render(&self, o: &mut String) {
+        cvqa::stats_text::render(&self.cvqa, o);
+        chartom::stats_text::render(&self.chartom, o);
+        chartom_qa::stats_text::render(&self.chartom_qa, o);
+        generic::stats_text::render(&self.other, o);
+    }
+}
+
 /// Every benchmark's partial sums over a block of items.
 #[derive(Debug, Default)]
 pub(crate) struct Sums {

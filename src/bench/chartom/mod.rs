@@ -9,6 +9,7 @@ pub mod fields;
 pub mod grade;
 pub mod import;
 pub mod stats;
+pub(crate) mod stats_text;
 
 use serde_json::{Map, Value};
 

@@ -3,6 +3,7 @@
 pub(crate) mod agree;
 pub mod export;
 pub mod stats;
+pub(crate) mod stats_text;
 
 use serde_json::{Map, Value};
 

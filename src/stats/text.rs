@@ -1,0 +1,64 @@
+//! The text of `verdict stats`: the helpers every benchmark's block uses (each
+//! benchmark's block is its folder's `stats_text.rs`).
+
+use crate::sanitize;
+
+pub(crate) fn pct(x: Option<f64>) -> String {
+    match x {
+        Some(v) => format!("{:.1}%", v * 100.0),
+        None => "-".into(),
+    }
+}
+
+pub(crate) fn pts(x: Option<f64>) -> String {
+    match x {
+        Some(v) => format!("{:+.1}", v * 100.0),
+        None => "-".into(),
+    }
+}
+
+pub(crate) fn num(x: Option<f64>) -> String {
+    match x {
+        Some(v) => format!("{v:.4}"),
+        None => "-".into(),
+    }
+}
+
+/// A table: the first column left-aligned, the others right-aligned.
+pub(crate) fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
+    let mut w: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            w[i] = w[i].max(c.chars().count());
+        }
+    }
+    let line = |out: &mut String, cells: &[String]| {
+        let mut s = String::from("  ");
+        for (i, c) in cells.iter().enumerate() {
+            let pad = w[i] - c.chars().count();
+            if i == 0 {
+                s.push_str(c);
+                s.push_str(&" ".repeat(pad));
+            } else {
+                s.push_str("  ");
+                s.push_str(&" ".repeat(pad));
+                s.push_str(c);
+            }
+        }
+        out.push_str(s.trim_end());
+        out.push('\n');
+    };
+    line(
+        out,
+        &header.iter().map(|h| h.to_string()).collect::<Vec<_>>(),
+    );
+    for r in rows {
+        line(out, r);
+    }
+}
+
+/// Model names and other file text are shown, never interpreted (and cleaned before the
+/// table measures them, so columns line up).
+pub(crate) fn clean(s: &str) -> String {
+    sanitize::line(s).into_owned()
+}
