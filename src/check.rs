@@ -292,7 +292,10 @@ fn check_item(
     eval_model: Option<&str>,
     images: &mut HashMap<String, bool>,
 ) {
-    let eval_layout = crate::bench::chartom_qa::eval::is_eval_object(obj);
+    // A line that names no benchmark may be in a benchmark's own layout (the registry's
+    // rule, `bench::layout_of_object`).
+    let own_layout = crate::bench::layout_of_object(obj);
+    let eval_layout = own_layout == Some(Benchmark::ChartomQa);
     let bench = match obj.get("benchmark") {
         Some(Value::String(s)) if BENCHMARKS.contains(&s.as_str()) => s.as_str(),
         Some(Value::String(s)) => {
@@ -305,7 +308,7 @@ fn check_item(
             );
             ""
         }
-        None | Some(Value::Null) if eval_layout => "chartom-qa",
+        None | Some(Value::Null) if own_layout.is_some() => own_layout.map_or("", Benchmark::name),
         None | Some(Value::Null) => {
             c.notice("benchmark", "no benchmark: shown with the generic view");
             ""

@@ -93,6 +93,15 @@ pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<(), FieldError> {
     Ok(())
 }
 
+/// For `verdict check`: the benchmark whose own layout a parsed line that names no
+/// benchmark is in, as [`sniff`] would read it.
+pub(crate) fn layout_of_object(obj: &Map<String, Value>) -> Option<Benchmark> {
+    if chartom_qa::eval::is_eval_object(obj) {
+        return Some(Benchmark::ChartomQa);
+    }
+    None
+}
+
 /// Name what a line in a benchmark's own layout leaves unnamed from its file's name.
 pub(crate) fn name_from_file(item: &mut Item, path: &std::path::Path) {
     match item.layout {
