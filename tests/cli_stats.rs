@@ -691,3 +691,58 @@ fn every_command_reports_the_journal_the_same_way() {
     );
     assert!(journal.exists());
 }
+
+/// lm-eval samples: per filter, the harness's metric next to the human-corrected one
+/// (docs/stats.md). gsm8k strict-match scores 1, 0, 0, 0, 0 (harness 20%); a reviewer marks
+/// doc 1 `correct` and doc 3 `ambiguous-key`: corrected (1 + 1 + 0 + 0) / 4 = 50%.
+/// flexible-extract is unreviewed: corrected = harness = 60%.
+#[test]
+fn lm_eval_stats_put_the_harness_metric_next_to_the_corrected_one() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "sample-data/lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl",
+    );
+    let d = tempfile::tempdir().unwrap();
+    let mut out = String::new();
+    for line in std::fs::read_to_string(&src).unwrap().lines() {
+        let mut v: Value = serde_json::from_str(line).unwrap();
+        let verdict = match (v["doc_id"].as_i64(), v["filter"].as_str()) {
+            (Some(1), Some("strict-match")) => Some("correct"),
+            (Some(3), Some("strict-match")) => Some("ambiguous-key"),
+            _ => None,
+        };
+        if let Some(verdict) = verdict {
+            v["reviews"] =
+                serde_json::json!({"ann": {"at": "2026-01-01T00:00:00Z", "verdict": verdict}});
+        }
+        out.push_str(&format!("{v}\n"));
+    }
+    let p = d
+        .path()
+        .join("samples_gsm8k_2026-11-20T10-15-42.518246.jsonl");
+    std::fs::write(&p, out).unwrap();
+    let s = stats_json(&p);
+    let f = &s["benchmarks"]["lm-eval"]["filters"];
+    let strict = &f["strict-match"];
+    assert_eq!(strict["samples"], 5);
+    assert_eq!(strict["metric"], "exact_match");
+    close(&strict["harness"]["exact_match"], 0.2);
+    close(&strict["corrected"], 0.5);
+    assert_eq!(strict["reviewed"], 2);
+    assert_eq!(strict["correct_but_scored_0"], 1);
+    assert_eq!(strict["ambiguous_key"], 1);
+    let flex = &f["flexible-extract"];
+    close(&flex["harness"]["exact_match"], 0.6);
+    close(&flex["corrected"], 0.6);
+    assert_eq!(flex["reviewed"], 0);
+
+    let text = run(&["stats", p.to_str().unwrap()]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    let row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("strict-match"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        row.contains("exact_match") && row.contains("20.0%") && row.contains("50.0%"),
+        "{row}"
+    );
+}

@@ -770,3 +770,59 @@ fn after_a_full_disk_the_next_verdict_survives_a_crash() {
     assert!(status(1).is_some(), "the acknowledged verdict survives");
     assert!(status(2).is_some());
 }
+
+/// An lm-eval samples file opens directly; a verdict and a note are written into their
+/// line as `reviews.erin`; every other byte of the file is unchanged; reopening shows them.
+#[test]
+fn an_lm_eval_samples_file_is_graded_losslessly() {
+    let sb = Sandbox::new();
+    let name = "samples_arc_easy_2026-11-20T10-15-42.518246.jsonl";
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("sample-data/lm-eval/example__tiny-llama-1b")
+        .join(name);
+    std::fs::create_dir(sb.path("example__tiny-llama-1b")).unwrap();
+    let file = format!("example__tiny-llama-1b/{name}");
+    std::fs::copy(&src, sb.path(&file)).unwrap();
+    let before = std::fs::read_to_string(sb.path(&file)).unwrap();
+    let mut p = sb.open(&file, &[], 60_000);
+    p.wait_for("Target (answer key)");
+    p.send("n");
+    p.wait_for("carbon dioxide");
+    p.send("3");
+    p.wait_for("✔ journaled");
+    p.send("i");
+    p.send("key says 1");
+    p.send("\r");
+    p.wait_for("ambiguous-key · note");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    let after = std::fs::read_to_string(sb.path(&file)).unwrap();
+    let (b, a): (Vec<&str>, Vec<&str>) = (before.lines().collect(), after.lines().collect());
+    assert_eq!(a.len(), b.len());
+    for i in [0, 2, 3, 4, 5, 6, 7] {
+        assert_eq!(a[i], b[i], "line {i} is byte-identical");
+    }
+    // line 1 is its old bytes up to the closing brace, then the review
+    let old = b[1].strip_suffix('}').unwrap();
+    assert!(a[1].starts_with(old), "{}", a[1]);
+    let v: serde_json::Value = serde_json::from_str(a[1]).unwrap();
+    assert_eq!(v["reviews"]["erin"]["verdict"], "ambiguous-key");
+    assert_eq!(v["reviews"]["erin"]["note"], "key says 1");
+    assert!(
+        v.get("id").is_none(),
+        "the id verdict shows is not written back"
+    );
+    assert!(
+        v.get("benchmark").is_none(),
+        "the line stays in lm-eval's layout"
+    );
+    assert_eq!(after.len() - before.len(), a[1].len() - b[1].len());
+
+    // reopened where it was left, the verdict is there
+    let mut p = sb.open(&file, &[], 60_000);
+    p.wait_for("carbon dioxide");
+    p.wait_for("My grade: ambiguous-key");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    assert_eq!(std::fs::read_to_string(sb.path(&file)).unwrap(), after);
+}

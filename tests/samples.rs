@@ -23,6 +23,8 @@ fn every_sample_checks_clean() {
         "sample-data/cvqa.jsonl",
         "sample-data/cvqa-doc.json",
         "sample-data/generic.jsonl",
+        "sample-data/lm-eval/example__tiny-llama-1b/samples_arc_easy_2026-11-20T10-15-42.518246.jsonl",
+        "sample-data/lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl",
     ] {
         let (ok, out) = verdict(&["check", f, "--json"]);
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();

@@ -2988,3 +2988,52 @@ fn the_filter_menu_names_and_takes_the_live_clear_key() {
     ch(&mut s, 'Z');
     assert!(s.filters.is_empty(), "the remapped key clears the filters");
 }
+
+// ----- lm-evaluation-harness samples -----------------------------------------------------
+
+/// The state on a copy of an lm-eval sample file, in the model's folder as lm_eval
+/// writes it.
+fn lm_eval_state(task_file: &str) -> (tempfile::TempDir, State) {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("example__tiny-llama-1b");
+    std::fs::create_dir(&dir).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("sample-data/lm-eval/example__tiny-llama-1b")
+        .join(task_file);
+    let p = dir.join(task_file);
+    std::fs::copy(src, &p).unwrap();
+    let s = state_at(&p);
+    (d, s)
+}
+
+const LM_GSM8K: &str = "samples_gsm8k_2026-11-20T10-15-42.518246.jsonl";
+const LM_ARC: &str = "samples_arc_easy_2026-11-20T10-15-42.518246.jsonl";
+
+#[test]
+fn screens_of_lm_eval_samples() {
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        for (file, keys, label) in [
+            (LM_GSM8K, "", "lm_eval_gsm8k"),
+            (LM_ARC, "", "lm_eval_arc_easy"),
+            (LM_ARC, "n3", "lm_eval_arc_easy_ambiguous"),
+        ] {
+            let (_d, mut s) = lm_eval_state(file);
+            s.size = (w, h);
+            for c in keys.chars() {
+                ch(&mut s, c);
+            }
+            let out = render_to_string(&s, w, h);
+            insta::assert_snapshot!(format!("{label}_{w}x{h}"), out);
+        }
+    }
+}
+
+#[test]
+fn lm_eval_verdict_keys_write_correct_incorrect_ambiguous_key() {
+    let (_d, mut s) = lm_eval_state(LM_GSM8K);
+    for (c, v) in [('1', "correct"), ('2', "incorrect"), ('3', "ambiguous-key")] {
+        let fx = ch(&mut s, c);
+        let r = recorded(&mut s, fx);
+        assert_eq!(r[0].1.as_ref().unwrap()["verdict"], json!(v), "key {c}");
+    }
+}

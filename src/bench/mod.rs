@@ -9,6 +9,8 @@
 //! - [`chartom`]: CHARTOM (misleading charts).
 //! - [`chartom_qa`]: CharToM-QA (theory of mind on novel characters).
 //! - [`cvqa`]: C-VQA (counterfactual questions on images).
+//! - [`lm_eval`]: lm-evaluation-harness per-sample logs (a correct / incorrect /
+//!   ambiguous-key verdict on each sample).
 //! - [`generic`]: any other benchmark: a free verdict and a note.
 
 use serde::Serialize;
@@ -40,6 +42,8 @@ pub enum Benchmark {
     ChartomQa,
     #[serde(rename = "cvqa")]
     Cvqa,
+    #[serde(rename = "lm-eval")]
+    LmEval,
     /// Any other (or missing) `benchmark` value: a generic view, a free verdict and a note.
     #[serde(rename = "other")]
     Other,
@@ -51,6 +55,7 @@ impl Benchmark {
             Some("chartom") => Benchmark::Chartom,
             Some("chartom-qa") => Benchmark::ChartomQa,
             Some("cvqa") => Benchmark::Cvqa,
+            Some("lm-eval") => Benchmark::LmEval,
             _ => Benchmark::Other,
         }
     }
@@ -61,6 +66,7 @@ impl Benchmark {
             Benchmark::Chartom => "CHARTOM",
             Benchmark::ChartomQa => "CharToM-QA",
             Benchmark::Cvqa => "C-VQA",
+            Benchmark::LmEval => "lm-eval",
             Benchmark::Other => "other",
         }
     }
@@ -70,6 +76,7 @@ impl Benchmark {
             Benchmark::Chartom => "chartom",
             Benchmark::ChartomQa => "chartom-qa",
             Benchmark::Cvqa => "cvqa",
+            Benchmark::LmEval => "lm-eval",
             Benchmark::Other => "other",
         }
     }
@@ -84,12 +91,16 @@ impl Benchmark {
 pub enum Layout {
     /// The CharToM-QA evaluation JSONL.
     ChartomQaEval(chartom_qa::eval::EvalLine),
+    /// An lm-evaluation-harness logged sample.
+    LmEvalSample(Box<lm_eval::sample::Sample>),
 }
 
 /// Offer a line that names no benchmark, already parsed into `item`, to each benchmark
 /// that opens a layout of its own; the first that recognises it maps it onto `item`.
 pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<(), FieldError> {
-    chartom_qa::eval::sniff(text, item)?;
+    if !chartom_qa::eval::sniff(text, item)? {
+        lm_eval::spec::sniff(text, item)?;
+    }
     Ok(())
 }
 
@@ -99,6 +110,9 @@ pub(crate) fn layout_of_object(obj: &Map<String, Value>) -> Option<Benchmark> {
     if chartom_qa::eval::is_eval_object(obj) {
         return Some(Benchmark::ChartomQa);
     }
+    if lm_eval::is_sample(obj) {
+        return Some(Benchmark::LmEval);
+    }
     None
 }
 
@@ -106,6 +120,7 @@ pub(crate) fn layout_of_object(obj: &Map<String, Value>) -> Option<Benchmark> {
 pub(crate) fn name_from_file(item: &mut Item, path: &std::path::Path) {
     match item.layout {
         Some(Layout::ChartomQaEval(_)) => chartom_qa::eval::name_model(item, path),
+        Some(Layout::LmEvalSample(_)) => lm_eval::spec::name_from_file(item, path),
         None => {}
     }
 }
@@ -215,6 +230,7 @@ pub(crate) fn spec(b: Benchmark) -> &'static dyn Spec {
         Benchmark::Chartom => &chartom::Chartom,
         Benchmark::ChartomQa => &chartom_qa::ChartomQa,
         Benchmark::Cvqa => &cvqa::Cvqa,
+        Benchmark::LmEval => &lm_eval::spec::LmEval,
         Benchmark::Other => &generic::Generic,
     }
 }
@@ -232,6 +248,8 @@ pub struct Benchmarks {
     pub chartom: Option<chartom::stats::ChartomStats>,
     #[serde(rename = "chartom-qa", skip_serializing_if = "Option::is_none")]
     pub chartom_qa: Option<chartom_qa::stats::QaStats>,
+    #[serde(rename = "lm-eval", skip_serializing_if = "Option::is_none")]
+    pub lm_eval: Option<lm_eval::stats::LmEvalStats>,
     /// Items of unknown benchmarks: how many, and their free verdicts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub other: Option<generic::stats::OtherStats>,
@@ -243,6 +261,7 @@ impl Benchmarks {
         cvqa::stats_text::render(&self.cvqa, o);
         chartom::stats_text::render(&self.chartom, o);
         chartom_qa::stats_text::render(&self.chartom_qa, o);
+        lm_eval::stats_text::render(&self.lm_eval, o);
         generic::stats_text::render(&self.other, o);
     }
 }
@@ -253,6 +272,7 @@ pub(crate) struct Sums {
     cvqa: cvqa::stats::Sums,
     chartom: chartom::stats::Sums,
     chartom_qa: chartom_qa::stats::Sums,
+    lm_eval: lm_eval::stats::Sums,
     other: generic::stats::Sums,
 }
 
@@ -270,6 +290,7 @@ impl Sums {
             Benchmark::Cvqa => self.cvqa.add(it, resolution),
             Benchmark::Chartom => self.chartom.add(store, i, it, resolution),
             Benchmark::ChartomQa => self.chartom_qa.add(it, resolution),
+            Benchmark::LmEval => self.lm_eval.add_item(it, resolution),
             Benchmark::Other => self.other.add(it, resolution),
         }
     }
@@ -279,6 +300,7 @@ impl Sums {
         self.cvqa.merge(o.cvqa);
         self.chartom.merge(o.chartom);
         self.chartom_qa.merge(o.chartom_qa);
+        self.lm_eval.merge(o.lm_eval);
         self.other.merge(o.other);
     }
 
@@ -287,6 +309,10 @@ impl Sums {
             cvqa: self.cvqa.finish(),
             chartom: self.chartom.finish(),
             chartom_qa: self.chartom_qa.finish(),
+            lm_eval: self
+                .lm_eval
+                .finish()
+                .map(|filters| lm_eval::stats::LmEvalStats { filters }),
             other: self.other.finish(),
         }
     }
@@ -311,7 +337,7 @@ impl AgreementVariables {
             Benchmark::Cvqa => self.cvqa.rate(x),
             Benchmark::Chartom => self.chartom.rate(x),
             Benchmark::ChartomQa => self.chartom_qa.rate(x),
-            Benchmark::Other => self.other.rate(x),
+            Benchmark::LmEval | Benchmark::Other => self.other.rate(x),
         }
     }
 

@@ -7,7 +7,9 @@
 //! human-corrected one.
 
 pub mod sample;
+pub mod spec;
 pub mod stats;
+pub(crate) mod stats_text;
 
 use std::path::Path;
 

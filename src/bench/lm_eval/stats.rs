@@ -9,6 +9,16 @@ use serde::Serialize;
 
 use super::Verdict;
 use super::sample::Sample;
+use crate::grade::resolve::{resolve_response, resolve_verdict};
+use crate::model::Item;
+use crate::stats::ResolutionCounts;
+
+/// The figures of the samples in a file (`benchmarks."lm-eval"` in `verdict stats
+/// --json`): per filter.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct LmEvalStats {
+    pub filters: BTreeMap<String, FilterStats>,
+}
 
 /// One filter's figures (`strict-match`, `flexible-extract`, `none`).
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
@@ -50,6 +60,19 @@ struct FilterSums {
 }
 
 impl Sums {
+    /// Add item `it` (a sample line) with the verdict that counts for it (final, single,
+    /// majority: as every grade); its responses' resolution is counted in `resolution`.
+    pub(crate) fn add_item(&mut self, it: &Item, resolution: &mut ResolutionCounts) {
+        for resp in &it.responses {
+            let r = resolve_response(&it.reviews, &resp.model, it.responses.len());
+            resolution.add(&r.source);
+        }
+        if let Some(s) = super::spec::sample(it) {
+            let v = resolve_verdict(&it.reviews).value;
+            self.add(s, v.as_deref().and_then(Verdict::parse));
+        }
+    }
+
     /// Add one sample and the verdict that counts for it (resolved over the reviewers).
     pub fn add(&mut self, s: &Sample, verdict: Option<Verdict>) {
         let f = self

@@ -40,3 +40,24 @@ fn verdicts_round_trip_and_score() {
     assert_eq!(Verdict::Incorrect.score(), Some(0.0));
     assert_eq!(Verdict::AmbiguousKey.score(), None);
 }
+
+#[test]
+fn a_sample_line_is_read_as_an_lm_eval_item_and_other_lines_are_not() {
+    use crate::model::{Benchmark, Item};
+    let line = r#"{"doc_id": 3, "arguments": {"gen_args_0": {"arg_0": "Q?", "arg_1": {}}}, "resps": [["x 7"]], "filtered_resps": ["7"], "filter": "strict-match", "target": "7", "metrics": ["exact_match"], "exact_match": 1.0}"#;
+    let mut it = Item::parse(line).unwrap();
+    assert_eq!(it.benchmark(), Benchmark::LmEval);
+    assert_eq!(it.id, None, "the line is named #<line>, never given an id");
+    assert_eq!(it.responses.len(), 1);
+    assert_eq!(it.responses[0].text.as_deref(), Some("7"));
+    it.name_eval_model(Path::new(
+        "out/org__m-1b/samples_gsm8k_2026-11-20T10-15-42.5.jsonl",
+    ));
+    assert_eq!(it.responses[0].model, "org__m-1b");
+    assert_eq!(spec::sample(&it).unwrap().doc_id, "3");
+    // a line naming a benchmark, or missing a sample key, is not a sample
+    let named = line.replacen('{', r#"{"benchmark": "mmlu", "#, 1);
+    assert_eq!(Item::parse(&named).unwrap().benchmark(), Benchmark::Other);
+    let partial = line.replace(r#""filtered_resps": ["7"], "#, "");
+    assert_eq!(Item::parse(&partial).unwrap().benchmark(), Benchmark::Other);
+}

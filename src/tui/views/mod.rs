@@ -11,6 +11,7 @@ pub mod footer;
 pub mod generic;
 pub mod header;
 pub mod item;
+pub mod lm_eval;
 pub mod model_line;
 pub mod status;
 pub mod verdicts;
@@ -91,6 +92,7 @@ pub fn view_of(b: Benchmark) -> &'static dyn View {
         Benchmark::Chartom => &chartom::ChartomView,
         Benchmark::ChartomQa => &chartom_qa::ChartomQaView,
         Benchmark::Cvqa => &cvqa::CvqaView,
+        Benchmark::LmEval => &lm_eval::LmEvalView,
         Benchmark::Other => &generic::GenericView,
     }
 }

@@ -1,0 +1,127 @@
+//! lm-eval behind the registry: its `Spec`, and how a sample line becomes an item
+//! (docs/format.md, "lm-evaluation-harness sample logs").
+
+use serde_json::{Map, Value};
+
+use super::sample::{Answer, Sample};
+use super::{Verdict, is_sample};
+use crate::bench::Layout;
+use crate::check::{BenchInfo, Ctx};
+use crate::export::Row;
+use crate::model::{FieldError, Item, Response, Review, parse_with_path};
+
+/// The model of a sample until its file names it ([`name_from_file`]).
+pub const UNNAMED_MODEL: &str = "model";
+
+/// The rules of lm-eval samples.
+pub struct LmEval;
+
+impl crate::bench::Spec for LmEval {
+    /// The harness's keys are its own; the reviews are checked as every benchmark's, and
+    /// a verdict other than the three is flagged.
+    fn check(
+        &self,
+        c: &mut Ctx,
+        obj: &Map<String, Value>,
+        _responses: &[&Map<String, Value>],
+        _eval_layout: bool,
+    ) -> BenchInfo {
+        if let Some(Value::Object(reviews)) = obj.get("reviews") {
+            for (name, r) in reviews {
+                if let Some(Value::String(v)) = r.get("verdict")
+                    && Verdict::parse(v).is_none()
+                {
+                    c.warn(
+                        &format!("reviews.{name}.verdict"),
+                        format!(
+                            "an lm-eval sample's verdict is correct, incorrect or ambiguous-key, not {v:?}"
+                        ),
+                    );
+                }
+            }
+        }
+        BenchInfo::default()
+    }
+
+    fn export(&self, row: &mut Row, it: &Item, model: &str) {
+        crate::bench::generic::export::fill(row, it, model)
+    }
+
+    /// The verdict on the sample.
+    fn item_verdict(&self) -> Option<fn(&Review) -> bool> {
+        Some(|r| r.verdict.is_some())
+    }
+
+    fn verdicts(&self) -> [&'static str; 3] {
+        Verdict::ALL.map(Verdict::name)
+    }
+
+    /// Wrong after review: the verdict that counts is `incorrect`, or nobody reviewed it
+    /// and the harness scored it 0.
+    fn model_wrong(&self, item: &Item, _model: &str) -> bool {
+        let v = crate::grade::resolve::resolve_verdict(&item.reviews).value;
+        match v.as_deref().and_then(Verdict::parse) {
+            Some(v) => v == Verdict::Incorrect,
+            None => sample(item)
+                .and_then(Sample::primary)
+                .is_some_and(|(_, v)| v == Some(0.0)),
+        }
+    }
+
+    fn search_texts(&self, item: &Item, push: &mut dyn FnMut(&str)) {
+        if let Some(s) = sample(item) {
+            push(&s.prompt);
+        }
+    }
+}
+
+/// The sample an item was read from.
+pub fn sample(item: &Item) -> Option<&Sample> {
+    match &item.layout {
+        Some(Layout::LmEvalSample(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// If `text`, a line that names no benchmark, is a logged sample (it has `doc_id`,
+/// `arguments` and `filtered_resps`), map it onto `item` and return true.
+pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<bool, FieldError> {
+    // Most lines are not: look for the key before parsing (a key may be written with
+    // escapes, so a line with any escape is parsed).
+    if !text.contains("filtered_resps") && !text.contains('\\') {
+        return Ok(false);
+    }
+    let obj: Map<String, Value> = parse_with_path(text)?;
+    if !is_sample(&obj) {
+        return Ok(false);
+    }
+    let s = Sample::read(&obj);
+    item.benchmark_name = Some("lm-eval".into());
+    // The line has no id: it is named `#<line>`, as every line without one
+    // (docs/format.md); the view shows its `doc_id` and `filter`.
+    let text = match &s.answer {
+        Answer::Generated { filtered, .. } => filtered.clone(),
+        Answer::Choice(c) => c
+            .picked()
+            .and_then(|i| c.texts.get(i))
+            .map(|t| t.trim().to_string())
+            .unwrap_or_default(),
+    };
+    item.responses = vec![Response {
+        model: UNNAMED_MODEL.into(),
+        text: Some(text),
+        ..Response::default()
+    }];
+    item.layout = Some(Layout::LmEvalSample(Box::new(s)));
+    Ok(true)
+}
+
+/// Name the model of a sample from the folder lm-eval wrote its file into.
+pub(crate) fn name_from_file(item: &mut Item, path: &std::path::Path) {
+    if let (Some(m), [r]) = (super::model_of(path), item.responses.as_mut_slice())
+        && r.model == UNNAMED_MODEL
+        && !m.is_empty()
+    {
+        r.model = m;
+    }
+}
