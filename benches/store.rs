@@ -1,4 +1,4 @@
-//! The store benchmark (issue 2, section 7): open, parse-all, stats, save after one
+//! The store benchmark (targets in docs/performance.md): open, parse-all, stats, save after one
 //! change and after changing every item, on generated result sets of 10k and 100k items
 //! (and 1M with `--full` or `VERDICT_BENCH_FULL=1`), next to the floor on the same
 //! machine: `cat` and `cp` of the file (with and without fsync), a newline scan (in

@@ -292,7 +292,7 @@ fn check_item(
     eval_model: Option<&str>,
     images: &mut HashMap<String, bool>,
 ) {
-    let eval_layout = !obj.contains_key("benchmark") && obj.contains_key("book_name");
+    let eval_layout = crate::bench::chartom_qa::eval::is_eval_object(obj);
     let bench = match obj.get("benchmark") {
         Some(Value::String(s)) if BENCHMARKS.contains(&s.as_str()) => s.as_str(),
         Some(Value::String(s)) => {

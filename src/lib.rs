@@ -1,9 +1,10 @@
 //! verdict: review benchmark results by hand.
 //!
-//! Domain code (`model`, `review`, `store`, `journal`, `session`, `grade`, `stats`,
+//! Domain code (`bench`, `model`, `review`, `store`, `journal`, `session`, `grade`, `stats`,
 //! `import`, `check`, `export`, `team`) knows nothing about terminals; `tui`
 //! knows nothing about file bytes. `sanitize` makes untrusted text harmless for any output
-//! that a terminal may show.
+//! that a terminal may show. Each benchmark lives in its folder under `bench`, behind one
+//! registry (`bench/mod.rs`); docs/architecture.md draws the layers.
 
 // Everything printed goes through `cli::out` (and so through `sanitize`).
 #![warn(clippy::print_stdout, clippy::print_stderr)]

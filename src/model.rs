@@ -171,7 +171,7 @@ pub struct Review {
     /// Seconds the reviewer spent on the item.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seconds: Option<f64>,
-    /// An adjudicator's final verdict (issue: teams).
+    /// An adjudicator's final verdict (docs/teams.md).
     #[serde(rename = "final", skip_serializing_if = "Option::is_none")]
     pub is_final: Option<bool>,
     /// A free verdict for items of unknown benchmarks (`"pass"`, `"fail"`, anything).

@@ -4,7 +4,7 @@
 //! keys write").
 
 use crate::model::{
-    Benchmark, CvqaReason, CvqaStatus, Item, JustificationGrade, Response, ResponseGrades, Review,
+    CvqaReason, CvqaStatus, Item, JustificationGrade, Response, ResponseGrades, Review,
 };
 
 /// C-VQA accept: the generated question is about the image and its answer is right.
@@ -178,32 +178,20 @@ pub fn has_content(r: &Review) -> bool {
 /// C-VQA and other benchmarks: none (their verdict is on the item; overrides are
 /// optional).
 fn response_required(item: &Item, resp: &Response) -> bool {
-    let given = |t: &Option<String>| t.as_deref().is_some_and(|t| !t.trim().is_empty());
-    match item.benchmark() {
-        Benchmark::Chartom => given(&resp.justification),
-        Benchmark::ChartomQa => given(&resp.text),
-        Benchmark::Cvqa | Benchmark::Other => false,
-    }
+    crate::bench::spec(item.benchmark()).response_required(resp)
 }
 
 /// Are the required grades of one response given?
 fn response_done(item: &Item, g: Option<&ResponseGrades>) -> bool {
-    match item.benchmark() {
-        Benchmark::Chartom => g.is_some_and(|g| g.justification.is_some()),
-        Benchmark::ChartomQa => g.is_some_and(|g| {
-            (g.bonus.is_some() || item.bonus_points.is_empty()) && g.penalty.is_some()
-        }),
-        Benchmark::Cvqa | Benchmark::Other => true,
-    }
+    crate::bench::spec(item.benchmark()).response_done(item, g)
 }
 
 /// Is the item-level verdict given? C-VQA: `status`; other benchmarks: `verdict`;
 /// CHARTOM and CharToM-QA have none.
 fn item_level_done(item: &Item, r: &Review) -> bool {
-    match item.benchmark() {
-        Benchmark::Cvqa => r.status.is_some(),
-        Benchmark::Other => r.verdict.is_some(),
-        Benchmark::Chartom | Benchmark::ChartomQa => true,
+    match crate::bench::spec(item.benchmark()).item_verdict() {
+        Some(given) => given(r),
+        None => true,
     }
 }
 
@@ -240,7 +228,9 @@ pub fn models_required(item: &Item) -> Vec<bool> {
 /// a note alone never makes an item done.
 pub fn item_done(item: &Item, review: Option<&Review>) -> bool {
     let Some(r) = review else { return false };
-    let required = matches!(item.benchmark(), Benchmark::Cvqa | Benchmark::Other)
+    let required = crate::bench::spec(item.benchmark())
+        .item_verdict()
+        .is_some()
         || item
             .responses
             .iter()

@@ -566,7 +566,7 @@ fn export_needs_a_format() {
     assert!(!out.status.success());
 }
 
-/// Speed target (issue 2): stats over 100k items ≤ 2× a plain serde_json parse of every
+/// Speed target (docs/performance.md): stats over 100k items ≤ 2× a plain serde_json parse of every
 /// line. Run with `cargo test --release --test cli_stats -- --ignored --nocapture`.
 #[test]
 #[ignore]

@@ -1,4 +1,4 @@
-//! Issue "teams", end to end: a C-VQA set split for three reviewers with overlap 2, each
+//! Teams (docs/teams.md), end to end: a C-VQA set split for three reviewers with overlap 2, each
 //! reviewer grading their file in the real reviewer (a pseudo-terminal) with scripted
 //! disagreements, then `merge` and `agree`; the kappas must equal a hand computation.
 

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::check::{BenchInfo, Ctx};
 use crate::export::Row;
-use crate::model::{FieldError, Item, Review};
+use crate::model::{FieldError, Item, Response, ResponseGrades, Review};
 use crate::stats::ResolutionCounts;
 use crate::store::Store;
 use crate::team::agree::{ItemRatings, Variable};
@@ -121,6 +121,23 @@ pub(crate) trait Spec: Sync {
 
     /// `verdict export`: fill `row` with `model`'s response to `it`.
     fn export(&self, row: &mut Row, it: &Item, model: &str);
+
+    /// When an item is done (docs/format.md, "When an item is done"): does `resp` need
+    /// grades of its own? None by default: the verdict is on the item.
+    fn response_required(&self, _resp: &Response) -> bool {
+        false
+    }
+
+    /// Are the grades a response requires given?
+    fn response_done(&self, _item: &Item, _g: Option<&ResponseGrades>) -> bool {
+        true
+    }
+
+    /// The item-level verdict a review must give, as a test of the review: `None` when
+    /// the benchmark has none.
+    fn item_verdict(&self) -> Option<fn(&Review) -> bool> {
+        None
+    }
 
     /// Is `model`'s answer on this item wrong (after reviewer overrides)?
     fn model_wrong(&self, _item: &Item, _model: &str) -> bool {

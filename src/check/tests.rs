@@ -278,3 +278,31 @@ fn images_relative_to_the_file() {
     assert_eq!(w[0].severity, Severity::Warning);
     assert!(w[0].message.contains("img/b.png"));
 }
+
+/// `check` and the reviewer agree on which lines are CharToM-QA evaluation lines: one
+/// with `"benchmark": null` is one (the reviewer shows it as CharToM-QA), one with
+/// `"book_name": null` is not (the reviewer shows it with the generic view).
+#[test]
+fn check_and_the_loader_agree_on_evaluation_lines() {
+    for (line, eval) in [
+        (
+            r#"{"id":"a","benchmark":null,"book_name":"Emma","question":"q","response":"r"}"#,
+            true,
+        ),
+        (
+            r#"{"id":"b","book_name":null,"question":"q","response":"r"}"#,
+            false,
+        ),
+        (
+            r#"{"id":"c","book_name":"Emma","question":"q","response":"r"}"#,
+            true,
+        ),
+    ] {
+        let loaded = Item::parse(line).unwrap().is_chartom_qa_eval();
+        assert_eq!(loaded, eval, "{line}");
+        let generic = lines(&check(line))
+            .iter()
+            .any(|l| l.contains("shown with the generic view"));
+        assert_eq!(generic, !eval, "{line}: {:?}", lines(&check(line)));
+    }
+}

@@ -1,5 +1,6 @@
 use super::*;
 use std::hint::black_box;
+use std::io::Write;
 
 fn tmpfile(name: &str, content: &[u8]) -> (tempfile::TempDir, PathBuf) {
     let d = tempfile::tempdir().unwrap();

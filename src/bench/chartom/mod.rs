@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use crate::bench::disagree::AutoGrades;
 use crate::check::{BenchInfo, Ctx};
 use crate::export::Row;
-use crate::model::Item;
+use crate::model::{Item, Response, ResponseGrades};
 
 /// The rules of Chartom.
 pub struct Chartom;
@@ -44,5 +44,16 @@ impl super::Spec for Chartom {
             fact: grade::effective(item, model).fact.correct,
             ..AutoGrades::default()
         }
+    }
+
+    /// A response with a justification needs its grade.
+    fn response_required(&self, resp: &Response) -> bool {
+        resp.justification
+            .as_deref()
+            .is_some_and(|t| !t.trim().is_empty())
+    }
+
+    fn response_done(&self, _item: &Item, g: Option<&ResponseGrades>) -> bool {
+        g.is_some_and(|g| g.justification.is_some())
     }
 }

@@ -46,6 +46,13 @@ impl EvalLine {
     }
 }
 
+/// Is this JSON object an evaluation line: it names no benchmark (none, or `null`) and has
+/// a `book_name`? The rule [`sniff`] applies to a parsed line, for `verdict check`.
+pub fn is_eval_object(obj: &serde_json::Map<String, Value>) -> bool {
+    obj.get("benchmark").is_none_or(Value::is_null)
+        && obj.get("book_name").is_some_and(|v| !v.is_null())
+}
+
 /// If `text`, a line that names no benchmark, is in the evaluation layout (it has a
 /// `book_name`), map it onto `item` and return true.
 pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<bool, FieldError> {

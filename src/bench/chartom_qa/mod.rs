@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::bench::disagree::sorted;
 use crate::check::{BenchInfo, Ctx};
 use crate::export::Row;
-use crate::model::{Item, JudgeBonus};
+use crate::model::{Item, JudgeBonus, Response, ResponseGrades};
 
 /// The rules of ChartomQa.
 pub struct ChartomQa;
@@ -74,5 +74,16 @@ impl super::Spec for ChartomQa {
             }
         }
         false
+    }
+
+    /// A response with a text needs bonus points and a penalty.
+    fn response_required(&self, resp: &Response) -> bool {
+        resp.text.as_deref().is_some_and(|t| !t.trim().is_empty())
+    }
+
+    fn response_done(&self, item: &Item, g: Option<&ResponseGrades>) -> bool {
+        g.is_some_and(|g| {
+            (g.bonus.is_some() || item.bonus_points.is_empty()) && g.penalty.is_some()
+        })
     }
 }

@@ -53,4 +53,9 @@ impl super::Spec for Cvqa {
     fn verdict_accepts_automatic(&self, review: &Review) -> bool {
         review.status.is_some()
     }
+
+    /// The question's verification: `status`.
+    fn item_verdict(&self) -> Option<fn(&Review) -> bool> {
+        Some(|r| r.status.is_some())
+    }
 }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::check::{BenchInfo, Ctx};
 use crate::export::Row;
-use crate::model::Item;
+use crate::model::{Item, Review};
 
 /// The rules of any other benchmark.
 pub struct Generic;
@@ -26,5 +26,10 @@ impl super::Spec for Generic {
 
     fn export(&self, row: &mut Row, it: &Item, model: &str) {
         export::fill(row, it, model)
+    }
+
+    /// The free `verdict`.
+    fn item_verdict(&self) -> Option<fn(&Review) -> bool> {
+        Some(|r| r.verdict.is_some())
     }
 }
