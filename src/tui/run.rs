@@ -18,7 +18,7 @@ use super::terminal::{
 };
 use super::theme::ThemeName;
 use super::threads::{init_log, spawn_index, spawn_summary, spawn_ticks};
-use super::{app, config, draw, facts, image, keymap, worker};
+use super::{app, config, draw, facts, image, keymap, layout, worker};
 
 /// Run the reviewer until the reviewer quits. Exit status 1 when the verdicts could not
 /// be folded into the file (they stay in the journal, and the message says where).
@@ -249,8 +249,17 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
             if state.quit {
                 return Ok(());
             }
+            // The frame's screen, worked out once: the image is sized from it and it is
+            // drawn. A changed image size asks for the image again, first.
+            let screen = layout::Screen::of(&state);
+            let area = screen.image_cells(&state);
+            if area != state.image_area {
+                state.image_area = area;
+                state.request_image(&mut fx);
+                continue;
+            }
             send_kitty(&state, &mut shown_kitty)?;
-            terminal.draw(|f| draw::draw(&state, f))?;
+            terminal.draw(|f| draw::draw_on(&state, f, &screen))?;
             let msg = rx
                 .recv()
                 .map_err(|_| anyhow::anyhow!("all workers stopped"))?;
@@ -264,11 +273,6 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                 if state.quit {
                     break;
                 }
-            }
-            let area = draw::image_area(&state, state.size.0, state.size.1);
-            if area != state.image_area {
-                state.image_area = area;
-                state.request_image(&mut fx);
             }
         }
     })();
