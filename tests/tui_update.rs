@@ -3037,3 +3037,29 @@ fn lm_eval_verdict_keys_write_correct_incorrect_ambiguous_key() {
         assert_eq!(r[0].1.as_ref().unwrap()["verdict"], json!(v), "key {c}");
     }
 }
+
+#[test]
+fn the_help_names_the_verdicts_the_keys_write_on_an_lm_eval_sample() {
+    let (_d, mut s) = lm_eval_state(LM_ARC);
+    s.size = (80, 50);
+    ch(&mut s, '?');
+    let out = render_to_string(&s, 80, 50);
+    for v in [
+        "verdict: correct",
+        "verdict: incorrect",
+        "verdict: ambiguous-key",
+    ] {
+        assert!(out.contains(v), "{v}: {out}");
+    }
+    assert!(!out.contains("verdict: pass"), "{out}");
+    assert!(!out.contains("Other benchmarks"), "{out}");
+    // on another benchmark's item the help is as it was
+    let (_d, mut s) = state("generic.jsonl");
+    s.size = (80, 50);
+    ch(&mut s, '?');
+    let out = render_to_string(&s, 80, 50);
+    assert!(
+        out.contains("verdict: pass") && out.contains("Other benchmarks"),
+        "{out}"
+    );
+}

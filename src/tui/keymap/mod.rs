@@ -201,6 +201,15 @@ impl Keymap {
     /// Help rows: (keys, description) for `context`, and for the global context when
     /// `context` is an item view.
     pub fn help(&self, context: Context) -> Vec<(Context, String, String)> {
+        self.help_rows(context)
+            .into_iter()
+            .map(|(c, a, keys)| (c, keys, a.describe()))
+            .collect()
+    }
+
+    /// The help's rows as [`Keymap::help`], with each row's action (for a text of the
+    /// screen's own, as the verdict values of the item's benchmark).
+    pub fn help_rows(&self, context: Context) -> Vec<(Context, Action, String)> {
         let mut rows: Vec<(Context, Action, Vec<Key>)> = Vec::new();
         for ctx in [context, Context::Global] {
             for b in self.bindings.iter().filter(|b| b.context == ctx) {
@@ -220,7 +229,7 @@ impl Keymap {
                     .map(|k| k.to_string())
                     .collect::<Vec<_>>()
                     .join(" ");
-                (c, keys, a.describe())
+                (c, a, keys)
             })
             .collect()
     }

@@ -5,8 +5,9 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use crate::model::Benchmark;
 use crate::tui::app::State;
-use crate::tui::keymap::Action;
+use crate::tui::keymap::{Action, Context};
 use crate::tui::overlays::note;
 use crate::tui::overlays::page::max_scroll_of;
 use crate::tui::views::common::{block, heading, scroll_indicator};
@@ -14,18 +15,31 @@ use crate::tui::views::common::{block, heading, scroll_indicator};
 pub(crate) fn help_lines(state: &State) -> Vec<Line<'static>> {
     let t = &state.theme;
     let ctx = state.context();
-    let rows = state.keymap.help(ctx);
+    let rows = state.keymap.help_rows(ctx);
+    // The three verdict keys write the values of the item's benchmark (Spec::verdicts).
+    let benchmark = state.item().map_or(Benchmark::Other, |it| it.benchmark());
+    let verdicts = crate::bench::spec(benchmark).verdicts();
     let mut lines = vec![Line::from(Span::styled(
         "Keys (remap them in config.toml, [keys] section: action = [\"key\", ...])",
         t.dim,
     ))];
     let mut last = None;
-    for (c, keys, desc) in rows {
+    for (c, a, keys) in rows {
         if last != Some(c) {
             lines.push(Line::from(""));
-            lines.push(heading(t, c.title()));
+            let title = match c {
+                Context::Generic if benchmark != Benchmark::Other => benchmark.title(),
+                _ => c.title(),
+            };
+            lines.push(heading(t, title));
             last = Some(c);
         }
+        let desc = match a {
+            Action::Pass => format!("verdict: {}", verdicts[0]),
+            Action::Fail => format!("verdict: {}", verdicts[1]),
+            Action::Unsure => format!("verdict: {}", verdicts[2]),
+            _ => a.describe(),
+        };
         lines.push(Line::from(vec![
             Span::styled(key_cell(&keys), t.accent),
             Span::styled(desc, t.text),
