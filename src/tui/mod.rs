@@ -294,7 +294,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                                 .send(worker::Req::SavePosition(config::Position { index, id }))
                                 .map_err(|_| anyhow::anyhow!("the IO worker stopped"))?;
                         }
-                        Effect::ComputeSummary => spawn_summary(&state, tx.clone()),
+                        Effect::ComputeSummary { seq } => spawn_summary(&state, seq, tx.clone()),
                         Effect::Index { generation } => {
                             spawn_index(state.store.clone(), generation, tx.clone())
                         }
@@ -675,7 +675,7 @@ fn spawn_index(store: crate::store::Store, generation: u64, tx: Sender<Msg>) {
     }
 }
 
-fn spawn_summary(state: &State, tx: Sender<Msg>) {
+fn spawn_summary(state: &State, seq: u64, tx: Sender<Msg>) {
     let path = state.store.path().to_path_buf();
     std::thread::spawn(move || {
         // The summary reads the file as it is on disk plus the journal, so it includes
@@ -683,7 +683,7 @@ fn spawn_summary(state: &State, tx: Sender<Msg>) {
         let r = crate::journal::open_with_journal(&path)
             .map_err(|e| e.to_string())
             .map(|(store, _, _)| draw::summary_value(&store));
-        let _ = tx.send(Msg::Summary(r));
+        let _ = tx.send(Msg::Summary { seq, result: r });
     });
 }
 

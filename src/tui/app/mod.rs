@@ -64,8 +64,12 @@ pub enum Msg {
         done: usize,
         total: usize,
     },
-    /// The set's figures for the summary screen.
-    Summary(Result<Value, String>),
+    /// The set's figures for the summary screen, for request `seq` (an answer to an
+    /// older request, e.g. one made before a reload, is dropped).
+    Summary {
+        seq: u64,
+        result: Result<Value, String>,
+    },
     Image(ImageEvent),
     /// Matches of search `seq`, best first.
     SearchDone {
@@ -92,7 +96,10 @@ pub enum Effect {
         index: usize,
         id: Option<String>,
     },
-    ComputeSummary,
+    /// Compute the set's figures; answer with `Msg::Summary` of the same `seq`.
+    ComputeSummary {
+        seq: u64,
+    },
     /// Index `State::store` again (after the file was read again), as generation `generation`.
     Index {
         generation: u64,
@@ -251,6 +258,8 @@ pub struct State {
     pub status: Option<(String, Level)>,
     pub saved: SaveState,
     pub summary: Option<Result<Value, String>>,
+    /// The newest summary asked for.
+    pub summary_seq: u64,
     /// The seconds on the current item, and the session's pace.
     pub timing: Timing,
     /// Move to the next item after a C-VQA accept or reject (the config's
@@ -325,6 +334,7 @@ impl State {
             status: None,
             saved: SaveState::Saved,
             summary: None,
+            summary_seq: 0,
             timing: Timing::new(clock.instant),
             rec: Recording::default(),
             auto_advance: false,
