@@ -3077,3 +3077,26 @@ fn the_summary_opened_again_does_not_show_the_old_figures() {
     // until the new figures arrive, "computing…", not the figures of before
     assert_eq!(s.summary, None);
 }
+
+#[test]
+fn filter_counts_follow_verdicts_undo_and_skips() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'F');
+    let mine = count_of(&s, FilterOption::GradedByMe);
+    let skipped = count_of(&s, FilterOption::Skipped);
+    press(&mut s, KeyCode::Esc);
+    let fx = ch(&mut s, 'a');
+    recorded(&mut s, fx);
+    ch(&mut s, 'F');
+    assert_eq!(count_of(&s, FilterOption::GradedByMe), mine + 1);
+    press(&mut s, KeyCode::Esc);
+    let fx = ch(&mut s, 'u');
+    recorded(&mut s, fx);
+    ch(&mut s, 'F');
+    assert_eq!(count_of(&s, FilterOption::GradedByMe), mine);
+    press(&mut s, KeyCode::Esc);
+    ch(&mut s, 'S');
+    ch(&mut s, 'F');
+    assert_eq!(count_of(&s, FilterOption::Skipped), skipped + 1);
+    press(&mut s, KeyCode::Esc);
+}

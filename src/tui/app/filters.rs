@@ -321,12 +321,36 @@ impl State {
     }
 
     /// Count, for every row of the filter menu, the items that match it and the filters
-    /// of the other groups (what turning it on would show, or shows).
+    /// of the other groups (what turning it on would show, or shows). The counts are kept
+    /// and counted again only when something they depend on changed (`CountsKey`).
     pub fn count_filters(&mut self) {
         let Some(ix) = self.meta.clone() else {
             self.filter_counts.clear();
+            self.filter_counts_of = None;
             return;
         };
+        let key = CountsKey {
+            index: std::sync::Arc::as_ptr(&ix) as usize,
+            rows: self.filter_catalog.len(),
+            filters: self.filters.clone(),
+            blind: self.blind,
+            skipped: {
+                use std::hash::{Hash, Hasher};
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                self.skipped.hash(&mut h);
+                h.finish()
+            },
+            facts_rev: self.facts_rev,
+        };
+        if self.filter_counts_of.as_ref() == Some(&key) {
+            return;
+        }
+        self.count_filters_now(&ix);
+        self.filter_counts_of = Some(key);
+    }
+
+    fn count_filters_now(&mut self, ix: &std::sync::Arc<Index>) {
+        let ix = ix.clone();
         let groups = self.filters.groups();
         let masks: Vec<(FilterGroup, BitSet)> = groups
             .iter()
@@ -380,6 +404,7 @@ impl State {
 
     /// Recompute the facts of item `i` with my verdict as it stands now.
     pub(super) fn refresh_live(&mut self, i: usize) {
+        self.facts_rev += 1;
         if self.meta.is_none() {
             return;
         }
@@ -405,4 +430,17 @@ impl State {
             None => (0..self.len()).collect(),
         }
     }
+}
+
+/// What the filter menu's counts depend on: the index (a new one after a reload), the
+/// filters that are on, blind mode, my skips, and every item's facts as they stand now
+/// (`State::facts_rev`). The reviewer does not change within a session.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct CountsKey {
+    index: usize,
+    rows: usize,
+    filters: Filters,
+    blind: bool,
+    skipped: u64,
+    facts_rev: u64,
 }

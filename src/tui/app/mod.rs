@@ -240,6 +240,11 @@ pub struct State {
     pub filter_catalog: Vec<FilterOption>,
     /// Per row of the menu: the items that match it and the other groups' filters.
     pub filter_counts: Vec<usize>,
+    /// What `filter_counts` were counted from: they are counted again only when it changes.
+    pub(crate) filter_counts_of: Option<filters::CountsKey>,
+    /// Bumped whenever an item's facts as they stand now change this session (a verdict
+    /// given or undone, facts refreshed, the file read again).
+    pub(crate) facts_rev: u64,
     /// The newest search asked of the search worker.
     pub search_seq: u64,
     pub filters: Filters,
@@ -321,6 +326,8 @@ impl State {
             index_progress: (0, 0),
             filter_catalog: vec![],
             filter_counts: vec![],
+            filter_counts_of: None,
+            facts_rev: 0,
             search_seq: 0,
             filters: Filters::default(),
             visible: None,

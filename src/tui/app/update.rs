@@ -99,6 +99,7 @@ impl State {
                     );
                     self.filter_catalog = catalog(&meta);
                     self.meta = Some(std::sync::Arc::new(meta));
+                    self.filter_counts_of = None;
                     // The running BPC counts my grades in the file, not only this session's:
                     // only the CharToM-QA items I reviewed are read (the index says which).
                     let in_file: Vec<usize> = self
@@ -251,7 +252,9 @@ impl State {
         self.rec.pending = pending;
         self.meta = None;
         self.live.clear();
+        self.facts_rev += 1;
         self.filter_counts.clear();
+        self.filter_counts_of = None;
         self.visible = None;
         self.rec.mine.clear();
         self.rec.mine_done.clear();
