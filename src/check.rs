@@ -372,12 +372,12 @@ fn check_item(
             .collect(),
         None => Vec::new(),
     };
-    let n_responses = if eval_layout && obj.contains_key("response") {
-        1
-    } else {
-        responses.len()
-    };
-    if eval_layout && obj.contains_key("response") && responses.is_empty() {
+    // An evaluation line's `response` is its one response when given and the line has no
+    // `responses` (as the loader reads it, `bench::chartom_qa::eval`).
+    let eval_response =
+        eval_layout && responses.is_empty() && obj.get("response").is_some_and(|v| !v.is_null());
+    let n_responses = if eval_response { 1 } else { responses.len() };
+    if eval_response {
         // Named as the loader names it (`Item::name_eval_model`).
         let m = match obj.get("model") {
             Some(Value::String(s)) => s.clone(),

@@ -176,15 +176,20 @@ impl Tmux {
         String::from_utf8_lossy(&self.run(args).stdout).into_owned()
     }
     fn wait_for(&self, target: &str, text: &str) -> String {
+        self.wait_until(target, text, |screen| screen.contains(text))
+    }
+
+    /// The pane's screen once `ready` holds for it (`what` names it in a timeout).
+    fn wait_until(&self, target: &str, what: &str, ready: impl Fn(&str) -> bool) -> String {
         let start = std::time::Instant::now();
         loop {
             let screen = self.out(&["capture-pane", "-p", "-t", target]);
-            if screen.contains(text) {
+            if ready(&screen) {
                 return screen;
             }
             assert!(
                 start.elapsed() < common::WAIT,
-                "timed out waiting for {text:?}:\n{screen}"
+                "timed out waiting for {what}:\n{screen}"
             );
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
@@ -276,10 +281,14 @@ fn tmux_passthrough_only_when_needed_and_restored() {
         sb.path("cvqa.jsonl").display(),
     );
     tmux.run(&["new-window", "-d", "-t", "base", "-n", "nopath", &command]);
-    let screen = tmux.wait_for("base:nopath", "real-00001");
-    assert!(screen.contains("tmux` on PATH"), "{screen}");
-    assert!(
-        screen.contains('▀') || screen.contains('▄'),
-        "half-blocks:\n{screen}"
+    // A frame reaches tmux in pieces (the header before the status line) and the picture
+    // comes later: wait for what is asserted, each wait failing if it never shows.
+    tmux.wait_until(
+        "base:nopath",
+        "the item and the notice about tmux on PATH",
+        |s| s.contains("real-00001") && s.contains("tmux` on PATH"),
     );
+    tmux.wait_until("base:nopath", "the picture as half-blocks", |s| {
+        s.contains('▀') || s.contains('▄')
+    });
 }

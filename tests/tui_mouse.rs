@@ -202,3 +202,90 @@ fn clicks_on_a_too_small_terminal_do_nothing() {
     assert!(matches!(s.mode, Mode::Search(_)));
     assert_eq!(s.pos, 0);
 }
+
+fn wheel(s: &mut State, down: bool, column: u16, row: u16) {
+    s.update(Msg::Mouse(MouseEvent {
+        kind: if down {
+            MouseEventKind::ScrollDown
+        } else {
+            MouseEventKind::ScrollUp
+        },
+        column,
+        row,
+        modifiers: KeyModifiers::NONE,
+    }));
+}
+
+/// `n` items of 60 fields each (the item's text scrolls), as carol.
+fn long_items(n: usize) -> (tempfile::TempDir, State) {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("t.jsonl");
+    let fields: String = (1..=60).map(|k| format!(",\"f{k}\":{k}")).collect();
+    let text: String = (1..=n)
+        .map(|k| format!("{{\"id\":\"row-{k:02}\"{fields}}}\n"))
+        .collect();
+    std::fs::write(&p, text).unwrap();
+    (d, state_at(&p))
+}
+
+#[test]
+fn the_wheel_over_the_search_list_scrolls_the_list_not_the_item() {
+    let (_d, mut s) = long_items(30);
+    search(&mut s, "row");
+    let shown = result_rows(&s);
+    let (y, first) = shown[0];
+    for _ in 0..25 {
+        wheel(&mut s, true, 20, y);
+    }
+    assert_eq!(s.scroll, 0, "the item under the popup stays where it was");
+    let Mode::Search(st) = &s.mode else {
+        panic!("the search stays open")
+    };
+    assert_eq!(st.selected, 25, "one result per notch");
+    let now = result_rows(&s);
+    assert_ne!(now[0].1, first, "the list scrolled: {now:?}");
+    assert!(now.iter().any(|&(_, item)| item == st.results[25]));
+    for _ in 0..30 {
+        wheel(&mut s, false, 20, y);
+    }
+    let Mode::Search(st) = &s.mode else {
+        panic!("the search stays open")
+    };
+    assert_eq!(st.selected, 0, "back up to the first result, no further");
+    assert_eq!(result_rows(&s), shown);
+    // beside the popup, over the item it hides: nothing moves
+    wheel(&mut s, true, 0, 23);
+    wheel(&mut s, true, 79, 12);
+    assert_eq!(s.scroll, 0);
+    assert!(matches!(&s.mode, Mode::Search(st) if st.selected == 0));
+}
+
+#[test]
+fn the_wheel_over_the_filter_menu_moves_through_its_rows_without_toggling() {
+    let (_d, mut s) = long_items(3);
+    press(&mut s, KeyCode::Char('F'));
+    let n = s.filter_options().len();
+    assert!(n >= 2);
+    let screen = render_to_string(&s, 80, 24);
+    let label = s.filter_label(&s.filter_options()[0]);
+    let y = screen
+        .lines()
+        .position(|l| l.contains(&format!("[ ] {label}")))
+        .unwrap_or_else(|| panic!("no row {label}:\n{screen}")) as u16;
+    for _ in 0..n + 3 {
+        wheel(&mut s, true, 40, y);
+    }
+    assert_eq!(
+        s.mode,
+        Mode::Filter { selected: n - 1 },
+        "to the last row, no further"
+    );
+    assert_eq!(s.scroll, 0, "the item under the menu stays where it was");
+    wheel(&mut s, false, 40, y);
+    assert_eq!(s.mode, Mode::Filter { selected: n - 2 });
+    let opts = s.filter_options();
+    assert!(
+        opts.iter().all(|o| !s.filter_active(o)),
+        "the wheel toggles nothing"
+    );
+}

@@ -1,7 +1,6 @@
 //! What a check reports through: the item being checked, its problems, and readers of
 //! typed fields that report a wrong type.
 
-#[allow(unused_imports)]
 use super::*;
 
 pub(crate) struct Ctx<'a> {

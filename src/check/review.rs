@@ -1,6 +1,5 @@
 //! The checks of a review and of its grades (docs/format.md, "Reviews").
 
-#[allow(unused_imports)]
 use super::*;
 
 pub(crate) fn check_review(

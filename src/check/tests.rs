@@ -306,3 +306,19 @@ fn check_and_the_loader_agree_on_evaluation_lines() {
         assert_eq!(generic, !eval, "{line}: {:?}", lines(&check(line)));
     }
 }
+
+/// An evaluation line's `response` is a response only when it is given (not `null`) and
+/// the line has no `responses` of its own, as the loader reads it: grades for it are
+/// checked against the responses the reviewer will show.
+#[test]
+fn an_evaluation_response_counts_as_the_loader_counts_it() {
+    let line = r#"{"id":"d","book_name":"E","question":"q","response":null,"reviews":{"a":{"at":"2026-01-01T00:00:00Z","models":{"t":{"penalty":null}}}}}"#;
+    // the file is t.jsonl: an unnamed response would be model `t`
+    assert!(Item::parse(line).unwrap().responses.is_empty());
+    let r = lines(&check(line));
+    assert!(
+        r.iter()
+            .any(|l| l.contains("which has no response on this item")),
+        "{r:?}"
+    );
+}

@@ -33,9 +33,18 @@ pub fn image_area(state: &State, w: u16, h: u16) -> Option<(u16, u16)> {
 }
 
 pub fn draw(state: &State, f: &mut Frame) {
+    let screen = Screen::new(state, f.area());
+    draw_on(state, f, &screen);
+}
+
+/// Draw on the frame's `screen`, worked out once for the frame (the run loop also sizes
+/// the image from it). A screen of another size than the frame is worked out again.
+pub fn draw_on(state: &State, f: &mut Frame, screen: &Screen) {
     let area = f.area();
+    if screen.area != area {
+        return draw(state, f);
+    }
     let t = &state.theme;
-    let screen = Screen::new(state, area);
     if screen.too_small {
         let msg = format!(
             "Terminal too small: {}×{}.\nverdict needs at least {MIN_W}×{MIN_H}.\nEnlarge the window ({} quits).",
@@ -58,8 +67,8 @@ pub fn draw(state: &State, f: &mut Frame) {
         Mode::Summary { scroll } => overlays::summary::draw(state, f, screen.body, *scroll),
         _ => draw_item(state, f, screen.item.unwrap_or_default()),
     }
-    draw_footer(state, f, &screen);
-    overlays::draw(state, f, &screen);
+    draw_footer(state, f, screen);
+    overlays::draw(state, f, screen);
 }
 
 /// Convenience for tests: render the state into a string.

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::grade::{chartom, cvqa};
-use crate::model::{Benchmark, FactFormat, Item, Review};
+use crate::model::{FactFormat, Item, Review};
 use crate::store::Store;
 use crate::tui::app::State;
 
@@ -273,21 +273,7 @@ pub fn summary_value(store: &Store) -> Value {
     let mut v = serde_json::to_value(crate::stats::compute(store)).unwrap_or(Value::Null);
     // The models' MIND predictions per chart, for the HMI ranking plot.
     if let Some(charts) = v["benchmarks"]["chartom"]["charts"].as_array_mut() {
-        let mut preds: std::collections::HashMap<String, serde_json::Map<String, Value>> =
-            Default::default();
-        for i in 0..store.len() {
-            let Ok(item) = store.item(i) else { continue };
-            if item.benchmark() != Benchmark::Chartom {
-                continue;
-            }
-            let id = item.id.clone().unwrap_or_else(|| store.fallback_id(i));
-            let m = preds.entry(id).or_default();
-            for r in &item.responses {
-                if let Some(x) = r.mind {
-                    m.insert(r.model.clone(), Value::from(x));
-                }
-            }
-        }
+        let mut preds = crate::bench::chartom::stats::mind_predictions(store);
         for c in charts {
             if let Some(m) = c["id"].as_str().and_then(|id| preds.remove(id)) {
                 c["predictions"] = Value::Object(m);

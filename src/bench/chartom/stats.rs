@@ -306,3 +306,26 @@ impl Sums {
         })
     }
 }
+
+/// The models' MIND predictions per chart (id → model → prediction), for the summary's
+/// HMI ranking plot; charts are named as in [`ChartStat::id`].
+pub fn mind_predictions(
+    store: &Store,
+) -> std::collections::HashMap<String, serde_json::Map<String, serde_json::Value>> {
+    let mut preds: std::collections::HashMap<String, serde_json::Map<String, serde_json::Value>> =
+        Default::default();
+    for i in 0..store.len() {
+        let Ok(item) = store.item(i) else { continue };
+        if item.benchmark() != crate::bench::Benchmark::Chartom {
+            continue;
+        }
+        let id = item.id.clone().unwrap_or_else(|| store.fallback_id(i));
+        let m = preds.entry(id).or_default();
+        for r in &item.responses {
+            if let Some(x) = r.mind {
+                m.insert(r.model.clone(), serde_json::Value::from(x));
+            }
+        }
+    }
+    preds
+}

@@ -1,9 +1,6 @@
 //! The agreement coefficients on plain category indices: Cohen's and Fleiss' kappa,
 //! Krippendorff's alpha, percent agreement, and the median.
 
-#[allow(unused_imports)]
-use super::*;
-
 // ---------------------------------------------------------------------------------------
 // Coefficients
 // ---------------------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 //! One categorical variable being rated (units, raters, categories) and its figures,
 //! and what a benchmark rates its variables from.
 
-#[allow(unused_imports)]
 use super::*;
 
 /// (item index, model or "", bonus point or 0)

@@ -13,21 +13,8 @@ use super::*;
 impl State {
     pub(super) fn on_mouse(&mut self, m: MouseEvent, fx: &mut Vec<Effect>) {
         match m.kind {
-            MouseEventKind::ScrollDown => match &mut self.mode {
-                Mode::Help { .. } | Mode::Summary { .. } => {
-                    let max = crate::tui::draw::page_max_scroll(self);
-                    if let Mode::Help { scroll } | Mode::Summary { scroll } = &mut self.mode {
-                        *scroll = scroll.saturating_add(3).min(max.max(*scroll));
-                    }
-                }
-                _ => self.scroll_down(3),
-            },
-            MouseEventKind::ScrollUp => match &mut self.mode {
-                Mode::Help { scroll } | Mode::Summary { scroll } => {
-                    *scroll = scroll.saturating_sub(3)
-                }
-                _ => self.scroll = self.scroll.saturating_sub(3),
-            },
+            MouseEventKind::ScrollDown => self.on_wheel(m, true),
+            MouseEventKind::ScrollUp => self.on_wheel(m, false),
             MouseEventKind::Down(_) => {
                 // A click lands on what is drawn under it, in the rectangles the screen
                 // is drawn in: a search result opens, a filter row toggles, a point of
@@ -67,6 +54,53 @@ impl State {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The wheel scrolls what is drawn under the pointer, in the screen's rectangles: the
+    /// search popup's or the filter menu's list (one entry a notch, the list following),
+    /// the help or summary page, or the item's text. Nothing over the rest of a search or
+    /// filter popup's screen (the item it hides), nor on a terminal too small to show
+    /// anything but the size message (where every scroll is clamped to 0 anyway).
+    fn on_wheel(&mut self, m: MouseEvent, down: bool) {
+        let screen = Screen::of(self);
+        if screen.too_small {
+            return;
+        }
+        let step = |k: usize, len: usize| {
+            if down {
+                (k + 1).min(len.saturating_sub(1))
+            } else {
+                k.saturating_sub(1)
+            }
+        };
+        if let Some(list) = &screen.search {
+            if let Mode::Search(s) = &mut self.mode
+                && contains(list.frame, m.column, m.row)
+                && list.len > 0
+            {
+                s.selected = step(s.selected, list.len);
+            }
+            return;
+        }
+        if let Some(list) = &screen.filter {
+            if let Mode::Filter { selected } = &mut self.mode
+                && contains(list.frame, m.column, m.row)
+            {
+                *selected = step(*selected, list.len);
+            }
+            return;
+        }
+        match &mut self.mode {
+            Mode::Help { .. } | Mode::Summary { .. } if down => {
+                let max = crate::tui::draw::page_max_scroll(self);
+                if let Mode::Help { scroll } | Mode::Summary { scroll } = &mut self.mode {
+                    *scroll = scroll.saturating_add(3).min(max.max(*scroll));
+                }
+            }
+            Mode::Help { scroll } | Mode::Summary { scroll } => *scroll = scroll.saturating_sub(3),
+            _ if down => self.scroll_down(3),
+            _ => self.scroll = self.scroll.saturating_sub(3),
         }
     }
 

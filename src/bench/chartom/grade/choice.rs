@@ -1,9 +1,6 @@
 //! Reading choice and rank answers: option labels, option texts, orders
 //! (docs/format.md, "CHARTOM").
 
-#[allow(unused_imports)]
-use super::*;
-
 /// Lower case, every run of non-alphanumeric characters one space, trimmed.
 pub(crate) fn normalize(s: &str) -> String {
     let mut out = String::with_capacity(s.len());

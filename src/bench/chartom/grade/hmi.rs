@@ -2,7 +2,6 @@
 //! interval, and answer keys the human answers put in doubt (docs/format.md,
 //! "CHARTOM").
 
-#[allow(unused_imports)]
 use super::*;
 
 // ---------------------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 //! Reading numbers in raw answers: scale words, ranges, percents, the question's unit
 //! (docs/format.md, "CHARTOM").
 
-#[allow(unused_imports)]
 use super::*;
 
 // ---------------------------------------------------------------------------------------

@@ -1,6 +1,5 @@
 //! Answer keys, numbers and chart ids, as the CHARTOM folder writes them.
 
-#[allow(unused_imports)]
 use super::*;
 
 // ---------------------------------------------------------------------------------------

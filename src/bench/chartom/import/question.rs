@@ -1,8 +1,5 @@
 //! Questions and their options, as the CHARTOM folder writes them.
 
-#[allow(unused_imports)]
-use super::*;
-
 // ---------------------------------------------------------------------------------------
 // Questions and their options
 

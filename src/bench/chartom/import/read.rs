@@ -1,6 +1,5 @@
 //! Reading the CHARTOM folder's tables: human answers, strategies, HMIs and model answers.
 
-#[allow(unused_imports)]
 use super::*;
 
 pub(crate) fn abbreviate(ids: &[String]) -> String {

@@ -1,7 +1,6 @@
 //! Reading C-VQA's CSV files: the question columns, the model-output columns, a
 //! file's rows and its model.
 
-#[allow(unused_imports)]
 use super::*;
 
 /// The question columns, as matched (see [`norm_column`]) and as named in messages.

@@ -1,0 +1,158 @@
+//! Starting the image worker and the input reader, and asking the terminal what it can
+//! show.
+
+use std::io::Write;
+use std::sync::mpsc::Sender;
+
+use crossterm::event::Event;
+use crossterm::execute;
+use crossterm::terminal::{self};
+
+use super::app::Msg;
+use super::image::{ImageWorker, ProtocolChoice};
+use super::terminal::{PASSTHROUGH, terminal_out};
+use super::{image, input};
+
+/// Start the image worker and the input reader, and write the graphics query for
+/// `auto` (or the cell-size query for a named sixel / iTerm2 when the tty gives no pixel
+/// size). Nothing waits for an answer: images start as chosen (half-blocks for `auto`)
+/// and are upgraded when and if the terminal answers; replies never reach the keymap.
+pub(super) fn start_images_and_input(
+    choice: ProtocolChoice,
+    tx: &Sender<Msg>,
+    notice: &mut Option<String>,
+) -> anyhow::Result<(ImageWorker, input::Pause)> {
+    use ratatui_image::picker::ProtocolType;
+    let (mut render, _) = image::make_render(choice);
+    let tmux = image::tmux_from_env();
+    // tmux's passthrough: only for a protocol (or the `auto` query) that needs it, and
+    // put back as it was when verdict ends.
+    let passthrough = std::sync::Arc::new(std::sync::Mutex::new(image::TmuxPassthrough::default()));
+    let needs_passthrough =
+        tmux && (choice == ProtocolChoice::Auto || render.is_some_and(|r| r.tmux));
+    let mut probe_ok = true;
+    let kitty = render.is_some_and(|r| r.protocol == ProtocolType::Kitty);
+    if needs_passthrough
+        && let Err(e) = passthrough
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .enable(kitty)
+    {
+        log::warn!("{e}");
+        probe_ok = false;
+        if render.is_some_and(|r| r.tmux) {
+            *notice = Some(e);
+            render = Some(image::Render::halfblocks());
+        }
+    }
+    if needs_passthrough
+        && probe_ok
+        && let Some(r) = render
+            .filter(|r| r.tmux && matches!(r.protocol, ProtocolType::Sixel | ProtocolType::Iterm2))
+    {
+        // tmux keeps no passthrough image: say what that means (README, "Images").
+        *notice = Some(format!(
+            "{} via tmux: redrawn on pane changes; a tmux popup or menu over it wipes it until then",
+            r.name()
+        ));
+    }
+    // Images through passthrough follow the pane: sixel / iTerm2 are placed by its
+    // position and drawn again when tmux redraws it; kitty is transmitted again when
+    // the pane is shown after being hidden (tmux 3.3 drops what a hidden pane sends).
+    if needs_passthrough
+        && probe_ok
+        && (choice == ProtocolChoice::Auto || render.is_some_and(|r| r.tmux))
+    {
+        let tx = tx.clone();
+        image::watch_pane(Box::new(move || {
+            let _ = tx.send(Msg::Tick);
+        }));
+    }
+    let images = {
+        let tx = tx.clone();
+        ImageWorker::spawn(
+            render,
+            Box::new(move |ev| {
+                let _ = tx.send(Msg::Image(ev));
+            }),
+        )
+    };
+    let query = match (choice, render) {
+        (ProtocolChoice::Auto, _) => Some(image::probe_query(tmux && probe_ok)),
+        (_, Some(r))
+            if matches!(r.protocol, ProtocolType::Sixel | ProtocolType::Iterm2)
+                && !image::font_known() =>
+        {
+            Some(image::cell_size_query().to_string())
+        }
+        _ => None,
+    };
+    let pause = input::Pause::default();
+    {
+        let tx = tx.clone();
+        let handle = images.handle();
+        let mut probe = image::Probe::default();
+        let asked = query.is_some();
+        let mut current = render;
+        let mut settled_once = false;
+        let passthrough = passthrough.clone();
+        input::spawn(
+            pause.clone(),
+            move |ev| {
+                let msg = match ev {
+                    Event::Key(k) => Msg::Key(k),
+                    Event::Mouse(m) => Msg::Mouse(m),
+                    Event::Paste(p) => Msg::Paste(p),
+                    Event::Resize(w, h) => Msg::Resize(w, h),
+                    _ => return true,
+                };
+                tx.send(msg).is_ok()
+            },
+            move |reply| {
+                if !asked {
+                    return;
+                }
+                let closes = probe.take(&reply);
+                // Inside tmux, tmux answers the status report itself, before the outer
+                // terminal's kitty answer has come back: that answer upgrades whenever
+                // it comes.
+                let late_kitty = settled_once
+                    && choice == ProtocolChoice::Auto
+                    && matches!(reply, input::Reply::KittyGraphics { id: 31, ok: true });
+                if (!closes || settled_once) && !late_kitty {
+                    return;
+                }
+                settled_once = true;
+                let (cols, rows) = terminal::size().unwrap_or((0, 0));
+                let protocol = match (choice, render) {
+                    (ProtocolChoice::Auto, _) => probe.protocol(),
+                    (_, Some(r)) => r.protocol,
+                    (_, None) => return,
+                };
+                let settled = probe.render(protocol, cols, rows, tmux);
+                log::info!("terminal answered the graphics query: {settled:?}");
+                if Some(settled) != current {
+                    handle.reconfigure(settled);
+                    current = Some(settled);
+                }
+                let mut pass = passthrough.lock().unwrap_or_else(|e| e.into_inner());
+                if !settled.tmux {
+                    pass.restore();
+                } else if let Err(e) = pass.enable(settled.protocol == ProtocolType::Kitty) {
+                    log::warn!("{e}");
+                }
+            },
+        )?;
+    }
+    // Restored with the terminal on every way out (see `restore_tmux`).
+    PASSTHROUGH
+        .set(passthrough)
+        .unwrap_or_else(|_| log::warn!("the tmux passthrough was set up twice"));
+    let mut out = terminal_out();
+    if let Some(q) = query {
+        out.write_all(q.as_bytes())?;
+    }
+    // Clear whatever a terminal that ignores a query may have printed.
+    execute!(out, terminal::Clear(terminal::ClearType::All))?;
+    Ok((images, pause))
+}
