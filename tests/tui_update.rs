@@ -3100,3 +3100,53 @@ fn filter_counts_follow_verdicts_undo_and_skips() {
     assert_eq!(count_of(&s, FilterOption::Skipped), skipped + 1);
     press(&mut s, KeyCode::Esc);
 }
+
+#[test]
+fn filter_counts_kept_across_toggles_equal_counts_made_afresh() {
+    let (d, mut s) = state("cvqa.jsonl");
+    let rows = s.filter_options();
+    let models: Vec<FilterOption> = rows
+        .iter()
+        .filter(|o| matches!(o, FilterOption::Model(_)))
+        .cloned()
+        .collect();
+    let groups: Vec<FilterOption> = rows
+        .iter()
+        .filter(|o| matches!(o, FilterOption::Group(_)))
+        .cloned()
+        .collect();
+    assert!(!models.is_empty() && !groups.is_empty());
+    let mut steps = vec![
+        FilterOption::ModelWrong,
+        models[0].clone(),
+        groups[0].clone(),
+    ];
+    steps.extend(models.iter().skip(1).cloned());
+    steps.push(FilterOption::Ungraded);
+    steps.push(models[0].clone());
+    steps.push(FilterOption::ModelWrong);
+    steps.push(groups[0].clone());
+    for o in steps {
+        toggle(&mut s, o.clone());
+        ch(&mut s, 'F');
+        let kept = s.filter_counts.clone();
+        press(&mut s, KeyCode::Esc);
+        // the same filters on a session that counts them for the first time
+        let store = Store::open(d.path().join("cvqa.jsonl")).unwrap();
+        let meta = facts::index(&store, 2);
+        let mut fresh = State::new(
+            store,
+            "carol".into(),
+            Keymap::default(),
+            ThemeName::Mono,
+            clock(),
+        );
+        fresh.filters = s.filters.clone();
+        fresh.update(Msg::Indexed {
+            generation: 0,
+            meta,
+        });
+        assert_eq!(kept, fresh.filter_counts, "after toggling {o:?}");
+        press(&mut s, KeyCode::Esc);
+    }
+}

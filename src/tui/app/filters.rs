@@ -345,11 +345,26 @@ impl State {
         if self.filter_counts_of.as_ref() == Some(&key) {
             return;
         }
-        self.count_filters_now(&ix);
+        // Only the filters changed (a row toggled): a row whose count depends on none
+        // of the groups that changed keeps its count.
+        let old = self
+            .filter_counts_of
+            .take()
+            .filter(|o| self.filter_counts.len() == o.rows && o.same_but_filters(&key));
+        let keep: Vec<bool> = match &old {
+            Some(o) => self
+                .filter_catalog
+                .iter()
+                .map(|row| unaffected(row, &o.filters, &key.filters))
+                .collect(),
+            None => vec![false; self.filter_catalog.len()],
+        };
+        self.count_filters_now(&ix, &keep);
         self.filter_counts_of = Some(key);
     }
 
-    fn count_filters_now(&mut self, ix: &std::sync::Arc<Index>) {
+    /// Count the rows not marked in `keep` (those keep their count in `filter_counts`).
+    fn count_filters_now(&mut self, ix: &std::sync::Arc<Index>, keep: &[bool]) {
         let ix = ix.clone();
         let groups = self.filters.groups();
         let masks: Vec<(FilterGroup, BitSet)> = groups
@@ -387,6 +402,10 @@ impl State {
             .collect();
         let mut counts = Vec::with_capacity(self.filter_catalog.len());
         for (k, o) in self.filter_catalog.iter().enumerate() {
+            if keep.get(k) == Some(&true) {
+                counts.push(self.filter_counts[k]);
+                continue;
+            }
             let g = o.group();
             let key = groups.contains(&g).then_some(g);
             let others = by_group.entry(key).or_insert_with(|| except(key));
@@ -443,4 +462,38 @@ pub(crate) struct CountsKey {
     blind: bool,
     skipped: u64,
     facts_rev: u64,
+}
+
+impl CountsKey {
+    /// Everything but the filters is the same.
+    fn same_but_filters(&self, other: &CountsKey) -> bool {
+        (
+            self.index,
+            self.rows,
+            self.blind,
+            self.skipped,
+            self.facts_rev,
+        ) == (
+            other.index,
+            other.rows,
+            other.blind,
+            other.skipped,
+            other.facts_rev,
+        )
+    }
+}
+
+/// Does row `row`'s count stay the same when the filters go from `old` to `new`? A row
+/// counts the items that match it and every other group's filter; "model wrong" (as a
+/// row or as a filter that is on) also reads the chosen models.
+fn unaffected(row: &FilterOption, old: &Filters, new: &Filters) -> bool {
+    let same = |g: FilterGroup| old.in_group(g).eq(new.in_group(g));
+    let model_wrong_on = old.in_group(FilterGroup::ModelWrong).next().is_some()
+        || new.in_group(FilterGroup::ModelWrong).next().is_some();
+    if !same(FilterGroup::Model) && (model_wrong_on || *row == FilterOption::ModelWrong) {
+        return false;
+    }
+    let mut groups = old.groups();
+    groups.extend(new.groups());
+    groups.into_iter().all(|g| g == row.group() || same(g))
 }
