@@ -1,6 +1,7 @@
-//! The IO worker: owns the writable store and the journal. Each verdict is appended to
-//! the journal and fsynced before the UI is told it is recorded; when the reviewer pauses,
-//! the journal is folded into the results file by an atomic save and cleared.
+//! The IO worker: owns the writable store and the journal. Each verdict is checked to
+//! apply, then appended to the journal and fsynced before the UI is told it is recorded;
+//! when the reviewer pauses, the journal is folded into the results file by an atomic
+//! save and cleared.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
