@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::store::Store;
+use crate::store::{ReviewEdit, Store};
 
 /// One change: `reviews.<reviewer>` of an item set to `review`, or removed when `None`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -665,23 +665,18 @@ impl Journal {
                 ));
                 continue;
             };
-            if let Some(review) = &r.review {
-                let errors = match store.value(i) {
-                    Ok(v) => crate::check::review_errors(&v, &r.reviewer, review, store.path()),
-                    Err(e) => vec![e.to_string()],
-                };
-                if !errors.is_empty() {
-                    rep.invalid.push(format!(
-                        "{}: item {name}: not applied: {}",
-                        at(n),
-                        errors.join("; ")
-                    ));
-                    continue;
+            match prepare(store, i, &r) {
+                Ok(edit) => {
+                    store.apply_review(edit);
+                    rep.applied += 1;
                 }
-            }
-            match store.set_review(i, &r.reviewer, r.review.clone()) {
-                Ok(()) => rep.applied += 1,
-                Err(e) => rep.skipped.push(format!("{}: item {name}: {e}", at(n))),
+                Err(Refusal::Invalid(why)) => {
+                    rep.invalid
+                        .push(format!("{}: item {name}: not applied: {why}", at(n)));
+                }
+                Err(Refusal::Unappliable(why)) => {
+                    rep.skipped.push(format!("{}: item {name}: {why}", at(n)));
+                }
             }
         }
         if rep.not_applied() > 0 {
@@ -776,6 +771,41 @@ fn remove_if_exists(p: &Path) -> io::Result<()> {
 
 fn item_id(store: &Store, i: usize) -> Option<String> {
     store.item(i).ok().and_then(|it| it.id)
+}
+
+/// Why a verdict is not applied to an item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The review breaks the format's rules for the item (`check::review_errors`).
+    Invalid(String),
+    /// The store cannot splice it into the item (e.g. duplicate `reviews` keys).
+    Unappliable(String),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Invalid(w) | Refusal::Unappliable(w) => f.write_str(w),
+        }
+    }
+}
+
+/// Everything that decides whether record `r` applies to item `i`, without changing the
+/// store: the same rules at replay and when a session records a verdict, so a verdict
+/// is written to a journal only if the next open would apply it.
+pub fn prepare(store: &Store, i: usize, r: &Record) -> Result<ReviewEdit, Refusal> {
+    if let Some(review) = &r.review {
+        let errors = match store.value(i) {
+            Ok(v) => crate::check::review_errors(&v, &r.reviewer, review, store.path()),
+            Err(e) => vec![e.to_string()],
+        };
+        if !errors.is_empty() {
+            return Err(Refusal::Invalid(errors.join("; ")));
+        }
+    }
+    store
+        .prepare_review(i, &r.reviewer, r.review.as_ref())
+        .map_err(|e| Refusal::Unappliable(e.to_string()))
 }
 
 /// Find the item a record is about: its index if the id still matches, else by id.

@@ -63,6 +63,13 @@ pub enum StoreError {
     },
 }
 
+/// An item's text with one review set or removed, from `Store::prepare_review`.
+#[derive(Debug)]
+pub struct ReviewEdit {
+    item: usize,
+    text: String,
+}
+
 /// Why one item could not be read.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ItemError {
@@ -359,6 +366,20 @@ impl Store {
         reviewer: &str,
         review: Option<Value>,
     ) -> Result<(), ItemError> {
+        let edit = self.prepare_review(i, reviewer, review.as_ref())?;
+        self.apply_review(edit);
+        Ok(())
+    }
+
+    /// `set_review` in two steps: work out the item's new text without changing the
+    /// store (every refusal happens here), so that a verdict can be made durable in the
+    /// journal only once it is known to apply; then `apply_review` it.
+    pub fn prepare_review(
+        &self,
+        i: usize,
+        reviewer: &str,
+        review: Option<&Value>,
+    ) -> Result<ReviewEdit, ItemError> {
         let cur = self.raw(i)?;
         // An empty `reviews` in the file's item stays when one's last review goes.
         let orig_empty_reviews = match std::str::from_utf8(self.orig_bytes(i)) {
@@ -370,9 +391,13 @@ impl Store {
             }),
             Err(_) => false,
         };
-        let text = splice_review(cur, reviewer, review.as_ref(), orig_empty_reviews)?;
-        self.set_text(i, text);
-        Ok(())
+        let text = splice_review(cur, reviewer, review, orig_empty_reviews)?;
+        Ok(ReviewEdit { item: i, text })
+    }
+
+    /// Apply an edit `prepare_review` made on this store (nothing changed it since).
+    pub fn apply_review(&mut self, edit: ReviewEdit) {
+        self.set_text(edit.item, edit.text);
     }
 
     /// The item's bytes in the file as read.

@@ -647,7 +647,10 @@ fn other_keys() {
     ch(&mut s, '?');
     assert_eq!(s.mode, Mode::Normal);
     let fx = ch(&mut s, 's');
-    assert!(fx.contains(&Effect::ComputeSummary));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::ComputeSummary { .. }))
+    );
     press(&mut s, KeyCode::Esc);
     ch(&mut s, 'j');
     ch(&mut s, 'j');
@@ -807,9 +810,15 @@ fn summary_screens() {
             let (_d, mut s) = state(name);
             s.size = (w, h);
             let fx = ch(&mut s, 's');
-            assert!(fx.contains(&Effect::ComputeSummary));
+            assert!(
+                fx.iter()
+                    .any(|e| matches!(e, Effect::ComputeSummary { .. }))
+            );
             let v = verdict::tui::grading::summary_value(&s.store);
-            s.update(Msg::Summary(Ok(v)));
+            s.update(Msg::Summary {
+                seq: s.summary_seq,
+                result: Ok(v),
+            });
             let out = render_to_string(&s, w, h);
             assert!(out.contains("Summary"), "{out}");
             insta::assert_snapshot!(
@@ -1189,7 +1198,10 @@ fn dialogs_and_summary_rows_fit_80x24() {
     let (_d, mut s) = state("cvqa.jsonl");
     ch(&mut s, 's');
     let v = verdict::tui::grading::summary_value(&s.store);
-    s.update(Msg::Summary(Ok(v)));
+    s.update(Msg::Summary {
+        seq: s.summary_seq,
+        result: Ok(v),
+    });
     let out = render_to_string(&s, 80, 24);
     assert!(
         !out.contains("orig") || out.contains("n=1     orig") || out.contains("n=2     orig"),
@@ -1292,7 +1304,10 @@ fn summary_footer_names_the_keys_that_close_it() {
     let (_d, mut s) = state("chartom.jsonl");
     ch(&mut s, 's');
     let v = verdict::tui::grading::summary_value(&s.store);
-    s.update(Msg::Summary(Ok(v)));
+    s.update(Msg::Summary {
+        seq: s.summary_seq,
+        result: Ok(v),
+    });
     let out = render_to_string(&s, 80, 24);
     let footer = out.lines().nth(23).unwrap().to_string();
     assert!(footer.contains("s close"), "{footer}");
@@ -1328,7 +1343,10 @@ fn hmi_plot_shows_every_point_with_distinct_glyphs() {
         .as_array()
         .unwrap()
         .len();
-    s.update(Msg::Summary(Ok(v)));
+    s.update(Msg::Summary {
+        seq: s.summary_seq,
+        result: Ok(v),
+    });
     let out = render_to_string(&s, 200, 50);
     let start = out
         .lines()
@@ -2082,7 +2100,10 @@ fn help_and_summary_scroll_stop_at_their_end() {
     press(&mut s, KeyCode::Esc);
     ch(&mut s, 's');
     let v = verdict::tui::grading::summary_value(&s.store);
-    s.update(Msg::Summary(Ok(v)));
+    s.update(Msg::Summary {
+        seq: s.summary_seq,
+        result: Ok(v),
+    });
     for _ in 0..30 {
         ch(&mut s, 'j');
     }
@@ -2339,7 +2360,10 @@ fn blind_mode_filters_and_summary_show_nothing_of_others() {
     assert!(!s.queue);
     // The summary holds the others' and the judge's figures: not in blind mode.
     let fx = ch(&mut s, 's');
-    assert!(!fx.iter().any(|e| matches!(e, Effect::ComputeSummary)));
+    assert!(
+        !fx.iter()
+            .any(|e| matches!(e, Effect::ComputeSummary { .. }))
+    );
     assert!(!matches!(s.mode, Mode::Summary { .. }));
     // Filters on others' verdicts that are on when blind mode starts are turned off; the
     // verification rows turn to my verdicts.
@@ -2408,7 +2432,10 @@ fn summary_progress_says_done_and_touched_apart() {
     s.size = (100, 60);
     ch(&mut s, 's');
     let v = verdict::tui::grading::summary_value(&s.store);
-    s.update(Msg::Summary(Ok(v)));
+    s.update(Msg::Summary {
+        seq: s.summary_seq,
+        result: Ok(v),
+    });
     let out = render_to_string(&s, 100, 60);
     let row = out
         .lines()
@@ -2734,7 +2761,10 @@ fn the_hmi_plot_names_the_model_it_plots() {
     let (_d, mut s) = state("chartom.jsonl");
     ch(&mut s, 's');
     let v = verdict::tui::grading::summary_value(&s.store);
-    s.update(Msg::Summary(Ok(v)));
+    s.update(Msg::Summary {
+        seq: s.summary_seq,
+        result: Ok(v),
+    });
     let out = render_to_string(&s, 120, 50);
     let title = out
         .lines()
@@ -2748,7 +2778,10 @@ fn page_down_in_the_summary_skips_no_line() {
     let (_d, mut s) = state("chartom.jsonl");
     ch(&mut s, 's');
     let v = verdict::tui::grading::summary_value(&s.store);
-    s.update(Msg::Summary(Ok(v)));
+    s.update(Msg::Summary {
+        seq: s.summary_seq,
+        result: Ok(v),
+    });
     // the summary's text rows: above the HMI plot's box
     let text_rows = |s: &State| -> Vec<String> {
         let out = render_to_string(s, 80, 24);
@@ -3062,4 +3095,133 @@ fn the_help_names_the_verdicts_the_keys_write_on_an_lm_eval_sample() {
         out.contains("verdict: pass") && out.contains("Other benchmarks"),
         "{out}"
     );
+}
+
+#[test]
+fn a_summary_computed_before_a_reload_is_not_shown_after_it() {
+    let (d, mut s) = state("cvqa.jsonl");
+    let p = d.path().join("cvqa.jsonl");
+    let old = s.summary_seq;
+    let fx = ch(&mut s, 's');
+    assert!(
+        fx.contains(&Effect::ComputeSummary { seq: old + 1 }),
+        "{fx:?}"
+    );
+    let before = verdict::tui::grading::summary_value(&s.store);
+    // another program changes the file before the summary's answer arrives
+    let orig = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(
+        &p,
+        format!("{{\"id\":\"added\",\"benchmark\":\"cvqa\"}}\n{orig}"),
+    )
+    .unwrap();
+    let fx = s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    // the summary on screen asks for the file's figures again
+    assert!(matches!(s.mode, Mode::Summary { .. }));
+    assert!(
+        fx.iter()
+            .any(|e| matches!(e, Effect::ComputeSummary { .. })),
+        "{fx:?}"
+    );
+    s.update(Msg::Summary {
+        seq: old + 1,
+        result: Ok(before),
+    });
+    assert_eq!(s.summary, None, "the old file's figures were shown");
+    // the answer to the request made after the reload is shown
+    let now = verdict::tui::grading::summary_value(&s.store);
+    s.update(Msg::Summary {
+        seq: old + 2,
+        result: Ok(now),
+    });
+    assert!(matches!(s.summary, Some(Ok(_))));
+}
+
+#[test]
+fn the_summary_opened_again_does_not_show_the_old_figures() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 's');
+    let v = verdict::tui::grading::summary_value(&s.store);
+    s.update(Msg::Summary {
+        seq: s.summary_seq,
+        result: Ok(v),
+    });
+    assert!(s.summary.is_some());
+    press(&mut s, KeyCode::Esc);
+    ch(&mut s, 's');
+    // until the new figures arrive, "computing…", not the figures of before
+    assert_eq!(s.summary, None);
+}
+
+#[test]
+fn filter_counts_follow_verdicts_undo_and_skips() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'F');
+    let mine = count_of(&s, FilterOption::GradedByMe);
+    let skipped = count_of(&s, FilterOption::Skipped);
+    press(&mut s, KeyCode::Esc);
+    let fx = ch(&mut s, 'a');
+    recorded(&mut s, fx);
+    ch(&mut s, 'F');
+    assert_eq!(count_of(&s, FilterOption::GradedByMe), mine + 1);
+    press(&mut s, KeyCode::Esc);
+    let fx = ch(&mut s, 'u');
+    recorded(&mut s, fx);
+    ch(&mut s, 'F');
+    assert_eq!(count_of(&s, FilterOption::GradedByMe), mine);
+    press(&mut s, KeyCode::Esc);
+    ch(&mut s, 'S');
+    ch(&mut s, 'F');
+    assert_eq!(count_of(&s, FilterOption::Skipped), skipped + 1);
+    press(&mut s, KeyCode::Esc);
+}
+
+#[test]
+fn filter_counts_kept_across_toggles_equal_counts_made_afresh() {
+    let (d, mut s) = state("cvqa.jsonl");
+    let rows = s.filter_options();
+    let models: Vec<FilterOption> = rows
+        .iter()
+        .filter(|o| matches!(o, FilterOption::Model(_)))
+        .cloned()
+        .collect();
+    let groups: Vec<FilterOption> = rows
+        .iter()
+        .filter(|o| matches!(o, FilterOption::Group(_)))
+        .cloned()
+        .collect();
+    assert!(!models.is_empty() && !groups.is_empty());
+    let mut steps = vec![
+        FilterOption::ModelWrong,
+        models[0].clone(),
+        groups[0].clone(),
+    ];
+    steps.extend(models.iter().skip(1).cloned());
+    steps.push(FilterOption::Ungraded);
+    steps.push(models[0].clone());
+    steps.push(FilterOption::ModelWrong);
+    steps.push(groups[0].clone());
+    for o in steps {
+        toggle(&mut s, o.clone());
+        ch(&mut s, 'F');
+        let kept = s.filter_counts.clone();
+        press(&mut s, KeyCode::Esc);
+        // the same filters on a session that counts them for the first time
+        let store = Store::open(d.path().join("cvqa.jsonl")).unwrap();
+        let meta = facts::index(&store, 2);
+        let mut fresh = State::new(
+            store,
+            "carol".into(),
+            Keymap::default(),
+            ThemeName::Mono,
+            clock(),
+        );
+        fresh.filters = s.filters.clone();
+        fresh.update(Msg::Indexed {
+            generation: 0,
+            meta,
+        });
+        assert_eq!(kept, fresh.filter_counts, "after toggling {o:?}");
+        press(&mut s, KeyCode::Esc);
+    }
 }

@@ -214,7 +214,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                                 .send(worker::Req::SavePosition(config::Position { index, id }))
                                 .map_err(|_| anyhow::anyhow!("the IO worker stopped"))?;
                         }
-                        Effect::ComputeSummary => spawn_summary(&state, tx.clone()),
+                        Effect::ComputeSummary { seq } => spawn_summary(&state, seq, tx.clone()),
                         Effect::Index { generation } => {
                             spawn_index(state.store.clone(), generation, tx.clone())
                         }

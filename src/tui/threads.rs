@@ -41,7 +41,7 @@ pub(super) fn spawn_index(store: crate::store::Store, generation: u64, tx: Sende
     }
 }
 
-pub(super) fn spawn_summary(state: &State, tx: Sender<Msg>) {
+pub(super) fn spawn_summary(state: &State, seq: u64, tx: Sender<Msg>) {
     let path = state.store.path().to_path_buf();
     std::thread::spawn(move || {
         // The summary reads the file as it is on disk plus the journal, so it includes
@@ -49,7 +49,7 @@ pub(super) fn spawn_summary(state: &State, tx: Sender<Msg>) {
         let r = crate::journal::open_with_journal(&path)
             .map_err(|e| e.to_string())
             .map(|(store, _, _)| draw::summary_value(&store));
-        let _ = tx.send(Msg::Summary(r));
+        let _ = tx.send(Msg::Summary { seq, result: r });
     });
 }
 

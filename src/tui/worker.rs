@@ -1,6 +1,7 @@
-//! The IO worker: owns the writable store and the journal. Each verdict is appended to
-//! the journal and fsynced before the UI is told it is recorded; when the reviewer pauses,
-//! the journal is folded into the results file by an atomic save and cleared.
+//! The IO worker: owns the writable store and the journal. Each verdict is checked to
+//! apply, then appended to the journal and fsynced before the UI is told it is recorded;
+//! when the reviewer pauses, the journal is folded into the results file by an atomic
+//! save and cleared.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
@@ -176,29 +177,10 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 let rec = Record {
                     item,
                     id,
-                    reviewer: reviewer.clone(),
-                    review: review.clone(),
+                    reviewer,
+                    review,
                 };
-                // The item's index in the worker's store can differ from the screen's
-                // after a rebase onto a file another program changed: find it by id.
-                let result = match journal::locate(&session.store, &rec) {
-                    None => Err("the item is no longer in the file".to_string()),
-                    Some(i) => session
-                        .own
-                        .append(&rec)
-                        .map_err(|e| {
-                            format!(
-                                "could not write the journal {}: {e}",
-                                session.own.path().display()
-                            )
-                        })
-                        .and_then(|_| {
-                            session
-                                .store
-                                .set_review(i, &reviewer, review)
-                                .map_err(|e| e.to_string())
-                        }),
-                };
+                let result = record(&mut session, &rec);
                 if result.is_ok() {
                     dirty = true;
                 }
@@ -264,6 +246,25 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
             }
         }
     }
+}
+
+/// Record one verdict: check that it applies (the rules replay applies at the next
+/// open), then append it to the journal and fsync, then apply it to the store. A verdict
+/// refused, or that the journal could not take, leaves neither changed.
+fn record(session: &mut Session, rec: &Record) -> Result<(), String> {
+    // The item's index in the worker's store can differ from the screen's after a
+    // rebase onto a file another program changed: find it by id.
+    let i = journal::locate(&session.store, rec)
+        .ok_or_else(|| "the item is no longer in the file".to_string())?;
+    let edit = journal::prepare(&session.store, i, rec).map_err(|e| e.to_string())?;
+    session.own.append(rec).map_err(|e| {
+        format!(
+            "could not write the journal {}: {e}",
+            session.own.path().display()
+        )
+    })?;
+    session.store.apply_review(edit);
+    Ok(())
 }
 
 /// Hand the fold to a process of its own if the file is large; false (fold here) if it
@@ -417,5 +418,98 @@ mod tests {
         h.join().unwrap();
         assert_eq!(config::load_session(&dirs, &file, "ann"), s);
         assert_eq!(config::load_position(&dirs, &file, "ann"), Some(pos));
+    }
+}
+
+#[cfg(test)]
+mod refusals {
+    use super::*;
+    use std::sync::mpsc;
+
+    /// Open `content` as a session, send one verdict on item 0 (its id as the screen
+    /// read it: none when the item cannot be read), and return the worker's
+    /// answer and the journal's text after the session.
+    fn record_one(
+        content: &str,
+        id: Option<&str>,
+        review: Option<Value>,
+    ) -> (Result<(), String>, String) {
+        let d = tempfile::tempdir().unwrap();
+        let file = d.path().join("r.jsonl");
+        std::fs::write(&file, content).unwrap();
+        let opened = crate::session::open(&file, "ann").unwrap();
+        let journal = opened.own.path().to_path_buf();
+        let keep = Keep {
+            dirs: config::Dirs {
+                config_file: None,
+                data_dir: Some(d.path().join("data")),
+            },
+            file: file.clone(),
+            reviewer: "ann".into(),
+        };
+        let (out, msgs) = mpsc::channel();
+        let (tx, rx) = mpsc::channel();
+        let h = spawn(
+            Session {
+                store: opened.store,
+                own: opened.own,
+                stale: opened.stale,
+                keep,
+            },
+            out,
+            rx,
+        );
+        tx.send(Req::Record {
+            seq: 1,
+            item: 0,
+            id: id.map(str::to_string),
+            reviewer: "ann".into(),
+            review,
+        })
+        .unwrap();
+        let result = loop {
+            match msgs.recv_timeout(Duration::from_secs(10)).unwrap() {
+                Msg::Recorded { result, .. } => break result,
+                _ => continue,
+            }
+        };
+        // What the journal holds now, before any fold could clear it.
+        let text = std::fs::read_to_string(&journal).unwrap_or_default();
+        drop(tx);
+        h.join().unwrap();
+        (result, text)
+    }
+
+    #[test]
+    fn a_review_the_store_refuses_leaves_no_journal_record() {
+        let (r, journal) = record_one(
+            "{\"id\":\"a\",\"reviews\":{},\"reviews\":{\"me\":1}}\n",
+            None,
+            Some(serde_json::json!({"status": "accept"})),
+        );
+        assert!(r.is_err(), "{r:?}");
+        assert_eq!(journal, "");
+    }
+
+    #[test]
+    fn a_review_the_checker_rejects_is_refused_and_leaves_no_journal_record() {
+        let (r, journal) = record_one(
+            "{\"id\":\"a\",\"benchmark\":\"other\"}\n",
+            Some("a"),
+            Some(serde_json::json!({"status": "bogus"})),
+        );
+        assert!(r.is_err(), "{r:?}");
+        assert_eq!(journal, "");
+    }
+
+    #[test]
+    fn an_accepted_review_is_in_the_journal() {
+        let (r, journal) = record_one(
+            "{\"id\":\"a\",\"benchmark\":\"other\"}\n",
+            Some("a"),
+            Some(serde_json::json!({"status": "accept"})),
+        );
+        assert_eq!(r, Ok(()));
+        assert!(journal.contains("accept"), "{journal:?}");
     }
 }

@@ -68,7 +68,7 @@ impl State {
                     return;
                 }
                 self.mode = Mode::Summary { scroll: 0 };
-                fx.push(Effect::ComputeSummary);
+                self.request_summary(fx);
             }
             Action::Undo => self.undo(fx),
             Action::Redo => self.redo(fx),

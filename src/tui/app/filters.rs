@@ -321,12 +321,51 @@ impl State {
     }
 
     /// Count, for every row of the filter menu, the items that match it and the filters
-    /// of the other groups (what turning it on would show, or shows).
+    /// of the other groups (what turning it on would show, or shows). The counts are kept
+    /// and counted again only when something they depend on changed (`CountsKey`).
     pub fn count_filters(&mut self) {
         let Some(ix) = self.meta.clone() else {
             self.filter_counts.clear();
+            self.filter_counts_of = None;
             return;
         };
+        let key = CountsKey {
+            index: std::sync::Arc::as_ptr(&ix) as usize,
+            rows: self.filter_catalog.len(),
+            filters: self.filters.clone(),
+            blind: self.blind,
+            skipped: {
+                use std::hash::{Hash, Hasher};
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                self.skipped.hash(&mut h);
+                h.finish()
+            },
+            facts_rev: self.facts_rev,
+        };
+        if self.filter_counts_of.as_ref() == Some(&key) {
+            return;
+        }
+        // Only the filters changed (a row toggled): a row whose count depends on none
+        // of the groups that changed keeps its count.
+        let old = self
+            .filter_counts_of
+            .take()
+            .filter(|o| self.filter_counts.len() == o.rows && o.same_but_filters(&key));
+        let keep: Vec<bool> = match &old {
+            Some(o) => self
+                .filter_catalog
+                .iter()
+                .map(|row| unaffected(row, &o.filters, &key.filters))
+                .collect(),
+            None => vec![false; self.filter_catalog.len()],
+        };
+        self.count_filters_now(&ix, &keep);
+        self.filter_counts_of = Some(key);
+    }
+
+    /// Count the rows not marked in `keep` (those keep their count in `filter_counts`).
+    fn count_filters_now(&mut self, ix: &std::sync::Arc<Index>, keep: &[bool]) {
+        let ix = ix.clone();
         let groups = self.filters.groups();
         let masks: Vec<(FilterGroup, BitSet)> = groups
             .iter()
@@ -363,6 +402,10 @@ impl State {
             .collect();
         let mut counts = Vec::with_capacity(self.filter_catalog.len());
         for (k, o) in self.filter_catalog.iter().enumerate() {
+            if keep.get(k) == Some(&true) {
+                counts.push(self.filter_counts[k]);
+                continue;
+            }
             let g = o.group();
             let key = groups.contains(&g).then_some(g);
             let others = by_group.entry(key).or_insert_with(|| except(key));
@@ -380,6 +423,7 @@ impl State {
 
     /// Recompute the facts of item `i` with my verdict as it stands now.
     pub(super) fn refresh_live(&mut self, i: usize) {
+        self.facts_rev += 1;
         if self.meta.is_none() {
             return;
         }
@@ -405,4 +449,51 @@ impl State {
             None => (0..self.len()).collect(),
         }
     }
+}
+
+/// What the filter menu's counts depend on: the index (a new one after a reload), the
+/// filters that are on, blind mode, my skips, and every item's facts as they stand now
+/// (`State::facts_rev`). The reviewer does not change within a session.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct CountsKey {
+    index: usize,
+    rows: usize,
+    filters: Filters,
+    blind: bool,
+    skipped: u64,
+    facts_rev: u64,
+}
+
+impl CountsKey {
+    /// Everything but the filters is the same.
+    fn same_but_filters(&self, other: &CountsKey) -> bool {
+        (
+            self.index,
+            self.rows,
+            self.blind,
+            self.skipped,
+            self.facts_rev,
+        ) == (
+            other.index,
+            other.rows,
+            other.blind,
+            other.skipped,
+            other.facts_rev,
+        )
+    }
+}
+
+/// Does row `row`'s count stay the same when the filters go from `old` to `new`? A row
+/// counts the items that match it and every other group's filter; "model wrong" (as a
+/// row or as a filter that is on) also reads the chosen models.
+fn unaffected(row: &FilterOption, old: &Filters, new: &Filters) -> bool {
+    let same = |g: FilterGroup| old.in_group(g).eq(new.in_group(g));
+    let model_wrong_on = old.in_group(FilterGroup::ModelWrong).next().is_some()
+        || new.in_group(FilterGroup::ModelWrong).next().is_some();
+    if !same(FilterGroup::Model) && (model_wrong_on || *row == FilterOption::ModelWrong) {
+        return false;
+    }
+    let mut groups = old.groups();
+    groups.extend(new.groups());
+    groups.into_iter().all(|g| g == row.group() || same(g))
 }

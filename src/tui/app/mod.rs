@@ -64,8 +64,12 @@ pub enum Msg {
         done: usize,
         total: usize,
     },
-    /// The set's figures for the summary screen.
-    Summary(Result<Value, String>),
+    /// The set's figures for the summary screen, for request `seq` (an answer to an
+    /// older request, e.g. one made before a reload, is dropped).
+    Summary {
+        seq: u64,
+        result: Result<Value, String>,
+    },
     Image(ImageEvent),
     /// Matches of search `seq`, best first.
     SearchDone {
@@ -92,7 +96,10 @@ pub enum Effect {
         index: usize,
         id: Option<String>,
     },
-    ComputeSummary,
+    /// Compute the set's figures; answer with `Msg::Summary` of the same `seq`.
+    ComputeSummary {
+        seq: u64,
+    },
     /// Index `State::store` again (after the file was read again), as generation `generation`.
     Index {
         generation: u64,
@@ -233,6 +240,11 @@ pub struct State {
     pub filter_catalog: Vec<FilterOption>,
     /// Per row of the menu: the items that match it and the other groups' filters.
     pub filter_counts: Vec<usize>,
+    /// What `filter_counts` were counted from: they are counted again only when it changes.
+    pub(crate) filter_counts_of: Option<filters::CountsKey>,
+    /// Bumped whenever an item's facts as they stand now change this session (a verdict
+    /// given or undone, facts refreshed, the file read again).
+    pub(crate) facts_rev: u64,
     /// The newest search asked of the search worker.
     pub search_seq: u64,
     pub filters: Filters,
@@ -251,6 +263,8 @@ pub struct State {
     pub status: Option<(String, Level)>,
     pub saved: SaveState,
     pub summary: Option<Result<Value, String>>,
+    /// The newest summary asked for.
+    pub summary_seq: u64,
     /// The seconds on the current item, and the session's pace.
     pub timing: Timing,
     /// Move to the next item after a C-VQA accept or reject (the config's
@@ -312,6 +326,8 @@ impl State {
             index_progress: (0, 0),
             filter_catalog: vec![],
             filter_counts: vec![],
+            filter_counts_of: None,
+            facts_rev: 0,
             search_seq: 0,
             filters: Filters::default(),
             visible: None,
@@ -325,6 +341,7 @@ impl State {
             status: None,
             saved: SaveState::Saved,
             summary: None,
+            summary_seq: 0,
             timing: Timing::new(clock.instant),
             rec: Recording::default(),
             auto_advance: false,

@@ -357,6 +357,7 @@ impl State {
 
     /// My review of item `i` as this session has it now, with what follows from it.
     pub(super) fn set_mine(&mut self, i: usize, review: Option<Review>) {
+        self.facts_rev += 1;
         self.retally(i, &review);
         let done = if i == self.pos {
             self.item()

@@ -99,6 +99,7 @@ impl State {
                     );
                     self.filter_catalog = catalog(&meta);
                     self.meta = Some(std::sync::Arc::new(meta));
+                    self.filter_counts_of = None;
                     // The running BPC counts my grades in the file, not only this session's:
                     // only the CharToM-QA items I reviewed are read (the index says which).
                     let in_file: Vec<usize> = self
@@ -137,7 +138,11 @@ impl State {
                 }
             }
             Msg::Reloaded(store) => self.reload(store, &mut fx),
-            Msg::Summary(s) => self.summary = Some(s),
+            Msg::Summary { seq, result } => {
+                if seq == self.summary_seq {
+                    self.summary = Some(result);
+                }
+            }
             Msg::SearchDone { seq, results } => {
                 if let Mode::Search(st) = &mut self.mode
                     && seq == self.search_seq
@@ -247,7 +252,9 @@ impl State {
         self.rec.pending = pending;
         self.meta = None;
         self.live.clear();
+        self.facts_rev += 1;
         self.filter_counts.clear();
+        self.filter_counts_of = None;
         self.visible = None;
         self.rec.mine.clear();
         self.rec.mine_done.clear();
@@ -261,6 +268,13 @@ impl State {
             self.mode = Mode::Normal;
         }
         self.search_seq += 1;
+        // Figures of the old file, or being computed from it, are not the file's now.
+        self.summary = None;
+        if matches!(self.mode, Mode::Summary { .. }) {
+            self.request_summary(fx);
+        } else {
+            self.summary_seq += 1;
+        }
         for (i, r) in mine {
             self.set_mine(i, r);
         }
@@ -282,6 +296,16 @@ impl State {
             format!("the file changed on disk: read it again ({n} items); your verdicts are kept"),
             Level::Warn,
         );
+    }
+
+    /// Ask for the set's figures afresh: until they arrive the summary says it is
+    /// computing, and any answer to an earlier request is dropped.
+    pub(super) fn request_summary(&mut self, fx: &mut Vec<Effect>) {
+        self.summary_seq += 1;
+        self.summary = None;
+        fx.push(Effect::ComputeSummary {
+            seq: self.summary_seq,
+        });
     }
 
     pub(super) fn set_status(&mut self, s: impl Into<String>, level: Level) {
