@@ -3225,3 +3225,52 @@ fn filter_counts_kept_across_toggles_equal_counts_made_afresh() {
         press(&mut s, KeyCode::Esc);
     }
 }
+
+/// The summary puts each filter's harness metric next to the human-corrected one: gsm8k
+/// strict-match scores 1, 0, 0, 0, 0 (20%); doc 1 marked correct: 40%.
+#[test]
+fn the_summary_of_lm_eval_samples_shows_the_harness_and_the_corrected_metric() {
+    let (d, _) = lm_eval_state(LM_GSM8K);
+    let p = d.path().join("example__tiny-llama-1b").join(LM_GSM8K);
+    let text: String = std::fs::read_to_string(&p)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            if v["doc_id"] == 1 && v["filter"] == "strict-match" {
+                v["reviews"] = json!({"ann": {"at": "2026-01-01T00:00:00Z", "verdict": "correct"}});
+            }
+            format!("{v}\n")
+        })
+        .collect();
+    std::fs::write(&p, text).unwrap();
+    let mut s = state_at(&p);
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        s.size = (w, h);
+        s.mode = Mode::Normal;
+        let fx = ch(&mut s, 's');
+        assert!(fx.contains(&Effect::ComputeSummary { seq: s.summary_seq }));
+        let v = verdict::tui::grading::summary_value(&s.store);
+        s.update(Msg::Summary {
+            seq: s.summary_seq,
+            result: Ok(v),
+        });
+        let out = render_to_string(&s, w, h);
+        let at = out
+            .lines()
+            .position(|l| l.contains("strict-match · exact_match · n=5 · reviewed 1"))
+            .unwrap_or_else(|| panic!("{out}"));
+        let row: Vec<&str> = out
+            .lines()
+            .nth(at + 1)
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        let row = row.join(" ");
+        assert!(
+            row.contains("harness 20.0%") && row.contains("corrected 40.0%"),
+            "{row}"
+        );
+        insta::assert_snapshot!(format!("summary_lm_eval_gsm8k_{w}x{h}"), out);
+    }
+}

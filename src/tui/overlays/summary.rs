@@ -238,6 +238,34 @@ pub(crate) fn summary_lines(state: &State, v: &Value, width: u16) -> (Vec<Line<'
             )));
         }
     }
+    // lm-eval samples: per filter, the harness's metric and the human-corrected one
+    if let Some(filters) = benches["lm-eval"]["filters"].as_object() {
+        lines.push(Line::from(""));
+        lines.push(heading(
+            t,
+            "lm-eval · harness metric vs human-corrected, by filter",
+        ));
+        for (name, fv) in filters {
+            let metric = fv["metric"].as_str().unwrap_or("-");
+            let harness = &fv["harness"][metric];
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "  {} · {} · n={} · reviewed {}",
+                    one_line(name),
+                    one_line(metric),
+                    fv["samples"],
+                    fv["reviewed"]
+                ),
+                t.accent,
+            )));
+            lines.push(Line::from(vec![
+                Span::raw(format!("    harness {} ", pct(harness))),
+                bar(harness, fit(40) / 2, t.bar_other),
+                Span::raw(format!("  corrected {} ", pct(&fv["corrected"]))),
+                bar(&fv["corrected"], fit(40) / 2, t.bar),
+            ]));
+        }
+    }
     // Agreement and progress
     if let Some(r) = v["reviews"].as_object() {
         lines.push(Line::from(""));
