@@ -295,6 +295,22 @@ fn peak_mb_decoding(path: &Path) -> u64 {
     kb / 1024
 }
 
+/// Can this machine measure a peak (it has /proc/self/status)? Says so when not.
+fn can_measure_peak() -> bool {
+    let can = Path::new("/proc/self/status").exists();
+    if !can {
+        eprintln!("skipped: no /proc/self/status");
+    }
+    can
+}
+
+/// Decoding `path` (`what`, for the log) peaks below `bound_mb` MiB resident.
+fn assert_peak_below(path: &Path, what: &str, bound_mb: u64) {
+    let mb = peak_mb_decoding(path);
+    println!("peak resident while decoding {what}: {mb} MB");
+    assert!(mb < bound_mb, "peak {mb} MB, bound {bound_mb} MB");
+}
+
 /// The stated bound on the peak resident memory of decoding a 12000x12000 PNG: the kept
 /// image (4096 pixels a side, 48 MiB as RGB), a few rows, and the test process itself.
 const PNG_PEAK_BOUND_MB: u64 = 96;
@@ -303,19 +319,13 @@ const PNG_PEAK_BOUND_MB: u64 = 96;
 /// down row by row while it decodes.
 #[test]
 fn decoding_a_huge_png_has_bounded_peak_memory() {
-    if !Path::new("/proc/self/status").exists() {
-        eprintln!("skipped: no /proc/self/status");
+    if !can_measure_peak() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("huge.png");
     write_gradient_png(&path, 12_000, 12_000);
-    let mb = peak_mb_decoding(&path);
-    println!("peak resident while decoding a 12000x12000 PNG: {mb} MB");
-    assert!(
-        mb < PNG_PEAK_BOUND_MB,
-        "peak {mb} MB, bound {PNG_PEAK_BOUND_MB} MB"
-    );
+    assert_peak_below(&path, "a 12000x12000 PNG", PNG_PEAK_BOUND_MB);
 }
 
 /// The stated bound for a JPEG, decoded whole: its pixels within the decoder's 192 MiB
@@ -326,8 +336,7 @@ const JPEG_PEAK_BOUND_MB: u64 = 300;
 /// stays within the stated bound.
 #[test]
 fn decoding_a_huge_jpeg_has_bounded_peak_memory() {
-    if !Path::new("/proc/self/status").exists() {
-        eprintln!("skipped: no /proc/self/status");
+    if !can_measure_peak() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -337,12 +346,7 @@ fn decoding_a_huge_jpeg_has_bounded_peak_memory() {
     });
     img.save(&path).unwrap();
     drop(img);
-    let mb = peak_mb_decoding(&path);
-    println!("peak resident while decoding an 8000x8000 JPEG: {mb} MB");
-    assert!(
-        mb < JPEG_PEAK_BOUND_MB,
-        "peak {mb} MB, bound {JPEG_PEAK_BOUND_MB} MB"
-    );
+    assert_peak_below(&path, "an 8000x8000 JPEG", JPEG_PEAK_BOUND_MB);
 }
 
 /// A JPEG over the limit is refused with a clear message, before any pixel is decoded.
