@@ -121,16 +121,29 @@ fn seen(rx: &Receiver<Seen>) -> Seen {
     rx.recv_timeout(WAIT).expect("the decoder reported nothing")
 }
 
+/// A worker on the slow decoder, and files `names` for it in a fresh folder (the
+/// returned folder lives as long as it is bound).
+fn slow_worker<const N: usize>(
+    names: [&str; N],
+) -> (
+    tempfile::TempDir,
+    [PathBuf; N],
+    Slow,
+    ImageWorker,
+    Receiver<ImageEvent>,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = files(dir.path(), &names).try_into().unwrap();
+    let s = slow_decoder();
+    let (w, rx) = worker(s.decoder.clone());
+    (dir, paths, s, w, rx)
+}
+
 /// The current item's image arrives while a long prefetch is still decoding: it never
 /// queues behind it.
 #[test]
 fn the_current_image_arrives_before_a_long_prefetch_finishes() {
-    let dir = tempfile::tempdir().unwrap();
-    let [slow, now] = files(dir.path(), &["slow-next.png", "now.png"])
-        .try_into()
-        .unwrap();
-    let s = slow_decoder();
-    let (w, rx) = worker(s.decoder.clone());
+    let (_dir, [slow, now], s, w, rx) = slow_worker(["slow-next.png", "now.png"]);
     w.prefetch(slow.clone());
     assert_eq!(seen(&s.events), Seen::Started("slow-next.png".into()));
     w.request(key(&now));
@@ -144,12 +157,7 @@ fn the_current_image_arrives_before_a_long_prefetch_finishes() {
 /// once from the decoded cache, not after the prefetch.
 #[test]
 fn zoom_is_not_held_up_by_a_long_prefetch() {
-    let dir = tempfile::tempdir().unwrap();
-    let [slow, now] = files(dir.path(), &["slow-next.png", "now.png"])
-        .try_into()
-        .unwrap();
-    let s = slow_decoder();
-    let (w, rx) = worker(s.decoder.clone());
+    let (_dir, [slow, now], s, w, rx) = slow_worker(["slow-next.png", "now.png"]);
     w.request(key(&now));
     assert_eq!(ready(&rx), key(&now));
     w.prefetch(slow.clone());
@@ -169,12 +177,7 @@ fn zoom_is_not_held_up_by_a_long_prefetch() {
 /// and the new next item is prefetched.
 #[test]
 fn a_prefetch_no_longer_near_is_cancelled() {
-    let dir = tempfile::tempdir().unwrap();
-    let [a, b] = files(dir.path(), &["slow-a.png", "slow-b.png"])
-        .try_into()
-        .unwrap();
-    let s = slow_decoder();
-    let (w, _rx) = worker(s.decoder.clone());
+    let (_dir, [a, b], s, w, _rx) = slow_worker(["slow-a.png", "slow-b.png"]);
     w.prefetch(a.clone());
     assert_eq!(seen(&s.events), Seen::Started("slow-a.png".into()));
     w.prefetch(b.clone());
@@ -187,10 +190,7 @@ fn a_prefetch_no_longer_near_is_cancelled() {
 /// and the image is not decoded twice).
 #[test]
 fn the_prefetched_image_once_current_is_decoded_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let [slow] = files(dir.path(), &["slow-next.png"]).try_into().unwrap();
-    let s = slow_decoder();
-    let (w, rx) = worker(s.decoder.clone());
+    let (_dir, [slow], s, w, rx) = slow_worker(["slow-next.png"]);
     w.prefetch(slow.clone());
     assert_eq!(seen(&s.events), Seen::Started("slow-next.png".into()));
     w.request(key(&slow));
@@ -204,12 +204,7 @@ fn the_prefetched_image_once_current_is_decoded_once() {
 /// Stepping past an item whose huge image is still decoding cancels that decode.
 #[test]
 fn a_superseded_request_stops_decoding() {
-    let dir = tempfile::tempdir().unwrap();
-    let [slow, now] = files(dir.path(), &["slow-passed.png", "now.png"])
-        .try_into()
-        .unwrap();
-    let s = slow_decoder();
-    let (w, rx) = worker(s.decoder.clone());
+    let (_dir, [slow, now], s, w, rx) = slow_worker(["slow-passed.png", "now.png"]);
     w.request(key(&slow));
     assert_eq!(seen(&s.events), Seen::Started("slow-passed.png".into()));
     w.request(key(&now));
