@@ -70,7 +70,13 @@ impl Item {
     }
 
     pub fn benchmark(&self) -> Benchmark {
-        Benchmark::from_name(self.benchmark_name.as_deref())
+        match Benchmark::from_name(self.benchmark_name.as_deref()) {
+            // An lm-eval sample is known by its shape (`bench::sniff`), never by a name: a
+            // result-set line that names `lm-eval` is an unknown benchmark, shown and
+            // graded with the generic view (docs/format.md).
+            Benchmark::LmEval if self.layout.is_none() => Benchmark::Other,
+            b => b,
+        }
     }
 
     /// True when this line is in the CharToM-QA evaluation JSONL layout.

@@ -3274,3 +3274,28 @@ fn the_summary_of_lm_eval_samples_shows_the_harness_and_the_corrected_metric() {
         insta::assert_snapshot!(format!("summary_lm_eval_gsm8k_{w}x{h}"), out);
     }
 }
+
+/// lm-eval samples are known by their shape, never by a `benchmark` name: a result-set
+/// line that names `"lm-eval"` is an unknown benchmark, shown and graded with the generic
+/// view, and `1` writes the `pass` the screen says (it wrote `correct` under a screen
+/// that said `1 pass`).
+#[test]
+fn a_line_that_names_lm_eval_is_graded_as_the_screen_says() {
+    let d = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("sample-data/lm-eval/example__tiny-llama-1b")
+        .join(LM_GSM8K);
+    let first = std::fs::read_to_string(src).unwrap();
+    let first = first.lines().next().unwrap();
+    let line = first.replacen('{', "{\"benchmark\": \"lm-eval\", ", 1);
+    let p = d.path().join("named.jsonl");
+    std::fs::write(&p, format!("{line}\n")).unwrap();
+    let mut s = state_at(&p);
+    s.size = (80, 24);
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("1 pass"), "{out}");
+    assert!(!out.contains("1 correct"), "{out}");
+    let fx = ch(&mut s, '1');
+    let r = recorded(&mut s, fx);
+    assert_eq!(r[0].1.as_ref().unwrap()["verdict"], json!("pass"));
+}
