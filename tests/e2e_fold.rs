@@ -86,14 +86,26 @@ fn accept_first_and_quit(p: &mut Pty) {
     p.send("q");
 }
 
-#[test]
-fn quit_returns_before_the_fold_and_the_file_then_holds_every_verdict() {
+/// A sandbox in which erin opened cvqa.jsonl, accepted real-00001 and quit (her
+/// process has ended); the fold after quitting is held until the returned gate exists.
+fn accepted_first_and_quit() -> (Sandbox, PathBuf, Pty) {
     let sb = Sandbox::new();
     let gate = sb.path("gate");
     let mut p = open(&sb, "cvqa.jsonl", &gate);
     accept_first_and_quit(&mut p);
-    // The reviewer's process has ended while the fold is held at its gate.
     assert!(p.wait_exit().success());
+    (sb, gate, p)
+}
+
+/// The status of `reviewer`'s verdict on item `id` in the file cvqa.jsonl.
+fn status(sb: &Sandbox, id: &str, reviewer: &str) -> serde_json::Value {
+    sb.review("cvqa.jsonl", id, reviewer).unwrap()["status"].clone()
+}
+
+#[test]
+fn quit_returns_before_the_fold_and_the_file_then_holds_every_verdict() {
+    // The reviewer's process has ended while the fold is held at its gate.
+    let (sb, gate, p) = accepted_first_and_quit();
     let out = String::from_utf8_lossy(&p.output()).into_owned();
     assert!(out.contains("in the background"), "{out}");
     assert!(locked(&marker(&sb, "cvqa.jsonl")), "a folder runs");
@@ -109,21 +121,14 @@ fn quit_returns_before_the_fold_and_the_file_then_holds_every_verdict() {
 
     std::fs::write(&gate, "").unwrap();
     wait_until("the fold is done", || !marker(&sb, "cvqa.jsonl").exists());
-    assert_eq!(
-        sb.review("cvqa.jsonl", "real-00001", "erin").unwrap()["status"],
-        "accept"
-    );
+    assert_eq!(status(&sb, "real-00001", "erin"), "accept");
     assert!(!journal(&sb, "cvqa.jsonl").exists(), "folded and removed");
     assert!(!locked(&marker(&sb, "cvqa.jsonl")));
 }
 
 #[test]
 fn a_session_opened_while_the_fold_runs_waits_for_it_and_loses_nothing() {
-    let sb = Sandbox::new();
-    let gate = sb.path("gate");
-    let mut p = open(&sb, "cvqa.jsonl", &gate);
-    accept_first_and_quit(&mut p);
-    assert!(p.wait_exit().success());
+    let (sb, gate, _) = accepted_first_and_quit();
     assert!(locked(&marker(&sb, "cvqa.jsonl")));
 
     // The same reviewer opens the file again while the fold is held.
@@ -146,23 +151,13 @@ fn a_session_opened_while_the_fold_runs_waits_for_it_and_loses_nothing() {
     wait_until("the second fold is done", || {
         !marker(&sb, "cvqa.jsonl").exists() && !journal(&sb, "cvqa.jsonl").exists()
     });
-    assert_eq!(
-        sb.review("cvqa.jsonl", "real-00001", "erin").unwrap()["status"],
-        "accept"
-    );
-    assert_eq!(
-        sb.review("cvqa.jsonl", "real-00002", "erin").unwrap()["status"],
-        "reject"
-    );
+    assert_eq!(status(&sb, "real-00001", "erin"), "accept");
+    assert_eq!(status(&sb, "real-00002", "erin"), "reject");
 }
 
 #[test]
 fn another_reviewer_works_while_the_fold_runs_and_both_keep_their_verdicts() {
-    let sb = Sandbox::new();
-    let gate = sb.path("gate");
-    let mut p = open(&sb, "cvqa.jsonl", &gate);
-    accept_first_and_quit(&mut p);
-    assert!(p.wait_exit().success());
+    let (sb, gate, _) = accepted_first_and_quit();
     assert!(locked(&marker(&sb, "cvqa.jsonl")));
 
     let data = sb.path("data").display().to_string();
@@ -198,23 +193,13 @@ fn another_reviewer_works_while_the_fold_runs_and_both_keep_their_verdicts() {
     });
     q.send("q");
     assert!(q.wait_exit().success());
-    assert_eq!(
-        sb.review("cvqa.jsonl", "real-00001", "erin").unwrap()["status"],
-        "accept"
-    );
-    assert_eq!(
-        sb.review("cvqa.jsonl", "real-00001", "quinn").unwrap()["status"],
-        "reject"
-    );
+    assert_eq!(status(&sb, "real-00001", "erin"), "accept");
+    assert_eq!(status(&sb, "real-00001", "quinn"), "reject");
 }
 
 #[test]
 fn kill_9_of_the_folder_loses_nothing() {
-    let sb = Sandbox::new();
-    let gate = sb.path("gate");
-    let mut p = open(&sb, "cvqa.jsonl", &gate);
-    accept_first_and_quit(&mut p);
-    assert!(p.wait_exit().success());
+    let (sb, gate, _) = accepted_first_and_quit();
     let pid = folder_pid(&sb, "cvqa.jsonl");
     // SAFETY: a signal to the folder this test started (through verdict).
     unsafe { libc::kill(pid, libc::SIGKILL) };
@@ -235,19 +220,12 @@ fn kill_9_of_the_folder_loses_nothing() {
     wait_until("the fold is done", || {
         !marker(&sb, "cvqa.jsonl").exists() && !journal(&sb, "cvqa.jsonl").exists()
     });
-    assert_eq!(
-        sb.review("cvqa.jsonl", "real-00001", "erin").unwrap()["status"],
-        "accept"
-    );
+    assert_eq!(status(&sb, "real-00001", "erin"), "accept");
 }
 
 #[test]
 fn a_file_edited_by_another_program_during_the_fold_keeps_both_changes() {
-    let sb = Sandbox::new();
-    let gate = sb.path("gate");
-    let mut p = open(&sb, "cvqa.jsonl", &gate);
-    accept_first_and_quit(&mut p);
-    assert!(p.wait_exit().success());
+    let (sb, gate, _) = accepted_first_and_quit();
     assert!(locked(&marker(&sb, "cvqa.jsonl")));
     let orig = std::fs::read_to_string(sb.path("cvqa.jsonl")).unwrap();
     std::fs::write(
@@ -259,9 +237,6 @@ fn a_file_edited_by_another_program_during_the_fold_keeps_both_changes() {
     wait_until("the fold is done", || !marker(&sb, "cvqa.jsonl").exists());
     let text = std::fs::read_to_string(sb.path("cvqa.jsonl")).unwrap();
     assert!(text.starts_with("{\"id\":\"added-elsewhere\""), "{text}");
-    assert_eq!(
-        sb.review("cvqa.jsonl", "real-00001", "erin").unwrap()["status"],
-        "accept"
-    );
+    assert_eq!(status(&sb, "real-00001", "erin"), "accept");
     assert!(!journal(&sb, "cvqa.jsonl").exists());
 }

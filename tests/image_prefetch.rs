@@ -121,16 +121,29 @@ fn seen(rx: &Receiver<Seen>) -> Seen {
     rx.recv_timeout(WAIT).expect("the decoder reported nothing")
 }
 
+/// A worker on the slow decoder, and files `names` for it in a fresh folder (the
+/// returned folder lives as long as it is bound).
+fn slow_worker<const N: usize>(
+    names: [&str; N],
+) -> (
+    tempfile::TempDir,
+    [PathBuf; N],
+    Slow,
+    ImageWorker,
+    Receiver<ImageEvent>,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let paths = files(dir.path(), &names).try_into().unwrap();
+    let s = slow_decoder();
+    let (w, rx) = worker(s.decoder.clone());
+    (dir, paths, s, w, rx)
+}
+
 /// The current item's image arrives while a long prefetch is still decoding: it never
 /// queues behind it.
 #[test]
 fn the_current_image_arrives_before_a_long_prefetch_finishes() {
-    let dir = tempfile::tempdir().unwrap();
-    let [slow, now] = files(dir.path(), &["slow-next.png", "now.png"])
-        .try_into()
-        .unwrap();
-    let s = slow_decoder();
-    let (w, rx) = worker(s.decoder.clone());
+    let (_dir, [slow, now], s, w, rx) = slow_worker(["slow-next.png", "now.png"]);
     w.prefetch(slow.clone());
     assert_eq!(seen(&s.events), Seen::Started("slow-next.png".into()));
     w.request(key(&now));
@@ -144,12 +157,7 @@ fn the_current_image_arrives_before_a_long_prefetch_finishes() {
 /// once from the decoded cache, not after the prefetch.
 #[test]
 fn zoom_is_not_held_up_by_a_long_prefetch() {
-    let dir = tempfile::tempdir().unwrap();
-    let [slow, now] = files(dir.path(), &["slow-next.png", "now.png"])
-        .try_into()
-        .unwrap();
-    let s = slow_decoder();
-    let (w, rx) = worker(s.decoder.clone());
+    let (_dir, [slow, now], s, w, rx) = slow_worker(["slow-next.png", "now.png"]);
     w.request(key(&now));
     assert_eq!(ready(&rx), key(&now));
     w.prefetch(slow.clone());
@@ -169,12 +177,7 @@ fn zoom_is_not_held_up_by_a_long_prefetch() {
 /// and the new next item is prefetched.
 #[test]
 fn a_prefetch_no_longer_near_is_cancelled() {
-    let dir = tempfile::tempdir().unwrap();
-    let [a, b] = files(dir.path(), &["slow-a.png", "slow-b.png"])
-        .try_into()
-        .unwrap();
-    let s = slow_decoder();
-    let (w, _rx) = worker(s.decoder.clone());
+    let (_dir, [a, b], s, w, _rx) = slow_worker(["slow-a.png", "slow-b.png"]);
     w.prefetch(a.clone());
     assert_eq!(seen(&s.events), Seen::Started("slow-a.png".into()));
     w.prefetch(b.clone());
@@ -187,10 +190,7 @@ fn a_prefetch_no_longer_near_is_cancelled() {
 /// and the image is not decoded twice).
 #[test]
 fn the_prefetched_image_once_current_is_decoded_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let [slow] = files(dir.path(), &["slow-next.png"]).try_into().unwrap();
-    let s = slow_decoder();
-    let (w, rx) = worker(s.decoder.clone());
+    let (_dir, [slow], s, w, rx) = slow_worker(["slow-next.png"]);
     w.prefetch(slow.clone());
     assert_eq!(seen(&s.events), Seen::Started("slow-next.png".into()));
     w.request(key(&slow));
@@ -204,12 +204,7 @@ fn the_prefetched_image_once_current_is_decoded_once() {
 /// Stepping past an item whose huge image is still decoding cancels that decode.
 #[test]
 fn a_superseded_request_stops_decoding() {
-    let dir = tempfile::tempdir().unwrap();
-    let [slow, now] = files(dir.path(), &["slow-passed.png", "now.png"])
-        .try_into()
-        .unwrap();
-    let s = slow_decoder();
-    let (w, rx) = worker(s.decoder.clone());
+    let (_dir, [slow, now], s, w, rx) = slow_worker(["slow-passed.png", "now.png"]);
     w.request(key(&slow));
     assert_eq!(seen(&s.events), Seen::Started("slow-passed.png".into()));
     w.request(key(&now));
@@ -295,6 +290,22 @@ fn peak_mb_decoding(path: &Path) -> u64 {
     kb / 1024
 }
 
+/// Can this machine measure a peak (it has /proc/self/status)? Says so when not.
+fn can_measure_peak() -> bool {
+    let can = Path::new("/proc/self/status").exists();
+    if !can {
+        eprintln!("skipped: no /proc/self/status");
+    }
+    can
+}
+
+/// Decoding `path` (`what`, for the log) peaks below `bound_mb` MiB resident.
+fn assert_peak_below(path: &Path, what: &str, bound_mb: u64) {
+    let mb = peak_mb_decoding(path);
+    println!("peak resident while decoding {what}: {mb} MB");
+    assert!(mb < bound_mb, "peak {mb} MB, bound {bound_mb} MB");
+}
+
 /// The stated bound on the peak resident memory of decoding a 12000x12000 PNG: the kept
 /// image (4096 pixels a side, 48 MiB as RGB), a few rows, and the test process itself.
 const PNG_PEAK_BOUND_MB: u64 = 96;
@@ -303,19 +314,13 @@ const PNG_PEAK_BOUND_MB: u64 = 96;
 /// down row by row while it decodes.
 #[test]
 fn decoding_a_huge_png_has_bounded_peak_memory() {
-    if !Path::new("/proc/self/status").exists() {
-        eprintln!("skipped: no /proc/self/status");
+    if !can_measure_peak() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("huge.png");
     write_gradient_png(&path, 12_000, 12_000);
-    let mb = peak_mb_decoding(&path);
-    println!("peak resident while decoding a 12000x12000 PNG: {mb} MB");
-    assert!(
-        mb < PNG_PEAK_BOUND_MB,
-        "peak {mb} MB, bound {PNG_PEAK_BOUND_MB} MB"
-    );
+    assert_peak_below(&path, "a 12000x12000 PNG", PNG_PEAK_BOUND_MB);
 }
 
 /// The stated bound for a JPEG, decoded whole: its pixels within the decoder's 192 MiB
@@ -326,8 +331,7 @@ const JPEG_PEAK_BOUND_MB: u64 = 300;
 /// stays within the stated bound.
 #[test]
 fn decoding_a_huge_jpeg_has_bounded_peak_memory() {
-    if !Path::new("/proc/self/status").exists() {
-        eprintln!("skipped: no /proc/self/status");
+    if !can_measure_peak() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -337,12 +341,7 @@ fn decoding_a_huge_jpeg_has_bounded_peak_memory() {
     });
     img.save(&path).unwrap();
     drop(img);
-    let mb = peak_mb_decoding(&path);
-    println!("peak resident while decoding an 8000x8000 JPEG: {mb} MB");
-    assert!(
-        mb < JPEG_PEAK_BOUND_MB,
-        "peak {mb} MB, bound {JPEG_PEAK_BOUND_MB} MB"
-    );
+    assert_peak_below(&path, "an 8000x8000 JPEG", JPEG_PEAK_BOUND_MB);
 }
 
 /// A JPEG over the limit is refused with a clear message, before any pixel is decoded.

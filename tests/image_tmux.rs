@@ -33,36 +33,46 @@ fn verdict_in_tmux_sized(
     cols: u16,
     rows: u16,
 ) -> Option<((TmuxServer, Sandbox), Pty)> {
-    let ok = std::process::Command::new("tmux").arg("-V").output();
-    if !ok.is_ok_and(|o| o.status.success()) {
+    if !has_tmux() {
         return None;
     }
     let sb = sandbox();
     let socket = format!("verdict-{name}-{}", std::process::id());
+    let command = verdict_command(&sb, protocol);
+    let server = TmuxServer(socket.clone());
+    let p = tmux_session(&socket, &command, cols, rows);
+    Some(((server, sb), p))
+}
+
+/// Is tmux installed (does `tmux -V` succeed)?
+fn has_tmux() -> bool {
+    let ok = std::process::Command::new("tmux").arg("-V").output();
+    ok.is_ok_and(|o| o.status.success())
+}
+
+/// The shell command that runs the reviewer as erin on the sandbox's `two.jsonl` with
+/// `protocol`, its data and config folders in the sandbox.
+fn verdict_command(sb: &Sandbox, protocol: &str) -> String {
     let bin = std::env::var("VERDICT_TEST_BIN")
         .unwrap_or_else(|_| env!("CARGO_BIN_EXE_verdict").to_string());
-    let command = format!(
+    format!(
         "env VERDICT_DATA_DIR={} VERDICT_CONFIG_DIR={} {bin} {} -r erin --image-protocol {protocol}",
         sb.path("data").display(),
         sb.path("config").display(),
         sb.path("two.jsonl").display(),
-    );
-    let server = TmuxServer(socket.clone());
-    let p = Pty::spawn_program(
+    )
+}
+
+/// A new tmux session on the server at `socket` (no config file) running `command`,
+/// shown in a pty of `cols`×`rows`.
+fn tmux_session(socket: &str, command: &str, cols: u16, rows: u16) -> Pty {
+    Pty::spawn_program(
         "tmux",
-        [
-            "-L",
-            socket.as_str(),
-            "-f",
-            "/dev/null",
-            "new-session",
-            command.as_str(),
-        ],
+        ["-L", socket, "-f", "/dev/null", "new-session", command],
         &[],
         cols,
         rows,
-    );
-    Some(((server, sb), p))
+    )
 }
 
 /// Kitty through a real tmux (3.3 or later) whose outer terminal has no 24-bit colour:
@@ -232,37 +242,16 @@ fn sixel_and_iterm2_through_tmux_follow_their_pane() {
 /// the window is shown (tmux 3.4's `all` would have kept it).
 #[test]
 fn kitty_sent_while_the_window_is_hidden_arrives_when_shown() {
-    let ok = std::process::Command::new("tmux").arg("-V").output();
-    if !ok.is_ok_and(|o| o.status.success()) {
+    if !has_tmux() {
         eprintln!("tmux is not installed: skipped");
         return;
     }
     let sb = sandbox();
     let socket = format!("verdict-hidden-{}", std::process::id());
     let _server = TmuxServer(socket.clone());
-    let p = Pty::spawn_program(
-        "tmux",
-        [
-            "-L",
-            socket.as_str(),
-            "-f",
-            "/dev/null",
-            "new-session",
-            "sleep 600",
-        ],
-        &[],
-        100,
-        30,
-    );
+    let p = tmux_session(&socket, "sleep 600", 100, 30);
     std::thread::sleep(std::time::Duration::from_millis(500));
-    let bin = std::env::var("VERDICT_TEST_BIN")
-        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_verdict").to_string());
-    let command = format!(
-        "env VERDICT_DATA_DIR={} VERDICT_CONFIG_DIR={} {bin} {} -r erin --image-protocol kitty",
-        sb.path("data").display(),
-        sb.path("config").display(),
-        sb.path("two.jsonl").display(),
-    );
+    let command = verdict_command(&sb, "kitty");
     tmux_on(&socket, &["new-window", "-d", "-n", "rev", &command]);
     // Drawn in the hidden window (tmux keeps its screen), image sent and dropped.
     let start = std::time::Instant::now();

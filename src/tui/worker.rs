@@ -372,12 +372,28 @@ mod tests {
     use super::*;
     use std::sync::mpsc;
 
-    #[test]
-    fn the_worker_writes_the_session_and_position_files() {
+    /// A worker started for reviewer ann on `r.jsonl` (holding `content`) in a fresh
+    /// temporary folder, its data folder inside it.
+    pub(super) struct Started {
+        /// The temporary folder: it lives as long as this.
+        pub d: tempfile::TempDir,
+        pub file: PathBuf,
+        pub dirs: config::Dirs,
+        /// ann's journal for the file.
+        pub journal: PathBuf,
+        /// What the worker sends back.
+        pub msgs: mpsc::Receiver<Msg>,
+        /// Requests to the worker.
+        pub tx: mpsc::Sender<Req>,
+        pub h: JoinHandle<()>,
+    }
+
+    pub(super) fn start(content: &str) -> Started {
         let d = tempfile::tempdir().unwrap();
         let file = d.path().join("r.jsonl");
-        std::fs::write(&file, "{\"id\":\"a\",\"benchmark\":\"other\"}\n").unwrap();
+        std::fs::write(&file, content).unwrap();
         let opened = crate::session::open(&file, "ann").unwrap();
+        let journal = opened.own.path().to_path_buf();
         let dirs = config::Dirs {
             config_file: None,
             data_dir: Some(d.path().join("data")),
@@ -387,7 +403,7 @@ mod tests {
             file: file.clone(),
             reviewer: "ann".into(),
         };
-        let (out, _msgs) = mpsc::channel();
+        let (out, msgs) = mpsc::channel();
         let (tx, rx) = mpsc::channel();
         let h = spawn(
             Session {
@@ -399,6 +415,28 @@ mod tests {
             out,
             rx,
         );
+        Started {
+            d,
+            file,
+            dirs,
+            journal,
+            msgs,
+            tx,
+            h,
+        }
+    }
+
+    #[test]
+    fn the_worker_writes_the_session_and_position_files() {
+        let Started {
+            d: _d,
+            file,
+            dirs,
+            msgs: _msgs,
+            tx,
+            h,
+            ..
+        } = start("{\"id\":\"a\",\"benchmark\":\"other\"}\n");
         let s = config::Session {
             skipped: vec![config::ItemRef {
                 index: 0,
@@ -424,7 +462,6 @@ mod tests {
 #[cfg(test)]
 mod refusals {
     use super::*;
-    use std::sync::mpsc;
 
     /// Open `content` as a session, send one verdict on item 0 (its id as the screen
     /// read it: none when the item cannot be read), and return the worker's
@@ -434,31 +471,14 @@ mod refusals {
         id: Option<&str>,
         review: Option<Value>,
     ) -> (Result<(), String>, String) {
-        let d = tempfile::tempdir().unwrap();
-        let file = d.path().join("r.jsonl");
-        std::fs::write(&file, content).unwrap();
-        let opened = crate::session::open(&file, "ann").unwrap();
-        let journal = opened.own.path().to_path_buf();
-        let keep = Keep {
-            dirs: config::Dirs {
-                config_file: None,
-                data_dir: Some(d.path().join("data")),
-            },
-            file: file.clone(),
-            reviewer: "ann".into(),
-        };
-        let (out, msgs) = mpsc::channel();
-        let (tx, rx) = mpsc::channel();
-        let h = spawn(
-            Session {
-                store: opened.store,
-                own: opened.own,
-                stale: opened.stale,
-                keep,
-            },
-            out,
-            rx,
-        );
+        let super::tests::Started {
+            d: _d,
+            journal,
+            msgs,
+            tx,
+            h,
+            ..
+        } = super::tests::start(content);
         tx.send(Req::Record {
             seq: 1,
             item: 0,

@@ -11,6 +11,7 @@ use crossterm::event::KeyEvent;
 use crate::tui::app::State;
 use crate::tui::edit::{EditOutcome, TextEdit};
 use crate::tui::keymap::{Action, Context, Keymap};
+use crate::tui::overlays::Outcome;
 use crate::tui::text::sanitize;
 use crate::tui::views::common::block;
 
@@ -50,6 +51,21 @@ pub(crate) fn field_key(km: &Keymap, ctx: Context, e: &mut TextEdit, k: &KeyEven
     match e.handle(k) {
         EditOutcome::Changed => FieldKey::Edited,
         _ => FieldKey::Other,
+    }
+}
+
+/// A key in a dialog of one text field whose keys are the table `ctx`: cancel closes,
+/// submit gives the text as typed, any other key stays.
+pub(crate) fn text_field_key(
+    km: &Keymap,
+    ctx: Context,
+    e: &mut TextEdit,
+    k: &KeyEvent,
+) -> Outcome<String> {
+    match field_key(km, ctx, e, k) {
+        FieldKey::Action(Action::Cancel) => Outcome::Close,
+        FieldKey::Action(Action::Submit) => Outcome::Submit(e.text()),
+        _ => Outcome::Stay,
     }
 }
 

@@ -6,9 +6,9 @@ use ratatui::layout::Rect;
 
 use crate::tui::app::State;
 use crate::tui::edit::TextEdit;
-use crate::tui::keymap::{Action, Context, Keymap};
+use crate::tui::keymap::{Context, Keymap};
 use crate::tui::overlays::Outcome;
-use crate::tui::overlays::dialog::{FieldKey, draw_input, field_key, save_cancel};
+use crate::tui::overlays::dialog::{draw_input, save_cancel, text_field_key};
 
 /// The dialog's title.
 const TITLE: &str = "Note";
@@ -18,11 +18,7 @@ pub const KEYS: Context = Context::Note;
 /// A key in the note field: `submit` gives the note as typed (Alt-Enter, the field's, is
 /// a new line).
 pub fn handle_key(e: &mut TextEdit, km: &Keymap, k: &KeyEvent) -> Outcome<String> {
-    match field_key(km, KEYS, e, k) {
-        FieldKey::Action(Action::Cancel) => Outcome::Close,
-        FieldKey::Action(Action::Submit) => Outcome::Submit(e.text()),
-        _ => Outcome::Stay,
-    }
+    text_field_key(km, KEYS, e, k)
 }
 
 pub fn draw(state: &State, f: &mut Frame, area: Rect, e: &TextEdit) {

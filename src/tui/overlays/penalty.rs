@@ -6,9 +6,9 @@ use ratatui::layout::Rect;
 
 use crate::tui::app::State;
 use crate::tui::edit::TextEdit;
-use crate::tui::keymap::{Action, Context, Keymap};
+use crate::tui::keymap::{Context, Keymap};
 use crate::tui::overlays::Outcome;
-use crate::tui::overlays::dialog::{FieldKey, draw_input, field_key, save_cancel};
+use crate::tui::overlays::dialog::{draw_input, save_cancel, text_field_key};
 
 /// The dialog's title.
 const TITLE: &str = "Penalty: what the response gets wrong";
@@ -17,11 +17,7 @@ const KEYS: Context = Context::Penalty;
 
 /// A key in the penalty field: `submit` gives the penalty as typed.
 pub fn handle_key(e: &mut TextEdit, km: &Keymap, k: &KeyEvent) -> Outcome<String> {
-    match field_key(km, KEYS, e, k) {
-        FieldKey::Action(Action::Cancel) => Outcome::Close,
-        FieldKey::Action(Action::Submit) => Outcome::Submit(e.text()),
-        _ => Outcome::Stay,
-    }
+    text_field_key(km, KEYS, e, k)
 }
 
 pub fn draw(state: &State, f: &mut Frame, area: Rect, e: &TextEdit) {

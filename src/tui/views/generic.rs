@@ -35,6 +35,16 @@ pub(crate) fn generic_lines(state: &State, raw: &str) -> Vec<Line<'static>> {
     out
 }
 
+/// The grade column of a view whose verdict is one value: the reviewer's own verdict
+/// on one line, or "not graded".
+pub(crate) fn verdict_parts(mine: Option<&Review>) -> Vec<String> {
+    vec![
+        mine.and_then(|r| r.verdict.clone())
+            .map(|v| one_line(&v))
+            .unwrap_or_else(|| NOT_GRADED.to_string()),
+    ]
+}
+
 /// The view of an item of no known benchmark.
 pub struct GenericView;
 
@@ -51,11 +61,7 @@ impl View for GenericView {
         _model: Option<&str>,
         _column: bool,
     ) -> Vec<String> {
-        vec![
-            mine.and_then(|r| r.verdict.clone())
-                .map(|v| one_line(&v))
-                .unwrap_or_else(|| NOT_GRADED.to_string()),
-        ]
+        verdict_parts(mine)
     }
 
     fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>) {

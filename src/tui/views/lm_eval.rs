@@ -13,7 +13,6 @@ use crate::tui::keymap::Action;
 use crate::tui::text::one_line;
 use crate::tui::views::View;
 use crate::tui::views::common::{heading, kv, text_lines};
-use crate::tui::views::model_line::NOT_GRADED;
 
 /// The view of a logged sample.
 pub struct LmEvalView;
@@ -107,11 +106,7 @@ impl View for LmEvalView {
         _model: Option<&str>,
         _column: bool,
     ) -> Vec<String> {
-        vec![
-            mine.and_then(|r| r.verdict.clone())
-                .map(|v| one_line(&v))
-                .unwrap_or_else(|| NOT_GRADED.to_string()),
-        ]
+        crate::tui::views::generic::verdict_parts(mine)
     }
 
     /// The three verdict keys, named by the values they write here.
