@@ -172,7 +172,7 @@ impl State {
             }
             Action::Accept => {
                 if self.change_review(fx, |r, _| review::accept(r)) {
-                    self.advance_after("accepted", fx);
+                    self.advance_after(crate::model::CvqaStatus::Accept.done(), fx);
                 }
             }
             Action::Skip => self.toggle_skip(fx),

@@ -191,7 +191,7 @@ impl State {
                         if self.change_review(fx, |r, _| {
                             review::reject(r, CvqaReason::Other, Some(&t))
                         }) {
-                            self.advance_after("rejected (other)", fx);
+                            self.advance_after(&super::recording::rejected(CvqaReason::Other), fx);
                         }
                     }
                     _ => {}

@@ -82,7 +82,7 @@ impl State {
             return;
         }
         if self.change_review(fx, |r, _| review::reject(r, reason, None)) {
-            self.advance_after(&format!("rejected ({})", reason.name()), fx);
+            self.advance_after(&rejected(reason), fx);
         }
     }
 
@@ -425,4 +425,13 @@ impl State {
         self.rec.undo.push(c);
         fx.push(self.session_effect());
     }
+}
+
+/// What a reject did, for the status line: `rejected (<reason>)`.
+pub(super) fn rejected(reason: CvqaReason) -> String {
+    format!(
+        "{} ({})",
+        crate::model::CvqaStatus::Reject.done(),
+        reason.name()
+    )
 }

@@ -174,12 +174,12 @@ impl View for CvqaView {
         let r = mine.cloned().unwrap_or_default();
         // a column shows the response's grades; the verdict on the question is the item's
         let verification = match r.status {
-            Some(CvqaStatus::Accept) => "accepted".into(),
-            Some(CvqaStatus::Fix) => "fixed".into(),
-            Some(CvqaStatus::Reject) => format!(
-                "rejected ({})",
+            Some(s @ CvqaStatus::Reject) => format!(
+                "{} ({})",
+                s.done(),
                 r.reason.map(|x| x.name()).unwrap_or("no reason")
             ),
+            Some(s) => s.done().into(),
             None => "question not verified".into(),
         };
         if !column {
