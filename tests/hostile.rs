@@ -357,11 +357,9 @@ fn split_prints_safely_and_writes_the_bytes() {
     }
 }
 
-#[test]
-fn import_prints_safely_and_writes_the_text() {
-    let c = Corpus::new();
-    let csv_name = c.path(format!("{}_responses.csv", evil_name("CSV")));
-    let mut w = csv::Writer::from_path(&csv_name).unwrap();
+/// A C-VQA responses CSV with one hostile row, open for more rows.
+fn hostile_cvqa_csv(path: &std::path::Path) -> csv::Writer<std::fs::File> {
+    let mut w = csv::Writer::from_path(path).unwrap();
     w.write_record([
         "img_path",
         "query",
@@ -384,6 +382,14 @@ fn import_prints_safely_and_writes_the_text() {
         "1",
     ])
     .unwrap();
+    w
+}
+
+#[test]
+fn import_prints_safely_and_writes_the_text() {
+    let c = Corpus::new();
+    let csv_name = c.path(format!("{}_responses.csv", evil_name("CSV")));
+    let mut w = hostile_cvqa_csv(&csv_name);
     // a row of an unknown type: the importer names it in a message
     w.write_record(["b.jpg", "q", "3", "nq", "1", &evil("TYPE"), "3", "1"])
         .unwrap();
@@ -399,29 +405,7 @@ fn import_prints_safely_and_writes_the_text() {
     );
 
     // without the bad row, and with a hostile model name
-    let mut w = csv::Writer::from_path(&csv_name).unwrap();
-    w.write_record([
-        "img_path",
-        "query",
-        "answer",
-        "new query",
-        "new answer",
-        "type",
-        "response",
-        "new_response",
-    ])
-    .unwrap();
-    w.write_record([
-        &evil("IMG"),
-        &evil("Q"),
-        "3",
-        &evil("NQ"),
-        "1",
-        "direct",
-        &evil("RESP"),
-        "1",
-    ])
-    .unwrap();
+    let mut w = hostile_cvqa_csv(&csv_name);
     w.flush().unwrap();
     let o = c.run(&[
         os("import"),
