@@ -8,7 +8,7 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use super::StoreError;
+use super::*;
 
 /// Where a save writes: small pieces are gathered, long unchanged runs are copied from
 /// the source file in the kernel.
@@ -273,4 +273,149 @@ pub(super) fn may_replace(
         }
     }
     Ok(())
+}
+
+/// Saving a store: the atomic replace of its file.
+impl super::Store {
+    /// Write the current contents atomically to the store's path.
+    pub fn save(&mut self) -> Result<SaveReport, StoreError> {
+        self.save_until(&AtomicBool::new(false))
+    }
+
+    /// [`Store::save`] that gives up, leaving the file as it was, once `cancel` is set
+    /// (checked between pieces of at most 64 MiB, before the fsync and before the
+    /// rename): an error of kind `Interrupted`, and [`is_cancelled`] says so.
+    pub fn save_until(&mut self, cancel: &AtomicBool) -> Result<SaveReport, StoreError> {
+        let path = self.path.clone();
+        self.check_unchanged()?;
+        let io_err = |source| StoreError::Io {
+            path: path.clone(),
+            source,
+        };
+        // A symlinked results file: write the file it points to, keep the link.
+        let target = match fs::symlink_metadata(&path) {
+            Ok(m) if m.file_type().is_symlink() => fs::canonicalize(&path).map_err(io_err)?,
+            _ => path.clone(),
+        };
+        let dir = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let old_meta = fs::metadata(&target).ok();
+        let old_perms = old_meta.as_ref().map(|m| m.permissions());
+        if let Some(m) = &old_meta {
+            may_replace(&path, &target, m)?;
+        }
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        remove_stale_temporaries(&dir, &name);
+        let mut tmp = create_locked_temporary(&dir, &name).map_err(io_err)?;
+        let bytes = self.write_to(tmp.as_file_mut(), cancel).map_err(io_err)?;
+        #[cfg(unix)]
+        if let Some(m) = &old_meta {
+            // The replacement gets the file's owner and group, or the save is refused: a
+            // file must not change hands because someone else saved it. (Owner first: a
+            // chown clears set-id bits that the mode below puts back.)
+            use std::os::unix::fs::MetadataExt;
+            if std::os::unix::fs::fchown(tmp.as_file(), Some(m.uid()), Some(m.gid())).is_err() {
+                return Err(StoreError::Owner {
+                    path,
+                    uid: m.uid(),
+                    gid: m.gid(),
+                });
+            }
+        }
+        if let Some(p) = old_perms {
+            tmp.as_file().set_permissions(p).map_err(io_err)?;
+        }
+        check_cancel(cancel).map_err(io_err)?;
+        tmp.as_file().sync_all().map_err(io_err)?;
+        check_cancel(cancel).map_err(io_err)?;
+        // Check again just before the rename: the window for a lost update is the rename
+        // itself.
+        self.check_unchanged()?;
+        // Hold the old file open across the rename and let go of it on another thread: the
+        // rename then only unlinks the name, and freeing the old blocks (a TRIM on disks
+        // mounted with discard) happens off the save's path.
+        let old_file = File::open(&target).ok();
+        tmp.persist(&target).map_err(|e| io_err(e.error))?;
+        if let Some(f) = old_file {
+            std::thread::spawn(move || drop(f));
+        }
+        sync_dir(&dir).map_err(io_err)?;
+        let meta = fs::metadata(&path).map_err(io_err)?;
+        let report = SaveReport {
+            items_written: self.dirty.len(),
+            bytes,
+        };
+        self.dirty.clear();
+        self.saved_edits = self.edits.keys().copied().collect();
+        self.stamp = Some(Stamp::of(&meta));
+        Ok(report)
+    }
+
+    /// Fail with `Conflict` if the file on disk is not the one we read.
+    pub fn check_unchanged(&self) -> Result<(), StoreError> {
+        let Some(stamp) = &self.stamp else {
+            return Ok(());
+        };
+        if self.buf.damaged() {
+            return Err(StoreError::Conflict {
+                path: self.path.clone(),
+            });
+        }
+        match fs::metadata(&self.path) {
+            Ok(m) if Stamp::of(&m) == *stamp => Ok(()),
+            Ok(_) => Err(StoreError::Conflict {
+                path: self.path.clone(),
+            }),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(StoreError::Conflict {
+                path: self.path.clone(),
+            }),
+            Err(source) => Err(StoreError::Io {
+                path: self.path.clone(),
+                source,
+            }),
+        }
+    }
+
+    /// Write the current contents: the file's bytes, with edited items' text in place of
+    /// theirs and appended items (JSONL) on lines of their own. Returns the bytes written.
+    /// Unchanged runs of a mapped file are copied by the kernel (`copy_file_range`) where
+    /// the file system allows, else written from the mapping.
+    pub(super) fn write_to(&self, out: &mut File, cancel: &AtomicBool) -> io::Result<u64> {
+        let mut o = Sink {
+            out,
+            pending: Vec::with_capacity(1 << 20),
+            n: 0,
+            last: None,
+            src: self.buf.file(),
+            cancel,
+        };
+        let mut pos = 0;
+        let appended_from = self
+            .spans
+            .iter()
+            .position(|s| s.start == self.buf.len() && s.is_empty() && self.format == Format::Jsonl)
+            .unwrap_or(self.spans.len());
+        // Unchanged runs go out as one range each, however many items they hold.
+        for (&i, text) in self.edits.range(..appended_from) {
+            let span = &self.spans[i];
+            o.copy(&self.buf, pos..span.start)?;
+            o.put(text.as_bytes())?;
+            pos = span.end;
+        }
+        o.copy(&self.buf, pos..self.buf.len())?;
+        for i in appended_from..self.spans.len() {
+            if o.last.is_some_and(|l| l != b'\n') {
+                o.put(b"\n")?;
+            }
+            o.put(self.edits.get(&i).map(String::as_bytes).unwrap_or_default())?;
+            o.put(b"\n")?;
+        }
+        o.flush()?;
+        Ok(o.n)
+    }
 }

@@ -1,6 +1,7 @@
 use super::*;
 use std::hint::black_box;
 use std::io::Write;
+use std::sync::atomic::AtomicBool;
 
 fn tmpfile(name: &str, content: &[u8]) -> (tempfile::TempDir, PathBuf) {
     let d = tempfile::tempdir().unwrap();
