@@ -814,11 +814,7 @@ fn summary_screens() {
                 fx.iter()
                     .any(|e| matches!(e, Effect::ComputeSummary { .. }))
             );
-            let v = verdict::tui::grading::summary_value(&s.store);
-            s.update(Msg::Summary {
-                seq: s.summary_seq,
-                result: Ok(v),
-            });
+            summary_arrives(&mut s);
             let out = render_to_string(&s, w, h);
             assert!(out.contains("Summary"), "{out}");
             insta::assert_snapshot!(
@@ -1197,11 +1193,7 @@ fn dialogs_and_summary_rows_fit_80x24() {
     insta::assert_snapshot!("fix_80x24", out);
     let (_d, mut s) = state("cvqa.jsonl");
     ch(&mut s, 's');
-    let v = verdict::tui::grading::summary_value(&s.store);
-    s.update(Msg::Summary {
-        seq: s.summary_seq,
-        result: Ok(v),
-    });
+    summary_arrives(&mut s);
     let out = render_to_string(&s, 80, 24);
     assert!(
         !out.contains("orig") || out.contains("n=1     orig") || out.contains("n=2     orig"),
@@ -1303,11 +1295,7 @@ fn theme_key_says_which_theme() {
 fn summary_footer_names_the_keys_that_close_it() {
     let (_d, mut s) = state("chartom.jsonl");
     ch(&mut s, 's');
-    let v = verdict::tui::grading::summary_value(&s.store);
-    s.update(Msg::Summary {
-        seq: s.summary_seq,
-        result: Ok(v),
-    });
+    summary_arrives(&mut s);
     let out = render_to_string(&s, 80, 24);
     let footer = out.lines().nth(23).unwrap().to_string();
     assert!(footer.contains("s close"), "{footer}");
@@ -2099,11 +2087,7 @@ fn help_and_summary_scroll_stop_at_their_end() {
     assert!(out.contains("▲ lines"), "{out}");
     press(&mut s, KeyCode::Esc);
     ch(&mut s, 's');
-    let v = verdict::tui::grading::summary_value(&s.store);
-    s.update(Msg::Summary {
-        seq: s.summary_seq,
-        result: Ok(v),
-    });
+    summary_arrives(&mut s);
     for _ in 0..30 {
         ch(&mut s, 'j');
     }
@@ -2431,11 +2415,7 @@ fn summary_progress_says_done_and_touched_apart() {
     ]);
     s.size = (100, 60);
     ch(&mut s, 's');
-    let v = verdict::tui::grading::summary_value(&s.store);
-    s.update(Msg::Summary {
-        seq: s.summary_seq,
-        result: Ok(v),
-    });
+    summary_arrives(&mut s);
     let out = render_to_string(&s, 100, 60);
     let row = out
         .lines()
@@ -2760,11 +2740,7 @@ fn small_screen_texts_read_whole() {
 fn the_hmi_plot_names_the_model_it_plots() {
     let (_d, mut s) = state("chartom.jsonl");
     ch(&mut s, 's');
-    let v = verdict::tui::grading::summary_value(&s.store);
-    s.update(Msg::Summary {
-        seq: s.summary_seq,
-        result: Ok(v),
-    });
+    summary_arrives(&mut s);
     let out = render_to_string(&s, 120, 50);
     let title = out
         .lines()
@@ -2777,11 +2753,7 @@ fn the_hmi_plot_names_the_model_it_plots() {
 fn page_down_in_the_summary_skips_no_line() {
     let (_d, mut s) = state("chartom.jsonl");
     ch(&mut s, 's');
-    let v = verdict::tui::grading::summary_value(&s.store);
-    s.update(Msg::Summary {
-        seq: s.summary_seq,
-        result: Ok(v),
-    });
+    summary_arrives(&mut s);
     // the summary's text rows: above the HMI plot's box
     let text_rows = |s: &State| -> Vec<String> {
         let out = render_to_string(s, 80, 24);
@@ -3026,6 +2998,16 @@ fn the_filter_menu_names_and_takes_the_live_clear_key() {
 
 /// The state on a copy of an lm-eval sample file, in the model's folder as lm_eval
 /// writes it.
+/// The summary the reviewer asked for arrives: computed from the file as it is now, and
+/// answering the latest request.
+fn summary_arrives(s: &mut State) {
+    let v = verdict::tui::grading::summary_value(&s.store);
+    s.update(Msg::Summary {
+        seq: s.summary_seq,
+        result: Ok(v),
+    });
+}
+
 fn lm_eval_state(task_file: &str) -> (tempfile::TempDir, State) {
     let d = tempfile::tempdir().unwrap();
     let dir = d.path().join("example__tiny-llama-1b");
@@ -3141,11 +3123,7 @@ fn a_summary_computed_before_a_reload_is_not_shown_after_it() {
 fn the_summary_opened_again_does_not_show_the_old_figures() {
     let (_d, mut s) = state("cvqa.jsonl");
     ch(&mut s, 's');
-    let v = verdict::tui::grading::summary_value(&s.store);
-    s.update(Msg::Summary {
-        seq: s.summary_seq,
-        result: Ok(v),
-    });
+    summary_arrives(&mut s);
     assert!(s.summary.is_some());
     press(&mut s, KeyCode::Esc);
     ch(&mut s, 's');
@@ -3250,11 +3228,7 @@ fn the_summary_of_lm_eval_samples_shows_the_harness_and_the_corrected_metric() {
         s.mode = Mode::Normal;
         let fx = ch(&mut s, 's');
         assert!(fx.contains(&Effect::ComputeSummary { seq: s.summary_seq }));
-        let v = verdict::tui::grading::summary_value(&s.store);
-        s.update(Msg::Summary {
-            seq: s.summary_seq,
-            result: Ok(v),
-        });
+        summary_arrives(&mut s);
         let out = render_to_string(&s, w, h);
         let at = out
             .lines()
