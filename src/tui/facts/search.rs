@@ -206,13 +206,7 @@ impl SearchCache {
         }
         let q = req.query.trim();
         let candidates = match &self.last {
-            Some(l)
-                if !l.query.is_empty()
-                    && q.starts_with(l.query.as_str())
-                    && l.within == req.within =>
-            {
-                Some(l.matches.as_slice())
-            }
+            Some(l) if narrows(&l.query, q) && l.within == req.within => Some(l.matches.as_slice()),
             _ => None,
         };
         let all = matches_with(
@@ -230,6 +224,14 @@ impl SearchCache {
         });
         out
     }
+}
+
+/// Is every match of `q` a match of `last`, so that `q` need only try `last`'s matches?
+/// When `q` is `last` typed on: its words are `last`'s, the last one longer. Not when
+/// `last` ends in a backslash: the next character may be an escaped space (`a\ b` is the
+/// one word "a b", which `a\` does not contain).
+fn narrows(last: &str, q: &str) -> bool {
+    !last.is_empty() && !last.ends_with('\\') && q.starts_with(last)
 }
 
 struct LastSearch {
