@@ -1,0 +1,274 @@
+//! The scan for a query's best matches: candidates in chunks, in order, on two threads,
+//! stopping once no candidate after the chunks done can enter the best `limit`.
+//!
+//! Matches rank by score, then by item (lower first), and candidates are tried in item
+//! order. So once `limit` matches found so far have the highest score any text can get
+//! for the query ([`score_bound`]), a later candidate can only tie with them and lose on
+//! its item: the scan stops, and its best `limit` are those of the full scan. The one
+//! score above that bound is an exact id hit's (`ID_BONUS`): the candidates not tried are
+//! looked at for one (a cheap id comparison) and scored when found.
+
+use std::ops::Range;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
+use nucleo_matcher::{Config, Matcher, Utf32Str};
+
+use super::super::Index;
+use super::bound::score_bound;
+use super::{may_match, prefilter_needles, rank};
+
+/// Added to the score of an item whose id is the query (ASCII case aside): exact id hits first.
+pub(super) const ID_BONUS: u32 = 1 << 20;
+
+/// The items a scan tries, in this order: `head`, then `tail`.
+#[derive(Clone, Copy)]
+pub(super) struct Candidates<'a> {
+    pub head: &'a [usize],
+    pub tail: Tail<'a>,
+}
+
+#[derive(Clone, Copy)]
+pub(super) enum Tail<'a> {
+    /// The items `start..end`.
+    Range(usize, usize),
+    List(&'a [usize]),
+}
+
+impl Candidates<'_> {
+    pub fn len(&self) -> usize {
+        self.head.len()
+            + match self.tail {
+                Tail::Range(a, b) => b - a,
+                Tail::List(l) => l.len(),
+            }
+    }
+
+    /// The candidate at position `p` (< `len`).
+    pub fn get(&self, p: usize) -> usize {
+        match (self.head.get(p), self.tail) {
+            (Some(&i), _) => i,
+            (None, Tail::Range(a, _)) => a + p - self.head.len(),
+            (None, Tail::List(l)) => l[p - self.head.len()],
+        }
+    }
+
+    /// Call `f` with the candidates at positions `at`, in order.
+    fn each(&self, at: Range<usize>, mut f: impl FnMut(usize)) {
+        let h = self.head.len();
+        if at.start < h {
+            self.head[at.start..at.end.min(h)]
+                .iter()
+                .for_each(|&i| f(i));
+        }
+        let (s, e) = (at.start.max(h) - h, at.end.max(h) - h);
+        match self.tail {
+            Tail::Range(a, _) => (a + s..a + e).for_each(f),
+            Tail::List(l) => l[s..e].iter().for_each(|&i| f(i)),
+        }
+    }
+}
+
+/// How a scan runs; the results are the same whatever these are.
+#[derive(Clone, Debug)]
+pub(super) struct Opts {
+    /// Skip texts that the cheap subsequence check says nucleo cannot match.
+    pub prefilter: bool,
+    /// Stop once the best `limit` are known (only when candidates are in item order).
+    pub early_stop: bool,
+    /// Threads, the caller's included; 0: two when there are 20,000 candidates or more.
+    pub threads: usize,
+    /// The first chunk's size; each next chunk is twice the size, up to `max_chunk`.
+    pub first_chunk: usize,
+    pub max_chunk: usize,
+}
+
+impl Default for Opts {
+    fn default() -> Opts {
+        Opts {
+            prefilter: true,
+            early_stop: true,
+            threads: 0,
+            first_chunk: 4096,
+            max_chunk: 32768,
+        }
+    }
+}
+
+/// What a scan found.
+pub(super) struct Scan {
+    /// Every match among the candidates tried, with its score, in candidate order.
+    pub matches: Vec<(u32, usize)>,
+    /// How many candidates were tried, from the first: all unless the scan stopped early.
+    pub tried: usize,
+    /// Candidates not tried whose id is the query and that match, with their scores.
+    pub id_hits: Vec<(u32, usize)>,
+}
+
+impl Scan {
+    /// The best `limit`: score high to low, then item low to high.
+    pub fn best(&self, limit: usize) -> Vec<usize> {
+        let all = self.matches.iter().chain(&self.id_hits).copied().collect();
+        rank(all, limit)
+    }
+}
+
+/// The query as every candidate is scored against it.
+struct Query<'a> {
+    q: &'a str,
+    pattern: Pattern,
+    needles: Option<Vec<Vec<u8>>>,
+}
+
+impl Query<'_> {
+    /// The score of item `i`, None when it does not match; the same as the full scan's.
+    fn score(&self, index: &Index, i: usize, m: &mut Matcher, buf: &mut Vec<char>) -> Option<u32> {
+        if self.q.is_empty() {
+            return Some(0);
+        }
+        let text = index.search_text(i);
+        if let Some(n) = &self.needles
+            && !may_match(text.as_bytes(), n)
+        {
+            return None;
+        }
+        let score = self.pattern.score(Utf32Str::new(text, buf), m)?;
+        let bonus = if index.id(i).eq_ignore_ascii_case(self.q) {
+            ID_BONUS
+        } else {
+            0
+        };
+        Some(score + bonus)
+    }
+}
+
+/// The end position of every chunk of `total` candidates.
+fn chunk_ends(total: usize, first: usize, max: usize) -> Vec<usize> {
+    let (mut ends, mut at, mut size) = (Vec::new(), 0, first.max(1));
+    while at < total {
+        at = (at + size).min(total);
+        ends.push(at);
+        size = (size * 2).min(max.max(1));
+    }
+    ends
+}
+
+/// Which chunks are done, and how many matches at the bound the done ones from the
+/// first on (with no chunk missing between) hold.
+struct Progress {
+    at_bound: Vec<Option<usize>>,
+    prefix: usize,
+    prefix_at_bound: usize,
+}
+
+/// Score `cands` against `query` (trimmed); see the module's comment for when it stops.
+pub(super) fn scan(
+    index: &Index,
+    query: &str,
+    cands: Candidates,
+    limit: usize,
+    opts: &Opts,
+) -> Scan {
+    let q = query.trim();
+    let query = Query {
+        q,
+        pattern: Pattern::new(
+            q,
+            CaseMatching::Smart,
+            Normalization::Smart,
+            AtomKind::Fuzzy,
+        ),
+        needles: if opts.prefilter && !q.is_empty() {
+            prefilter_needles(q)
+        } else {
+            None
+        },
+    };
+    let bound = match q.is_empty() {
+        _ if !opts.early_stop => None,
+        // Every candidate matches with 0.
+        true => Some(0),
+        false => score_bound(&query.pattern),
+    };
+    let total = cands.len();
+    let ends = chunk_ends(total, opts.first_chunk, opts.max_chunk);
+    let threads = match opts.threads {
+        0 if total >= 20_000 => 2,
+        0 => 1,
+        t => t,
+    };
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let progress = Mutex::new(Progress {
+        at_bound: vec![None; ends.len()],
+        prefix: 0,
+        prefix_at_bound: 0,
+    });
+    let work = || {
+        let mut matcher = Matcher::new(Config::DEFAULT);
+        let mut buf = Vec::new();
+        let mut done = Vec::new();
+        while !stop.load(Ordering::Relaxed) {
+            let c = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&end) = ends.get(c) else { break };
+            let start = if c == 0 { 0 } else { ends[c - 1] };
+            let mut found = Vec::new();
+            cands.each(start..end, |i| {
+                if let Some(s) = query.score(index, i, &mut matcher, &mut buf) {
+                    found.push((s, i));
+                }
+            });
+            if let Some(b) = bound {
+                let mut p = progress.lock().expect("search progress");
+                p.at_bound[c] = Some(found.iter().filter(|m| m.0 >= b).count());
+                while let Some(&Some(n)) = p.at_bound.get(p.prefix) {
+                    p.prefix_at_bound += n;
+                    p.prefix += 1;
+                }
+                if p.prefix_at_bound >= limit {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            done.push((c, found));
+        }
+        done
+    };
+    let mut chunks = if threads <= 1 {
+        work()
+    } else {
+        std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+            let mut all = work();
+            for h in helpers {
+                all.extend(h.join().expect("search thread"));
+            }
+            all
+        })
+    };
+    // Every chunk taken was finished, and they were taken in order: the chunks done are
+    // the first ones.
+    chunks.sort_unstable_by_key(|c| c.0);
+    debug_assert!(chunks.iter().enumerate().all(|(k, c)| k == c.0));
+    let tried = chunks.len().checked_sub(1).map_or(0, |last| ends[last]);
+    let matches = chunks.into_iter().flat_map(|c| c.1).collect();
+    let mut id_hits = Vec::new();
+    if tried < total && !q.is_empty() {
+        let mut matcher = Matcher::new(Config::DEFAULT);
+        let mut buf = Vec::new();
+        cands.each(tried..total, |i| {
+            let id = index.id(i);
+            if id.len() == q.len()
+                && id.eq_ignore_ascii_case(q)
+                && let Some(s) = query.score(index, i, &mut matcher, &mut buf)
+            {
+                id_hits.push((s, i));
+            }
+        });
+    }
+    Scan {
+        matches,
+        tried,
+        id_hits,
+    }
+}
