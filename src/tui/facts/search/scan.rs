@@ -79,7 +79,8 @@ pub(super) struct Opts {
     pub early_stop: bool,
     /// Threads, the caller's included; 0: two when there are 20,000 candidates or more.
     pub threads: usize,
-    /// The first chunk's size; each next chunk is twice the size, up to `max_chunk`.
+    /// The first two chunks' size; each next two are twice the size, up to `max_chunk`
+    /// (two threads start on chunks of the same size).
     pub first_chunk: usize,
     pub max_chunk: usize,
 }
@@ -90,7 +91,7 @@ impl Default for Opts {
             prefilter: true,
             early_stop: true,
             threads: 0,
-            first_chunk: 4096,
+            first_chunk: 1024,
             max_chunk: 32768,
         }
     }
@@ -149,7 +150,9 @@ fn chunk_ends(total: usize, first: usize, max: usize) -> Vec<usize> {
     while at < total {
         at = (at + size).min(total);
         ends.push(at);
-        size = (size * 2).min(max.max(1));
+        if ends.len() % 2 == 0 {
+            size = (size * 2).min(max.max(1));
+        }
     }
     ends
 }
