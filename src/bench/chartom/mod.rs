@@ -38,7 +38,7 @@ impl super::Spec for Chartom {
     }
 
     fn model_wrong(&self, item: &Item, model: &str) -> bool {
-        grade::effective(item, model).fact_correct == Some(false)
+        grade::fact_wrong(item, model)
     }
 
     fn auto_grades(&self, item: &Item, model: &str) -> AutoGrades {

@@ -414,6 +414,33 @@ pub struct CvqaEffective {
     pub counterfactual_fixed_correct: Option<bool>,
 }
 
+/// Is `model`'s response wrong on either question after the reviewers' overrides: what
+/// [`effective`] gives as `!original_correct || !counterfactual_correct`, without the
+/// verification and the fixed question (the index asks this of every response), and
+/// grading the counterfactual only when the original is right.
+pub fn response_wrong(item: &Item, model: &str) -> bool {
+    let kind = kind(item.split.as_deref(), item.group.as_deref());
+    let resp = item.response(model);
+    let human = resolve_response(&item.reviews, model, item.responses.len());
+    fn pair(q: &Option<crate::model::QuestionAnswer>) -> (&str, &str) {
+        q.as_ref()
+            .map(|q| (q.question.as_str(), q.answer.as_str()))
+            .unwrap_or(("", ""))
+    }
+    let (oq, ok) = pair(&item.original);
+    let original = human
+        .value
+        .original_correct
+        .unwrap_or_else(|| grade(kind, resp.and_then(|r| r.original.as_deref()), oq, ok).correct);
+    if !original {
+        return true;
+    }
+    let (cq, ck) = pair(&item.counterfactual);
+    !human.value.counterfactual_correct.unwrap_or_else(|| {
+        grade(kind, resp.and_then(|r| r.counterfactual.as_deref()), cq, ck).correct
+    })
+}
+
 /// Automatic vs effective grade of `model`'s response to a C-VQA item.
 pub fn effective(item: &Item, model: &str) -> CvqaEffective {
     effective_with(item, model, resolve_verification(&item.reviews))

@@ -37,8 +37,7 @@ impl super::Spec for Cvqa {
     }
 
     fn model_wrong(&self, item: &Item, model: &str) -> bool {
-        let e = grade::effective(item, model);
-        !e.original_correct || !e.counterfactual_correct
+        grade::response_wrong(item, model)
     }
 
     fn auto_grades(&self, item: &Item, model: &str) -> AutoGrades {

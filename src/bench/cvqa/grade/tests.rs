@@ -310,3 +310,72 @@ fn the_fast_extraction_reads_every_response_as_the_reference_does() {
         }
     }
 }
+
+/// Every C-VQA item of the samples, with responses of every kind and every combination of
+/// overrides: the index's shortcut says "wrong" exactly when the effective grades do.
+#[test]
+fn response_wrong_is_what_the_effective_grades_say() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sample-data/cvqa.jsonl"
+    ))
+    .expect("sample-data/cvqa.jsonl");
+    let answers = [
+        None,
+        Some("The answer is C."),
+        Some("3"),
+        Some("yes"),
+        Some("No"),
+        Some("If the TV was off, 2"),
+        Some("D: 13"),
+        Some(""),
+        Some("A"),
+        Some("two"),
+    ];
+    let overrides = [None, Some(true), Some(false)];
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let base = Item::parse(line).expect("a sample item");
+        for (o, c) in answers.iter().zip(answers.iter().rev()) {
+            for oo in overrides {
+                for co in overrides {
+                    let mut item = base.clone();
+                    item.responses.push(crate::model::Response {
+                        model: "probe".into(),
+                        original: o.map(String::from),
+                        counterfactual: c.map(String::from),
+                        ..Default::default()
+                    });
+                    let n = item.responses.len();
+                    let mut r = crate::model::Review::default();
+                    let g = ResponseGrades {
+                        original_correct: oo,
+                        counterfactual_correct: co,
+                        ..Default::default()
+                    };
+                    if n == 1 {
+                        r.grades = g;
+                    } else {
+                        r.models.insert("probe".into(), g);
+                    }
+                    item.reviews.insert("t".into(), r);
+                    for m in item
+                        .responses
+                        .iter()
+                        .map(|r| r.model.clone())
+                        .chain(["absent".to_string()])
+                    {
+                        let e = effective(&item, &m);
+                        assert_eq!(
+                            response_wrong(&item, &m),
+                            !e.original_correct || !e.counterfactual_correct,
+                            "{m} on {line}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
