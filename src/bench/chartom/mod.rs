@@ -43,7 +43,9 @@ impl super::Spec for Chartom {
 
     fn auto_grades(&self, item: &Item, model: &str) -> AutoGrades {
         AutoGrades {
-            fact: grade::effective(item, model).fact.correct,
+            fact: item.fact.as_ref().and_then(|f| {
+                grade::fact_correct(f, item.response(model).and_then(|r| r.fact.as_deref()))
+            }),
             ..AutoGrades::default()
         }
     }

@@ -419,26 +419,42 @@ pub struct CvqaEffective {
 /// verification and the fixed question (the index asks this of every response), and
 /// grading the counterfactual only when the original is right.
 pub fn response_wrong(item: &Item, model: &str) -> bool {
-    let kind = kind(item.split.as_deref(), item.group.as_deref());
-    let resp = item.response(model);
     let human = resolve_response(&item.reviews, model, item.responses.len());
-    fn pair(q: &Option<crate::model::QuestionAnswer>) -> (&str, &str) {
-        q.as_ref()
-            .map(|q| (q.question.as_str(), q.answer.as_str()))
-            .unwrap_or(("", ""))
-    }
-    let (oq, ok) = pair(&item.original);
     let original = human
         .value
         .original_correct
-        .unwrap_or_else(|| grade(kind, resp.and_then(|r| r.original.as_deref()), oq, ok).correct);
-    if !original {
-        return true;
-    }
-    let (cq, ck) = pair(&item.counterfactual);
-    !human.value.counterfactual_correct.unwrap_or_else(|| {
-        grade(kind, resp.and_then(|r| r.counterfactual.as_deref()), cq, ck).correct
-    })
+        .unwrap_or_else(|| automatic(item, model, Question::Original));
+    !original
+        || !human
+            .value
+            .counterfactual_correct
+            .unwrap_or_else(|| automatic(item, model, Question::Counterfactual))
+}
+
+/// One of an item's two questions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Question {
+    Original,
+    Counterfactual,
+}
+
+/// The automatic grade of `model`'s answer to one question against the file's key (what
+/// [`effective`] gives as `original.correct` / `counterfactual.correct`).
+pub fn automatic(item: &Item, model: &str, q: Question) -> bool {
+    let kind = kind(item.split.as_deref(), item.group.as_deref());
+    let resp = item.response(model);
+    let (qa, answer) = match q {
+        Question::Original => (&item.original, resp.and_then(|r| r.original.as_deref())),
+        Question::Counterfactual => (
+            &item.counterfactual,
+            resp.and_then(|r| r.counterfactual.as_deref()),
+        ),
+    };
+    let (question, key) = qa
+        .as_ref()
+        .map(|q| (q.question.as_str(), q.answer.as_str()))
+        .unwrap_or(("", ""));
+    grade(kind, answer, question, key).correct
 }
 
 /// Automatic vs effective grade of `model`'s response to a C-VQA item.

@@ -41,11 +41,11 @@ impl super::Spec for Cvqa {
     }
 
     fn auto_grades(&self, item: &Item, model: &str) -> AutoGrades {
-        let e = grade::effective(item, model);
+        use grade::{Question, automatic};
         AutoGrades {
             fact: None,
-            original: Some(e.original.correct),
-            counterfactual: Some(e.counterfactual.correct),
+            original: Some(automatic(item, model, Question::Original)),
+            counterfactual: Some(automatic(item, model, Question::Counterfactual)),
         }
     }
 

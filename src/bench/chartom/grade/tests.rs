@@ -717,6 +717,12 @@ fn fact_wrong_is_what_the_effective_grade_says() {
                 item.reviews.insert("t".into(), r);
                 let models = item.responses.iter().map(|r| r.model.clone());
                 for m in models.chain(["absent".to_string()]) {
+                    let raw = item.response(&m).and_then(|r| r.fact.as_deref());
+                    assert_eq!(
+                        item.fact.as_ref().and_then(|f| fact_correct(f, raw)),
+                        effective(&item, &m).fact.correct,
+                        "{m} on {line}"
+                    );
                     assert_eq!(
                         fact_wrong(&item, &m),
                         effective(&item, &m).fact_correct == Some(false),

@@ -367,6 +367,14 @@ fn response_wrong_is_what_the_effective_grades_say() {
                     {
                         let e = effective(&item, &m);
                         assert_eq!(
+                            (
+                                automatic(&item, &m, Question::Original),
+                                automatic(&item, &m, Question::Counterfactual)
+                            ),
+                            (e.original.correct, e.counterfactual.correct),
+                            "{m} on {line}"
+                        );
+                        assert_eq!(
                             response_wrong(&item, &m),
                             !e.original_correct || !e.counterfactual_correct,
                             "{m} on {line}"
