@@ -45,6 +45,29 @@ fn corpus() -> String {
             out.push('\n');
         }
     }
+    // Texts the lean parse does not copy: blank, escaped, and of the wrong type (the
+    // item must be as broken, with the same message, as the full parse says).
+    for extra in [
+        r#""context": "", "responses": [{"model": "m", "text": "  \n "}], "reviews": {"ann": {"note": "seen"}}"#,
+        r#""context": "Once \"upon\" a time\u00e9", "responses": [{"model": "m", "text": "\tShe knows."}]"#,
+        r#""context": {"0": "", "1000": "a", "2000": "b \" c"}, "responses": [{"model": "m", "text": null}]"#,
+        r#""context": 5"#,
+        r#""context": {"1000": 5}"#,
+        r#""context": ["a"]"#,
+        r#""responses": [{"model": "m", "text": 5}]"#,
+        r#""responses": [{"model": "m", "text": {"a": 1}}]"#,
+        r#""responses": [{"model": "m", "justification": ["x"]}]"#,
+        r#""responses": [{"model": "m", "justification": "   "}], "reviews": {"ann": {"note": "seen"}}"#,
+        r#""responses": [{"model": "m", "justification": "Because the axis \u2026"}], "reviews": {"ann": {"justification": "correct"}}"#,
+        r#""responses": [{"model": "m", "text": "x", "text": ""}]"#,
+    ] {
+        for bench in ["chartom-qa", "chartom"] {
+            out.push_str(&format!(
+                "{{\"id\": \"{bench}-lean-{}\", \"benchmark\": \"{bench}\", \"question\": \"Q?\", {extra}}}\n",
+                out.len()
+            ));
+        }
+    }
     out.push_str("{\"id\": \"broken\", \"benchmark\": \"cvqa\", \"responses\": 5}\n");
     out
 }
@@ -59,7 +82,7 @@ fn the_index_holds_each_items_own_facts() {
     for threads in [1, 3] {
         let ix = index(&store, threads);
         assert_eq!(ix.len(), store.len());
-        let mut many_models = 0;
+        let (mut many_models, mut broken) = (0, 0);
         for i in 0..store.len() {
             match store.item(i) {
                 Ok(item) => {
@@ -71,10 +94,16 @@ fn the_index_holds_each_items_own_facts() {
                     assert_eq!(ix.search_text(i), text, "item {i}");
                     many_models += usize::from(item.responses.len() > Names::FEW);
                 }
-                Err(_) => assert!(ix.broken(i), "item {i}"),
+                Err(e) => {
+                    assert!(ix.broken(i), "item {i}");
+                    let want = format!("{} {e}", store.fallback_id(i));
+                    assert_eq!(ix.search_text(i), want, "item {i}");
+                    broken += 1;
+                }
             }
         }
         assert!(many_models > 20, "{many_models}");
+        assert!(broken >= 13, "{broken}");
         assert!(ix.names(Kind::Model).count() > Names::FEW);
         assert!(ix.facet(Kind::Wrong, "model-01").is_some());
         assert!(ix.facet(Kind::Disagreement, "").is_some());
