@@ -13,7 +13,19 @@ mod scan;
 #[cfg(test)]
 mod tests;
 
+use bound::growth;
 use scan::{Candidates, Opts, Tail, scan};
+
+/// A query as nucleo matches it: words at spaces (`\ ` escapes one), smart case, smart
+/// normalisation, every word fuzzy.
+fn pattern(q: &str) -> Pattern {
+    Pattern::new(
+        q,
+        CaseMatching::Smart,
+        Normalization::Smart,
+        AtomKind::Fuzzy,
+    )
+}
 
 /// Fuzzy-match `query` against ids and question texts (nucleo-matcher: Unicode-aware,
 /// smart case); best first, at most `limit`, within `within` when a filter is set.
@@ -29,6 +41,7 @@ pub fn search(index: &Index, query: &str, within: Option<&[usize]>, limit: usize
 fn all_of<'a>(index: &Index, within: Option<&'a [usize]>) -> Candidates<'a> {
     Candidates {
         head: &[],
+        growth: None,
         tail: match within {
             Some(w) => Tail::List(w),
             None => Tail::Range(0, index.len()),
@@ -98,12 +111,12 @@ pub(super) fn matches_with(
     index: &Index,
     query: &str,
     within: Option<&[usize]>,
-    candidates: Option<&[usize]>,
+    candidates: Option<&[(u32, usize)]>,
     prefilter: bool,
 ) -> Vec<(u32, usize)> {
     let q = query.trim();
     let ids: Vec<usize> = match (candidates, within) {
-        (Some(c), _) => c.to_vec(),
+        (Some(c), _) => c.iter().map(|&(_, i)| i).collect(),
         (None, Some(w)) => w.to_vec(),
         (None, None) => (0..index.len()).collect(),
     };
@@ -240,11 +253,10 @@ impl SearchCache {
         let (out, next) = if self.full_scan {
             let candidates = last.filter(|l| l.tail_from.is_none()).map(|l| &l.head[..]);
             let all = matches_with(&req.meta, q, within, candidates, !self.no_prefilter);
-            let head = all.iter().map(|&(_, i)| i).collect();
-            (rank(all, limit), (head, None))
+            (rank(all.clone(), limit), (all, None))
         } else {
             let cands = match last {
-                Some(l) => l.candidates(req.meta.len(), within),
+                Some(l) => l.candidates(req.meta.len(), within, q),
                 None => all_of(&req.meta, within),
             };
             let opts = Opts {
@@ -253,13 +265,16 @@ impl SearchCache {
                 ..self.tuning.clone()
             };
             let found = scan(&req.meta, q, cands, limit, &opts);
-            // What the next query typed on must try: this one's matches, then every
-            // candidate not tried.
-            let mut head: Vec<usize> = found.matches.iter().map(|&(_, i)| i).collect();
+            // What the next query typed on must try, with a bound on its score for this
+            // one: this one's matches and the candidates it skipped, then every candidate
+            // not tried.
+            let mut head: Vec<(u32, usize)> = found.kept.iter().map(|k| (k.0, k.1)).collect();
             let tail_from = if found.tried == cands.len() {
                 None
             } else if found.tried < cands.head.len() {
-                head.extend_from_slice(&cands.head[found.tried..]);
+                let add = cands.growth.map_or(u32::MAX, |g| g.add);
+                let rest = &cands.head[found.tried..];
+                head.extend(rest.iter().map(|&(b, i)| (b.saturating_add(add), i)));
                 last.and_then(|l| l.tail_from)
             } else {
                 Some(cands.get(found.tried))
@@ -289,17 +304,19 @@ fn narrows(last: &str, q: &str) -> bool {
 struct LastSearch {
     query: String,
     within: Option<Vec<usize>>,
-    /// Every match among the items it tried, then the items it did not try before
-    /// `tail_from`, in item order (in `within`'s order when that is not item order).
-    head: Vec<usize>,
+    /// Every match among the items it tried and every item it skipped (it could not
+    /// enter the best), then the items it did not try before `tail_from`, in item order
+    /// (in `within`'s order when that is not item order); each with its score for the
+    /// query, or a bound on it (`u32::MAX`: none).
+    head: Vec<(u32, usize)>,
     /// Where the scan stopped in the items (of `within`, or all): every item from here on
     /// was not tried. None: every candidate was tried.
     tail_from: Option<usize>,
 }
 
 impl LastSearch {
-    /// The candidates of a query typed on from this one.
-    fn candidates<'a>(&'a self, n: usize, within: Option<&'a [usize]>) -> Candidates<'a> {
+    /// The candidates of `q`, a query typed on from this one.
+    fn candidates<'a>(&'a self, n: usize, within: Option<&'a [usize]>, q: &str) -> Candidates<'a> {
         let tail = match (self.tail_from, within) {
             (None, _) => Tail::List(&[]),
             (Some(x), None) => Tail::Range(x, n),
@@ -307,6 +324,7 @@ impl LastSearch {
         };
         Candidates {
             head: &self.head,
+            growth: growth(&pattern(&self.query), &pattern(q)),
             tail,
         }
     }

@@ -7,17 +7,25 @@
 //! its item: the scan stops, and its best `limit` are those of the full scan. The one
 //! score above that bound is an exact id hit's (`ID_BONUS`): the candidates not tried are
 //! looked at for one (a cheap id comparison) and scored when found.
+//!
+//! A query typed on from the last one also skips, once it has `limit` matches, the
+//! candidates that cannot beat the worst of them: a candidate's score for the last query
+//! (or a bound on it) plus what the query can add to it ([`growth`]) is a bound on its
+//! score now; below the `limit`-th best score found so far, it cannot enter. It stays a
+//! candidate for the next letter, with that bound.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::ops::Range;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
-use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
+use nucleo_matcher::pattern::Pattern;
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
 use super::super::Index;
-use super::bound::score_bound;
-use super::{may_match, prefilter_needles, rank};
+use super::bound::{Growth, score_bound};
+use super::{may_match, pattern, prefilter_needles, rank};
 
 /// Added to the score of an item whose id is the query (ASCII case aside): exact id hits first.
 pub(super) const ID_BONUS: u32 = 1 << 20;
@@ -25,7 +33,10 @@ pub(super) const ID_BONUS: u32 = 1 << 20;
 /// The items a scan tries, in this order: `head`, then `tail`.
 #[derive(Clone, Copy)]
 pub(super) struct Candidates<'a> {
-    pub head: &'a [usize],
+    /// Items with a bound on their score for the last query (`u32::MAX`: none).
+    pub head: &'a [(u32, usize)],
+    /// How much more than that this query can score on them, when it can be told.
+    pub growth: Option<Growth>,
     pub tail: Tail<'a>,
 }
 
@@ -48,24 +59,25 @@ impl Candidates<'_> {
     /// The candidate at position `p` (< `len`).
     pub fn get(&self, p: usize) -> usize {
         match (self.head.get(p), self.tail) {
-            (Some(&i), _) => i,
+            (Some(&(_, i)), _) => i,
             (None, Tail::Range(a, _)) => a + p - self.head.len(),
             (None, Tail::List(l)) => l[p - self.head.len()],
         }
     }
 
-    /// Call `f` with the candidates at positions `at`, in order.
-    fn each(&self, at: Range<usize>, mut f: impl FnMut(usize)) {
+    /// Call `f` with the candidates at positions `at`, in order, each with its bound
+    /// for this query when there is one.
+    fn each(&self, at: Range<usize>, mut f: impl FnMut(Option<u32>, usize)) {
         let h = self.head.len();
         if at.start < h {
-            self.head[at.start..at.end.min(h)]
-                .iter()
-                .for_each(|&i| f(i));
+            for &(b, i) in &self.head[at.start..at.end.min(h)] {
+                f(self.growth.map(|g| b.saturating_add(g.add)), i);
+            }
         }
         let (s, e) = (at.start.max(h) - h, at.end.max(h) - h);
         match self.tail {
-            Tail::Range(a, _) => (a + s..a + e).for_each(f),
-            Tail::List(l) => l[s..e].iter().for_each(|&i| f(i)),
+            Tail::Range(a, _) => (a + s..a + e).for_each(|i| f(None, i)),
+            Tail::List(l) => l[s..e].iter().for_each(|&i| f(None, i)),
         }
     }
 }
@@ -99,8 +111,10 @@ impl Default for Opts {
 
 /// What a scan found.
 pub(super) struct Scan {
-    /// Every match among the candidates tried, with its score, in candidate order.
-    pub matches: Vec<(u32, usize)>,
+    /// Every candidate tried that matches, with its score, or that was skipped (it
+    /// could not enter the best), with a bound on its score; in candidate order. True:
+    /// a match, with its score.
+    pub kept: Vec<(u32, usize, bool)>,
     /// How many candidates were tried, from the first: all unless the scan stopped early.
     pub tried: usize,
     /// Candidates not tried whose id is the query and that match, with their scores.
@@ -110,8 +124,8 @@ pub(super) struct Scan {
 impl Scan {
     /// The best `limit`: score high to low, then item low to high.
     pub fn best(&self, limit: usize) -> Vec<usize> {
-        let all = self.matches.iter().chain(&self.id_hits).copied().collect();
-        rank(all, limit)
+        let matches = self.kept.iter().filter(|k| k.2).map(|k| (k.0, k.1));
+        rank(matches.chain(self.id_hits.iter().copied()).collect(), limit)
     }
 }
 
@@ -120,9 +134,21 @@ struct Query<'a> {
     q: &'a str,
     pattern: Pattern,
     needles: Option<Vec<Vec<u8>>>,
+    growth: Option<Growth>,
 }
 
 impl Query<'_> {
+    /// Does [`Growth`] hold for item `i`: an ASCII text short enough, and an id that is
+    /// not the query (whose bonus it does not count)?
+    fn grows_at_most(&self, index: &Index, i: usize) -> bool {
+        let Some(g) = self.growth else { return false };
+        let text = index.search_text(i);
+        text.len() <= 2048
+            && text.len() * g.word <= 100 * 1024
+            && text.is_ascii()
+            && !index.id(i).eq_ignore_ascii_case(self.q)
+    }
+
     /// The score of item `i`, None when it does not match; the same as the full scan's.
     fn score(&self, index: &Index, i: usize, m: &mut Matcher, buf: &mut Vec<char>) -> Option<u32> {
         if self.q.is_empty() {
@@ -158,11 +184,12 @@ fn chunk_ends(total: usize, first: usize, max: usize) -> Vec<usize> {
 }
 
 /// Which chunks are done, and how many matches at the bound the done ones from the
-/// first on (with no chunk missing between) hold.
+/// first on (with no chunk missing between) hold; the best `limit` scores found.
 struct Progress {
     at_bound: Vec<Option<usize>>,
     prefix: usize,
     prefix_at_bound: usize,
+    best: BinaryHeap<Reverse<u32>>,
 }
 
 /// Score `cands` against `query` (trimmed); see the module's comment for when it stops.
@@ -176,17 +203,13 @@ pub(super) fn scan(
     let q = query.trim();
     let query = Query {
         q,
-        pattern: Pattern::new(
-            q,
-            CaseMatching::Smart,
-            Normalization::Smart,
-            AtomKind::Fuzzy,
-        ),
+        pattern: pattern(q),
         needles: if opts.prefilter && !q.is_empty() {
             prefilter_needles(q)
         } else {
             None
         },
+        growth: cands.growth.filter(|_| !q.is_empty()),
     };
     let bound = match q.is_empty() {
         _ if !opts.early_stop => None,
@@ -203,10 +226,14 @@ pub(super) fn scan(
     };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    // The `limit`-th best score found so far (0: fewer found): a candidate whose bound
+    // is below it is skipped.
+    let worst_best = AtomicU32::new(0);
     let progress = Mutex::new(Progress {
         at_bound: vec![None; ends.len()],
         prefix: 0,
         prefix_at_bound: 0,
+        best: BinaryHeap::new(),
     });
     let work = || {
         let mut matcher = Matcher::new(Config::DEFAULT);
@@ -217,20 +244,46 @@ pub(super) fn scan(
             let Some(&end) = ends.get(c) else { break };
             let start = if c == 0 { 0 } else { ends[c - 1] };
             let mut found = Vec::new();
-            cands.each(start..end, |i| {
-                if let Some(s) = query.score(index, i, &mut matcher, &mut buf) {
-                    found.push((s, i));
+            let worst = worst_best.load(Ordering::Relaxed);
+            cands.each(start..end, |ub, i| {
+                if let Some(ub) = ub
+                    && ub < worst
+                    && query.grows_at_most(index, i)
+                {
+                    found.push((ub, i, false));
+                } else if let Some(s) = query.score(index, i, &mut matcher, &mut buf) {
+                    found.push((s, i, true));
                 }
             });
-            if let Some(b) = bound {
+            if bound.is_some() || query.growth.is_some() {
                 let mut p = progress.lock().expect("search progress");
-                p.at_bound[c] = Some(found.iter().filter(|m| m.0 >= b).count());
-                while let Some(&Some(n)) = p.at_bound.get(p.prefix) {
-                    p.prefix_at_bound += n;
-                    p.prefix += 1;
+                if let Some(b) = bound {
+                    p.at_bound[c] = Some(found.iter().filter(|m| m.2 && m.0 >= b).count());
+                    while let Some(&Some(n)) = p.at_bound.get(p.prefix) {
+                        p.prefix_at_bound += n;
+                        p.prefix += 1;
+                    }
+                    if p.prefix_at_bound >= limit {
+                        stop.store(true, Ordering::Relaxed);
+                    }
                 }
-                if p.prefix_at_bound >= limit {
-                    stop.store(true, Ordering::Relaxed);
+                if query.growth.is_some() && limit > 0 {
+                    for &(s, _, exact) in &found {
+                        if !exact {
+                            continue;
+                        }
+                        if p.best.len() < limit {
+                            p.best.push(Reverse(s));
+                        } else if p.best.peek().is_some_and(|w| w.0 < s) {
+                            p.best.pop();
+                            p.best.push(Reverse(s));
+                        }
+                    }
+                    if p.best.len() == limit
+                        && let Some(w) = p.best.peek()
+                    {
+                        worst_best.store(w.0, Ordering::Relaxed);
+                    }
                 }
             }
             done.push((c, found));
@@ -254,12 +307,12 @@ pub(super) fn scan(
     chunks.sort_unstable_by_key(|c| c.0);
     debug_assert!(chunks.iter().enumerate().all(|(k, c)| k == c.0));
     let tried = chunks.len().checked_sub(1).map_or(0, |last| ends[last]);
-    let matches = chunks.into_iter().flat_map(|c| c.1).collect();
+    let kept = chunks.into_iter().flat_map(|c| c.1).collect();
     let mut id_hits = Vec::new();
     if tried < total && !q.is_empty() {
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut buf = Vec::new();
-        cands.each(tried..total, |i| {
+        cands.each(tried..total, |_, i| {
             let id = index.id(i);
             if id.len() == q.len()
                 && id.eq_ignore_ascii_case(q)
@@ -270,7 +323,7 @@ pub(super) fn scan(
         });
     }
     Scan {
-        matches,
+        kept,
         tried,
         id_hits,
     }

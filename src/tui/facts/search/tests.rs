@@ -526,3 +526,149 @@ fn a_scan_stops_only_at_the_highest_score() {
         }
     }
 }
+
+/// ASCII texts from the query's own characters and word breaks: many ways to match it,
+/// with and without gaps, at and off word starts.
+fn ascii_texts_for(q: &str, rng: &mut Rng, n: usize) -> Vec<String> {
+    let mut alphabet: Vec<char> = q.chars().filter(char::is_ascii).collect();
+    alphabet.extend(q.to_ascii_uppercase().chars());
+    alphabet.extend(" -_/.,:;|aZ9".chars());
+    (0..n)
+        .map(|_| {
+            let len = 1 + rng.below(40);
+            (0..len).map(|_| rng.pick(&alphabet)).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn growth_holds_for_every_text() {
+    let mut m = Matcher::new(Config::DEFAULT);
+    let mut rng = Rng(41);
+    let texts: Vec<String> = (0..300)
+        .map(|_| text(&mut rng))
+        .filter(|t| t.is_ascii())
+        .collect();
+    let mut qs: Vec<String> = queries(300, 43)
+        .into_iter()
+        .filter(|q| q.is_ascii())
+        .collect();
+    qs.extend(
+        [
+            "aeiou",
+            "eeeee",
+            "how many c",
+            "Flowers Purple",
+            "a b c",
+            "ab\\ cd",
+        ]
+        .map(String::from),
+    );
+    let (mut pairs, mut checked) = (0, 0);
+    for q in &qs {
+        let long = pattern(q);
+        let mut hays = haystacks_for(q, &mut rng);
+        hays.extend(ascii_texts_for(q, &mut rng, 200));
+        hays.extend(texts.iter().cloned());
+        hays.retain(|h| h.is_ascii());
+        for k in 1..q.len() {
+            let last = q[..k].trim();
+            if !narrows(last, q) {
+                continue;
+            }
+            let Some(g) = growth(&pattern(last), &long) else {
+                continue;
+            };
+            pairs += 1;
+            for hay in &hays {
+                if hay.len() > 2048 || hay.len() * g.word > 100 * 1024 {
+                    continue;
+                }
+                if let Some(s) = raw_score(q, hay, &mut m) {
+                    let before = raw_score(last, hay, &mut m).expect("a match of the shorter");
+                    assert!(
+                        s <= before + g.add,
+                        "{last:?} {before} → {q:?} {s} > +{} on {hay:?}",
+                        g.add
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        pairs > 300 && checked > 10_000,
+        "{pairs} pairs, {checked} checks"
+    );
+}
+
+/// A letter more, through the cache, on texts ordered from the lowest score to the
+/// highest (one chunk each, no early stop: `within` is out of order at its start): the
+/// best text comes last, when the worst of the best found so far is highest, so a bound
+/// on what a letter adds that is too low would skip it. Then from the highest to the
+/// lowest, where most texts are skipped.
+#[test]
+fn a_letter_more_skips_only_what_cannot_enter() {
+    let mut m = Matcher::new(Config::DEFAULT);
+    let mut rng = Rng(47);
+    let one_per_chunk = Opts {
+        threads: 1,
+        first_chunk: 1,
+        max_chunk: 1,
+        ..Opts::default()
+    };
+    let mut qs: Vec<String> = queries(120, 53)
+        .into_iter()
+        .filter(|q| q.is_ascii())
+        .collect();
+    qs.extend(["ee", "eee", "aeiou", "how many", "ab cd"].map(String::from));
+    let mut skipped = 0;
+    for q in &qs {
+        let Some(k) = (1..q.len()).rev().find(|&k| {
+            let last = q[..k].trim();
+            narrows(last, q) && growth(&pattern(last), &pattern(q)).is_some()
+        }) else {
+            continue;
+        };
+        let last = q[..k].trim();
+        let mut hays = haystacks_for(q, &mut rng);
+        hays.extend(ascii_texts_for(q, &mut rng, 100));
+        let mut scored: Vec<(Option<u32>, String)> = hays
+            .into_iter()
+            .map(|t| (raw_score(q, &t, &mut m), t))
+            .collect();
+        scored.sort();
+        let rows: Vec<(String, String)> = scored
+            .into_iter()
+            .enumerate()
+            .map(|(k, (_, t))| (format!("#{k}"), t))
+            .collect();
+        let ix = Arc::new(index_of(&rows));
+        let mut up: Vec<usize> = (0..ix.len()).collect();
+        up.swap(0, 1);
+        // Best first too: then most texts are skipped.
+        let down: Vec<usize> = (0..ix.len()).rev().collect();
+        for (within, limit) in [(&up, 1), (&up, 10), (&down, 1), (&down, 10)] {
+            let mut cache = SearchCache {
+                tuning: one_per_chunk.clone(),
+                ..SearchCache::default()
+            };
+            for typed in [last, q] {
+                let req = SearchRequest {
+                    seq: 0,
+                    query: typed.to_string(),
+                    meta: ix.clone(),
+                    within: Some(within.clone()),
+                };
+                let want = full_scan(&ix, typed, Some(within), limit);
+                assert_eq!(cache.run(&req, limit), want, "{last:?} → {typed:?} {limit}");
+            }
+            let head = &cache.last.as_ref().expect("a last search").head;
+            skipped += head
+                .iter()
+                .filter(|&&(b, i)| raw_score(q, ix.search_text(i), &mut m) != Some(b))
+                .count();
+        }
+    }
+    assert!(skipped > 1000, "{skipped} texts skipped");
+}
