@@ -1,7 +1,8 @@
 //! Search over the index: nucleo fuzzy matching of every item's id and question text,
 //! after a cheap subsequence prefilter, and the worker that runs it off the UI thread.
-//! The scan ([`scan`]) stops once the best matches are known; [`matches_with`] is the
-//! full scan it must agree with (the tests' and the benchmark's reference).
+//! The scan ([`scan`]) stops once the best matches are known and skips the candidates
+//! that cannot enter them; [`matches_with`] is the full scan it must agree with, result
+//! for result (the tests' and the benchmark's reference).
 
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher};
@@ -215,7 +216,8 @@ pub struct SearchRequest {
 
 /// The worker's memory of its last search, so that a query typed one more letter at a
 /// time only looks at the items the previous query matched or did not try (a fuzzy match
-/// of the longer query is always a match of the shorter one).
+/// of the longer query is always a match of the shorter one), and skips those whose last
+/// score shows they cannot enter the best.
 #[derive(Default)]
 pub struct SearchCache {
     last: Option<LastSearch>,
