@@ -127,8 +127,8 @@ pub const CANCELLED: &str = "cancelled";
 /// If another program changed the file since it was read, the save is refused; then the
 /// file is read again, this session's journal (and any stale one) is applied to it by
 /// item id, and that is saved: their change and our verdicts both survive. If some
-/// verdicts cannot be matched to an item of the changed file, nothing is saved and the
-/// journal stays.
+/// verdicts cannot be matched to an item of the changed file, or no longer pass the
+/// checks on it, nothing is saved and the journal stays.
 ///
 /// A fold whose `cancel` flag is set gives up before it replaces the file (the journal
 /// stays as it is); its error then starts with [`CANCELLED`].
@@ -164,12 +164,14 @@ pub fn fold(
                 journals.push(Journal::at(own.path().to_path_buf()));
                 for j in &journals {
                     let rep = j.replay(&mut fresh).map_err(|e| e.to_string())?;
-                    skipped += rep.skipped.len();
+                    // A verdict that matches no item of the file now, or no longer
+                    // fits its item (a graded model is gone), must not be folded away.
+                    skipped += rep.skipped.len() + rep.invalid.len();
                 }
                 if skipped > 0 {
                     return Err(format!(
-                        "the file was changed by another program and {skipped} verdicts match no item of it now; \
-                         nothing saved, they stay in {}",
+                        "the file was changed by another program and {skipped} verdicts match no item of it now \
+                         or no longer fit their item; nothing saved, they stay in {}",
                         own.path().display()
                     ));
                 }

@@ -86,3 +86,55 @@ fn child_opens_with_too_little_room_to_keep_aside() {
     assert!(err.contains("aside"), "{err}");
     assert!(err.contains("gone") || err.contains("1 verdict"), "{err}");
 }
+
+/// Another program changes the file during a session so that a verdict no longer fits
+/// its item (the model it grades is gone): the fold must not save the file without it
+/// and clear the journal, which would lose the verdict.
+#[test]
+fn a_verdict_the_changed_file_no_longer_takes_is_not_folded_away() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("r.jsonl");
+    let sample = fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sample-data/chartom.jsonl"
+    ))
+    .unwrap();
+    let line = sample.lines().next().unwrap();
+    fs::write(&p, format!("{line}\n")).unwrap();
+    let mut o = open(&p, "ann").unwrap();
+    let rec = Record {
+        item: 0,
+        id: Some("G7_Q1_1".into()),
+        reviewer: "ann".into(),
+        review: Some(json!({"models": {"llava-1.6": {"fact_correct": true}}})),
+    };
+    let edit = journal::prepare(&o.store, 0, &rec).expect("the verdict fits the item");
+    o.own.append(&rec).unwrap();
+    o.store.apply_review(edit);
+    // Another program drops that model's response.
+    let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+    v["responses"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|r| r["model"] != "llava-1.6");
+    fs::write(&p, format!("{v}\n")).unwrap();
+    let r = fold(
+        &mut o.store,
+        &mut o.own,
+        &mut o.stale,
+        &AtomicBool::new(false),
+    );
+    let journal = fs::read_to_string(o.own.path()).unwrap();
+    let kept = std::iter::once(journal)
+        .chain(o.kept_aside.iter().map(|a| fs::read_to_string(a).unwrap()))
+        .chain(
+            fs::read_dir(o.own.path().parent().unwrap())
+                .unwrap()
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_name().to_string_lossy().contains("unapplied"))
+                .map(|e| fs::read_to_string(e.path()).unwrap()),
+        )
+        .any(|t| t.contains("fact_correct"));
+    assert!(kept, "the verdict is lost (fold: {r:?})");
+    assert!(r.is_err(), "{r:?}");
+}
