@@ -109,26 +109,55 @@ impl BitSet {
     }
 }
 
-/// Texts of every item, one after the other.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Texts of every item, one after the other: one run per thread that indexed them,
+/// kept as they are (joining them would copy every text once more at the end).
+#[derive(Debug, Clone, Default)]
 struct Arena {
+    runs: Vec<Run>,
+}
+
+/// The same texts, however they are split into runs.
+impl PartialEq for Arena {
+    fn eq(&self, o: &Arena) -> bool {
+        self.len() == o.len() && (0..self.len()).all(|i| self.get(i) == o.get(i))
+    }
+}
+
+/// The texts of items `first..first + ends.len()`.
+#[derive(Debug, Clone, Default)]
+struct Run {
+    first: usize,
     text: String,
     ends: Vec<usize>,
 }
 
 impl Arena {
     fn push(&mut self, s: &str) {
-        self.text.push_str(s);
-        self.ends.push(self.text.len());
+        if self.runs.is_empty() {
+            self.runs.push(Run::default());
+        }
+        let r = self.runs.last_mut().expect("a run");
+        r.text.push_str(s);
+        r.ends.push(r.text.len());
     }
     fn get(&self, i: usize) -> &str {
-        let lo = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.text[lo..self.ends[i]]
+        // The last run starting at or before `i` (a handful of runs).
+        let k = self.runs.partition_point(|r| r.first <= i) - 1;
+        let r = &self.runs[k];
+        let j = i - r.first;
+        let lo = if j == 0 { 0 } else { r.ends[j - 1] };
+        &r.text[lo..r.ends[j]]
     }
+    fn len(&self) -> usize {
+        self.runs.last().map_or(0, |r| r.first + r.ends.len())
+    }
+    /// `o`'s texts after this one's.
     fn append(&mut self, o: Arena) {
-        let base = self.text.len();
-        self.text.push_str(&o.text);
-        self.ends.extend(o.ends.into_iter().map(|e| e + base));
+        let base = self.len();
+        for mut r in o.runs.into_iter().filter(|r| !r.ends.is_empty()) {
+            r.first += base;
+            self.runs.push(r);
+        }
     }
 }
 
