@@ -14,6 +14,7 @@
 //! cargo bench --bench tui                  # 10k and 100k items
 //! cargo bench --bench tui -- --full        # also 1M items
 //! cargo bench --bench tui -- --sizes 100000
+//! cargo bench --bench tui -- --sizes 100000 --keys-only   # filters and keys only
 //! ```
 //!
 //! Under `cargo test --all-targets` (no `--bench` argument) it runs once on 1,000 items,
@@ -124,7 +125,7 @@ fn state_for(store: &Store, meta: &facts::Index, w: u16, h: u16) -> State {
     state
 }
 
-fn bench_size(n: usize, smoke: bool) {
+fn bench_size(n: usize, smoke: bool, keys_only: bool) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bench.jsonl");
     {
@@ -144,6 +145,13 @@ fn bench_size(n: usize, smoke: bool) {
         "\n== {n} items, {:.0} MB, {runs} runs (medians) ==",
         size as f64 / 1e6
     );
+
+    if keys_only {
+        let store = Store::open(&path).unwrap();
+        let meta = facts::index(&store, 2);
+        bench_keys(&store, &meta, runs, smoke);
+        return;
+    }
 
     // ----- floors, on the file's bytes
     let (scan, parse2) = {
@@ -216,9 +224,24 @@ fn bench_size(n: usize, smoke: bool) {
     let fresh = time(runs, || facts::search(&meta, "e", None, 500));
     println!("| search, one letter from scratch | {fresh:.1} ms | | | ≤ 200 ms |");
 
+    let anon_after = bench_keys(&store, &meta, runs, smoke);
+    if let (Some(a), Some(b), Some(c)) = (anon_before, anon_index, anon_after) {
+        // What opening, indexing, searching and filtering added to this process.
+        let (b, c) = ((b - a).max(0.0), (c - a).max(0.0));
+        let file_mb = size as f64 / (1024.0 * 1024.0);
+        println!(
+            "| private memory (Anonymous in smaps_rollup, MiB) | {b:.0} with the store and index; {c:.0} after search and filters | file {file_mb:.0} | {:.2}× | ≤ 0.3× file |",
+            b.max(c) / file_mb
+        );
+    }
+}
+
+/// Filter toggles and keypress → frame; returns the private memory after the filter
+/// toggles (before the keypress rows).
+fn bench_keys(store: &Store, meta: &facts::Index, runs: usize, smoke: bool) -> Option<f64> {
     // ----- filter toggles: update alone
     {
-        let mut state = state_for(&store, &meta, 80, 24);
+        let mut state = state_for(store, meta, 80, 24);
         let opts = state.filter_options();
         let pick: Vec<FilterOption> = opts
             .iter()
@@ -267,15 +290,6 @@ fn bench_size(n: usize, smoke: bool) {
         );
     }
     let anon_after = anon_mb();
-    if let (Some(a), Some(b), Some(c)) = (anon_before, anon_index, anon_after) {
-        // What opening, indexing, searching and filtering added to this process.
-        let (b, c) = ((b - a).max(0.0), (c - a).max(0.0));
-        let file_mb = size as f64 / (1024.0 * 1024.0);
-        println!(
-            "| private memory (Anonymous in smaps_rollup, MiB) | {b:.0} with the store and index; {c:.0} after search and filters | file {file_mb:.0} | {:.2}× | ≤ 0.3× file |",
-            b.max(c) / file_mb
-        );
-    }
 
     // ----- keypress → frame
     println!();
@@ -285,7 +299,7 @@ fn bench_size(n: usize, smoke: bool) {
     );
     let reps = |r: usize| if smoke { 3 } else { r };
     for (w, h) in [(80u16, 24u16), (200, 50)] {
-        let mut state = state_for(&store, &meta, w, h);
+        let mut state = state_for(store, meta, w, h);
         let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
         term.draw(|f| verdict::tui::draw::draw(&state, f)).unwrap();
         let mut run = |label: &str, msgs: &mut dyn FnMut(&State) -> Vec<Msg>, reps: usize| {
@@ -383,11 +397,13 @@ fn bench_size(n: usize, smoke: bool) {
             reps(200),
         );
     }
+    anon_after
 }
 
 fn main() {
     let mut full = std::env::var("VERDICT_BENCH_FULL").is_ok_and(|v| v == "1");
     let mut bench = false;
+    let mut keys_only = false;
     let mut sizes: Option<Vec<usize>> = std::env::var("VERDICT_BENCH_ITEMS")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -397,6 +413,9 @@ fn main() {
         match a.as_str() {
             "--full" => full = true,
             "--bench" => bench = true,
+            // Only the filter toggles and keypress → frame (no floors, open, index or
+            // search timings): for profiling the screen.
+            "--keys-only" => keys_only = true,
             "--sizes" => {
                 sizes = Some(
                     args.next()
@@ -426,6 +445,6 @@ fn main() {
             .trim()
     );
     for n in sizes {
-        bench_size(n, smoke);
+        bench_size(n, smoke, keys_only);
     }
 }
