@@ -251,11 +251,16 @@ impl State {
             return (self.rec.mine_done.values().filter(|d| **d).count(), None, n);
         };
         let (mut me, mut any) = self.base_progress;
+        // The index's sets, looked up once per call (not per verdict).
+        let mine = meta.facet(Kind::Done, &self.reviewer);
+        let others: Vec<&crate::tui::facts::BitSet> = meta
+            .names(Kind::Done)
+            .filter(|x| *x != self.reviewer)
+            .filter_map(|x| meta.facet(Kind::Done, x))
+            .collect();
         for (&i, &done) in &self.rec.mine_done {
-            let had_me = meta.has(i, Kind::Done, &self.reviewer);
-            let others = meta
-                .names(Kind::Done)
-                .any(|x| x != self.reviewer && meta.has(i, Kind::Done, x));
+            let had_me = mine.is_some_and(|b| b.get(i));
+            let others = others.iter().any(|b| b.get(i));
             me = me - usize::from(had_me) + usize::from(done);
             any = any - usize::from(had_me || others) + usize::from(others || done);
         }
