@@ -88,6 +88,11 @@ impl BitSet {
             .map(|(a, b)| (a & b).count_ones() as usize)
             .sum()
     }
+    /// The set's 64-bit words, item `i` at bit `i % 64` of word `i / 64` (bits past
+    /// `len` are 0).
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
     pub fn ones(&self) -> impl Iterator<Item = usize> + '_ {
         self.words.iter().enumerate().flat_map(|(k, &w)| {
             let mut w = w;

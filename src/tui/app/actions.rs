@@ -28,12 +28,12 @@ impl State {
             Action::Next => self.step(1, fx),
             Action::Prev => self.step(-1, fx),
             Action::First => {
-                if let Some(t) = self.visible_list().first().copied() {
+                if let Some(t) = self.first_visible() {
                     self.goto(t, fx)
                 }
             }
             Action::Last => {
-                if let Some(t) = self.visible_list().last().copied() {
+                if let Some(t) = self.last_visible() {
                     self.goto(t, fx)
                 }
             }
@@ -257,7 +257,7 @@ impl State {
                 self.queue = !self.queue;
                 self.scroll = 0;
                 self.apply_filters(fx);
-                if self.queue && self.visible.as_ref().is_some_and(Vec::is_empty) {
+                if self.queue && self.visible.as_ref().is_some_and(Visible::is_empty) {
                     // An empty queue is not entered.
                     self.queue = false;
                     self.apply_filters(fx);

@@ -293,14 +293,20 @@ impl State {
         ))
     }
 
+    /// The items passing the filters, as a list (None: all).
+    pub fn visible_items(&self) -> Option<Vec<usize>> {
+        self.visible.as_ref().map(Visible::to_vec)
+    }
+
     /// The visible position "n/N" (within the filter when one is set).
     pub fn position_in_view(&self) -> (usize, usize) {
         match &self.visible {
             Some(v) => (
-                v.iter()
-                    .position(|&i| i == self.pos)
-                    .map(|p| p + 1)
-                    .unwrap_or(0),
+                if v.contains(self.pos) {
+                    v.rank(self.pos) + 1
+                } else {
+                    0
+                },
                 v.len(),
             ),
             None => (self.pos + 1, self.len()),
