@@ -9,7 +9,6 @@ use super::*;
 
 impl State {
     pub fn act(&mut self, action: Action, fx: &mut Vec<Effect>) {
-        let page = crate::tui::draw::page_rows(self);
         match action {
             // The overlays' own actions do nothing in the item view.
             Action::Close
@@ -81,8 +80,13 @@ impl State {
             }
             Action::ScrollDown => self.scroll_down(1),
             Action::ScrollUp => self.scroll = self.scroll.saturating_sub(1),
-            Action::PageDown => self.scroll_down(page),
-            Action::PageUp => self.scroll = self.scroll.saturating_sub(page),
+            // The page is worked out (a layout of the screen) only for these two keys.
+            Action::PageDown => self.scroll_down(crate::tui::draw::page_rows(self)),
+            Action::PageUp => {
+                self.scroll = self
+                    .scroll
+                    .saturating_sub(crate::tui::draw::page_rows(self))
+            }
             Action::NextModel => {
                 let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
                 if n > 1 {
