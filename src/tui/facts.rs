@@ -375,9 +375,47 @@ struct Partial {
     len: usize,
     ids: Arena,
     search: Arena,
-    facets: [HashMap<String, BitSet>; KINDS],
+    facets: [Names; KINDS],
     broken: BitSet,
     no_id: BitSet,
+}
+
+/// The bit sets of one kind's names in a chunk. Most kinds have a handful of names, found
+/// faster by comparing than by hashing; a file with many (thousands of models) gets a map.
+#[derive(Default)]
+struct Names {
+    sets: Vec<(String, BitSet)>,
+    /// Position in `sets` by name, once there are more than [`Names::FEW`].
+    by_name: HashMap<String, usize>,
+}
+
+impl Names {
+    const FEW: usize = 16;
+
+    fn set(&mut self, name: &str, k: usize, len: usize) {
+        let found = if self.sets.len() <= Self::FEW {
+            self.sets.iter().position(|(n, _)| n == name)
+        } else {
+            self.by_name.get(name).copied()
+        };
+        let at = match found {
+            Some(at) => at,
+            None => {
+                self.sets.push((name.to_string(), BitSet::new(len)));
+                if self.sets.len() > Self::FEW {
+                    if self.by_name.is_empty() {
+                        for (i, (n, _)) in self.sets.iter().enumerate() {
+                            self.by_name.insert(n.clone(), i);
+                        }
+                    } else {
+                        self.by_name.insert(name.to_string(), self.sets.len() - 1);
+                    }
+                }
+                self.sets.len() - 1
+            }
+        };
+        self.sets[at].1.set(k, true);
+    }
 }
 
 fn index_chunk(store: &Store, lo: usize, hi: usize, tick: &dyn Fn(usize)) -> Partial {
@@ -411,15 +449,7 @@ fn index_chunk(store: &Store, lo: usize, hi: usize, tick: &dyn Fn(usize)) -> Par
                 p.search.push(&buf);
                 let facets = &mut p.facets;
                 facts_of_item(&item, &mut |kind, name| {
-                    let m = &mut facets[kind as usize];
-                    match m.get_mut(name) {
-                        Some(b) => b.set(k, true),
-                        None => {
-                            let mut b = BitSet::new(len);
-                            b.set(k, true);
-                            m.insert(name.to_string(), b);
-                        }
-                    }
+                    facets[kind as usize].set(name, k, len)
                 });
             }
             Err(e) => {
@@ -479,7 +509,7 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
             ix.no_id.put(p.lo, &p.no_id);
         }
         for (kind, m) in p.facets.into_iter().enumerate() {
-            for (name, b) in m {
+            for (name, b) in m.sets {
                 merged[kind]
                     .entry(name)
                     .or_insert_with(|| BitSet::new(n))
@@ -504,3 +534,6 @@ pub use search::{SearchCache, SearchRequest, SearchWorker, match_indices, search
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod index_tests;

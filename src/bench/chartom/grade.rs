@@ -165,7 +165,7 @@ pub fn parse_fact(fact: &Fact, raw: &str) -> Option<ParsedFact> {
 pub fn grade_fact(fact: &Fact, raw: Option<&str>) -> FactGrade {
     let parsed = raw.and_then(|r| parse_fact(fact, r));
     let display = parsed.as_ref().map(|p| p.display(&fact.options));
-    let correct = fact_key(fact).map(|key| parsed.as_ref().is_some_and(|p| is_correct(p, &key)));
+    let correct = correct_of(fact, parsed.as_ref());
     FactGrade {
         parsed,
         display,
@@ -246,6 +246,31 @@ pub fn item_hmi(item: &Item) -> Option<f64> {
     item.mind
         .map(|m| m.hmi)
         .or_else(|| item.fact.as_ref().and_then(hmi_from_fact).map(|h| h.hmi))
+}
+
+/// Whether a FACT answer is right ([`FactGrade::correct`]), without the text shown.
+pub fn fact_correct(fact: &Fact, raw: Option<&str>) -> Option<bool> {
+    // No key, no grade: the answer need not be read.
+    let key = fact_key(fact)?;
+    let parsed = raw.and_then(|r| parse_fact(fact, r));
+    Some(parsed.is_some_and(|p| is_correct(&p, &key)))
+}
+
+/// `None` when the item has no usable key; a missing or unparsable answer is wrong.
+fn correct_of(fact: &Fact, parsed: Option<&ParsedFact>) -> Option<bool> {
+    fact_key(fact).map(|key| parsed.is_some_and(|p| is_correct(p, &key)))
+}
+
+/// Is `model`'s FACT answer wrong after the reviewers' overrides: what [`effective`] gives
+/// as `fact_correct == Some(false)`, without the HMI and the text shown (the index asks
+/// this of every response).
+pub fn fact_wrong(item: &Item, model: &str) -> bool {
+    let human = resolve_response(&item.reviews, model, item.responses.len());
+    let correct = human.value.fact_correct.or_else(|| {
+        let raw = item.response(model).and_then(|r| r.fact.as_deref());
+        item.fact.as_ref().and_then(|f| fact_correct(f, raw))
+    });
+    correct == Some(false)
 }
 
 /// Automatic vs effective grade of `model`'s response to a CHARTOM item.

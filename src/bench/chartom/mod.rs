@@ -38,12 +38,14 @@ impl super::Spec for Chartom {
     }
 
     fn model_wrong(&self, item: &Item, model: &str) -> bool {
-        grade::effective(item, model).fact_correct == Some(false)
+        grade::fact_wrong(item, model)
     }
 
     fn auto_grades(&self, item: &Item, model: &str) -> AutoGrades {
         AutoGrades {
-            fact: grade::effective(item, model).fact.correct,
+            fact: item.fact.as_ref().and_then(|f| {
+                grade::fact_correct(f, item.response(model).and_then(|r| r.fact.as_deref()))
+            }),
             ..AutoGrades::default()
         }
     }

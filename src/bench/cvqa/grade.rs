@@ -54,28 +54,89 @@ fn is_word(c: char) -> bool {
 }
 
 /// `re.findall(r'(\b\w+\b)|\,', text)`: word runs, and `""` for each comma (when
-/// `commas`).
-fn tokens(text: &str, commas: bool) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    for (i, c) in text.char_indices() {
-        if is_word(c) {
-            if start.is_none() {
-                start = Some(i);
+/// `commas`), one at a time (the rules stop at the first token they need).
+struct Tokens<'a> {
+    text: &'a str,
+    at: usize,
+    commas: bool,
+    /// Every char is one byte: runs are found a byte at a time.
+    ascii: bool,
+}
+
+fn tokens(text: &str, commas: bool) -> Tokens<'_> {
+    Tokens {
+        text,
+        at: 0,
+        commas,
+        ascii: text.is_ascii(),
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = &self.text[self.at..];
+        let mut start: Option<usize> = None;
+        let mut end = rest.len();
+        let mut comma = false;
+        if self.ascii {
+            for (i, b) in rest.bytes().enumerate() {
+                if b.is_ascii_alphanumeric() || b == b'_' {
+                    start.get_or_insert(i);
+                } else if start.is_some() {
+                    end = i;
+                    break;
+                } else if self.commas && b == b',' {
+                    end = i;
+                    comma = true;
+                    break;
+                }
             }
-            continue;
+        } else {
+            for (i, c) in rest.char_indices() {
+                if is_word(c) {
+                    start.get_or_insert(i);
+                } else if start.is_some() {
+                    end = i;
+                    break;
+                } else if self.commas && c == ',' {
+                    end = i;
+                    comma = true;
+                    break;
+                }
+            }
         }
-        if let Some(s) = start.take() {
-            out.push(&text[s..i]);
+        let base = self.at;
+        if comma {
+            self.at = base + end + 1;
+            return Some("");
         }
-        if commas && c == ',' {
-            out.push("");
-        }
+        self.at = base + end;
+        start.map(|s| &self.text[base + s..base + end])
     }
-    if let Some(s) = start {
-        out.push(&text[s..]);
+}
+
+/// Python's `str.lower()` as the scripts apply it: ASCII text is lowered without
+/// allocating when it has no capital letter.
+fn lower(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.is_ascii() {
+        std::borrow::Cow::Owned(text.to_lowercase())
+    } else if text.bytes().any(|b| b.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(text.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(text)
     }
-    out
+}
+
+/// Is `token` lower-cased (`str::to_lowercase`) one of `words` (each lower-case ASCII)?
+fn lower_is(token: &str, words: &[&str]) -> bool {
+    if token.is_ascii() {
+        words.iter().any(|w| token.eq_ignore_ascii_case(w))
+    } else {
+        let t = token.to_lowercase();
+        words.contains(&t.as_str())
+    }
 }
 
 fn number_word(w: &str) -> Option<u32> {
@@ -97,7 +158,7 @@ fn number_word(w: &str) -> Option<u32> {
 
 /// `get_numbers` over a token list: the first all-digit token (as `int()` prints it) or
 /// number word.
-fn get_numbers(words: &[&str]) -> Option<String> {
+fn get_numbers<'a>(words: impl IntoIterator<Item = &'a str>) -> Option<String> {
     for w in words {
         if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) {
             let t = w.trim_start_matches('0');
@@ -112,35 +173,29 @@ fn get_numbers(words: &[&str]) -> Option<String> {
 
 /// The number a response gives, as the script prints it; `None` = the script's `"fail"`.
 pub fn extract_number(response: &str) -> Option<String> {
-    let lower = response.to_lowercase();
-    let words = tokens(&lower, true);
-    let kept: &[&str] = if words.is_empty() {
-        return None;
-    } else if words[0] == "if" {
-        match words.iter().position(|w| w.is_empty()) {
-            Some(i) => &words[i + 1..],
-            None => return None,
-        }
-    } else if let Some(i) = words.iter().position(|w| *w == "if") {
-        &words[..i]
+    let lower = lower(response);
+    let mut words = tokens(&lower, true).peekable();
+    if *words.peek()? == "if" {
+        // The tokens after the first comma; no comma: failed.
+        words.find(|w| w.is_empty())?;
+        get_numbers(words)
     } else {
-        &words
-    };
-    get_numbers(kept)
+        // The tokens before the first `if`.
+        get_numbers(words.take_while(|w| *w != "if"))
+    }
 }
 
 /// `yes` or `no` as the script reads a response; `None` = `"fail"`.
 pub fn extract_boolean(response: &str) -> Option<&'static str> {
-    let lower = response.to_lowercase();
-    let words = tokens(&lower, false);
-    let has = |w: &str| words.contains(&w);
-    if has("no") || has("false") || has("not") {
-        Some("no")
-    } else if has("yes") || has("true") || has("be") || has("is") || has("are") {
-        Some("yes")
-    } else {
-        None
+    let lower = lower(response);
+    let mut yes = false;
+    for w in tokens(&lower, false) {
+        if matches!(w, "no" | "false" | "not") {
+            return Some("no");
+        }
+        yes |= matches!(w, "yes" | "true" | "be" | "is" | "are");
     }
+    yes.then_some("yes")
 }
 
 /// The options of a synthetic question (`... Select the correct answer:A:16  B:17  C:12
@@ -217,11 +272,21 @@ pub fn extract_choice(response: &str, question: &str) -> Option<char> {
     let toks: Vec<(usize, &str)> = {
         let mut v = Vec::new();
         let mut start: Option<usize> = None;
-        for (i, c) in response.char_indices() {
-            if c.is_alphanumeric() {
-                start.get_or_insert(i);
-            } else if let Some(s) = start.take() {
-                v.push((s, &response[s..i]));
+        if response.is_ascii() {
+            for (i, b) in response.bytes().enumerate() {
+                if b.is_ascii_alphanumeric() {
+                    start.get_or_insert(i);
+                } else if let Some(s) = start.take() {
+                    v.push((s, &response[s..i]));
+                }
+            }
+        } else {
+            for (i, c) in response.char_indices() {
+                if c.is_alphanumeric() {
+                    start.get_or_insert(i);
+                } else if let Some(s) = start.take() {
+                    v.push((s, &response[s..i]));
+                }
             }
         }
         if let Some(s) = start {
@@ -243,13 +308,11 @@ pub fn extract_choice(response: &str, question: &str) -> Option<char> {
     }
     // 2
     for (k, (_, t)) in toks.iter().enumerate() {
-        let lt = t.to_lowercase();
-        if matches!(lt.as_str(), "answer" | "option" | "choice") {
+        if lower_is(t, &["answer", "option", "choice"]) {
             for (_, next) in toks.iter().skip(k + 1).take(4) {
-                let ln = next.to_lowercase();
-                if matches!(
-                    ln.as_str(),
-                    "is" | "would" | "be" | "the" | "correct" | "should" | "will"
+                if lower_is(
+                    next,
+                    &["is", "would", "be", "the", "correct", "should", "will"],
                 ) {
                     continue;
                 }
@@ -351,6 +414,49 @@ pub struct CvqaEffective {
     pub counterfactual_fixed_correct: Option<bool>,
 }
 
+/// Is `model`'s response wrong on either question after the reviewers' overrides: what
+/// [`effective`] gives as `!original_correct || !counterfactual_correct`, without the
+/// verification and the fixed question (the index asks this of every response), and
+/// grading the counterfactual only when the original is right.
+pub fn response_wrong(item: &Item, model: &str) -> bool {
+    let human = resolve_response(&item.reviews, model, item.responses.len());
+    let original = human
+        .value
+        .original_correct
+        .unwrap_or_else(|| automatic(item, model, Question::Original));
+    !original
+        || !human
+            .value
+            .counterfactual_correct
+            .unwrap_or_else(|| automatic(item, model, Question::Counterfactual))
+}
+
+/// One of an item's two questions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Question {
+    Original,
+    Counterfactual,
+}
+
+/// The automatic grade of `model`'s answer to one question against the file's key (what
+/// [`effective`] gives as `original.correct` / `counterfactual.correct`).
+pub fn automatic(item: &Item, model: &str, q: Question) -> bool {
+    let kind = kind(item.split.as_deref(), item.group.as_deref());
+    let resp = item.response(model);
+    let (qa, answer) = match q {
+        Question::Original => (&item.original, resp.and_then(|r| r.original.as_deref())),
+        Question::Counterfactual => (
+            &item.counterfactual,
+            resp.and_then(|r| r.counterfactual.as_deref()),
+        ),
+    };
+    let (question, key) = qa
+        .as_ref()
+        .map(|q| (q.question.as_str(), q.answer.as_str()))
+        .unwrap_or(("", ""));
+    grade(kind, answer, question, key).correct
+}
+
 /// Automatic vs effective grade of `model`'s response to a C-VQA item.
 pub fn effective(item: &Item, model: &str) -> CvqaEffective {
     effective_with(item, model, resolve_verification(&item.reviews))
@@ -417,5 +523,7 @@ pub fn effective_with(
     }
 }
 
+#[cfg(test)]
+mod reference;
 #[cfg(test)]
 mod tests;

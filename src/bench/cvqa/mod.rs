@@ -37,16 +37,15 @@ impl super::Spec for Cvqa {
     }
 
     fn model_wrong(&self, item: &Item, model: &str) -> bool {
-        let e = grade::effective(item, model);
-        !e.original_correct || !e.counterfactual_correct
+        grade::response_wrong(item, model)
     }
 
     fn auto_grades(&self, item: &Item, model: &str) -> AutoGrades {
-        let e = grade::effective(item, model);
+        use grade::{Question, automatic};
         AutoGrades {
             fact: None,
-            original: Some(e.original.correct),
-            counterfactual: Some(e.counterfactual.correct),
+            original: Some(automatic(item, model, Question::Original)),
+            counterfactual: Some(automatic(item, model, Question::Counterfactual)),
         }
     }
 

@@ -670,3 +670,68 @@ fn effective_grade_with_override() {
     assert_eq!(none.fact.correct, Some(false));
     assert_eq!(none.mind, None);
 }
+
+/// Every CHARTOM item of the samples, with answers of every kind and each override: the
+/// index's shortcut says "wrong" exactly when the effective grade does.
+#[test]
+fn fact_wrong_is_what_the_effective_grade_says() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sample-data/chartom.jsonl"
+    ))
+    .expect("sample-data/chartom.jsonl");
+    let answers = [
+        None,
+        Some("1"),
+        Some("2"),
+        Some("B"),
+        Some("(a)"),
+        Some("12.5"),
+        Some("1.2 million"),
+        Some("3, 1, 2"),
+        Some("[1, 2, 3]"),
+        Some(""),
+        Some("none of them"),
+    ];
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let base = Item::parse(line).expect("a sample item");
+        for a in answers {
+            for over in [None, Some(true), Some(false)] {
+                let mut item = base.clone();
+                item.responses.push(crate::model::Response {
+                    model: "probe".into(),
+                    fact: a.map(String::from),
+                    ..Default::default()
+                });
+                let g = ResponseGrades {
+                    fact_correct: over,
+                    ..Default::default()
+                };
+                let mut r = crate::model::Review::default();
+                if item.responses.len() == 1 {
+                    r.grades = g;
+                } else {
+                    r.models.insert("probe".into(), g);
+                }
+                item.reviews.insert("t".into(), r);
+                let models = item.responses.iter().map(|r| r.model.clone());
+                for m in models.chain(["absent".to_string()]) {
+                    let raw = item.response(&m).and_then(|r| r.fact.as_deref());
+                    assert_eq!(
+                        item.fact.as_ref().and_then(|f| fact_correct(f, raw)),
+                        effective(&item, &m).fact.correct,
+                        "{m} on {line}"
+                    );
+                    assert_eq!(
+                        fact_wrong(&item, &m),
+                        effective(&item, &m).fact_correct == Some(false),
+                        "{m} on {line}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 300, "{checked}");
+}

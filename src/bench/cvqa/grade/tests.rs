@@ -176,3 +176,214 @@ fn effective_with_fix_override_and_reject() {
     assert!(m.rejected);
     assert_eq!(m.counterfactual_fixed_correct, None);
 }
+
+/// The fast paths (ASCII lower-casing, byte tokens, no allocation per token) read every
+/// response as the rules did before them: compared over responses made of the words,
+/// letters, digits and punctuation the rules look at, in every case, with non-ASCII
+/// letters that lower-case to more than one char, to ASCII (the Kelvin sign), or that
+/// are digits or letters of other scripts.
+#[test]
+fn the_fast_extraction_reads_every_response_as_the_reference_does() {
+    const WORDS: &[&str] = &[
+        "If",
+        "if",
+        "IF",
+        "iF",
+        "the",
+        "The",
+        "answer",
+        "Answer",
+        "ANSWER",
+        "is",
+        "IS",
+        "option",
+        "Option",
+        "choice",
+        "CHOICE",
+        "would",
+        "be",
+        "correct",
+        "should",
+        "will",
+        "A",
+        "a",
+        "B",
+        "b",
+        "c",
+        "C",
+        "D",
+        "E",
+        "(B)",
+        "[C]",
+        "C:",
+        "d.",
+        "A)",
+        "yes",
+        "Yes",
+        "No",
+        "no",
+        "NOT",
+        "not",
+        "true",
+        "False",
+        "are",
+        "one",
+        "Two",
+        "TEN",
+        "none",
+        "zero",
+        "007",
+        "12",
+        "13",
+        "16",
+        "3.5",
+        "1,200",
+        "0",
+        ",",
+        ".",
+        "!",
+        "  ",
+        "\n",
+        "\t",
+        "_",
+        "a_b",
+        "2x",
+        "3rd",
+        "İS",
+        "\u{212A}",
+        "AN\u{212A}WER",
+        "ß",
+        "é",
+        "É",
+        "Ünïcode",
+        "ＡＢ",
+        "٣",
+        "Ⅳ",
+        "½",
+        "²",
+        "ǅ",
+        "Σ",
+        "ΣΑΣ",
+        "cliff",
+        "NONE",
+        "Yes,",
+        "No.",
+        "(",
+        ")",
+        "[",
+        "]",
+        ":",
+    ];
+    const QUESTIONS: &[&str] = &[
+        "How many cats are there?",
+        "How many cats? Select the correct answer:A:16  B:17  C:12 D:13",
+        "Count them. select the CORRECT answer: A:1 B:2 C:3",
+        "Select the correct answer:A:one B:two",
+        "Which? Select the correct answer: B:1 C:2",
+        "",
+    ];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (z ^ (z >> 31)) as usize
+    };
+    for _ in 0..40_000 {
+        let n = next() % 9;
+        let mut r = String::new();
+        for k in 0..n {
+            if k > 0 {
+                r.push_str([" ", "", ", ", " (", ": "][next() % 5]);
+            }
+            r.push_str(WORDS[next() % WORDS.len()]);
+        }
+        assert_eq!(extract_number(&r), reference::extract_number(&r), "{r:?}");
+        assert_eq!(extract_boolean(&r), reference::extract_boolean(&r), "{r:?}");
+        for q in QUESTIONS {
+            assert_eq!(
+                extract_choice(&r, q),
+                reference::extract_choice(&r, q),
+                "{r:?} to {q:?}"
+            );
+        }
+    }
+}
+
+/// Every C-VQA item of the samples, with responses of every kind and every combination of
+/// overrides: the index's shortcut says "wrong" exactly when the effective grades do.
+#[test]
+fn response_wrong_is_what_the_effective_grades_say() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/sample-data/cvqa.jsonl"
+    ))
+    .expect("sample-data/cvqa.jsonl");
+    let answers = [
+        None,
+        Some("The answer is C."),
+        Some("3"),
+        Some("yes"),
+        Some("No"),
+        Some("If the TV was off, 2"),
+        Some("D: 13"),
+        Some(""),
+        Some("A"),
+        Some("two"),
+    ];
+    let overrides = [None, Some(true), Some(false)];
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let base = Item::parse(line).expect("a sample item");
+        for (o, c) in answers.iter().zip(answers.iter().rev()) {
+            for oo in overrides {
+                for co in overrides {
+                    let mut item = base.clone();
+                    item.responses.push(crate::model::Response {
+                        model: "probe".into(),
+                        original: o.map(String::from),
+                        counterfactual: c.map(String::from),
+                        ..Default::default()
+                    });
+                    let n = item.responses.len();
+                    let mut r = crate::model::Review::default();
+                    let g = ResponseGrades {
+                        original_correct: oo,
+                        counterfactual_correct: co,
+                        ..Default::default()
+                    };
+                    if n == 1 {
+                        r.grades = g;
+                    } else {
+                        r.models.insert("probe".into(), g);
+                    }
+                    item.reviews.insert("t".into(), r);
+                    for m in item
+                        .responses
+                        .iter()
+                        .map(|r| r.model.clone())
+                        .chain(["absent".to_string()])
+                    {
+                        let e = effective(&item, &m);
+                        assert_eq!(
+                            (
+                                automatic(&item, &m, Question::Original),
+                                automatic(&item, &m, Question::Counterfactual)
+                            ),
+                            (e.original.correct, e.counterfactual.correct),
+                            "{m} on {line}"
+                        );
+                        assert_eq!(
+                            response_wrong(&item, &m),
+                            !e.original_correct || !e.counterfactual_correct,
+                            "{m} on {line}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}

@@ -1,0 +1,111 @@
+//! The index holds, for every item, exactly the facts and search text of the item as
+//! `Store::item` reads it, whatever the number of threads and of names per kind.
+
+use super::*;
+
+/// The samples of every result-set benchmark, each item also with forty more models (a
+/// kind with many names) and with reviewers who disagree.
+fn corpus() -> String {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-data/");
+    let mut out = String::new();
+    for f in [
+        "chartom.jsonl",
+        "chartom-qa.jsonl",
+        "cvqa.jsonl",
+        "generic.jsonl",
+    ] {
+        let text = std::fs::read_to_string(format!("{dir}{f}")).expect("a sample file");
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            out.push_str(line);
+            out.push('\n');
+            let mut v: serde_json::Value = serde_json::from_str(line).expect("json");
+            let Some(obj) = v.as_object_mut() else {
+                continue;
+            };
+            let first = obj
+                .get("responses")
+                .and_then(|r| r.get(0))
+                .cloned()
+                .unwrap_or_else(|| serde_json::json!({}));
+            let mut responses = Vec::new();
+            for k in 0..40 {
+                let mut r = first.clone();
+                r["model"] = format!("model-{k:02}").into();
+                responses.push(r);
+            }
+            obj.insert("responses".into(), responses.into());
+            obj.insert(
+                "reviews".into(),
+                serde_json::json!({
+                    "ann": {"status": "accept", "models": {"model-01": {"fact_correct": false, "original_correct": true}}},
+                    "bob": {"status": "reject", "reason": "ambiguous", "models": {"model-01": {"fact_correct": true}}},
+                }),
+            );
+            out.push_str(&v.to_string());
+            out.push('\n');
+        }
+    }
+    // Texts the lean parse does not copy: blank, escaped, and of the wrong type (the
+    // item must be as broken, with the same message, as the full parse says).
+    for extra in [
+        r#""context": "", "responses": [{"model": "m", "text": "  \n "}], "reviews": {"ann": {"note": "seen"}}"#,
+        r#""context": "Once \"upon\" a time\u00e9", "responses": [{"model": "m", "text": "\tShe knows."}]"#,
+        r#""context": {"0": "", "1000": "a", "2000": "b \" c"}, "responses": [{"model": "m", "text": null}]"#,
+        r#""context": 5"#,
+        r#""context": {"1000": 5}"#,
+        r#""context": ["a"]"#,
+        r#""responses": [{"model": "m", "text": 5}]"#,
+        r#""responses": [{"model": "m", "text": {"a": 1}}]"#,
+        r#""responses": [{"model": "m", "justification": ["x"]}]"#,
+        r#""responses": [{"model": "m", "justification": "   "}], "reviews": {"ann": {"note": "seen"}}"#,
+        r#""responses": [{"model": "m", "justification": "Because the axis \u2026"}], "reviews": {"ann": {"justification": "correct"}}"#,
+        r#""responses": [{"model": "m", "text": "x", "text": ""}]"#,
+    ] {
+        for bench in ["chartom-qa", "chartom"] {
+            out.push_str(&format!(
+                "{{\"id\": \"{bench}-lean-{}\", \"benchmark\": \"{bench}\", \"question\": \"Q?\", {extra}}}\n",
+                out.len()
+            ));
+        }
+    }
+    out.push_str("{\"id\": \"broken\", \"benchmark\": \"cvqa\", \"responses\": 5}\n");
+    out
+}
+
+#[test]
+fn the_index_holds_each_items_own_facts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("set.jsonl");
+    std::fs::write(&path, corpus()).unwrap();
+    let store = Store::open(&path).unwrap();
+    assert!(store.len() > 60, "{}", store.len());
+    for threads in [1, 3] {
+        let ix = index(&store, threads);
+        assert_eq!(ix.len(), store.len());
+        let (mut many_models, mut broken) = (0, 0);
+        for i in 0..store.len() {
+            match store.item(i) {
+                Ok(item) => {
+                    assert!(!ix.broken(i), "item {i}");
+                    assert_eq!(ix.facts(i), collect_facts(&item), "item {i}");
+                    let id = item.id.clone().unwrap_or_else(|| store.fallback_id(i));
+                    let mut text = String::new();
+                    search_text(&item, &id, &mut text);
+                    assert_eq!(ix.search_text(i), text, "item {i}");
+                    many_models += usize::from(item.responses.len() > Names::FEW);
+                }
+                Err(e) => {
+                    assert!(ix.broken(i), "item {i}");
+                    let want = format!("{} {e}", store.fallback_id(i));
+                    assert_eq!(ix.search_text(i), want, "item {i}");
+                    broken += 1;
+                }
+            }
+        }
+        assert!(many_models > 20, "{many_models}");
+        assert!(broken >= 13, "{broken}");
+        assert!(ix.names(Kind::Model).count() > Names::FEW);
+        assert!(ix.facet(Kind::Wrong, "model-01").is_some());
+        assert!(ix.facet(Kind::Disagreement, "").is_some());
+    }
+}
