@@ -416,8 +416,39 @@ fn bench_keys(store: &Store, meta: &facts::Index, runs: usize, smoke: bool) -> O
             reps(100),
         );
         run(
+            "search, filter on: one letter",
+            &mut |s| {
+                let mut v = Vec::new();
+                if s.filters.is_empty() {
+                    // Once (the first run): "ungraded by me", the menu's first row, on.
+                    if matches!(s.mode, Mode::Search(_)) {
+                        v.push(key(KeyCode::Esc));
+                    }
+                    v.extend([
+                        key(KeyCode::Char('F')),
+                        key(KeyCode::Enter),
+                        key(KeyCode::Esc),
+                    ]);
+                }
+                if !matches!(s.mode, Mode::Search(_)) || !v.is_empty() {
+                    v.push(key(KeyCode::Char('/')));
+                }
+                v.push(key(KeyCode::Char('e')));
+                v
+            },
+            reps(200),
+        );
+        run(
             "help (?) open/close",
-            &mut |_| vec![key(KeyCode::Char('?'))],
+            &mut |s| {
+                let mut v = Vec::new();
+                if matches!(s.mode, Mode::Search(_)) {
+                    // Once: out of the search the row above left open.
+                    v.push(key(KeyCode::Esc));
+                }
+                v.push(key(KeyCode::Char('?')));
+                v
+            },
             reps(200),
         );
     }
