@@ -47,6 +47,8 @@ impl FactsNow {
             let on = new.iter().any(|(k, n)| k == kind && n == name);
             let at = match self.find(*kind, name) {
                 Ok(at) => at,
+                // A facet the item keeps (or never had) is not copied.
+                Err(_) if ix.facet(*kind, name).is_some_and(|b| b.get(i)) == on => continue,
                 Err(at) => {
                     let copy = ix
                         .facet(*kind, name)
