@@ -65,12 +65,29 @@ impl State {
         // The items after this one, then from the start (within the filters).
         let n = self.len();
         let pos = self.pos;
-        let found = match &self.visible {
-            Some(v) => v
+        let found = match (&self.meta, &self.visible) {
+            // From the index: the visible items I have not done nor skipped, as a bit
+            // set (a word at a time, not an item at a time, when many are done).
+            (Some(ix), v) if ix.len() == n => {
+                let mut b = self.done_by_me_now(ix);
+                b.invert();
+                for &i in self.skipped.range(..n) {
+                    b.set(i, false);
+                }
+                if let Some(v) = v {
+                    b.and_with(v.bits());
+                }
+                if pos < n {
+                    b.set(pos, false);
+                }
+                let c = Visible::new(b);
+                c.after(pos).or(c.first())
+            }
+            (_, Some(v)) => v
                 .iter_from(pos + 1)
                 .chain(v.iter_from(0).take_while(|&i| i < pos))
                 .find(|&i| self.wanted_next(i)),
-            None => (pos + 1..n)
+            (_, None) => (pos + 1..n)
                 .chain(0..pos.min(n))
                 .find(|&i| self.wanted_next(i)),
         };

@@ -18,6 +18,11 @@ impl Visible {
         Visible { bits, len }
     }
 
+    /// The items as a bit set over the file's items.
+    pub fn bits(&self) -> &BitSet {
+        &self.bits
+    }
+
     /// How many items pass.
     pub fn len(&self) -> usize {
         self.len
