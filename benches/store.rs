@@ -55,6 +55,9 @@ struct Options {
     /// Run by `cargo test --all-targets` (no `--bench` argument): one small size, once,
     /// in a temporary folder, to check that the benchmark still works.
     smoke: bool,
+    /// `--stats-only`: only `stats::compute` and its floors, the plain parse of every line
+    /// on one thread and on two (a 1M run in a minute or two, not ten).
+    stats_only: bool,
 }
 
 fn options() -> Options {
@@ -62,12 +65,14 @@ fn options() -> Options {
     let mut sizes = None;
     let mut runs = None;
     let mut keep_data = false;
+    let mut stats_only = false;
     let mut bench = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--full" => full = true,
             "--keep-data" => keep_data = true,
+            "--stats-only" => stats_only = true,
             "--sizes" => {
                 let v = args
                     .next()
@@ -94,6 +99,7 @@ fn options() -> Options {
             sizes: vec![1_000],
             runs: Some(1),
             keep_data,
+            stats_only,
             smoke,
         };
     }
@@ -108,6 +114,7 @@ fn options() -> Options {
         sizes,
         runs,
         keep_data,
+        stats_only,
         smoke,
     }
 }
@@ -209,6 +216,60 @@ fn fmt_secs(s: f64) -> String {
         format!("{:.1} ms", s * 1e3)
     } else {
         format!("{:.2} ms", s * 1e3)
+    }
+}
+
+/// `stats::compute` (every core) next to the plain parse of every line, on one thread
+/// (the target's floor) and on two, in the same run.
+fn bench_stats(dir: &Path, n: usize, runs_opt: Option<usize>, keep_data: bool) {
+    let path = data_file(dir, n);
+    let runs = runs_opt.unwrap_or(if n <= 100_000 { 5 } else { 3 });
+    println!(
+        "\n== stats, {n} items, {:.1} MB, {runs} runs; load average before: {} ==",
+        mb(fs::metadata(&path).unwrap().len()),
+        loadavg()
+    );
+    let bytes = fs::read(&path).unwrap();
+    let plain = measure(runs, || (), |_| parse_lines(&bytes));
+    let plain_2t = measure(
+        runs,
+        || (),
+        |_| {
+            let half = bytes.len() / 2;
+            let mid = half + memchr::memchr(b'\n', &bytes[half..]).map_or(0, |p| p + 1);
+            let (a, b) = bytes.split_at(mid);
+            std::thread::scope(|s| {
+                let h = s.spawn(|| parse_lines(b));
+                parse_lines(a) + h.join().unwrap()
+            })
+        },
+    );
+    drop(bytes);
+    let store = Store::open(&path).expect("open");
+    let stats_t = measure(runs, || (), |_| stats::compute(&store));
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    println!("| operation | median | min | × plain parse (median) |");
+    println!("| --- | ---: | ---: | ---: |");
+    for (name, t) in [
+        ("floor: plain parse (`Value`, one thread)", &plain),
+        ("floor: plain parse, two threads", &plain_2t),
+    ] {
+        println!(
+            "| {name} | {} | {} | {:.2}× |",
+            fmt_secs(t.median()),
+            fmt_secs(t.min()),
+            t.median() / plain.median()
+        );
+    }
+    println!(
+        "| stats (`stats::compute`, {threads} threads) | {} | {} | {:.2}× |",
+        fmt_secs(stats_t.median()),
+        fmt_secs(stats_t.min()),
+        stats_t.median() / plain.median()
+    );
+    println!("load average after: {}", loadavg());
+    if !keep_data && fs::metadata(&path).map_or(0, |m| m.len()) > 1_000_000_000 {
+        let _ = fs::remove_file(&path);
     }
 }
 
@@ -709,6 +770,10 @@ fn main() {
         dir.display()
     );
     for &n in &opts.sizes {
-        bench_size(&dir, n, opts.runs, opts.keep_data);
+        if opts.stats_only {
+            bench_stats(&dir, n, opts.runs, opts.keep_data);
+        } else {
+            bench_size(&dir, n, opts.runs, opts.keep_data);
+        }
     }
 }

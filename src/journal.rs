@@ -398,6 +398,7 @@ impl Journal {
     pub fn replay(&self, store: &mut Store) -> io::Result<Replay> {
         let lines = self.read_lines()?;
         let mut rep = Replay::default();
+        let mut ids = Locator::default();
         let at = |n: usize| format!("{} line {n}", self.path.display());
         for (n, l) in lines {
             let r = match l {
@@ -411,7 +412,7 @@ impl Journal {
             let name =
                 r.id.clone()
                     .unwrap_or_else(|| format!("(index {})", r.item));
-            let Some(i) = locate(store, &r) else {
+            let Some(i) = ids.locate(store, &r) else {
                 rep.skipped.push(format!(
                     "{}: item {name} (index {}) is no longer in the file",
                     at(n),
@@ -564,11 +565,36 @@ pub fn prepare(store: &Store, i: usize, r: &Record) -> Result<ReviewEdit, Refusa
 
 /// Find the item a record is about: its index if the id still matches, else by id.
 pub fn locate(store: &Store, r: &Record) -> Option<usize> {
-    if r.item < store.len() && item_id(store, r.item) == r.id {
-        return Some(r.item);
+    Locator::default().locate(store, r)
+}
+
+/// [`locate`] for many records on one store: the first record whose item moved reads
+/// every item's id once, and the others look theirs up (a replay onto a file another
+/// program changed would otherwise read the whole file once per record).
+#[derive(Default)]
+pub struct Locator {
+    /// The first item with each id, once needed. The store's items keep their ids and
+    /// places while a replay applies reviews to it.
+    first: Option<std::collections::HashMap<String, usize>>,
+}
+
+impl Locator {
+    pub fn locate(&mut self, store: &Store, r: &Record) -> Option<usize> {
+        if r.item < store.len() && item_id(store, r.item) == r.id {
+            return Some(r.item);
+        }
+        let id = r.id.as_ref()?;
+        let first = self.first.get_or_insert_with(|| {
+            let mut m = std::collections::HashMap::new();
+            for i in 0..store.len() {
+                if let Some(id) = item_id(store, i) {
+                    m.entry(id).or_insert(i);
+                }
+            }
+            m
+        });
+        first.get(id).copied()
     }
-    let id = r.id.as_ref()?;
-    (0..store.len()).find(|&i| item_id(store, i).as_ref() == Some(id))
 }
 
 /// Open a result set and replay every journal of it (verdicts of sessions still running

@@ -40,7 +40,7 @@ pub fn open(file: &Path, reviewer: &str) -> anyhow::Result<Opened> {
         let (store, replayed, replay) = journal::open_with_journal(file)
             .with_context(|| format!("cannot open {}", file.display()))?;
         match Journal::for_session(file, reviewer) {
-            Ok(own) => return Ok(opened(file, reviewer, store, own, replayed, replay)),
+            Ok(own) => return opened(file, reviewer, store, own, replayed, replay),
             // The session that held it ended meanwhile and handed it to a folder: wait
             // for that fold, then read the file it wrote.
             Err(journal::SessionError::Busy(_, j)) if tries < 3 && journal::fold_running(&j) => {
@@ -58,7 +58,7 @@ fn opened(
     own: Journal,
     replayed: Vec<PathBuf>,
     replay: Replay,
-) -> Opened {
+) -> anyhow::Result<Opened> {
     log::info!(
         "opened {} ({} items) as {reviewer}",
         file.display(),
@@ -77,16 +77,33 @@ fn opened(
     {
         match Journal::at(p.to_path_buf()).keep_aside(mode) {
             Ok(a) => kept_aside.push(a),
-            Err(e) => log::error!("keeping {} aside: {e}", p.display()),
+            // This session's fold would clear the journal and lose them: don't start.
+            Err(e) => {
+                let of_it = format!("{} line ", p.display());
+                let n = (replay.skipped.iter().chain(&replay.invalid))
+                    .filter(|m| m.starts_with(&of_it))
+                    .count();
+                anyhow::bail!(
+                    "{} in {} could not be applied, and could not be copied aside ({e}); \
+                     the session did not start and nothing was changed: free some space \
+                     (or make the folder writable) and open the file again",
+                    if n == 1 {
+                        "1 verdict".to_string()
+                    } else {
+                        format!("{n} verdicts")
+                    },
+                    p.display()
+                );
+            }
         }
     }
-    Opened {
+    Ok(Opened {
         store,
         own,
         stale,
         replay,
         kept_aside,
-    }
+    })
 }
 
 /// Read the file again after another program changed it, with every journal of this
@@ -110,8 +127,8 @@ pub const CANCELLED: &str = "cancelled";
 /// If another program changed the file since it was read, the save is refused; then the
 /// file is read again, this session's journal (and any stale one) is applied to it by
 /// item id, and that is saved: their change and our verdicts both survive. If some
-/// verdicts cannot be matched to an item of the changed file, nothing is saved and the
-/// journal stays.
+/// verdicts cannot be matched to an item of the changed file, or no longer pass the
+/// checks on it, nothing is saved and the journal stays.
 ///
 /// A fold whose `cancel` flag is set gives up before it replaces the file (the journal
 /// stays as it is); its error then starts with [`CANCELLED`].
@@ -147,12 +164,14 @@ pub fn fold(
                 journals.push(Journal::at(own.path().to_path_buf()));
                 for j in &journals {
                     let rep = j.replay(&mut fresh).map_err(|e| e.to_string())?;
-                    skipped += rep.skipped.len();
+                    // A verdict that matches no item of the file now, or no longer
+                    // fits its item (a graded model is gone), must not be folded away.
+                    skipped += rep.skipped.len() + rep.invalid.len();
                 }
                 if skipped > 0 {
                     return Err(format!(
-                        "the file was changed by another program and {skipped} verdicts match no item of it now; \
-                         nothing saved, they stay in {}",
+                        "the file was changed by another program and {skipped} verdicts match no item of it now \
+                         or no longer fit their item; nothing saved, they stay in {}",
                         own.path().display()
                     ));
                 }
@@ -282,3 +301,6 @@ pub fn spawn_fold(file: &Path, own: &Journal) -> std::io::Result<u32> {
 pub fn spawn_fold(_file: &Path, _own: &Journal) -> std::io::Result<u32> {
     Err(std::io::Error::other("not on this platform"))
 }
+
+#[cfg(test)]
+mod tests;

@@ -426,3 +426,48 @@ fn one_live_session_per_reviewer_and_all_journals_replay() {
         "a dead session's journal is stale"
     );
 }
+
+/// After a line is inserted at the top, every record finds its item by id: the first item
+/// with that id, a broken line never, an id no item has is reported, all in one replay.
+#[test]
+fn replay_finds_every_moved_item_by_its_first_id() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("r.jsonl");
+    let mut lines = vec!["{\"id\":\"new\"}".to_string()];
+    for k in 0..50 {
+        lines.push(format!("{{\"id\":\"i{k}\"}}"));
+    }
+    lines.push("{\"id\":\"i7\",\"note\":\"a second i7\"}".into());
+    lines.push("{\"id\":\"gone\",\"responses\":5}".into());
+    fs::write(&p, lines.join("\n") + "\n").unwrap();
+    let mut j = Journal::at(journal_path(&p, "r"));
+    for k in 0..50 {
+        // recorded before the insertion: item k was i{k}
+        j.append(&rec(
+            k,
+            &format!("i{k}"),
+            "r",
+            json!({"verdict": format!("v{k}")}),
+        ))
+        .unwrap();
+    }
+    j.append(&rec(50, "gone", "r", json!({"verdict": "x"})))
+        .unwrap();
+    j.append(&rec(51, "nowhere", "r", json!({"verdict": "x"})))
+        .unwrap();
+    let (s, _j, rep) = open_with_journal(&p).unwrap();
+    assert_eq!(rep.applied, 50, "{rep:?}");
+    assert_eq!(rep.skipped.len(), 2, "{rep:?}");
+    for k in 0..50 {
+        let it = s.item(k + 1).unwrap();
+        assert_eq!(
+            it.reviews["r"].verdict.as_deref(),
+            Some(format!("v{k}").as_str())
+        );
+    }
+    assert!(
+        s.item(51).unwrap().reviews.is_empty(),
+        "the second i7 keeps none"
+    );
+    assert!(s.item(0).unwrap().reviews.is_empty());
+}

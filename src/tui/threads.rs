@@ -27,7 +27,10 @@ pub(super) fn spawn_index(store: crate::store::Store, generation: u64, tx: Sende
         .name("verdict-index".into())
         .spawn(move || {
             let total = store.len();
-            let meta = facts::index_with(&store, 2, &|done| {
+            // Every core (up to 8): the reviewer waits for search and filters, and the
+            // index is the same whatever the number of threads.
+            let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+            let meta = facts::index_with(&store, threads, &|done| {
                 let _ = tx.send(Msg::IndexProgress {
                     generation,
                     done,
