@@ -184,3 +184,26 @@ fn facet_finds_every_facet_the_index_holds() {
         assert!(ix.facet(Kind::Model, "no such model").is_none());
     }
 }
+
+/// A query that ends in a backslash is not narrowed to by the next letter: a space typed
+/// after it escapes that space (`a\ b` is one word, "a b"), so a match of `a\ b` need
+/// not have a backslash at all.
+#[test]
+fn a_backslash_then_a_space_narrows_like_a_fresh_search() {
+    let meta = std::sync::Arc::new(ix(&[
+        ("x-1", "a b"),
+        ("x-2", "a\\b"),
+        ("x-3", "back\\slash and a space"),
+    ]));
+    let mut cache = SearchCache::default();
+    for q in ["a", "a\\", "a\\ ", "a\\ b", "a\\ b\\", "a\\ b\\ "] {
+        let req = SearchRequest {
+            seq: 0,
+            query: q.to_string(),
+            meta: meta.clone(),
+            within: None,
+        };
+        assert_eq!(cache.run(&req, 10), search(&meta, q, None, 10), "{q:?}");
+    }
+    assert_eq!(search(&meta, "a\\ b", None, 10), vec![0]);
+}
