@@ -432,7 +432,7 @@ fn filters_combine_and_count() {
     let (_d, mut s) = state("cvqa.jsonl");
     toggle(&mut s, FilterOption::Disagreement);
     assert_eq!(
-        s.visible.as_deref(),
+        s.visible_items().as_deref(),
         Some(&[1usize][..]),
         "alice accepted, bob rejected item 2"
     );
@@ -442,7 +442,7 @@ fn filters_combine_and_count() {
     assert!(s.visible.is_none());
     toggle(&mut s, FilterOption::ModelWrong);
     toggle(&mut s, FilterOption::Group("abs_counting_1".into()));
-    assert_eq!(s.visible.as_deref(), Some(&[2usize][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[2usize][..]));
     assert_eq!(s.filters.describe(), "model wrong + abs_counting_1");
     ch(&mut s, 'F');
     press(&mut s, KeyCode::Enter);
@@ -466,12 +466,12 @@ fn filters_are_multi_select_within_a_kind_and_and_across_kinds() {
     ]);
     // Chart type and version are separate kinds: "manipulated bar charts".
     toggle(&mut s, FilterOption::ChartType("bar".into()));
-    assert_eq!(s.visible.as_deref(), Some(&[2usize, 3][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[2usize, 3][..]));
     toggle(&mut s, FilterOption::Version("manipulated".into()));
-    assert_eq!(s.visible.as_deref(), Some(&[2usize][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[2usize][..]));
     // A second chart type adds to the first (OR), the version still applies (AND).
     toggle(&mut s, FilterOption::ChartType("line".into()));
-    assert_eq!(s.visible.as_deref(), Some(&[1usize, 2][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[1usize, 2][..]));
     assert_eq!(
         s.filters.describe(),
         "bar or line + manipulated",
@@ -486,13 +486,13 @@ fn filters_are_multi_select_within_a_kind_and_and_across_kinds() {
     press(&mut s, KeyCode::Esc);
     // Turning one off again
     toggle(&mut s, FilterOption::Version("manipulated".into()));
-    assert_eq!(s.visible.as_deref(), Some(&[0usize, 1, 2, 3][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[0usize, 1, 2, 3][..]));
 
     // C-VQA groups: boolean + direct keeps both.
     let (_d, mut s) = state("cvqa.jsonl");
     toggle(&mut s, FilterOption::Group("boolean".into()));
     toggle(&mut s, FilterOption::Group("direct".into()));
-    assert_eq!(s.visible.as_deref(), Some(&[0usize, 1][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[0usize, 1][..]));
 }
 
 #[test]
@@ -524,12 +524,12 @@ fn verification_and_adjudication_filters_follow_my_verdicts() {
     assert_eq!(count_of(&s, FilterOption::Adjudicated), 0);
     press(&mut s, KeyCode::Esc);
     toggle(&mut s, FilterOption::Status(CvqaStatus::Reject));
-    assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[1usize][..]));
     toggle(&mut s, FilterOption::Status(CvqaStatus::Fix));
-    assert_eq!(s.visible.as_deref(), Some(&[1usize, 2][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[1usize, 2][..]));
     ch(&mut s, 'X');
     toggle(&mut s, FilterOption::Disagreement);
-    assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[1usize][..]));
     assert_eq!(s.pos, 1);
     // I adjudicate: reject, then A marks my verdict as the final one.
     let fx = ch(&mut s, 'r');
@@ -541,17 +541,17 @@ fn verification_and_adjudication_filters_follow_my_verdicts() {
     // Re-applying the filters: the adjudicated item has left the disagreements.
     toggle(&mut s, FilterOption::Disagreement);
     toggle(&mut s, FilterOption::Disagreement);
-    assert_eq!(s.visible.as_deref(), Some(&[][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[][..]));
     ch(&mut s, 'X');
     toggle(&mut s, FilterOption::NeedsAdjudication);
-    assert_eq!(s.visible.as_deref(), Some(&[][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[][..]));
     ch(&mut s, 'X');
     toggle(&mut s, FilterOption::Adjudicated);
-    assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[1usize][..]));
     ch(&mut s, 'X');
     // The final verdict's status is the item's: rejected, no longer accepted.
     toggle(&mut s, FilterOption::Status(CvqaStatus::Accept));
-    assert_eq!(s.visible.as_deref(), Some(&[0usize][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[0usize][..]));
     // Counts: the rows of the same kind ignore the kind's own filter, the others apply it.
     ch(&mut s, 'F');
     assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Reject)), 1);
@@ -567,7 +567,7 @@ fn choosing_a_model_in_the_filter_shows_its_response() {
     let (_d, mut s) = state("cvqa.jsonl");
     assert_eq!(s.model_name().as_deref(), Some("llava"));
     toggle(&mut s, FilterOption::Model("blip".into()));
-    assert_eq!(s.visible.as_deref(), Some(&[0usize][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[0usize][..]));
     assert_eq!(s.model_name().as_deref(), Some("blip"));
     ch(&mut s, 'X');
     ch(&mut s, 'n');
@@ -1500,7 +1500,7 @@ fn a_partly_graded_item_is_not_done() {
     ch(&mut s, 'F');
     press(&mut s, KeyCode::Enter);
     press(&mut s, KeyCode::Esc);
-    assert_eq!(s.visible.as_deref(), Some(&[1usize, 2][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[1usize, 2][..]));
     ch(&mut s, 'X');
     // a note alone on item 3
     ch(&mut s, 'G');
@@ -1681,7 +1681,7 @@ fn every_key_is_safe_on_a_filter_with_no_match() {
         press(&mut s, KeyCode::Down);
         press(&mut s, KeyCode::Enter);
         press(&mut s, KeyCode::Esc);
-        assert_eq!(s.visible.as_deref(), Some(&[][..]), "{name}");
+        assert_eq!(s.visible_items().as_deref(), Some(&[][..]), "{name}");
         press_everything(&mut s);
     }
 }
@@ -1889,7 +1889,7 @@ fn the_adjudication_queue_steps_through_disagreements_only() {
     ch(&mut s, 'D');
     assert!(s.queue);
     assert_eq!(
-        s.visible.as_deref(),
+        s.visible_items().as_deref(),
         Some(&[1usize][..]),
         "alice accepted, bob rejected"
     );
@@ -1913,7 +1913,7 @@ fn the_adjudication_queue_steps_through_disagreements_only() {
     let fx = ch(&mut s, 'A');
     let r = recorded(&mut s, fx);
     assert_eq!(r[0].1.as_ref().unwrap()["final"], true);
-    assert_eq!(s.visible.as_deref(), Some(&[][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[][..]));
     assert!(
         s.status.as_ref().unwrap().0.contains("no item left"),
         "{:?}",
@@ -2030,14 +2030,14 @@ fn the_adjudication_queue_does_not_auto_advance() {
     let (_d, mut s) = state_of(&format!("{}\n{}\n", item("x1"), item("x2")));
     s.auto_advance = true;
     ch(&mut s, 'D');
-    assert_eq!(s.visible.as_deref(), Some(&[0usize, 1][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[0usize, 1][..]));
     let fx = ch(&mut s, 'a');
     recorded(&mut s, fx);
     assert_eq!(s.pos, 0, "A comes next on this item");
     let fx = ch(&mut s, 'A');
     recorded(&mut s, fx);
     assert_eq!(s.pos, 1, "adjudicated: on to the next in the queue");
-    assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[1usize][..]));
 }
 
 #[test]
@@ -2106,7 +2106,7 @@ fn skipped_items_are_a_filter() {
     ch(&mut s, 'S');
     assert!(s.skipped.contains(&1));
     toggle(&mut s, FilterOption::Skipped);
-    assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[1usize][..]));
     ch(&mut s, 'F');
     assert_eq!(count_of(&s, FilterOption::Skipped), 1);
     assert_eq!(count_of(&s, FilterOption::Ungraded), 1);
@@ -2229,8 +2229,7 @@ fn suspect_answer_keys_are_a_filter() {
     let mut s = state_at(&p);
     toggle(&mut s, FilterOption::SuspectKey);
     let ids: Vec<String> = s
-        .visible
-        .clone()
+        .visible_items()
         .unwrap()
         .into_iter()
         .map(|i| s.display_id(i))
@@ -2326,7 +2325,7 @@ fn blind_mode_filters_and_summary_show_nothing_of_others() {
     assert!(!s.filter_active(&FilterOption::Disagreement));
     assert_eq!(s.visible, None);
     toggle(&mut s, FilterOption::Status(CvqaStatus::Fix));
-    assert_eq!(s.visible.as_deref(), Some(&[][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[][..]));
     ch(&mut s, 'X');
     ch(&mut s, 'n');
     ch(&mut s, 'n');
@@ -2337,7 +2336,7 @@ fn blind_mode_filters_and_summary_show_nothing_of_others() {
     assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Fix)), 0);
     press(&mut s, KeyCode::Esc);
     toggle(&mut s, FilterOption::Status(CvqaStatus::Accept));
-    assert_eq!(s.visible.as_deref(), Some(&[2usize][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[2usize][..]));
     ch(&mut s, 'X');
     // The adjudication queue is others' disagreements: not in blind mode.
     ch(&mut s, 'D');
@@ -2353,17 +2352,17 @@ fn blind_mode_filters_and_summary_show_nothing_of_others() {
     // verification rows turn to my verdicts.
     ch(&mut s, 'b');
     toggle(&mut s, FilterOption::Reviewer("bob".into()));
-    assert_eq!(s.visible.as_deref(), Some(&[1usize][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[1usize][..]));
     ch(&mut s, 'b');
     assert!(s.blind);
     assert!(!s.filter_active(&FilterOption::Reviewer("bob".into())));
     assert_eq!(s.visible, None);
     ch(&mut s, 'b');
     toggle(&mut s, FilterOption::Status(CvqaStatus::Fix));
-    assert_eq!(s.visible.as_deref(), Some(&[0usize][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[0usize][..]));
     ch(&mut s, 'b');
     assert!(s.filter_active(&FilterOption::Status(CvqaStatus::Fix)));
-    assert_eq!(s.visible.as_deref(), Some(&[][..]));
+    assert_eq!(s.visible_items().as_deref(), Some(&[][..]));
 }
 
 /// A C-VQA boolean item with one model's response and these `reviews`.

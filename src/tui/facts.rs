@@ -88,6 +88,11 @@ impl BitSet {
             .map(|(a, b)| (a & b).count_ones() as usize)
             .sum()
     }
+    /// The set's 64-bit words, item `i` at bit `i % 64` of word `i / 64` (bits past
+    /// `len` are 0).
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
     pub fn ones(&self) -> impl Iterator<Item = usize> + '_ {
         self.words.iter().enumerate().flat_map(|(k, &w)| {
             let mut w = w;
@@ -198,6 +203,16 @@ pub enum Kind {
 }
 
 const KINDS: usize = 15;
+
+// `Index::facets` is sorted by (kind, name) because it is built in `Kind::ALL`'s order,
+// which must be `Kind`'s own (declaration) order.
+const _: () = {
+    let mut k = 1;
+    while k < KINDS {
+        assert!((Kind::ALL[k - 1] as usize) < (Kind::ALL[k] as usize));
+        k += 1;
+    }
+};
 
 impl Kind {
     const ALL: [Kind; KINDS] = [
@@ -319,9 +334,8 @@ pub struct Index {
     n: usize,
     ids: Arena,
     search: Arena,
-    /// One bit set per (kind, name), sorted.
+    /// One bit set per (kind, name), sorted (`Kind::ALL` is in `Kind`'s order).
     facets: Vec<(Kind, String, BitSet)>,
-    by_name: HashMap<(Kind, String), usize>,
     /// Items that could not be read.
     broken: BitSet,
     /// Items without an id of their own (their id here is `#line`).
@@ -352,9 +366,12 @@ impl Index {
     }
     /// The items with fact (kind, name); None when no item has it.
     pub fn facet(&self, kind: Kind, name: &str) -> Option<&BitSet> {
-        self.by_name
-            .get(&(kind, name.to_string()))
-            .map(|&k| &self.facets[k].2)
+        // A binary search of the sorted facets: no allocation, no hashing (this is
+        // asked per item and per frame).
+        self.facets
+            .binary_search_by(|f| (f.0, f.1.as_str()).cmp(&(kind, name)))
+            .ok()
+            .map(|k| &self.facets[k].2)
     }
     /// The distinct names of `kind`, sorted.
     pub fn names(&self, kind: Kind) -> impl Iterator<Item = &str> {
@@ -535,7 +552,6 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
             .collect();
         names.sort_by(|a, b| a.0.cmp(&b.0));
         for (name, b) in names {
-            ix.by_name.insert((kind, name.clone()), ix.facets.len());
             ix.facets.push((kind, name, b));
         }
     }

@@ -9,7 +9,6 @@ use super::*;
 
 impl State {
     pub fn act(&mut self, action: Action, fx: &mut Vec<Effect>) {
-        let page = crate::tui::draw::page_rows(self);
         match action {
             // The overlays' own actions do nothing in the item view.
             Action::Close
@@ -28,12 +27,12 @@ impl State {
             Action::Next => self.step(1, fx),
             Action::Prev => self.step(-1, fx),
             Action::First => {
-                if let Some(t) = self.visible_list().first().copied() {
+                if let Some(t) = self.first_visible() {
                     self.goto(t, fx)
                 }
             }
             Action::Last => {
-                if let Some(t) = self.visible_list().last().copied() {
+                if let Some(t) = self.last_visible() {
                     self.goto(t, fx)
                 }
             }
@@ -81,8 +80,13 @@ impl State {
             }
             Action::ScrollDown => self.scroll_down(1),
             Action::ScrollUp => self.scroll = self.scroll.saturating_sub(1),
-            Action::PageDown => self.scroll_down(page),
-            Action::PageUp => self.scroll = self.scroll.saturating_sub(page),
+            // The page is worked out (a layout of the screen) only for these two keys.
+            Action::PageDown => self.scroll_down(crate::tui::draw::page_rows(self)),
+            Action::PageUp => {
+                self.scroll = self
+                    .scroll
+                    .saturating_sub(crate::tui::draw::page_rows(self))
+            }
             Action::NextModel => {
                 let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
                 if n > 1 {
@@ -257,7 +261,7 @@ impl State {
                 self.queue = !self.queue;
                 self.scroll = 0;
                 self.apply_filters(fx);
-                if self.queue && self.visible.as_ref().is_some_and(Vec::is_empty) {
+                if self.queue && self.visible.as_ref().is_some_and(Visible::is_empty) {
                     // An empty queue is not entered.
                     self.queue = false;
                     self.apply_filters(fx);

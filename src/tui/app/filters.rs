@@ -22,7 +22,7 @@ impl State {
             seq: self.search_seq,
             query: s.query.text(),
             meta: meta.clone(),
-            within: self.visible.clone(),
+            within: self.visible.as_ref().map(Visible::to_vec),
         });
     }
 
@@ -133,7 +133,7 @@ impl State {
     }
 
     /// Does option `o` hold for item `i` as it stands now?
-    pub(super) fn option_holds(&self, o: &FilterOption, i: usize) -> bool {
+    pub fn option_holds(&self, o: &FilterOption, i: usize) -> bool {
         if self.filter_hidden(o) {
             return false;
         }
@@ -158,7 +158,7 @@ impl State {
     }
 
     /// Does item `i` pass every group's filter except `skip`'s?
-    pub(super) fn passes_except(&self, i: usize, skip: Option<FilterGroup>) -> bool {
+    pub fn passes_except(&self, i: usize, skip: Option<FilterGroup>) -> bool {
         self.filters
             .groups()
             .into_iter()
@@ -196,77 +196,6 @@ impl State {
         self.passes_except(i, None)
     }
 
-    /// The items option `o` holds for, from the index (items changed this session are
-    /// corrected afterwards).
-    pub(super) fn option_bits(&self, ix: &Index, o: &FilterOption) -> BitSet {
-        let n = ix.len();
-        if self.filter_hidden(o) {
-            return BitSet::new(n);
-        }
-        match o {
-            FilterOption::Status(st) if self.blind => ix
-                .facet(
-                    Kind::ReviewerStatus,
-                    &crate::tui::facts::reviewer_status(&self.reviewer, *st),
-                )
-                .cloned()
-                .unwrap_or_else(|| BitSet::new(n)),
-            FilterOption::Skipped => {
-                let mut b = BitSet::new(n);
-                for &i in self.skipped.iter().filter(|&&i| i < n) {
-                    b.set(i, true);
-                }
-                b
-            }
-            FilterOption::Ungraded | FilterOption::GradedByMe => {
-                let mut b = ix
-                    .facet(Kind::Done, &self.reviewer)
-                    .cloned()
-                    .unwrap_or_else(|| BitSet::new(n));
-                if *o == FilterOption::Ungraded {
-                    b.invert();
-                }
-                b
-            }
-            FilterOption::ModelWrong => {
-                let mut b = BitSet::new(n);
-                for m in self.wrong_models() {
-                    if let Some(w) = ix.facet(Kind::Wrong, &m) {
-                        b.or_with(w);
-                    }
-                }
-                b
-            }
-            other => {
-                let (k, name) = other.fact().expect("a fact option");
-                ix.facet(k, name).cloned().unwrap_or_else(|| BitSet::new(n))
-            }
-        }
-    }
-
-    /// The items passing group `g`'s filter, from the index.
-    pub(super) fn group_bits(&self, ix: &Index, g: FilterGroup) -> BitSet {
-        let mut b = BitSet::new(ix.len());
-        for o in self.filters.in_group(g) {
-            b.or_with(&self.option_bits(ix, o));
-        }
-        b
-    }
-
-    /// Items changed this session, whose facts may differ from the index's.
-    pub(super) fn changed_items(&self) -> Vec<usize> {
-        let mut v: Vec<usize> = self
-            .rec
-            .mine
-            .keys()
-            .chain(self.live.keys())
-            .copied()
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    }
-
     pub(super) fn apply_filters(&mut self, fx: &mut Vec<Effect>) {
         let Some(ix) = self.meta.clone() else {
             self.visible = None;
@@ -282,15 +211,9 @@ impl State {
             mask.and_with(&self.group_bits(&ix, g));
         }
         if self.queue {
-            match ix.facet(Kind::NeedsAdjudication, "") {
-                Some(b) => mask.and_with(b),
-                None => mask = BitSet::new(ix.len()),
-            }
+            mask.and_with(&self.facet_now(&ix, Kind::NeedsAdjudication, ""));
         }
-        for i in self.changed_items() {
-            mask.set(i, self.passes(i));
-        }
-        let v: Vec<usize> = mask.ones().collect();
+        let v = Visible::new(mask);
         let n = v.len();
         self.count_filters();
         let what = match (self.queue, self.filters.is_empty()) {
@@ -308,8 +231,8 @@ impl State {
         } else {
             format!("{n} items match: {what}")
         };
-        if v.binary_search(&self.pos).is_err()
-            && let Some(&t) = v.iter().find(|&&i| i > self.pos).or(v.first())
+        if !v.contains(self.pos)
+            && let Some(t) = v.after(self.pos).or(v.first())
         {
             self.visible = Some(v);
             self.goto(t, fx);
@@ -363,13 +286,13 @@ impl State {
         self.filter_counts_of = Some(key);
     }
 
-    /// Count the rows not marked in `keep` (those keep their count in `filter_counts`).
+    /// Count the rows not marked in `keep` (those keep their count in `filter_counts`):
+    /// per row, a popcount of its items as they stand now AND the other groups' filters.
     fn count_filters_now(&mut self, ix: &std::sync::Arc<Index>, keep: &[bool]) {
-        let ix = ix.clone();
         let groups = self.filters.groups();
         let masks: Vec<(FilterGroup, BitSet)> = groups
             .iter()
-            .map(|&g| (g, self.group_bits(&ix, g)))
+            .map(|&g| (g, self.group_bits(ix, g)))
             .collect();
         let except = |skip: Option<FilterGroup>| {
             let mut m = BitSet::full(ix.len());
@@ -381,25 +304,6 @@ impl State {
             m
         };
         let mut by_group: HashMap<Option<FilterGroup>, BitSet> = HashMap::new();
-        let changed = self.changed_items();
-        // The items changed this session, as they stand now: which groups each passes,
-        // and which rows hold for it (worked out once, not per row).
-        let wrong = self.wrong_models();
-        let holds = |o: &FilterOption, i: usize| match o {
-            FilterOption::ModelWrong => wrong.iter().any(|m| self.holds(i, Kind::Wrong, m)),
-            o => self.option_holds(o, i),
-        };
-        let live: Vec<(usize, Vec<bool>, Vec<bool>)> = changed
-            .iter()
-            .map(|&i| {
-                let pass: Vec<bool> = groups
-                    .iter()
-                    .map(|&g| self.filters.in_group(g).any(|o| holds(o, i)))
-                    .collect();
-                let rows = self.filter_catalog.iter().map(|o| holds(o, i)).collect();
-                (i, pass, rows)
-            })
-            .collect();
         let mut counts = Vec::with_capacity(self.filter_catalog.len());
         for (k, o) in self.filter_catalog.iter().enumerate() {
             if keep.get(k) == Some(&true) {
@@ -409,14 +313,7 @@ impl State {
             let g = o.group();
             let key = groups.contains(&g).then_some(g);
             let others = by_group.entry(key).or_insert_with(|| except(key));
-            let bits = self.option_bits(&ix, o);
-            let mut c = others.count_and(&bits) as i64;
-            for (i, pass, rows) in &live {
-                let passes_others = groups.iter().zip(pass).all(|(g, p)| *p || Some(*g) == key);
-                c -= i64::from(others.get(*i) && bits.get(*i));
-                c += i64::from(passes_others && rows[k]);
-            }
-            counts.push(c.max(0) as usize);
+            counts.push(others.count_and(&self.option_bits(ix, o)));
         }
         self.filter_counts = counts;
     }
@@ -440,14 +337,7 @@ impl State {
                 item.reviews.shift_remove(&self.reviewer);
             }
         }
-        self.live.insert(i, crate::tui::facts::collect_facts(&item));
-    }
-
-    pub(super) fn visible_list(&self) -> Vec<usize> {
-        match &self.visible {
-            Some(v) => v.clone(),
-            None => (0..self.len()).collect(),
-        }
+        self.set_live(i, crate::tui::facts::collect_facts(&item));
     }
 }
 

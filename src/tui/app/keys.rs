@@ -48,8 +48,13 @@ impl State {
                     let n = self.visible.as_ref().map(|v| v.len()).unwrap_or(self.len());
                     if n > 0 {
                         let k = ((frac * n as f64) as usize).min(n - 1);
-                        let target = self.visible.as_ref().map(|v| v[k]).unwrap_or(k);
-                        self.goto(target, fx);
+                        let target = match &self.visible {
+                            Some(v) => v.nth(k),
+                            None => Some(k),
+                        };
+                        if let Some(target) = target {
+                            self.goto(target, fx);
+                        }
                     }
                 }
             }

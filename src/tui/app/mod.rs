@@ -3,6 +3,7 @@
 //! `tui::run` (journal writes, image requests, saving the resume position).
 
 mod actions;
+mod facts_now;
 mod filter_options;
 mod filters;
 mod keys;
@@ -12,14 +13,17 @@ mod recording;
 mod session;
 mod timing;
 mod update;
+mod visible;
 
 use filter_options::catalog;
 pub use filter_options::{FilterGroup, FilterOption, Filters};
 pub use recording::Recording;
 pub use timing::Timing;
+pub use visible::Visible;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use crossterm::event::{KeyEvent, MouseEvent};
@@ -230,7 +234,10 @@ pub struct State {
     pub meta: Option<std::sync::Arc<Index>>,
     /// The index's facts of the items whose verdict changed this session (with my verdict
     /// as it stands now), which override the index's bits for those items.
-    pub live: HashMap<usize, Vec<(Kind, String)>>,
+    /// Changed only through `set_live` and `clear_live`, which keep `facts_now` in step.
+    pub(crate) live: HashMap<usize, Vec<(Kind, String)>>,
+    /// The index's facets corrected by `live`: what filters and counts read.
+    pub(crate) facts_now: facts_now::FactsNow,
     /// How far the background index is (items read, total) while it is being built.
     pub index_progress: (usize, usize),
     /// Which index the screen waits for: raised on every reload, so that an index of the
@@ -249,7 +256,7 @@ pub struct State {
     pub search_seq: u64,
     pub filters: Filters,
     /// Items passing the filters (None: all).
-    pub visible: Option<Vec<usize>>,
+    pub visible: Option<Visible>,
 
     pub model: usize,
     pub side_by_side: bool,
@@ -323,6 +330,7 @@ impl State {
             meta: None,
             index_generation: 0,
             live: HashMap::new(),
+            facts_now: Default::default(),
             index_progress: (0, 0),
             filter_catalog: vec![],
             filter_counts: vec![],

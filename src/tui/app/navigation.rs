@@ -37,18 +37,13 @@ impl State {
                     self.set_status("no item matches the filters", Level::Warn);
                     return;
                 }
-                // position of the first visible item at or after pos
-                let at = v.partition_point(|&i| i < self.pos);
-                let here = v.get(at) == Some(&self.pos);
                 let t = if delta > 0 {
-                    if here { at + 1 } else { at }
-                } else if at == 0 {
-                    usize::MAX
+                    v.after(self.pos)
                 } else {
-                    at - 1
+                    v.before(self.pos)
                 };
-                match v.get(t) {
-                    Some(&t) => t,
+                match t {
+                    Some(t) => t,
                     None => {
                         self.set_status(
                             if delta > 0 {
@@ -67,14 +62,38 @@ impl State {
     }
 
     pub(super) fn next_ungraded(&mut self, fx: &mut Vec<Effect>) {
-        let list = self.visible_list();
-        let start = list.partition_point(|&i| i <= self.pos);
-        let order = list[start..].iter().chain(list[..start].iter());
-        for &i in order {
-            if i != self.pos && !self.graded_by_me(i) && !self.skipped.contains(&i) {
-                self.goto(i, fx);
-                return;
+        // The items after this one, then from the start (within the filters).
+        let n = self.len();
+        let pos = self.pos;
+        let found = match (&self.meta, &self.visible) {
+            // From the index: the visible items I have not done nor skipped, as a bit
+            // set (a word at a time, not an item at a time, when many are done).
+            (Some(ix), v) if ix.len() == n => {
+                let mut b = self.done_by_me_now(ix);
+                b.invert();
+                for &i in self.skipped.range(..n) {
+                    b.set(i, false);
+                }
+                if let Some(v) = v {
+                    b.and_with(v.bits());
+                }
+                if pos < n {
+                    b.set(pos, false);
+                }
+                let c = Visible::new(b);
+                c.after(pos).or(c.first())
             }
+            (_, Some(v)) => v
+                .iter_from(pos + 1)
+                .chain(v.iter_from(0).take_while(|&i| i < pos))
+                .find(|&i| self.wanted_next(i)),
+            (_, None) => (pos + 1..n)
+                .chain(0..pos.min(n))
+                .find(|&i| self.wanted_next(i)),
+        };
+        if let Some(i) = found {
+            self.goto(i, fx);
+            return;
         }
         self.set_status(
             if self.skipped.is_empty() {
@@ -87,6 +106,25 @@ impl State {
             },
             Level::Info,
         );
+    }
+
+    /// Does `Space` stop at item `i`: not graded by me, not skipped?
+    fn wanted_next(&self, i: usize) -> bool {
+        !self.graded_by_me(i) && !self.skipped.contains(&i)
+    }
+
+    pub(super) fn first_visible(&self) -> Option<usize> {
+        match &self.visible {
+            Some(v) => v.first(),
+            None => (!self.is_empty()).then_some(0),
+        }
+    }
+
+    pub(super) fn last_visible(&self) -> Option<usize> {
+        match &self.visible {
+            Some(v) => v.last(),
+            None => self.len().checked_sub(1),
+        }
     }
 
     pub(super) fn jump(&mut self, q: &str, fx: &mut Vec<Effect>) {
@@ -141,7 +179,7 @@ impl State {
         self.request_image(fx);
         // Prefetch the next item's image.
         let next = match &self.visible {
-            Some(v) => v.iter().find(|&&j| j > i).copied(),
+            Some(v) => v.after(i),
             None => (i + 1 < self.len()).then_some(i + 1),
         };
         if let Some(n) = next

@@ -251,11 +251,16 @@ impl State {
             return (self.rec.mine_done.values().filter(|d| **d).count(), None, n);
         };
         let (mut me, mut any) = self.base_progress;
+        // The index's sets, looked up once per call (not per verdict).
+        let mine = meta.facet(Kind::Done, &self.reviewer);
+        let others: Vec<&crate::tui::facts::BitSet> = meta
+            .names(Kind::Done)
+            .filter(|x| *x != self.reviewer)
+            .filter_map(|x| meta.facet(Kind::Done, x))
+            .collect();
         for (&i, &done) in &self.rec.mine_done {
-            let had_me = meta.has(i, Kind::Done, &self.reviewer);
-            let others = meta
-                .names(Kind::Done)
-                .any(|x| x != self.reviewer && meta.has(i, Kind::Done, x));
+            let had_me = mine.is_some_and(|b| b.get(i));
+            let others = others.iter().any(|b| b.get(i));
             me = me - usize::from(had_me) + usize::from(done);
             any = any - usize::from(had_me || others) + usize::from(others || done);
         }
@@ -288,14 +293,20 @@ impl State {
         ))
     }
 
+    /// The items passing the filters, as a list (None: all).
+    pub fn visible_items(&self) -> Option<Vec<usize>> {
+        self.visible.as_ref().map(Visible::to_vec)
+    }
+
     /// The visible position "n/N" (within the filter when one is set).
     pub fn position_in_view(&self) -> (usize, usize) {
         match &self.visible {
             Some(v) => (
-                v.iter()
-                    .position(|&i| i == self.pos)
-                    .map(|p| p + 1)
-                    .unwrap_or(0),
+                if v.contains(self.pos) {
+                    v.rank(self.pos) + 1
+                } else {
+                    0
+                },
                 v.len(),
             ),
             None => (self.pos + 1, self.len()),

@@ -99,6 +99,7 @@ impl State {
                     );
                     self.filter_catalog = catalog(&meta);
                     self.meta = Some(std::sync::Arc::new(meta));
+                    self.rebuild_facts_now();
                     self.filter_counts_of = None;
                     // The running BPC counts my grades in the file, not only this session's:
                     // only the CharToM-QA items I reviewed are read (the index says which).
@@ -251,7 +252,7 @@ impl State {
         self.skipped = skipped;
         self.rec.pending = pending;
         self.meta = None;
-        self.live.clear();
+        self.clear_live();
         self.facts_rev += 1;
         self.filter_counts.clear();
         self.filter_counts_of = None;

@@ -152,6 +152,39 @@ fn bit_sets() {
     assert!(!a.get(129) && a.get(128) && !a.get(500));
 }
 
+/// `Index::facet` (a binary search of the sorted facets) finds every facet the index
+/// holds, of every kind, and nothing else.
+#[test]
+fn facet_finds_every_facet_the_index_holds() {
+    for f in [
+        "chartom.jsonl",
+        "chartom-qa.jsonl",
+        "cvqa.jsonl",
+        "generic.jsonl",
+    ] {
+        let path = format!("{}/sample-data/{f}", env!("CARGO_MANIFEST_DIR"));
+        let store = Store::open(std::path::Path::new(&path)).unwrap();
+        let ix = index(&store, 2);
+        assert!(ix.facets.len() > 3, "{f}");
+        for (kind, name, bits) in &ix.facets {
+            let found = ix.facet(*kind, name);
+            assert!(
+                found.is_some_and(|b| std::ptr::eq(b, bits)),
+                "{f}: {kind:?} {name:?}"
+            );
+            assert!(ix.facet(*kind, &format!("{name}\u{0}not")).is_none());
+            for i in 0..ix.len() {
+                assert_eq!(
+                    ix.has(i, *kind, name),
+                    bits.get(i),
+                    "{f}: {kind:?} {name:?} {i}"
+                );
+            }
+        }
+        assert!(ix.facet(Kind::Model, "no such model").is_none());
+    }
+}
+
 /// A query that ends in a backslash is not narrowed to by the next letter: a space typed
 /// after it escapes that space (`a\ b` is one word, "a b"), so a match of `a\ b` need
 /// not have a backslash at all.

@@ -57,7 +57,7 @@ fn title_and_keys(state: &State) -> (String, String) {
     let count = state
         .visible
         .as_ref()
-        .map(|v| v.len())
+        .map(crate::tui::app::Visible::len)
         .unwrap_or(state.len());
     let title = format!("Filters · {count} of {} items match", state.len());
     let km = &state.keymap;
