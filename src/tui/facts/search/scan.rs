@@ -160,7 +160,7 @@ impl Query<'_> {
         {
             return None;
         }
-        let score = self.pattern.score(Utf32Str::new(text, buf), m)?;
+        let score = self.pattern.score(utf32(text, buf), m)?;
         let bonus = if index.id(i).eq_ignore_ascii_case(self.q) {
             ID_BONUS
         } else {
@@ -168,6 +168,31 @@ impl Query<'_> {
         };
         Some(score + bonus)
     }
+}
+
+/// `Utf32Str::new(text, buf)`, without its Unicode segmentation for the texts that do
+/// not need it. Nucleo keeps the first character of each grapheme; a text whose
+/// characters are ASCII, Latin (U+00A0–U+02FF, before the combining marks) or general
+/// punctuation (U+2010–U+205E) has one grapheme per character, but for `\r\n` (one
+/// grapheme: `\r`). None of those characters joins the one before it (no Extend,
+/// SpacingMark or ZWJ) or the one after it (no Prepend, Hangul or regional indicator).
+/// Test `utf32_is_nucleos_conversion`.
+pub(super) fn utf32<'a>(text: &'a str, buf: &'a mut Vec<char>) -> Utf32Str<'a> {
+    let one_each =
+        |c: char| c.is_ascii() || matches!(c, '\u{A0}'..='\u{2FF}' | '\u{2010}'..='\u{205E}');
+    if text.is_ascii() || !text.chars().all(one_each) {
+        return Utf32Str::new(text, buf);
+    }
+    buf.clear();
+    let mut cr = false;
+    for c in text.chars() {
+        if !(cr && c == '\n') {
+            buf.push(c);
+        }
+        cr = c == '\r';
+    }
+    // A character above ASCII is kept: the text is not ASCII once segmented either.
+    Utf32Str::Unicode(buf)
 }
 
 /// The end position of every chunk of `total` candidates.

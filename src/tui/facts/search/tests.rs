@@ -672,3 +672,61 @@ fn a_letter_more_skips_only_what_cannot_enter() {
     }
     assert!(skipped > 1000, "{skipped} texts skipped");
 }
+
+#[test]
+fn utf32_is_nucleos_conversion() {
+    let pool: Vec<&str> = vec![
+        "a",
+        "Z",
+        "0",
+        " ",
+        "\r",
+        "\n",
+        "\t",
+        "-",
+        "é",
+        "É",
+        "ß",
+        "’",
+        "—",
+        "“",
+        "©",
+        "®",
+        "\u{AD}",
+        "\u{A0}",
+        "\u{2B0}",
+        "\u{2FF}",
+        "\u{2010}",
+        "\u{203C}",
+        "\u{205E}",
+        "\u{300}",
+        "\u{301}",
+        "\u{200C}",
+        "\u{200D}",
+        "\u{2028}",
+        "\u{2060}",
+        "👍",
+        "\u{1F3FB}",
+        "한",
+        "\u{1100}",
+        "\u{1161}",
+        "🇦",
+        "🇧",
+        "क",
+        "\u{94D}",
+        "ष",
+        "\u{600}",
+        "中",
+        "\u{FE0F}",
+        "\u{E0041}",
+    ];
+    let mut rng = Rng(59);
+    let mut one_each = 0;
+    for _ in 0..20_000 {
+        let s: String = (0..rng.below(10)).map(|_| rng.pick(&pool)).collect();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        assert_eq!(scan::utf32(&s, &mut a), Utf32Str::new(&s, &mut b), "{s:?}");
+        one_each += usize::from(!s.is_ascii() && a.len() == s.chars().count());
+    }
+    assert!(one_each > 1000);
+}
