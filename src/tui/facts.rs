@@ -283,10 +283,11 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
     if adjudicated {
         emit(Kind::Adjudicated, "");
     } else {
-        if crate::tui::grading::disagreement(item) {
+        let (disagreement, queue) = crate::bench::disagreement_and_adjudication(item);
+        if disagreement {
             emit(Kind::Disagreement, "");
         }
-        if crate::tui::grading::needs_adjudication(item) {
+        if queue {
             emit(Kind::NeedsAdjudication, "");
         }
     }
