@@ -23,6 +23,7 @@ pub use crate::bench::cvqa::check::cvqa_answer_problem;
 
 mod ctx;
 pub(crate) use ctx::*;
+mod duplicates;
 mod review;
 use review::*;
 
@@ -224,6 +225,13 @@ pub fn check_store_with(store: &Store, opts: Options) -> Report {
                 ),
             ),
             Some(other) => c.error("id", format!("expected a string, found {}", kind(other))),
+        }
+        for path in duplicates::duplicate_keys(text) {
+            c.error(
+                &path,
+                "this key is in its object twice: verdict, Python and jq read the last, \
+                 other tools the first; keep one",
+            );
         }
         check_item(&mut c, obj, opts, &base, eval_model.as_deref(), &mut images);
         // The typed loader must agree: a file that checks clean loads.

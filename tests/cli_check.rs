@@ -314,3 +314,31 @@ fn a_pending_journal_is_a_notice() {
         )
     );
 }
+
+/// A key twice in one object makes the file mean different things to different tools
+/// (verdict, Python and jq read the last, others the first): a reviewer's two verdicts
+/// under one name, two responses' texts, two keys. `check` says where, at any depth.
+#[test]
+fn a_key_twice_in_one_object_is_an_error_where_it_is() {
+    let d = tempfile::tempdir().unwrap();
+    let content = [
+        r#"{"id":"a","benchmark":"cvqa","split":"real","group":"boolean","original":{"question":"Is it?","answer":"yes"},"counterfactual":{"question":"Would it?","answer":"no"},"reviews":{"ann":{"at":"2026-01-01T00:00:00Z","status":"accept"},"ann":{"at":"2026-01-01T00:00:00Z","status":"reject","reason":"ambiguous"}}}"#,
+        r#"{"id":"b","benchmark":"other","responses":[{"model":"m","text":"x"},{"model":"n","text":"y","text":"z"}],"meta":{"k":1,"k":2}}"#,
+        r#"{"id":"c","benchmark":"other","responses":[{"model":"m","text":"fine"}]}"#,
+    ]
+    .join("\n");
+    let p = write(d.path(), "dup.jsonl", content);
+    let f = p.display().to_string();
+    let o = verdict(&["check", &f]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    for want in [
+        format!("{f}:1: a: reviews.ann: error: "),
+        format!("{f}:2: b: responses[1].text: error: "),
+        format!("{f}:2: b: meta.k: error: "),
+    ] {
+        assert!(out.contains(&want), "{want:?} not in:\n{out}");
+    }
+    assert!(!out.contains(&format!("{f}:3: c: responses")), "{out}");
+    assert_eq!(out.matches("twice").count(), 3, "{out}");
+}

@@ -114,26 +114,55 @@ impl BitSet {
     }
 }
 
-/// Texts of every item, one after the other.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Texts of every item, one after the other: one run per thread that indexed them,
+/// kept as they are (joining them would copy every text once more at the end).
+#[derive(Debug, Clone, Default)]
 struct Arena {
+    runs: Vec<Run>,
+}
+
+/// The same texts, however they are split into runs.
+impl PartialEq for Arena {
+    fn eq(&self, o: &Arena) -> bool {
+        self.len() == o.len() && (0..self.len()).all(|i| self.get(i) == o.get(i))
+    }
+}
+
+/// The texts of items `first..first + ends.len()`.
+#[derive(Debug, Clone, Default)]
+struct Run {
+    first: usize,
     text: String,
     ends: Vec<usize>,
 }
 
 impl Arena {
     fn push(&mut self, s: &str) {
-        self.text.push_str(s);
-        self.ends.push(self.text.len());
+        if self.runs.is_empty() {
+            self.runs.push(Run::default());
+        }
+        let r = self.runs.last_mut().expect("a run");
+        r.text.push_str(s);
+        r.ends.push(r.text.len());
     }
     fn get(&self, i: usize) -> &str {
-        let lo = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.text[lo..self.ends[i]]
+        // The last run starting at or before `i` (a handful of runs).
+        let k = self.runs.partition_point(|r| r.first <= i) - 1;
+        let r = &self.runs[k];
+        let j = i - r.first;
+        let lo = if j == 0 { 0 } else { r.ends[j - 1] };
+        &r.text[lo..r.ends[j]]
     }
+    fn len(&self) -> usize {
+        self.runs.last().map_or(0, |r| r.first + r.ends.len())
+    }
+    /// `o`'s texts after this one's.
     fn append(&mut self, o: Arena) {
-        let base = self.text.len();
-        self.text.push_str(&o.text);
-        self.ends.extend(o.ends.into_iter().map(|e| e + base));
+        let base = self.len();
+        for mut r in o.runs.into_iter().filter(|r| !r.ends.is_empty()) {
+            r.first += base;
+            self.runs.push(r);
+        }
     }
 }
 
@@ -357,25 +386,34 @@ impl Index {
     }
     /// The first item with this id.
     pub fn position_of(&self, id: &str) -> Option<usize> {
-        // The ids lie one after the other in one text: a SIMD substring search finds the
-        // places the id occurs (overlapping ones too), and the id's bounds tell an
-        // item's whole id from part of one or a run across two.
-        let (text, ends, want) = (self.ids.text.as_bytes(), &self.ids.ends, id.as_bytes());
-        let finder = memchr::memmem::Finder::new(want);
-        let mut from = 0;
-        let mut hits = 0;
-        while !want.is_empty() && hits < 64 {
-            let p = from + finder.find(&text[from..])?;
-            let k = ends.partition_point(|&e| e <= p);
-            let start = if k == 0 { 0 } else { ends[k - 1] };
-            if start == p && ends.get(k) == Some(&(p + want.len())) {
-                return Some(k);
-            }
-            from = p + 1;
-            hits += 1;
+        // A run's ids lie one after the other in one text: a SIMD substring search finds
+        // the places the id occurs (overlapping ones too), and the ids' bounds tell an
+        // item's whole id from part of one or a stretch across two.
+        let want = id.as_bytes();
+        if want.is_empty() {
+            return (0..self.n).find(|&i| self.ids.get(i) == id);
         }
-        // An empty id, or one inside many others: item by item.
-        (0..self.n).find(|&i| self.ids.get(i) == id)
+        let finder = memchr::memmem::Finder::new(want);
+        for r in &self.ids.runs {
+            let text = r.text.as_bytes();
+            let mut from = 0;
+            let mut hits = 0;
+            while let Some(q) = finder.find(&text[from..]) {
+                let p = from + q;
+                let k = r.ends.partition_point(|&e| e <= p);
+                let start = if k == 0 { 0 } else { r.ends[k - 1] };
+                if start == p && r.ends.get(k) == Some(&(p + want.len())) {
+                    return Some(r.first + k);
+                }
+                from = p + 1;
+                hits += 1;
+                if hits == 64 {
+                    // Inside many other ids: item by item from this run on.
+                    return (r.first..self.n).find(|&i| self.ids.get(i) == id);
+                }
+            }
+        }
+        None
     }
     /// The facts of item `i`, as the index holds them.
     pub fn facts(&self, i: usize) -> Vec<(Kind, String)> {

@@ -109,3 +109,16 @@ fn the_index_holds_each_items_own_facts() {
         assert!(ix.facet(Kind::Disagreement, "").is_some());
     }
 }
+
+/// The index is the same whatever the number of threads that built it.
+#[test]
+fn the_index_is_the_same_on_any_number_of_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("set.jsonl");
+    std::fs::write(&path, corpus()).unwrap();
+    let store = Store::open(&path).unwrap();
+    let one = index(&store, 1);
+    for threads in [2, 3, 8] {
+        assert_eq!(index(&store, threads), one, "{threads} threads");
+    }
+}

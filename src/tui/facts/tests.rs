@@ -214,4 +214,56 @@ fn position_of_finds_the_first_item_with_exactly_this_id() {
     assert_eq!(index.position_of("id"), Some(500));
     assert_eq!(index.position_of("-id-"), None);
     assert_eq!(index.position_of("499-id-499"), Some(499));
+    // An index built by several threads (its ids in several texts): every item's id,
+    // ids that contain others, ids twice, items without an id.
+    let mut lines = String::new();
+    for k in 0..400 {
+        let id = match k % 7 {
+            0 => String::new(),
+            1 => format!("\"id\": \"q-{}\", ", k / 2),
+            2 => format!("\"id\": \"{k}q-{k}\", "),
+            _ => format!("\"id\": \"q-{k}\", "),
+        };
+        lines.push_str(&format!(
+            "{{{id}\"benchmark\": \"mmlu\", \"question\": \"q\", \"responses\": []}}\n"
+        ));
+    }
+    let many = Store::from_bytes(
+        "t.jsonl".into(),
+        crate::store::Format::Jsonl,
+        lines.into_bytes(),
+    );
+    for store in [many.unwrap()] {
+        for threads in [1, 3] {
+            let built = crate::tui::facts::index(&store, threads);
+            for i in 0..built.len() {
+                let id = built.id(i);
+                let first = (0..built.len()).find(|&j| built.id(j) == id);
+                assert_eq!(built.position_of(id), first, "{threads} threads: {id}");
+            }
+        }
+    }
+}
+
+/// A query that ends in a backslash is not narrowed to by the next letter: a space typed
+/// after it escapes that space (`a\ b` is one word, "a b"), so a match of `a\ b` need
+/// not have a backslash at all.
+#[test]
+fn a_backslash_then_a_space_narrows_like_a_fresh_search() {
+    let meta = std::sync::Arc::new(ix(&[
+        ("x-1", "a b"),
+        ("x-2", "a\\b"),
+        ("x-3", "back\\slash and a space"),
+    ]));
+    let mut cache = SearchCache::default();
+    for q in ["a", "a\\", "a\\ ", "a\\ b", "a\\ b\\", "a\\ b\\ "] {
+        let req = SearchRequest {
+            seq: 0,
+            query: q.to_string(),
+            meta: meta.clone(),
+            within: None,
+        };
+        assert_eq!(cache.run(&req, 10), search(&meta, q, None, 10), "{q:?}");
+    }
+    assert_eq!(search(&meta, "a\\ b", None, 10), vec![0]);
 }

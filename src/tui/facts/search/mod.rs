@@ -1,33 +1,64 @@
 //! Search over the index: nucleo fuzzy matching of every item's id and question text,
 //! after a cheap subsequence prefilter, and the worker that runs it off the UI thread.
+//! The scan ([`scan`]) stops once the best matches are known and skips the candidates
+//! that cannot enter them; [`matches_with`] is the full scan it must agree with, result
+//! for result (the tests' and the benchmark's reference).
 
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher};
 
 use super::Index;
 
+mod bound;
+mod scan;
+#[cfg(test)]
+mod tests;
+
+use bound::growth;
+use scan::{Candidates, Opts, Tail, scan};
+
+/// A query as nucleo matches it: words at spaces (`\ ` escapes one), smart case, smart
+/// normalisation, every word fuzzy.
+fn pattern(q: &str) -> Pattern {
+    Pattern::new(
+        q,
+        CaseMatching::Smart,
+        Normalization::Smart,
+        AtomKind::Fuzzy,
+    )
+}
+
 /// Fuzzy-match `query` against ids and question texts (nucleo-matcher: Unicode-aware,
 /// smart case); best first, at most `limit`, within `within` when a filter is set.
 pub fn search(index: &Index, query: &str, within: Option<&[usize]>, limit: usize) -> Vec<usize> {
-    let all = matches(index, query, within, None);
-    rank(all, limit)
+    let opts = Opts {
+        early_stop: in_item_order(within),
+        ..Opts::default()
+    };
+    scan(index, query, all_of(index, within), limit, &opts).best(limit)
 }
 
-/// Every item matching `query` with its score, in item order; only `candidates` are
-/// tried when given (the matches of a query this one extends).
-fn matches(
-    index: &Index,
-    query: &str,
-    within: Option<&[usize]>,
-    candidates: Option<&[(u32, usize)]>,
-) -> Vec<(u32, usize)> {
-    matches_with(index, query, within, candidates, true)
+/// Every item, or every item of `within`.
+fn all_of<'a>(index: &Index, within: Option<&'a [usize]>) -> Candidates<'a> {
+    Candidates {
+        head: &[],
+        growth: None,
+        tail: match within {
+            Some(w) => Tail::List(w),
+            None => Tail::Range(0, index.len()),
+        },
+    }
+}
+
+/// Are the items of `within` in item order, each once? A scan may stop early only then.
+fn in_item_order(within: Option<&[usize]>) -> bool {
+    within.is_none_or(|w| w.windows(2).all(|p| p[0] < p[1]))
 }
 
 /// The needles of the prefilter: each word of the query (as nucleo splits it: at
 /// spaces), lower-cased, its ASCII characters only. None when the query has a backslash
 /// (nucleo's escapes: leave it all to nucleo).
-fn prefilter_needles(q: &str) -> Option<Vec<Vec<u8>>> {
+pub(super) fn prefilter_needles(q: &str) -> Option<Vec<Vec<u8>>> {
     if q.contains('\\') {
         return None;
     }
@@ -50,7 +81,7 @@ fn prefilter_needles(q: &str) -> Option<Vec<Vec<u8>>> {
 /// compares ASCII text as it is (or lower-cased), and only a non-ASCII character can
 /// match an ASCII one through normalisation (é → e) or case folding, so a text with any
 /// non-ASCII byte is always passed on.
-fn may_match(hay: &[u8], needles: &[Vec<u8>]) -> bool {
+pub(super) fn may_match(hay: &[u8], needles: &[Vec<u8>]) -> bool {
     if !hay.is_ascii() {
         return true;
     }
@@ -73,6 +104,10 @@ fn may_match(hay: &[u8], needles: &[Vec<u8>]) -> bool {
     })
 }
 
+/// The full scan, as search was before it could stop early: every item matching `query`
+/// with its score, in candidate order; only `candidates` are tried when given (the
+/// matches of a query this one extends). Its best `limit` (`rank`) are what [`search`]
+/// returns.
 pub(super) fn matches_with(
     index: &Index,
     query: &str,
@@ -136,7 +171,7 @@ pub(super) fn matches_with(
     })
 }
 
-fn rank(mut scored: Vec<(u32, usize)>, limit: usize) -> Vec<usize> {
+pub(super) fn rank(mut scored: Vec<(u32, usize)>, limit: usize) -> Vec<usize> {
     let by = |a: &(u32, usize), b: &(u32, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
     if scored.len() > limit && limit > 0 {
         scored.select_nth_unstable_by(limit - 1, by);
@@ -180,8 +215,9 @@ pub struct SearchRequest {
 }
 
 /// The worker's memory of its last search, so that a query typed one more letter at a
-/// time only looks at the previous query's matches (a fuzzy match of the longer query is
-/// always a match of the shorter one).
+/// time only looks at the items the previous query matched or did not try (a fuzzy match
+/// of the longer query is always a match of the shorter one), and skips those whose last
+/// score shows they cannot enter the best.
 #[derive(Default)]
 pub struct SearchCache {
     last: Option<LastSearch>,
@@ -190,6 +226,12 @@ pub struct SearchCache {
     /// comparison; the results are the same).
     #[doc(hidden)]
     pub no_prefilter: bool,
+    /// Score every candidate, never stopping early, as search did before (the benchmark's
+    /// and the tests' reference; the results are the same).
+    #[doc(hidden)]
+    pub full_scan: bool,
+    /// Threads and chunk sizes of the scan (the tests make chunks small).
+    tuning: Opts,
 }
 
 impl SearchCache {
@@ -205,38 +247,89 @@ impl SearchCache {
             self.index = Some(std::sync::Arc::downgrade(&req.meta));
         }
         let q = req.query.trim();
-        let candidates = match &self.last {
-            Some(l)
-                if !l.query.is_empty()
-                    && q.starts_with(l.query.as_str())
-                    && l.within == req.within =>
-            {
-                Some(l.matches.as_slice())
-            }
-            _ => None,
+        let within = req.within.as_deref();
+        let last = self
+            .last
+            .as_ref()
+            .filter(|l| narrows(&l.query, q) && l.within.as_deref() == within);
+        let (out, next) = if self.full_scan {
+            let candidates = last.filter(|l| l.tail_from.is_none()).map(|l| &l.head[..]);
+            let all = matches_with(&req.meta, q, within, candidates, !self.no_prefilter);
+            (rank(all.clone(), limit), (all, None))
+        } else {
+            let cands = match last {
+                Some(l) => l.candidates(req.meta.len(), within, q),
+                None => all_of(&req.meta, within),
+            };
+            let opts = Opts {
+                prefilter: !self.no_prefilter,
+                early_stop: in_item_order(within),
+                ..self.tuning.clone()
+            };
+            let found = scan(&req.meta, q, cands, limit, &opts);
+            // What the next query typed on must try, with a bound on its score for this
+            // one: this one's matches and the candidates it skipped, then every candidate
+            // not tried.
+            let mut head: Vec<(u32, usize)> = found.kept.iter().map(|k| (k.0, k.1)).collect();
+            let tail_from = if found.tried == cands.len() {
+                None
+            } else if found.tried < cands.head.len() {
+                let add = cands.growth.map_or(u32::MAX, |g| g.add);
+                let rest = &cands.head[found.tried..];
+                head.extend(rest.iter().map(|&(b, i)| (b.saturating_add(add), i)));
+                last.and_then(|l| l.tail_from)
+            } else {
+                Some(cands.get(found.tried))
+            };
+            (found.best(limit), (head, tail_from))
         };
-        let all = matches_with(
-            &req.meta,
-            q,
-            req.within.as_deref(),
-            candidates,
-            !self.no_prefilter,
-        );
-        let out = rank(all.clone(), limit);
         self.last = Some(LastSearch {
             query: q.to_string(),
             within: req.within.clone(),
-            matches: all,
+            head: next.0,
+            tail_from: next.1,
         });
         out
     }
 }
 
+/// Is every match of `q` a match of `last`, so that `q` need only try `last`'s matches?
+/// When `q` is `last` typed on: its words are `last`'s, the last one longer. Not when
+/// `last` ends in a backslash: the next character may be an escaped space (`a\ b` is the
+/// one word "a b", which `a\` does not contain).
+fn narrows(last: &str, q: &str) -> bool {
+    !last.is_empty() && !last.ends_with('\\') && q.starts_with(last)
+}
+
+/// A search as the next one may build on it: which items could still match a query
+/// typed on from it.
 struct LastSearch {
     query: String,
     within: Option<Vec<usize>>,
-    /// Every match (score, item), in item order.
-    matches: Vec<(u32, usize)>,
+    /// Every match among the items it tried and every item it skipped (it could not
+    /// enter the best), then the items it did not try before `tail_from`, in item order
+    /// (in `within`'s order when that is not item order); each with its score for the
+    /// query, or a bound on it (`u32::MAX`: none).
+    head: Vec<(u32, usize)>,
+    /// Where the scan stopped in the items (of `within`, or all): every item from here on
+    /// was not tried. None: every candidate was tried.
+    tail_from: Option<usize>,
+}
+
+impl LastSearch {
+    /// The candidates of `q`, a query typed on from this one.
+    fn candidates<'a>(&'a self, n: usize, within: Option<&'a [usize]>, q: &str) -> Candidates<'a> {
+        let tail = match (self.tail_from, within) {
+            (None, _) => Tail::List(&[]),
+            (Some(x), None) => Tail::Range(x, n),
+            (Some(x), Some(w)) => Tail::List(&w[w.partition_point(|&i| i < x)..]),
+        };
+        Candidates {
+            head: &self.head,
+            growth: growth(&pattern(&self.query), &pattern(q)),
+            tail,
+        }
+    }
 }
 
 /// Runs fuzzy searches off the UI thread. Requests that pile up while one runs are

@@ -1,0 +1,674 @@
+//! The scan that stops early returns exactly what the full scan returns; the score bound
+//! it stops at is never beaten.
+
+use std::sync::Arc;
+
+use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
+use nucleo_matcher::{Config, Matcher, Utf32Str};
+
+use super::super::{BitSet, Index};
+use super::bound::score_bound;
+use super::scan::{Opts, scan};
+use super::*;
+
+/// A small deterministic generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
+        v[self.below(v.len())]
+    }
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
+
+fn index_of(rows: &[(String, String)]) -> Index {
+    let mut ix = Index {
+        n: rows.len(),
+        broken: BitSet::new(rows.len()),
+        no_id: BitSet::new(rows.len()),
+        ..Index::default()
+    };
+    for (id, q) in rows {
+        ix.ids.push(id);
+        ix.search.push(&format!("{id} {q}"));
+    }
+    ix
+}
+
+/// Words of the corpus: repeated ones (so that many texts tie at the top score), case,
+/// camelCase, delimiters, digits, nucleo's special characters, non-ASCII (precomposed and
+/// combining accents, ligatures, the Kelvin sign, scripts without case).
+const WORDS: &[&str] = &[
+    "How",
+    "how",
+    "many",
+    "flowers",
+    "purple",
+    "polygons",
+    "are",
+    "outside",
+    "the",
+    "cat",
+    "Cat",
+    "CAT",
+    "cats",
+    "scatter",
+    "Café",
+    "café",
+    "cafe",
+    "CAFE",
+    "naïve",
+    "straße",
+    "ﬁle",
+    "\u{212A}elvin",
+    "Kelvin",
+    "camelCase",
+    "snake_case",
+    "kebab-case",
+    "path/to/file",
+    "a.b.c",
+    "x,y;z|w",
+    "12.5%",
+    "(approx.)",
+    "^caret",
+    "'quote",
+    "!bang",
+    "dollar$",
+    "back\\slash",
+    "中文",
+    "ÉCOLE",
+    "e\u{301}cole",
+    "ee",
+    "aeiou",
+    "real-00041",
+    "e",
+    "E",
+    "éé",
+    "ü",
+    "Über",
+    "über",
+    "eee",
+    "ae",
+    "io",
+    "ou",
+    "a",
+    "b",
+    "tab\there",
+    "x-ray",
+    "X_RAY",
+    "v2",
+    "v10",
+    "2nd",
+    "α",
+    "Ω",
+    "ω",
+    "ǅemal",
+    "İstanbul",
+    "ﬀ",
+    "ff",
+    "How-many",
+];
+
+const SEPARATORS: &[&str] = &[" ", " ", " ", "  ", "-", "_", "/", "", ".", ", ", "\t"];
+
+fn text(rng: &mut Rng) -> String {
+    let mut t = String::new();
+    for k in 0..1 + rng.below(14) {
+        if k > 0 {
+            t.push_str(rng.pick(SEPARATORS));
+        }
+        t.push_str(rng.pick(WORDS));
+    }
+    t
+}
+
+fn corpus(n: usize, seed: u64) -> Vec<(String, String)> {
+    let mut rng = Rng(seed);
+    (0..n)
+        .map(|i| {
+            let id = match rng.below(40) {
+                0 => "cat".to_string(),
+                1 => "Cat".to_string(),
+                2 => "flowers purple".to_string(),
+                3 => "e".to_string(),
+                4 => format!("real-{:05}", rng.below(100)),
+                _ => format!("real-{i:05}"),
+            };
+            (id, text(&mut rng))
+        })
+        .collect()
+}
+
+/// Queries: words and pieces of words, several words, escaped spaces, case, the
+/// characters nucleo's other syntax uses (plain characters to `Pattern::new`), ids.
+fn queries(n: usize, seed: u64) -> Vec<String> {
+    let mut rng = Rng(seed);
+    let mut v: Vec<String> = [
+        "e",
+        "ee",
+        "eee",
+        "aeiou",
+        "how many",
+        "How many",
+        "flowers purple",
+        "cat",
+        "Cat",
+        "CAT",
+        "real-0004",
+        "real-00041",
+        "real-00007",
+        "cafe",
+        "Café",
+        "é",
+        "ü",
+        "straße",
+        "ß",
+        "kelvin",
+        "Kelvin",
+        "file",
+        "^caret",
+        "'quote",
+        "!bang",
+        "dollar$",
+        "^",
+        "$",
+        "!",
+        "'",
+        "back\\ slash",
+        "how\\ many",
+        "a\\",
+        "a\\ b",
+        "x-r",
+        "x_r",
+        "XR",
+        "v1",
+        "12.5",
+        "(appro",
+        "中",
+        "α",
+        "ω",
+        "Ω",
+        "zzz",
+        "q",
+        "flowers purple",
+        "e e e",
+        "How-many",
+        "e\u{301}",
+        "ǆ",
+        "i̇",
+        "ff",
+        "-",
+        "/",
+        ".",
+        ", ",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    while v.len() < n {
+        let mut q = String::new();
+        for k in 0..1 + rng.below(3) {
+            if k > 0 {
+                q.push_str(if rng.chance(20) { "\\ " } else { " " });
+            }
+            let w: Vec<char> = rng.pick(WORDS).chars().collect();
+            let (a, b) = (rng.below(w.len()), rng.below(w.len()));
+            let mut piece: String = if rng.chance(50) {
+                w.iter().collect()
+            } else {
+                w[a.min(b)..=a.max(b)].iter().collect()
+            };
+            if rng.chance(15) {
+                piece = piece.to_uppercase();
+            }
+            if rng.chance(15) {
+                // a subsequence: a fuzzier query
+                piece = piece.chars().step_by(2).collect();
+            }
+            q.push_str(&piece);
+        }
+        v.push(q);
+    }
+    v
+}
+
+fn full_scan(ix: &Index, q: &str, within: Option<&[usize]>, limit: usize) -> Vec<usize> {
+    rank(matches_with(ix, q, within, None, false), limit)
+}
+
+const LIMITS: [usize; 3] = [1, 10, 500];
+
+/// The scan's options the tests try: one thread and small chunks, three threads and odd
+/// chunk sizes, one chunk per candidate, and the defaults.
+fn tunings() -> Vec<Opts> {
+    vec![
+        Opts {
+            threads: 1,
+            first_chunk: 16,
+            max_chunk: 256,
+            ..Opts::default()
+        },
+        Opts {
+            threads: 3,
+            first_chunk: 7,
+            max_chunk: 61,
+            ..Opts::default()
+        },
+        Opts {
+            threads: 2,
+            first_chunk: 1,
+            max_chunk: 1,
+            ..Opts::default()
+        },
+        Opts::default(),
+    ]
+}
+
+#[test]
+fn the_scan_returns_what_the_full_scan_returns() {
+    let rows = corpus(2000, 7);
+    let ix = index_of(&rows);
+    let mut rng = Rng(11);
+    let sorted: Vec<usize> = (0..ix.len()).filter(|_| rng.chance(60)).collect();
+    let mut shuffled = sorted.clone();
+    for k in (1..shuffled.len()).rev() {
+        shuffled.swap(k, rng.below(k + 1));
+    }
+    let (mut scans, mut stopped) = (0, 0);
+    for q in queries(200, 3) {
+        for within in [None, Some(&sorted[..]), Some(&shuffled[..])] {
+            let all = matches_with(&ix, &q, within, None, false);
+            for limit in LIMITS {
+                let want = rank(all.clone(), limit);
+                assert_eq!(search(&ix, &q, within, limit), want, "{q:?} {limit}");
+                if !in_item_order(within) {
+                    // No early stop: search's full scan was enough.
+                    continue;
+                }
+                for opts in &tunings()[..2] {
+                    let found = scan(&ix, &q, all_of(&ix, within), limit, opts);
+                    assert_eq!(found.best(limit), want, "{q:?} {limit} {opts:?}");
+                    scans += 1;
+                    stopped += usize::from(found.tried < all_of(&ix, within).len());
+                }
+            }
+        }
+    }
+    // The equivalence is worth something only if many scans did stop early.
+    assert!(
+        stopped * 5 > scans,
+        "{stopped} of {scans} scans stopped early"
+    );
+}
+
+#[test]
+fn an_exact_id_hit_after_the_stop_still_ranks_first() {
+    // Many texts score the most any can for "cat" before the one whose id is "CAT".
+    let mut rows: Vec<(String, String)> = (0..2000)
+        .map(|i| (format!("real-{i:05}"), "cat".to_string()))
+        .collect();
+    rows.push(("CAT".to_string(), "a dog".to_string()));
+    rows.push(("cat".to_string(), "no match here".to_string()));
+    rows.push(("dog".to_string(), "cat".to_string()));
+    let ix = index_of(&rows);
+    let opts = Opts {
+        threads: 1,
+        first_chunk: 16,
+        max_chunk: 16,
+        ..Opts::default()
+    };
+    for limit in LIMITS {
+        let found = scan(&ix, "cat", all_of(&ix, None), limit, &opts);
+        assert!(found.tried < ix.len(), "stopped early");
+        let want = full_scan(&ix, "cat", None, limit);
+        assert_eq!(want[..limit.min(2)], [2000, 2001][..limit.min(2)]);
+        assert_eq!(found.best(limit), want, "{limit}");
+    }
+}
+
+/// Type each query one letter at a time, then take letters back and type on, through the
+/// worker's cache: every keystroke's results are the full scan's.
+#[test]
+fn typing_through_the_cache_returns_what_the_full_scan_returns() {
+    let rows = corpus(2500, 5);
+    let ix = Arc::new(index_of(&rows));
+    let mut rng = Rng(17);
+    let within: Vec<usize> = (0..ix.len()).filter(|_| rng.chance(70)).collect();
+    let typed = [
+        "flowers purple",
+        "how many cats",
+        "real-00041",
+        "cat",
+        "e",
+        "aeiou",
+        "eee e",
+        "Café au",
+        "straße",
+        "back\\ slash",
+        "a\\ b",
+        "^caret 'quote",
+        "KELVIN",
+        "x-ray v2",
+    ];
+    for limit in LIMITS {
+        for tuning in tunings() {
+            let mut cache = SearchCache {
+                tuning: tuning.clone(),
+                ..SearchCache::default()
+            };
+            for (k, word) in typed.iter().enumerate() {
+                let w = if k % 3 == 1 {
+                    Some(within.clone())
+                } else {
+                    None
+                };
+                let chars: Vec<char> = word.chars().collect();
+                // typed on, then three letters taken back, then typed on again
+                let mut steps: Vec<usize> = (1..=chars.len()).collect();
+                steps.extend((chars.len().saturating_sub(3)..chars.len()).rev());
+                steps.extend(chars.len().saturating_sub(2)..=chars.len());
+                for end in steps {
+                    let q: String = chars[..end].iter().collect();
+                    let req = SearchRequest {
+                        seq: 0,
+                        query: q.clone(),
+                        meta: ix.clone(),
+                        within: w.clone(),
+                    };
+                    let want = full_scan(&ix, &q, w.as_deref(), limit);
+                    assert_eq!(cache.run(&req, limit), want, "{q:?} {limit} {tuning:?}");
+                }
+            }
+        }
+    }
+}
+
+/// Haystacks built to score high for `needle`: it spelled out at word starts, after
+/// delimiters, in camelCase, with case changed, accents added, and gaps between.
+fn haystacks_for(needle: &str, rng: &mut Rng) -> Vec<String> {
+    let pre = [
+        "", " ", "x", "-", "_", "/", ":", ".", "A", "a1", "é", "\t", "中",
+    ];
+    let mut v = Vec::new();
+    for p in pre {
+        v.push(format!("{p}{needle}"));
+        v.push(format!("{p}{needle} tail"));
+        v.push(format!("{p}{}", needle.to_uppercase()));
+        v.push(format!("{p}{}", needle.to_lowercase()));
+    }
+    let chars: Vec<char> = needle.chars().collect();
+    for _ in 0..20 {
+        let mut h = String::new();
+        for &c in &chars {
+            match rng.below(8) {
+                0 => h.push(' '),
+                1 => h.push_str(rng.pick(&["-", "_", "/", ".", ",", "|", "é"])),
+                2 => h.push(rng.pick(&['a', 'Z', '9'])),
+                _ => {}
+            }
+            match rng.below(6) {
+                0 => h.extend(c.to_uppercase()),
+                1 => h.extend(c.to_lowercase()),
+                2 if c == 'e' => h.push('é'),
+                2 if c == 'E' => h.push('É'),
+                _ => h.push(c),
+            }
+        }
+        v.push(h);
+    }
+    // Longer than nucleo's matrix: the greedy fallback.
+    v.push(format!("{}{needle}", "ab cd ".repeat(700)));
+    v.push(format!("{needle}{}", " x".repeat(20_000)));
+    v
+}
+
+fn raw_score(q: &str, hay: &str, m: &mut Matcher) -> Option<u32> {
+    let p = Pattern::new(
+        q,
+        CaseMatching::Smart,
+        Normalization::Smart,
+        AtomKind::Fuzzy,
+    );
+    let mut buf = Vec::new();
+    p.score(Utf32Str::new(hay, &mut buf), m)
+}
+
+#[test]
+fn bound_holds_for_every_text() {
+    let mut m = Matcher::new(Config::DEFAULT);
+    let mut rng = Rng(23);
+    let texts: Vec<String> = (0..300).map(|_| text(&mut rng)).collect();
+    let mut qs = queries(400, 29);
+    qs.extend([
+        "a".repeat(300),
+        "ab".repeat(200),
+        "é".repeat(50),
+        "x y".repeat(40),
+    ]);
+    let (mut tried, mut reached) = (0, 0);
+    for q in &qs {
+        let p = Pattern::new(
+            q,
+            CaseMatching::Smart,
+            Normalization::Smart,
+            AtomKind::Fuzzy,
+        );
+        let Some(bound) = score_bound(&p) else {
+            panic!("no bound for {q:?}")
+        };
+        let mut best = None;
+        for hay in haystacks_for(q, &mut rng).iter().chain(&texts) {
+            if let Some(s) = raw_score(q, hay, &mut m) {
+                assert!(s <= bound, "{q:?} scores {s} > {bound} on {hay:?}");
+                best = best.max(Some(s));
+            }
+        }
+        tried += 1;
+        reached += usize::from(best == Some(bound));
+        // The bound is reached by the query itself when it starts a word with a letter
+        // or digit (the case the scan can stop for).
+        let one_char_each = nucleo_matcher::chars::graphemes(q).count() == q.chars().count();
+        if !q.contains(' ') && one_char_each && q.starts_with(char::is_alphanumeric) {
+            assert_eq!(raw_score(q, q, &mut m), Some(bound), "{q:?}");
+        }
+    }
+    assert!(
+        reached * 2 > tried,
+        "the bound is reached for {reached} of {tried}"
+    );
+}
+
+/// Texts ordered from the lowest score to the highest, one chunk per text: a scan that
+/// took a score below the highest possible for the highest would stop before the best
+/// text and return another.
+#[test]
+fn a_scan_stops_only_at_the_highest_score() {
+    let mut m = Matcher::new(Config::DEFAULT);
+    let mut rng = Rng(31);
+    let texts: Vec<String> = (0..200).map(|_| text(&mut rng)).collect();
+    let one_per_chunk = Opts {
+        threads: 1,
+        first_chunk: 1,
+        max_chunk: 1,
+        ..Opts::default()
+    };
+    let mut qs = queries(150, 37);
+    qs.extend(["e", "x", "1", "é", "E", "how many", "v2 x"].map(String::from));
+    for q in &qs {
+        let mut scored: Vec<(u32, String)> = haystacks_for(q, &mut rng)
+            .into_iter()
+            .chain(texts.iter().cloned())
+            .filter_map(|t| Some((raw_score(q, &t, &mut m)?, t)))
+            .collect();
+        scored.sort();
+        // Ids that are not the query and match nothing of it.
+        let rows: Vec<(String, String)> = scored
+            .into_iter()
+            .enumerate()
+            .map(|(k, (_, t))| (format!("#{k}"), t))
+            .collect();
+        let ix = index_of(&rows);
+        for limit in [1, 10] {
+            let found = scan(&ix, q, all_of(&ix, None), limit, &one_per_chunk);
+            assert_eq!(found.best(limit), full_scan(&ix, q, None, limit), "{q:?}");
+        }
+    }
+}
+
+/// ASCII texts from the query's own characters and word breaks: many ways to match it,
+/// with and without gaps, at and off word starts.
+fn ascii_texts_for(q: &str, rng: &mut Rng, n: usize) -> Vec<String> {
+    let mut alphabet: Vec<char> = q.chars().filter(char::is_ascii).collect();
+    alphabet.extend(q.to_ascii_uppercase().chars());
+    alphabet.extend(" -_/.,:;|aZ9".chars());
+    (0..n)
+        .map(|_| {
+            let len = 1 + rng.below(40);
+            (0..len).map(|_| rng.pick(&alphabet)).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn growth_holds_for_every_text() {
+    let mut m = Matcher::new(Config::DEFAULT);
+    let mut rng = Rng(41);
+    let texts: Vec<String> = (0..300)
+        .map(|_| text(&mut rng))
+        .filter(|t| t.is_ascii())
+        .collect();
+    let mut qs: Vec<String> = queries(300, 43)
+        .into_iter()
+        .filter(|q| q.is_ascii())
+        .collect();
+    qs.extend(
+        [
+            "aeiou",
+            "eeeee",
+            "how many c",
+            "Flowers Purple",
+            "a b c",
+            "ab\\ cd",
+        ]
+        .map(String::from),
+    );
+    let (mut pairs, mut checked) = (0, 0);
+    for q in &qs {
+        let long = pattern(q);
+        let mut hays = haystacks_for(q, &mut rng);
+        hays.extend(ascii_texts_for(q, &mut rng, 200));
+        hays.extend(texts.iter().cloned());
+        hays.retain(|h| h.is_ascii());
+        for k in 1..q.len() {
+            let last = q[..k].trim();
+            if !narrows(last, q) {
+                continue;
+            }
+            let Some(g) = growth(&pattern(last), &long) else {
+                continue;
+            };
+            pairs += 1;
+            for hay in &hays {
+                if hay.len() > 2048 || hay.len() * g.word > 100 * 1024 {
+                    continue;
+                }
+                if let Some(s) = raw_score(q, hay, &mut m) {
+                    let before = raw_score(last, hay, &mut m).expect("a match of the shorter");
+                    assert!(
+                        s <= before + g.add,
+                        "{last:?} {before} → {q:?} {s} > +{} on {hay:?}",
+                        g.add
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        pairs > 300 && checked > 10_000,
+        "{pairs} pairs, {checked} checks"
+    );
+}
+
+/// A letter more, through the cache, on texts ordered from the lowest score to the
+/// highest (one chunk each, no early stop: `within` is out of order at its start): the
+/// best text comes last, when the worst of the best found so far is highest, so a bound
+/// on what a letter adds that is too low would skip it. Then from the highest to the
+/// lowest, where most texts are skipped.
+#[test]
+fn a_letter_more_skips_only_what_cannot_enter() {
+    let mut m = Matcher::new(Config::DEFAULT);
+    let mut rng = Rng(47);
+    let one_per_chunk = Opts {
+        threads: 1,
+        first_chunk: 1,
+        max_chunk: 1,
+        ..Opts::default()
+    };
+    let mut qs: Vec<String> = queries(120, 53)
+        .into_iter()
+        .filter(|q| q.is_ascii())
+        .collect();
+    qs.extend(["ee", "eee", "aeiou", "how many", "ab cd"].map(String::from));
+    let mut skipped = 0;
+    for q in &qs {
+        let Some(k) = (1..q.len()).rev().find(|&k| {
+            let last = q[..k].trim();
+            narrows(last, q) && growth(&pattern(last), &pattern(q)).is_some()
+        }) else {
+            continue;
+        };
+        let last = q[..k].trim();
+        let mut hays = haystacks_for(q, &mut rng);
+        hays.extend(ascii_texts_for(q, &mut rng, 100));
+        let mut scored: Vec<(Option<u32>, String)> = hays
+            .into_iter()
+            .map(|t| (raw_score(q, &t, &mut m), t))
+            .collect();
+        scored.sort();
+        let rows: Vec<(String, String)> = scored
+            .into_iter()
+            .enumerate()
+            .map(|(k, (_, t))| (format!("#{k}"), t))
+            .collect();
+        let ix = Arc::new(index_of(&rows));
+        let mut up: Vec<usize> = (0..ix.len()).collect();
+        up.swap(0, 1);
+        // Best first too: then most texts are skipped.
+        let down: Vec<usize> = (0..ix.len()).rev().collect();
+        for (within, limit) in [(&up, 1), (&up, 10), (&down, 1), (&down, 10)] {
+            let mut cache = SearchCache {
+                tuning: one_per_chunk.clone(),
+                ..SearchCache::default()
+            };
+            for typed in [last, q] {
+                let req = SearchRequest {
+                    seq: 0,
+                    query: typed.to_string(),
+                    meta: ix.clone(),
+                    within: Some(within.clone()),
+                };
+                let want = full_scan(&ix, typed, Some(within), limit);
+                assert_eq!(cache.run(&req, limit), want, "{last:?} → {typed:?} {limit}");
+            }
+            let head = &cache.last.as_ref().expect("a last search").head;
+            skipped += head
+                .iter()
+                .filter(|&&(b, i)| raw_score(q, ix.search_text(i), &mut m) != Some(b))
+                .count();
+        }
+    }
+    assert!(skipped > 1000, "{skipped} texts skipped");
+}
