@@ -432,6 +432,21 @@ fn bench_keys(store: &Store, meta: &facts::Index, runs: usize, smoke: bool) -> O
             },
             reps(100),
         );
+        let last_id = meta.id(meta.len() - 1).to_string();
+        run(
+            "jump to the last item's id (: id Enter)",
+            &mut |s| {
+                let mut v = Vec::new();
+                if matches!(s.mode, Mode::Search(_)) {
+                    v.push(key(KeyCode::Esc));
+                }
+                v.push(key(KeyCode::Char(':')));
+                v.extend(last_id.chars().map(|c| key(KeyCode::Char(c))));
+                v.push(key(KeyCode::Enter));
+                v
+            },
+            reps(50),
+        );
         run(
             "search, filter on: one letter",
             &mut |s| {

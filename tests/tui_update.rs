@@ -146,6 +146,42 @@ fn moving_keys() {
     assert!(s.status.as_ref().unwrap().0.contains("no item nope"));
 }
 
+/// Before the index is built, a jump by id would read every item on the screen's thread
+/// (seconds at a million items, the screen frozen): it says to wait; a jump by number
+/// goes at once, and by id once the index is there.
+#[test]
+fn a_jump_by_id_before_the_index_waits_for_it() {
+    let (_d, p) = fixture("cvqa.jsonl");
+    let mut s = State::new(
+        Store::open(&p).unwrap(),
+        "carol".into(),
+        Keymap::default(),
+        ThemeName::Mono,
+        clock(),
+    );
+    assert!(s.meta.is_none());
+    ch(&mut s, ':');
+    typ(&mut s, "real-00002");
+    press(&mut s, KeyCode::Enter);
+    assert_eq!(s.pos, 0);
+    let (said, level) = s.status.clone().unwrap();
+    assert!(said.contains("index is still being built"), "{said}");
+    assert_eq!(level, Level::Warn);
+    ch(&mut s, ':');
+    typ(&mut s, "3");
+    press(&mut s, KeyCode::Enter);
+    assert_eq!(s.pos, 2);
+    let meta = facts::index(&s.store, 2);
+    s.update(Msg::Indexed {
+        generation: 0,
+        meta,
+    });
+    ch(&mut s, ':');
+    typ(&mut s, "real-00002");
+    press(&mut s, KeyCode::Enter);
+    assert_eq!(s.pos, 1);
+}
+
 #[test]
 fn next_ungraded_skips_my_graded_items() {
     let (_d, mut s) = state("cvqa.jsonl");
@@ -1875,11 +1911,15 @@ fn a_file_changed_on_disk_is_shown_as_it_is_now() {
     // undo follows the item too
     let fx = ch(&mut s, 'u');
     assert_eq!(recorded(&mut s, fx), vec![(2, None)]);
-    // moving away and back shows the new text
+    // moving away and back shows the new text (by id: once the new index is there)
+    let meta = facts::index(&s.store, 2);
+    let generation = s.index_generation;
+    s.update(Msg::Indexed { generation, meta });
     ch(&mut s, 'g');
     ch(&mut s, ':');
     typ(&mut s, "real-00002");
     press(&mut s, KeyCode::Enter);
+    assert_eq!(s.pos, 2);
     assert!(render_to_string(&s, 80, 24).contains("switched on"));
 }
 

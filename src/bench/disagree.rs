@@ -17,6 +17,17 @@ pub fn needs_adjudication(item: &Item) -> bool {
     !item.reviews.values().any(|r| r.is_final == Some(true)) && reviewers_disagree(item)
 }
 
+/// [`disagreement`] and [`needs_adjudication`] of one item, its reviewers compared once
+/// (the index asks both of every item).
+pub fn disagreement_and_adjudication(item: &Item) -> (bool, bool) {
+    let rd = reviewers_disagree(item);
+    let any_final = item.reviews.values().any(|r| r.is_final == Some(true));
+    (
+        rd || super::spec(item.benchmark()).human_judge_disagree(item),
+        !any_final && rd,
+    )
+}
+
 /// Do two reviewers (leaving out adjudications) give different grades to the item?
 pub fn reviewers_disagree(item: &Item) -> bool {
     let spec = super::spec(item.benchmark());
@@ -88,4 +99,48 @@ pub(crate) fn sorted(v: &[u32]) -> Vec<u32> {
     v.sort_unstable();
     v.dedup();
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The index's one-pass answer is the two rules' answers, on every sample item with
+    /// reviewers who agree, disagree, and an adjudication.
+    #[test]
+    fn both_at_once_are_the_two_rules() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-data/");
+        let reviews = [
+            serde_json::json!({}),
+            serde_json::json!({"a": {"status": "accept"}, "b": {"status": "reject", "reason": "ambiguous"}}),
+            serde_json::json!({"a": {"status": "accept"}, "b": {"status": "accept"}}),
+            serde_json::json!({"a": {"fact_correct": true}, "b": {"fact_correct": false}}),
+            serde_json::json!({"a": {"bonus": [1]}, "b": {"bonus": [2], "penalty": null}}),
+            serde_json::json!({"a": {"verdict": "pass"}, "b": {"verdict": "fail"}, "c": {"verdict": "pass", "final": true}}),
+        ];
+        let mut seen = [0; 4];
+        for f in [
+            "chartom.jsonl",
+            "chartom-qa.jsonl",
+            "cvqa.jsonl",
+            "generic.jsonl",
+        ] {
+            let text = std::fs::read_to_string(format!("{dir}{f}")).unwrap();
+            for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                for r in &reviews {
+                    let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+                    v["reviews"] = r.clone();
+                    let item = Item::parse(&v.to_string()).unwrap();
+                    let both = disagreement_and_adjudication(&item);
+                    assert_eq!(
+                        both,
+                        (disagreement(&item), needs_adjudication(&item)),
+                        "{v}"
+                    );
+                    seen[usize::from(both.0) * 2 + usize::from(both.1)] += 1;
+                }
+            }
+        }
+        assert!(seen[3] > 0 && seen[2] > 0 && seen[0] > 0, "{seen:?}");
+    }
 }

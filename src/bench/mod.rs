@@ -31,7 +31,9 @@ mod disagree;
 pub mod generic;
 pub mod lm_eval;
 
-pub use disagree::{disagreement, needs_adjudication, reviewers_disagree};
+pub use disagree::{
+    disagreement, disagreement_and_adjudication, needs_adjudication, reviewers_disagree,
+};
 
 /// Which view and which grading rules apply to an item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

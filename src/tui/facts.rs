@@ -283,10 +283,11 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
     if adjudicated {
         emit(Kind::Adjudicated, "");
     } else {
-        if crate::tui::grading::disagreement(item) {
+        let (disagreement, queue) = crate::bench::disagreement_and_adjudication(item);
+        if disagreement {
             emit(Kind::Disagreement, "");
         }
-        if crate::tui::grading::needs_adjudication(item) {
+        if queue {
             emit(Kind::NeedsAdjudication, "");
         }
     }
@@ -386,7 +387,34 @@ impl Index {
     }
     /// The first item with this id.
     pub fn position_of(&self, id: &str) -> Option<usize> {
-        (0..self.n).find(|&i| self.ids.get(i) == id)
+        // A run's ids lie one after the other in one text: a SIMD substring search finds
+        // the places the id occurs (overlapping ones too), and the ids' bounds tell an
+        // item's whole id from part of one or a stretch across two.
+        let want = id.as_bytes();
+        if want.is_empty() {
+            return (0..self.n).find(|&i| self.ids.get(i) == id);
+        }
+        let finder = memchr::memmem::Finder::new(want);
+        for r in &self.ids.runs {
+            let text = r.text.as_bytes();
+            let mut from = 0;
+            let mut hits = 0;
+            while let Some(q) = finder.find(&text[from..]) {
+                let p = from + q;
+                let k = r.ends.partition_point(|&e| e <= p);
+                let start = if k == 0 { 0 } else { r.ends[k - 1] };
+                if start == p && r.ends.get(k) == Some(&(p + want.len())) {
+                    return Some(r.first + k);
+                }
+                from = p + 1;
+                hits += 1;
+                if hits == 64 {
+                    // Inside many other ids: item by item from this run on.
+                    return (r.first..self.n).find(|&i| self.ids.get(i) == id);
+                }
+            }
+        }
+        None
     }
     /// The facts of item `i`, as the index holds them.
     pub fn facts(&self, i: usize) -> Vec<(Kind, String)> {

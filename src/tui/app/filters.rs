@@ -294,16 +294,18 @@ impl State {
             .iter()
             .map(|&g| (g, self.group_bits(ix, g)))
             .collect();
+        // The items passing every group but `skip`'s; None: every item (no such group).
         let except = |skip: Option<FilterGroup>| {
-            let mut m = BitSet::full(ix.len());
-            for (g, b) in &masks {
-                if Some(*g) != skip {
-                    m.and_with(b);
+            let mut m: Option<BitSet> = None;
+            for (_, b) in masks.iter().filter(|(g, _)| Some(*g) != skip) {
+                match &mut m {
+                    Some(m) => m.and_with(b),
+                    None => m = Some(b.clone()),
                 }
             }
             m
         };
-        let mut by_group: HashMap<Option<FilterGroup>, BitSet> = HashMap::new();
+        let mut by_group: HashMap<Option<FilterGroup>, Option<BitSet>> = HashMap::new();
         let mut counts = Vec::with_capacity(self.filter_catalog.len());
         for (k, o) in self.filter_catalog.iter().enumerate() {
             if keep.get(k) == Some(&true) {
@@ -313,7 +315,11 @@ impl State {
             let g = o.group();
             let key = groups.contains(&g).then_some(g);
             let others = by_group.entry(key).or_insert_with(|| except(key));
-            counts.push(others.count_and(&self.option_bits(ix, o)));
+            let bits = self.option_bits(ix, o);
+            counts.push(match others {
+                Some(m) => m.count_and(&bits),
+                None => bits.count(),
+            });
         }
         self.filter_counts = counts;
     }

@@ -139,10 +139,16 @@ impl State {
             self.goto(n - 1, fx);
             return;
         }
-        let found = match &self.meta {
-            Some(m) => m.position_of(q),
-            None => (0..self.len()).find(|&i| self.display_id(i) == q),
+        let Some(m) = &self.meta else {
+            // Finding an id now would read every item on this thread (seconds on a large
+            // set, the screen frozen).
+            self.set_status(
+                "the index is still being built: jump by item number now, by id in a moment",
+                Level::Warn,
+            );
+            return;
         };
+        let found = m.position_of(q);
         match found {
             Some(i) => self.goto(i, fx),
             None => self.set_status(format!("no item {q}"), Level::Warn),

@@ -185,6 +185,66 @@ fn facet_finds_every_facet_the_index_holds() {
     }
 }
 
+/// `position_of` finds the first item whose id is exactly the one asked: not an id that
+/// merely contains it, nor one it starts or ends in the text of its neighbours (the ids
+/// are kept one after the other with no separator), nor an empty id.
+#[test]
+fn position_of_finds_the_first_item_with_exactly_this_id() {
+    let ids = [
+        "a", "aa", "aaa", "ba", "ab", "x-1", "x-10", "x-1", "", "b", "é", "aé", "éa", "c",
+    ];
+    let rows: Vec<(&str, &str)> = ids.iter().map(|i| (*i, "")).collect();
+    let index = ix(&rows);
+    let mut asked: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
+    asked.extend(
+        [
+            "aaaa", "x-", "1", "-1", "bab", "aab", "abaaa", "c ", "é", "aéé",
+        ]
+        .map(String::from),
+    );
+    for q in &asked {
+        let want = ids.iter().position(|i| i == q);
+        assert_eq!(index.position_of(q), want, "{q:?}");
+    }
+    // Many ids that contain the one asked before it comes.
+    let mut many: Vec<String> = (0..500).map(|k| format!("{k}-id-{k}")).collect();
+    many.push("id".into());
+    let rows: Vec<(&str, &str)> = many.iter().map(|i| (i.as_str(), "")).collect();
+    let index = ix(&rows);
+    assert_eq!(index.position_of("id"), Some(500));
+    assert_eq!(index.position_of("-id-"), None);
+    assert_eq!(index.position_of("499-id-499"), Some(499));
+    // An index built by several threads (its ids in several texts): every item's id,
+    // ids that contain others, ids twice, items without an id.
+    let mut lines = String::new();
+    for k in 0..400 {
+        let id = match k % 7 {
+            0 => String::new(),
+            1 => format!("\"id\": \"q-{}\", ", k / 2),
+            2 => format!("\"id\": \"{k}q-{k}\", "),
+            _ => format!("\"id\": \"q-{k}\", "),
+        };
+        lines.push_str(&format!(
+            "{{{id}\"benchmark\": \"mmlu\", \"question\": \"q\", \"responses\": []}}\n"
+        ));
+    }
+    let many = Store::from_bytes(
+        "t.jsonl".into(),
+        crate::store::Format::Jsonl,
+        lines.into_bytes(),
+    );
+    for store in [many.unwrap()] {
+        for threads in [1, 3] {
+            let built = crate::tui::facts::index(&store, threads);
+            for i in 0..built.len() {
+                let id = built.id(i);
+                let first = (0..built.len()).find(|&j| built.id(j) == id);
+                assert_eq!(built.position_of(id), first, "{threads} threads: {id}");
+            }
+        }
+    }
+}
+
 /// A query that ends in a backslash is not narrowed to by the next letter: a space typed
 /// after it escapes that space (`a\ b` is one word, "a b"), so a match of `a\ b` need
 /// not have a backslash at all.

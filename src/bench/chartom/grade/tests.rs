@@ -735,3 +735,92 @@ fn fact_wrong_is_what_the_effective_grade_says() {
     }
     assert!(checked > 300, "{checked}");
 }
+
+/// `Unit::of_question` as it was before its byte-wise path for ASCII questions.
+fn unit_reference(question: Option<&str>) -> Unit {
+    let Some(q) = question else {
+        return Unit::NONE;
+    };
+    let (mut scale, mut several) = (0, false);
+    let mut percent = q.contains('%');
+    let mut previous = "";
+    for w in q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        let e = number::scale_word(w);
+        if e > 0 {
+            if scale != 0 && scale != e {
+                several = true;
+            }
+            scale = e;
+        }
+        let is = |word: &str| w.eq_ignore_ascii_case(word);
+        if is("percent")
+            || is("percentage")
+            || is("percentages")
+            || (is("cent") && previous.eq_ignore_ascii_case("per"))
+        {
+            percent = true;
+        }
+        previous = w;
+    }
+    Unit {
+        scale: if several { 0 } else { scale },
+        percent,
+    }
+}
+
+#[test]
+fn the_unit_of_any_question_is_read_as_before() {
+    const WORDS: &[&str] = &[
+        "per",
+        "Per",
+        "cent",
+        "CENT",
+        "percent",
+        "Percentage",
+        "percentages",
+        "million",
+        "Millions",
+        "thousand",
+        "BILLION",
+        "trillions",
+        "%",
+        "of",
+        "the",
+        "How",
+        "many",
+        "İ",
+        "é",
+        "\u{212A}",
+        "perc",
+        "1.5",
+        "2020",
+        "centimes",
+        "per-cent",
+        "ß",
+        "millionth",
+    ];
+    const GLUE: &[&str] = &[" ", "", "-", ", ", "/", "(", ") ", "é", "\u{00a0}", "?"];
+    let mut state: u64 = 7;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize
+    };
+    for _ in 0..20_000 {
+        let mut q = String::new();
+        for _ in 0..next() % 8 {
+            q.push_str(WORDS[next() % WORDS.len()]);
+            q.push_str(GLUE[next() % GLUE.len()]);
+        }
+        assert_eq!(
+            Unit::of_question(Some(&q)),
+            unit_reference(Some(&q)),
+            "{q:?}"
+        );
+    }
+    assert_eq!(Unit::of_question(None), Unit::NONE);
+}
