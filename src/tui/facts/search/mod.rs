@@ -235,6 +235,49 @@ pub struct SearchCache {
 }
 
 impl SearchCache {
+    /// Go on with the last search where its scan stopped, for up to `items` more
+    /// candidates, so that the next letter typed finds them scored (and can skip those
+    /// that cannot enter). Its results stay what they were. False when no candidate is
+    /// left to try.
+    pub fn go_on(&mut self, items: usize) -> bool {
+        let Some(ix) = self.index.as_ref().and_then(|w| w.upgrade()) else {
+            return false;
+        };
+        let Some(last) = self.last.as_mut() else {
+            return false;
+        };
+        let Some(from) = last.tail_from else {
+            return false;
+        };
+        let (part, next) = match &last.within {
+            None => {
+                let end = from.saturating_add(items).min(ix.len());
+                (Tail::Range(from, end), (end < ix.len()).then_some(end))
+            }
+            Some(w) => {
+                let rest = &w[w.partition_point(|&i| i < from)..];
+                let k = items.min(rest.len());
+                (Tail::List(&rest[..k]), rest.get(k).copied())
+            }
+        };
+        let cands = Candidates {
+            head: &[],
+            growth: None,
+            tail: part,
+        };
+        // One thread: the other core stays free for the screen.
+        let opts = Opts {
+            prefilter: !self.no_prefilter,
+            early_stop: false,
+            threads: 1,
+            ..self.tuning.clone()
+        };
+        let found = scan(&ix, &last.query, cands, 0, &opts);
+        last.head.extend(found.kept.iter().map(|k| (k.0, k.1)));
+        last.tail_from = next;
+        next.is_some()
+    }
+
     /// The best `limit` matches of the request.
     pub fn run(&mut self, req: &SearchRequest, limit: usize) -> Vec<usize> {
         let same_index = self
@@ -332,8 +375,13 @@ impl LastSearch {
     }
 }
 
+/// How many more candidates the worker tries at a time while no request waits (a few
+/// milliseconds on one thread).
+const GO_ON_ITEMS: usize = 4096;
+
 /// Runs fuzzy searches off the UI thread. Requests that pile up while one runs are
-/// dropped but for the newest, so typing fast never queues work.
+/// dropped but for the newest, so typing fast never queues work. Between requests it
+/// goes on with the last search where it stopped early ([`SearchCache::go_on`]).
 pub struct SearchWorker {
     tx: std::sync::mpsc::Sender<SearchRequest>,
 }
@@ -345,12 +393,26 @@ impl SearchWorker {
             .name("verdict-search".into())
             .spawn(move || {
                 let mut cache = SearchCache::default();
-                while let Ok(mut req) = rx.recv() {
+                let mut waiting = rx.recv().ok();
+                while let Some(mut req) = waiting.take() {
                     while let Ok(newer) = rx.try_recv() {
                         req = newer;
                     }
                     let results = cache.run(&req, 500);
                     send(req.seq, results);
+                    // Until the next request: go on with this search where it stopped,
+                    // a few milliseconds at a time, so that the next letter has less to do.
+                    waiting = loop {
+                        match rx.try_recv() {
+                            Ok(next) => break Some(next),
+                            Err(std::sync::mpsc::TryRecvError::Disconnected) => break None,
+                            Err(std::sync::mpsc::TryRecvError::Empty) => {
+                                if !cache.go_on(GO_ON_ITEMS) {
+                                    break rx.recv().ok();
+                                }
+                            }
+                        }
+                    };
                 }
             })
             .expect("spawn the search worker");

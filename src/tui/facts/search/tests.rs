@@ -730,3 +730,76 @@ fn utf32_is_nucleos_conversion() {
     }
     assert!(one_each > 1000);
 }
+
+/// The worker goes on with the last search between keystrokes: typing with any amount
+/// of that between letters returns what the full scan returns.
+#[test]
+fn going_on_between_letters_changes_no_result() {
+    let rows = corpus(2500, 61);
+    let ix = Arc::new(index_of(&rows));
+    let mut rng = Rng(67);
+    let within: Vec<usize> = (0..ix.len()).filter(|_| rng.chance(70)).collect();
+    let typed = [
+        "flowers purple",
+        "real-00041",
+        "e",
+        "aeiou",
+        "how many c",
+        "Café",
+    ];
+    let mut went_on = 0;
+    for limit in LIMITS {
+        let mut cache = SearchCache {
+            tuning: tunings()[0].clone(),
+            ..SearchCache::default()
+        };
+        for (k, word) in typed.iter().enumerate() {
+            let w = (k % 2 == 1).then(|| within.clone());
+            let chars: Vec<char> = word.chars().collect();
+            let mut steps: Vec<usize> = (1..=chars.len()).collect();
+            steps.extend((chars.len().saturating_sub(2)..chars.len()).rev());
+            steps.push(chars.len());
+            for end in steps {
+                let q: String = chars[..end].iter().collect();
+                let req = SearchRequest {
+                    seq: 0,
+                    query: q.clone(),
+                    meta: ix.clone(),
+                    within: w.clone(),
+                };
+                let want = full_scan(&ix, &q, w.as_deref(), limit);
+                assert_eq!(cache.run(&req, limit), want, "{q:?} {limit}");
+                for _ in 0..rng.below(4) {
+                    went_on +=
+                        usize::from(cache.last.as_ref().is_some_and(|l| l.tail_from.is_some()));
+                    cache.go_on(1 + rng.below(400));
+                }
+            }
+        }
+    }
+    assert!(went_on > 30, "went on {went_on} times");
+}
+
+/// The worker, which goes on with a search between requests, answers every request it
+/// keeps with the full scan's results.
+#[test]
+fn the_worker_answers_with_the_full_scans_results() {
+    let rows = corpus(20_000, 71);
+    let ix = Arc::new(index_of(&rows));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let worker = SearchWorker::spawn(Box::new(move |seq, results| {
+        let _ = tx.send((seq, results));
+    }));
+    let typed = ["e", "ee", "eee", "eee e", "a", "ae", "aei", "how", "how m"];
+    for (seq, q) in typed.iter().enumerate() {
+        worker.request(SearchRequest {
+            seq: seq as u64,
+            query: q.to_string(),
+            meta: ix.clone(),
+            within: None,
+        });
+        let (got, results) = rx.recv().expect("an answer");
+        assert_eq!(got, seq as u64);
+        assert_eq!(results, full_scan(&ix, q, None, 500), "{q:?}");
+    }
+}
