@@ -35,9 +35,12 @@ use verdict::tui::keymap::Keymap;
 use verdict::tui::theme::ThemeName;
 
 // Each includer uses part of the generator.
+#[path = "support/floors.rs"]
+mod floors;
 #[allow(dead_code)]
 #[path = "support/synth/mod.rs"]
 mod synth;
+use floors::parse_lines_2t;
 
 fn key(c: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
@@ -84,29 +87,6 @@ fn anon_mb() -> Option<f64> {
         .parse()
         .ok()?;
     Some(kb / 1024.0)
-}
-
-fn parse_lines(bytes: &[u8]) -> usize {
-    let mut n = 0;
-    for line in bytes.split(|&b| b == b'\n') {
-        if line.is_empty() {
-            continue;
-        }
-        let v: serde_json::Value = serde_json::from_slice(line).expect("json");
-        black_box(&v);
-        n += 1;
-    }
-    n
-}
-
-fn parse_lines_2t(bytes: &[u8]) -> usize {
-    let half = bytes.len() / 2;
-    let mid = half + memchr::memchr(b'\n', &bytes[half..]).map_or(0, |p| p + 1);
-    let (a, b) = bytes.split_at(mid);
-    std::thread::scope(|s| {
-        let h = s.spawn(|| parse_lines(b));
-        parse_lines(a) + h.join().unwrap()
-    })
 }
 
 fn state_for(store: &Store, meta: &facts::Index, w: u16, h: u16) -> State {
