@@ -15,6 +15,7 @@
 //! cargo bench --bench tui -- --full        # also 1M items
 //! cargo bench --bench tui -- --sizes 100000
 //! cargo bench --bench tui -- --sizes 100000 --keys-only   # filters and keys only
+//! cargo bench --bench tui -- --sizes 1000000 --index-only  # floors, open and index only
 //! ```
 //!
 //! Under `cargo test --all-targets` (no `--bench` argument) it runs once on 1,000 items,
@@ -105,7 +106,7 @@ fn state_for(store: &Store, meta: &facts::Index, w: u16, h: u16) -> State {
     state
 }
 
-fn bench_size(n: usize, smoke: bool, keys_only: bool) {
+fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bench.jsonl");
     {
@@ -164,6 +165,9 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool) {
         "| index (search, filters ready) | {index:.0} ms | Value parse {parse2:.0} ms | {:.2}× | ≤ 3 s after the first frame |",
         index / parse2
     );
+    if index_only {
+        return;
+    }
 
     // ----- search as you type: every keystroke of the query, on the worker's code, with
     // the full scan of every candidate (before) and the scan that stops once the best 500
@@ -471,6 +475,7 @@ fn main() {
     let mut full = std::env::var("VERDICT_BENCH_FULL").is_ok_and(|v| v == "1");
     let mut bench = false;
     let mut keys_only = false;
+    let mut index_only = false;
     let mut sizes: Option<Vec<usize>> = std::env::var("VERDICT_BENCH_ITEMS")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -483,6 +488,7 @@ fn main() {
             // Only the filter toggles and keypress → frame (no floors, open, index or
             // search timings): for profiling the screen.
             "--keys-only" => keys_only = true,
+            "--index-only" => index_only = true,
             "--sizes" => {
                 sizes = Some(
                     args.next()
@@ -512,6 +518,6 @@ fn main() {
             .trim()
     );
     for n in sizes {
-        bench_size(n, smoke, keys_only);
+        bench_size(n, smoke, keys_only, index_only);
     }
 }
