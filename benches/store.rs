@@ -34,9 +34,12 @@ use verdict::stats;
 use verdict::store::Store;
 
 // Each includer uses part of the generator.
+#[path = "support/floors.rs"]
+mod floors;
 #[allow(dead_code)]
 #[path = "support/synth/mod.rs"]
 mod synth;
+use floors::{parse_lines, parse_lines_2t};
 
 const SEED: u64 = 0x5EED_2026;
 
@@ -231,19 +234,7 @@ fn bench_stats(dir: &Path, n: usize, runs_opt: Option<usize>, keep_data: bool) {
     );
     let bytes = fs::read(&path).unwrap();
     let plain = measure(runs, || (), |_| parse_lines(&bytes));
-    let plain_2t = measure(
-        runs,
-        || (),
-        |_| {
-            let half = bytes.len() / 2;
-            let mid = half + memchr::memchr(b'\n', &bytes[half..]).map_or(0, |p| p + 1);
-            let (a, b) = bytes.split_at(mid);
-            std::thread::scope(|s| {
-                let h = s.spawn(|| parse_lines(b));
-                parse_lines(a) + h.join().unwrap()
-            })
-        },
-    );
+    let plain_2t = measure(runs, || (), |_| parse_lines_2t(&bytes));
     drop(bytes);
     let store = Store::open(&path).expect("open");
     let stats_t = measure(runs, || (), |_| stats::compute(&store));
@@ -374,21 +365,7 @@ fn bench_size(dir: &Path, n: usize, runs_opt: Option<usize>, keep_data: bool) {
         },
     );
     let plain_parse = measure(runs, || (), |_| parse_lines(&bytes));
-    let plain_parse_2t = measure(
-        runs,
-        || (),
-        |_| {
-            let mid = {
-                let half = bytes.len() / 2;
-                half + memchr::memchr(b'\n', &bytes[half..]).map_or(0, |p| p + 1)
-            };
-            let (a, b) = bytes.split_at(mid);
-            std::thread::scope(|s| {
-                let h = s.spawn(|| parse_lines(b));
-                parse_lines(a) + h.join().unwrap()
-            })
-        },
-    );
+    let plain_parse_2t = measure(runs, || (), |_| parse_lines_2t(&bytes));
     drop(bytes);
 
     // ----- the store
@@ -707,20 +684,6 @@ fn review(k: usize) -> Value {
 }
 
 /// serde_json::Value of every line (the baseline the stats target is measured against).
-fn parse_lines(bytes: &[u8]) -> usize {
-    let mut n = 0;
-    for line in bytes.split(|&b| b == b'\n') {
-        if line.is_empty() {
-            continue;
-        }
-        let s = std::str::from_utf8(line).expect("utf-8");
-        let v: Value = serde_json::from_str(s).expect("json");
-        black_box(&v);
-        n += 1;
-    }
-    n
-}
-
 fn print_table(n: usize, bytes: u64, rows: &[Row]) {
     println!();
     println!("| operation | items | median | min | MB/s | × floor | target | met |");

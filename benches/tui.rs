@@ -15,6 +15,7 @@
 //! cargo bench --bench tui -- --full        # also 1M items
 //! cargo bench --bench tui -- --sizes 100000
 //! cargo bench --bench tui -- --sizes 100000 --keys-only   # filters and keys only
+//! cargo bench --bench tui -- --sizes 1000000 --index-only  # floors, open and index only
 //! ```
 //!
 //! Under `cargo test --all-targets` (no `--bench` argument) it runs once on 1,000 items,
@@ -35,9 +36,12 @@ use verdict::tui::keymap::Keymap;
 use verdict::tui::theme::ThemeName;
 
 // Each includer uses part of the generator.
+#[path = "support/floors.rs"]
+mod floors;
 #[allow(dead_code)]
 #[path = "support/synth/mod.rs"]
 mod synth;
+use floors::parse_lines_2t;
 
 fn key(c: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
@@ -86,29 +90,6 @@ fn anon_mb() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-fn parse_lines(bytes: &[u8]) -> usize {
-    let mut n = 0;
-    for line in bytes.split(|&b| b == b'\n') {
-        if line.is_empty() {
-            continue;
-        }
-        let v: serde_json::Value = serde_json::from_slice(line).expect("json");
-        black_box(&v);
-        n += 1;
-    }
-    n
-}
-
-fn parse_lines_2t(bytes: &[u8]) -> usize {
-    let half = bytes.len() / 2;
-    let mid = half + memchr::memchr(b'\n', &bytes[half..]).map_or(0, |p| p + 1);
-    let (a, b) = bytes.split_at(mid);
-    std::thread::scope(|s| {
-        let h = s.spawn(|| parse_lines(b));
-        parse_lines(a) + h.join().unwrap()
-    })
-}
-
 fn state_for(store: &Store, meta: &facts::Index, w: u16, h: u16) -> State {
     let mut state = State::new(
         store.clone(),
@@ -125,7 +106,7 @@ fn state_for(store: &Store, meta: &facts::Index, w: u16, h: u16) -> State {
     state
 }
 
-fn bench_size(n: usize, smoke: bool, keys_only: bool) {
+fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bench.jsonl");
     {
@@ -184,6 +165,9 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool) {
         "| index (search, filters ready) | {index:.0} ms | Value parse {parse2:.0} ms | {:.2}× | ≤ 3 s after the first frame |",
         index / parse2
     );
+    if index_only {
+        return;
+    }
 
     // ----- search as you type: every keystroke of the query, on the worker's code, with
     // the full scan of every candidate (before) and the scan that stops once the best 500
@@ -519,6 +503,7 @@ fn main() {
     let mut full = std::env::var("VERDICT_BENCH_FULL").is_ok_and(|v| v == "1");
     let mut bench = false;
     let mut keys_only = false;
+    let mut index_only = false;
     let mut sizes: Option<Vec<usize>> = std::env::var("VERDICT_BENCH_ITEMS")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -531,6 +516,7 @@ fn main() {
             // Only the filter toggles and keypress → frame (no floors, open, index or
             // search timings): for profiling the screen.
             "--keys-only" => keys_only = true,
+            "--index-only" => index_only = true,
             "--sizes" => {
                 sizes = Some(
                     args.next()
@@ -560,6 +546,6 @@ fn main() {
             .trim()
     );
     for n in sizes {
-        bench_size(n, smoke, keys_only);
+        bench_size(n, smoke, keys_only, index_only);
     }
 }

@@ -23,4 +23,6 @@ pub mod session;
 pub mod stats;
 pub mod store;
 pub mod team;
+#[cfg(test)]
+mod test_support;
 pub mod tui;

@@ -4,28 +4,7 @@ use serde_json::json;
 
 use super::*;
 use crate::journal::Record;
-
-/// Run the ignored test `name` of this binary in a child process (for what changes
-/// process-wide state, such as a file-size limit), with `VERDICT_TEST_DIR` set.
-fn run_child(name: &str, dir: &Path) {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--ignored",
-            "--exact",
-            "--nocapture",
-            "--test-threads=1",
-            name,
-        ])
-        .env("VERDICT_TEST_DIR", dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+use crate::test_support::run_child;
 
 /// A verdict of an earlier session that matches no item is kept aside before anything
 /// folds the journal; when it cannot be (a full disk), the session must not start, or its
@@ -50,7 +29,7 @@ fn a_verdict_neither_applied_nor_kept_aside_stops_the_session_and_stays() {
     let before = fs::read(&journal).unwrap();
     run_child(
         "session::tests::child_opens_with_too_little_room_to_keep_aside",
-        d.path(),
+        &[("VERDICT_TEST_DIR", d.path())],
     );
     assert_eq!(
         fs::read(&journal).unwrap(),

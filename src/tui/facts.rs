@@ -529,28 +529,41 @@ pub fn index(store: &Store, threads: usize) -> Index {
 /// [`index`], calling `progress` with the number of items read so far now and then.
 pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Sync)) -> Index {
     let n = store.len();
-    let threads = threads.clamp(1, 8).min(n.div_ceil(64).max(1));
-    // Chunks are whole 64-item words, so the threads' bit sets are copied in place.
-    let chunk = n.div_ceil(threads).div_ceil(64) * 64;
+    let threads = threads.clamp(1, 8);
+    // About eight chunks per thread, handed out as threads come free, so that a thread
+    // slowed by the screen or a part of the file with longer items does not hold up the
+    // end. Chunks are whole 64-item words, so their bit sets are copied in place.
+    let chunk = n.div_ceil(threads * 8).clamp(4096, 1 << 17).div_ceil(64) * 64;
+    let chunks = n.div_ceil(chunk);
+    let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let tick = |k: usize| {
         let d = done.fetch_add(k, Ordering::Relaxed) + k;
         progress(d.min(n));
     };
-    let parts: Vec<Partial> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let lo = (t * chunk).min(n);
-                let hi = ((t + 1) * chunk).min(n);
-                let tick = &tick;
-                s.spawn(move || index_chunk(store, lo, hi, tick))
+    let mut parts: Vec<Partial> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.min(chunks))
+            .map(|_| {
+                let (tick, next) = (&tick, &next);
+                s.spawn(move || {
+                    let mut mine = Vec::new();
+                    loop {
+                        let c = next.fetch_add(1, Ordering::Relaxed);
+                        if c >= chunks {
+                            return mine;
+                        }
+                        let lo = c * chunk;
+                        mine.push(index_chunk(store, lo, (lo + chunk).min(n), tick));
+                    }
+                })
             })
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().expect("index thread"))
+            .flat_map(|h| h.join().expect("index thread"))
             .collect()
     });
+    parts.sort_by_key(|p| p.lo);
     let mut ix = Index {
         n,
         broken: BitSet::new(n),

@@ -74,9 +74,20 @@ fn corpus() -> String {
 
 #[test]
 fn the_index_holds_each_items_own_facts() {
+    holds_each_items_own_facts(1);
+}
+
+/// Over several chunks (the corpus forty times: ~4,400 items, chunks of 4,096) handed
+/// to threads as they come free.
+#[test]
+fn the_index_of_many_chunks_holds_each_items_own_facts() {
+    holds_each_items_own_facts(40);
+}
+
+fn holds_each_items_own_facts(copies: usize) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("set.jsonl");
-    std::fs::write(&path, corpus()).unwrap();
+    std::fs::write(&path, corpus().repeat(copies)).unwrap();
     let store = Store::open(&path).unwrap();
     assert!(store.len() > 60, "{}", store.len());
     for threads in [1, 3] {
@@ -102,8 +113,8 @@ fn the_index_holds_each_items_own_facts() {
                 }
             }
         }
-        assert!(many_models > 20, "{many_models}");
-        assert!(broken >= 13, "{broken}");
+        assert!(many_models > 20 * copies, "{many_models}");
+        assert!(broken >= 13 * copies, "{broken}");
         assert!(ix.names(Kind::Model).count() > Names::FEW);
         assert!(ix.facet(Kind::Wrong, "model-01").is_some());
         assert!(ix.facet(Kind::Disagreement, "").is_some());
