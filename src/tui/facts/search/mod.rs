@@ -246,7 +246,8 @@ impl SearchCache {
         let Some(last) = self.last.as_mut() else {
             return false;
         };
-        let Some(from) = last.tail_from else {
+        // An empty query is never typed on from (every item matches it).
+        let Some(from) = last.tail_from.filter(|_| !last.query.is_empty()) else {
             return false;
         };
         let (part, next) = match &last.within {

@@ -803,3 +803,22 @@ fn the_worker_answers_with_the_full_scans_results() {
         assert_eq!(results, full_scan(&ix, q, None, 500), "{q:?}");
     }
 }
+
+#[test]
+fn an_empty_query_is_not_gone_on_with() {
+    let rows = corpus(3000, 73);
+    let ix = Arc::new(index_of(&rows));
+    let mut cache = SearchCache {
+        tuning: tunings()[0].clone(),
+        ..SearchCache::default()
+    };
+    let req = SearchRequest {
+        seq: 0,
+        query: " ".to_string(),
+        meta: ix.clone(),
+        within: None,
+    };
+    assert_eq!(cache.run(&req, 10), (0..10).collect::<Vec<_>>());
+    assert!(!cache.go_on(100));
+    assert!(cache.last.as_ref().unwrap().head.len() < 100);
+}
