@@ -246,8 +246,8 @@ impl SearchCache {
         let Some(last) = self.last.as_mut() else {
             return false;
         };
-        // An empty query is never typed on from (every item matches it).
-        let Some(from) = last.tail_from.filter(|_| !last.query.is_empty()) else {
+        // Nothing to gain for a query no other narrows from.
+        let Some(from) = last.tail_from.filter(|_| typed_on_from(&last.query)) else {
             return false;
         };
         let (part, next) = match &last.within {
@@ -342,7 +342,12 @@ impl SearchCache {
 /// `last` ends in a backslash: the next character may be an escaped space (`a\ b` is the
 /// one word "a b", which `a\` does not contain).
 fn narrows(last: &str, q: &str) -> bool {
-    !last.is_empty() && !last.ends_with('\\') && q.starts_with(last)
+    typed_on_from(last) && q.starts_with(last)
+}
+
+/// Can a query typed on from `last` try only `last`'s matches (see [`narrows`])?
+fn typed_on_from(last: &str) -> bool {
+    !last.is_empty() && !last.ends_with('\\')
 }
 
 /// A search as the next one may build on it: which items could still match a query

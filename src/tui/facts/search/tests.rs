@@ -804,8 +804,10 @@ fn the_worker_answers_with_the_full_scans_results() {
     }
 }
 
+/// The worker does not go on with an empty query, nor with one ending in a backslash:
+/// no next query narrows from them.
 #[test]
-fn an_empty_query_is_not_gone_on_with() {
+fn no_query_is_gone_on_with_that_nothing_narrows_from() {
     let rows = corpus(3000, 73);
     let ix = Arc::new(index_of(&rows));
     let mut cache = SearchCache {
@@ -821,4 +823,11 @@ fn an_empty_query_is_not_gone_on_with() {
     assert_eq!(cache.run(&req, 10), (0..10).collect::<Vec<_>>());
     assert!(!cache.go_on(100));
     assert!(cache.last.as_ref().unwrap().head.len() < 100);
+    let req = SearchRequest {
+        query: "back\\".to_string(),
+        ..req
+    };
+    cache.run(&req, 1);
+    assert!(cache.last.as_ref().unwrap().tail_from.is_some());
+    assert!(!cache.go_on(100));
 }
