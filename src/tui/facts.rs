@@ -426,6 +426,25 @@ impl Index {
     }
 }
 
+#[cfg(test)]
+impl Index {
+    /// An index of ids and question texts only, for the search's tests.
+    pub(crate) fn of_texts<I: AsRef<str>, Q: AsRef<str>>(rows: &[(I, Q)]) -> Index {
+        let mut ix = Index {
+            n: rows.len(),
+            broken: BitSet::new(rows.len()),
+            no_id: BitSet::new(rows.len()),
+            ..Index::default()
+        };
+        for (id, q) in rows {
+            let (id, q) = (id.as_ref(), q.as_ref());
+            ix.ids.push(id);
+            ix.search.push(&format!("{id} {q}"));
+        }
+        ix
+    }
+}
+
 /// The index of one chunk of items, built by one thread.
 struct Partial {
     lo: usize,

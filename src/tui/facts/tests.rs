@@ -2,17 +2,7 @@ use super::search::matches_with;
 use super::*;
 
 fn ix(rows: &[(&str, &str)]) -> Index {
-    let mut ix = Index {
-        n: rows.len(),
-        broken: BitSet::new(rows.len()),
-        no_id: BitSet::new(rows.len()),
-        ..Index::default()
-    };
-    for (id, q) in rows {
-        ix.ids.push(id);
-        ix.search.push(&format!("{id} {q}"));
-    }
-    ix
+    Index::of_texts(rows)
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
-use super::super::{BitSet, Index};
+use super::super::Index;
 use super::bound::score_bound;
 use super::scan::{Opts, scan};
 use super::*;
@@ -34,17 +34,7 @@ impl Rng {
 }
 
 fn index_of(rows: &[(String, String)]) -> Index {
-    let mut ix = Index {
-        n: rows.len(),
-        broken: BitSet::new(rows.len()),
-        no_id: BitSet::new(rows.len()),
-        ..Index::default()
-    };
-    for (id, q) in rows {
-        ix.ids.push(id);
-        ix.search.push(&format!("{id} {q}"));
-    }
-    ix
+    Index::of_texts(rows)
 }
 
 /// Words of the corpus: repeated ones (so that many texts tie at the top score), case,
