@@ -3312,3 +3312,55 @@ fn a_line_that_names_lm_eval_is_graded_as_the_screen_says() {
     let r = recorded(&mut s, fx);
     assert_eq!(r[0].1.as_ref().unwrap()["verdict"], json!("pass"));
 }
+
+#[test]
+fn a_search_with_more_matches_than_it_lists_does_not_count_them_as_all() {
+    let lines: String = (0..700)
+        .map(|k| {
+            format!("{{\"id\":\"i{k}\",\"benchmark\":\"other\",\"question\":\"How many {k}?\"}}\n")
+        })
+        .collect();
+    let (_d, mut s) = state_of(&lines);
+    let type_in = |s: &mut State, q: &str| {
+        for c in q.chars() {
+            for e in ch(s, c) {
+                if let Effect::Search {
+                    seq,
+                    query,
+                    meta,
+                    within,
+                } = e
+                {
+                    let results =
+                        facts::search(&meta, &query, within.as_deref(), facts::SEARCH_SHOWN);
+                    s.update(Msg::SearchDone { seq, results });
+                }
+            }
+        }
+    };
+    let title = |s: &State| {
+        let backend = ratatui::backend::TestBackend::new(100, 30);
+        let mut term = ratatui::Terminal::new(backend).unwrap();
+        term.draw(|f| verdict::tui::draw::draw(s, f)).unwrap();
+        let buf = term.backend().buffer().clone();
+        (0..30)
+            .map(|y| {
+                (0..100)
+                    .map(|x| buf[(x, y)].symbol().to_string())
+                    .collect::<String>()
+            })
+            .find(|l| l.contains("Search ids"))
+            .expect("the search popup")
+    };
+    // 700 items match; the list holds the best 500 of them
+    type_in(&mut s, "/how");
+    let t = title(&s);
+    assert!(!t.contains("· 500 matches"), "{t}");
+    assert!(t.contains("best 500"), "{t}");
+    // fewer than that: the count is every match
+    type_in(&mut s, " 69");
+    let all = facts::search(s.meta.as_ref().unwrap(), "how 69", None, 10_000).len();
+    assert!(all > 1 && all < facts::SEARCH_SHOWN, "{all}");
+    let t = title(&s);
+    assert!(t.contains(&format!(" {all} matches")), "{t}");
+}

@@ -619,7 +619,7 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
 }
 
 mod search;
-pub use search::{SearchCache, SearchRequest, SearchWorker, match_indices, search};
+pub use search::{SEARCH_SHOWN, SearchCache, SearchRequest, SearchWorker, match_indices, search};
 
 #[cfg(test)]
 mod tests;

@@ -78,6 +78,11 @@ pub fn draw(state: &State, f: &mut Frame, list: &ListArea, s: &SearchState) {
     let r = list.frame;
     f.render_widget(Clear, r);
     let title = match &state.meta {
+        // The worker lists the best SEARCH_SHOWN: a full list may stand for more.
+        Some(_) if s.results.len() >= crate::tui::facts::SEARCH_SHOWN => format!(
+            " Search ids and questions · the best {} matches ",
+            s.results.len()
+        ),
         Some(_) => format!(" Search ids and questions · {} matches ", s.results.len()),
         None => format!(" Search · {} ", indexing_note(state)),
     };

@@ -28,6 +28,9 @@ fn pattern(q: &str) -> Pattern {
     )
 }
 
+/// How many matches the search lists at most (the best, by score then by item).
+pub const SEARCH_SHOWN: usize = 500;
+
 /// Fuzzy-match `query` against ids and question texts (nucleo-matcher: Unicode-aware,
 /// smart case); best first, at most `limit`, within `within` when a filter is set.
 pub fn search(index: &Index, query: &str, within: Option<&[usize]>, limit: usize) -> Vec<usize> {
@@ -404,7 +407,7 @@ impl SearchWorker {
                     while let Ok(newer) = rx.try_recv() {
                         req = newer;
                     }
-                    let results = cache.run(&req, 500);
+                    let results = cache.run(&req, SEARCH_SHOWN);
                     send(req.seq, results);
                     // Until the next request: go on with this search where it stopped,
                     // a few milliseconds at a time, so that the next letter has less to do.
