@@ -165,7 +165,7 @@ pub fn parse_fact(fact: &Fact, raw: &str) -> Option<ParsedFact> {
 pub fn grade_fact(fact: &Fact, raw: Option<&str>) -> FactGrade {
     let parsed = raw.and_then(|r| parse_fact(fact, r));
     let display = parsed.as_ref().map(|p| p.display(&fact.options));
-    let correct = correct_of(fact, parsed.as_ref());
+    let correct = fact_key(fact).map(|key| correct_of(&key, parsed.as_ref()));
     FactGrade {
         parsed,
         display,
@@ -252,13 +252,15 @@ pub fn item_hmi(item: &Item) -> Option<f64> {
 pub fn fact_correct(fact: &Fact, raw: Option<&str>) -> Option<bool> {
     // No key, no grade: the answer need not be read.
     let key = fact_key(fact)?;
-    let parsed = raw.and_then(|r| parse_fact(fact, r));
-    Some(parsed.is_some_and(|p| is_correct(&p, &key)))
+    Some(correct_of(
+        &key,
+        raw.and_then(|r| parse_fact(fact, r)).as_ref(),
+    ))
 }
 
-/// `None` when the item has no usable key; a missing or unparsable answer is wrong.
-fn correct_of(fact: &Fact, parsed: Option<&ParsedFact>) -> Option<bool> {
-    fact_key(fact).map(|key| parsed.is_some_and(|p| is_correct(p, &key)))
+/// Is the parsed answer right against the key? A missing or unparsable answer is wrong.
+fn correct_of(key: &FactKey, parsed: Option<&ParsedFact>) -> bool {
+    parsed.is_some_and(|p| is_correct(p, key))
 }
 
 /// Is `model`'s FACT answer wrong after the reviewers' overrides: what [`effective`] gives

@@ -423,12 +423,12 @@ pub fn response_wrong(item: &Item, model: &str) -> bool {
     let original = human
         .value
         .original_correct
-        .unwrap_or_else(|| automatic(item, model, Question::Original));
+        .unwrap_or_else(|| automatic(item, model, Question::Original).correct);
     !original
         || !human
             .value
             .counterfactual_correct
-            .unwrap_or_else(|| automatic(item, model, Question::Counterfactual))
+            .unwrap_or_else(|| automatic(item, model, Question::Counterfactual).correct)
 }
 
 /// One of an item's two questions.
@@ -439,22 +439,27 @@ pub enum Question {
 }
 
 /// The automatic grade of `model`'s answer to one question against the file's key (what
-/// [`effective`] gives as `original.correct` / `counterfactual.correct`).
-pub fn automatic(item: &Item, model: &str, q: Question) -> bool {
+/// [`effective`] gives as `original` / `counterfactual`).
+pub fn automatic(item: &Item, model: &str, q: Question) -> CvqaGrade {
     let kind = kind(item.split.as_deref(), item.group.as_deref());
     let resp = item.response(model);
-    let (qa, answer) = match q {
-        Question::Original => (&item.original, resp.and_then(|r| r.original.as_deref())),
-        Question::Counterfactual => (
-            &item.counterfactual,
-            resp.and_then(|r| r.counterfactual.as_deref()),
-        ),
+    let (question, key) = question_and_key(item, q);
+    let answer = resp.and_then(|r| match q {
+        Question::Original => r.original.as_deref(),
+        Question::Counterfactual => r.counterfactual.as_deref(),
+    });
+    grade(kind, answer, question, key)
+}
+
+/// One question of an item and its key in the file (empty when the item has none).
+fn question_and_key(item: &Item, q: Question) -> (&str, &str) {
+    let qa = match q {
+        Question::Original => &item.original,
+        Question::Counterfactual => &item.counterfactual,
     };
-    let (question, key) = qa
-        .as_ref()
+    qa.as_ref()
         .map(|q| (q.question.as_str(), q.answer.as_str()))
-        .unwrap_or(("", ""));
-    grade(kind, answer, question, key).correct
+        .unwrap_or(("", ""))
 }
 
 /// Automatic vs effective grade of `model`'s response to a C-VQA item.
@@ -471,18 +476,9 @@ pub fn effective_with(
 ) -> CvqaEffective {
     let kind = kind(item.split.as_deref(), item.group.as_deref());
     let resp = item.response(model);
-    let (oq, ok) = item
-        .original
-        .as_ref()
-        .map(|q| (q.question.as_str(), q.answer.as_str()))
-        .unwrap_or(("", ""));
-    let (cq, ck) = item
-        .counterfactual
-        .as_ref()
-        .map(|q| (q.question.as_str(), q.answer.as_str()))
-        .unwrap_or(("", ""));
-    let original = grade(kind, resp.and_then(|r| r.original.as_deref()), oq, ok);
-    let counterfactual = grade(kind, resp.and_then(|r| r.counterfactual.as_deref()), cq, ck);
+    let (cq, ck) = question_and_key(item, Question::Counterfactual);
+    let original = automatic(item, model, Question::Original);
+    let counterfactual = automatic(item, model, Question::Counterfactual);
     let human = resolve_response(&item.reviews, model, item.responses.len());
     let rejected = verification.value.status == Some(CvqaStatus::Reject);
     let fixed_key = verification

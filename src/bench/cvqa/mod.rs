@@ -44,8 +44,8 @@ impl super::Spec for Cvqa {
         use grade::{Question, automatic};
         AutoGrades {
             fact: None,
-            original: Some(automatic(item, model, Question::Original)),
-            counterfactual: Some(automatic(item, model, Question::Counterfactual)),
+            original: Some(automatic(item, model, Question::Original).correct),
+            counterfactual: Some(automatic(item, model, Question::Counterfactual).correct),
         }
     }
 

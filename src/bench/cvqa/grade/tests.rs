@@ -368,8 +368,8 @@ fn response_wrong_is_what_the_effective_grades_say() {
                         let e = effective(&item, &m);
                         assert_eq!(
                             (
-                                automatic(&item, &m, Question::Original),
-                                automatic(&item, &m, Question::Counterfactual)
+                                automatic(&item, &m, Question::Original).correct,
+                                automatic(&item, &m, Question::Counterfactual).correct
                             ),
                             (e.original.correct, e.counterfactual.correct),
                             "{m} on {line}"
