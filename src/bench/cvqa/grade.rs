@@ -59,8 +59,6 @@ struct Tokens<'a> {
     text: &'a str,
     at: usize,
     commas: bool,
-    /// Every char is one byte: runs are found a byte at a time.
-    ascii: bool,
 }
 
 fn tokens(text: &str, commas: bool) -> Tokens<'_> {
@@ -68,7 +66,6 @@ fn tokens(text: &str, commas: bool) -> Tokens<'_> {
         text,
         at: 0,
         commas,
-        ascii: text.is_ascii(),
     }
 }
 
@@ -80,31 +77,16 @@ impl<'a> Iterator for Tokens<'a> {
         let mut start: Option<usize> = None;
         let mut end = rest.len();
         let mut comma = false;
-        if self.ascii {
-            for (i, b) in rest.bytes().enumerate() {
-                if b.is_ascii_alphanumeric() || b == b'_' {
-                    start.get_or_insert(i);
-                } else if start.is_some() {
-                    end = i;
-                    break;
-                } else if self.commas && b == b',' {
-                    end = i;
-                    comma = true;
-                    break;
-                }
-            }
-        } else {
-            for (i, c) in rest.char_indices() {
-                if is_word(c) {
-                    start.get_or_insert(i);
-                } else if start.is_some() {
-                    end = i;
-                    break;
-                } else if self.commas && c == ',' {
-                    end = i;
-                    comma = true;
-                    break;
-                }
+        for (i, c) in rest.char_indices() {
+            if is_word(c) {
+                start.get_or_insert(i);
+            } else if start.is_some() {
+                end = i;
+                break;
+            } else if self.commas && c == ',' {
+                end = i;
+                comma = true;
+                break;
             }
         }
         let base = self.at;
@@ -272,21 +254,11 @@ pub fn extract_choice(response: &str, question: &str) -> Option<char> {
     let toks: Vec<(usize, &str)> = {
         let mut v = Vec::new();
         let mut start: Option<usize> = None;
-        if response.is_ascii() {
-            for (i, b) in response.bytes().enumerate() {
-                if b.is_ascii_alphanumeric() {
-                    start.get_or_insert(i);
-                } else if let Some(s) = start.take() {
-                    v.push((s, &response[s..i]));
-                }
-            }
-        } else {
-            for (i, c) in response.char_indices() {
-                if c.is_alphanumeric() {
-                    start.get_or_insert(i);
-                } else if let Some(s) = start.take() {
-                    v.push((s, &response[s..i]));
-                }
+        for (i, c) in response.char_indices() {
+            if c.is_alphanumeric() {
+                start.get_or_insert(i);
+            } else if let Some(s) = start.take() {
+                v.push((s, &response[s..i]));
             }
         }
         if let Some(s) = start {

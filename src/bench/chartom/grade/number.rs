@@ -70,38 +70,6 @@ pub struct Written {
     pub percent: bool,
 }
 
-/// What [`Unit::of_question`] has seen of a question's words so far.
-struct QuestionWords<'a> {
-    scale: i32,
-    several: bool,
-    percent: bool,
-    previous: &'a [u8],
-}
-
-impl<'a> QuestionWords<'a> {
-    fn word(&mut self, w: &'a [u8]) {
-        if w.is_empty() {
-            return;
-        }
-        let e = scale_word_bytes(w);
-        if e > 0 {
-            if self.scale != 0 && self.scale != e {
-                self.several = true;
-            }
-            self.scale = e;
-        }
-        let is = |word: &str| w.eq_ignore_ascii_case(word.as_bytes());
-        if is("percent")
-            || is("percentage")
-            || is("percentages")
-            || (is("cent") && self.previous.eq_ignore_ascii_case(b"per"))
-        {
-            self.percent = true;
-        }
-        self.previous = w;
-    }
-}
-
 /// The unit a number question's key is in, from the question's words: a scale word
 /// (`How many million bags ...?` → 10⁶) and whether it asks for a percentage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -125,25 +93,33 @@ impl Unit {
             return Unit::NONE;
         };
         // no allocation: this runs for every number answer `stats` grades
-        let mut u = QuestionWords {
-            scale: 0,
-            several: false,
-            percent: q.contains('%'),
-            previous: b"",
-        };
-        if q.is_ascii() {
-            // The same words, found a byte at a time.
-            for w in q.as_bytes().split(|b| !b.is_ascii_alphanumeric()) {
-                u.word(w);
+        let (mut scale, mut several) = (0, false);
+        let mut percent = q.contains('%');
+        let mut previous = "";
+        for w in q
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+        {
+            let e = scale_word(w);
+            if e > 0 {
+                if scale != 0 && scale != e {
+                    several = true;
+                }
+                scale = e;
             }
-        } else {
-            for w in q.split(|c: char| !c.is_alphanumeric()) {
-                u.word(w.as_bytes());
+            let is = |word: &str| w.eq_ignore_ascii_case(word);
+            if is("percent")
+                || is("percentage")
+                || is("percentages")
+                || (is("cent") && previous.eq_ignore_ascii_case("per"))
+            {
+                percent = true;
             }
+            previous = w;
         }
         Unit {
-            scale: if u.several { 0 } else { u.scale },
-            percent: u.percent,
+            scale: if several { 0 } else { scale },
+            percent,
         }
     }
 
@@ -218,11 +194,6 @@ pub fn choose(readings: &[NumberValue], key: Option<f64>) -> Option<NumberValue>
 /// The power of ten a scale word names: thousand 3, million 6, billion 9, trillion 12
 /// (singular or plural, any case); 0 for any other word.
 pub(crate) fn scale_word(w: &str) -> i32 {
-    scale_word_bytes(w.as_bytes())
-}
-
-/// [`scale_word`] of a word's bytes (compared without ASCII case).
-fn scale_word_bytes(w: &[u8]) -> i32 {
     const WORDS: [(&str, i32); 8] = [
         ("thousand", 3),
         ("thousands", 3),
@@ -235,7 +206,7 @@ fn scale_word_bytes(w: &[u8]) -> i32 {
     ];
     WORDS
         .iter()
-        .find(|(word, _)| w.eq_ignore_ascii_case(word.as_bytes()))
+        .find(|(word, _)| w.eq_ignore_ascii_case(word))
         .map_or(0, |(_, e)| *e)
 }
 
