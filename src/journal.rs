@@ -55,6 +55,15 @@ impl Replay {
         self.skipped.len() + self.invalid.len() + self.unreadable.len()
     }
 
+    /// How many records of journal `path` were read but not applied (skipped or
+    /// invalid; each message starts with where it is, `<path> line <n>`).
+    pub fn not_applied_in(&self, path: &Path) -> usize {
+        let of_it = format!("{} line ", path.display());
+        (self.skipped.iter().chain(&self.invalid))
+            .filter(|m| m.starts_with(&of_it))
+            .count()
+    }
+
     /// Every line not applied, each with why.
     pub fn problems(&self) -> impl Iterator<Item = &String> {
         self.unreadable

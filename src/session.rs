@@ -78,23 +78,13 @@ fn opened(
         match Journal::at(p.to_path_buf()).keep_aside(mode) {
             Ok(a) => kept_aside.push(a),
             // This session's fold would clear the journal and lose them: don't start.
-            Err(e) => {
-                let of_it = format!("{} line ", p.display());
-                let n = (replay.skipped.iter().chain(&replay.invalid))
-                    .filter(|m| m.starts_with(&of_it))
-                    .count();
-                anyhow::bail!(
-                    "{} in {} could not be applied, and could not be copied aside ({e}); \
-                     the session did not start and nothing was changed: free some space \
-                     (or make the folder writable) and open the file again",
-                    if n == 1 {
-                        "1 verdict".to_string()
-                    } else {
-                        format!("{n} verdicts")
-                    },
-                    p.display()
-                );
-            }
+            Err(e) => anyhow::bail!(
+                "{} in {} could not be applied, and could not be copied aside ({e}); \
+                 the session did not start and nothing was changed: free some space \
+                 (or make the folder writable) and open the file again",
+                journal::verdicts(replay.not_applied_in(p)),
+                p.display()
+            ),
         }
     }
     Ok(Opened {
