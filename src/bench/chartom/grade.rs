@@ -305,4 +305,6 @@ pub fn effective(item: &Item, model: &str) -> ChartomEffective {
 }
 
 #[cfg(test)]
+mod hmi_tests;
+#[cfg(test)]
 mod tests;
