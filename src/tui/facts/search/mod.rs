@@ -10,6 +10,8 @@ use nucleo_matcher::{Config, Matcher};
 use super::Index;
 
 mod bound;
+#[cfg(test)]
+mod bound_tests;
 mod scan;
 #[cfg(test)]
 mod tests;

@@ -7,12 +7,11 @@ use nucleo_matcher::pattern::{AtomKind, CaseMatching, Normalization, Pattern};
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
 use super::super::Index;
-use super::bound::score_bound;
 use super::scan::{Opts, scan};
 use super::*;
 
 /// A small deterministic generator (splitmix64).
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -33,7 +32,7 @@ impl Rng {
     }
 }
 
-fn index_of(rows: &[(String, String)]) -> Index {
+pub(super) fn index_of(rows: &[(String, String)]) -> Index {
     Index::of_texts(rows)
 }
 
@@ -113,7 +112,7 @@ const WORDS: &[&str] = &[
 
 const SEPARATORS: &[&str] = &[" ", " ", " ", "  ", "-", "_", "/", "", ".", ", ", "\t"];
 
-fn text(rng: &mut Rng) -> String {
+pub(super) fn text(rng: &mut Rng) -> String {
     let mut t = String::new();
     for k in 0..1 + rng.below(14) {
         if k > 0 {
@@ -124,7 +123,7 @@ fn text(rng: &mut Rng) -> String {
     t
 }
 
-fn corpus(n: usize, seed: u64) -> Vec<(String, String)> {
+pub(super) fn corpus(n: usize, seed: u64) -> Vec<(String, String)> {
     let mut rng = Rng(seed);
     (0..n)
         .map(|i| {
@@ -143,7 +142,7 @@ fn corpus(n: usize, seed: u64) -> Vec<(String, String)> {
 
 /// Queries: words and pieces of words, several words, escaped spaces, case, the
 /// characters nucleo's other syntax uses (plain characters to `Pattern::new`), ids.
-fn queries(n: usize, seed: u64) -> Vec<String> {
+pub(super) fn queries(n: usize, seed: u64) -> Vec<String> {
     let mut rng = Rng(seed);
     let mut v: Vec<String> = [
         "e",
@@ -234,7 +233,7 @@ fn queries(n: usize, seed: u64) -> Vec<String> {
     v
 }
 
-fn full_scan(ix: &Index, q: &str, within: Option<&[usize]>, limit: usize) -> Vec<usize> {
+pub(super) fn full_scan(ix: &Index, q: &str, within: Option<&[usize]>, limit: usize) -> Vec<usize> {
     rank(matches_with(ix, q, within, None, false), limit)
 }
 
@@ -387,7 +386,7 @@ fn typing_through_the_cache_returns_what_the_full_scan_returns() {
 
 /// Haystacks built to score high for `needle`: it spelled out at word starts, after
 /// delimiters, in camelCase, with case changed, accents added, and gaps between.
-fn haystacks_for(needle: &str, rng: &mut Rng) -> Vec<String> {
+pub(super) fn haystacks_for(needle: &str, rng: &mut Rng) -> Vec<String> {
     let pre = [
         "", " ", "x", "-", "_", "/", ":", ".", "A", "a1", "é", "\t", "中",
     ];
@@ -424,7 +423,7 @@ fn haystacks_for(needle: &str, rng: &mut Rng) -> Vec<String> {
     v
 }
 
-fn raw_score(q: &str, hay: &str, m: &mut Matcher) -> Option<u32> {
+pub(super) fn raw_score(q: &str, hay: &str, m: &mut Matcher) -> Option<u32> {
     let p = Pattern::new(
         q,
         CaseMatching::Smart,
@@ -433,51 +432,6 @@ fn raw_score(q: &str, hay: &str, m: &mut Matcher) -> Option<u32> {
     );
     let mut buf = Vec::new();
     p.score(Utf32Str::new(hay, &mut buf), m)
-}
-
-#[test]
-fn bound_holds_for_every_text() {
-    let mut m = Matcher::new(Config::DEFAULT);
-    let mut rng = Rng(23);
-    let texts: Vec<String> = (0..300).map(|_| text(&mut rng)).collect();
-    let mut qs = queries(400, 29);
-    qs.extend([
-        "a".repeat(300),
-        "ab".repeat(200),
-        "é".repeat(50),
-        "x y".repeat(40),
-    ]);
-    let (mut tried, mut reached) = (0, 0);
-    for q in &qs {
-        let p = Pattern::new(
-            q,
-            CaseMatching::Smart,
-            Normalization::Smart,
-            AtomKind::Fuzzy,
-        );
-        let Some(bound) = score_bound(&p) else {
-            panic!("no bound for {q:?}")
-        };
-        let mut best = None;
-        for hay in haystacks_for(q, &mut rng).iter().chain(&texts) {
-            if let Some(s) = raw_score(q, hay, &mut m) {
-                assert!(s <= bound, "{q:?} scores {s} > {bound} on {hay:?}");
-                best = best.max(Some(s));
-            }
-        }
-        tried += 1;
-        reached += usize::from(best == Some(bound));
-        // The bound is reached by the query itself when it starts a word with a letter
-        // or digit (the case the scan can stop for).
-        let one_char_each = nucleo_matcher::chars::graphemes(q).count() == q.chars().count();
-        if !q.contains(' ') && one_char_each && q.starts_with(char::is_alphanumeric) {
-            assert_eq!(raw_score(q, q, &mut m), Some(bound), "{q:?}");
-        }
-    }
-    assert!(
-        reached * 2 > tried,
-        "the bound is reached for {reached} of {tried}"
-    );
 }
 
 /// Texts ordered from the lowest score to the highest, one chunk per text: a scan that
@@ -519,7 +473,7 @@ fn a_scan_stops_only_at_the_highest_score() {
 
 /// ASCII texts from the query's own characters and word breaks: many ways to match it,
 /// with and without gaps, at and off word starts.
-fn ascii_texts_for(q: &str, rng: &mut Rng, n: usize) -> Vec<String> {
+pub(super) fn ascii_texts_for(q: &str, rng: &mut Rng, n: usize) -> Vec<String> {
     let mut alphabet: Vec<char> = q.chars().filter(char::is_ascii).collect();
     alphabet.extend(q.to_ascii_uppercase().chars());
     alphabet.extend(" -_/.,:;|aZ9".chars());
@@ -529,67 +483,6 @@ fn ascii_texts_for(q: &str, rng: &mut Rng, n: usize) -> Vec<String> {
             (0..len).map(|_| rng.pick(&alphabet)).collect()
         })
         .collect()
-}
-
-#[test]
-fn growth_holds_for_every_text() {
-    let mut m = Matcher::new(Config::DEFAULT);
-    let mut rng = Rng(41);
-    let texts: Vec<String> = (0..300)
-        .map(|_| text(&mut rng))
-        .filter(|t| t.is_ascii())
-        .collect();
-    let mut qs: Vec<String> = queries(300, 43)
-        .into_iter()
-        .filter(|q| q.is_ascii())
-        .collect();
-    qs.extend(
-        [
-            "aeiou",
-            "eeeee",
-            "how many c",
-            "Flowers Purple",
-            "a b c",
-            "ab\\ cd",
-        ]
-        .map(String::from),
-    );
-    let (mut pairs, mut checked) = (0, 0);
-    for q in &qs {
-        let long = pattern(q);
-        let mut hays = haystacks_for(q, &mut rng);
-        hays.extend(ascii_texts_for(q, &mut rng, 200));
-        hays.extend(texts.iter().cloned());
-        hays.retain(|h| h.is_ascii());
-        for k in 1..q.len() {
-            let last = q[..k].trim();
-            if !narrows(last, q) {
-                continue;
-            }
-            let Some(g) = growth(&pattern(last), &long) else {
-                continue;
-            };
-            pairs += 1;
-            for hay in &hays {
-                if hay.len() > 2048 || hay.len() * g.word > 100 * 1024 {
-                    continue;
-                }
-                if let Some(s) = raw_score(q, hay, &mut m) {
-                    let before = raw_score(last, hay, &mut m).expect("a match of the shorter");
-                    assert!(
-                        s <= before + g.add,
-                        "{last:?} {before} → {q:?} {s} > +{} on {hay:?}",
-                        g.add
-                    );
-                    checked += 1;
-                }
-            }
-        }
-    }
-    assert!(
-        pairs > 300 && checked > 10_000,
-        "{pairs} pairs, {checked} checks"
-    );
 }
 
 /// A letter more, through the cache, on texts ordered from the lowest score to the
