@@ -26,6 +26,12 @@ mod common;
 #[path = "support/synth/mod.rs"]
 mod synth;
 
+// Quit has no switches of its own.
+#[allow(dead_code)]
+#[path = "support/args.rs"]
+mod args;
+use args::Args;
+
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -211,40 +217,13 @@ fn bench_size(n: usize, runs: usize) {
 }
 
 fn main() {
-    let mut full = std::env::var("VERDICT_BENCH_FULL").is_ok_and(|v| v == "1");
-    let mut bench = false;
-    let mut sizes: Option<Vec<usize>> = None;
-    let mut runs: Option<usize> = None;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--full" => full = true,
-            "--bench" => bench = true,
-            "--sizes" => {
-                sizes = Some(
-                    args.next()
-                        .expect("--sizes needs a list")
-                        .split(',')
-                        .map(|s| s.trim().parse().expect("--sizes: not a number"))
-                        .collect(),
-                )
-            }
-            "--runs" => runs = args.next().and_then(|s| s.parse().ok()),
-            _ => {}
-        }
+    let args = Args::parse();
+    let smoke = args.smoke();
+    if smoke {
+        println!("smoke run (cargo test); for figures run `cargo bench --bench quit`");
     }
-    let smoke = !bench && !full && sizes.is_none();
-    let sizes = match sizes {
-        Some(s) => s,
-        None if smoke => {
-            println!("smoke run (cargo test); for figures run `cargo bench --bench quit`");
-            vec![1000]
-        }
-        None if full => vec![100_000, 1_000_000],
-        None => vec![100_000],
-    };
-    for n in sizes {
-        let r = runs.unwrap_or(if smoke { 1 } else { 3 });
+    for n in args.sizes_or(&[100_000], &[100_000, 1_000_000]) {
+        let r = args.runs.unwrap_or(if smoke { 1 } else { 3 });
         bench_size(n, r);
     }
 }

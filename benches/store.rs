@@ -34,12 +34,17 @@ use verdict::stats;
 use verdict::store::Store;
 
 // Each includer uses part of the generator.
-#[path = "support/floors.rs"]
-mod floors;
 #[allow(dead_code)]
 #[path = "support/synth/mod.rs"]
 mod synth;
+
+#[path = "support/floors.rs"]
+mod floors;
 use floors::{parse_lines, parse_lines_2t};
+
+#[path = "support/args.rs"]
+mod args;
+use args::Args;
 
 const SEED: u64 = 0x5EED_2026;
 
@@ -64,60 +69,13 @@ struct Options {
 }
 
 fn options() -> Options {
-    let mut full = std::env::var("VERDICT_BENCH_FULL").is_ok_and(|v| v == "1");
-    let mut sizes = None;
-    let mut runs = None;
-    let mut keep_data = false;
-    let mut stats_only = false;
-    let mut bench = false;
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--full" => full = true,
-            "--keep-data" => keep_data = true,
-            "--stats-only" => stats_only = true,
-            "--sizes" => {
-                let v = args
-                    .next()
-                    .expect("--sizes needs a list, e.g. 10000,100000");
-                sizes = Some(
-                    v.split(',')
-                        .map(|s| s.trim().parse().expect("--sizes: not a number"))
-                        .collect(),
-                );
-            }
-            "--runs" => {
-                let v = args.next().expect("--runs needs a number");
-                runs = Some(v.parse().expect("--runs: not a number"));
-            }
-            // `cargo bench` passes `--bench`; `cargo test` does not.
-            "--bench" => bench = true,
-            // A name filter is meaningless here.
-            _ => {}
-        }
-    }
-    let smoke = !bench && !full && sizes.is_none();
-    if smoke {
-        return Options {
-            sizes: vec![1_000],
-            runs: Some(1),
-            keep_data,
-            stats_only,
-            smoke,
-        };
-    }
-    let sizes = sizes.unwrap_or_else(|| {
-        if full {
-            vec![10_000, 100_000, 1_000_000]
-        } else {
-            vec![10_000, 100_000]
-        }
-    });
+    let args = Args::parse();
+    let smoke = args.smoke();
     Options {
-        sizes,
-        runs,
-        keep_data,
-        stats_only,
+        sizes: args.sizes_or(&[10_000, 100_000], &[10_000, 100_000, 1_000_000]),
+        runs: if smoke { Some(1) } else { args.runs },
+        keep_data: args.has("--keep-data"),
+        stats_only: args.has("--stats-only"),
         smoke,
     }
 }

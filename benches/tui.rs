@@ -36,12 +36,17 @@ use verdict::tui::keymap::Keymap;
 use verdict::tui::theme::ThemeName;
 
 // Each includer uses part of the generator.
-#[path = "support/floors.rs"]
-mod floors;
 #[allow(dead_code)]
 #[path = "support/synth/mod.rs"]
 mod synth;
+
+#[path = "support/floors.rs"]
+mod floors;
 use floors::parse_lines_2t;
+
+#[path = "support/args.rs"]
+mod args;
+use args::Args;
 
 fn key(c: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
@@ -500,52 +505,28 @@ fn bench_keys(store: &Store, meta: &facts::Index, runs: usize, smoke: bool) -> O
 }
 
 fn main() {
-    let mut full = std::env::var("VERDICT_BENCH_FULL").is_ok_and(|v| v == "1");
-    let mut bench = false;
-    let mut keys_only = false;
-    let mut index_only = false;
-    let mut sizes: Option<Vec<usize>> = std::env::var("VERDICT_BENCH_ITEMS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .map(|n| vec![n]);
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--full" => full = true,
-            "--bench" => bench = true,
-            // Only the filter toggles and keypress → frame (no floors, open, index or
-            // search timings): for profiling the screen.
-            "--keys-only" => keys_only = true,
-            "--index-only" => index_only = true,
-            "--sizes" => {
-                sizes = Some(
-                    args.next()
-                        .expect("--sizes needs a list")
-                        .split(',')
-                        .map(|s| s.trim().parse().expect("--sizes: not a number"))
-                        .collect(),
-                )
-            }
-            _ => {}
-        }
+    let mut args = Args::parse();
+    if args.sizes.is_none() {
+        args.sizes = std::env::var("VERDICT_BENCH_ITEMS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .map(|n| vec![n]);
     }
-    let smoke = !bench && !full && sizes.is_none();
-    let sizes = match sizes {
-        Some(s) => s,
-        None if smoke => {
-            println!("smoke run (cargo test); for figures run `cargo bench --bench tui`");
-            vec![1000]
-        }
-        None if full => vec![10_000, 100_000, 1_000_000],
-        None => vec![10_000, 100_000],
-    };
+    let smoke = args.smoke();
+    if smoke {
+        println!("smoke run (cargo test); for figures run `cargo bench --bench tui`");
+    }
+    // `--keys-only`: only the filter toggles and keypress → frame (no floors, open, index
+    // or search timings), for profiling the screen; `--index-only`: the floors, open and
+    // the index.
+    let (keys_only, index_only) = (args.has("--keys-only"), args.has("--index-only"));
     println!(
         "verdict reviewer benchmark; load average: {}",
         std::fs::read_to_string("/proc/loadavg")
             .unwrap_or_default()
             .trim()
     );
-    for n in sizes {
+    for n in args.sizes_or(&[10_000, 100_000], &[10_000, 100_000, 1_000_000]) {
         bench_size(n, smoke, keys_only, index_only);
     }
 }
