@@ -757,12 +757,11 @@ fn seconds_on_item_accumulate() {
 
 // ----- screens --------------------------------------------------------------------------
 
-fn screen(name: &str, keys: &str, w: u16, h: u16) -> String {
-    let (_d, mut s) = state(name);
-    s.size = (w, h);
+/// Type `keys`, answering each search request as the search worker would (its best
+/// `SEARCH_SHOWN`), and deliver the answer as the loop does.
+fn type_answering_search(s: &mut State, keys: &str) {
     for c in keys.chars() {
-        for e in ch(&mut s, c) {
-            // the search worker's answer, as the loop would deliver it
+        for e in ch(s, c) {
             if let Effect::Search {
                 seq,
                 query,
@@ -770,11 +769,17 @@ fn screen(name: &str, keys: &str, w: u16, h: u16) -> String {
                 within,
             } = e
             {
-                let results = facts::search(&meta, &query, within.as_deref(), 500);
+                let results = facts::search(&meta, &query, within.as_deref(), facts::SEARCH_SHOWN);
                 s.update(Msg::SearchDone { seq, results });
             }
         }
     }
+}
+
+fn screen(name: &str, keys: &str, w: u16, h: u16) -> String {
+    let (_d, mut s) = state(name);
+    s.size = (w, h);
+    type_answering_search(&mut s, keys);
     render_to_string(&s, w, h)
 }
 
@@ -1246,20 +1251,7 @@ fn dialogs_and_summary_rows_fit_80x24() {
 #[test]
 fn search_highlights_the_matched_characters() {
     let (_d, mut s) = state("cvqa.jsonl");
-    for c in "/plates".chars() {
-        for e in ch(&mut s, c) {
-            if let Effect::Search {
-                seq,
-                query,
-                meta,
-                within,
-            } = e
-            {
-                let results = facts::search(&meta, &query, within.as_deref(), 500);
-                s.update(Msg::SearchDone { seq, results });
-            }
-        }
-    }
+    type_answering_search(&mut s, "/plates");
     let backend = ratatui::backend::TestBackend::new(80, 24);
     let mut term = ratatui::Terminal::new(backend).unwrap();
     term.draw(|f| verdict::tui::draw::draw(&s, f)).unwrap();
@@ -3321,44 +3313,20 @@ fn a_search_with_more_matches_than_it_lists_does_not_count_them_as_all() {
         })
         .collect();
     let (_d, mut s) = state_of(&lines);
-    let type_in = |s: &mut State, q: &str| {
-        for c in q.chars() {
-            for e in ch(s, c) {
-                if let Effect::Search {
-                    seq,
-                    query,
-                    meta,
-                    within,
-                } = e
-                {
-                    let results =
-                        facts::search(&meta, &query, within.as_deref(), facts::SEARCH_SHOWN);
-                    s.update(Msg::SearchDone { seq, results });
-                }
-            }
-        }
-    };
     let title = |s: &State| {
-        let backend = ratatui::backend::TestBackend::new(100, 30);
-        let mut term = ratatui::Terminal::new(backend).unwrap();
-        term.draw(|f| verdict::tui::draw::draw(s, f)).unwrap();
-        let buf = term.backend().buffer().clone();
-        (0..30)
-            .map(|y| {
-                (0..100)
-                    .map(|x| buf[(x, y)].symbol().to_string())
-                    .collect::<String>()
-            })
+        render_to_string(s, 100, 30)
+            .lines()
             .find(|l| l.contains("Search ids"))
             .expect("the search popup")
+            .to_string()
     };
     // 700 items match; the list holds the best 500 of them
-    type_in(&mut s, "/how");
+    type_answering_search(&mut s, "/how");
     let t = title(&s);
     assert!(!t.contains("· 500 matches"), "{t}");
     assert!(t.contains("best 500"), "{t}");
     // fewer than that: the count is every match
-    type_in(&mut s, " 69");
+    type_answering_search(&mut s, " 69");
     let all = facts::search(s.meta.as_ref().unwrap(), "how 69", None, 10_000).len();
     assert!(all > 1 && all < facts::SEARCH_SHOWN, "{all}");
     let t = title(&s);
