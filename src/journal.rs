@@ -144,6 +144,10 @@ pub use files::*;
 mod apply;
 pub use apply::*;
 
+// The save lock beside the results file.
+mod lock;
+pub use lock::*;
+
 impl Journal {
     /// A journal at `path` (to read, replay or remove; appends open it lazily).
     pub fn at(path: PathBuf) -> Journal {
@@ -540,8 +544,34 @@ fn remove_if_exists(p: &Path) -> io::Result<()> {
 /// Open a result set and replay every journal of it (verdicts of sessions still running
 /// or killed). Returns the journals replayed; a journal that cannot be read (or must not
 /// be: a symbolic link) is not among them and is listed in `Replay::unreadable`.
+///
+/// The file and its journals are read as one snapshot: under the file's save lock, held
+/// shared, so no session's save (which writes the file and then empties its journal)
+/// falls between them. A large file another program changes in place while it is read
+/// (its items would no longer read as indexed) is read again, up to a few times; then the
+/// open fails rather than call every verdict "no longer in the file".
 pub fn open_with_journal(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
+    let _lock = lock_for_read(path, LOCK_WAIT)?;
+    let mut reads = 0;
+    loop {
+        reads += 1;
+        let (store, replayed, total) = read_with_journals(path)?;
+        if !store.changed_on_disk() {
+            return Ok((store, replayed, total));
+        }
+        if reads >= 5 {
+            anyhow::bail!(
+                "{}: another program keeps changing the file while it is read; try again",
+                path.display()
+            );
+        }
+    }
+}
+
+fn read_with_journals(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
     let mut store = Store::open(path)?;
+    #[cfg(test)]
+    crate::store::test_hook::at("read-after-open");
     let mut total = Replay::default();
     let mut replayed = Vec::new();
     for p in journal_paths(path) {

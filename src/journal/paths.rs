@@ -170,3 +170,29 @@ pub fn journal_paths(results: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// The reviewer whose journal of `results` is at `journal` (by its name; the inverse of
+/// `journal_name`), if it is named as one.
+pub fn reviewer_of(journal: &Path, results: &Path) -> Option<String> {
+    let name = os_bytes(journal.file_name()?);
+    if !is_journal_name_of(&name, &file_name(results)) {
+        return None;
+    }
+    let enc = &name[1 + file_name(results).len() + 1..name.len() - SUFFIX.len()];
+    if enc == b"%" {
+        return Some(String::new());
+    }
+    let mut out = Vec::with_capacity(enc.len());
+    let mut i = 0;
+    while i < enc.len() {
+        if enc[i] == b'%' {
+            let h = std::str::from_utf8(&enc[i + 1..i + 3]).ok()?;
+            out.push(u8::from_str_radix(h, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(enc[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
