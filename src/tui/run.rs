@@ -29,6 +29,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let mut keymap = keymap::Keymap::default();
     let key_problems = keymap.apply_config(&cfg.keys);
     let reviewer = config::reviewer_name(opts.reviewer.as_deref(), &cfg);
+    super::threads::log_as(&reviewer);
     let theme = if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
         ThemeName::Mono
     } else {

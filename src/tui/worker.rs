@@ -316,6 +316,8 @@ pub fn run_fold(args: FoldArgs) -> std::process::ExitCode {
     use std::io::Write as _;
     use std::os::fd::FromRawFd;
     super::init_log(&config::Dirs::locate());
+    let who = journal::reviewer_of(&args.journal, &args.file).unwrap_or_default();
+    super::threads::log_as(&format!("{who}, fold after quit"));
     if args.journal_fd < 3 || args.marker_fd < 3 || args.journal_fd == args.marker_fd {
         log::error!("fold: bad descriptors");
         return std::process::ExitCode::from(2);
