@@ -27,6 +27,11 @@ pub struct Record {
     pub id: Option<String>,
     pub reviewer: String,
     pub review: Option<Value>,
+    /// For an item without an id: what its content was (`content_key`), to find it again
+    /// by that if lines were added or removed before it. Absent in journals of earlier
+    /// versions (their id-less records are placed by position).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 /// What a replay did. Nothing a journal holds is dropped in silence: every line that was not
@@ -429,13 +434,13 @@ impl Journal {
             let name =
                 r.id.clone()
                     .unwrap_or_else(|| format!("(index {})", r.item));
-            let Some(i) = ids.locate(store, &r) else {
-                rep.skipped.push(format!(
-                    "{}: item {name} (index {}) is no longer in the file",
-                    at(n),
-                    r.item
-                ));
-                continue;
+            let i = match ids.locate(store, &r) {
+                Ok(i) => i,
+                Err(why) => {
+                    rep.skipped
+                        .push(format!("{}: item {name} (index {}) {why}", at(n), r.item));
+                    continue;
+                }
             };
             match prepare(store, i, &r) {
                 Ok(edit) => {

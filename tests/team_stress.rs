@@ -215,6 +215,7 @@ fn stress_child() {
             seq,
             item: i,
             id: Some(ids[i].clone()),
+            key: None,
             reviewer: who.clone(),
             review: review.clone(),
         })

@@ -3378,3 +3378,33 @@ fn my_finished_items_stay_done_after_a_colleagues_save() {
     let done = s.rec.mine_done.values().filter(|d| **d).count();
     assert_eq!(done, 2, "the exit message's count");
 }
+
+/// Issue 16, item 5, live: another program adds a line above items without an id (every
+/// lm-eval sample line); the screen must show my verdict on the item I graded, not on the
+/// one that took its place, and stay on the item I was reading.
+#[test]
+fn my_verdict_on_an_item_without_id_follows_it_when_lines_are_added_above() {
+    let item = |q: &str| json!({"benchmark": "other", "question": q, "responses": [{"model": "m", "text": "x"}]});
+    let (d, mut s) = state_of_lines(&[item("a"), item("b"), item("c")]);
+    let p = d.path().join("set.jsonl");
+    ch(&mut s, 'n');
+    ch(&mut s, 'n');
+    let fx = ch(&mut s, '1');
+    let rec = recorded(&mut s, fx);
+    assert_eq!(rec.len(), 1);
+    let orig = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(&p, format!("{}\n{orig}", item("new"))).unwrap();
+    let mut fresh = Store::open(&p).unwrap();
+    fresh.set_review(3, "carol", rec[0].1.clone()).unwrap();
+    s.update(Msg::Reloaded(fresh));
+    assert_eq!(s.pos, 3, "still on c");
+    assert!(s.my_review(3).is_some(), "my verdict is on c");
+    assert!(s.my_review(2).is_none(), "not on b");
+    // a verdict given now names c's content
+    let fx = ch(&mut s, '2');
+    let key = fx.iter().find_map(|e| match e {
+        Effect::Record { item, key, .. } => Some((*item, key.clone())),
+        _ => None,
+    });
+    assert_eq!(key, Some((3, verdict::journal::content_key(&s.store, 3))));
+}

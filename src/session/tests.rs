@@ -22,6 +22,7 @@ fn a_verdict_neither_applied_nor_kept_aside_stops_the_session_and_stays() {
             id: Some("gone".into()),
             reviewer: "ann".into(),
             review: Some(json!({"verdict": "kept", "note": note})),
+            key: None,
         })
         .unwrap();
         j.path().to_path_buf()
@@ -86,6 +87,7 @@ fn a_verdict_the_changed_file_no_longer_takes_is_not_folded_away() {
         id: Some("G7_Q1_1".into()),
         reviewer: "ann".into(),
         review: Some(json!({"models": {"llava-1.6": {"fact_correct": true}}})),
+        key: None,
     };
     let edit = journal::prepare(&o.store, 0, &rec).expect("the verdict fits the item");
     o.own.append(&rec).unwrap();
@@ -141,6 +143,7 @@ fn record_pass(o: &mut Opened, reviewer: &str, id: &str) {
         id: Some(id.into()),
         reviewer: reviewer.into(),
         review: Some(json!({"at": "2026-11-26T10:00:00Z", "verdict": "pass"})),
+        key: None,
     };
     let edit = crate::journal::prepare(&o.store, i, &rec).unwrap();
     o.own.append(&rec).unwrap();
@@ -325,6 +328,7 @@ fn a_line_appended_to_a_mapped_file_while_it_is_read_loses_no_verdict() {
             id: Some(id.into()),
             reviewer: "alice".into(),
             review: Some(json!({"at": "2026-11-26T10:00:00Z", "verdict": "pass"})),
+            key: None,
         })
         .unwrap();
     }

@@ -189,6 +189,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                             seq,
                             item,
                             id,
+                            key,
                             reviewer,
                             review,
                         } => {
@@ -197,6 +198,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                                     seq,
                                     item,
                                     id,
+                                    key,
                                     reviewer,
                                     review,
                                 })

@@ -22,6 +22,7 @@ pub enum Req {
         seq: u64,
         item: usize,
         id: Option<String>,
+        key: Option<String>,
         reviewer: String,
         review: Option<Value>,
     },
@@ -171,6 +172,7 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 seq,
                 item,
                 id,
+                key,
                 reviewer,
                 review,
             }) => {
@@ -179,6 +181,7 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                     id,
                     reviewer,
                     review,
+                    key,
                 };
                 let result = record(&mut session, &rec);
                 if result.is_ok() {
@@ -254,8 +257,7 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
 fn record(session: &mut Session, rec: &Record) -> Result<(), String> {
     // The item's index in the worker's store can differ from the screen's after a
     // rebase onto a file another program changed: find it by id.
-    let i = journal::locate(&session.store, rec)
-        .ok_or_else(|| "the item is no longer in the file".to_string())?;
+    let i = journal::locate(&session.store, rec).map_err(|why| format!("the item {why}"))?;
     let edit = journal::prepare(&session.store, i, rec).map_err(|e| e.to_string())?;
     session.own.append(rec).map_err(|e| {
         format!(
@@ -485,6 +487,7 @@ mod refusals {
             seq: 1,
             item: 0,
             id: id.map(str::to_string),
+            key: None,
             reviewer: "ann".into(),
             review,
         })

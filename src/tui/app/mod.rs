@@ -90,6 +90,9 @@ pub enum Effect {
         seq: u64,
         item: usize,
         id: Option<String>,
+        /// For an item without an id, what its content is (`journal::content_key`), to
+        /// find it again if lines were added or removed before it.
+        key: Option<String>,
         reviewer: String,
         review: Option<Value>,
     },

@@ -344,10 +344,16 @@ impl State {
         } else {
             self.store.item(item).ok().and_then(|i| i.id)
         };
+        // Only an item without an id needs its content to be found again.
+        let key = match id {
+            Some(_) => None,
+            None => crate::journal::content_key(&self.store, item),
+        };
         fx.push(Effect::Record {
             seq,
             item,
             id,
+            key,
             reviewer: self.reviewer.clone(),
             review: after.map(|r| review_value(&r)),
         });
