@@ -52,6 +52,10 @@ pub struct Replay {
     /// The journals holding what was not applied: keep a copy of them before they are
     /// folded away.
     pub to_keep: Vec<PathBuf>,
+    /// Copies kept aside by earlier sessions (`kept_aside_paths`), each with how many of
+    /// its verdicts still cannot be applied to the file (their item is gone, or they do
+    /// not fit it): never folded, shown by every command and on every open.
+    pub kept_aside: Vec<(PathBuf, usize)>,
 }
 
 impl Replay {
@@ -67,6 +71,11 @@ impl Replay {
         (self.skipped.iter().chain(&self.invalid))
             .filter(|m| m.starts_with(&of_it))
             .count()
+    }
+
+    /// How many journal records were read but not applied (skipped or invalid).
+    pub fn not_applied_in_journals(&self) -> usize {
+        self.skipped.len() + self.invalid.len()
     }
 
     /// Every line not applied, each with why.
@@ -98,6 +107,30 @@ impl Replay {
         )
     }
 
+    /// How many verdicts kept aside by earlier sessions cannot be applied to the file.
+    pub fn kept_aside_verdicts(&self) -> usize {
+        self.kept_aside.iter().map(|(_, n)| n).sum()
+    }
+
+    /// The verdicts kept aside by earlier sessions, in the words every command and the
+    /// reviewer use; `None` when there are none.
+    pub fn kept_aside_notice(&self) -> Option<String> {
+        let n = self.kept_aside_verdicts();
+        (n > 0).then(|| {
+            let files: Vec<String> = self
+                .kept_aside
+                .iter()
+                .filter(|(_, k)| *k > 0)
+                .map(|(p, _)| p.display().to_string())
+                .collect();
+            format!(
+                "{} kept aside cannot be applied (`verdict check` says why): {}",
+                verdicts(n),
+                files.join(", ")
+            )
+        })
+    }
+
     fn add(&mut self, other: Replay) {
         self.applied += other.applied;
         self.skipped.extend(other.skipped);
@@ -105,6 +138,7 @@ impl Replay {
         self.unreadable.extend(other.unreadable);
         self.torn_tail |= other.torn_tail;
         self.to_keep.extend(other.to_keep);
+        self.kept_aside.extend(other.kept_aside);
     }
 }
 
@@ -491,9 +525,9 @@ impl Journal {
         let stamp = time::OffsetDateTime::now_utc().unix_timestamp();
         for k in 0..1000 {
             let aside = PathBuf::from(if k == 0 {
-                format!("{}.unapplied-{stamp}", self.path.display())
+                format!("{}{UNAPPLIED}{stamp}", self.path.display())
             } else {
-                format!("{}.unapplied-{stamp}-{k}", self.path.display())
+                format!("{}{UNAPPLIED}{stamp}-{k}", self.path.display())
             });
             let mut o = OpenOptions::new();
             o.write(true).create_new(true);
@@ -593,7 +627,35 @@ fn read_with_journals(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Repla
             }
         }
     }
+    total.kept_aside = kept_aside_in(&store, path);
     Ok((store, replayed, total))
+}
+
+/// Every copy kept aside for `path`, with how many of its verdicts cannot be applied to
+/// `store` (tried on a copy: nothing of it is applied to the store).
+fn kept_aside_in(store: &Store, path: &Path) -> Vec<(PathBuf, usize)> {
+    kept_aside_paths(path)
+        .into_iter()
+        .map(|p| {
+            let n = Journal::at(p.clone())
+                .replay(&mut store.clone())
+                .map(|r| r.skipped.len() + r.invalid.len())
+                .unwrap_or(0);
+            (p, n)
+        })
+        .collect()
+}
+
+/// Why each verdict kept aside for `path` cannot be applied to `store` (for `check`).
+pub fn kept_aside_problems(store: &Store, path: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in kept_aside_paths(path) {
+        match Journal::at(p.clone()).replay(&mut store.clone()) {
+            Ok(r) => out.extend(r.invalid.into_iter().chain(r.skipped)),
+            Err(e) => out.push(format!("{}: cannot be read: {e}", p.display())),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -171,6 +171,43 @@ pub fn journal_paths(results: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Every copy a session kept aside of a journal of `results` holding entries that could
+/// not be applied (`Journal::keep_aside`: the journal's name and `.unapplied-<time>`),
+/// beside the file and in its fallback folder, in name order.
+pub fn kept_aside_paths(results: &Path) -> Vec<PathBuf> {
+    let file = file_name(results);
+    let list = |dir: &Path| -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = fs::read_dir(dir)
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .filter(|e| {
+                        let n = os_bytes(&e.file_name());
+                        let Some(at) = find(&n, UNAPPLIED.as_bytes()) else {
+                            return false;
+                        };
+                        is_journal_name_of(&n[..at], &file)
+                    })
+                    .map(|e| e.path())
+                    .collect()
+            })
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    let mut out = list(dir_of(results));
+    if let Some(fb) = fallback_dir(results) {
+        out.extend(list(&fb));
+    }
+    out
+}
+
+/// What `Journal::keep_aside` puts after a journal's name.
+pub(super) const UNAPPLIED: &str = ".unapplied-";
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).rposition(|w| w == needle)
+}
+
 /// The reviewer whose journal of `results` is at `journal` (by its name; the inverse of
 /// `journal_name`), if it is named as one.
 pub fn reviewer_of(journal: &Path, results: &Path) -> Option<String> {

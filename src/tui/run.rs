@@ -147,6 +147,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
             log::warn!("journal: {s}");
         }
     }
+    notices.extend(replay.kept_aside_notice());
     if replay.applied > 0 {
         notices.push(replay.recovered_notice());
     }
@@ -321,6 +322,29 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         0 => String::new(),
         n => format!(", {n} in part"),
     };
+    // Verdicts of earlier sessions that could not be applied (kept aside at this open, or
+    // by an earlier one): "every verdict is in the file" would not be true.
+    let aside = replay.not_applied_in_journals() + replay.kept_aside_verdicts();
+    let every = if aside > 0 {
+        let mut files: Vec<String> = kept_aside.iter().map(|p| p.display().to_string()).collect();
+        files.extend(
+            replay
+                .kept_aside
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(p, _)| p.display().to_string()),
+        );
+        format!(
+            "every verdict of this session is in {}; {} of earlier sessions could not be \
+             applied and {} kept aside in {} (`verdict check` lists them)",
+            opts.file.display(),
+            crate::journal::verdicts(aside),
+            if aside == 1 { "is" } else { "are" },
+            files.join(", ")
+        )
+    } else {
+        format!("every verdict is in {}", opts.file.display())
+    };
     match folded {
         Ok(worker::Ended::Detached) => {
             crate::cli::out::outln!(
@@ -334,9 +358,8 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         }
         Ok(worker::Ended::Folded(_)) => {
             crate::cli::out::outln!(
-                "verdict: {done} {} graded this session{part}; every verdict is in {}",
+                "verdict: {done} {} graded this session{part}; {every}",
                 if done == 1 { "item" } else { "items" },
-                opts.file.display()
             )?;
             Ok(std::process::ExitCode::SUCCESS)
         }
