@@ -45,7 +45,14 @@ fn three_reviewers(secs: u64, count: usize) -> Run {
     let d = tempfile::tempdir().unwrap();
     let p = set(d.path());
     let me = std::env::current_exe().unwrap();
-    let children: Vec<_> = REVIEWERS
+    // `VERDICT_STRESS_REVIEWERS=1` measures one reviewer alone (docs/performance.md).
+    let k = std::env::var("VERDICT_STRESS_REVIEWERS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(REVIEWERS.len())
+        .clamp(1, REVIEWERS.len());
+    let reviewers = &REVIEWERS[..k];
+    let children: Vec<_> = reviewers
         .iter()
         .enumerate()
         .map(|(k, who)| {
@@ -70,7 +77,9 @@ fn three_reviewers(secs: u64, count: usize) -> Run {
         .collect();
     let mut expected: BTreeMap<(String, String), Value> = BTreeMap::new();
     let mut acknowledged = 0;
-    for (c, who) in children.into_iter().zip(REVIEWERS) {
+    let mut folds = 0;
+    let started = Instant::now();
+    for (c, who) in children.into_iter().zip(reviewers) {
         let out = c.wait_with_output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
@@ -88,6 +97,9 @@ fn three_reviewers(secs: u64, count: usize) -> Run {
         assert!(errors.is_empty(), "{who}: save errors: {errors:?}");
         for (id, review) in v["last"].as_object().unwrap() {
             expected.insert((id.clone(), who.to_string()), review.clone());
+        }
+        if let Some(f) = v["folds"].as_u64() {
+            folds += f as usize;
         }
     }
     let mut lost = Vec::new();
@@ -121,6 +133,13 @@ fn three_reviewers(secs: u64, count: usize) -> Run {
         .filter(|n| n.contains("verdict-journal") || n.contains("unapplied"))
         .collect();
     assert!(left.is_empty(), "left beside the file: {left:?}");
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "{k} reviewer(s): {acknowledged} verdicts acknowledged, {folds} saves, in {secs:.1} s: \
+         {:.0} verdicts/s, {:.0} saves/s",
+        acknowledged as f64 / secs,
+        folds as f64 / secs
+    );
     Run { acknowledged }
 }
 
@@ -197,6 +216,7 @@ fn stress_child() {
     let mut last: BTreeMap<String, Value> = BTreeMap::new();
     let mut save_errors = Vec::new();
     let mut acknowledged = 0usize;
+    let mut folds = 0usize;
     let end = Instant::now() + Duration::from_secs(secs);
     let mut seq = 0u64;
     while Instant::now() < end && acknowledged < count {
@@ -233,6 +253,7 @@ fn stress_child() {
                     break;
                 }
                 Msg::Saved(Err(e)) => save_errors.push(e),
+                Msg::Saved(Ok(_)) => folds += 1,
                 _ => {}
             }
         }
@@ -243,8 +264,10 @@ fn stress_child() {
             _ => std::thread::sleep(Duration::from_millis(splitmix(&mut seed) % 20)),
         }
         while let Ok(m) = msgs.try_recv() {
-            if let Msg::Saved(Err(e)) = m {
-                save_errors.push(e);
+            match m {
+                Msg::Saved(Err(e)) => save_errors.push(e),
+                Msg::Saved(Ok(_)) => folds += 1,
+                _ => {}
             }
         }
     }
@@ -260,6 +283,6 @@ fn stress_child() {
     assert!(matches!(ended, Ok(Ended::Folded(_))), "{ended:?}");
     println!(
         "EXPECTED {}",
-        json!({"acknowledged": acknowledged, "last": last, "save_errors": save_errors})
+        json!({"acknowledged": acknowledged, "last": last, "save_errors": save_errors, "folds": folds})
     );
 }
