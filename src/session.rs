@@ -143,7 +143,7 @@ pub fn fold(
 ) -> Result<usize, String> {
     let path = store.path().to_path_buf();
     let who = journal::reviewer_of(own.path(), &path).unwrap_or_default();
-    let _lock = match journal::lock_for_save(&path, &who, journal::LOCK_WAIT, cancel) {
+    let mut lock = match journal::lock_for_save(&path, &who, journal::LOCK_WAIT, cancel) {
         Ok(l) => l,
         Err(journal::LockError::Cancelled) => return Err(CANCELLED.to_string()),
         Err(e) => return Err(e.to_string()),
@@ -169,7 +169,12 @@ pub fn fold(
         let mut rebases = 0;
         loop {
             match store.save_until(cancel) {
-                Ok(_) => break,
+                Ok(_) => {
+                    if let (Some(l), Some(stamp)) = (&mut lock, store.stamp_text()) {
+                        l.note_written(&who, &stamp);
+                    }
+                    break;
+                }
                 Err(StoreError::Conflict { .. }) if rebases < REBASES => {
                     rebases += 1;
                     *store = rebased(store, own, stale).map_err(|e| match e {
@@ -178,7 +183,7 @@ pub fn fold(
                     })?;
                     log::info!(
                         "the file changed on disk (last saved by {}); re-applied the journal to it",
-                        _lock.as_ref().map(|l| l.last_saver()).unwrap_or_default()
+                        lock.as_ref().map(|l| l.last_saver()).unwrap_or_default()
                     );
                 }
                 Err(StoreError::Conflict { .. }) => {

@@ -114,7 +114,23 @@ struct Stamp {
     ctime: (i64, i64),
 }
 
+/// What identifies the file now at `path` (its stamp, as text), to tell whether it is the
+/// file a save wrote; `None` when it cannot be looked at.
+pub fn stamp_text_of(path: &Path) -> Option<String> {
+    fs::metadata(path).ok().map(|m| Stamp::of(&m).text())
+}
+
 impl Stamp {
+    fn text(&self) -> String {
+        #[cfg(unix)]
+        return format!(
+            "{}:{}:{}:{}.{}",
+            self.dev, self.ino, self.len, self.ctime.0, self.ctime.1
+        );
+        #[cfg(not(unix))]
+        return format!("{}:{:?}", self.len, self.modified);
+    }
+
     fn of(meta: &fs::Metadata) -> Stamp {
         #[cfg(unix)]
         use std::os::unix::fs::MetadataExt;
@@ -323,6 +339,11 @@ impl Store {
             Some(t) => Some(t.as_bytes()),
             None => self.spans.get(i).map(|s| &self.buf[s.clone()]),
         }
+    }
+
+    /// The stamp of the file as this store last read or saved it, as text.
+    pub fn stamp_text(&self) -> Option<String> {
+        self.stamp.as_ref().map(Stamp::text)
     }
 
     /// Has another program written the file in place since it was read (a mapped file:

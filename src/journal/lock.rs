@@ -108,13 +108,16 @@ fn try_flock(_f: &File, _exclusive: bool) -> io::Result<bool> {
     Ok(true)
 }
 
+const WROTE: &str = "wrote ";
+const BY: &str = "by ";
+
 fn holder(f: &File) -> String {
     let mut s = String::new();
     let mut r = f;
     if r.seek(SeekFrom::Start(0)).is_ok() {
         let _ = r.take(200).read_to_string(&mut s);
     }
-    let s = crate::sanitize::line(s.trim()).into_owned();
+    let s = crate::sanitize::line(s.lines().next().unwrap_or("").trim()).into_owned();
     if s.is_empty() {
         "another process".into()
     } else {
@@ -209,6 +212,21 @@ impl SaveLock {
         holder(&self.file)
     }
 
+    /// Note that `who` wrote the file whose stamp is `stamp` (`Store::stamp_text`): a
+    /// session that finds that file later can tell whose save it was.
+    pub fn note_written(&mut self, who: &str, stamp: &str) {
+        let line = format!(
+            "pid {} ({})\n{WROTE}{stamp}\n{BY}{who}\n",
+            std::process::id(),
+            who
+        );
+        let f = &mut self.file;
+        let _ = f
+            .set_len(0)
+            .and_then(|_| f.seek(SeekFrom::Start(0)))
+            .and_then(|_| f.write_all(line.as_bytes()));
+    }
+
     fn note(&mut self, who: &str) {
         let line = format!("pid {} ({})\n", std::process::id(), who);
         let f = &mut self.file;
@@ -217,6 +235,22 @@ impl SaveLock {
             .and_then(|_| f.seek(SeekFrom::Start(0)))
             .and_then(|_| f.write_all(line.as_bytes()));
     }
+}
+
+/// The reviewer whose session wrote the file now at `results`, if its stamp is `stamp` and
+/// the last save noted in the lock file wrote exactly that file (a file another program
+/// wrote since is nobody's).
+pub fn saved_by(results: &Path, stamp: &str) -> Option<String> {
+    let mut s = String::new();
+    File::open(lock_path(results))
+        .ok()?
+        .take(4096)
+        .read_to_string(&mut s)
+        .ok()?;
+    let mut lines = s.lines().skip(1);
+    (lines.next()?.strip_prefix(WROTE)? == stamp)
+        .then(|| lines.next()?.strip_prefix(BY).map(str::to_string))
+        .flatten()
 }
 
 #[cfg(test)]
@@ -250,6 +284,27 @@ mod tests {
         assert!(
             lock_for_save(&p, "bob", Duration::from_millis(30), &no()).is_ok_and(|l| l.is_some())
         );
+    }
+
+    #[test]
+    fn a_file_is_known_as_a_sessions_save_only_while_it_is_the_file_it_wrote() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.jsonl");
+        std::fs::write(&p, "{}\n").unwrap();
+        let stamp = crate::store::stamp_text_of(&p).unwrap();
+        assert_eq!(saved_by(&p, &stamp), None);
+        let mut l = lock_for_save(&p, "bo b", LOCK_WAIT, &no())
+            .unwrap()
+            .unwrap();
+        l.note_written("bo b", &stamp);
+        drop(l);
+        assert_eq!(saved_by(&p, &stamp).as_deref(), Some("bo b"));
+        // another program writes the file: nobody's save
+        std::thread::sleep(Duration::from_millis(10));
+        std::fs::write(&p, "{\"x\": 1}\n").unwrap();
+        let now = crate::store::stamp_text_of(&p).unwrap();
+        assert_ne!(now, stamp);
+        assert_eq!(saved_by(&p, &now), None);
     }
 
     #[test]

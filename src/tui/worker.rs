@@ -154,9 +154,19 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 match crate::session::reread(&session.store, &session.own, &session.stale) {
                     Ok(fresh) => {
                         reread_failed = false;
-                        log::info!("the file changed on disk; read it again");
+                        let by = colleague(&fresh, &session.keep.reviewer);
+                        log::info!(
+                            "the file changed on disk ({}); read it again",
+                            by.as_deref()
+                                .map_or("not by a verdict session".into(), |w| format!(
+                                    "saved by {w}"
+                                ))
+                        );
                         session.store = fresh;
                         let _ = out.send(Msg::Reloaded(session.store.clone()));
+                        if let Some(w) = by {
+                            let _ = out.send(Msg::ColleagueSaved(w));
+                        }
                     }
                     Err(e) if !reread_failed => {
                         reread_failed = true;
@@ -220,6 +230,15 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                     continue;
                 }
                 let stamp_before = session.store.check_unchanged().is_ok();
+                // Whose save this fold will rebase on, if another session's.
+                let by = if stamp_before {
+                    None
+                } else {
+                    crate::store::stamp_text_of(session.store.path()).and_then(|s| {
+                        journal::saved_by(session.store.path(), &s)
+                            .filter(|w| *w != session.keep.reviewer)
+                    })
+                };
                 match crate::session::fold(
                     &mut session.store,
                     &mut session.own,
@@ -233,6 +252,9 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                             // The fold rebased our verdicts onto another program's change:
                             // the screen must show the file as it is now.
                             let _ = out.send(Msg::Reloaded(session.store.clone()));
+                            if let Some(w) = by {
+                                let _ = out.send(Msg::ColleagueSaved(w));
+                            }
                         }
                         let _ = out.send(Msg::Saved(Ok(format!("{n} items written"))));
                     }
@@ -249,6 +271,13 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
             }
         }
     }
+}
+
+/// The reviewer (not `me`) whose verdict session saved the file `store` read, if it was
+/// one's save.
+fn colleague(store: &Store, me: &str) -> Option<String> {
+    let stamp = store.stamp_text()?;
+    journal::saved_by(store.path(), &stamp).filter(|w| w != me)
 }
 
 /// Record one verdict: check that it applies (the rules replay applies at the next
@@ -460,6 +489,73 @@ mod tests {
         h.join().unwrap();
         assert_eq!(config::load_session(&dirs, &file, "ann"), s);
         assert_eq!(config::load_position(&dirs, &file, "ann"), Some(pos));
+    }
+}
+
+#[cfg(test)]
+mod colleagues {
+    use super::tests::{Started, start};
+    use super::*;
+    use std::sync::mpsc;
+
+    fn next_reload(msgs: &mpsc::Receiver<Msg>) -> Option<String> {
+        loop {
+            match msgs.recv_timeout(Duration::from_secs(10)).unwrap() {
+                Msg::Reloaded(_) => break,
+                _ => continue,
+            }
+        }
+        match msgs.recv_timeout(Duration::from_millis(300)) {
+            Ok(Msg::ColleagueSaved(w)) => Some(w),
+            _ => None,
+        }
+    }
+
+    /// Issue 16: a colleague's save is no foreign edit; the session says whose verdicts came
+    /// in, and says nothing of the kind for another program's change.
+    #[test]
+    fn a_colleagues_save_is_named_and_a_foreign_edit_is_not() {
+        let Started {
+            d: _d,
+            file,
+            msgs,
+            tx,
+            h,
+            ..
+        } = start(
+            "{\"id\":\"a\",\"benchmark\":\"other\"}\n{\"id\":\"b\",\"benchmark\":\"other\"}\n",
+        );
+        let mut bob = crate::session::open(&file, "bob").unwrap();
+        let rec = Record {
+            item: 1,
+            id: Some("b".into()),
+            reviewer: "bob".into(),
+            review: Some(serde_json::json!({"verdict": "pass"})),
+            key: None,
+        };
+        let edit = journal::prepare(&bob.store, 1, &rec).unwrap();
+        bob.own.append(&rec).unwrap();
+        bob.store.apply_review(edit);
+        crate::session::fold(
+            &mut bob.store,
+            &mut bob.own,
+            &mut bob.stale,
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        assert_eq!(next_reload(&msgs).as_deref(), Some("bob"));
+        // another program appends an item
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(
+            &file,
+            format!("{text}{{\"id\":\"c\",\"benchmark\":\"other\"}}\n"),
+        )
+        .unwrap();
+        assert_eq!(next_reload(&msgs), None);
+        let (reply, done) = mpsc::channel();
+        tx.send(Req::Shutdown(reply)).unwrap();
+        done.recv().unwrap().unwrap();
+        h.join().unwrap();
     }
 }
 

@@ -62,6 +62,9 @@ pub enum Msg {
     /// Another program changed the file: the IO worker read it again (with every
     /// journaled verdict on it).
     Reloaded(Store),
+    /// The change just read (`Reloaded`) was the save of another verdict session, by this
+    /// reviewer: their verdicts came in (no foreign edit).
+    ColleagueSaved(String),
     /// The background index `generation` has read `done` of `total` items.
     IndexProgress {
         generation: u64,

@@ -139,6 +139,18 @@ impl State {
                 }
             }
             Msg::Reloaded(store) => self.reload(store, &mut fx),
+            Msg::ColleagueSaved(who) => {
+                let who = if who.is_empty() {
+                    "another reviewer".into()
+                } else {
+                    who
+                };
+                let n = self.len();
+                self.set_status(
+                    format!("{who}'s verdicts came in ({n} items read again); yours are kept"),
+                    Level::Info,
+                );
+            }
             Msg::Summary { seq, result } => {
                 if seq == self.summary_seq {
                     self.summary = Some(result);
