@@ -51,7 +51,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(|(p, s)| (p.display().to_string(), s))
         .collect();
     let merged = merge(&inputs).map_err(|e| anyhow::anyhow!("{e}; nothing was written"))?;
-    write_atomic(&args.out, &merged.to_bytes(), args.force).map_err(|e| {
+    // The merged set holds every input's content: no more open than the most private.
+    let perms = crate::perms::Derived::of_sources(&args.files)?;
+    write_atomic(&args.out, &merged.to_bytes(), args.force, &perms).map_err(|e| {
         if e.kind() == std::io::ErrorKind::AlreadyExists {
             anyhow::anyhow!(
                 "{}: the file exists; not overwriting it (use --force to replace it)",

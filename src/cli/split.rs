@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 
 use crate::cli::out::{errln, outln};
+use crate::perms::Derived;
 use crate::store::Format;
 use crate::team::split::{DEFAULT_SEED, split};
 use crate::team::write_atomic;
@@ -67,9 +68,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    fs::create_dir_all(&args.out).with_context(|| format!("{}", args.out.display()))?;
+    // The reviewer files hold the set's content: no more open than the set.
+    let perms = Derived::of_sources(&[&args.file])?;
+    perms
+        .create_dir_all(&args.out)
+        .with_context(|| format!("{}", args.out.display()))?;
     for f in &result.files {
-        write_atomic(&f.path, &f.bytes, args.force)
+        write_atomic(&f.path, &f.bytes, args.force, &perms)
             .with_context(|| format!("{}", f.path.display()))?;
     }
     outln!(
