@@ -137,7 +137,9 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
 
 /// Check every item of an open store, with options.
 pub fn check_store_with(store: &Store, opts: Options) -> Report {
-    let base = crate::import::parent_dir(store.path());
+    // Relative image paths: against the folder of the file's origin (a `split` or `merge`
+    // output holds its source's items), else its own folder.
+    let base = store.image_dir().to_path_buf();
     let mut report = Report {
         file: store.path().to_path_buf(),
         items: store.len(),
@@ -155,7 +157,7 @@ pub fn check_store_with(store: &Store, opts: Options) -> Report {
     let mut ids: HashMap<String, u32> = HashMap::new();
     let mut images: HashMap<String, Option<&'static str>> = HashMap::new();
     // An evaluation line without `model` is named from the file, as the loader does.
-    let eval_model = crate::model::eval_model_name(store.path());
+    let eval_model = crate::model::eval_model_name(store.naming_path());
     for i in 0..store.len() {
         let line = store.line(i);
         let fallback = store.fallback_id(i);

@@ -63,6 +63,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             anyhow::Error::new(e).context(args.out.display().to_string())
         }
     })?;
+    record_origin(&args.out, &stores, &perms)?;
     for r in &merged.replaced {
         outln!("{r}")?;
     }
@@ -90,4 +91,39 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The merged file holds the first input's items byte for byte: their relative image
+/// paths and the names the set's file gives are that set's (docs/format.md, "Paths").
+/// Recorded beside OUT unless OUT is the set's own file.
+fn record_origin(
+    out: &std::path::Path,
+    stores: &[crate::store::Store],
+    perms: &crate::perms::Derived,
+) -> anyhow::Result<()> {
+    use crate::store::origin;
+    let Some(first) = stores.first() else {
+        return Ok(());
+    };
+    let source = first.naming_path();
+    let same = |a: &std::path::Path, b: &std::path::Path| match (
+        std::fs::canonicalize(a),
+        std::fs::canonicalize(b),
+    ) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    };
+    let Some(name) = out.file_name() else {
+        return Ok(());
+    };
+    let dir = crate::import::parent_dir(out);
+    if same(out, source) {
+        return Ok(());
+    }
+    let origin_file = origin::file_in(&dir);
+    let bytes = origin::recorded(&dir, &[name.to_string_lossy().into_owned()], source)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", origin_file.display()))?;
+    write_atomic(&origin_file, &bytes, true, perms)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", origin_file.display()))?;
+    Ok(())
 }
