@@ -536,7 +536,7 @@ pub fn first_difference(a: &Value, b: &Value, path: String) -> Option<String> {
 
 /// `raw` (an item's JSON text) with its `reviews` value replaced by `reviews`, or
 /// `reviews` added as the last key; every other byte stays as it was.
-fn splice_reviews(raw: &str, reviews: &Value) -> String {
+pub(crate) fn splice_reviews(raw: &str, reviews: &Value) -> String {
     let new = serde_json::to_string(reviews).expect("a Value always serializes");
     if let Ok(map) = serde_json::from_str::<IndexMap<&str, &RawValue>>(raw) {
         if let Some(old) = map.get("reviews") {

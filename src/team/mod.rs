@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 pub mod agree;
 pub mod merge;
+pub mod merge3;
 pub mod split;
 
 /// Write `bytes` to `path` atomically: a temporary file in the same folder, fsync,
