@@ -232,6 +232,10 @@ pub struct Store {
     /// Items whose text in the file on disk is their edit (saved), not the bytes read.
     saved_edits: BTreeSet<usize>,
     stamp: Option<Stamp>,
+    /// The file `split` or `merge` took this file's items from ([`origin`]), if any.
+    origin: Option<PathBuf>,
+    /// The folder relative image paths are relative to, when it is not this file's own.
+    image_dir: Option<PathBuf>,
 }
 
 /// What a save did.
@@ -268,6 +272,7 @@ impl Store {
         let format = detect_format(&path, &bytes);
         let mut s = Store::from_backing(path, format, bytes)?;
         s.stamp = Some(Stamp::of(&meta));
+        s.set_origin(origin::source_of(&s.path));
         Ok(s)
     }
 
@@ -295,7 +300,46 @@ impl Store {
             dirty: BTreeSet::new(),
             saved_edits: BTreeSet::new(),
             stamp: None,
+            origin: None,
+            image_dir: None,
         })
+    }
+
+    /// Take names and images from `source` (see [`origin`]): its folder holds the images
+    /// when it exists; else this file's folder does.
+    pub fn set_origin(&mut self, source: Option<PathBuf>) {
+        self.image_dir = source
+            .as_deref()
+            .map(|s| match s.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            })
+            .filter(|d| d.is_dir());
+        self.origin = source;
+    }
+
+    /// The file `split` or `merge` took this file's items from, if an origin file beside
+    /// it says so (docs/format.md, "Paths").
+    pub fn origin(&self) -> Option<&Path> {
+        self.origin.as_deref()
+    }
+
+    /// The path whose name and folder name the set's implicit names (a CharToM-QA
+    /// evaluation file's model, an lm-eval log's model): the origin, else the file.
+    pub fn naming_path(&self) -> &Path {
+        self.origin.as_deref().unwrap_or(&self.path)
+    }
+
+    /// The folder relative `image` paths are relative to: the origin's folder when it
+    /// exists, else the file's own folder.
+    pub fn image_dir(&self) -> &Path {
+        match &self.image_dir {
+            Some(d) => d,
+            None => match self.path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            },
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -367,7 +411,7 @@ impl Store {
         let text = self.raw(i)?;
         match Item::parse(text) {
             Ok(mut it) => {
-                it.name_eval_model(&self.path);
+                it.name_eval_model(self.naming_path());
                 Ok(it)
             }
             Err(fe) => Err(classify_parse_error(text, fe)),
@@ -471,6 +515,8 @@ impl Store {
         self.dirty.insert(i);
     }
 }
+
+pub mod origin;
 
 mod save;
 pub use save::is_cancelled;
