@@ -216,6 +216,8 @@ pub struct Store {
     /// Items whose text in the file on disk is their edit (saved), not the bytes read.
     saved_edits: BTreeSet<usize>,
     stamp: Option<Stamp>,
+    /// What the path tells about the items (`bench::FileInfo`), worked out on opening.
+    info: Arc<crate::bench::FileInfo>,
 }
 
 /// What a save did.
@@ -266,6 +268,7 @@ impl Store {
             })?,
         };
         Ok(Store {
+            info: Arc::new(crate::bench::FileInfo::of(&path)),
             path,
             format,
             buf: Arc::new(buf),
@@ -280,6 +283,11 @@ impl Store {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+    /// What the file's path tells about its items (the model of an lm-eval samples file,
+    /// its run's results file).
+    pub fn file_info(&self) -> &crate::bench::FileInfo {
+        &self.info
     }
     pub fn format(&self) -> Format {
         self.format
@@ -335,7 +343,7 @@ impl Store {
         let text = self.raw(i)?;
         match Item::parse(text) {
             Ok(mut it) => {
-                it.name_eval_model(&self.path);
+                it.name_from_file(&self.info);
                 Ok(it)
             }
             Err(fe) => Err(classify_parse_error(text, fe)),

@@ -99,26 +99,64 @@ pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<bool, FieldError> {
     item.benchmark_name = Some("lm-eval".into());
     // The line has no id: it is named `#<line>`, as every line without one
     // (docs/format.md); the view shows its `doc_id` and `filter`.
-    let text = match &s.answer {
-        Answer::Generated { filtered, .. } => filtered.clone(),
-        Answer::Choice(c) => c
-            .picked()
-            .and_then(|i| c.texts.get(i))
-            .map(|t| t.trim().to_string())
-            .unwrap_or_default(),
-    };
     item.responses = vec![Response {
         model: UNNAMED_MODEL.into(),
-        text: Some(text),
+        text: Some(response_text(&s)),
         ..Response::default()
     }];
     item.layout = Some(Layout::LmEvalSample(Box::new(s)));
     Ok(true)
 }
 
-/// Name the model of a sample from the folder lm-eval wrote its file into.
-pub(crate) fn name_from_file(item: &mut Item, path: &std::path::Path) {
-    if let (Some(m), [r]) = (super::model_of(path), item.responses.as_mut_slice())
+/// The model's answer as one text: the filtered answer, the picked choice, or the
+/// log-likelihood of a loglikelihood task.
+fn response_text(s: &Sample) -> String {
+    match &s.answer {
+        Answer::Generated { filtered, .. } => filtered.clone(),
+        Answer::Choice(c) => c
+            .picked()
+            .and_then(|i| c.texts.get(i))
+            .map(|t| t.trim().to_string())
+            .unwrap_or_default(),
+        Answer::Loglikelihood {
+            loglikelihood,
+            is_greedy,
+            ..
+        } => format!(
+            "loglikelihood {}, is_greedy {}",
+            loglikelihood.map_or_else(|| "-".into(), |x| x.to_string()),
+            match is_greedy {
+                Some(true) => "True",
+                Some(false) => "False",
+                None => "-",
+            }
+        ),
+        Answer::Rolling { loglikelihood } => format!(
+            "loglikelihood {}",
+            loglikelihood.map_or_else(|| "-".into(), |x| x.to_string())
+        ),
+    }
+}
+
+/// Complete a sample from its file: read its key and metrics as the run's configuration
+/// says (the run's `results_*.json`), and name its model (lm-eval's
+/// `model_name_sanitized`, else the folder lm-eval wrote the file into).
+pub(crate) fn name_from_file(item: &mut Item, file: &crate::bench::FileInfo) {
+    let run = file.lm_eval.as_ref();
+    if let Some(Layout::LmEvalSample(s)) = &mut item.layout
+        && let Some(c) = run.and_then(|r| r.config.as_ref())
+    {
+        s.apply(Some(c));
+        let text = response_text(s);
+        if let [r] = item.responses.as_mut_slice() {
+            r.text = Some(text);
+        }
+    }
+    let model = match run {
+        Some(r) => r.model.clone(),
+        None => super::model_of(&file.path),
+    };
+    if let (Some(m), [r]) = (model, item.responses.as_mut_slice())
         && r.model == UNNAMED_MODEL
         && !m.is_empty()
     {
