@@ -131,6 +131,17 @@ impl Stamp {
     }
 }
 
+/// The error for a folder given where a result set is expected: for lm-eval's output,
+/// each samples file with the command that opens it; else how to import a CHARTOM folder.
+pub fn folder_error(path: &Path) -> StoreError {
+    StoreError::Document {
+        path: path.to_path_buf(),
+        message: crate::bench::lm_eval::folder::hint(path).unwrap_or_else(|| {
+            "is a folder (to import a CHARTOM folder, use `verdict import chartom`)".into()
+        }),
+    }
+}
+
 /// Open `path` for reading, refusing anything but a regular file (a symlink is followed
 /// to its target, which must be one). The open does not block (a FIFO without a writer
 /// would), and the type is checked on what was opened, so nothing is read from a FIFO,
@@ -151,11 +162,7 @@ fn open_regular(path: &Path) -> Result<(File, fs::Metadata), StoreError> {
     let meta = f.metadata().map_err(io_err)?;
     let ft = meta.file_type();
     if ft.is_dir() {
-        return Err(StoreError::Document {
-            path: path.to_path_buf(),
-            message: "is a folder (to import a CHARTOM folder, use `verdict import chartom`)"
-                .into(),
-        });
+        return Err(folder_error(path));
     }
     if !ft.is_file() {
         #[cfg(unix)]

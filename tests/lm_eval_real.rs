@@ -182,3 +182,31 @@ fn the_model_is_the_runs_model_however_the_path_is_typed() {
         ["example__fixed-1b"]
     );
 }
+
+/// `verdict DIR` on lm-eval's output (the output folder or a model's folder) says
+/// exactly what to do: each samples file with the command that opens it.
+#[test]
+fn an_output_folder_lists_the_command_for_each_samples_file() {
+    for (dir, n) in [
+        (real("out"), 5),
+        (real("out/example__fixed-1b"), 5),
+        (real("flat"), 2),
+    ] {
+        for args in [vec![], vec!["stats"], vec!["check"]] {
+            let mut a = args.clone();
+            a.push(dir.to_str().unwrap());
+            let out = run_in(None, &a);
+            assert!(!out.status.success());
+            let err = String::from_utf8(out.stderr).unwrap();
+            let cmds: Vec<&str> = err
+                .lines()
+                .filter(|l| l.trim_start().starts_with("verdict ") && l.contains("samples_"))
+                .collect();
+            assert_eq!(cmds.len(), n, "{args:?} {dir:?}: {err}");
+            for c in cmds {
+                let p = c.trim_start().strip_prefix("verdict ").unwrap();
+                assert!(Path::new(p).is_file(), "{p}: {err}");
+            }
+        }
+    }
+}
