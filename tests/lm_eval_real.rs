@@ -210,3 +210,48 @@ fn an_output_folder_lists_the_command_for_each_samples_file() {
         }
     }
 }
+
+/// `export --csv` tells the rows of one doc apart: its doc_id, filter, target, the metric
+/// a verdict stands in for with the harness's value, and every metric.
+#[test]
+fn export_has_doc_filter_target_and_metric_columns() {
+    let (_d, dir) = copy_folder(&real("out/example__fixed-1b"), true);
+    let f = files(&dir, "samples_vr_arith")[0].clone();
+    let out = run_in(None, &["export", f.to_str().unwrap(), "--csv"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut r = csv::Reader::from_reader(&out.stdout[..]);
+    let h = r.headers().unwrap().clone();
+    let col = |n: &str| {
+        h.iter()
+            .position(|c| c == n)
+            .unwrap_or_else(|| panic!("no {n} in {h:?}"))
+    };
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 8);
+    let doc0: Vec<&csv::StringRecord> = rows.iter().filter(|x| &x[col("doc_id")] == "0").collect();
+    assert_eq!(doc0.len(), 2);
+    let filters: Vec<&str> = doc0.iter().map(|x| &x[col("filter")]).collect();
+    assert_eq!(filters, ["strict-match", "flexible-extract"]);
+    for x in &doc0 {
+        assert_eq!(&x[col("target")], "5");
+        assert_eq!(&x[col("metric")], "exact_match");
+        assert_eq!(&x[col("harness_score")], "1");
+        assert_eq!(&x[col("metrics")], r#"{"exact_match":1.0}"#);
+    }
+    // a rolling task: no metric a verdict stands in for; the pairs as logged
+    let f = files(&dir, "samples_vr_prose")[0].clone();
+    let out = run_in(None, &["export", f.to_str().unwrap(), "--csv"]);
+    let mut r = csv::Reader::from_reader(&out.stdout[..]);
+    let h = r.headers().unwrap().clone();
+    let first = r.records().next().unwrap().unwrap();
+    let col = |n: &str| h.iter().position(|c| c == n).unwrap();
+    assert_eq!(&first[col("metric")], "");
+    assert!(
+        first[col("metrics")].starts_with(r#"{"word_perplexity":[-15.399"#),
+        "{first:?}"
+    );
+}

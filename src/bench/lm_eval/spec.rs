@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::sample::{Answer, Sample};
+use super::sample::{Answer, MetricValue, Sample};
 use super::{Verdict, is_sample};
 use crate::bench::Layout;
 use crate::check::{BenchInfo, Ctx};
@@ -43,8 +43,24 @@ impl crate::bench::Spec for LmEval {
         BenchInfo::default()
     }
 
+    /// The generic columns, and the sample's doc_id, filter, target and metrics.
     fn export(&self, row: &mut Row, it: &Item, model: &str) {
-        crate::bench::generic::export::fill(row, it, model)
+        crate::bench::generic::export::fill(row, it, model);
+        if let Some(s) = sample(it) {
+            row.doc_id = Some(s.doc_id.clone());
+            row.filter = s.filter.clone();
+            row.target = Some(s.target.clone());
+            if let Some((m, v)) = s.primary() {
+                row.metric = Some(m.to_string());
+                row.harness_score = v;
+            }
+            row.metrics = Some(Value::Object(
+                s.metrics
+                    .iter()
+                    .map(|m| (m.name.clone(), metric_json(m.value)))
+                    .collect(),
+            ));
+        }
     }
 
     /// The verdict on the sample.
@@ -72,6 +88,14 @@ impl crate::bench::Spec for LmEval {
         if let Some(s) = sample(item) {
             push(&s.prompt);
         }
+    }
+}
+
+fn metric_json(v: MetricValue) -> Value {
+    match v {
+        MetricValue::Number(x) => serde_json::json!(x),
+        MetricValue::Pair(a, b) => serde_json::json!([a, b]),
+        MetricValue::Other => Value::Null,
     }
 }
 
