@@ -3401,3 +3401,24 @@ fn screens_of_real_lm_eval_logs() {
         insta::assert_snapshot!(format!("real_lm_eval_{task}_80x24"), out);
     }
 }
+
+/// The filter menu offers lm-eval's filters: strict-match shows that filter's 4 lines.
+#[test]
+fn the_filter_menu_has_lm_evals_filters() {
+    let (_d, mut s) = real_lm_state("vr_arith");
+    let rows: Vec<FilterOption> = s
+        .filter_options()
+        .into_iter()
+        .filter(|o| matches!(o, FilterOption::LmEvalFilter(_)))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            FilterOption::LmEvalFilter("flexible-extract".into()),
+            FilterOption::LmEvalFilter("strict-match".into())
+        ]
+    );
+    toggle(&mut s, FilterOption::LmEvalFilter("strict-match".into()));
+    assert_eq!(s.visible_items().as_deref(), Some(&[0usize, 1, 2, 3][..]));
+    assert_eq!(s.filters.describe(), "filter strict-match");
+}

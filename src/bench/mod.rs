@@ -241,6 +241,8 @@ pub enum Facet {
     Dimension,
     /// C-VQA: the item's group.
     Group,
+    /// lm-eval: the filter a sample's answer and metrics come from (`strict-match`).
+    LmEvalFilter,
 }
 
 /// Is `model`'s answer on this item wrong (after reviewer overrides)?

@@ -84,6 +84,16 @@ impl crate::bench::Spec for LmEval {
         }
     }
 
+    /// The sample's filter, for the reviewer's filter menu.
+    fn facets(&self, item: &Item, emit: &mut dyn FnMut(crate::bench::Facet, &str)) {
+        if let Some(s) = sample(item) {
+            emit(
+                crate::bench::Facet::LmEvalFilter,
+                s.filter.as_deref().unwrap_or("none"),
+            );
+        }
+    }
+
     fn search_texts(&self, item: &Item, push: &mut dyn FnMut(&str)) {
         if let Some(s) = sample(item) {
             push(&s.prompt);
