@@ -255,3 +255,75 @@ fn export_has_doc_filter_target_and_metric_columns() {
         "{first:?}"
     );
 }
+
+/// `verdict check` on lm-eval samples: the real logs are clean; a line of the wrong
+/// shape, a target that names no choice and a logged acc that the key on screen would
+/// contradict are each reported at their field.
+#[test]
+fn check_reports_wrong_shaped_samples_precisely() {
+    let src = real("out/example__fixed-1b");
+    for f in files(&src, "samples_") {
+        let out = run_in(None, &["check", f.to_str().unwrap()]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{text}");
+        assert!(
+            !text.contains("warning:") && !text.contains("error:"),
+            "{text}"
+        );
+    }
+    let pick: Vec<serde_json::Map<String, Value>> =
+        std::fs::read_to_string(&files(&src, "samples_vr_pick")[0])
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+    let mut bad = Vec::new();
+    let mut a = pick[0].clone();
+    a.remove("filtered_resps");
+    bad.push(a);
+    let mut b = pick[1].clone();
+    b.insert("arguments".into(), Value::from(7));
+    bad.push(b);
+    let mut c = pick[2].clone();
+    c.insert("target".into(), Value::from("9"));
+    c.insert("doc".into(), serde_json::json!({"target": "9"}));
+    bad.push(c);
+    let mut d = pick[3].clone();
+    d.get_mut("filtered_resps")
+        .unwrap()
+        .as_array_mut()
+        .unwrap()
+        .pop();
+    bad.push(d);
+    let mut e = pick[0].clone();
+    // acc 1 on a line whose pick is not the key as read (the doc's field says index)
+    e.insert("doc".into(), serde_json::json!({"target": 2}));
+    bad.push(e);
+    let mut g = pick[0].clone();
+    g.remove("acc_norm");
+    bad.push(g);
+    let d = tempfile::tempdir().unwrap();
+    let p = d
+        .path()
+        .join("samples_vr_pick_2026-11-26T19-41-47.622322.jsonl");
+    let text: String = bad
+        .iter()
+        .map(|o| format!("{}\n", Value::Object(o.clone())))
+        .collect();
+    std::fs::write(&p, text).unwrap();
+    let out = run_in(None, &["check", p.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let at = |line: u32, needle: &str| {
+        assert!(
+            text.lines()
+                .any(|l| l.contains(&format!(":{line}: ")) && l.contains(needle)),
+            "line {line}: no {needle:?} in\n{text}"
+        );
+    };
+    at(1, "filtered_resps");
+    at(2, "arguments");
+    at(3, "target");
+    at(4, "filtered_resps");
+    at(5, "acc");
+    at(6, "acc_norm");
+}

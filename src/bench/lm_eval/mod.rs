@@ -6,6 +6,7 @@
 //! `verdict`), with a note; [`stats`] puts the harness's own metric next to the
 //! human-corrected one.
 
+pub(crate) mod check;
 pub mod folder;
 pub mod run;
 pub mod sample;

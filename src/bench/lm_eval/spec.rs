@@ -26,6 +26,7 @@ impl crate::bench::Spec for LmEval {
         _responses: &[&Map<String, Value>],
         _eval_layout: bool,
     ) -> BenchInfo {
+        super::check::check_sample(c, obj);
         if let Some(Value::Object(reviews)) = obj.get("reviews") {
             for (name, r) in reviews {
                 if let Some(Value::String(v)) = r.get("verdict")
