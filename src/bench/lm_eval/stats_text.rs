@@ -95,7 +95,7 @@ pub(crate) fn render(stats: &Option<LmEvalStats>, o: &mut String) {
     table(o, &header, &all);
     let _ = writeln!(
         o,
-        "  samples: each metric aggregated from the samples as the harness does; corrected: the first mean of scores with the verdicts in place (correct 1, incorrect 0, ambiguous-key left out, unreviewed as scored); a verdict does not change a perplexity or any other metric"
+        "  samples: each metric aggregated from the samples as the harness does\n  corrected: the first mean of scores with the verdicts in place (correct 1, incorrect 0,\n    ambiguous-key left out, unreviewed as scored); verdicts change no other metric"
     );
     match &x.results_file {
         Some(r) => {
