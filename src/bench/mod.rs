@@ -127,6 +127,9 @@ pub struct FileInfo {
     pub path: std::path::PathBuf,
     /// The lm-eval run of a `samples_<task>_<date>.jsonl` ([`lm_eval::run::Run`]).
     pub lm_eval: Option<lm_eval::run::Run>,
+    /// The name of the folder the file is in, the path resolved (`.`, `..`, links): the
+    /// model of lm-eval samples in a file not named as lm-eval names them.
+    pub folder: Option<String>,
 }
 
 impl FileInfo {
@@ -136,6 +139,7 @@ impl FileInfo {
         FileInfo {
             path: path.to_path_buf(),
             lm_eval: lm_eval::run::Run::of(path),
+            folder: lm_eval::model_of(path),
         }
     }
 }

@@ -189,7 +189,7 @@ pub(crate) fn name_from_file(item: &mut Item, file: &crate::bench::FileInfo) {
     }
     let model = match run {
         Some(r) => r.model.clone(),
-        None => super::model_of(&file.path),
+        None => file.folder.clone(),
     };
     if let (Some(m), [r]) = (model, item.responses.as_mut_slice())
         && r.model == UNNAMED_MODEL
