@@ -364,6 +364,9 @@ fn check_item(
         }
         None | Some(Value::Null) if own_layout.is_some() => own_layout.map_or("", Benchmark::name),
         None | Some(Value::Null) => {
+            if let Some(m) = crate::bench::lm_eval::check::near_miss(obj) {
+                c.warn("", m);
+            }
             c.notice("benchmark", "no benchmark: shown with the generic view");
             ""
         }
