@@ -335,9 +335,29 @@ fn split_prints_safely_and_writes_the_bytes() {
     ]);
     assert_out_safe("split (refused)", &o);
     assert_eq!(o.status.code(), Some(2));
+    // The corpus has an id twice: merge could not put the files back together, so split
+    // refuses up front, naming the id harmlessly, and writes nothing.
     let o = c.run(&[
         os("split"),
         os(&c.file),
+        os("--reviewers"),
+        os("ann,bob"),
+        os("-o"),
+        os(&dir),
+    ]);
+    assert_out_safe("split (an id twice)", &o);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("appears twice (lines 1 and 8)"));
+    assert!(!dir.exists());
+    // Without the duplicate (the unreadable line stays): split, bytes kept.
+    let set = c.path(format!("{}.jsonl", evil_name("SET")));
+    let mut text = std::fs::read_to_string(&c.newer).unwrap();
+    text.push_str(&evil("BROKEN"));
+    text.push('\n');
+    std::fs::write(&set, &text).unwrap();
+    let o = c.run(&[
+        os("split"),
+        os(&set),
         os("--reviewers"),
         os("ann,bob"),
         os("--overlap"),
@@ -347,11 +367,15 @@ fn split_prints_safely_and_writes_the_bytes() {
     ]);
     assert_out_safe("split", &o);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let first = std::fs::read_to_string(&c.file).unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("`verdict merge` refuses them"));
     for f in std::fs::read_dir(&dir).unwrap() {
-        let text = std::fs::read_to_string(f.unwrap().path()).unwrap();
+        let f = f.unwrap();
+        if f.file_name() == ".verdict-origin.json" {
+            continue;
+        }
+        let got = std::fs::read_to_string(f.path()).unwrap();
         assert_eq!(
-            text, first,
+            got, text,
             "overlap 2 of 2: every file holds every line as it was"
         );
     }
