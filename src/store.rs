@@ -310,11 +310,8 @@ impl Store {
     pub fn set_origin(&mut self, source: Option<PathBuf>) {
         self.image_dir = source
             .as_deref()
-            .map(|s| match s.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            })
-            .filter(|d| d.is_dir());
+            .map(|s| s.parent().unwrap_or(Path::new("")).to_path_buf())
+            .filter(|d| d.as_os_str().is_empty() || d.is_dir());
         self.origin = source;
     }
 
@@ -331,14 +328,11 @@ impl Store {
     }
 
     /// The folder relative `image` paths are relative to: the origin's folder when it
-    /// exists, else the file's own folder.
+    /// exists, else the file's own folder (empty for a bare file name: the current one).
     pub fn image_dir(&self) -> &Path {
         match &self.image_dir {
             Some(d) => d,
-            None => match self.path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p,
-                _ => Path::new("."),
-            },
+            None => self.path.parent().unwrap_or(Path::new("")),
         }
     }
 
