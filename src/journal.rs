@@ -590,11 +590,17 @@ fn remove_if_exists(p: &Path) -> io::Result<()> {
 /// (its items would no longer read as indexed) is read again, up to a few times; then the
 /// open fails rather than call every verdict "no longer in the file".
 pub fn open_with_journal(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
-    let _lock = lock_for_read(path, LOCK_WAIT)?;
+    let mut lock = lock_for_read(path, LOCK_WAIT)?;
     let mut reads = 0;
     loop {
         reads += 1;
         let (store, replayed, total) = read_with_journals(path)?;
+        // Read without a lock (there was no lock file) while a first save began: again,
+        // under it.
+        if lock.is_none() && lock_appeared(path) {
+            lock = lock_for_read(path, LOCK_WAIT)?;
+            continue;
+        }
         if !store.changed_on_disk() {
             return Ok((store, replayed, total));
         }

@@ -101,8 +101,8 @@ fn opened(
 /// session's save falls between the file and the journals; a large file changed in place
 /// while it is read is read again.
 pub fn reread(store: &Store, own: &Journal, stale: &[PathBuf]) -> Result<Store, String> {
-    let _lock =
-        journal::lock_for_read(store.path(), journal::LOCK_WAIT).map_err(|e| e.to_string())?;
+    let lock_err = |e: journal::LockError| e.to_string();
+    let mut lock = journal::lock_for_read(store.path(), journal::LOCK_WAIT).map_err(lock_err)?;
     let mut journals: Vec<Journal> = stale.iter().cloned().map(Journal::at).collect();
     journals.push(Journal::at(own.path().to_path_buf()));
     let mut reads = 0;
@@ -111,6 +111,11 @@ pub fn reread(store: &Store, own: &Journal, stale: &[PathBuf]) -> Result<Store, 
         let mut fresh = Store::open(store.path()).map_err(|e| e.to_string())?;
         for j in &journals {
             j.replay(&mut fresh).map_err(|e| e.to_string())?;
+        }
+        // Read without a lock (no session had saved) while a first save began: again.
+        if lock.is_none() && journal::lock_appeared(store.path()) {
+            lock = journal::lock_for_read(store.path(), journal::LOCK_WAIT).map_err(lock_err)?;
+            continue;
         }
         if !fresh.changed_on_disk() || reads >= REBASES {
             return Ok(fresh);

@@ -52,6 +52,7 @@ fn three_reviewers(secs: u64, count: usize) -> Run {
         .unwrap_or(REVIEWERS.len())
         .clamp(1, REVIEWERS.len());
     let reviewers = &REVIEWERS[..k];
+    let floor = durable_rewrites_per_second(&p);
     let children: Vec<_> = reviewers
         .iter()
         .enumerate()
@@ -136,7 +137,7 @@ fn three_reviewers(secs: u64, count: usize) -> Run {
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
         "{k} reviewer(s): {acknowledged} verdicts acknowledged, {folds} saves, in {secs:.1} s: \
-         {:.0} verdicts/s, {:.0} saves/s",
+         {:.0} verdicts/s, {:.0} saves/s (floor: {floor:.0} bare durable rewrites/s of the file)",
         acknowledged as f64 / secs,
         folds as f64 / secs
     );
@@ -168,6 +169,26 @@ fn ten_thousand_verdicts_by_three_reviewers_lose_nothing() {
         start.elapsed().as_secs_f64()
     );
     assert!(r.acknowledged >= 10_000);
+}
+
+/// The floor of a save: how many times a second the file can be rewritten durably
+/// (written to a temporary, fsynced, renamed over it, the folder fsynced), for one second.
+fn durable_rewrites_per_second(p: &Path) -> f64 {
+    use std::io::Write;
+    let bytes = std::fs::read(p).unwrap();
+    let dir = p.parent().unwrap();
+    let tmp = dir.join(".floor.tmp");
+    let start = Instant::now();
+    let mut n = 0;
+    while start.elapsed() < Duration::from_secs(1) {
+        let mut f = std::fs::File::create(&tmp).unwrap();
+        f.write_all(&bytes).unwrap();
+        f.sync_all().unwrap();
+        std::fs::rename(&tmp, p).unwrap();
+        std::fs::File::open(dir).unwrap().sync_all().unwrap();
+        n += 1;
+    }
+    n as f64 / start.elapsed().as_secs_f64()
 }
 
 fn splitmix(s: &mut u64) -> u64 {

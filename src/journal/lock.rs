@@ -136,9 +136,9 @@ fn acquire(
         path: path.clone(),
         source,
     };
-    // No file, nothing to read or save in step with (and no lock file to leave behind):
-    // what comes next reports the missing file.
-    if !exclusive && !results.exists() {
+    // A reader creates nothing beside the file: where no session ever saved there is no
+    // lock file, and the reader checks afterwards that none appeared (`lock_appeared`).
+    if !exclusive && !path.exists() {
         return Ok(None);
     }
     let mode = super::side_file_mode(results);
@@ -196,10 +196,17 @@ pub fn lock_for_save(
 }
 
 /// Take the save lock of `results` shared, to read the file and its journals as one
-/// snapshot. `None` when there is no lock file and none can be made (nobody can save
-/// there either).
+/// snapshot. `None` when there is no lock file (no session ever saved the file there):
+/// nothing is created; after reading, [`lock_appeared`] says whether a save began
+/// meanwhile (every save takes the lock first), and then the read must be done again.
 pub fn lock_for_read(results: &Path, wait: Duration) -> Result<Option<SaveLock>, LockError> {
     acquire(results, false, wait, &AtomicBool::new(false))
+}
+
+/// After a read without the lock (`lock_for_read` gave `None`): has a session created the
+/// lock file since, to save?
+pub fn lock_appeared(results: &Path) -> bool {
+    lock_path(results).exists()
 }
 
 impl SaveLock {
@@ -308,11 +315,19 @@ mod tests {
     }
 
     #[test]
-    fn reading_a_missing_file_leaves_no_lock_file() {
+    fn a_reader_creates_nothing_and_notices_a_save_beginning() {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("gone.jsonl");
         assert!(lock_for_read(&p, LOCK_WAIT).unwrap().is_none());
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+        let p = d.path().join("r.jsonl");
+        std::fs::write(&p, "{}\n").unwrap();
+        assert!(lock_for_read(&p, LOCK_WAIT).unwrap().is_none());
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+        assert!(!lock_appeared(&p));
+        let _l = lock_for_save(&p, "a", LOCK_WAIT, &no()).unwrap().unwrap();
+        assert!(lock_appeared(&p));
+        assert!(lock_for_read(&p, Duration::from_millis(30)).is_err());
     }
 
     #[test]
