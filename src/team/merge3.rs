@@ -13,7 +13,8 @@
 //!   that side's; changed on both sides differently: a conflict, ours kept.
 //! - **Items** added on one side are kept (in that side's place); removed on one side and
 //!   unchanged on the other are removed; removed on one side and changed on the other: a
-//!   conflict, the changed item kept.
+//!   conflict, the changed item kept. A line that is not a JSON object is matched by its
+//!   bytes (nobody can grade it; an edit of it is a removal and an addition).
 //!
 //! Bytes: an item whose merge equals our version is written as our bytes, one that
 //! equals theirs as their bytes; otherwise the bytes of the side whose content it has,
@@ -41,7 +42,10 @@ struct Side<'a> {
 impl Side<'_> {
     /// The item without `reviews`.
     fn content(&self) -> Value {
-        let mut v: Value = serde_json::from_str(self.raw).expect("read once already");
+        // (An unreadable line, matched by its bytes, stands for itself.)
+        let Ok(mut v) = serde_json::from_str::<Value>(self.raw) else {
+            return Value::String(self.raw.to_string());
+        };
         if let Some(o) = v.as_object_mut() {
             o.shift_remove("reviews");
         }
@@ -145,7 +149,39 @@ fn read_all<'a>(name: &str, store: &'a Store) -> Result<Items<'a>, MergeError> {
     let mut by_key: HashMap<String, Side> = HashMap::with_capacity(store.len());
     let mut text = String::new();
     for i in 0..store.len() {
-        let item = read_item(name, store, i)?;
+        let item = match read_item(name, store, i) {
+            Ok(item) => item,
+            // A line that is not a JSON object (nobody can grade it) is matched by its
+            // bytes: it passes through, or goes where one side moved or removed it.
+            Err(MergeError::Unreadable { .. }) if store.raw(i).is_ok() => {
+                let raw = store.raw(i).expect("checked");
+                let line = store.line(i);
+                let key = format!("raw:{raw}");
+                if let Some(first) = by_key.get(&key) {
+                    return Err(MergeError::DuplicateId {
+                        file: name.to_string(),
+                        id: format!("unreadable line {line}"),
+                        first: first.line,
+                        second: line,
+                    });
+                }
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                raw.hash(&mut h);
+                order.push(key.clone());
+                by_key.insert(
+                    key,
+                    Side {
+                        shown: format!("unreadable line {line}"),
+                        line,
+                        raw,
+                        reviews: None,
+                        hash: h.finish(),
+                    },
+                );
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let raw = store
             .raw(i)
             .expect("read_item succeeded, so the text is UTF-8");
