@@ -154,7 +154,10 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
 pub fn check_store_with(store: &Store, opts: Options) -> Report {
     // Relative image paths: against the folder of the file's origin (a `split` or `merge`
     // output holds its source's items), else its own folder.
-    let base = store.image_dir().to_path_buf();
+    let base = match store.image_dir() {
+        d if d.as_os_str().is_empty() => std::path::PathBuf::from("."),
+        d => d.to_path_buf(),
+    };
     let mut report = Report {
         file: store.path().to_path_buf(),
         items: store.len(),

@@ -321,11 +321,8 @@ impl Store {
     pub fn set_origin(&mut self, source: Option<PathBuf>) {
         self.image_dir = source
             .as_deref()
-            .map(|s| match s.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            })
-            .filter(|d| d.is_dir());
+            .map(|s| s.parent().unwrap_or(Path::new("")).to_path_buf())
+            .filter(|d| d.as_os_str().is_empty() || d.is_dir());
         if source != self.origin {
             self.info = Arc::new(crate::bench::FileInfo::of(
                 source.as_deref().unwrap_or(&self.path),
@@ -347,14 +344,11 @@ impl Store {
     }
 
     /// The folder relative `image` paths are relative to: the origin's folder when it
-    /// exists, else the file's own folder.
+    /// exists, else the file's own folder (empty for a bare file name: the current one).
     pub fn image_dir(&self) -> &Path {
         match &self.image_dir {
             Some(d) => d,
-            None => match self.path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p,
-                _ => Path::new("."),
-            },
+            None => self.path.parent().unwrap_or(Path::new("")),
         }
     }
 

@@ -404,3 +404,35 @@ fn a_pending_journal_beside_the_file_is_warned_about() {
         "{all}"
     );
 }
+
+/// `git pull --rebase` replays the local commit onto theirs through the same driver
+/// (with ours and theirs swapped): both reviewers' verdicts, no markers.
+#[test]
+fn pull_with_rebase_merges_too() {
+    if !have_git() {
+        return;
+    }
+    let t = team();
+    grade(
+        &t.alice,
+        "q1",
+        "alice",
+        Some(accept("2026-11-26T10:01:00Z")),
+    );
+    commit(&t.alice, "alice");
+    git_ok(&t.alice, &["push", "-q"]);
+    grade(&t.bob, "q1", "bob", Some(reject("2026-11-26T10:02:00Z")));
+    commit(&t.bob, "bob");
+    git_ok(&t.bob, &["pull", "-q", "--rebase"]);
+    let got = items(&t.bob);
+    assert_eq!(
+        review(&got, "q1", "alice"),
+        Some(accept("2026-11-26T10:01:00Z"))
+    );
+    assert_eq!(
+        review(&got, "q1", "bob"),
+        Some(reject("2026-11-26T10:02:00Z"))
+    );
+    // A linear history: bob's commit on top of alice's.
+    assert_eq!(git_ok(&t.bob, &["rev-list", "--count", "HEAD"]).trim(), "3");
+}

@@ -261,7 +261,7 @@ fn identity(obj: &Map<String, Value>) -> Result<(String, String), String> {
 
 /// `v` as JSON text with every object's keys sorted (two values equal as JSON, whatever
 /// their key order, give the same text; number spellings are kept).
-fn canonical(v: &Value, out: &mut String) {
+pub(crate) fn canonical(v: &Value, out: &mut String) {
     match v {
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();

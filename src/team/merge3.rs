@@ -13,7 +13,8 @@
 //!   that side's; changed on both sides differently: a conflict, ours kept.
 //! - **Items** added on one side are kept (in that side's place); removed on one side and
 //!   unchanged on the other are removed; removed on one side and changed on the other: a
-//!   conflict, the changed item kept.
+//!   conflict, the changed item kept. A line that is not a JSON object is matched by its
+//!   bytes (nobody can grade it; an edit of it is a removal and an addition).
 //!
 //! Bytes: an item whose merge equals our version is written as our bytes, one that
 //! equals theirs as their bytes; otherwise the bytes of the side whose content it has,
@@ -24,13 +25,38 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::merge::{MergeError, ReadItem, first_difference, read_item, splice_reviews};
+use super::merge::{MergeError, canonical, first_difference, read_item, splice_reviews};
 use crate::store::Store;
 
-/// One side's item.
-struct Side {
-    item: ReadItem,
-    raw: String,
+/// One side's item. Its content (the item without `reviews`) is not kept, only a hash of
+/// it (keys sorted): a large file's items are parsed once, and only the items that differ
+/// are parsed again.
+struct Side<'a> {
+    shown: String,
+    line: u32,
+    raw: &'a str,
+    reviews: Option<Map<String, Value>>,
+    hash: u64,
+}
+
+impl Side<'_> {
+    /// The item without `reviews`.
+    fn content(&self) -> Value {
+        // (An unreadable line, matched by its bytes, stands for itself.)
+        let Ok(mut v) = serde_json::from_str::<Value>(self.raw) else {
+            return Value::String(self.raw.to_string());
+        };
+        if let Some(o) = v.as_object_mut() {
+            o.shift_remove("reviews");
+        }
+        v
+    }
+}
+
+/// Whether two items have the same content (not counting `reviews`): exact, the hashes
+/// only spare the parse when they differ.
+fn content_eq(a: &Side, b: &Side) -> bool {
+    a.hash == b.hash && (a.raw == b.raw || a.content() == b.content())
 }
 
 /// Something both sides changed differently; ours was kept.
@@ -115,31 +141,79 @@ impl Merged3 {
     }
 }
 
-fn read_all(name: &str, store: &Store) -> Result<(Vec<String>, HashMap<String, Side>), MergeError> {
+type Items<'a> = (Vec<String>, HashMap<String, Side<'a>>);
+
+fn read_all<'a>(name: &str, store: &'a Store) -> Result<Items<'a>, MergeError> {
+    use std::hash::{Hash, Hasher};
     let mut order = Vec::with_capacity(store.len());
     let mut by_key: HashMap<String, Side> = HashMap::with_capacity(store.len());
+    let mut text = String::new();
     for i in 0..store.len() {
-        let item = read_item(name, store, i)?;
+        let item = match read_item(name, store, i) {
+            Ok(item) => item,
+            // A line that is not a JSON object (nobody can grade it) is matched by its
+            // bytes: it passes through, or goes where one side moved or removed it.
+            Err(MergeError::Unreadable { .. }) if store.raw(i).is_ok() => {
+                let raw = store.raw(i).expect("checked");
+                let line = store.line(i);
+                let key = format!("raw:{raw}");
+                if let Some(first) = by_key.get(&key) {
+                    return Err(MergeError::DuplicateId {
+                        file: name.to_string(),
+                        id: format!("unreadable line {line}"),
+                        first: first.line,
+                        second: line,
+                    });
+                }
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                raw.hash(&mut h);
+                order.push(key.clone());
+                by_key.insert(
+                    key,
+                    Side {
+                        shown: format!("unreadable line {line}"),
+                        line,
+                        raw,
+                        reviews: None,
+                        hash: h.finish(),
+                    },
+                );
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let raw = store
             .raw(i)
-            .expect("read_item succeeded, so the text is UTF-8")
-            .to_string();
+            .expect("read_item succeeded, so the text is UTF-8");
         if let Some(first) = by_key.get(&item.key) {
             return Err(MergeError::DuplicateId {
                 file: name.to_string(),
                 id: item.shown,
-                first: first.item.line,
+                first: first.line,
                 second: item.line,
             });
         }
+        text.clear();
+        canonical(&item.content, &mut text);
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        text.hash(&mut h);
         order.push(item.key.clone());
-        by_key.insert(item.key.clone(), Side { item, raw });
+        by_key.insert(
+            item.key,
+            Side {
+                shown: item.shown,
+                line: item.line,
+                raw,
+                reviews: item.reviews,
+                hash: h.finish(),
+            },
+        );
     }
     Ok((order, by_key))
 }
 
 fn same(a: &Side, b: &Side) -> bool {
-    a.item.content == b.item.content && a.item.reviews == b.item.reviews
+    content_eq(a, b) && a.reviews == b.reviews
 }
 
 /// Merge `ours` and `theirs` relative to `base` (see the module doc). An error when an
@@ -189,28 +263,28 @@ pub fn merge3(base: &Store, ours: &Store, theirs: &Store) -> Result<Merged3, Mer
                 // Added by us.
                 None => {
                     out.unchanged += 1;
-                    out.lines.push(os.raw.clone());
+                    out.lines.push(os.raw.to_string());
                 }
                 // Removed by them: gone, unless we changed it.
                 Some(bs) if same(bs, os) => {}
                 Some(_) => {
                     out.conflicts.push(Conflict::RemovedAndChanged {
-                        item: os.item.shown.clone(),
+                        item: os.shown.clone(),
                         removed_by: "theirs",
                     });
                     out.unchanged += 1;
-                    out.lines.push(os.raw.clone());
+                    out.lines.push(os.raw.to_string());
                 }
             },
             (None, Some(ts)) => match bs {
-                None => out.lines.push(ts.raw.clone()),
+                None => out.lines.push(ts.raw.to_string()),
                 Some(bs) if same(bs, ts) => {}
                 Some(_) => {
                     out.conflicts.push(Conflict::RemovedAndChanged {
-                        item: ts.item.shown.clone(),
+                        item: ts.shown.clone(),
                         removed_by: "ours",
                     });
-                    out.lines.push(ts.raw.clone());
+                    out.lines.push(ts.raw.to_string());
                 }
             },
             (None, None) => {}
@@ -221,19 +295,18 @@ pub fn merge3(base: &Store, ours: &Store, theirs: &Store) -> Result<Merged3, Mer
 
 /// The merge of one item present on both sides: its text.
 fn merge_item(bs: Option<&Side>, os: &Side, ts: &Side, out: &mut Merged3) -> String {
-    let (o, t) = (&os.item, &ts.item);
     // Content: whose do we take?
-    let theirs_content = if o.content == t.content {
+    let theirs_content = if content_eq(os, ts) {
         false
     } else {
         match bs {
-            Some(b) if b.item.content == o.content => true,
-            Some(b) if b.item.content == t.content => false,
+            Some(b) if content_eq(b, os) => true,
+            Some(b) if content_eq(b, ts) => false,
             _ => {
                 out.conflicts.push(Conflict::Content {
-                    item: o.shown.clone(),
-                    line: o.line,
-                    path: first_difference(&o.content, &t.content, String::new())
+                    item: os.shown.clone(),
+                    line: os.line,
+                    path: first_difference(&os.content(), &ts.content(), String::new())
                         .unwrap_or_else(|| "(item)".into()),
                 });
                 false
@@ -242,9 +315,9 @@ fn merge_item(bs: Option<&Side>, os: &Side, ts: &Side, out: &mut Merged3) -> Str
     };
     // Reviews, reviewer by reviewer: ours' order, then reviewers only theirs has.
     let empty = Map::new();
-    let br = bs.and_then(|b| b.item.reviews.as_ref()).unwrap_or(&empty);
-    let or = o.reviews.as_ref().unwrap_or(&empty);
-    let tr = t.reviews.as_ref().unwrap_or(&empty);
+    let br = bs.and_then(|b| b.reviews.as_ref()).unwrap_or(&empty);
+    let or = os.reviews.as_ref().unwrap_or(&empty);
+    let tr = ts.reviews.as_ref().unwrap_or(&empty);
     let mut names: Vec<&String> = or.keys().collect();
     names.extend(tr.keys().filter(|k| !or.contains_key(*k)));
     names.extend(
@@ -261,8 +334,8 @@ fn merge_item(bs: Option<&Side>, os: &Side, ts: &Side, out: &mut Merged3) -> Str
             tv
         } else {
             out.conflicts.push(Conflict::Review {
-                item: o.shown.clone(),
-                line: o.line,
+                item: os.shown.clone(),
+                line: os.line,
                 reviewer: r.clone(),
                 ours: ov.cloned(),
                 theirs: tv.cloned(),
@@ -273,40 +346,26 @@ fn merge_item(bs: Option<&Side>, os: &Side, ts: &Side, out: &mut Merged3) -> Str
             merged.insert(r.clone(), v.clone());
         }
     }
-    let content = if theirs_content {
-        &t.content
-    } else {
-        &o.content
+    let chosen = if theirs_content { ts } else { os };
+    // A side equal to the result gives its bytes (an empty `reviews` counts as none).
+    let reviews_match = |s: &Side| match &s.reviews {
+        Some(r) if r.is_empty() => merged.is_empty(),
+        Some(r) => *r == merged,
+        None => merged.is_empty(),
     };
-    let merged_reviews = (!merged.is_empty()).then_some(merged);
-    let equals = |s: &Side| s.item.content == *content && s.item.reviews == merged_reviews;
-    // An empty `reviews` object on a side counts as none.
-    let equals = |s: &Side| {
-        equals(s)
-            || (s.item.content == *content
-                && merged_reviews.is_none()
-                && s.item.reviews.as_ref().is_some_and(Map::is_empty))
-    };
-    if equals(os) {
+    if (!theirs_content || content_eq(os, ts)) && reviews_match(os) {
         out.unchanged += 1;
-        return os.raw.clone();
+        return os.raw.to_string();
     }
-    if equals(ts) {
-        return ts.raw.clone();
+    if (theirs_content || content_eq(os, ts)) && reviews_match(ts) {
+        return ts.raw.to_string();
     }
-    let raw = if theirs_content { &ts.raw } else { &os.raw };
-    match merged_reviews {
-        Some(m) => splice_reviews(raw, &Value::Object(m)),
-        None => {
-            // Every verdict removed: the item without `reviews` (its other bytes as
-            // serde keeps them: key order and number spellings).
-            let mut v = content.clone();
-            if let Some(obj) = v.as_object_mut() {
-                obj.shift_remove("reviews");
-            }
-            serde_json::to_string(&v).expect("a Value serializes")
-        }
+    if merged.is_empty() {
+        // Every verdict removed: the item without `reviews` (its other bytes as serde
+        // keeps them: key order and number spellings).
+        return serde_json::to_string(&chosen.content()).expect("a Value serializes");
     }
+    splice_reviews(chosen.raw, &Value::Object(merged))
 }
 
 #[cfg(test)]

@@ -202,3 +202,32 @@ fn items_theirs_adds_go_after_their_predecessor_even_when_theirs_reorders() {
         .collect();
     assert_eq!(ids, ["a", "b", "z", "c", "y"]);
 }
+
+#[test]
+fn an_unreadable_line_passes_through_matched_by_its_bytes() {
+    let base = lines(&[item("a", "", &[]), "{oops".to_string(), item("b", "", &[])]);
+    let ours = lines(&[
+        item("a", "", &[("ann", A1)]),
+        "{oops".to_string(),
+        item("b", "", &[]),
+    ]);
+    let theirs = lines(&[
+        item("a", "", &[]),
+        "{oops".to_string(),
+        item("b", "", &[("bo", R1)]),
+    ]);
+    let m = run(&base, &ours, &theirs);
+    assert!(m.conflicts.is_empty());
+    assert_eq!(m.lines[1], "{oops");
+    assert_eq!(m.lines.len(), 3);
+    // Fixed by hand on one side: the fix is taken (the broken line removed, the fixed added).
+    let theirs = lines(&[
+        item("a", "", &[]),
+        item("fixed", "", &[]),
+        item("b", "", &[]),
+    ]);
+    let m = run(&base, &ours, &theirs);
+    assert!(m.conflicts.is_empty());
+    assert!(!m.lines.iter().any(|l| l == "{oops"));
+    assert!(m.lines.iter().any(|l| l.contains("fixed")));
+}
