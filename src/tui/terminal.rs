@@ -110,6 +110,77 @@ pub(super) fn send_kitty(state: &State, shown: &mut Option<image::KittyImage>) -
     Ok(())
 }
 
+/// A picture painted over the text by the terminal (sixel, iTerm2, or a kitty image
+/// placed directly): which protocol, and the pane it is drawn in. Such pixels are not
+/// text cells: some terminals keep them when text is written over them (Konsole keeps
+/// sixel and iTerm2 pictures, kitty keeps a direct placement until it is deleted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Painted {
+    /// The protocol's address: the same encoding drawn again is the same picture.
+    image: usize,
+    pane: ratatui::layout::Rect,
+    /// For a directly placed kitty image: the image, deleted by id.
+    kitty: Option<image::KittyImage>,
+}
+
+/// The picture the frame for `state` paints over the text, if any (as the item view
+/// draws it: in the image pane, not while a popup is open, not while tmux hides the
+/// pane).
+pub(super) fn painted(state: &State, screen: &crate::tui::layout::Screen) -> Option<Painted> {
+    if !matches!(state.mode, app::Mode::Normal) || screen.too_small {
+        return None;
+    }
+    let app::ImageSlot::Ready(_, p) = &state.image else {
+        return None;
+    };
+    if !image::paints_over_text(p) || !image::drawn_through_tmux_now(p, state.size) {
+        return None;
+    }
+    let pane = screen.item?.image?;
+    Some(Painted {
+        image: std::sync::Arc::as_ptr(p) as usize,
+        pane,
+        kitty: image::kitty_direct_image(p),
+    })
+}
+
+/// Erase the picture `old` before a frame that does not paint it again in the same
+/// place (`now`: what that frame paints). A kitty placement is deleted by its id
+/// (unless the new picture is the same image, whose transmission replaces it); sixel
+/// and iTerm2 pixels go with a clear of the whole screen, and the frame then sends
+/// every cell (xterm would erase them under new text anyway; Konsole does not).
+pub(super) fn erase_painted(
+    terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
+    old: Painted,
+    now: Option<Painted>,
+) -> io::Result<()> {
+    match old.kitty {
+        Some(k) => {
+            if now.and_then(|n| n.kitty) != Some(k) {
+                let mut out = terminal_out();
+                out.write_all(k.delete().as_bytes())?;
+                out.flush()?;
+            }
+        }
+        None => clear_screen(terminal)?,
+    }
+    Ok(())
+}
+
+/// On the way out: erase the picture still painted (before the alternate screen is
+/// left, so the shell's screen never shows it).
+pub(super) fn erase_painted_on_exit(old: Option<Painted>) {
+    let Some(old) = old else {
+        return;
+    };
+    let mut out = terminal_out();
+    let _ = match old.kitty {
+        Some(k) => out.write_all(k.delete().as_bytes()),
+        None => out.write_all(b"\x1b[2J"),
+    };
+    let _ = out.flush();
+}
+
 /// Clear the screen and make the next draw send every cell, without asking the terminal
 /// anything (`Terminal::clear` asks for the cursor position and waits for the answer).
 pub(super) fn clear_screen(
