@@ -689,13 +689,20 @@ fn a_direct_kitty_placement_transmits_the_png_and_places_it_at_its_cell() {
             kitty_direct: true,
         };
         let p = encode(&img, &render, Size::new(30, 10), 7).unwrap();
-        assert!(paints_over_text(&p), "drawn like sixel: hidden under popups");
+        assert!(
+            paints_over_text(&p),
+            "drawn like sixel: hidden under popups"
+        );
         assert_eq!(kitty_direct_image(&p), Some(KittyImage { id: 7, tmux }));
         let Protocol::Sixel(s) = &p else {
             unreachable!()
         };
         let esc = if tmux { "\x1b\x1b" } else { "\x1b" };
-        let first = format!("{esc}_Ga=T,f=100,t=d,i=7,p=1,c={},r={},C=1,q=2,m=", p.size().width, p.size().height);
+        let first = format!(
+            "{esc}_Ga=T,f=100,t=d,i=7,p=1,c={},r={},C=1,q=2,m=",
+            p.size().width,
+            p.size().height
+        );
         let body = if tmux {
             assert!(s.data.starts_with("\x1bPtmux;") && s.data.ends_with("\x1b\\"));
             assert_eq!(s.data.matches("\x1bPtmux;").count(), 1, "one passthrough");
@@ -718,7 +725,10 @@ fn a_direct_kitty_placement_transmits_the_png_and_places_it_at_its_cell() {
         let back = image::load_from_memory(&png).unwrap();
         assert_eq!(
             (back.width(), back.height()),
-            (u32::from(p.size().width) * 10, u32::from(p.size().height) * 20)
+            (
+                u32::from(p.size().width) * 10,
+                u32::from(p.size().height) * 20
+            )
         );
     }
 }
