@@ -248,7 +248,7 @@ fn white_box(shot: &RgbImage) -> Option<(u32, u32, u32, u32)> {
     }
     let (y0, y1) = longest_block(h, |y| runs[y as usize] * 5 >= top * 2)?;
     let (x0, x1) = longest_block(w, |x| {
-        (y0..=y1).filter(|&y| white(x, y)).count() as u32 * 2 >= y1 - y0 + 1
+        (y0..=y1).filter(|&y| white(x, y)).count() as u32 * 2 > y1 - y0
     })?;
     Some((x0, y0, x1 - x0 + 1, y1 - y0 + 1))
 }
