@@ -99,6 +99,28 @@ impl Default for Options {
 pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
     let store = Store::open(path)?;
     let mut report = check_store_with(&store, opts);
+    let aside = crate::journal::kept_aside_problems(&store, path);
+    if !aside.is_empty() {
+        let files: Vec<String> = crate::journal::kept_aside_paths(path)
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        report.problems.insert(
+            0,
+            Problem {
+                line: None,
+                id: None,
+                field: None,
+                severity: Severity::Notice,
+                message: format!(
+                    "{} kept aside could not be applied to the file ({}): {}",
+                    crate::journal::verdicts(aside.len()),
+                    files.join(", "),
+                    aside.join("; ")
+                ),
+            },
+        );
+    }
     for jp in crate::journal::journal_paths(path) {
         let journal = Journal::at(jp);
         // An empty journal belongs to a session with nothing pending.

@@ -114,7 +114,23 @@ struct Stamp {
     ctime: (i64, i64),
 }
 
+/// What identifies the file now at `path` (its stamp, as text), to tell whether it is the
+/// file a save wrote; `None` when it cannot be looked at.
+pub fn stamp_text_of(path: &Path) -> Option<String> {
+    fs::metadata(path).ok().map(|m| Stamp::of(&m).text())
+}
+
 impl Stamp {
+    fn text(&self) -> String {
+        #[cfg(unix)]
+        return format!(
+            "{}:{}:{}:{}.{}",
+            self.dev, self.ino, self.len, self.ctime.0, self.ctime.1
+        );
+        #[cfg(not(unix))]
+        return format!("{}:{:?}", self.len, self.modified);
+    }
+
     fn of(meta: &fs::Metadata) -> Stamp {
         #[cfg(unix)]
         use std::os::unix::fs::MetadataExt;
@@ -230,6 +246,10 @@ impl Store {
     /// `.json`), else the content.
     pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
         let path = path.as_ref().to_path_buf();
+        #[cfg(test)]
+        if test_hook::maps_every_file() {
+            return Store::open_mapping_from(path, 0);
+        }
         Store::open_mapping_from(path, MAP_FROM)
     }
 
@@ -319,6 +339,18 @@ impl Store {
             Some(t) => Some(t.as_bytes()),
             None => self.spans.get(i).map(|s| &self.buf[s.clone()]),
         }
+    }
+
+    /// The stamp of the file as this store last read or saved it, as text.
+    pub fn stamp_text(&self) -> Option<String> {
+        self.stamp.as_ref().map(Stamp::text)
+    }
+
+    /// Has another program written the file in place since it was read (a mapped file:
+    /// its items may no longer read as they were indexed)? A rename over it does not
+    /// count (the mapping keeps the file read).
+    pub fn changed_on_disk(&self) -> bool {
+        self.buf.changed_on_disk()
     }
 
     /// The item's current text.
@@ -442,6 +474,47 @@ impl Store {
 
 mod save;
 pub use save::is_cancelled;
+
+/// Tests stop a save at a named point (`before-rename`, `after-rename`) to let another
+/// save run there: a hook of the calling thread only.
+#[cfg(test)]
+pub(crate) mod test_hook {
+    use std::cell::RefCell;
+
+    type Hook = Box<dyn FnMut(&'static str)>;
+    thread_local! {
+        static HOOK: RefCell<Option<Hook>> = const { RefCell::new(None) };
+    }
+
+    pub(crate) fn set(h: Hook) {
+        HOOK.with(|x| *x.borrow_mut() = Some(h));
+    }
+
+    pub(crate) fn clear() {
+        HOOK.with(|x| *x.borrow_mut() = None);
+    }
+
+    thread_local! {
+        static MAP_ALL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// Map every file this thread opens, however small (as a large one is).
+    pub(crate) fn map_every_file(on: bool) {
+        MAP_ALL.with(|m| m.set(on));
+    }
+
+    pub(crate) fn maps_every_file() -> bool {
+        MAP_ALL.with(|m| m.get())
+    }
+
+    pub(crate) fn at(point: &'static str) {
+        HOOK.with(|x| {
+            if let Some(h) = x.borrow_mut().as_mut() {
+                h(point)
+            }
+        });
+    }
+}
 
 mod splice;
 use splice::*;
