@@ -150,13 +150,7 @@ impl Widget for ImageView<'_> {
                 return;
             }
         }
-        let width = size.width.min(area.width);
-        let target = Rect {
-            x: area.x + (area.width - width) / 2,
-            y: area.y,
-            width,
-            height: size.height.min(area.height),
-        };
+        let target = picture_cells(self.protocol, area);
         Image::new(self.protocol)
             .allow_clipping(true)
             .render(target, buf);
@@ -179,6 +173,19 @@ impl Widget for ImageView<'_> {
                 }
             }
         }
+    }
+}
+
+/// The cells a ready picture covers when drawn in `area` by [`image_widget`]: at the
+/// top, centred horizontally, cut to the area.
+pub fn picture_cells(p: &Protocol, area: Rect) -> Rect {
+    let size = p.size();
+    let width = size.width.min(area.width);
+    Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y,
+        width,
+        height: size.height.min(area.height),
     }
 }
 
