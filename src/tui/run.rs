@@ -163,6 +163,9 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let mut shown_kitty: Option<image::KittyImage> = None;
     // The picture painted over the text by the last frame (erased when it goes).
     let mut last_painted: Option<Painted> = None;
+    // What the terminal shows, as the last frame drew it (cells erased behind ratatui's
+    // back are sent again from it).
+    let mut last_frame = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::default());
     let run_result = (|| -> anyhow::Result<()> {
         let mut fx_after: Vec<Effect> = Vec::new();
         let mut had_overlay = false;
@@ -267,12 +270,15 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
             let now = painted(&state, &screen);
             if now != last_painted {
                 if let Some(old) = last_painted {
-                    erase_painted(&mut terminal, old, now)?;
+                    erase_painted(&mut terminal, &last_frame, old, now)?;
                 }
                 last_painted = now;
             }
             send_kitty(&state, &mut shown_kitty)?;
-            terminal.draw(|f| draw::draw_on(&state, f, &screen))?;
+            last_frame = terminal
+                .draw(|f| draw::draw_on(&state, f, &screen))?
+                .buffer
+                .clone();
             let msg = rx
                 .recv()
                 .map_err(|_| anyhow::anyhow!("all workers stopped"))?;

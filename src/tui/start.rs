@@ -135,6 +135,9 @@ pub(super) fn start_images_and_input(
                     return;
                 }
                 let closes = probe.take(&reply);
+                if probe.keeps_pictures_under_text() {
+                    super::terminal::terminal_keeps_pictures();
+                }
                 // A kitty answer after a batch closed (an outer terminal that answers
                 // no status report through passthrough) upgrades whenever it comes.
                 let late_kitty = settled_once

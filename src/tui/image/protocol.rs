@@ -271,6 +271,15 @@ impl Probe {
         })
     }
 
+    /// Whether the terminal named itself as Konsole, which keeps sixel and iTerm2
+    /// pictures under text and erased cells (only a full clear or a kitty-protocol
+    /// delete takes them away).
+    pub fn keeps_pictures_under_text(&self) -> bool {
+        self.version
+            .as_deref()
+            .is_some_and(|v| v.to_ascii_lowercase().starts_with("konsole"))
+    }
+
     /// Whether kitty images must be placed directly: the terminal says it is kitty
     /// older than 0.28, which has no Unicode placeholders (it would show a grid of
     /// missing-glyph boxes). Any other terminal with kitty graphics gets placeholders.
