@@ -30,7 +30,9 @@ pub(super) fn encode(
             Protocol::Halfblocks(Halfblocks::new(pixels, size)?)
         }
         ProtocolType::Sixel => {
-            let mut pixels = fit(img, render.font, size);
+            // The picture's own pixels, not padded to whole cells: Konsole paints a
+            // sixel's transparent pixels in its first palette colour (a grey band).
+            let mut pixels = fitted(img, render.font, size);
             loop {
                 let p = Sixel::new(pixels.clone(), size, tmux)?;
                 if !too_big_for_tmux(tmux, p.data.len(), &pixels) {
@@ -182,18 +184,25 @@ pub(super) fn shrink(pixels: &DynamicImage) -> DynamicImage {
 pub(super) fn fit(img: &DynamicImage, font: FontSize, size: Size) -> DynamicImage {
     let full_w = u32::from(size.width) * u32::from(font.width);
     let full_h = u32::from(size.height) * u32::from(font.height);
-    let ratio = f64::min(
-        f64::from(full_w) / f64::from(img.width()),
-        f64::from(full_h) / f64::from(img.height()),
-    );
-    let side = |n: u32, max: u32| ((f64::from(n) * ratio).round() as u32).clamp(1, max.max(1));
-    let scaled = scale(img, side(img.width(), full_w), side(img.height(), full_h));
+    let scaled = fitted(img, font, size);
     if (scaled.width(), scaled.height()) == (full_w, full_h) {
         return scaled;
     }
     let mut canvas = RgbaImage::new(full_w, full_h);
     image::imageops::overlay(&mut canvas, &scaled.to_rgba8(), 0, 0);
     DynamicImage::ImageRgba8(canvas)
+}
+
+/// The image scaled to the largest size that fits `size` cells at its own aspect.
+pub(super) fn fitted(img: &DynamicImage, font: FontSize, size: Size) -> DynamicImage {
+    let full_w = u32::from(size.width) * u32::from(font.width);
+    let full_h = u32::from(size.height) * u32::from(font.height);
+    let ratio = f64::min(
+        f64::from(full_w) / f64::from(img.width()),
+        f64::from(full_h) / f64::from(img.height()),
+    );
+    let side = |n: u32, max: u32| ((f64::from(n) * ratio).round() as u32).clamp(1, max.max(1));
+    scale(img, side(img.width(), full_w), side(img.height(), full_h))
 }
 
 /// Resample to exactly `w` x `h`: area averaging when shrinking (fast, and sharp enough

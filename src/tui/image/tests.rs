@@ -752,3 +752,31 @@ fn decode_base64(s: &str) -> Vec<u8> {
     }
     out
 }
+
+/// A sixel holds the picture's own pixels, without the transparent strip that pads it
+/// to whole cells: Konsole paints a sixel's transparent pixels in its first palette
+/// colour (the grey band under the picture, issue 20). 480x320 at 10x19-pixel cells in
+/// 30x20 cells: 300x200 pixels, in 30x11 cells (209 pixels high).
+#[test]
+fn a_sixel_is_the_pictures_size_not_padded_to_whole_cells() {
+    let img = DynamicImage::ImageRgb8(RgbImage::from_fn(480, 320, |x, y| {
+        Rgb([(x % 256) as u8, (y % 256) as u8, 128])
+    }));
+    for tmux in [false, true] {
+        let render = Render {
+            protocol: ProtocolType::Sixel,
+            font: FontSize::new(10, 19),
+            tmux,
+            compress: false,
+            kitty_direct: false,
+        };
+        let p = encode(&img, &render, Size::new(30, 20), 1).unwrap();
+        assert_eq!(p.size(), Size::new(30, 11));
+        let Protocol::Sixel(s) = &p else {
+            unreachable!()
+        };
+        let raster = s.data.split_once("q\"").map(|(_, r)| r).unwrap_or_default();
+        let dims: Vec<&str> = raster.splitn(5, [';', '#']).take(4).collect();
+        assert_eq!(dims[2..], ["300", "200"], "tmux {tmux}: {dims:?}");
+    }
+}
