@@ -152,6 +152,81 @@ fn sixel_and_iterm2_images_never_cover_popups() {
     }
 }
 
+/// The rows erased with ECH (`CSI n X`) in `out`: (row, column, width), 1-based as
+/// written, each after the cursor move (`CSI row;col H`) in front of it.
+fn erased_rows(out: &[u8]) -> Vec<(u32, u32, u32)> {
+    let text = String::from_utf8_lossy(out);
+    let mut rows = Vec::new();
+    for part in text.split("\x1b[").skip(1) {
+        if let Some((pos, rest)) = part.split_once('H')
+            && let Some((row, col)) = pos.split_once(';')
+            && let (Ok(row), Ok(col)) = (row.parse(), col.parse())
+            && rest.is_empty()
+        {
+            rows.push((row, col, 0));
+        } else if let Some(n) = part
+            .strip_suffix('X')
+            .or_else(|| part.split_once('X').map(|(n, _)| n))
+            && let Ok(n) = n.parse::<u32>()
+            && let Some(last) = rows.last_mut()
+            && last.2 == 0
+        {
+            last.2 = n;
+        }
+    }
+    rows.retain(|r| r.2 > 0);
+    rows
+}
+
+/// With sixel or iTerm2, `z`, `z` again and `n` (to an item without a picture) erase
+/// only the cells the old picture covered (one ECH per row of it, and the row under it),
+/// never the whole screen: a full clear and redraw at every picture flickers, and is
+/// slow over SSH. The text is right afterwards.
+#[test]
+fn a_picture_going_erases_only_its_own_cells() {
+    for (protocol, start) in [("sixel", &b"\x1bP"[..]), ("iterm2", b"\x1b]1337;File=")] {
+        let sb = Sandbox::new();
+        let mut p = sb.open("cvqa.jsonl", &["--image-protocol", protocol], 60_000);
+        p.wait_for("real-00001");
+        p.wait_for_bytes(start, 0);
+        for key in ["z", "z", "n"] {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            let mark = p.mark();
+            p.send(key);
+            let end = if key == "n" {
+                p.wait_for("real-00002");
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                p.mark()
+            } else {
+                p.wait_for_bytes(start, mark)
+            };
+            let out = p.output();
+            assert!(
+                !has(&out[mark..], b"\x1b[2J"),
+                "{protocol} {key}: the whole screen was cleared"
+            );
+            // First the picture's rectangle: the same columns on consecutive rows (the
+            // frame that follows may erase runs of blanks with ECH too).
+            let rows = erased_rows(&out[mark..end]);
+            let rectangle = 1 + rows
+                .windows(2)
+                .take_while(|w| w[1].0 == w[0].0 + 1 && (w[1].1, w[1].2) == (w[0].1, w[0].2))
+                .count();
+            assert!(
+                !rows.is_empty() && rectangle >= 3,
+                "{protocol} {key}: the old picture's rows were not erased: {rows:?}"
+            );
+        }
+        let screen = p.contents();
+        assert!(
+            screen.contains("real-00002 · 2/3") && screen.contains("Would the TV be on"),
+            "{protocol}:\n{screen}"
+        );
+        p.send("q");
+        assert!(p.wait_exit().success(), "{protocol}");
+    }
+}
+
 /// A private tmux server for one test, killed when dropped.
 struct Tmux {
     socket: String,

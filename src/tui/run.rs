@@ -13,8 +13,8 @@ use super::app::{Clock, Effect, Level, Msg, State};
 use super::image::ProtocolChoice;
 use super::start::start_images_and_input;
 use super::terminal::{
-    TerminalGuard, clear_screen, enter_terminal, restore_terminal, restore_tmux, send_kitty,
-    suspend, terminal_out,
+    Painted, TerminalGuard, clear_screen, enter_terminal, erase_painted, erase_painted_on_exit,
+    painted, restore_terminal, restore_tmux, send_kitty, suspend, terminal_out,
 };
 use super::theme::ThemeName;
 use super::threads::{init_log, spawn_index, spawn_summary, spawn_ticks};
@@ -161,6 +161,11 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
 
     // The kitty image the terminal holds (freed when replaced and on exit).
     let mut shown_kitty: Option<image::KittyImage> = None;
+    // The picture painted over the text by the last frame (erased when it goes).
+    let mut last_painted: Option<Painted> = None;
+    // What the terminal shows, as the last frame drew it (cells erased behind ratatui's
+    // back are sent again from it).
+    let mut last_frame = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::default());
     let run_result = (|| -> anyhow::Result<()> {
         let mut fx_after: Vec<Effect> = Vec::new();
         let mut had_overlay = false;
@@ -178,7 +183,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                 state.request_image(&mut fx);
             }
             if (overlay != had_overlay || pane_changed)
-                && matches!(state.protocol_name, "sixel" | "iterm2")
+                && matches!(state.protocol_name, "sixel" | "iterm2" | "kitty-direct")
             {
                 clear_screen(&mut terminal)?;
             }
@@ -262,8 +267,18 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                 state.request_image(&mut fx);
                 continue;
             }
+            let now = painted(&state, &screen);
+            if now != last_painted {
+                if let Some(old) = last_painted {
+                    erase_painted(&mut terminal, &last_frame, old, now)?;
+                }
+                last_painted = now;
+            }
             send_kitty(&state, &mut shown_kitty)?;
-            terminal.draw(|f| draw::draw_on(&state, f, &screen))?;
+            last_frame = terminal
+                .draw(|f| draw::draw_on(&state, f, &screen))?
+                .buffer
+                .clone();
             let msg = rx
                 .recv()
                 .map_err(|_| anyhow::anyhow!("all workers stopped"))?;
@@ -285,6 +300,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     // below takes. Everything that writes to the terminal goes before the exit message:
     // ratatui's terminal (it shows the cursor when dropped), then the restore sequence,
     // once.
+    erase_painted_on_exit(last_painted.take());
     if let Some(k) = shown_kitty.take() {
         let mut out = terminal_out();
         let _ = out.write_all(k.delete().as_bytes());

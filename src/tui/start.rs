@@ -68,6 +68,14 @@ pub(super) fn start_images_and_input(
             let _ = tx.send(Msg::Tick);
         }));
     }
+    // tmux maps a half-block image's colours to the terminal's: with fewer than 256
+    // (`mlterm` has 8) it is a flat grey box. Say so instead, unless the outer terminal
+    // answers with something better.
+    let few_colours = (tmux && choice == ProtocolChoice::Auto)
+        .then(image::tmux_client_colours)
+        .flatten()
+        .filter(|&n| n < 256);
+    let off_reason = few_colours.map(few_colours_reason);
     let images = {
         let tx = tx.clone();
         ImageWorker::spawn(
@@ -77,8 +85,16 @@ pub(super) fn start_images_and_input(
             }),
         )
     };
+    if let Some(reason) = &off_reason {
+        images.handle().switch_off(reason.clone());
+    }
+    let passthrough_ok = tmux && probe_ok;
     let query = match (choice, render) {
-        (ProtocolChoice::Auto, _) => Some(image::probe_query(tmux && probe_ok)),
+        (ProtocolChoice::Auto, _) => Some(image::probe_query(passthrough_ok)),
+        // A named kitty: is it one without Unicode placeholders?
+        (_, Some(r)) if r.protocol == ProtocolType::Kitty => {
+            Some(image::version_query(r.tmux).to_string())
+        }
         (_, Some(r))
             if matches!(r.protocol, ProtocolType::Sixel | ProtocolType::Iterm2)
                 && !image::font_known() =>
@@ -91,7 +107,8 @@ pub(super) fn start_images_and_input(
     {
         let tx = tx.clone();
         let handle = images.handle();
-        let mut probe = image::Probe::default();
+        // `auto` inside tmux: tmux's own answers, then the outer terminal's.
+        let mut probe = image::Probe::new(choice == ProtocolChoice::Auto && passthrough_ok);
         let asked = query.is_some();
         let mut current = render;
         let mut settled_once = false;
@@ -113,32 +130,51 @@ pub(super) fn start_images_and_input(
                     return;
                 }
                 let closes = probe.take(&reply);
-                // Inside tmux, tmux answers the status report itself, before the outer
-                // terminal's kitty answer has come back: that answer upgrades whenever
-                // it comes.
+                if probe.keeps_pictures_under_text() {
+                    super::terminal::terminal_keeps_pictures();
+                }
+                // A kitty answer after a batch closed (an outer terminal that answers
+                // no status report through passthrough) upgrades whenever it comes.
                 let late_kitty = settled_once
                     && choice == ProtocolChoice::Auto
                     && matches!(reply, input::Reply::KittyGraphics { id: 31, ok: true });
-                if (!closes || settled_once) && !late_kitty {
+                if !closes && !late_kitty {
                     return;
                 }
                 settled_once = true;
                 let (cols, rows) = terminal::size().unwrap_or((0, 0));
-                let protocol = match (choice, render) {
-                    (ProtocolChoice::Auto, _) => probe.protocol(),
-                    (_, Some(r)) => r.protocol,
+                let settled = match (choice, render) {
+                    (ProtocolChoice::Auto, _) => probe.render(probe.protocol(), cols, rows, tmux),
+                    // Named kitty: only whether to place it directly.
+                    (_, Some(r)) if r.protocol == ProtocolType::Kitty => image::Render {
+                        kitty_direct: probe.kitty_direct(),
+                        ..r
+                    },
+                    (_, Some(r)) => probe.render(r.protocol, cols, rows, tmux),
                     (_, None) => return,
                 };
-                let settled = probe.render(protocol, cols, rows, tmux);
                 log::info!("terminal answered the graphics query: {settled:?}");
-                if Some(settled) != current {
+                if settled.protocol == ProtocolType::Halfblocks
+                    && let Some(reason) = &off_reason
+                {
+                    // Keep them off (and say why) until something better answers.
+                    if current.is_some_and(|c| c.protocol != ProtocolType::Halfblocks) {
+                        handle.switch_off(reason.clone());
+                    }
+                    current = Some(settled);
+                } else if Some(settled) != current {
                     handle.reconfigure(settled);
                     current = Some(settled);
                 }
                 let mut pass = passthrough.lock().unwrap_or_else(|e| e.into_inner());
                 if !settled.tmux {
-                    pass.restore();
-                } else if let Err(e) = pass.enable(settled.protocol == ProtocolType::Kitty) {
+                    // Inside tmux, passthrough stays on until the outer terminal answered.
+                    if probe.complete() {
+                        pass.restore();
+                    }
+                } else if let Err(e) =
+                    pass.enable(settled.protocol == ProtocolType::Kitty && !settled.kitty_direct)
+                {
                     log::warn!("{e}");
                 }
             },
@@ -155,4 +191,24 @@ pub(super) fn start_images_and_input(
     // Clear whatever a terminal that ignores a query may have printed.
     execute!(out, terminal::Clear(terminal::ClearType::All))?;
     Ok((images, pause))
+}
+
+/// Why there is no picture in tmux with fewer than 256 colours. It names no key: the
+/// image line after it says which key opens the picture, from the live keymap.
+fn few_colours_reason(n: u32) -> String {
+    format!(
+        "no picture: tmux draws with {n} colours here (half-blocks need 256) and the terminal \
+         answered no sixel or kitty graphics"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    /// The reason names no key (a literal key would be wrong once the keymap changes).
+    #[test]
+    fn the_few_colours_reason_names_no_key() {
+        let r = super::few_colours_reason(8);
+        assert!(r.contains("8 colours"), "{r}");
+        assert!(!r.contains('`') && !r.contains("opens"), "{r}");
+    }
 }

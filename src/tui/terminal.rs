@@ -110,6 +110,189 @@ pub(super) fn send_kitty(state: &State, shown: &mut Option<image::KittyImage>) -
     Ok(())
 }
 
+/// A picture painted over the text by the terminal (sixel, iTerm2, or a kitty image
+/// placed directly): which protocol, and the cells it covers. Such pixels are not text
+/// cells: some terminals keep them when text is written over them (Konsole keeps sixel
+/// and iTerm2 pictures, kitty keeps a direct placement until it is deleted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Painted {
+    /// The protocol's address: the same encoding drawn again is the same picture.
+    pub(super) image: usize,
+    /// The cells the picture covers.
+    pub(super) cells: ratatui::layout::Rect,
+    /// For a directly placed kitty image: the image, deleted by id.
+    pub(super) kitty: Option<image::KittyImage>,
+    /// Drawn through tmux's passthrough.
+    pub(super) tmux: bool,
+}
+
+/// Whether the terminal keeps sixel and iTerm2 pictures under text written over them
+/// and under erased cells (Konsole: only a full clear or a kitty-protocol delete takes
+/// them away): said by its environment or by its answer to the version query.
+static KEEPS_PICTURES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The terminal named itself (XTVERSION) as one that keeps pictures under text.
+pub(super) fn terminal_keeps_pictures() {
+    KEEPS_PICTURES.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+fn keeps_pictures() -> bool {
+    KEEPS_PICTURES.load(std::sync::atomic::Ordering::SeqCst)
+        || std::env::var_os("KONSOLE_VERSION").is_some_and(|v| !v.is_empty())
+}
+
+/// The picture the frame for `state` paints over the text, if any (as the item view
+/// draws it: in the image pane, not while a popup is open, not while tmux hides the
+/// pane).
+pub(super) fn painted(state: &State, screen: &crate::tui::layout::Screen) -> Option<Painted> {
+    if !matches!(state.mode, app::Mode::Normal) || screen.too_small {
+        return None;
+    }
+    let app::ImageSlot::Ready(_, p) = &state.image else {
+        return None;
+    };
+    if !image::paints_over_text(p) || !image::drawn_through_tmux_now(p, state.size) {
+        return None;
+    }
+    let pane = screen.item?.image?;
+    // Inside the pane's border, as the item view draws it.
+    let inner = ratatui::widgets::Block::bordered().inner(pane);
+    let tmux = match &**p {
+        ratatui_image::protocol::Protocol::Sixel(s) => s.is_tmux,
+        ratatui_image::protocol::Protocol::ITerm2(i) => i.is_tmux,
+        _ => false,
+    };
+    Some(Painted {
+        image: std::sync::Arc::as_ptr(p) as usize,
+        cells: image::picture_cells(p, inner),
+        kitty: image::kitty_direct_image(p),
+        tmux,
+    })
+}
+
+/// What erases the picture `old` before a frame that does not paint it again in the
+/// same place (`now`), and the cells that erases (whose text the frame must send again).
+/// A kitty placement is deleted by its id (unless the new picture is the same image,
+/// whose transmission replaces it). Sixel and iTerm2 pixels: the cells the picture
+/// covered, and the row under them (a sixel is drawn in bands of six pixels, which may
+/// reach into it), are erased (ECH: xterm, mlterm and tmux take the pixels away with the
+/// cells), never the whole screen (a full clear and redraw on every picture flickers and
+/// is slow over SSH). A terminal that keeps pictures under erased cells (Konsole) is
+/// also told to delete every picture it shows (kitty's `a=d,d=a`, which Konsole applies
+/// to sixel and iTerm2 pictures too); verdict shows one picture at a time.
+pub(super) fn erase_sequence(
+    old: Painted,
+    now: Option<Painted>,
+    screen: ratatui::layout::Rect,
+    keeps_pictures: bool,
+) -> (String, ratatui::layout::Rect) {
+    use ratatui::layout::Rect;
+    if let Some(k) = old.kitty {
+        let seq = if now.and_then(|n| n.kitty) == Some(k) {
+            String::new()
+        } else {
+            k.delete()
+        };
+        return (seq, Rect::default());
+    }
+    let cells = Rect {
+        height: old.cells.height + 1,
+        ..old.cells
+    }
+    .intersection(screen);
+    let mut seq = String::from("\x1b[0m");
+    for y in cells.top()..cells.bottom() {
+        seq.push_str(&format!(
+            "\x1b[{};{}H\x1b[{}X",
+            u32::from(y) + 1,
+            u32::from(cells.x) + 1,
+            cells.width
+        ));
+    }
+    if keeps_pictures {
+        seq.push_str(if old.tmux {
+            "\x1bPtmux;\x1b\x1b_Ga=d,d=a,q=2\x1b\x1b\\\x1b\\"
+        } else {
+            "\x1b_Ga=d,d=a,q=2\x1b\\"
+        });
+    }
+    (seq, cells)
+}
+
+/// Erase the picture `old` before a frame that does not paint it again in the same
+/// place (`now`), and make that frame send again the text of the cells erased
+/// (`last_frame`: what the terminal shows, as the last frame drew it).
+pub(super) fn erase_painted(
+    terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
+    last_frame: &ratatui::buffer::Buffer,
+    old: Painted,
+    now: Option<Painted>,
+) -> io::Result<()> {
+    let (seq, cells) = erase_sequence(old, now, last_frame.area, keeps_pictures());
+    if seq.is_empty() {
+        return Ok(());
+    }
+    let mut out = terminal_out();
+    out.write_all(seq.as_bytes())?;
+    out.flush()?;
+    if !cells.is_empty() {
+        forget_cells(terminal, last_frame, cells);
+    }
+    Ok(())
+}
+
+/// Tell ratatui that the `cells` of the screen are blank (they were erased behind its
+/// back), the rest as `last_frame` drew it: the next draw sends whatever it puts there.
+/// (ratatui keeps what is on screen in its previous buffer, which it does not lend out:
+/// the buffers are swapped twice around a copy.)
+fn forget_cells(
+    terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
+    last_frame: &ratatui::buffer::Buffer,
+    cells: ratatui::layout::Rect,
+) {
+    let mut on_screen = last_frame.clone();
+    for y in cells.top()..cells.bottom() {
+        for x in cells.left()..cells.right() {
+            if let Some(c) = on_screen.cell_mut((x, y)) {
+                c.reset();
+            }
+        }
+    }
+    // After a draw: current = blank, previous = on screen. The first swap blanks the
+    // previous and makes it current; it is filled; the second swap makes it previous.
+    terminal.swap_buffers();
+    if terminal.current_buffer_mut().area == on_screen.area {
+        *terminal.current_buffer_mut() = on_screen;
+    }
+    terminal.swap_buffers();
+}
+
+/// On the way out: erase the picture still painted (before the alternate screen is
+/// left, so the shell's screen never shows it).
+pub(super) fn erase_painted_on_exit(old: Option<Painted>) {
+    let Some(old) = old else {
+        return;
+    };
+    let mut out = terminal_out();
+    let _ = match old.kitty {
+        Some(k) => out.write_all(k.delete().as_bytes()),
+        None => {
+            let mut seq = String::from("\x1b[2J");
+            if keeps_pictures() {
+                seq = erase_sequence(
+                    old,
+                    None,
+                    ratatui::layout::Rect::new(0, 0, u16::MAX, u16::MAX),
+                    true,
+                )
+                .0 + &seq;
+            }
+            out.write_all(seq.as_bytes())
+        }
+    };
+    let _ = out.flush();
+}
+
 /// Clear the screen and make the next draw send every cell, without asking the terminal
 /// anything (`Terminal::clear` asks for the cursor position and waits for the answer).
 pub(super) fn clear_screen(
@@ -139,4 +322,65 @@ pub(super) fn suspend(
     clear_screen(terminal)?;
     pause.set(false);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::layout::Rect;
+
+    fn sixel(cells: Rect, tmux: bool) -> Painted {
+        Painted {
+            image: 1,
+            cells,
+            kitty: None,
+            tmux,
+        }
+    }
+
+    /// A sixel or iTerm2 picture is erased cell row by cell row (and the row under it,
+    /// cut at the screen's edge), never by a full clear; Konsole, which keeps pictures
+    /// under erased cells, is also told to delete them (through tmux in passthrough).
+    #[test]
+    fn a_painted_picture_is_erased_where_it_was() {
+        let screen = Rect::new(0, 0, 80, 24);
+        let (seq, cells) =
+            erase_sequence(sixel(Rect::new(30, 20, 10, 4), false), None, screen, false);
+        assert_eq!(cells, Rect::new(30, 20, 10, 4));
+        assert_eq!(
+            seq,
+            "\x1b[0m\x1b[21;31H\x1b[10X\x1b[22;31H\x1b[10X\x1b[23;31H\x1b[10X\x1b[24;31H\x1b[10X"
+        );
+        let (seq, cells) = erase_sequence(sixel(Rect::new(2, 2, 10, 3), false), None, screen, true);
+        assert_eq!(cells, Rect::new(2, 2, 10, 4));
+        assert!(
+            seq.ends_with("\x1b[6;3H\x1b[10X\x1b_Ga=d,d=a,q=2\x1b\\"),
+            "{seq:?}"
+        );
+        let (seq, _) = erase_sequence(sixel(Rect::new(2, 2, 10, 3), true), None, screen, true);
+        assert!(
+            seq.ends_with("\x1bPtmux;\x1b\x1b_Ga=d,d=a,q=2\x1b\x1b\\\x1b\\"),
+            "{seq:?}"
+        );
+        assert!(!seq.contains("\x1b[2J"));
+    }
+
+    /// A directly placed kitty image is deleted by its id, unless the new picture is the
+    /// same image (its transmission replaces the placement); no cells are erased.
+    #[test]
+    fn a_direct_kitty_picture_is_deleted_by_id() {
+        let screen = Rect::new(0, 0, 80, 24);
+        let k = image::KittyImage { id: 7, tmux: false };
+        let old = Painted {
+            kitty: Some(k),
+            ..sixel(Rect::new(2, 2, 10, 3), false)
+        };
+        let (seq, cells) = erase_sequence(old, None, screen, true);
+        assert_eq!((seq, cells), (k.delete(), Rect::default()));
+        let moved = Painted {
+            cells: Rect::new(2, 2, 20, 6),
+            ..old
+        };
+        assert_eq!(erase_sequence(old, Some(moved), screen, false).0, "");
+    }
 }

@@ -77,6 +77,8 @@ pub fn make_render(choice: ProtocolChoice) -> (Option<Render>, &'static str) {
         tmux: tmux && protocol != ProtocolType::Halfblocks,
         // `o=z` is part of the base kitty graphics protocol; a named kitty gets it.
         compress: protocol == ProtocolType::Kitty,
+        // Until the terminal's version says it is a kitty without placeholders.
+        kitty_direct: false,
     };
     let name = render.name();
     log::info!(
@@ -88,30 +90,59 @@ pub fn make_render(choice: ProtocolChoice) -> (Option<Render>, &'static str) {
     (Some(render), name)
 }
 
-/// The graphics query for `auto`, written once at start-up (never waited for): kitty
-/// graphics (image 31) and its `o=z` compression (image 32), primary device attributes
-/// (sixel), the cell size in pixels and the window size in pixels, then a status
-/// report whose answer (`CSI 0 n`) closes the batch. Inside tmux, the kitty queries go
-/// through passthrough to the outer terminal; device attributes and sizes are asked of
-/// tmux itself (tmux answers them; the outer terminal's answers never reach the pane).
+/// The graphics query for `auto`, written once at start-up (never waited for): the
+/// terminal's version (XTVERSION: kitty before 0.28 has no Unicode placeholders, and
+/// Konsole and WezTerm name themselves), kitty graphics (image 31) and its `o=z`
+/// compression (image 32), primary device attributes (sixel), the cell size in pixels
+/// and the window size in pixels, then a status report whose answer (`CSI 0 n`) closes
+/// the batch.
+///
+/// Inside tmux (`tmux`: passthrough allowed), device attributes and sizes are asked of
+/// tmux itself (tmux answers them; sixel in its answer means tmux draws sixel itself),
+/// then the version, kitty, device-attribute and status queries go through passthrough
+/// to the outer terminal, whose answers come back after tmux's own (see [`Probe`]).
 pub fn probe_query(tmux: bool) -> String {
-    let (start, esc, end) = if tmux {
-        ("\x1bPtmux;", "\x1b\x1b", "\x1b\\")
-    } else {
-        ("", "\x1b", "")
+    let graphics = !kitty_and_sixel_blacklisted();
+    let outer = |esc: &str| {
+        let mut q = format!("{esc}[>q");
+        if graphics {
+            q.push_str(&format!("{esc}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA{esc}\\"));
+            q.push_str(&format!(
+                "{esc}_Gi=32,s=1,v=1,a=q,t=d,f=24,o=z;eJxjYGAAAAADAAE={esc}\\"
+            ));
+        }
+        q
     };
     let mut q = String::new();
-    if !kitty_and_sixel_blacklisted() {
-        q.push_str(start);
-        q.push_str(&format!("{esc}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA{esc}\\"));
-        q.push_str(&format!(
-            "{esc}_Gi=32,s=1,v=1,a=q,t=d,f=24,o=z;eJxjYGAAAAADAAE={esc}\\"
-        ));
-        q.push_str(end);
-        q.push_str("\x1b[c");
+    if tmux {
+        if graphics {
+            q.push_str("\x1b[c");
+        }
+        q.push_str("\x1b[16t\x1b[14t\x1b[5n");
+        q.push_str("\x1bPtmux;");
+        q.push_str(&outer("\x1b\x1b"));
+        if graphics {
+            q.push_str("\x1b\x1b[c");
+        }
+        q.push_str("\x1b\x1b[5n\x1b\\");
+    } else {
+        q.push_str(&outer("\x1b"));
+        if graphics {
+            q.push_str("\x1b[c");
+        }
+        q.push_str("\x1b[16t\x1b[14t\x1b[5n");
     }
-    q.push_str("\x1b[16t\x1b[14t\x1b[5n");
     q
+}
+
+/// The query for a named kitty protocol: the terminal's version only (through
+/// passthrough inside tmux), then a status report. Never waited for.
+pub fn version_query(tmux: bool) -> &'static str {
+    if tmux {
+        "\x1bPtmux;\x1b\x1b[>q\x1b\x1b[5n\x1b\\"
+    } else {
+        "\x1b[>q\x1b[5n"
+    }
 }
 
 /// The query for a named sixel or iTerm2 protocol when the tty gives no pixel size: the
@@ -148,31 +179,78 @@ pub(super) fn iterm2_from_env() -> bool {
 
 /// The terminal's answers to [`probe_query`] / [`cell_size_query`], gathered as they
 /// come (the input reader hands every reply here; none is ever a key).
+///
+/// Inside tmux the answers come in two batches, each closed by a status report: tmux's
+/// own (it answers device attributes, sizes and its version itself, at once), then the
+/// outer terminal's, asked through passthrough, whose answers tmux hands to the pane
+/// after its own (seen with tmux 3.3a in xterm 379, mlterm 3.9 and kitty 0.26.5).
 #[derive(Debug, Default, Clone)]
 pub struct Probe {
+    /// Inside tmux: answers after the first status report are the outer terminal's.
+    pub(super) tmux: bool,
+    /// Status reports seen (batches closed).
+    pub(super) closed: u32,
     pub(super) kitty: bool,
     pub(super) kitty_compression: bool,
+    /// Sixel in the first batch's device attributes: the terminal's own, or tmux's
+    /// (tmux built with sixel draws it itself).
     pub(super) sixel: bool,
+    /// Sixel in the outer terminal's device attributes, asked through tmux passthrough.
+    pub(super) outer_sixel: bool,
+    /// The terminal's XTVERSION answer (the outer terminal's inside tmux).
+    pub(super) version: Option<String>,
     pub(super) cell: Option<FontSize>,
     pub(super) window_px: Option<(u16, u16)>,
 }
 
 impl Probe {
+    /// `tmux`: the query went to tmux, with the outer terminal's part in passthrough.
+    pub fn new(tmux: bool) -> Probe {
+        Probe {
+            tmux,
+            ..Probe::default()
+        }
+    }
+
+    /// Whether this answer is the outer terminal's (inside tmux, after tmux's batch).
+    fn outer(&self) -> bool {
+        self.tmux && self.closed > 0
+    }
+
     /// Take one reply. True when it closes a batch (the status report).
     pub fn take(&mut self, reply: &crate::tui::input::Reply) -> bool {
         use crate::tui::input::Reply;
         match *reply {
             Reply::KittyGraphics { id: 31, ok } => self.kitty |= ok,
             Reply::KittyGraphics { id: 32, ok } => self.kitty_compression |= ok,
+            Reply::DeviceAttributes(ref attrs) if self.outer() => {
+                self.outer_sixel |= attrs.contains(&4)
+            }
             Reply::DeviceAttributes(ref attrs) => self.sixel |= attrs.contains(&4),
-            Reply::CellSize { width, height } => {
+            // tmux's own version says nothing of the terminal it runs in.
+            Reply::TerminalVersion(ref v) if !(self.tmux && v.starts_with("tmux")) => {
+                self.version = Some(v.clone())
+            }
+            // Sizes come from tmux (the pane's cells), never the outer terminal's window.
+            Reply::CellSize { width, height } if !self.outer() => {
                 self.cell = Some(FontSize::new(width, height));
             }
-            Reply::WindowPixels { width, height } => self.window_px = Some((width, height)),
-            Reply::StatusOk => return true,
+            Reply::WindowPixels { width, height } if !self.outer() => {
+                self.window_px = Some((width, height))
+            }
+            Reply::StatusOk => {
+                self.closed += 1;
+                return true;
+            }
             _ => {}
         }
         false
+    }
+
+    /// Whether every batch asked for has been answered (inside tmux: the outer
+    /// terminal's too).
+    pub fn complete(&self) -> bool {
+        self.closed >= if self.tmux { 2 } else { 1 }
     }
 
     /// The cell size in pixels: answered, else the window's pixels over its cells.
@@ -184,13 +262,41 @@ impl Probe {
         })
     }
 
-    /// The protocol `auto` picks from the answers: kitty, else sixel, else iTerm2 when
-    /// the environment names a terminal that draws it, else half-blocks.
+    /// Whether the terminal named itself as one that answers the kitty and sixel
+    /// queries but draws them wrongly (as [`kitty_and_sixel_blacklisted`]).
+    fn named_blacklisted(&self) -> bool {
+        self.version.as_deref().is_some_and(|v| {
+            let v = v.to_ascii_lowercase();
+            v.starts_with("konsole") || v.starts_with("wezterm")
+        })
+    }
+
+    /// Whether the terminal named itself as Konsole, which keeps sixel and iTerm2
+    /// pictures under text and erased cells (only a full clear or a kitty-protocol
+    /// delete takes them away).
+    pub fn keeps_pictures_under_text(&self) -> bool {
+        self.version
+            .as_deref()
+            .is_some_and(|v| v.to_ascii_lowercase().starts_with("konsole"))
+    }
+
+    /// Whether kitty images must be placed directly: the terminal says it is kitty
+    /// older than 0.28, which has no Unicode placeholders (it would show a grid of
+    /// missing-glyph boxes). Any other terminal with kitty graphics gets placeholders.
+    pub fn kitty_direct(&self) -> bool {
+        self.version
+            .as_deref()
+            .is_some_and(kitty_without_placeholders)
+    }
+
+    /// The protocol `auto` picks from the answers: kitty, else sixel (drawn by the
+    /// terminal, or by tmux itself, or by the outer terminal through passthrough), else
+    /// iTerm2 when the environment names a terminal that draws it, else half-blocks.
     pub fn protocol(&self) -> ProtocolType {
-        let blacklisted = kitty_and_sixel_blacklisted();
+        let blacklisted = kitty_and_sixel_blacklisted() || self.named_blacklisted();
         if self.kitty && !blacklisted {
             ProtocolType::Kitty
-        } else if self.sixel && !blacklisted {
+        } else if (self.sixel || self.outer_sixel) && !blacklisted {
             ProtocolType::Sixel
         } else if iterm2_from_env() {
             ProtocolType::Iterm2
@@ -208,10 +314,26 @@ impl Probe {
         Render {
             protocol,
             font,
-            // Sixel asked of tmux is drawn by tmux itself: no passthrough.
-            tmux: tmux && protocol != ProtocolType::Sixel,
+            // Sixel tmux itself answered is drawn by tmux: no passthrough.
+            tmux: tmux && !(protocol == ProtocolType::Sixel && self.sixel),
             compress: protocol == ProtocolType::Kitty && self.kitty_compression,
+            kitty_direct: protocol == ProtocolType::Kitty && self.kitty_direct(),
         }
+    }
+}
+
+/// `kitty(0.26.5)` and other kitty versions before 0.28.0 (no Unicode placeholders).
+pub fn kitty_without_placeholders(version: &str) -> bool {
+    let Some(rest) = version.strip_prefix("kitty(") else {
+        return false;
+    };
+    let mut parts = rest
+        .trim_end_matches(')')
+        .split('.')
+        .map(|n| n.parse::<u32>().ok());
+    match (parts.next().flatten(), parts.next().flatten()) {
+        (Some(major), Some(minor)) => (major, minor) < (0, 28),
+        _ => false,
     }
 }
 
@@ -236,13 +358,16 @@ pub(super) fn font_size_from_ioctl() -> Option<FontSize> {
 }
 
 /// How images are drawn: the protocol, the cell size in pixels it is scaled for,
-/// whether its sequences go through tmux passthrough, and kitty `o=z` compression.
+/// whether its sequences go through tmux passthrough, kitty `o=z` compression, and
+/// whether a kitty image is placed directly at the cursor (kitty before 0.28, which has
+/// no Unicode placeholders) rather than by placeholder cells.
 #[derive(Clone, Copy, Debug)]
 pub struct Render {
     pub protocol: ProtocolType,
     pub font: FontSize,
     pub tmux: bool,
     pub compress: bool,
+    pub kitty_direct: bool,
 }
 
 impl PartialEq for Render {
@@ -251,6 +376,7 @@ impl PartialEq for Render {
             && (self.font.width, self.font.height) == (other.font.width, other.font.height)
             && self.tmux == other.tmux
             && self.compress == other.compress
+            && self.kitty_direct == other.kitty_direct
     }
 }
 
@@ -261,12 +387,14 @@ impl Render {
             font: FontSize::new(10, 20),
             tmux: false,
             compress: false,
+            kitty_direct: false,
         }
     }
 
     /// The display name of the protocol.
     pub fn name(&self) -> &'static str {
         match self.protocol {
+            ProtocolType::Kitty if self.kitty_direct => "kitty-direct",
             ProtocolType::Kitty => "kitty",
             ProtocolType::Sixel => "sixel",
             ProtocolType::Iterm2 => "iterm2",

@@ -217,6 +217,7 @@ fn image_widget_centres_and_clips_halfblocks() {
         font: FontSize::new(10, 20),
         tmux: false,
         compress: false,
+        kitty_direct: false,
     };
     let p = encode(&img, &render, Size::new(20, 10), 1).unwrap();
     // 40x40 px scaled up to fill 20x10 cells of 10x20 px: 200x200 px = 20x10 cells.
@@ -240,6 +241,7 @@ fn sixel_too_big_for_its_area_shows_a_placeholder() {
         font: FontSize::new(10, 20),
         tmux: false,
         compress: false,
+        kitty_direct: false,
     };
     let p = encode(&img, &render, Size::new(10, 5), 1).unwrap();
     let mut buf = Buffer::empty(Rect::new(0, 0, 8, 4));
@@ -260,6 +262,7 @@ fn kitty_encoding_is_compressed_and_wrapped_for_tmux() {
         font: FontSize::new(10, 20),
         tmux: true,
         compress: true,
+        kitty_direct: false,
     };
     let p = encode(&img, &render, Size::new(4, 2), 7).unwrap();
     let mut buf = Buffer::empty(Rect::new(0, 0, 4, 2));
@@ -277,6 +280,7 @@ fn kitty_images_are_never_wider_than_the_diacritics_reach() {
         font: FontSize::new(10, 20),
         tmux: false,
         compress: false,
+        kitty_direct: false,
     };
     let p = encode(&img, &render, Size::new(400, 60), 7).unwrap();
     assert!(p.size().width <= KITTY_MAX_CELLS, "{:?}", p.size());
@@ -317,6 +321,7 @@ fn sixel_and_iterm2_through_tmux_stay_under_its_passthrough_limit() {
             font: FontSize::new(10, 20),
             tmux: true,
             compress: false,
+            kitty_direct: false,
         };
         let p = encode(&img, &render, Size::new(200, 50), 1).unwrap();
         let data = match &p {
@@ -344,7 +349,7 @@ fn sixel_and_iterm2_through_tmux_stay_under_its_passthrough_limit() {
 fn the_probe_picks_from_the_answers() {
     use crate::tui::input::Reply;
     let take = |replies: &[Reply]| {
-        let mut p = Probe::default();
+        let mut p = Probe::new(false);
         let done: Vec<bool> = replies.iter().map(|r| p.take(r)).collect();
         assert_eq!(done.last(), Some(&true));
         p
@@ -390,6 +395,125 @@ fn the_probe_picks_from_the_answers() {
     // A refused kitty query is no kitty.
     let refused = take(&[Reply::KittyGraphics { id: 31, ok: false }, Reply::StatusOk]);
     assert!(!refused.kitty);
+}
+
+/// The answers to [`probe_query`], one reply at a time; true when the last closed a batch.
+fn probe_answers(tmux: bool, replies: &[crate::tui::input::Reply]) -> Probe {
+    let mut p = Probe::new(tmux);
+    let done: Vec<bool> = replies.iter().map(|r| p.take(r)).collect();
+    assert_eq!(done.last(), Some(&true));
+    p
+}
+
+#[test]
+fn kitty_before_0_28_is_placed_directly_not_with_placeholders() {
+    use crate::tui::input::Reply;
+    if kitty_and_sixel_blacklisted() {
+        return; // the environment names a terminal that is never given kitty
+    }
+    let kitty = |version: Option<&str>| {
+        let mut replies = vec![];
+        if let Some(v) = version {
+            replies.push(Reply::TerminalVersion(v.into()));
+        }
+        replies.extend([
+            Reply::KittyGraphics { id: 31, ok: true },
+            Reply::DeviceAttributes(vec![62]),
+            Reply::StatusOk,
+        ]);
+        let p = probe_answers(false, &replies);
+        assert_eq!(p.protocol(), ProtocolType::Kitty, "{version:?}");
+        p.render(ProtocolType::Kitty, 80, 24, false)
+    };
+    // kitty added Unicode placeholders in 0.28.0.
+    assert!(kitty(Some("kitty(0.26.5)")).kitty_direct);
+    assert!(kitty(Some("kitty(0.27.1)")).kitty_direct);
+    assert!(!kitty(Some("kitty(0.28.0)")).kitty_direct);
+    assert!(!kitty(Some("kitty(0.35.2)")).kitty_direct);
+    // Another terminal with kitty graphics (ghostty), or none named: placeholders.
+    assert!(!kitty(Some("ghostty 1.1.3")).kitty_direct);
+    assert!(!kitty(None).kitty_direct);
+    // The direct placement is named apart (the loop erases what it painted).
+    assert_eq!(kitty(Some("kitty(0.26.5)")).name(), "kitty-direct");
+}
+
+#[test]
+fn a_terminal_named_konsole_or_wezterm_gets_no_kitty_or_sixel() {
+    use crate::tui::input::Reply;
+    for name in ["Konsole 22.12.3", "WezTerm 20240203-110809-5046fc22"] {
+        let p = probe_answers(
+            false,
+            &[
+                Reply::TerminalVersion(name.into()),
+                Reply::KittyGraphics { id: 31, ok: true },
+                Reply::DeviceAttributes(vec![62, 4]),
+                Reply::StatusOk,
+            ],
+        );
+        assert!(
+            !matches!(p.protocol(), ProtocolType::Kitty | ProtocolType::Sixel),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn in_tmux_the_outer_terminal_answers_through_passthrough() {
+    use crate::tui::input::Reply;
+    if kitty_and_sixel_blacklisted() {
+        return;
+    }
+    // tmux 3.3 answers its own queries first (no sixel), then the outer terminal's
+    // answers come back through the pane, closed by its own status report: recorded
+    // from xterm 379, mlterm 3.9 and kitty 0.26.5 under tmux 3.3a.
+    let tmux_first = [
+        Reply::TerminalVersion("tmux 3.3a".into()),
+        Reply::DeviceAttributes(vec![1, 2]),
+        Reply::StatusOk,
+    ];
+    let mut p = Probe::new(true);
+    for r in &tmux_first[..2] {
+        assert!(!p.take(r));
+    }
+    assert!(p.take(&tmux_first[2]), "tmux's own batch closes");
+    if !iterm2_from_env() {
+        assert_eq!(p.protocol(), ProtocolType::Halfblocks);
+    }
+    for (outer, want, direct) in [
+        (
+            vec![
+                Reply::TerminalVersion("XTerm(379)".into()),
+                Reply::DeviceAttributes(vec![63, 1, 2, 4, 6, 9, 15, 16, 22, 28]),
+            ],
+            ProtocolType::Sixel,
+            false,
+        ),
+        (
+            vec![Reply::DeviceAttributes(vec![
+                63, 1, 2, 3, 4, 6, 7, 15, 18, 22, 29,
+            ])],
+            ProtocolType::Sixel,
+            false,
+        ),
+        (
+            vec![
+                Reply::TerminalVersion("kitty(0.26.5)".into()),
+                Reply::KittyGraphics { id: 31, ok: true },
+                Reply::DeviceAttributes(vec![62]),
+            ],
+            ProtocolType::Kitty,
+            true,
+        ),
+    ] {
+        let mut replies = tmux_first.to_vec();
+        replies.extend(outer);
+        replies.push(Reply::StatusOk);
+        let p = probe_answers(true, &replies);
+        assert_eq!(p.protocol(), want, "{replies:?}");
+        let r = p.render(want, 80, 24, true);
+        assert!(r.tmux, "the outer terminal draws it: passthrough");
+        assert_eq!(r.kitty_direct, direct);
+    }
 }
 
 #[test]
@@ -640,5 +764,133 @@ fn a_fifo_does_not_block_prefetching() {
             ))
         ),
         other => panic!("no answer for the FIFO: {other:?}"),
+    }
+}
+
+#[test]
+fn tmux_client_colours_from_features_else_terminfo() {
+    use super::tmux::client_colours;
+    let eight = |_: &str| Some(8);
+    // Recorded from tmux 3.3a: xterm (256 and RGB), mlterm (terminfo: 8 colours).
+    assert_eq!(
+        client_colours("256,bpaste,ccolour,clipboard,RGB,title", "xterm", eight),
+        Some(256)
+    );
+    assert_eq!(
+        client_colours("bpaste,focus,title", "mlterm", eight),
+        Some(8)
+    );
+    assert_eq!(client_colours("", "", eight), None);
+    assert_eq!(client_colours("", "x;rm -rf", eight), None);
+}
+
+#[test]
+fn a_direct_kitty_placement_transmits_the_png_and_places_it_at_its_cell() {
+    use super::encoder::base64;
+    assert_eq!(base64(b""), "");
+    assert_eq!(base64(b"f"), "Zg==");
+    assert_eq!(base64(b"fo"), "Zm8=");
+    assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+    let img = DynamicImage::ImageRgb8(ImageBuffer::from_fn(300, 200, |x, _| {
+        Rgb([(x % 256) as u8, 40, 200])
+    }));
+    for tmux in [false, true] {
+        let render = Render {
+            protocol: ProtocolType::Kitty,
+            font: FontSize::new(10, 20),
+            tmux,
+            compress: true,
+            kitty_direct: true,
+        };
+        let p = encode(&img, &render, Size::new(30, 10), 7).unwrap();
+        assert!(
+            paints_over_text(&p),
+            "drawn like sixel: hidden under popups"
+        );
+        assert_eq!(kitty_direct_image(&p), Some(KittyImage { id: 7, tmux }));
+        let Protocol::Sixel(s) = &p else {
+            unreachable!()
+        };
+        let esc = if tmux { "\x1b\x1b" } else { "\x1b" };
+        let first = format!(
+            "{esc}_Ga=T,f=100,t=d,i=7,p=1,c={},r={},C=1,q=2,m=",
+            p.size().width,
+            p.size().height
+        );
+        let body = if tmux {
+            assert!(s.data.starts_with("\x1bPtmux;") && s.data.ends_with("\x1b\\"));
+            assert_eq!(s.data.matches("\x1bPtmux;").count(), 1, "one passthrough");
+            &s.data["\x1bPtmux;".len()..s.data.len() - 2]
+        } else {
+            &s.data[..]
+        };
+        assert!(body.starts_with(&first), "{}", &body[..80]);
+        // No Unicode-placeholder (virtual) placement, which kitty 0.26 refuses.
+        assert!(!body.contains("U=1"));
+        // The chunks put back together are a PNG of the fitted pixels.
+        let mut payload = String::new();
+        for chunk in body.split(&format!("{esc}_G")).skip(1) {
+            let chunk = chunk.strip_suffix(&format!("{esc}\\")).unwrap();
+            let (_, data) = chunk.split_once(';').unwrap();
+            assert!(data.len() <= 4096);
+            payload.push_str(data);
+        }
+        let png = decode_base64(&payload);
+        let back = image::load_from_memory(&png).unwrap();
+        assert_eq!(
+            (back.width(), back.height()),
+            (
+                u32::from(p.size().width) * 10,
+                u32::from(p.size().height) * 20
+            )
+        );
+    }
+}
+
+fn decode_base64(s: &str) -> Vec<u8> {
+    const ABC: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let vals: Vec<u32> = s
+        .bytes()
+        .filter(|&b| b != b'=')
+        .map(|b| ABC.find(char::from(b)).unwrap() as u32)
+        .collect();
+    let mut out = Vec::new();
+    for group in vals.chunks(4) {
+        let n = group
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, v)| n | (v << (18 - 6 * i)));
+        for k in 0..group.len() - 1 {
+            out.push((n >> (16 - 8 * k)) as u8);
+        }
+    }
+    out
+}
+
+/// A sixel holds the picture's own pixels, without the transparent strip that pads it
+/// to whole cells: Konsole paints a sixel's transparent pixels in its first palette
+/// colour (the grey band under the picture, issue 20). 480x320 at 10x19-pixel cells in
+/// 30x20 cells: 300x200 pixels, in 30x11 cells (209 pixels high).
+#[test]
+fn a_sixel_is_the_pictures_size_not_padded_to_whole_cells() {
+    let img = DynamicImage::ImageRgb8(RgbImage::from_fn(480, 320, |x, y| {
+        Rgb([(x % 256) as u8, (y % 256) as u8, 128])
+    }));
+    for tmux in [false, true] {
+        let render = Render {
+            protocol: ProtocolType::Sixel,
+            font: FontSize::new(10, 19),
+            tmux,
+            compress: false,
+            kitty_direct: false,
+        };
+        let p = encode(&img, &render, Size::new(30, 20), 1).unwrap();
+        assert_eq!(p.size(), Size::new(30, 11));
+        let Protocol::Sixel(s) = &p else {
+            unreachable!()
+        };
+        let raster = s.data.split_once("q\"").map(|(_, r)| r).unwrap_or_default();
+        let dims: Vec<&str> = raster.splitn(5, [';', '#']).take(4).collect();
+        assert_eq!(dims[2..], ["300", "200"], "tmux {tmux}: {dims:?}");
     }
 }

@@ -234,3 +234,49 @@ pub fn place_in_pane(data: &str, pane: PaneView, x: u16, y: u16) -> Option<Strin
         u32::from(pane.left) + u32::from(x) + 1
     ))
 }
+
+/// The colours tmux draws with in the terminal it is attached to (its client): 256 when
+/// tmux knows the terminal has 256 colours or RGB (`client_termfeatures`), else what
+/// the client's terminfo entry says (`tput -T <client_termname> colors`; `mlterm` says
+/// 8, and tmux then maps every colour of a half-block image to one of 8). `None` when
+/// tmux or tput does not tell.
+pub fn tmux_client_colours() -> Option<u32> {
+    let out = Command::new("tmux")
+        .args(with_pane(&[
+            "display",
+            "-p",
+            "#{client_termfeatures}|#{client_termname}",
+        ]))
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (features, name) = text.trim().split_once('|')?;
+    client_colours(features, name, |name| {
+        let out = Command::new("tput")
+            .args(["-T", name, "colors"])
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
+            .ok()?;
+        String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+    })
+}
+
+/// [`tmux_client_colours`] from tmux's answer; `terminfo` gives a terminal's colours.
+pub(super) fn client_colours(
+    features: &str,
+    name: &str,
+    terminfo: impl Fn(&str) -> Option<u32>,
+) -> Option<u32> {
+    if features.split(',').any(|f| f == "256" || f == "RGB") {
+        return Some(256);
+    }
+    if name.is_empty()
+        || name.contains(|c: char| !(c.is_ascii_alphanumeric() || "-_.+".contains(c)))
+    {
+        return None;
+    }
+    terminfo(name)
+}

@@ -56,6 +56,43 @@ pub fn take_kitty_transmit(p: &Protocol) -> Option<(KittyImage, String)> {
     Some((image, seq.to_string()))
 }
 
+/// For a kitty image placed directly (kitty before 0.28; see `encoder::kitty_direct`):
+/// the image it places. `None` for every other protocol.
+pub fn kitty_direct_image(p: &Protocol) -> Option<KittyImage> {
+    let Protocol::Sixel(s) = p else {
+        return None;
+    };
+    let tmux = s.data.starts_with("\x1bPtmux;");
+    let keys = s
+        .data
+        .strip_prefix("\x1bPtmux;\x1b\x1b_Ga=T,")
+        .or_else(|| s.data.strip_prefix("\x1b_Ga=T,"))?;
+    let keys = keys.split(';').next()?;
+    let id = keys
+        .split(',')
+        .find_map(|kv| kv.strip_prefix("i="))
+        .and_then(|v| v.parse().ok())?;
+    Some(KittyImage { id, tmux })
+}
+
+/// Whether a painting protocol (sixel, iTerm2, a directly placed kitty image) is drawn
+/// in an area of a screen `screen_size` cells large: not when it goes through tmux and
+/// tmux does not show the pane as it is laid out now (as [`ImageView`] shows a message
+/// then). True for everything drawn without tmux.
+pub fn drawn_through_tmux_now(p: &Protocol, screen_size: (u16, u16)) -> bool {
+    let passthrough = match p {
+        Protocol::Sixel(s) => s.is_tmux,
+        Protocol::ITerm2(i) => i.is_tmux,
+        _ => false,
+    };
+    if !passthrough {
+        return true;
+    }
+    pane_view().is_some_and(|pane| {
+        (pane.width, pane.height) == screen_size && pane.visible && !pane.in_mode
+    })
+}
+
 /// The character kitty draws image placeholders with.
 pub(super) const KITTY_PLACEHOLDER: char = '\u{10EEEE}';
 /// Rows and columns the placeholder diacritics can number: a kitty image is never
@@ -113,13 +150,7 @@ impl Widget for ImageView<'_> {
                 return;
             }
         }
-        let width = size.width.min(area.width);
-        let target = Rect {
-            x: area.x + (area.width - width) / 2,
-            y: area.y,
-            width,
-            height: size.height.min(area.height),
-        };
+        let target = picture_cells(self.protocol, area);
         Image::new(self.protocol)
             .allow_clipping(true)
             .render(target, buf);
@@ -142,6 +173,19 @@ impl Widget for ImageView<'_> {
                 }
             }
         }
+    }
+}
+
+/// The cells a ready picture covers when drawn in `area` by [`image_widget`]: at the
+/// top, centred horizontally, cut to the area.
+pub fn picture_cells(p: &Protocol, area: Rect) -> Rect {
+    let size = p.size();
+    let width = size.width.min(area.width);
+    Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y,
+        width,
+        height: size.height.min(area.height),
     }
 }
 

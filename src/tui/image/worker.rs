@@ -83,6 +83,8 @@ pub(super) struct Queue {
     pub(super) last: Option<ImageKey>,
     /// New render settings, taken before the next job.
     pub(super) reconfigure: Option<Render>,
+    /// Images switched off, with the reason shown instead (taken before the next job).
+    pub(super) switch_off: Option<String>,
     /// The newest prefetch asked for; kept while it decodes (it is still wanted).
     pub(super) prefetch: Option<PathBuf>,
     /// Whether `prefetch` is still to be started.
@@ -335,7 +337,21 @@ impl ImageHandle {
     /// requested image is drawn again and delivered (a `Ready` for the same key).
     pub fn reconfigure(&self, render: Render) {
         *self.shared.name.lock().unwrap_or_else(|e| e.into_inner()) = render.name();
-        self.shared.lock().reconfigure = Some(render);
+        let mut queue = self.shared.lock();
+        queue.reconfigure = Some(render);
+        queue.switch_off = None;
+        drop(queue);
+        self.shared.wake.notify_all();
+    }
+
+    /// Draw no image from now on: each shows `reason` instead (e.g. the terminal has
+    /// too few colours for half-blocks), until [`reconfigure`](Self::reconfigure).
+    pub fn switch_off(&self, reason: String) {
+        *self.shared.name.lock().unwrap_or_else(|e| e.into_inner()) = "off";
+        let mut queue = self.shared.lock();
+        queue.reconfigure = None;
+        queue.switch_off = Some(reason);
+        drop(queue);
         self.shared.wake.notify_all();
     }
 }
@@ -366,6 +382,16 @@ pub(super) fn run_worker(
                 if let Some(render) = queue.reconfigure.take() {
                     log::info!("images: now {} ({:?})", render.name(), render);
                     state.render = Some(render);
+                    state.off_reason = None;
+                    state.encoded.clear();
+                    if queue.request.is_none() {
+                        queue.request = queue.last.clone();
+                    }
+                }
+                if let Some(reason) = queue.switch_off.take() {
+                    log::info!("images: off ({reason})");
+                    state.render = None;
+                    state.off_reason = Some(reason);
                     state.encoded.clear();
                     if queue.request.is_none() {
                         queue.request = queue.last.clone();
@@ -509,6 +535,8 @@ pub(super) struct WorkerState {
     render: Option<Render>,
     encoded: Lru<ImageKey, (Fingerprint, Protocol)>,
     next_kitty_id: u32,
+    /// Why images are off, when switched off ([`ImageHandle::switch_off`]).
+    off_reason: Option<String>,
 }
 
 impl WorkerState {
@@ -522,6 +550,7 @@ impl WorkerState {
             render,
             encoded: Lru::new(ENCODED_CAPACITY, usize::MAX, |_| 1),
             next_kitty_id: (seed % 255) as u32 + 1,
+            off_reason: None,
         }
     }
 
@@ -547,7 +576,8 @@ impl WorkerState {
         let Some(render) = self.render else {
             // Display is off: still report missing and broken files.
             shared.decoded_for_request(&key.path)?;
-            return Err(Outcome::Failed("image display is off".into()));
+            let reason = self.off_reason.as_deref().unwrap_or("image display is off");
+            return Err(Outcome::Failed(reason.into()));
         };
         let img = shared.decoded_for_request(&key.path)?;
         if shared.lock().superseded() {
@@ -558,7 +588,7 @@ impl WorkerState {
         shared.counters.encodes.fetch_add(1, Ordering::Relaxed);
         // A kitty protocol is transmitted once and its image deleted when replaced:
         // never hand it out twice.
-        if render.protocol != ProtocolType::Kitty {
+        if render.protocol != ProtocolType::Kitty || render.kitty_direct {
             self.encoded.insert(key.clone(), (print, protocol.clone()));
         }
         Ok(protocol)

@@ -28,6 +28,9 @@ pub enum Reply {
     WindowPixels { width: u16, height: u16 },
     /// `CSI 0 n`: "terminal OK", the answer to the last query of a batch.
     StatusOk,
+    /// XTVERSION (`CSI > q`) answered `DCS > | name(version) ST`, e.g. `kitty(0.26.5)`,
+    /// `XTerm(379)`, `tmux 3.3a` (control characters dropped).
+    TerminalVersion(String),
     /// Anything else a terminal sends unasked or in reply (dropped).
     Other,
 }

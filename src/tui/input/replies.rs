@@ -1,5 +1,6 @@
 //! The terminal's string sequences (APC, DCS, OSC, PM, SOS): read to their end and
-//! dropped, or handed on as a [`Reply`] when the image query asked for them.
+//! dropped, or handed on as a [`Reply`] when the image query asked for them (kitty
+//! graphics answers, the terminal's version).
 
 use super::Reply;
 use super::parse::{Step, reply};
@@ -45,6 +46,15 @@ fn parse_string(body: &[u8]) -> Reply {
                 ok: message == "OK",
             };
         }
+    }
+    // XTVERSION: `P>|kitty(0.26.5)`.
+    if let Some(rest) = body.strip_prefix(b"P>|") {
+        let text: String = String::from_utf8_lossy(rest)
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(128)
+            .collect();
+        return Reply::TerminalVersion(text);
     }
     Reply::Other
 }

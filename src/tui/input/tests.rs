@@ -100,6 +100,29 @@ fn the_probe_answers_are_understood() {
 }
 
 #[test]
+fn the_terminal_version_is_a_reply_never_keys() {
+    // XTVERSION (`CSI > q`): `DCS > | text ST`, from kitty, xterm and tmux.
+    assert_eq!(
+        decode(b"\x1bP>|kitty(0.26.5)\x1b\\j"),
+        vec![
+            Input::Reply(Reply::TerminalVersion("kitty(0.26.5)".into())),
+            Input::Event(crossterm::event::Event::Key(
+                crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Char('j'))
+            )),
+        ]
+    );
+    assert_eq!(
+        decode(b"\x1bP>|XTerm(379)\x1b\\"),
+        vec![Input::Reply(Reply::TerminalVersion("XTerm(379)".into()))]
+    );
+    // Control characters in the answer are not kept.
+    assert_eq!(
+        decode(b"\x1bP>|tmux\x073.3a\x1b\\"),
+        vec![Input::Reply(Reply::TerminalVersion("tmux3.3a".into()))]
+    );
+}
+
+#[test]
 fn keys_around_replies_are_kept_in_order() {
     let out = decode(b"j\x1b_Gi=31;OK\x1b\\k\x1b[0nq");
     assert_eq!(
