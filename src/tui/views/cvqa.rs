@@ -35,6 +35,9 @@ pub(crate) fn cvqa_title(state: &State, item: &Item) -> Line<'static> {
     ])
 }
 
+/// The widest line of packed options: half an 80-column pane.
+const OPTIONS_WIDTH: usize = 36;
+
 /// The original and the counterfactual pair, as two columns of lines.
 pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
     let t = &state.theme;
@@ -56,12 +59,24 @@ pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, V
         };
         let (stem, opts) = grading::split_options(&qa.question);
         out.extend(text_lines(stem, t.text));
+        // The options packed side by side, as many to a line as fit a column: the
+        // question, its options and its key stay in sight together.
+        let mut line: Vec<Span<'static>> = vec![];
+        let mut used = 0;
         for (letter, text) in opts {
             let is_key = qa.answer.trim() == letter.to_string();
-            out.push(Line::from(Span::styled(
-                format!("   {letter}: {}", one_line(&text)),
-                if is_key { t.good } else { t.text },
-            )));
+            let opt = format!("{letter}: {}", one_line(&text));
+            let w = opt.chars().count() + 3;
+            if !line.is_empty() && used + w > OPTIONS_WIDTH {
+                out.push(Line::from(std::mem::take(&mut line)));
+                used = 0;
+            }
+            line.push(Span::raw("   "));
+            line.push(Span::styled(opt, if is_key { t.good } else { t.text }));
+            used += w;
+        }
+        if !line.is_empty() {
+            out.push(Line::from(line));
         }
         out.push(Line::from(vec![
             Span::styled("Answer: ", t.dim),

@@ -38,6 +38,10 @@ pub(crate) struct ItemPanes {
     panes: Vec<Pane>,
 }
 
+/// The rows the responses' pane keeps under the C-VQA pair (borders, my grade line and
+/// two lines of a response).
+const PAIR_RESPONSE_ROWS: u16 = 5;
+
 /// How many responses side by side fit in `width` columns.
 pub(crate) const SIDE_COLUMN_MIN: u16 = 38;
 
@@ -110,11 +114,16 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
     } else {
         None
     };
+    // The two columns do not scroll: they are shown only when all of them fits above a
+    // responses pane of at least `PAIR_RESPONSE_ROWS` rows; else the item's lines scroll
+    // in one column (nothing of the question, its options or its key is ever cut off).
+    let pair = pair.and_then(|(title, o, c)| {
+        let col_w = text_rect.width / 2 - 2;
+        let h = wrapped_height(&o, col_w).max(wrapped_height(&c, col_w)) + 3;
+        (h + PAIR_RESPONSE_ROWS <= text_rect.height).then_some((h, title, o, c))
+    });
     let main = match pair {
-        Some((mut title, o, c)) => {
-            let col_w = text_rect.width / 2 - 2;
-            let h = wrapped_height(&o, col_w).max(wrapped_height(&c, col_w)) + 3;
-            let h = h.min(text_rect.height * 3 / 5).max(4);
+        Some((h, mut title, o, c)) => {
             let parts =
                 Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
             title.spans.insert(0, Span::raw(" "));

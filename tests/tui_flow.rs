@@ -1,0 +1,142 @@
+//! The reviewer's hour (issue 19): what the screen says is true, and the keys an item
+//! takes, driven through `State::update` with the live keymap on the bundled samples.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::Value;
+use verdict::store::Store;
+use verdict::tui::app::{Clock, Effect, Msg, State};
+use verdict::tui::draw::render_to_string;
+use verdict::tui::facts;
+use verdict::tui::keymap::Keymap;
+use verdict::tui::theme::ThemeName;
+
+/// A copy of sample-data in a temporary directory, and the path of `name` in it.
+fn sample(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data");
+    let d = tempfile::tempdir().unwrap();
+    copy_dir(&src, d.path());
+    let p = d.path().join(name);
+    (d, p)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for f in std::fs::read_dir(from).unwrap() {
+        let f = f.unwrap();
+        let t = to.join(f.file_name());
+        if f.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&t).unwrap();
+            copy_dir(&f.path(), &t);
+        } else {
+            std::fs::copy(f.path(), t).unwrap();
+        }
+    }
+}
+
+fn clock() -> Clock {
+    Clock {
+        instant: Instant::now(),
+        utc: time::macros::datetime!(2026-11-22 10:00:00 UTC),
+    }
+}
+
+fn state_with(p: &Path, keymap: Keymap) -> State {
+    let store = Store::open(p).unwrap();
+    let meta = facts::index(&store, 2);
+    let mut s = State::new(store, "carol".into(), keymap, ThemeName::Mono, clock());
+    s.update(Msg::Indexed {
+        generation: 0,
+        meta,
+    });
+    s.size = (80, 24);
+    s.auto_advance = true;
+    // Pictures on, as in a terminal that draws them: the image pane takes its rows.
+    s.protocol_name = "halfblocks";
+    s
+}
+
+fn open(name: &str) -> (tempfile::TempDir, State) {
+    let (d, p) = sample(name);
+    let s = state_with(&p, Keymap::default());
+    (d, s)
+}
+
+fn key(s: &mut State, code: KeyCode) -> Vec<Effect> {
+    let fx = s.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    ack(s, &fx);
+    fx
+}
+fn ch(s: &mut State, c: char) -> Vec<Effect> {
+    key(s, KeyCode::Char(c))
+}
+fn typ(s: &mut State, text: &str) {
+    for c in text.chars() {
+        ch(s, c);
+    }
+}
+
+/// Acknowledge the journal writes as the worker would.
+fn ack(s: &mut State, fx: &[Effect]) {
+    for e in fx {
+        if let Effect::Record { seq, .. } = e {
+            s.update(Msg::Recorded {
+                seq: *seq,
+                result: Ok(()),
+            });
+        }
+    }
+}
+
+fn reviews(fx: &[Effect]) -> Vec<Option<Value>> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Record { review, .. } => Some(review.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn goto(s: &mut State, id: &str) {
+    ch(s, ':');
+    typ(s, id);
+    key(s, KeyCode::Enter);
+    assert_eq!(s.display_id(s.pos), id);
+}
+
+fn screen(s: &mut State, w: u16, h: u16) -> String {
+    s.size = (w, h);
+    // The image pane's size, as the loop sets it before drawing.
+    let sc = verdict::tui::layout::Screen::of(s);
+    s.image_area = sc.image_cells(s);
+    render_to_string(s, w, h)
+}
+
+// ----- 1. C-VQA: the question pane shows every option and both answers ----------------
+
+#[test]
+fn cvqa_synthetic_question_shows_every_option_and_both_answers_at_80x24() {
+    let (_d, mut s) = open("cvqa.jsonl");
+    goto(&mut s, "syn-00001");
+    for (w, h) in [(80, 24), (200, 50)] {
+        let out = screen(&mut s, w, h);
+        assert_eq!(out.matches("D: ").count(), 2, "{w}x{h}\n{out}");
+        assert_eq!(out.matches("Answer: ").count(), 2, "{w}x{h}\n{out}");
+    }
+}
+
+#[test]
+fn show_screens_for_review() {
+    if std::env::var("FLOW_SHOW").is_err() {
+        return;
+    }
+    let f = std::env::var("FLOW_SHOW").unwrap();
+    let mut it = f.split(':');
+    let (name, id) = (it.next().unwrap(), it.next().unwrap());
+    let (_d, mut s) = open(name);
+    goto(&mut s, id);
+    for (w, h) in [(80, 24), (200, 50)] {
+        println!("{}", screen(&mut s, w, h));
+    }
+}
