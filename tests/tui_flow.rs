@@ -140,3 +140,45 @@ fn show_screens_for_review() {
         println!("{}", screen(&mut s, w, h));
     }
 }
+
+// ----- 6. C-VQA: after a fix the screen grades against the fixed key -------------------
+
+/// The line of the screen that holds `needle`.
+fn line_with<'a>(out: &'a str, needle: &str) -> &'a str {
+    out.lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?} in\n{out}"))
+}
+
+#[test]
+fn a_fixed_cvqa_answer_is_graded_against_the_fixed_key_on_screen() {
+    let (_d, mut s) = open("cvqa.jsonl");
+    // real-00010: the file's key is 8, alice fixed it to 7; llava answered 7.
+    goto(&mut s, "real-00010");
+    let out = screen(&mut s, 200, 50);
+    let l = line_with(&out, "→ 7");
+    assert!(l.contains("✔ correct"), "{l}");
+    assert!(l.contains("fixed key 7"), "{l}");
+    // My own fix in this session (real-00009 has no other verdict): the fixed answer,
+    // its suggested reason (Enter), and the screen grades against it at once.
+    let (_d2, mut s) = open("cvqa.jsonl");
+    goto(&mut s, "real-00009");
+    ch(&mut s, 'f');
+    key(&mut s, KeyCode::Tab);
+    for _ in 0..10 {
+        key(&mut s, KeyCode::Backspace);
+    }
+    let file_key = {
+        let it = s.item().unwrap();
+        it.counterfactual.as_ref().unwrap().answer.clone()
+    };
+    let other = if file_key.trim() == "1" { "2" } else { "1" };
+    typ(&mut s, other);
+    key(&mut s, KeyCode::Enter);
+    key(&mut s, KeyCode::Enter);
+    let out = screen(&mut s, 200, 50);
+    assert!(
+        out.contains(&format!("fixed key {other}")),
+        "my fix to {other} (file key {file_key})\n{out}"
+    );
+}

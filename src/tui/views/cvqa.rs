@@ -171,6 +171,12 @@ impl View for CvqaView {
                 g.overridden,
                 my,
             ));
+            if let Some(k) = &g.fixed_key {
+                spans.push(Span::styled(
+                    format!(" · fixed key {}", one_line(k)),
+                    t.warn,
+                ));
+            }
             spans.extend(override_cycle(t, &key(action), my));
             out.push(Line::from(spans));
         }
