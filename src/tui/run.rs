@@ -148,6 +148,8 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     }
     if replay.applied > 0 {
         notices.push(replay.recovered_notice());
+        // They are in the journal, not yet in the file: the header says so until the fold.
+        state.saved = app::SaveState::Journaled;
     }
     notices.extend(image_notice);
     if !key_problems.is_empty() {
