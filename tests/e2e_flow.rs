@@ -24,3 +24,16 @@ fn after_crash_recovery_the_header_does_not_say_saved() {
     p.send("q");
     assert!(p.wait_exit().success());
 }
+
+/// `--at` with a number past the end or an id no item has says so, and opens item 1.
+#[test]
+fn at_a_missing_item_says_so() {
+    let sb = Sandbox::new();
+    for at in ["99", "nope"] {
+        let mut p = sb.open("cvqa.jsonl", &["--at", at], 60_000);
+        p.wait_for(&format!("no item {at}"));
+        p.wait_for("real-00001");
+        p.send("q");
+        assert!(p.wait_exit().success());
+    }
+}
