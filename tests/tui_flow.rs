@@ -89,6 +89,7 @@ fn ack(s: &mut State, fx: &[Effect]) {
     }
 }
 
+#[allow(dead_code)]
 fn reviews(fx: &[Effect]) -> Vec<Option<Value>> {
     fx.iter()
         .filter_map(|e| match e {
@@ -162,6 +163,8 @@ fn a_fixed_cvqa_answer_is_graded_against_the_fixed_key_on_screen() {
     // My own fix in this session (real-00009 has no other verdict): the fixed answer,
     // its suggested reason (Enter), and the screen grades against it at once.
     let (_d2, mut s) = open("cvqa.jsonl");
+    // (auto-advance would move on after the fix: the item stays on screen without it)
+    s.auto_advance = false;
     goto(&mut s, "real-00009");
     ch(&mut s, 'f');
     key(&mut s, KeyCode::Tab);
@@ -181,4 +184,49 @@ fn a_fixed_cvqa_answer_is_graded_against_the_fixed_key_on_screen() {
         out.contains(&format!("fixed key {other}")),
         "my fix to {other} (file key {file_key})\n{out}"
     );
+}
+
+// ----- auto-advance on every benchmark ----------------------------------------------------
+
+#[test]
+fn a_grade_moves_to_the_next_response_that_needs_it_then_to_the_next_item() {
+    // CHARTOM, 3 models: one justification grade each, then the next item.
+    let (_d, mut s) = open("chartom.jsonl");
+    let first = s.pos;
+    let mut recorded = 0;
+    for (k, c) in ['1', '2', '3'].into_iter().enumerate() {
+        assert_eq!(s.pos, first, "still on the item before grade {k}");
+        assert_eq!(s.model, k, "the response that needs a grade is selected");
+        recorded += reviews(&ch(&mut s, c)).len();
+    }
+    assert_eq!(recorded, 3);
+    assert_ne!(
+        s.pos, first,
+        "after the last model's grade, on to the next item"
+    );
+    assert_eq!(s.model, 0);
+    // generic: one key per item.
+    let (_d, mut s) = open("generic.jsonl");
+    assert_eq!(s.display_id(s.pos), "mmlu-1");
+    ch(&mut s, '1');
+    // mmlu-2 is alice's, not mine: it still needs me.
+    assert_eq!(s.display_id(s.pos), "mmlu-2");
+    ch(&mut s, '2');
+    assert_eq!(s.display_id(s.pos), "gsm-1");
+}
+
+#[test]
+fn auto_advance_passes_over_items_already_done() {
+    let (_d, mut s) = open("generic.jsonl");
+    // gsm-1 graded first; then mmlu-1's verdict moves on to mmlu-2, and mmlu-2's past gsm-1
+    // (done) to the only item left, none: it stays and says so.
+    goto(&mut s, "gsm-1");
+    ch(&mut s, '1');
+    goto(&mut s, "mmlu-2");
+    ch(&mut s, '2');
+    assert_eq!(s.display_id(s.pos), "mmlu-1", "gsm-1 is done: passed over");
+    ch(&mut s, '1');
+    assert_eq!(s.display_id(s.pos), "mmlu-1", "nothing left: stays");
+    let said = s.status.clone().unwrap().0;
+    assert!(said.contains("every item here is graded"), "{said}");
 }

@@ -149,19 +149,30 @@ impl State {
                 );
             }
             Action::Suspend => fx.push(Effect::Suspend),
-            Action::Identifies => self.justification(JustificationGrade::Identifies, fx),
-            Action::Partial => self.justification(JustificationGrade::Partial, fx),
-            Action::Misses => self.justification(JustificationGrade::Misses, fx),
-            Action::FactOverride => self.change_grades(fx, review::cycle_fact),
+            Action::Identifies | Action::Partial | Action::Misses => {
+                let g = match action {
+                    Action::Identifies => JustificationGrade::Identifies,
+                    Action::Partial => JustificationGrade::Partial,
+                    _ => JustificationGrade::Misses,
+                };
+                if self.justification(g, fx) {
+                    self.advance_after_grade(fx);
+                }
+            }
+            Action::FactOverride => {
+                self.change_grades(fx, review::cycle_fact);
+            }
             Action::Bonus(n) => {
                 let count = self.item().map(|i| i.bonus_points.len()).unwrap_or(0);
                 if (n as usize) > count {
                     self.set_status(format!("this item has {count} bonus points"), Level::Warn);
                     return;
                 }
-                self.change_grades(fx, |g| review::toggle_bonus(g, n as u32))
+                self.change_grades(fx, |g| review::toggle_bonus(g, n as u32));
             }
-            Action::NoBonus => self.change_grades(fx, review::no_bonus),
+            Action::NoBonus => {
+                self.change_grades(fx, review::no_bonus);
+            }
             Action::Penalty => {
                 let cur = self
                     .my_grades()
@@ -170,7 +181,11 @@ impl State {
                     .unwrap_or_default();
                 self.mode = Mode::Penalty(TextEdit::new(&cur, false));
             }
-            Action::NoPenalty => self.change_grades(fx, |g| review::set_penalty(g, None)),
+            Action::NoPenalty => {
+                if self.change_grades(fx, |g| review::set_penalty(g, None)) {
+                    self.advance_after_grade(fx);
+                }
+            }
             Action::ContextLength => {
                 self.context_len = (self.context_len + 1) % CONTEXT_LENGTHS.len()
             }
@@ -205,8 +220,12 @@ impl State {
                 });
             }
             Action::Reject => self.mode = Mode::Reject { selected: 0 },
-            Action::OriginalOverride => self.change_grades(fx, review::cycle_original),
-            Action::CounterfactualOverride => self.change_grades(fx, review::cycle_counterfactual),
+            Action::OriginalOverride => {
+                self.change_grades(fx, review::cycle_original);
+            }
+            Action::CounterfactualOverride => {
+                self.change_grades(fx, review::cycle_counterfactual);
+            }
             Action::Pass | Action::Fail | Action::Unsure => {
                 // The value each of the three verdict keys writes is the benchmark's.
                 let slot = match action {
@@ -218,7 +237,9 @@ impl State {
                     .item()
                     .map_or(crate::model::Benchmark::Other, |it| it.benchmark());
                 let v = crate::bench::spec(b).verdicts()[slot];
-                self.change_review(fx, |r, _| review::set_verdict(r, v));
+                if self.change_review(fx, |r, _| review::set_verdict(r, v)) {
+                    self.advance_after_grade(fx);
+                }
             }
             Action::Adjudicate => {
                 let done = self

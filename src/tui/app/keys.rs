@@ -179,7 +179,9 @@ impl State {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(t) => {
                         self.mode = Mode::Normal;
-                        self.change_grades(fx, |g| review::set_penalty(g, Some(&t)));
+                        if self.change_grades(fx, |g| review::set_penalty(g, Some(&t))) {
+                            self.advance_after_grade(fx);
+                        }
                     }
                     _ => {}
                 }
