@@ -54,6 +54,11 @@ fn state_with(p: &Path, keymap: Keymap) -> State {
     s.auto_advance = true;
     // Pictures on, as in a terminal that draws them: the image pane takes its rows.
     s.protocol_name = "halfblocks";
+    // The image pane's size, as the loop sets it, then the start as the loop makes it.
+    let sc = verdict::tui::layout::Screen::of(&s);
+    s.image_area = sc.image_cells(&s);
+    let fx = s.start_at(0);
+    ack(&mut s, &fx);
     s
 }
 
@@ -229,4 +234,157 @@ fn auto_advance_passes_over_items_already_done() {
     assert_eq!(s.display_id(s.pos), "mmlu-1", "nothing left: stays");
     let said = s.status.clone().unwrap().0;
     assert!(said.contains("every item here is graded"), "{said}");
+}
+
+// ----- keys per item ----------------------------------------------------------------------
+
+/// What the reviewer grades on the current screen, which must be in sight when a response
+/// opens: (benchmark's name, the texts that must be on screen).
+fn graded_texts(s: &State) -> Vec<String> {
+    let it = s.item().unwrap();
+    let short = |t: &str| t.chars().take(24).collect::<String>();
+    let r = it.responses.get(s.model);
+    match it.benchmark().name() {
+        "chartom" => vec![
+            short(r.unwrap().justification.as_deref().unwrap()),
+            "1 identifies".into(),
+        ],
+        "chartom-qa" => {
+            let mut v: Vec<String> = it.bonus_points.iter().map(|p| short(p)).collect();
+            v.push(short(r.unwrap().text.as_deref().unwrap()));
+            v.push("My penalty".into());
+            v
+        }
+        "cvqa" => vec!["Answer: ".into()],
+        _ => vec![short(r.and_then(|r| r.text.as_deref()).unwrap_or(""))],
+    }
+}
+
+/// The keys a reviewer gives the selected response: CHARTOM `1` (identifies); CharToM-QA
+/// the judge's bonus points as ticks (`x` when none) and `0` (no penalty); C-VQA `a`;
+/// others `1`.
+fn grading_keys(s: &State) -> Vec<char> {
+    let it = s.item().unwrap();
+    match it.benchmark().name() {
+        "chartom-qa" => {
+            let r = &it.responses[s.model];
+            let ticks: Vec<char> = match r.judge.as_ref().map(|j| j.bonus_list()) {
+                Some(verdict::model::JudgeBonus::Points(p)) if !p.is_empty() => p
+                    .iter()
+                    .map(|n| char::from_digit(*n, 10).unwrap())
+                    .collect(),
+                _ => vec!['x'],
+            };
+            ticks.into_iter().chain(['0']).collect()
+        }
+        "cvqa" => vec!['a'],
+        _ => vec!['1'],
+    }
+}
+
+/// Grade every item of `name` at `w`×`h` through the live keymap; per item, the keys it
+/// took and the ticks among them. Asserts that what is graded is on screen each time a
+/// response comes up, with no scrolling key pressed.
+fn keys_per_item(name: &str, w: u16, h: u16) -> Vec<(String, usize, usize)> {
+    let (d, p) = sample(name);
+    let store = Store::open(&p).unwrap();
+    let meta = facts::index(&store, 2);
+    let mut s = State::new(
+        store,
+        "carol".into(),
+        Keymap::default(),
+        ThemeName::Mono,
+        clock(),
+    );
+    s.update(Msg::Indexed {
+        generation: 0,
+        meta,
+    });
+    s.size = (w, h);
+    s.auto_advance = true;
+    s.protocol_name = "halfblocks";
+    let sc = verdict::tui::layout::Screen::of(&s);
+    s.image_area = sc.image_cells(&s);
+    let fx = s.start_at(0);
+    ack(&mut s, &fx);
+    let mut out: Vec<(String, usize, usize)> = vec![];
+    let mut guard = 0;
+    loop {
+        guard += 1;
+        assert!(guard < 500, "{name}: no end");
+        let id = s.display_id(s.pos);
+        let out_screen = render_to_string(&s, w, h);
+        for t in graded_texts(&s) {
+            assert!(
+                out_screen.contains(&t),
+                "{name} {w}x{h} {id} model {}: {t:?} not on screen\n{out_screen}",
+                s.model
+            );
+        }
+        let keys = grading_keys(&s);
+        let ticks = keys
+            .iter()
+            .filter(|c| c.is_ascii_digit() && **c != '0')
+            .count()
+            + keys.iter().filter(|c| **c == 'x').count();
+        let ticks = if s.item().unwrap().benchmark().name() == "chartom-qa" {
+            ticks
+        } else {
+            0
+        };
+        for c in &keys {
+            ch(&mut s, *c);
+        }
+        match out.last_mut() {
+            Some(last) if last.0 == id => {
+                last.1 += keys.len();
+                last.2 += ticks;
+            }
+            _ => out.push((id.clone(), keys.len(), ticks)),
+        }
+        let done = s
+            .status
+            .as_ref()
+            .is_some_and(|(m, _)| m.contains("every item here is graded"));
+        if done {
+            break;
+        }
+        if s.display_id(s.pos) == id {
+            continue;
+        }
+    }
+    drop(d);
+    out
+}
+
+#[test]
+fn keys_per_item_meet_the_targets() {
+    let lm = "lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl";
+    let mut table = vec![];
+    for (w, h) in [(80, 24), (200, 50)] {
+        for name in [
+            "chartom.jsonl",
+            "chartom-qa-long.jsonl",
+            "chartom-qa.jsonl",
+            "cvqa.jsonl",
+            "generic.jsonl",
+            lm,
+        ] {
+            let per = keys_per_item(name, w, h);
+            let most = per.iter().map(|p| p.1).max().unwrap();
+            let over = per.iter().map(|p| p.1 as i64 - p.2 as i64).max().unwrap();
+            match name {
+                "chartom.jsonl" => assert!(most <= 4, "{name} {w}x{h}: {per:?}"),
+                "chartom-qa-long.jsonl" | "chartom-qa.jsonl" => {
+                    assert!(over <= 2, "{name} {w}x{h}: ticks + {over}: {per:?}")
+                }
+                _ => assert!(most <= 1, "{name} {w}x{h}: {per:?}"),
+            }
+            table.push(format!(
+                "| {name} | {w}×{h} | {} | {most} | {over} |",
+                per.len()
+            ));
+        }
+    }
+    println!("{}", table.join("\n"));
 }

@@ -91,6 +91,9 @@ impl State {
                 let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
                 if n > 1 {
                     self.model = (self.model + 1) % n;
+                    if !self.side_by_side {
+                        self.scroll = crate::tui::draw::target_scroll(self);
+                    }
                 } else {
                     self.set_status(one_response(n, "no other model to switch to"), Level::Info);
                 }

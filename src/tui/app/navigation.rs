@@ -12,6 +12,8 @@ impl State {
         let mut fx = Vec::new();
         if !self.store.is_empty() {
             self.goto(index.min(self.store.len() - 1), &mut fx);
+            // Opened with what is graded in sight (the first item too).
+            self.scroll = crate::tui::draw::target_scroll(self);
         }
         fx
     }
@@ -183,6 +185,10 @@ impl State {
             fx.push(self.position_effect());
         }
         self.request_image(fx);
+        if changed {
+            // Opened with what is graded in sight.
+            self.scroll = crate::tui::draw::target_scroll(self);
+        }
         // Prefetch the next item's image.
         let next = match &self.visible {
             Some(v) => v.after(i),

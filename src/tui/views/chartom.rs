@@ -132,6 +132,10 @@ pub(crate) fn histogram_lines(state: &State, item: &Item, width: u16) -> Vec<Lin
 pub struct ChartomView;
 
 impl View for ChartomView {
+    fn target(&self, _state: &State, _item: &Item) -> crate::tui::views::Target {
+        crate::tui::views::Target::Response
+    }
+
     fn context(&self) -> Context {
         Context::Chartom
     }

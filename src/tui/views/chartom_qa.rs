@@ -174,6 +174,17 @@ impl View for ChartomQaView {
         Context::ChartomQa
     }
 
+    /// The question: under it the reference answer, the response and its checklist. The
+    /// context above it is read by scrolling up.
+    fn target(&self, state: &State, item: &Item) -> crate::tui::views::Target {
+        let context = item.context.as_ref().map_or(0, |c| {
+            let len = CONTEXT_LENGTHS[state.context_len];
+            1 + text_lines(c.get(len).unwrap_or(""), state.theme.text).len()
+        });
+        // the book line, the context, a blank line, then the question's heading
+        crate::tui::views::Target::ItemLine(1 + context + 1)
+    }
+
     fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
         chartom_qa_lines(state, item)
     }

@@ -24,6 +24,11 @@ pub(crate) struct Pane {
     /// A line pinned at the top, never scrolled away: my grade and what it applies to.
     pinned: Option<Line<'static>>,
     lines: Vec<Line<'static>>,
+    /// The line where what is graded begins (`View::target`), when not the top.
+    target: Option<usize>,
+    /// The selected response's first line (its model tabs) and the line after its grades:
+    /// when what is graded does not fit from `target`, the item opens at the response.
+    response: Option<(usize, usize)>,
 }
 
 /// The item view's layout and content: computed once per frame, drawn by `draw_item`,
@@ -66,6 +71,8 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
                 "This result set has no items.",
                 t.dim,
             ))],
+            target: None,
+            response: None,
         });
         return out;
     };
@@ -97,6 +104,8 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
                 title: Line::from(" unreadable item "),
                 pinned: None,
                 lines,
+                target: None,
+                response: None,
             });
             return out;
         }
@@ -164,6 +173,8 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
             title: Line::from(title),
             pinned: None,
             lines: item_lines,
+            target: None,
+            response: None,
         });
         let cols =
             Layout::horizontal((0..per).map(|_| Constraint::Ratio(1, per as u32))).split(parts[1]);
@@ -185,16 +196,31 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
                     cols[k - start].width.saturating_sub(2),
                 )),
                 lines,
+                target: None,
+                response: None,
             });
         }
     } else {
         let mut all = main;
+        let mut target = match view.target(state, item) {
+            views::Target::Top => None,
+            views::Target::ItemLine(k) => Some(k.min(all.len())),
+            views::Target::Response => None,
+        };
+        let mut response = None;
         if let Some(r) = item.responses.get(state.model) {
             if !all.is_empty() {
                 all.push(Line::from(""));
             }
+            let first = all.len();
+            if view.target(state, item) == views::Target::Response {
+                target = Some(first);
+            }
             all.push(model_tabs(state, item));
             all.extend(view.response_lines(state, item, r, true));
+            if target.is_some() {
+                response = Some((first, all.len()));
+            }
         }
         all.extend(review_lines(state, item, Scope::All));
         let model = item.responses.get(state.model).map(|r| r.model.as_str());
@@ -209,6 +235,8 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
                 text_rect.width.saturating_sub(2),
             )),
             lines: all,
+            target,
+            response,
         });
     }
     out
@@ -244,6 +272,40 @@ pub fn max_scroll(state: &State) -> u16 {
         .map(|p| pane_geometry(p).1)
         .max()
         .unwrap_or(0)
+}
+
+/// Where the item's text opens: the top when all of it fits or what is graded is on the
+/// first page; else scrolled so that what is graded (`View::target`) is the first line.
+pub fn target_scroll(state: &State) -> u16 {
+    let screen = Screen::of(state);
+    if screen.too_small {
+        return 0;
+    }
+    let panes = item_panes(state, item_areas(state, screen.body));
+    let Some(p) = panes.panes.iter().find(|p| p.target.is_some()) else {
+        return 0;
+    };
+    let (text, max) = pane_geometry(p);
+    let rows_to = |k: usize| {
+        Paragraph::new(p.lines[..k.min(p.lines.len())].to_vec())
+            .wrap(Wrap { trim: false })
+            .line_count(text.width.max(1)) as u16
+    };
+    // What is graded ends with the selected response's grades (else the text's end).
+    let end = rows_to(p.response.map_or(p.lines.len(), |(_, end)| end));
+    // All of it on the first page: no need to scroll.
+    if max == 0 || end <= text.height {
+        return 0;
+    }
+    let mut row = rows_to(p.target.unwrap_or(0));
+    // What is graded does not fit from its start (a question and a long response over a
+    // checklist): open at the response, the question a scroll up.
+    if let Some((first, _)) = p.response
+        && end.saturating_sub(row) > text.height
+    {
+        row = rows_to(first).max(row);
+    }
+    row.min(max)
 }
 
 /// How far `PgDn`/`PgUp` move the item's text: the visible rows of the pane that scrolls
