@@ -388,3 +388,21 @@ fn keys_per_item_meet_the_targets() {
     }
     println!("{}", table.join("\n"));
 }
+
+// ----- 4. CHARTOM: an original chart has no planted manipulation ---------------------
+
+#[test]
+fn an_original_chart_does_not_say_it_has_the_pairs_manipulation() {
+    let (_d, mut s) = open("chartom.jsonl");
+    goto(&mut s, "G7_Q1_1");
+    s.scroll = 0;
+    let out = screen(&mut s, 200, 50);
+    assert!(!out.contains("Planted manipulation: truncated"), "{out}");
+    assert!(!out.contains("vs planted: truncated"), "{out}");
+    assert!(out.contains("none on this chart"), "{out}");
+    // the manipulated chart of the pair says what is planted
+    goto(&mut s, "G7_Q1_2");
+    s.scroll = 0;
+    let out = screen(&mut s, 200, 50);
+    assert!(out.contains("Planted manipulation: truncated"), "{out}");
+}

@@ -32,11 +32,7 @@ pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<
                 t.text,
             ),
         ]));
-        out.push(kv(
-            t,
-            "Planted manipulation",
-            c.manipulation.as_deref().unwrap_or("none (honest chart)"),
-        ));
+        out.push(kv(t, "Planted manipulation", &planted(item)));
     }
     if let Some(fact) = &item.fact {
         out.push(Line::from(""));
@@ -128,6 +124,27 @@ pub(crate) fn histogram_lines(state: &State, item: &Item, width: u16) -> Vec<Lin
     out
 }
 
+/// An original chart (`_1`): nothing is planted in it, whatever its pair's manipulation;
+/// its justification's grade is docs/format.md's "Justification of an original chart".
+fn is_original(item: &Item) -> bool {
+    item.chart
+        .as_ref()
+        .is_some_and(|c| c.version == Some(crate::bench::chartom::fields::ChartVersion::Original))
+}
+
+/// What is planted in this chart: on an original, none (the pair's manipulation, which
+/// the file may name on both charts, is its manipulated chart's).
+fn planted(item: &Item) -> String {
+    let m = item.chart.as_ref().and_then(|c| c.manipulation.as_deref());
+    match (is_original(item), m) {
+        (true, Some(m)) => {
+            format!("none on this chart (original; its pair's manipulated chart: {m})")
+        }
+        (true, None) | (false, None) => "none (honest chart)".into(),
+        (false, Some(m)) => m.to_string(),
+    }
+}
+
 /// The CHARTOM view.
 pub struct ChartomView;
 
@@ -204,15 +221,11 @@ impl View for ChartomView {
             r.justification.as_deref().unwrap_or("—"),
             t.text,
         ));
-        let planted = item
-            .chart
-            .as_ref()
-            .and_then(|c| c.manipulation.as_deref())
-            .unwrap_or("none (honest chart)");
         out.push(Line::from(vec![
             Span::styled("  vs planted: ", t.dim),
-            Span::styled(sanitize(planted), t.warn),
+            Span::styled(sanitize(&planted(item)), t.warn),
         ]));
+
         let grade = mine.justification.map(|g| g.name()).unwrap_or("not graded");
         let mut spans = vec![
             Span::styled("My grade: ", t.dim),
