@@ -406,3 +406,39 @@ fn an_original_chart_does_not_say_it_has_the_pairs_manipulation() {
     let out = screen(&mut s, 200, 50);
     assert!(out.contains("Planted manipulation: truncated"), "{out}");
 }
+
+/// A state on a file of these lines (in a copy of sample-data, so images resolve).
+fn open_lines(lines: &[Value]) -> (tempfile::TempDir, State) {
+    let (d, _) = sample("chartom.jsonl");
+    let p = d.path().join("lines.jsonl");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&p, text).unwrap();
+    let s = state_with(&p, Keymap::default());
+    (d, s)
+}
+
+// ----- 5. CHARTOM: MIND is scored against the HMI stats uses --------------------------
+
+#[test]
+fn mind_is_scored_against_the_recomputed_hmi_when_the_file_has_none() {
+    // No `mind.hmi` in the file; 1 of 4 answers outside (−∞, √(10·40) = 20): HMI 0.25.
+    let item = serde_json::json!({"id": "N_1", "benchmark": "chartom",
+        "chart": {"pair": "N", "version": "manipulated", "type": "bar", "manipulation": "truncated y-axis"},
+        "fact": {"question": "How many?", "format": "number", "key": 10,
+                 "strategies": {"misled": 40, "skim": 100},
+                 "human_answers": [[10, 3], [100, 1]]},
+        "responses": [{"model": "m", "fact": "10", "mind": 0.3, "justification": "The axis is cut."}]});
+    let (d, mut s) = open_lines(&[item]);
+    let out = screen(&mut s, 200, 50);
+    let l = line_with(&out, "MIND prediction");
+    assert!(!l.contains("no HMI"), "{l}");
+    assert!(l.contains("vs HMI 0.25"), "{l}");
+    assert!(l.contains("squared error 0.0025"), "{l}");
+    // stats scores the same item the same way
+    let st = verdict::stats::compute(&Store::open(&d.path().join("lines.jsonl")).unwrap());
+    let v = serde_json::to_value(&st).unwrap();
+    let mse = v["benchmarks"]["chartom"]["models"]["m"]["mind_mse"]
+        .as_f64()
+        .unwrap();
+    assert!((mse - 0.0025).abs() < 1e-9, "{mse}");
+}

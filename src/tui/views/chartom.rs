@@ -201,16 +201,24 @@ impl View for ChartomView {
             mine.fact_correct,
         )));
         if let Some(mind) = r.mind {
-            let hmi = item.mind.map(|m| m.hmi);
+            // The HMI `verdict stats` scores MIND against: the file's, else recomputed.
+            let recomputed = grading::chartom_hmi(item).map(|h| h.hmi);
+            let hmi = crate::grade::chartom::mind_target(item, recomputed);
+            let whose = if item.mind.is_none() && hmi.is_some() {
+                " (recomputed)"
+            } else {
+                ""
+            };
             out.push(Line::from(vec![
                 Span::styled("MIND prediction: ", t.dim),
                 Span::styled(format!("{mind:.2}"), t.text),
                 Span::styled(
                     match hmi {
-                        Some(h) => {
-                            format!("  vs HMI {h:.2} · squared error {:.4}", (mind - h).powi(2))
-                        }
-                        None => "  (no HMI)".into(),
+                        Some(h) => format!(
+                            "  vs HMI {h:.2}{whose} · squared error {:.4}",
+                            crate::grade::chartom::squared_error(mind, h)
+                        ),
+                        None => "  (no HMI: not scored)".into(),
                     },
                     t.dim,
                 ),
