@@ -442,3 +442,17 @@ fn mind_is_scored_against_the_recomputed_hmi_when_the_file_has_none() {
         .unwrap();
     assert!((mse - 0.0025).abs() < 1e-9, "{mse}");
 }
+
+// ----- 7. C-VQA: my grade line names the model the overrides act on ------------------
+
+#[test]
+fn cvqa_grade_line_names_the_selected_model_and_keeps_my_other_overrides() {
+    let (_d, mut s) = open("cvqa.jsonl");
+    goto(&mut s, "real-00002");
+    ch(&mut s, '2'); // llava-1.5's counterfactual: correct (override)
+    ch(&mut s, 'm');
+    let out = screen(&mut s, 80, 24);
+    let l = line_with(&out, "My grade");
+    assert!(l.contains("selected instructblip"), "{l}");
+    assert!(l.contains("llava-1.5 cf ✔"), "{l}");
+}

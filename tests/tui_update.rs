@@ -1064,7 +1064,7 @@ fn overrides_show_the_effective_grade_and_the_cycle() {
     );
     assert!(line(&out, "→ 1 ").contains("[wrong]"), "{out}");
     assert!(
-        out.contains("llava original override wrong  ✔ recorded"),
+        out.contains("selected llava · llava orig ✘  ✔ recorded"),
         "{out}"
     );
     insta::assert_snapshot!("cvqa_override_80x24", out);

@@ -103,6 +103,9 @@ pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, V
     (o, c)
 }
 
+/// My grade line before the question is verified.
+pub(crate) const NOT_VERIFIED: &str = "not verified";
+
 /// The C-VQA view.
 pub struct CvqaView;
 
@@ -201,10 +204,34 @@ impl View for CvqaView {
                 r.reason.map(|x| x.name()).unwrap_or("no reason")
             ),
             Some(s) => s.done().into(),
-            None => "question not verified".into(),
+            None => NOT_VERIFIED.into(),
         };
         if !column {
             parts.push(verification);
+            // The line stays in sight when the pane scrolls: it names the response the
+            // override keys act on, and keeps my overrides of every response in view.
+            let n = item.responses.len();
+            if n > 1
+                && let Some(m) = model
+            {
+                parts.push(format!("selected {}", one_line(m)));
+            }
+            for resp in &item.responses {
+                let gr = r.for_model(&resp.model, n).cloned().unwrap_or_default();
+                let whose = if n > 1 {
+                    format!("{} ", one_line(&resp.model))
+                } else {
+                    String::new()
+                };
+                // short, as in a column: the answer's own line says whose override it is
+                if let Some(c) = gr.original_correct {
+                    parts.push(format!("{whose}orig {}", tick(c)));
+                }
+                if let Some(c) = gr.counterfactual_correct {
+                    parts.push(format!("{whose}cf {}", tick(c)));
+                }
+            }
+            return parts;
         }
         let gr = g.cloned().unwrap_or_default();
         let whose = match model {
