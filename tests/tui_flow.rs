@@ -456,3 +456,39 @@ fn cvqa_grade_line_names_the_selected_model_and_keeps_my_other_overrides() {
     assert!(l.contains("selected instructblip"), "{l}");
     assert!(l.contains("llava-1.5 cf ✔"), "{l}");
 }
+
+// ----- 2 (and 18.6). Item-level verdicts count among the verdicts used ------------------
+
+fn resolution_of(lines: &[Value]) -> Value {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("x.jsonl");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&p, text).unwrap();
+    let st = verdict::stats::compute(&Store::open(&p).unwrap());
+    serde_json::to_value(&st).unwrap()["resolution"].clone()
+}
+
+#[test]
+fn item_level_verdicts_are_counted_among_the_verdicts_used() {
+    let generic = |id: &str| {
+        serde_json::json!({"id": id, "benchmark": "mmlu", "question": "2+2?", "answer": "4",
+            "responses": [{"model": "m", "text": "4"}],
+            "reviews": {"carol": {"at": "2026-11-20T09:30:00Z", "verdict": "pass"}}})
+    };
+    let r = resolution_of(&[generic("a"), generic("b"), generic("c")]);
+    assert_eq!(r["single"], 3, "{r}");
+    assert_eq!(r["none"], 0, "{r}");
+    // C-VQA: an adjudicated verification is the verdict used for both responses.
+    let cvqa = serde_json::json!({"id": "real-1", "benchmark": "cvqa", "split": "real",
+        "group": "direct",
+        "original": {"question": "How many?", "answer": "2"},
+        "counterfactual": {"question": "How many if one more?", "answer": "3"},
+        "responses": [{"model": "a", "original": "2", "counterfactual": "3"},
+                      {"model": "b", "original": "2", "counterfactual": "4"}],
+        "reviews": {"alice": {"at": "2026-11-20T09:30:00Z", "status": "accept"},
+                    "bob": {"at": "2026-11-20T09:31:00Z", "status": "reject", "reason": "ambiguous"},
+                    "carol": {"at": "2026-11-20T09:32:00Z", "status": "accept", "final": true}}});
+    let r = resolution_of(&[cvqa]);
+    assert_eq!(r["final"], 2, "{r}");
+    assert_eq!(r["none"], 0, "{r}");
+}
