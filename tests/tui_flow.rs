@@ -492,3 +492,26 @@ fn item_level_verdicts_are_counted_among_the_verdicts_used() {
     assert_eq!(r["final"], 2, "{r}");
     assert_eq!(r["none"], 0, "{r}");
 }
+
+// ----- 11. A note whose submit is Ctrl-s: Enter is a new line -------------------------
+
+#[test]
+fn with_note_submit_on_ctrl_s_enter_is_a_new_line() {
+    let (_d, p) = sample("generic.jsonl");
+    let mut km = Keymap::default();
+    let cfg: std::collections::BTreeMap<String, Vec<String>> =
+        [("note.submit".to_string(), vec!["ctrl-s".to_string()])].into();
+    assert!(km.apply_config(&cfg).is_empty());
+    let mut s = state_with(&p, km);
+    ch(&mut s, 'i');
+    typ(&mut s, "line one");
+    key(&mut s, KeyCode::Enter);
+    typ(&mut s, "line two");
+    let fx = s.update(Msg::Key(KeyEvent::new(
+        KeyCode::Char('s'),
+        KeyModifiers::CONTROL,
+    )));
+    let r = reviews(&fx);
+    assert_eq!(r.len(), 1, "Ctrl-s saves the note");
+    assert_eq!(r[0].as_ref().unwrap()["note"], "line one\nline two");
+}
