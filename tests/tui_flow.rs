@@ -515,3 +515,38 @@ fn with_note_submit_on_ctrl_s_enter_is_a_new_line() {
     assert_eq!(r.len(), 1, "Ctrl-s saves the note");
     assert_eq!(r[0].as_ref().unwrap()["note"], "line one\nline two");
 }
+
+// ----- 12. CharToM-QA items with more than 9 bonus points ----------------------------
+
+#[test]
+fn points_past_9_can_be_ticked_and_1_0_is_point_10() {
+    let points: Vec<String> = (1..=12).map(|k| format!("point {k}")).collect();
+    let item = serde_json::json!({"id": "many", "benchmark": "chartom-qa", "book": "B",
+        "dimension": "belief", "question": "Q?", "answer": "A.", "bonus_points": points,
+        "responses": [{"model": "m", "text": "An answer."}]});
+    let (_d, mut s) = open_lines(&[item]);
+    // `1 0` then Enter: point 10, not point 1 and "no penalty"
+    let mut all = vec![];
+    for c in ['1', '0'] {
+        all.extend(reviews(&ch(&mut s, c)));
+    }
+    all.extend(reviews(&key(&mut s, KeyCode::Enter)));
+    assert_eq!(all.len(), 1, "one grade recorded: {all:?}");
+    let g = all[0].as_ref().unwrap();
+    assert_eq!(g["bonus"], serde_json::json!([10]), "{g}");
+    assert!(g.get("penalty").is_none(), "{g}");
+    // `1 2` Enter: point 12; `3` Enter: point 3
+    ch(&mut s, '1');
+    ch(&mut s, '2');
+    key(&mut s, KeyCode::Enter);
+    ch(&mut s, '3');
+    let fx = key(&mut s, KeyCode::Enter);
+    let g = reviews(&fx)[0].clone().unwrap();
+    assert_eq!(g["bonus"], serde_json::json!([3, 10, 12]), "{g}");
+    // a number past the last point is refused, nothing recorded
+    ch(&mut s, '1');
+    ch(&mut s, '3');
+    let fx = key(&mut s, KeyCode::Enter);
+    assert!(reviews(&fx).is_empty());
+    assert!(s.status.clone().unwrap().0.contains("12 bonus points"));
+}

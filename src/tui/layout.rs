@@ -131,6 +131,7 @@ impl Screen {
                 Mode::Normal
                     | Mode::Note(_)
                     | Mode::Penalty(_)
+                    | Mode::Bonus(_)
                     | Mode::Reject { .. }
                     | Mode::RejectOther(_)
                     | Mode::FixReason { .. }

@@ -167,6 +167,12 @@ impl State {
             }
             Action::Bonus(n) => {
                 let count = self.item().map(|i| i.bonus_points.len()).unwrap_or(0);
+                if count > 9 {
+                    // Points 10 and up: the digit opens the point's number (`1 0` Enter
+                    // is point 10; `1` Enter point 1).
+                    self.mode = Mode::Bonus(TextEdit::new(&n.to_string(), false));
+                    return;
+                }
                 if (n as usize) > count {
                     self.set_status(format!("this item has {count} bonus points"), Level::Warn);
                     return;

@@ -141,6 +141,8 @@ pub enum Mode {
     Jump(TextEdit),
     Note(TextEdit),
     Penalty(TextEdit),
+    /// CharToM-QA with more than 9 bonus points: the number of the point to tick.
+    Bonus(TextEdit),
     Reject {
         selected: usize,
     },

@@ -25,9 +25,11 @@ impl State {
             }
             Msg::Mouse(m) => self.on_mouse(m, &mut fx),
             Msg::Paste(text) => match &mut self.mode {
-                Mode::Note(e) | Mode::Penalty(e) | Mode::Jump(e) | Mode::RejectOther(e) => {
-                    e.insert_str(&text)
-                }
+                Mode::Note(e)
+                | Mode::Penalty(e)
+                | Mode::Jump(e)
+                | Mode::RejectOther(e)
+                | Mode::Bonus(e) => e.insert_str(&text),
                 Mode::Fix(f) => {
                     if f.on_answer {
                         f.answer.insert_str(&text)
