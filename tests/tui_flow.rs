@@ -550,3 +550,19 @@ fn points_past_9_can_be_ticked_and_1_0_is_point_10() {
     assert!(reviews(&fx).is_empty());
     assert!(s.status.clone().unwrap().0.contains("12 bonus points"));
 }
+
+// ----- 3. The verification filters and the figures say which verdict they count ------
+
+#[test]
+fn verification_filters_and_figures_name_what_they_count() {
+    let (_d, mut s) = open("cvqa.jsonl");
+    ch(&mut s, 'F');
+    let out = screen(&mut s, 200, 50);
+    let l = line_with(&out, "accepted");
+    assert!(l.contains("by a reviewer"), "{l}");
+    let (_d, p) = sample("cvqa.jsonl");
+    let st = verdict::stats::compute(&Store::open(&p).unwrap());
+    let text = verdict::cli::stats::render(&st, "cvqa.jsonl");
+    let l = line_with(&text, "question verification");
+    assert!(l.contains("the verdict that counts"), "{l}");
+}

@@ -233,7 +233,10 @@ pub(crate) fn summary_lines(state: &State, v: &Value, width: u16) -> (Vec<Line<'
                 .map(|(k, n)| format!("{k} {n}"))
                 .collect();
             lines.push(Line::from(Span::styled(
-                format!("  verification: {}", parts.join(" · ")),
+                format!(
+                    "  verification (the verdict that counts): {}",
+                    parts.join(" · ")
+                ),
                 t.dim,
             )));
         }
