@@ -566,3 +566,26 @@ fn verification_filters_and_figures_name_what_they_count() {
     let l = line_with(&text, "question verification");
     assert!(l.contains("the verdict that counts"), "{l}");
 }
+
+// ----- 15. Idle stretches are clamped -------------------------------------------------
+
+#[test]
+fn an_idle_stretch_counts_at_most_two_minutes() {
+    let (_d, mut s) = open("generic.jsonl");
+    s.auto_advance = false;
+    // 10 minutes with no key (a coffee break), then a verdict: 2 minutes count
+    s.clock.instant += std::time::Duration::from_secs(600);
+    let fx = ch(&mut s, '1');
+    assert_eq!(reviews(&fx)[0].as_ref().unwrap()["seconds"], 120.0);
+    // 46 s of reading, then the next key: counted in full
+    s.clock.instant += std::time::Duration::from_secs(46);
+    let fx = ch(&mut s, '2');
+    assert_eq!(reviews(&fx)[0].as_ref().unwrap()["seconds"], 166.0);
+    // keys in between keep the stretches short: 5 × 60 s of scrolling count in full
+    for _ in 0..5 {
+        s.clock.instant += std::time::Duration::from_secs(60);
+        ch(&mut s, 'j');
+    }
+    let fx = ch(&mut s, '3');
+    assert_eq!(reviews(&fx)[0].as_ref().unwrap()["seconds"], 466.0);
+}

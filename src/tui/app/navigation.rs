@@ -179,8 +179,8 @@ impl State {
             if let Some(k) = chosen {
                 self.model = k;
             }
-            self.timing.arrived = self.clock.instant;
-            self.timing.seconds_base = self.my_review(i).and_then(|r| r.seconds).unwrap_or(0.0);
+            let base = self.my_review(i).and_then(|r| r.seconds).unwrap_or(0.0);
+            self.timing.arrive(self.clock.instant, base);
             // Saved on every move, so that a killed session resumes on the item shown.
             fx.push(self.position_effect());
         }

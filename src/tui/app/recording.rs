@@ -300,12 +300,8 @@ impl State {
             .format(&time::format_description::well_known::Rfc3339)
             .unwrap_or_default();
         r.at = Some(at);
-        let secs = self.timing.seconds_base
-            + self
-                .clock
-                .instant
-                .duration_since(self.timing.arrived)
-                .as_secs_f64();
+        // Each stretch without a key counts at most two minutes (timing::IDLE_CAP).
+        let secs = self.timing.on_item();
         r.seconds = Some((secs * 10.0).round() / 10.0);
         // A review left saying nothing is removed, not written empty.
         let after = review::has_content(&r).then_some(r);

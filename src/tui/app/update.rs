@@ -21,9 +21,13 @@ impl State {
                 if k.kind == KeyEventKind::Release {
                     return fx;
                 }
+                self.timing.input(self.clock.instant);
                 self.on_key(k, &mut fx);
             }
-            Msg::Mouse(m) => self.on_mouse(m, &mut fx),
+            Msg::Mouse(m) => {
+                self.timing.input(self.clock.instant);
+                self.on_mouse(m, &mut fx)
+            }
             Msg::Paste(text) => match &mut self.mode {
                 Mode::Note(e)
                 | Mode::Penalty(e)
