@@ -99,6 +99,28 @@ impl Default for Options {
 pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
     let store = Store::open(path)?;
     let mut report = check_store_with(&store, opts);
+    let aside = crate::journal::kept_aside_problems(&store, path);
+    if !aside.is_empty() {
+        let files: Vec<String> = crate::journal::kept_aside_paths(path)
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        report.problems.insert(
+            0,
+            Problem {
+                line: None,
+                id: None,
+                field: None,
+                severity: Severity::Notice,
+                message: format!(
+                    "{} kept aside could not be applied to the file ({}): {}",
+                    crate::journal::verdicts(aside.len()),
+                    files.join(", "),
+                    aside.join("; ")
+                ),
+            },
+        );
+    }
     for jp in crate::journal::journal_paths(path) {
         let journal = Journal::at(jp);
         // An empty journal belongs to a session with nothing pending.
@@ -137,7 +159,9 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
 
 /// Check every item of an open store, with options.
 pub fn check_store_with(store: &Store, opts: Options) -> Report {
-    let base = crate::import::parent_dir(store.path());
+    // Relative image paths: against the folder of the file's origin (a `split` or `merge`
+    // output holds its source's items), else its own folder.
+    let base = store.image_dir().to_path_buf();
     let mut report = Report {
         file: store.path().to_path_buf(),
         items: store.len(),
@@ -153,9 +177,9 @@ pub fn check_store_with(store: &Store, opts: Options) -> Report {
         });
     }
     let mut ids: HashMap<String, u32> = HashMap::new();
-    let mut images: HashMap<String, bool> = HashMap::new();
+    let mut images: HashMap<String, Option<&'static str>> = HashMap::new();
     // An evaluation line without `model` is named from the file, as the loader does.
-    let eval_model = crate::model::eval_model_name(store.path());
+    let eval_model = crate::model::eval_model_name(store.naming_path());
     for i in 0..store.len() {
         let line = store.line(i);
         let fallback = store.fallback_id(i);
@@ -292,13 +316,42 @@ pub fn review_errors(item: &Value, reviewer: &str, review: &Value, file: &Path) 
 
 const BENCHMARKS: [&str; 3] = ["chartom", "chartom-qa", "cvqa"];
 
+/// What is wrong with an image path, from its type alone (nothing is opened: a FIFO
+/// would block): `None` for a regular file.
+fn image_problem(path: &Path) -> Option<&'static str> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Some("not found");
+    };
+    let ft = meta.file_type();
+    if ft.is_file() {
+        return None;
+    }
+    if ft.is_dir() {
+        return Some("not a regular file (a directory)");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return Some("not a regular file (a FIFO)");
+        }
+        if ft.is_char_device() || ft.is_block_device() {
+            return Some("not a regular file (a device)");
+        }
+        if ft.is_socket() {
+            return Some("not a regular file (a socket)");
+        }
+    }
+    Some("not a regular file")
+}
+
 fn check_item(
     c: &mut Ctx,
     obj: &Map<String, Value>,
     opts: Options,
     base: &Path,
     eval_model: Option<&str>,
-    images: &mut HashMap<String, bool>,
+    images: &mut HashMap<String, Option<&'static str>>,
 ) {
     // A line that names no benchmark may be in a benchmark's own layout (the registry's
     // rule, `bench::layout_of_object`).
@@ -331,14 +384,14 @@ fn check_item(
         if img.trim().is_empty() {
             c.warn("image", "empty image path");
         } else if opts.images {
-            let exists = *images
+            let problem = *images
                 .entry(img.to_string())
-                .or_insert_with(|| base.join(img).is_file());
-            if !exists {
+                .or_insert_with(|| image_problem(&base.join(img)));
+            if let Some(problem) = problem {
                 c.warn(
                     "image",
                     format!(
-                        "image file not found: {}",
+                        "image file {problem}: {}",
                         quote(&base.join(img).to_string_lossy())
                     ),
                 );

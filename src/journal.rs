@@ -27,6 +27,11 @@ pub struct Record {
     pub id: Option<String>,
     pub reviewer: String,
     pub review: Option<Value>,
+    /// For an item without an id: what its content was (`content_key`), to find it again
+    /// by that if lines were added or removed before it. Absent in journals of earlier
+    /// versions (their id-less records are placed by position).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 /// What a replay did. Nothing a journal holds is dropped in silence: every line that was not
@@ -47,6 +52,10 @@ pub struct Replay {
     /// The journals holding what was not applied: keep a copy of them before they are
     /// folded away.
     pub to_keep: Vec<PathBuf>,
+    /// Copies kept aside by earlier sessions (`kept_aside_paths`), each with how many of
+    /// its verdicts still cannot be applied to the file (their item is gone, or they do
+    /// not fit it): never folded, shown by every command and on every open.
+    pub kept_aside: Vec<(PathBuf, usize)>,
 }
 
 impl Replay {
@@ -62,6 +71,11 @@ impl Replay {
         (self.skipped.iter().chain(&self.invalid))
             .filter(|m| m.starts_with(&of_it))
             .count()
+    }
+
+    /// How many journal records were read but not applied (skipped or invalid).
+    pub fn not_applied_in_journals(&self) -> usize {
+        self.skipped.len() + self.invalid.len()
     }
 
     /// Every line not applied, each with why.
@@ -93,6 +107,30 @@ impl Replay {
         )
     }
 
+    /// How many verdicts kept aside by earlier sessions cannot be applied to the file.
+    pub fn kept_aside_verdicts(&self) -> usize {
+        self.kept_aside.iter().map(|(_, n)| n).sum()
+    }
+
+    /// The verdicts kept aside by earlier sessions, in the words every command and the
+    /// reviewer use; `None` when there are none.
+    pub fn kept_aside_notice(&self) -> Option<String> {
+        let n = self.kept_aside_verdicts();
+        (n > 0).then(|| {
+            let files: Vec<String> = self
+                .kept_aside
+                .iter()
+                .filter(|(_, k)| *k > 0)
+                .map(|(p, _)| p.display().to_string())
+                .collect();
+            format!(
+                "{} kept aside cannot be applied (`verdict check` says why): {}",
+                verdicts(n),
+                files.join(", ")
+            )
+        })
+    }
+
     fn add(&mut self, other: Replay) {
         self.applied += other.applied;
         self.skipped.extend(other.skipped);
@@ -100,6 +138,7 @@ impl Replay {
         self.unreadable.extend(other.unreadable);
         self.torn_tail |= other.torn_tail;
         self.to_keep.extend(other.to_keep);
+        self.kept_aside.extend(other.kept_aside);
     }
 }
 
@@ -143,6 +182,10 @@ pub use files::*;
 // Which item a record is about, and whether its review applies there.
 mod apply;
 pub use apply::*;
+
+// The save lock beside the results file.
+mod lock;
+pub use lock::*;
 
 impl Journal {
     /// A journal at `path` (to read, replay or remove; appends open it lazily).
@@ -425,13 +468,13 @@ impl Journal {
             let name =
                 r.id.clone()
                     .unwrap_or_else(|| format!("(index {})", r.item));
-            let Some(i) = ids.locate(store, &r) else {
-                rep.skipped.push(format!(
-                    "{}: item {name} (index {}) is no longer in the file",
-                    at(n),
-                    r.item
-                ));
-                continue;
+            let i = match ids.locate(store, &r) {
+                Ok(i) => i,
+                Err(why) => {
+                    rep.skipped
+                        .push(format!("{}: item {name} (index {}) {why}", at(n), r.item));
+                    continue;
+                }
             };
             match prepare(store, i, &r) {
                 Ok(edit) => {
@@ -482,9 +525,9 @@ impl Journal {
         let stamp = time::OffsetDateTime::now_utc().unix_timestamp();
         for k in 0..1000 {
             let aside = PathBuf::from(if k == 0 {
-                format!("{}.unapplied-{stamp}", self.path.display())
+                format!("{}{UNAPPLIED}{stamp}", self.path.display())
             } else {
-                format!("{}.unapplied-{stamp}-{k}", self.path.display())
+                format!("{}{UNAPPLIED}{stamp}-{k}", self.path.display())
             });
             let mut o = OpenOptions::new();
             o.write(true).create_new(true);
@@ -540,8 +583,40 @@ fn remove_if_exists(p: &Path) -> io::Result<()> {
 /// Open a result set and replay every journal of it (verdicts of sessions still running
 /// or killed). Returns the journals replayed; a journal that cannot be read (or must not
 /// be: a symbolic link) is not among them and is listed in `Replay::unreadable`.
+///
+/// The file and its journals are read as one snapshot: under the file's save lock, held
+/// shared, so no session's save (which writes the file and then empties its journal)
+/// falls between them. A large file another program changes in place while it is read
+/// (its items would no longer read as indexed) is read again, up to a few times; then the
+/// open fails rather than call every verdict "no longer in the file".
 pub fn open_with_journal(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
+    let mut lock = lock_for_read(path, LOCK_WAIT)?;
+    let mut reads = 0;
+    loop {
+        reads += 1;
+        let (store, replayed, total) = read_with_journals(path)?;
+        // Read without a lock (there was no lock file) while a first save began: again,
+        // under it.
+        if lock.is_none() && lock_appeared(path) {
+            lock = lock_for_read(path, LOCK_WAIT)?;
+            continue;
+        }
+        if !store.changed_on_disk() {
+            return Ok((store, replayed, total));
+        }
+        if reads >= 5 {
+            anyhow::bail!(
+                "{}: another program keeps changing the file while it is read; try again",
+                path.display()
+            );
+        }
+    }
+}
+
+fn read_with_journals(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
     let mut store = Store::open(path)?;
+    #[cfg(test)]
+    crate::store::test_hook::at("read-after-open");
     let mut total = Replay::default();
     let mut replayed = Vec::new();
     for p in journal_paths(path) {
@@ -558,7 +633,35 @@ pub fn open_with_journal(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Re
             }
         }
     }
+    total.kept_aside = kept_aside_in(&store, path);
     Ok((store, replayed, total))
+}
+
+/// Every copy kept aside for `path`, with how many of its verdicts cannot be applied to
+/// `store` (tried on a copy: nothing of it is applied to the store).
+fn kept_aside_in(store: &Store, path: &Path) -> Vec<(PathBuf, usize)> {
+    kept_aside_paths(path)
+        .into_iter()
+        .map(|p| {
+            let n = Journal::at(p.clone())
+                .replay(&mut store.clone())
+                .map(|r| r.skipped.len() + r.invalid.len())
+                .unwrap_or(0);
+            (p, n)
+        })
+        .collect()
+}
+
+/// Why each verdict kept aside for `path` cannot be applied to `store` (for `check`).
+pub fn kept_aside_problems(store: &Store, path: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in kept_aside_paths(path) {
+        match Journal::at(p.clone()).replay(&mut store.clone()) {
+            Ok(r) => out.extend(r.invalid.into_iter().chain(r.skipped)),
+            Err(e) => out.push(format!("{}: cannot be read: {e}", p.display())),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

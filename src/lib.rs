@@ -17,6 +17,7 @@ pub mod grade;
 pub mod import;
 pub mod journal;
 pub mod model;
+pub mod perms;
 pub mod review;
 pub mod sanitize;
 pub mod session;

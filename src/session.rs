@@ -97,15 +97,30 @@ fn opened(
 }
 
 /// Read the file again after another program changed it, with every journal of this
-/// session (and the stale ones) replayed onto it.
+/// session (and the stale ones) replayed onto it: under the save lock, held shared, so no
+/// session's save falls between the file and the journals; a large file changed in place
+/// while it is read is read again.
 pub fn reread(store: &Store, own: &Journal, stale: &[PathBuf]) -> Result<Store, String> {
-    let mut fresh = Store::open(store.path()).map_err(|e| e.to_string())?;
+    let lock_err = |e: journal::LockError| e.to_string();
+    let mut lock = journal::lock_for_read(store.path(), journal::LOCK_WAIT).map_err(lock_err)?;
     let mut journals: Vec<Journal> = stale.iter().cloned().map(Journal::at).collect();
     journals.push(Journal::at(own.path().to_path_buf()));
-    for j in &journals {
-        j.replay(&mut fresh).map_err(|e| e.to_string())?;
+    let mut reads = 0;
+    loop {
+        reads += 1;
+        let mut fresh = Store::open(store.path()).map_err(|e| e.to_string())?;
+        for j in &journals {
+            j.replay(&mut fresh).map_err(|e| e.to_string())?;
+        }
+        // Read without a lock (no session had saved) while a first save began: again.
+        if lock.is_none() && journal::lock_appeared(store.path()) {
+            lock = journal::lock_for_read(store.path(), journal::LOCK_WAIT).map_err(lock_err)?;
+            continue;
+        }
+        if !fresh.changed_on_disk() || reads >= REBASES {
+            return Ok(fresh);
+        }
     }
-    Ok(fresh)
 }
 
 /// The error of a fold that was cancelled.
@@ -114,11 +129,14 @@ pub const CANCELLED: &str = "cancelled";
 /// Save the store (atomic) and clear the journals. The journal is cleared only after the
 /// save succeeded, so a crash in between replays the same verdicts again (idempotent).
 ///
-/// If another program changed the file since it was read, the save is refused; then the
-/// file is read again, this session's journal (and any stale one) is applied to it by
-/// item id, and that is saved: their change and our verdicts both survive. If some
-/// verdicts cannot be matched to an item of the changed file, or no longer pass the
-/// checks on it, nothing is saved and the journal stays.
+/// The whole fold holds the file's save lock (`journal::lock_for_save`), so the saves of
+/// several sessions on one file never interleave: each one writes, renames and clears its
+/// journal before the next one reads the file. If the file is not the one this session
+/// read (another session saved, or another program changed it), it is read again, this
+/// session's journal (and any stale one) is applied to it by item, and that is saved:
+/// their change and our verdicts both survive. If some verdicts cannot be matched to an
+/// item of the changed file, or no longer pass the checks on it, nothing is saved and the
+/// journal stays.
 ///
 /// A fold whose `cancel` flag is set gives up before it replaces the file (the journal
 /// stays as it is); its error then starts with [`CANCELLED`].
@@ -128,9 +146,15 @@ pub fn fold(
     stale: &mut Vec<PathBuf>,
     cancel: &AtomicBool,
 ) -> Result<usize, String> {
+    let path = store.path().to_path_buf();
+    let who = journal::reviewer_of(own.path(), &path).unwrap_or_default();
+    let mut lock = match journal::lock_for_save(&path, &who, journal::LOCK_WAIT, cancel) {
+        Ok(l) => l,
+        Err(journal::LockError::Cancelled) => return Err(CANCELLED.to_string()),
+        Err(e) => return Err(e.to_string()),
+    };
     let n = store.edited().count();
     if n > 0 {
-        let path = store.path().to_path_buf();
         let prefix = format!("{}: ", path.display());
         let reason = |e: StoreError| match e {
             // The file itself is gone: say so, not just "No such file".
@@ -145,31 +169,37 @@ pub fn fold(
                 .trim_start_matches(prefix.as_str())
                 .to_string(),
         };
-        match store.save_until(cancel) {
-            Ok(_) => {}
-            Err(StoreError::Conflict { .. }) => {
-                let mut fresh = Store::open(store.path()).map_err(reason)?;
-                let mut skipped = 0;
-                let mut journals: Vec<Journal> = stale.iter().cloned().map(Journal::at).collect();
-                journals.push(Journal::at(own.path().to_path_buf()));
-                for j in &journals {
-                    let rep = j.replay(&mut fresh).map_err(|e| e.to_string())?;
-                    // A verdict that matches no item of the file now, or no longer
-                    // fits its item (a graded model is gone), must not be folded away.
-                    skipped += rep.skipped.len() + rep.invalid.len();
+        // Under the lock no other session saves; only a program that does not take it
+        // can change the file between our look and our rename: then rebase again.
+        let mut rebases = 0;
+        loop {
+            match store.save_until(cancel) {
+                Ok(_) => {
+                    if let (Some(l), Some(stamp)) = (&mut lock, store.stamp_text()) {
+                        l.note_written(&who, &stamp);
+                    }
+                    break;
                 }
-                if skipped > 0 {
+                Err(StoreError::Conflict { .. }) if rebases < REBASES => {
+                    rebases += 1;
+                    *store = rebased(store, own, stale).map_err(|e| match e {
+                        Rebase::Store(e) => reason(e),
+                        Rebase::Other(e) => e,
+                    })?;
+                    log::info!(
+                        "the file changed on disk (last saved by {}); re-applied the journal to it",
+                        lock.as_ref().map(|l| l.last_saver()).unwrap_or_default()
+                    );
+                }
+                Err(StoreError::Conflict { .. }) => {
                     return Err(format!(
-                        "the file was changed by another program and {skipped} verdicts match no item of it now \
-                         or no longer fit their item; nothing saved, they stay in {}",
+                        "the file keeps being changed by another program ({REBASES} tries); \
+                         nothing saved, your verdicts stay in {}",
                         own.path().display()
                     ));
                 }
-                log::info!("the file changed on disk; re-applied the journal to it");
-                fresh.save_until(cancel).map_err(reason)?;
-                *store = fresh;
+                Err(e) => return Err(reason(e)),
             }
-            Err(e) => return Err(reason(e)),
         }
     }
     own.clear()
@@ -180,6 +210,46 @@ pub fn fold(
         }
     }
     Ok(n)
+}
+
+/// How many times a fold reads the file again after it changed under it.
+const REBASES: usize = 5;
+
+enum Rebase {
+    Store(StoreError),
+    Other(String),
+}
+
+/// The file as it is on disk now, with this session's journal and the stale ones applied
+/// (the caller holds the save lock). A verdict that matches no item of the file now, or no
+/// longer fits its item (a graded model is gone), must not be folded away: an error then.
+/// A large file changed in place while it was read is read again.
+fn rebased(store: &Store, own: &Journal, stale: &[PathBuf]) -> Result<Store, Rebase> {
+    let mut journals: Vec<Journal> = stale.iter().cloned().map(Journal::at).collect();
+    journals.push(Journal::at(own.path().to_path_buf()));
+    let mut reads = 0;
+    loop {
+        reads += 1;
+        let mut fresh = Store::open(store.path()).map_err(Rebase::Store)?;
+        let mut skipped = 0;
+        for j in &journals {
+            let rep = j
+                .replay(&mut fresh)
+                .map_err(|e| Rebase::Other(e.to_string()))?;
+            skipped += rep.skipped.len() + rep.invalid.len();
+        }
+        if fresh.changed_on_disk() && reads < REBASES {
+            continue;
+        }
+        if skipped > 0 {
+            return Err(Rebase::Other(format!(
+                "the file was changed by another program and {skipped} verdicts match no item of it now \
+                 or no longer fit their item; nothing saved, they stay in {}",
+                own.path().display()
+            )));
+        }
+        return Ok(fresh);
+    }
 }
 
 /// If a process is folding `reviewer`'s journal of `file` (the session ended and handed

@@ -114,7 +114,23 @@ struct Stamp {
     ctime: (i64, i64),
 }
 
+/// What identifies the file now at `path` (its stamp, as text), to tell whether it is the
+/// file a save wrote; `None` when it cannot be looked at.
+pub fn stamp_text_of(path: &Path) -> Option<String> {
+    fs::metadata(path).ok().map(|m| Stamp::of(&m).text())
+}
+
 impl Stamp {
+    fn text(&self) -> String {
+        #[cfg(unix)]
+        return format!(
+            "{}:{}:{}:{}.{}",
+            self.dev, self.ino, self.len, self.ctime.0, self.ctime.1
+        );
+        #[cfg(not(unix))]
+        return format!("{}:{:?}", self.len, self.modified);
+    }
+
     fn of(meta: &fs::Metadata) -> Stamp {
         #[cfg(unix)]
         use std::os::unix::fs::MetadataExt;
@@ -216,6 +232,10 @@ pub struct Store {
     /// Items whose text in the file on disk is their edit (saved), not the bytes read.
     saved_edits: BTreeSet<usize>,
     stamp: Option<Stamp>,
+    /// The file `split` or `merge` took this file's items from ([`origin`]), if any.
+    origin: Option<PathBuf>,
+    /// The folder relative image paths are relative to, when it is not this file's own.
+    image_dir: Option<PathBuf>,
 }
 
 /// What a save did.
@@ -230,6 +250,10 @@ impl Store {
     /// `.json`), else the content.
     pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
         let path = path.as_ref().to_path_buf();
+        #[cfg(test)]
+        if test_hook::maps_every_file() {
+            return Store::open_mapping_from(path, 0);
+        }
         Store::open_mapping_from(path, MAP_FROM)
     }
 
@@ -248,6 +272,7 @@ impl Store {
         let format = detect_format(&path, &bytes);
         let mut s = Store::from_backing(path, format, bytes)?;
         s.stamp = Some(Stamp::of(&meta));
+        s.set_origin(origin::source_of(&s.path));
         Ok(s)
     }
 
@@ -275,7 +300,46 @@ impl Store {
             dirty: BTreeSet::new(),
             saved_edits: BTreeSet::new(),
             stamp: None,
+            origin: None,
+            image_dir: None,
         })
+    }
+
+    /// Take names and images from `source` (see [`origin`]): its folder holds the images
+    /// when it exists; else this file's folder does.
+    pub fn set_origin(&mut self, source: Option<PathBuf>) {
+        self.image_dir = source
+            .as_deref()
+            .map(|s| match s.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            })
+            .filter(|d| d.is_dir());
+        self.origin = source;
+    }
+
+    /// The file `split` or `merge` took this file's items from, if an origin file beside
+    /// it says so (docs/format.md, "Paths").
+    pub fn origin(&self) -> Option<&Path> {
+        self.origin.as_deref()
+    }
+
+    /// The path whose name and folder name the set's implicit names (a CharToM-QA
+    /// evaluation file's model, an lm-eval log's model): the origin, else the file.
+    pub fn naming_path(&self) -> &Path {
+        self.origin.as_deref().unwrap_or(&self.path)
+    }
+
+    /// The folder relative `image` paths are relative to: the origin's folder when it
+    /// exists, else the file's own folder.
+    pub fn image_dir(&self) -> &Path {
+        match &self.image_dir {
+            Some(d) => d,
+            None => match self.path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            },
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -321,6 +385,18 @@ impl Store {
         }
     }
 
+    /// The stamp of the file as this store last read or saved it, as text.
+    pub fn stamp_text(&self) -> Option<String> {
+        self.stamp.as_ref().map(Stamp::text)
+    }
+
+    /// Has another program written the file in place since it was read (a mapped file:
+    /// its items may no longer read as they were indexed)? A rename over it does not
+    /// count (the mapping keeps the file read).
+    pub fn changed_on_disk(&self) -> bool {
+        self.buf.changed_on_disk()
+    }
+
     /// The item's current text.
     pub fn raw(&self, i: usize) -> Result<&str, ItemError> {
         if !self.edits.contains_key(&i) && self.buf.changed_on_disk() {
@@ -335,7 +411,7 @@ impl Store {
         let text = self.raw(i)?;
         match Item::parse(text) {
             Ok(mut it) => {
-                it.name_eval_model(&self.path);
+                it.name_eval_model(self.naming_path());
                 Ok(it)
             }
             Err(fe) => Err(classify_parse_error(text, fe)),
@@ -440,8 +516,51 @@ impl Store {
     }
 }
 
+pub mod origin;
+
 mod save;
 pub use save::is_cancelled;
+
+/// Tests stop a save at a named point (`before-rename`, `after-rename`) to let another
+/// save run there: a hook of the calling thread only.
+#[cfg(test)]
+pub(crate) mod test_hook {
+    use std::cell::RefCell;
+
+    type Hook = Box<dyn FnMut(&'static str)>;
+    thread_local! {
+        static HOOK: RefCell<Option<Hook>> = const { RefCell::new(None) };
+    }
+
+    pub(crate) fn set(h: Hook) {
+        HOOK.with(|x| *x.borrow_mut() = Some(h));
+    }
+
+    pub(crate) fn clear() {
+        HOOK.with(|x| *x.borrow_mut() = None);
+    }
+
+    thread_local! {
+        static MAP_ALL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// Map every file this thread opens, however small (as a large one is).
+    pub(crate) fn map_every_file(on: bool) {
+        MAP_ALL.with(|m| m.set(on));
+    }
+
+    pub(crate) fn maps_every_file() -> bool {
+        MAP_ALL.with(|m| m.get())
+    }
+
+    pub(crate) fn at(point: &'static str) {
+        HOOK.with(|x| {
+            if let Some(h) = x.borrow_mut().as_mut() {
+                h(point)
+            }
+        });
+    }
+}
 
 mod splice;
 use splice::*;

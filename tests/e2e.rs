@@ -836,3 +836,56 @@ fn an_lm_eval_samples_file_is_graded_losslessly() {
     assert!(p.wait_exit().success());
     assert_eq!(std::fs::read_to_string(sb.path(&file)).unwrap(), after);
 }
+
+/// Issue 16, item 9: verdicts that could not be applied and were kept aside must be read
+/// by every command and shown on every open; the exit message must not say that every
+/// verdict is in the file.
+#[test]
+fn verdicts_kept_aside_are_shown_on_every_open_and_by_every_command() {
+    let sb = Sandbox::new();
+    let gone = json!({"item": 7, "id": "no-such-item", "reviewer": "dan",
+        "review": {"at": "2026-01-01T00:00:00Z", "status": "accept", "image_related": true, "answer_ok": true}});
+    let bad = json!({"item": 0, "id": "real-00001", "reviewer": "dan", "review": {"at": "2026-01-01T00:00:00Z", "status": "bogus"}});
+    let stale = verdict::journal::journal_path(&sb.path("cvqa.jsonl"), "dan");
+    std::fs::write(&stale, format!("{gone}\n{bad}\n")).unwrap();
+    let mut p = sb.open("cvqa.jsonl", &[], 200);
+    p.wait_for("2 journal entries not applied");
+    p.wait_for("✔ saved");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    let tail = String::from_utf8_lossy(&p.wait_for_raw("verdict: ")).into_owned();
+    assert!(!tail.contains("every verdict is in"), "{tail}");
+    assert!(
+        tail.contains("2 verdicts") && tail.contains("kept aside"),
+        "{tail}"
+    );
+    // every command says so
+    for args in [
+        vec!["stats"],
+        vec!["export", "--csv"],
+        vec!["agree"],
+        vec!["check", "--no-images"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_verdict"))
+            .args(&args)
+            .arg(sb.path("cvqa.jsonl"))
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            said.contains("2 verdicts kept aside") && said.contains(".unapplied-"),
+            "{args:?}: {said}"
+        );
+    }
+    // and the next session
+    let mut p = sb.open("cvqa.jsonl", &[], 200);
+    p.wait_for("2 verdicts kept aside");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    let tail = String::from_utf8_lossy(&p.wait_for_raw("verdict: ")).into_owned();
+    assert!(!tail.contains("every verdict is in"), "{tail}");
+}

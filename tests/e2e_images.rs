@@ -292,3 +292,44 @@ fn tmux_passthrough_only_when_needed_and_restored() {
         s.contains('▀') || s.contains('▄')
     });
 }
+
+/// Items whose image is `/dev/tty` (the reviewer's own terminal) or a FIFO: the image
+/// worker never opens them, so every key reaches the reviewer (before, the prefetch
+/// opened `/dev/tty` and read the key presses as image bytes, and `q` did not quit), and
+/// the image pane says why there is no picture.
+#[cfg(unix)]
+#[test]
+fn a_tty_or_fifo_image_path_does_not_eat_keys() {
+    let sb = Sandbox::new();
+    let fifo = sb.path("fifo.png");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let mut lines = String::new();
+    for n in 1..=6 {
+        let image = if n % 2 == 1 { "/dev/tty" } else { "fifo.png" };
+        lines.push_str(&format!(
+            "{{\"id\":\"t{n}\",\"question\":\"q{n}\",\"answer\":\"a\",\"image\":\"{image}\"}}\n"
+        ));
+    }
+    std::fs::write(sb.path("tty.jsonl"), lines).unwrap();
+    let mut p = sb.open("tty.jsonl", &[], 60_000);
+    p.wait_for("t1");
+    p.wait_for("not a regular file");
+    for n in 2..=6 {
+        p.send("n");
+        p.wait_for(&format!("t{n} · {n}/6"));
+    }
+    p.wait_for("not a regular file: a FIFO");
+    p.send("p");
+    p.wait_for("t5 · 5/6");
+    p.wait_for("not a regular file: a character device");
+    let started = std::time::Instant::now();
+    p.send("q");
+    assert!(p.wait_exit().success());
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "q took {:?}",
+        started.elapsed()
+    );
+}

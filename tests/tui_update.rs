@@ -3327,3 +3327,79 @@ fn a_search_with_more_matches_than_it_lists_does_not_count_them_as_all() {
     let t = title(&s);
     assert!(t.contains(&format!(" {all} matches")), "{t}");
 }
+
+/// Issue 16, item 6: after another reviewer's save the session reads the file again; my
+/// finished items, the one on screen included, must still count as mine and done (the
+/// progress line, the filter menu, `Space`, the exit message), with a verdict still
+/// unacknowledged too.
+#[test]
+fn my_finished_items_stay_done_after_a_colleagues_save() {
+    let item = |i: usize| {
+        json!({"id": format!("g{i}"), "benchmark": "other", "question": format!("{i}?"),
+               "responses": [{"model": "m", "text": "x"}]})
+    };
+    let (d, mut s) = state_of_lines(&(0..10).map(item).collect::<Vec<_>>());
+    let p = d.path().join("set.jsonl");
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    ch(&mut s, 'n');
+    // my second verdict, not yet acknowledged when the file is read again
+    let fx = ch(&mut s, '1');
+    assert_eq!(s.progress().0, 2);
+    // bob saved: the worker's store is the file with his verdict and my journal's
+    let mut fresh = Store::open(&p).unwrap();
+    fresh
+        .set_review(5, "bob", Some(json!({"verdict": "pass"})))
+        .unwrap();
+    for i in [0, 1] {
+        let v = s.my_review(i).map(|r| serde_json::to_value(r).unwrap());
+        fresh.set_review(i, "carol", v).unwrap();
+    }
+    let reload = s.update(Msg::Reloaded(fresh));
+    assert_eq!(s.progress().0, 2, "right after the reload");
+    recorded(&mut s, fx);
+    assert_eq!(s.progress().0, 2, "after the acknowledgement");
+    assert!(reload.contains(&Effect::Index {
+        generation: s.index_generation
+    }));
+    let meta = facts::index(&s.store, 2);
+    let generation = s.index_generation;
+    s.update(Msg::Indexed { generation, meta });
+    assert_eq!(s.progress(), (2, Some(3), 10), "with the new index");
+    // `Space` goes to the next item I have not finished, not back to one I did
+    ch(&mut s, 'g');
+    ch(&mut s, ' ');
+    assert_eq!(s.display_id(s.pos), "g2");
+    let done = s.rec.mine_done.values().filter(|d| **d).count();
+    assert_eq!(done, 2, "the exit message's count");
+}
+
+/// Issue 16, item 5, live: another program adds a line above items without an id (every
+/// lm-eval sample line); the screen must show my verdict on the item I graded, not on the
+/// one that took its place, and stay on the item I was reading.
+#[test]
+fn my_verdict_on_an_item_without_id_follows_it_when_lines_are_added_above() {
+    let item = |q: &str| json!({"benchmark": "other", "question": q, "responses": [{"model": "m", "text": "x"}]});
+    let (d, mut s) = state_of_lines(&[item("a"), item("b"), item("c")]);
+    let p = d.path().join("set.jsonl");
+    ch(&mut s, 'n');
+    ch(&mut s, 'n');
+    let fx = ch(&mut s, '1');
+    let rec = recorded(&mut s, fx);
+    assert_eq!(rec.len(), 1);
+    let orig = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(&p, format!("{}\n{orig}", item("new"))).unwrap();
+    let mut fresh = Store::open(&p).unwrap();
+    fresh.set_review(3, "carol", rec[0].1.clone()).unwrap();
+    s.update(Msg::Reloaded(fresh));
+    assert_eq!(s.pos, 3, "still on c");
+    assert!(s.my_review(3).is_some(), "my verdict is on c");
+    assert!(s.my_review(2).is_none(), "not on b");
+    // a verdict given now names c's content
+    let fx = ch(&mut s, '2');
+    let key = fx.iter().find_map(|e| match e {
+        Effect::Record { item, key, .. } => Some((*item, key.clone())),
+        _ => None,
+    });
+    assert_eq!(key, Some((3, verdict::journal::content_key(&s.store, 3))));
+}

@@ -279,6 +279,35 @@ fn images_relative_to_the_file() {
     assert!(w[0].message.contains("img/b.png"));
 }
 
+/// An image path that is a FIFO or a folder is named as such, not as missing (and never
+/// opened: a FIFO with no writer would block `check`).
+#[cfg(unix)]
+#[test]
+fn images_that_are_not_regular_files_are_named() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir(d.path().join("img")).unwrap();
+    let fifo = d.path().join("img/f.png");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let p = d.path().join("r.jsonl");
+    std::fs::write(
+        &p,
+        "{\"id\":\"a\",\"image\":\"img/f.png\"}\n{\"id\":\"b\",\"image\":\"img\"}\n",
+    )
+    .unwrap();
+    let r = check_file(&p, Options::default()).unwrap();
+    let w: Vec<_> = r
+        .problems
+        .iter()
+        .filter(|p| p.field.as_deref() == Some("image"))
+        .map(|p| p.message.clone())
+        .collect();
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w[0].contains("not a regular file (a FIFO)"), "{w:?}");
+    assert!(w[1].contains("a directory"), "{w:?}");
+}
+
 /// `check` and the reviewer agree on which lines are CharToM-QA evaluation lines: one
 /// with `"benchmark": null` is one (the reviewer shows it as CharToM-QA), one with
 /// `"book_name": null` is not (the reviewer shows it with the generic view).

@@ -60,7 +60,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
             };
-            let tmp = tempfile::NamedTempFile::new_in(&dir)
+            // The export holds the set's content: no more open than the set.
+            let perms = crate::perms::Derived::of_sources(&[&args.file])?;
+            let name = out
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let tmp = perms
+                .tempfile_in(&dir, &name)
                 .with_context(|| format!("{}: cannot create a file here", dir.display()))?;
             let mut w = BufWriter::new(tmp);
             let r = export(&store, format, &mut w)
@@ -70,6 +77,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .map_err(|e| e.into_error())
                 .with_context(|| format!("writing {}", out.display()))?;
             tmp.as_file().sync_all()?;
+            perms
+                .narrow_to_replaced(tmp.path(), out)
+                .with_context(|| format!("writing {}", out.display()))?;
             tmp.persist(out)
                 .map_err(|e| e.error)
                 .with_context(|| format!("writing {}", out.display()))?;

@@ -7,6 +7,7 @@ use anyhow::Context;
 
 use crate::cli::out::{errln, outln};
 use crate::import::{self, ImagePaths, chartom, cvqa};
+use crate::perms::Derived;
 use crate::sanitize;
 
 #[derive(clap::Args, Debug)]
@@ -104,7 +105,9 @@ fn run_cvqa(a: CvqaArgs) -> anyhow::Result<ExitCode> {
         images,
     };
     let imp = cvqa::import(&a.csv, &opts)?;
-    import::write_jsonl(&a.output, cvqa::to_lines(&imp.items), a.force)
+    // The set holds the CSVs' content: no more open than the most private of them.
+    let perms = Derived::of_sources(&a.csv)?;
+    import::write_jsonl(&a.output, cvqa::to_lines(&imp.items), a.force, &perms)
         .with_context(|| "nothing was written")?;
     let s = &imp.summary;
     outln!("wrote {}: {} items", a.output.display(), imp.items.len())?;
@@ -139,7 +142,23 @@ fn run_chartom(a: ChartomArgs) -> anyhow::Result<ExitCode> {
         out: a.output.clone(),
     };
     let imp = chartom::import(&a.dir, &opts)?;
-    import::write_jsonl(&a.output, chartom::to_lines(&imp.items), a.force)
+    // The set holds the folder's content: no more open than it and the files named.
+    let mut sources = vec![a.dir.clone()];
+    sources.extend(
+        ["FACT_answer_keys.csv", "chart_manipulations.csv"]
+            .iter()
+            .map(|f| a.dir.join(f))
+            .filter(|p| p.exists()),
+    );
+    sources.extend(opts.answers.iter().cloned());
+    sources.extend(
+        [&opts.human_answers, &opts.strategies, &opts.hmi]
+            .into_iter()
+            .flatten()
+            .cloned(),
+    );
+    let perms = Derived::of_sources(&sources)?;
+    import::write_jsonl(&a.output, chartom::to_lines(&imp.items), a.force, &perms)
         .with_context(|| "nothing was written")?;
     let s = &imp.summary;
     let list = |m: &indexmap::IndexMap<String, usize>| {

@@ -41,6 +41,9 @@ pub fn journal_notices(path: &Path, replay: &crate::journal::Replay) -> Vec<Stri
             out.push(format!("verdict:   {}", crate::sanitize::line(p)));
         }
     }
+    if let Some(n) = replay.kept_aside_notice() {
+        out.push(format!("verdict: {file}: {}", crate::sanitize::line(&n)));
+    }
     out
 }
 

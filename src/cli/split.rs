@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 
 use crate::cli::out::{errln, outln};
+use crate::perms::Derived;
 use crate::store::Format;
+use crate::store::origin;
 use crate::team::split::{DEFAULT_SEED, split};
 use crate::team::write_atomic;
 
@@ -40,6 +42,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Format::Jsonl => None,
     };
+    // What merge could not put back together is refused now, not when the team merges.
+    crate::team::merge::check_mergeable(&args.file.display().to_string(), &store).map_err(
+        |e| {
+            anyhow::anyhow!(
+                "{e}; `verdict merge` could not put the reviewers' files back together, so nothing was split"
+            )
+        },
+    )?;
     let result = split(
         &store,
         document.as_deref(),
@@ -67,11 +77,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    fs::create_dir_all(&args.out).with_context(|| format!("{}", args.out.display()))?;
+    // The reviewer files hold the set's content: no more open than the set.
+    let perms = Derived::of_sources(&[&args.file])?;
+    perms
+        .create_dir_all(&args.out)
+        .with_context(|| format!("{}", args.out.display()))?;
     for f in &result.files {
-        write_atomic(&f.path, &f.bytes, args.force)
+        write_atomic(&f.path, &f.bytes, args.force, &perms)
             .with_context(|| format!("{}", f.path.display()))?;
     }
+    // The files hold the set's items byte for byte: their relative image paths and the
+    // names the set's file gives are the set's (docs/format.md, "Paths").
+    let names: Vec<String> = result
+        .files
+        .iter()
+        .filter_map(|f| f.path.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect();
+    let origin_file = origin::file_in(&args.out);
+    let bytes = origin::recorded(&args.out, &names, store.naming_path())
+        .with_context(|| format!("{}", origin_file.display()))?;
+    write_atomic(&origin_file, &bytes, true, &perms)
+        .with_context(|| format!("{}", origin_file.display()))?;
     outln!(
         "split {} ({} items) for {} reviewers, overlap {}, seed {}:",
         args.file.display(),
@@ -112,7 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if !result.unreadable.is_empty() {
         errln!(
-            "verdict: {} item(s) are not valid JSON objects ({}); they were dealt out as they are: `verdict check {}` says what is wrong",
+            "verdict: {} item(s) are not valid JSON objects ({}); they were dealt out as they are, but `verdict merge` refuses them until they are fixed: `verdict check {}` says what is wrong",
             result.unreadable.len(),
             abbreviate(&result.unreadable, 10),
             args.file.display()

@@ -85,8 +85,14 @@ pub fn check_output(out: &Path, force: bool) -> Result<(), ImportError> {
 
 /// Write `lines` (one JSON item each, without newlines) to `out` atomically. Without
 /// `force`, an existing `out` is never replaced, even one created while the import ran.
-/// Returns the number of bytes written.
-pub fn write_jsonl<I, S>(out: &Path, lines: I, force: bool) -> Result<u64, ImportError>
+/// The file gets `perms`, the permissions of the files it is made from (see
+/// [`crate::perms`]). Returns the number of bytes written.
+pub fn write_jsonl<I, S>(
+    out: &Path,
+    lines: I,
+    force: bool,
+    perms: &crate::perms::Derived,
+) -> Result<u64, ImportError>
 where
     I: IntoIterator<Item = S>,
     S: AsRef<str>,
@@ -97,10 +103,8 @@ where
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".verdict-tmp")
-        .tempfile_in(&dir)
+    let mut tmp = perms
+        .tempfile_in(&dir, &name)
         .map_err(|e| ImportError::io(out, e))?;
     let mut bytes = 0u64;
     {
@@ -117,17 +121,9 @@ where
     tmp.as_file()
         .sync_all()
         .map_err(|e| ImportError::io(out, e))?;
-    // A new file gets the usual permissions (tempfile creates 0600).
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = match std::fs::metadata(out) {
-            Ok(m) => m.permissions().mode(),
-            Err(_) => 0o644,
-        };
-        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(mode))
-            .map_err(|e| ImportError::io(out, e))?;
-    }
+    perms
+        .narrow_to_replaced(tmp.path(), out)
+        .map_err(|e| ImportError::io(out, e))?;
     if force {
         tmp.persist(out)
             .map_err(|e| ImportError::io(out, e.error))?;

@@ -25,13 +25,13 @@ fn image_paths_are_relative_to_the_output() {
 fn write_refuses_to_clobber() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join("o.jsonl");
-    write_jsonl(&p, ["{}", "{\"a\":1}"], false).unwrap();
+    write_jsonl(&p, ["{}", "{\"a\":1}"], false, &Default::default()).unwrap();
     assert_eq!(std::fs::read_to_string(&p).unwrap(), "{}\n{\"a\":1}\n");
     assert!(matches!(
-        write_jsonl(&p, ["{}"], false),
+        write_jsonl(&p, ["{}"], false, &Default::default()),
         Err(ImportError::Exists { .. })
     ));
-    write_jsonl(&p, ["{\"b\":2}"], true).unwrap();
+    write_jsonl(&p, ["{\"b\":2}"], true, &Default::default()).unwrap();
     assert_eq!(std::fs::read_to_string(&p).unwrap(), "{\"b\":2}\n");
     // no temporary files left behind
     assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);

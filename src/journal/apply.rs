@@ -44,36 +44,102 @@ pub fn prepare(store: &Store, i: usize, r: &Record) -> Result<ReviewEdit, Refusa
         .map_err(|e| Refusal::Unappliable(e.to_string()))
 }
 
+/// What an item without an id is, for finding it again after lines were added or removed
+/// before it: a hash (FNV-1a, 64 bits, hex) of its JSON without `reviews`, so that
+/// verdicts given or taken back do not change it. `None` when the item cannot be read.
+pub fn content_key(store: &Store, i: usize) -> Option<String> {
+    let mut v = store.value(i).ok()?;
+    if let serde_json::Value::Object(m) = &mut v {
+        m.shift_remove("reviews");
+    }
+    let text = serde_json::to_string(&v).ok()?;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    Some(format!("{h:016x}"))
+}
+
+/// Why the item of a record cannot be found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Missing {
+    /// No item of the file has its id (or, without one, its content).
+    Gone,
+    /// The item has no id, is not at its place any more, and this many items of the file
+    /// are alike in everything but their reviews: which one was graded cannot be told.
+    Ambiguous(usize),
+}
+
+impl std::fmt::Display for Missing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Missing::Gone => f.write_str("is no longer in the file"),
+            Missing::Ambiguous(n) => write!(
+                f,
+                "has no id, has moved, and {n} items alike in everything but their reviews \
+                 could be it: not applied"
+            ),
+        }
+    }
+}
+
 /// Find the item a record is about: its index if the id still matches, else by id.
-pub fn locate(store: &Store, r: &Record) -> Option<usize> {
+pub fn locate(store: &Store, r: &Record) -> Result<usize, Missing> {
     Locator::default().locate(store, r)
 }
 
 /// [`locate`] for many records on one store: the first record whose item moved reads
 /// every item's id once, and the others look theirs up (a replay onto a file another
-/// program changed would otherwise read the whole file once per record).
+/// program changed would otherwise read the whole file once per record). Items without
+/// an id are found by their content (`content_key`) when the record has it.
 #[derive(Default)]
 pub struct Locator {
     /// The first item with each id, once needed. The store's items keep their ids and
     /// places while a replay applies reviews to it.
     first: Option<std::collections::HashMap<String, usize>>,
+    /// The items without id by content key, once needed (reviews do not change a key).
+    by_key: Option<std::collections::HashMap<String, Vec<usize>>>,
 }
 
 impl Locator {
-    pub fn locate(&mut self, store: &Store, r: &Record) -> Option<usize> {
+    pub fn locate(&mut self, store: &Store, r: &Record) -> Result<usize, Missing> {
         if r.item < store.len() && item_id(store, r.item) == r.id {
-            return Some(r.item);
+            // An item without an id is the one at that place only if its content is the
+            // one graded (records of earlier versions have no key: by place).
+            if r.id.is_some() || r.key.is_none() || content_key(store, r.item) == r.key {
+                return Ok(r.item);
+            }
         }
-        let id = r.id.as_ref()?;
-        let first = self.first.get_or_insert_with(|| {
-            let mut m = std::collections::HashMap::new();
+        if let Some(id) = &r.id {
+            let first = self.first.get_or_insert_with(|| {
+                let mut m = std::collections::HashMap::new();
+                for i in 0..store.len() {
+                    if let Some(id) = item_id(store, i) {
+                        m.entry(id).or_insert(i);
+                    }
+                }
+                m
+            });
+            return first.get(id).copied().ok_or(Missing::Gone);
+        }
+        let key = r.key.as_ref().ok_or(Missing::Gone)?;
+        let by_key = self.by_key.get_or_insert_with(|| {
+            let mut m: std::collections::HashMap<String, Vec<usize>> =
+                std::collections::HashMap::new();
             for i in 0..store.len() {
-                if let Some(id) = item_id(store, i) {
-                    m.entry(id).or_insert(i);
+                if item_id(store, i).is_none()
+                    && let Some(k) = content_key(store, i)
+                {
+                    m.entry(k).or_default().push(i);
                 }
             }
             m
         });
-        first.get(id).copied()
+        match by_key.get(key).map(Vec::as_slice) {
+            Some([i]) => Ok(*i),
+            Some(several) => Err(Missing::Ambiguous(several.len())),
+            None => Err(Missing::Gone),
+        }
     }
 }

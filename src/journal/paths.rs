@@ -170,3 +170,66 @@ pub fn journal_paths(results: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// Every copy a session kept aside of a journal of `results` holding entries that could
+/// not be applied (`Journal::keep_aside`: the journal's name and `.unapplied-<time>`),
+/// beside the file and in its fallback folder, in name order.
+pub fn kept_aside_paths(results: &Path) -> Vec<PathBuf> {
+    let file = file_name(results);
+    let list = |dir: &Path| -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = fs::read_dir(dir)
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .filter(|e| {
+                        let n = os_bytes(&e.file_name());
+                        let Some(at) = find(&n, UNAPPLIED.as_bytes()) else {
+                            return false;
+                        };
+                        is_journal_name_of(&n[..at], &file)
+                    })
+                    .map(|e| e.path())
+                    .collect()
+            })
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    let mut out = list(dir_of(results));
+    if let Some(fb) = fallback_dir(results) {
+        out.extend(list(&fb));
+    }
+    out
+}
+
+/// What `Journal::keep_aside` puts after a journal's name.
+pub(super) const UNAPPLIED: &str = ".unapplied-";
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).rposition(|w| w == needle)
+}
+
+/// The reviewer whose journal of `results` is at `journal` (by its name; the inverse of
+/// `journal_name`), if it is named as one.
+pub fn reviewer_of(journal: &Path, results: &Path) -> Option<String> {
+    let name = os_bytes(journal.file_name()?);
+    if !is_journal_name_of(&name, &file_name(results)) {
+        return None;
+    }
+    let enc = &name[1 + file_name(results).len() + 1..name.len() - SUFFIX.len()];
+    if enc == b"%" {
+        return Some(String::new());
+    }
+    let mut out = Vec::with_capacity(enc.len());
+    let mut i = 0;
+    while i < enc.len() {
+        if enc[i] == b'%' {
+            let h = std::str::from_utf8(&enc[i + 1..i + 3]).ok()?;
+            out.push(u8::from_str_radix(h, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(enc[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}

@@ -7,6 +7,7 @@ fn rec(item: usize, id: &str, who: &str, review: Value) -> Record {
         id: Some(id.into()),
         reviewer: who.into(),
         review: Some(review),
+        key: None,
     }
 }
 
@@ -457,4 +458,91 @@ fn replay_finds_every_moved_item_by_its_first_id() {
         "the second i7 keeps none"
     );
     assert!(s.item(0).unwrap().reviews.is_empty());
+}
+
+/// An id-less set: `{"benchmark": "x", "question": "<q>"}` per line.
+fn idless(qs: &[&str]) -> String {
+    qs.iter()
+        .map(|q| format!("{{\"benchmark\": \"x\", \"question\": \"{q}\"}}\n"))
+        .collect()
+}
+
+fn idless_rec(store: &Store, item: usize, who: &str) -> Record {
+    Record {
+        item,
+        id: None,
+        reviewer: who.into(),
+        review: Some(json!({"verdict": "pass"})),
+        key: content_key(store, item),
+    }
+}
+
+fn graded_questions(s: &Store, who: &str) -> Vec<String> {
+    (0..s.len())
+        .filter_map(|i| s.value(i).ok())
+        .filter(|v| v["reviews"].get(who).is_some())
+        .map(|v| v["question"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Issue 16, item 5: a verdict on an item without an id (every lm-eval sample line) went
+/// to whatever item took its place after another program added a line above it.
+#[test]
+fn a_verdict_on_an_item_without_id_follows_its_content() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("r.jsonl");
+    fs::write(&p, idless(&["a", "b", "c"])).unwrap();
+    let s = Store::open(&p).unwrap();
+    Journal::at(journal_path(&p, "ann"))
+        .append(&idless_rec(&s, 2, "ann"))
+        .unwrap();
+    fs::write(&p, idless(&["new", "a", "b", "c"])).unwrap();
+    let (s, _, rep) = open_with_journal(&p).unwrap();
+    assert_eq!(rep.applied, 1, "{rep:?}");
+    assert_eq!(graded_questions(&s, "ann"), ["c"]);
+}
+
+/// Two items alike in everything, neither at the verdict's place any more: which one was
+/// graded cannot be told, and the verdict is not applied (and says why).
+#[test]
+fn a_verdict_on_one_of_two_identical_items_that_moved_is_refused_with_why() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("r.jsonl");
+    fs::write(&p, idless(&["a", "same", "same"])).unwrap();
+    let s = Store::open(&p).unwrap();
+    Journal::at(journal_path(&p, "ann"))
+        .append(&idless_rec(&s, 2, "ann"))
+        .unwrap();
+    fs::write(&p, idless(&["new", "a", "x", "same", "same", "y"])).unwrap();
+    let (s, _, rep) = open_with_journal(&p).unwrap();
+    assert_eq!(rep.applied, 0);
+    assert!(graded_questions(&s, "ann").is_empty());
+    assert_eq!(rep.skipped.len(), 1);
+    assert!(
+        rep.skipped[0].contains("2 items alike"),
+        "{:?}",
+        rep.skipped
+    );
+}
+
+/// The content key ignores the reviews (given, changed or taken back) but nothing else.
+#[test]
+fn the_content_key_ignores_reviews_only() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("r.jsonl");
+    fs::write(
+        &p,
+        "{\"benchmark\": \"x\", \"reviews\": {\"bo\": {\"verdict\": \"fail\"}}, \"question\": \"a\"}\n\
+         {\"benchmark\": \"x\", \"question\": \"a\"}\n\
+         {\"benchmark\": \"x\", \"question\": \"a \"}\n\
+         {\"benchmark\": \"x\", \"question\": \"a\", \"n\": 1.0}\n\
+         {\"benchmark\": \"x\", \"question\": \"a\", \"n\": 1}\n",
+    )
+    .unwrap();
+    let s = Store::open(&p).unwrap();
+    let k: Vec<String> = (0..5).map(|i| content_key(&s, i).unwrap()).collect();
+    assert_eq!(k[0], k[1]);
+    assert_ne!(k[1], k[2]);
+    assert_ne!(k[3], k[4], "1.0 is not 1");
+    assert_eq!(k[0].len(), 16);
 }

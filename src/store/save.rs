@@ -340,12 +340,19 @@ impl super::Store {
         // rename then only unlinks the name, and freeing the old blocks (a TRIM on disks
         // mounted with discard) happens off the save's path.
         let old_file = File::open(&target).ok();
-        tmp.persist(&target).map_err(|e| io_err(e.error))?;
+        #[cfg(test)]
+        super::test_hook::at("before-rename");
+        let written = tmp.persist(&target).map_err(|e| io_err(e.error))?;
         if let Some(f) = old_file {
             std::thread::spawn(move || drop(f));
         }
+        #[cfg(test)]
+        super::test_hook::at("after-rename");
+        // The stamp of the file this save wrote, from its own descriptor (after the
+        // rename, which sets its ctime): never of whatever the name holds by now, which
+        // may already be another session's save.
+        let meta = written.metadata().map_err(io_err)?;
         sync_dir(&dir).map_err(io_err)?;
-        let meta = fs::metadata(&path).map_err(io_err)?;
         let report = SaveReport {
             items_written: self.dirty.len(),
             bytes,

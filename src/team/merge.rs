@@ -1,6 +1,7 @@
 //! Combine reviewers' files of the same result set into one.
 //!
-//! Items are matched by `id` and must be the same item in every file: their JSON without
+//! Items are matched by `id` (without one: an lm-eval sample by `doc_id` and `filter`, a
+//! CharToM-QA evaluation line by its content, see [`read_item`]) and must be the same item in every file: their JSON without
 //! `reviews` must be equal (as JSON values: key order does not matter, number spellings
 //! do). The output holds the union of the items in the order of first appearance (the
 //! first file's items first). Reviews are keyed by reviewer, so they union; when the same
@@ -27,7 +28,9 @@ pub enum MergeError {
         line: u32,
         message: String,
     },
-    #[error("{file}, line {line}: {message}; merge matches items by id")]
+    #[error(
+        "{file}, line {line}: {message}; merge matches items by id (an lm-eval sample by its doc_id and filter, a CharToM-QA evaluation line by its content)"
+    )]
     NoId {
         file: String,
         line: u32,
@@ -155,6 +158,163 @@ struct Entry {
     reviews: IndexMap<String, Found>,
 }
 
+/// One item as merge reads it.
+#[derive(Debug)]
+pub struct ReadItem {
+    /// What matches it across files: `id:<id>`, `lm-eval:<doc_id>:<filter>`, or for a
+    /// CharToM-QA evaluation line, `content:<its JSON without reviews, keys sorted>`.
+    pub key: String,
+    /// How messages name it: its id, `doc_id 2 (strict-match)`, or for an evaluation
+    /// line, its book and the start of its question (`Emma · What does…`).
+    pub shown: String,
+    pub line: u32,
+    /// The item without `reviews`.
+    pub content: Value,
+    pub reviews: Option<Map<String, Value>>,
+}
+
+/// Read item `i` of `store` (named `name` in messages) for merging.
+///
+/// Items are matched across files by their identity: the `id` when there is one (it
+/// must be a string); an lm-eval sample (no id) by its `doc_id` and `filter`; a
+/// CharToM-QA evaluation line (no id: one line per question and response) by its
+/// content, the line without `reviews` as a JSON value (key order does not matter).
+/// Any other item without an id cannot be matched: an error.
+pub fn read_item(name: &str, store: &Store, i: usize) -> Result<ReadItem, MergeError> {
+    let line = store.line(i);
+    let mut v = store.value(i).map_err(|e| MergeError::Unreadable {
+        file: name.to_string(),
+        line,
+        message: e.to_string(),
+    })?;
+    let obj = v.as_object_mut().expect("value() returns objects");
+    let reviews = match obj.shift_remove("reviews") {
+        None => None,
+        Some(Value::Object(m)) => Some(m),
+        Some(_) => {
+            return Err(MergeError::BadReviews {
+                file: name.to_string(),
+                line,
+                id: identity(obj)
+                    .map(|(_, shown)| shown)
+                    .unwrap_or_else(|_| format!("#{line}")),
+            });
+        }
+    };
+    let (key, shown) = identity(obj).map_err(|message| MergeError::NoId {
+        file: name.to_string(),
+        line,
+        message,
+    })?;
+    Ok(ReadItem {
+        key,
+        shown,
+        line,
+        content: v,
+        reviews,
+    })
+}
+
+/// An item's identity (see [`read_item`]): its key and how messages name it. `obj` is
+/// the item without `reviews`.
+fn identity(obj: &Map<String, Value>) -> Result<(String, String), String> {
+    match obj.get("id") {
+        Some(Value::String(s)) => return Ok((format!("id:{s}"), s.clone())),
+        Some(Value::Null) | None => {}
+        Some(_) => return Err("the item's `id` is not a string".into()),
+    }
+    if let (Some(doc), Some(filter)) = (obj.get("doc_id"), obj.get("filter"))
+        && crate::bench::lm_eval::is_sample(obj)
+    {
+        let doc = match doc {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let filter = match filter {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        return Ok((
+            format!("lm-eval:{doc}:{filter}"),
+            format!("doc_id {doc} ({filter})"),
+        ));
+    }
+    if !crate::bench::chartom_qa::eval::is_eval_object(obj) {
+        return Err("the item has no `id`".into());
+    }
+    let mut key = String::from("content:");
+    canonical(&Value::Object(obj.clone()), &mut key);
+    // Named by its book and question (the lines are in every message that names it).
+    let short = |k: &str| {
+        let t = obj.get(k).and_then(Value::as_str).unwrap_or("");
+        let mut s: String = t.chars().take(40).collect();
+        if s.len() < t.len() {
+            s.push('…');
+        }
+        s
+    };
+    Ok((
+        key,
+        format!("{} · {}", short("book_name"), short("question")),
+    ))
+}
+
+/// `v` as JSON text with every object's keys sorted (two values equal as JSON, whatever
+/// their key order, give the same text; number spellings are kept).
+fn canonical(v: &Value, out: &mut String) {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (n, k) in keys.into_iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::to_string(k).expect("a string serializes"));
+                out.push(':');
+                canonical(&m[k], out);
+            }
+            out.push('}');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for (n, x) in a.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                canonical(x, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&serde_json::to_string(other).expect("a Value serializes")),
+    }
+}
+
+/// Whether the files `split` would write from `store` can be merged back: every item
+/// readable by merge has an identity, no identity twice, `reviews` an object. Items
+/// that are not valid JSON objects are left out here (split deals them out and warns).
+pub fn check_mergeable(name: &str, store: &Store) -> Result<(), MergeError> {
+    let mut seen: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    for i in 0..store.len() {
+        let it = match read_item(name, store, i) {
+            Ok(it) => it,
+            Err(MergeError::Unreadable { .. }) => continue,
+            Err(e) => return Err(e),
+        };
+        if let Some(&first) = seen.get(&it.key) {
+            return Err(MergeError::DuplicateId {
+                file: name.to_string(),
+                id: it.shown,
+                first,
+                second: it.line,
+            });
+        }
+        seen.insert(it.key, it.line);
+    }
+    Ok(())
+}
+
 /// Merge the items of `inputs` (each a display name and an open store).
 pub fn merge(inputs: &[(String, &Store)]) -> Result<Merged, MergeError> {
     let mut entries: Vec<Entry> = Vec::new();
@@ -164,31 +324,14 @@ pub fn merge(inputs: &[(String, &Store)]) -> Result<Merged, MergeError> {
         let mut seen_here: std::collections::HashMap<String, u32> =
             std::collections::HashMap::new();
         for i in 0..store.len() {
-            let line = store.line(i);
-            let mut v = store.value(i).map_err(|e| MergeError::Unreadable {
-                file: name.clone(),
+            let ReadItem {
+                key,
+                shown: id,
                 line,
-                message: e.to_string(),
-            })?;
-            let obj = v.as_object_mut().expect("value() returns objects");
-            let id = match obj.get("id") {
-                Some(Value::String(s)) => s.clone(),
-                Some(_) => {
-                    return Err(MergeError::NoId {
-                        file: name.clone(),
-                        line,
-                        message: "the item's `id` is not a string".into(),
-                    });
-                }
-                None => {
-                    return Err(MergeError::NoId {
-                        file: name.clone(),
-                        line,
-                        message: "the item has no `id`".into(),
-                    });
-                }
-            };
-            if let Some(&first) = seen_here.get(&id) {
+                content: v,
+                reviews,
+            } = read_item(name, store, i)?;
+            if let Some(&first) = seen_here.get(&key) {
                 return Err(MergeError::DuplicateId {
                     file: name.clone(),
                     id,
@@ -196,19 +339,8 @@ pub fn merge(inputs: &[(String, &Store)]) -> Result<Merged, MergeError> {
                     second: line,
                 });
             }
-            seen_here.insert(id.clone(), line);
-            let reviews = match obj.shift_remove("reviews") {
-                None => None,
-                Some(Value::Object(m)) => Some(m),
-                Some(_) => {
-                    return Err(MergeError::BadReviews {
-                        file: name.clone(),
-                        line,
-                        id,
-                    });
-                }
-            };
-            match by_id.get(&id) {
+            seen_here.insert(key.clone(), line);
+            match by_id.get(&key) {
                 None => {
                     let mut e = Entry {
                         id: id.clone(),
@@ -229,7 +361,7 @@ pub fn merge(inputs: &[(String, &Store)]) -> Result<Merged, MergeError> {
                             },
                         );
                     }
-                    by_id.insert(id, entries.len());
+                    by_id.insert(key, entries.len());
                     entries.push(e);
                 }
                 Some(&k) => {
@@ -404,7 +536,7 @@ pub fn first_difference(a: &Value, b: &Value, path: String) -> Option<String> {
 
 /// `raw` (an item's JSON text) with its `reviews` value replaced by `reviews`, or
 /// `reviews` added as the last key; every other byte stays as it was.
-fn splice_reviews(raw: &str, reviews: &Value) -> String {
+pub(crate) fn splice_reviews(raw: &str, reviews: &Value) -> String {
     let new = serde_json::to_string(reviews).expect("a Value always serializes");
     if let Ok(map) = serde_json::from_str::<IndexMap<&str, &RawValue>>(raw) {
         if let Some(old) = map.get("reviews") {

@@ -15,40 +15,31 @@ use std::path::{Path, PathBuf};
 
 pub mod agree;
 pub mod merge;
+pub mod merge3;
 pub mod split;
 
 /// Write `bytes` to `path` atomically: a temporary file in the same folder, fsync,
 /// rename, fsync of the folder. Unless `overwrite`, an existing `path` is never replaced
 /// (the rename itself refuses, so a file created meanwhile is safe too); the error then
-/// has kind [`io::ErrorKind::AlreadyExists`]. A new file gets the usual permissions
-/// (0666 less the umask); a replaced file keeps its own.
-pub fn write_atomic(path: &Path, bytes: &[u8], overwrite: bool) -> io::Result<()> {
+/// has kind [`io::ErrorKind::AlreadyExists`]. The file gets `perms` (the permissions of
+/// the files it is made from, less the umask; a replaced file keeps only the bits both
+/// it and `perms` allow: see [`crate::perms`]).
+pub fn write_atomic(
+    path: &Path,
+    bytes: &[u8],
+    overwrite: bool,
+    perms: &crate::perms::Derived,
+) -> io::Result<()> {
     let dir = parent_dir(path);
-    let old_perms = if overwrite {
-        fs::metadata(path).ok().map(|m| m.permissions())
-    } else {
-        None
-    };
-    let prefix = format!(
-        ".{}.",
-        path.file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default()
-    );
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".verdict-tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = builder.tempfile_in(&dir)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut tmp = perms.tempfile_in(&dir, &name)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
-    if let Some(p) = old_perms {
-        fs::set_permissions(tmp.path(), p)?;
-    }
     if overwrite {
+        perms.narrow_to_replaced(tmp.path(), path)?;
         tmp.persist(path).map_err(|e| e.error)?;
     } else {
         tmp.persist_noclobber(path).map_err(|e| e.error)?;
@@ -83,11 +74,12 @@ mod tests {
     fn write_atomic_refuses_to_clobber_unless_asked() {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("out.jsonl");
-        write_atomic(&p, b"one\n", false).unwrap();
-        let e = write_atomic(&p, b"two\n", false).unwrap_err();
+        let perms = crate::perms::Derived::default();
+        write_atomic(&p, b"one\n", false, &perms).unwrap();
+        let e = write_atomic(&p, b"two\n", false, &perms).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::AlreadyExists);
         assert_eq!(fs::read(&p).unwrap(), b"one\n");
-        write_atomic(&p, b"two\n", true).unwrap();
+        write_atomic(&p, b"two\n", true, &perms).unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"two\n");
         // no temporary files left behind
         assert_eq!(fs::read_dir(d.path()).unwrap().count(), 1);

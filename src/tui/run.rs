@@ -29,6 +29,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let mut keymap = keymap::Keymap::default();
     let key_problems = keymap.apply_config(&cfg.keys);
     let reviewer = config::reviewer_name(opts.reviewer.as_deref(), &cfg);
+    super::threads::log_as(&reviewer);
     let theme = if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
         ThemeName::Mono
     } else {
@@ -156,6 +157,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
             log::warn!("journal: {s}");
         }
     }
+    notices.extend(replay.kept_aside_notice());
     if replay.applied > 0 {
         notices.push(replay.recovered_notice());
         // They are in the journal, not yet in the file: the header says so until the fold.
@@ -200,6 +202,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                             seq,
                             item,
                             id,
+                            key,
                             reviewer,
                             review,
                         } => {
@@ -208,6 +211,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                                     seq,
                                     item,
                                     id,
+                                    key,
                                     reviewer,
                                     review,
                                 })
@@ -330,6 +334,29 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         0 => String::new(),
         n => format!(", {n} in part"),
     };
+    // Verdicts of earlier sessions that could not be applied (kept aside at this open, or
+    // by an earlier one): "every verdict is in the file" would not be true.
+    let aside = replay.not_applied_in_journals() + replay.kept_aside_verdicts();
+    let every = if aside > 0 {
+        let mut files: Vec<String> = kept_aside.iter().map(|p| p.display().to_string()).collect();
+        files.extend(
+            replay
+                .kept_aside
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(p, _)| p.display().to_string()),
+        );
+        format!(
+            "every verdict of this session is in {}; {} of earlier sessions could not be \
+             applied and {} kept aside in {} (`verdict check` lists them)",
+            opts.file.display(),
+            crate::journal::verdicts(aside),
+            if aside == 1 { "is" } else { "are" },
+            files.join(", ")
+        )
+    } else {
+        format!("every verdict is in {}", opts.file.display())
+    };
     match folded {
         Ok(worker::Ended::Detached) => {
             crate::cli::out::outln!(
@@ -343,9 +370,8 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         }
         Ok(worker::Ended::Folded(_)) => {
             crate::cli::out::outln!(
-                "verdict: {done} {} graded this session{part}; every verdict is in {}",
+                "verdict: {done} {} graded this session{part}; {every}",
                 if done == 1 { "item" } else { "items" },
-                opts.file.display()
             )?;
             Ok(std::process::ExitCode::SUCCESS)
         }

@@ -57,6 +57,37 @@ pub(super) fn spawn_summary(state: &State, seq: u64, tx: Sender<Msg>) {
 }
 
 /// Logs go to a file in the data directory, never to the screen.
+/// Who this process's log lines are about (the reviewer; set once it is known).
+static LOG_AS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Name this process's reviewer in every log line from now on (several sessions on one
+/// file share one log: each line says which process and reviewer wrote it).
+pub(super) fn log_as(who: &str) {
+    let _ = LOG_AS.set(who.to_string());
+}
+
+/// One line of the log, harmless when the log is shown in a terminal: time, level, the
+/// process and its reviewer, the message.
+fn log_line(now: &str, level: log::Level, who: &str, msg: &str) -> String {
+    format!(
+        "{now} {level} [pid {} {}] {}",
+        std::process::id(),
+        crate::sanitize::line(who),
+        crate::sanitize::line(msg)
+    )
+}
+
+#[cfg(test)]
+#[test]
+fn a_log_line_says_which_process_and_reviewer_wrote_it() {
+    let l = log_line("T", log::Level::Error, "bob\u{1b}[2J", "fold: x");
+    assert!(
+        l.starts_with(&format!("T ERROR [pid {} bob", std::process::id())),
+        "{l}"
+    );
+    assert!(l.ends_with("] fold: x") && !l.contains('\u{1b}'), "{l}");
+}
+
 pub(super) fn init_log(dirs: &config::Dirs) {
     struct FileLog(std::sync::Mutex<std::fs::File>);
     impl log::Log for FileLog {
@@ -70,9 +101,9 @@ pub(super) fn init_log(dirs: &config::Dirs) {
                 let now = time::OffsetDateTime::now_utc()
                     .format(&time::format_description::well_known::Rfc3339)
                     .unwrap_or_default();
-                // One line each, harmless when the log is shown in a terminal.
+                let who = LOG_AS.get().map(String::as_str).unwrap_or("");
                 let msg = r.args().to_string();
-                let _ = writeln!(f, "{now} {} {}", r.level(), crate::sanitize::line(&msg));
+                let _ = writeln!(f, "{}", log_line(&now, r.level(), who, &msg));
             }
         }
         fn flush(&self) {}

@@ -22,6 +22,7 @@ pub enum Req {
         seq: u64,
         item: usize,
         id: Option<String>,
+        key: Option<String>,
         reviewer: String,
         review: Option<Value>,
     },
@@ -153,9 +154,19 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 match crate::session::reread(&session.store, &session.own, &session.stale) {
                     Ok(fresh) => {
                         reread_failed = false;
-                        log::info!("the file changed on disk; read it again");
+                        let by = colleague(&fresh, &session.keep.reviewer);
+                        log::info!(
+                            "the file changed on disk ({}); read it again",
+                            by.as_deref()
+                                .map_or("not by a verdict session".into(), |w| format!(
+                                    "saved by {w}"
+                                ))
+                        );
                         session.store = fresh;
                         let _ = out.send(Msg::Reloaded(session.store.clone()));
+                        if let Some(w) = by {
+                            let _ = out.send(Msg::ColleagueSaved(w));
+                        }
                     }
                     Err(e) if !reread_failed => {
                         reread_failed = true;
@@ -171,6 +182,7 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 seq,
                 item,
                 id,
+                key,
                 reviewer,
                 review,
             }) => {
@@ -179,6 +191,7 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                     id,
                     reviewer,
                     review,
+                    key,
                 };
                 let result = record(&mut session, &rec);
                 if result.is_ok() {
@@ -217,6 +230,15 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                     continue;
                 }
                 let stamp_before = session.store.check_unchanged().is_ok();
+                // Whose save this fold will rebase on, if another session's.
+                let by = if stamp_before {
+                    None
+                } else {
+                    crate::store::stamp_text_of(session.store.path()).and_then(|s| {
+                        journal::saved_by(session.store.path(), &s)
+                            .filter(|w| *w != session.keep.reviewer)
+                    })
+                };
                 match crate::session::fold(
                     &mut session.store,
                     &mut session.own,
@@ -230,6 +252,9 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                             // The fold rebased our verdicts onto another program's change:
                             // the screen must show the file as it is now.
                             let _ = out.send(Msg::Reloaded(session.store.clone()));
+                            if let Some(w) = by {
+                                let _ = out.send(Msg::ColleagueSaved(w));
+                            }
                         }
                         let _ = out.send(Msg::Saved(Ok(format!("{n} items written"))));
                     }
@@ -248,14 +273,20 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
     }
 }
 
+/// The reviewer (not `me`) whose verdict session saved the file `store` read, if it was
+/// one's save.
+fn colleague(store: &Store, me: &str) -> Option<String> {
+    let stamp = store.stamp_text()?;
+    journal::saved_by(store.path(), &stamp).filter(|w| w != me)
+}
+
 /// Record one verdict: check that it applies (the rules replay applies at the next
 /// open), then append it to the journal and fsync, then apply it to the store. A verdict
 /// refused, or that the journal could not take, leaves neither changed.
 fn record(session: &mut Session, rec: &Record) -> Result<(), String> {
     // The item's index in the worker's store can differ from the screen's after a
     // rebase onto a file another program changed: find it by id.
-    let i = journal::locate(&session.store, rec)
-        .ok_or_else(|| "the item is no longer in the file".to_string())?;
+    let i = journal::locate(&session.store, rec).map_err(|why| format!("the item {why}"))?;
     let edit = journal::prepare(&session.store, i, rec).map_err(|e| e.to_string())?;
     session.own.append(rec).map_err(|e| {
         format!(
@@ -316,6 +347,8 @@ pub fn run_fold(args: FoldArgs) -> std::process::ExitCode {
     use std::io::Write as _;
     use std::os::fd::FromRawFd;
     super::init_log(&config::Dirs::locate());
+    let who = journal::reviewer_of(&args.journal, &args.file).unwrap_or_default();
+    super::threads::log_as(&format!("{who}, fold after quit"));
     if args.journal_fd < 3 || args.marker_fd < 3 || args.journal_fd == args.marker_fd {
         log::error!("fold: bad descriptors");
         return std::process::ExitCode::from(2);
@@ -460,6 +493,73 @@ mod tests {
 }
 
 #[cfg(test)]
+mod colleagues {
+    use super::tests::{Started, start};
+    use super::*;
+    use std::sync::mpsc;
+
+    fn next_reload(msgs: &mpsc::Receiver<Msg>) -> Option<String> {
+        loop {
+            match msgs.recv_timeout(Duration::from_secs(10)).unwrap() {
+                Msg::Reloaded(_) => break,
+                _ => continue,
+            }
+        }
+        match msgs.recv_timeout(Duration::from_millis(300)) {
+            Ok(Msg::ColleagueSaved(w)) => Some(w),
+            _ => None,
+        }
+    }
+
+    /// Issue 16: a colleague's save is no foreign edit; the session says whose verdicts came
+    /// in, and says nothing of the kind for another program's change.
+    #[test]
+    fn a_colleagues_save_is_named_and_a_foreign_edit_is_not() {
+        let Started {
+            d: _d,
+            file,
+            msgs,
+            tx,
+            h,
+            ..
+        } = start(
+            "{\"id\":\"a\",\"benchmark\":\"other\"}\n{\"id\":\"b\",\"benchmark\":\"other\"}\n",
+        );
+        let mut bob = crate::session::open(&file, "bob").unwrap();
+        let rec = Record {
+            item: 1,
+            id: Some("b".into()),
+            reviewer: "bob".into(),
+            review: Some(serde_json::json!({"verdict": "pass"})),
+            key: None,
+        };
+        let edit = journal::prepare(&bob.store, 1, &rec).unwrap();
+        bob.own.append(&rec).unwrap();
+        bob.store.apply_review(edit);
+        crate::session::fold(
+            &mut bob.store,
+            &mut bob.own,
+            &mut bob.stale,
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        assert_eq!(next_reload(&msgs).as_deref(), Some("bob"));
+        // another program appends an item
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(
+            &file,
+            format!("{text}{{\"id\":\"c\",\"benchmark\":\"other\"}}\n"),
+        )
+        .unwrap();
+        assert_eq!(next_reload(&msgs), None);
+        let (reply, done) = mpsc::channel();
+        tx.send(Req::Shutdown(reply)).unwrap();
+        done.recv().unwrap().unwrap();
+        h.join().unwrap();
+    }
+}
+
+#[cfg(test)]
 mod refusals {
     use super::*;
 
@@ -483,6 +583,7 @@ mod refusals {
             seq: 1,
             item: 0,
             id: id.map(str::to_string),
+            key: None,
             reviewer: "ann".into(),
             review,
         })

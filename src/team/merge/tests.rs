@@ -135,3 +135,43 @@ fn multi_line_items_become_one_line() {
     let m = merge(&[("d.json".to_string(), &s)]).unwrap();
     assert_eq!(m.lines, vec!["{\"id\":\"a\",\"v\":1.50}"]);
 }
+
+#[test]
+fn items_without_an_id_are_matched_by_their_layouts_identity() {
+    // CharToM-QA evaluation lines: by content (key order does not matter).
+    let a = "{\"book_name\":\"Emma\",\"question\":\"q\",\"response\":\"r\",\"reviews\":{\"a\":{\"at\":\"2026-01-01T00:00:00Z\",\"penalty\":null}}}\n{\"book_name\":\"Emma\",\"question\":\"q2\",\"response\":\"r\"}\n";
+    let b = "{\"question\":\"q\",\"book_name\":\"Emma\",\"response\":\"r\",\"reviews\":{\"b\":{\"at\":\"2026-01-02T00:00:00Z\",\"penalty\":\"x\"}}}\n";
+    let m = run(&[("A", a), ("B", b)]).unwrap();
+    assert_eq!(m.lines.len(), 2);
+    assert!(m.lines[0].contains("\"a\":") && m.lines[0].contains("\"b\":"));
+    // The same line twice in one file cannot be told apart.
+    let twice = "{\"book_name\":\"Emma\",\"question\":\"q\"}\n{\"book_name\":\"Emma\",\"question\":\"q\"}\n";
+    let e = run(&[("A", twice)]).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("item \"Emma · q\" appears twice (lines 1 and 2)"),
+        "{e}"
+    );
+    // lm-eval samples: by doc_id and filter, and a changed sample is named so.
+    let s = |doc: u32, filter: &str, target: &str| {
+        format!(
+            "{{\"doc_id\":{doc},\"doc\":{{}},\"target\":\"{target}\",\"arguments\":{{}},\"resps\":[],\"filtered_resps\":[],\"filter\":\"{filter}\"}}\n"
+        )
+    };
+    let a = s(1, "strict-match", "3") + &s(1, "flexible-extract", "3");
+    let b = s(1, "flexible-extract", "3");
+    assert_eq!(run(&[("A", &a), ("B", &b)]).unwrap().lines.len(), 2);
+    let b = s(1, "strict-match", "4");
+    let e = run(&[("A", &a), ("B", &b)]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "item \"doc_id 1 (strict-match)\" differs between A (line 1) and B (line 1) at `target`: merge combines files of the same set, so the items must be equal apart from their reviews"
+    );
+    // Any other item without an id: an error naming file and line.
+    let e = run(&[("A", "{\"id\":\"a\"}\n{\"q\":1}\n")]).unwrap_err();
+    assert!(
+        matches!(&e, MergeError::NoId { line: 2, .. })
+            && e.to_string().contains("the item has no `id`"),
+        "{e}"
+    );
+}

@@ -62,6 +62,9 @@ pub enum Msg {
     /// Another program changed the file: the IO worker read it again (with every
     /// journaled verdict on it).
     Reloaded(Store),
+    /// The change just read (`Reloaded`) was the save of another verdict session, by this
+    /// reviewer: their verdicts came in (no foreign edit).
+    ColleagueSaved(String),
     /// The background index `generation` has read `done` of `total` items.
     IndexProgress {
         generation: u64,
@@ -90,6 +93,9 @@ pub enum Effect {
         seq: u64,
         item: usize,
         id: Option<String>,
+        /// For an item without an id, what its content is (`journal::content_key`), to
+        /// find it again if lines were added or removed before it.
+        key: Option<String>,
         reviewer: String,
         review: Option<Value>,
     },

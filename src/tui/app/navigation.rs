@@ -237,11 +237,9 @@ impl State {
         if p.is_absolute() {
             p
         } else {
-            self.store
-                .path()
-                .parent()
-                .unwrap_or(std::path::Path::new("."))
-                .join(p)
+            // The file's folder, or its origin's for a `split` or `merge` output
+            // (docs/format.md, "Paths").
+            self.store.image_dir().join(p)
         }
     }
 

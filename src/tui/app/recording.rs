@@ -390,10 +390,16 @@ impl State {
         } else {
             self.store.item(item).ok().and_then(|i| i.id)
         };
+        // Only an item without an id needs its content to be found again.
+        let key = match id {
+            Some(_) => None,
+            None => crate::journal::content_key(&self.store, item),
+        };
         fx.push(Effect::Record {
             seq,
             item,
             id,
+            key,
             reviewer: self.reviewer.clone(),
             review: after.map(|r| review_value(&r)),
         });
@@ -405,13 +411,14 @@ impl State {
     pub(super) fn set_mine(&mut self, i: usize, review: Option<Review>) {
         self.facts_rev += 1;
         self.retally(i, &review);
-        let done = if i == self.pos {
-            self.item()
-                .is_some_and(|it| review::item_done(it, review.as_ref()))
-        } else {
-            self.store
+        // The item on screen is parsed already; any other (or the one on screen while it
+        // is not loaded: during a reload) is read from the store.
+        let done = match self.item().filter(|_| i == self.pos) {
+            Some(it) => review::item_done(it, review.as_ref()),
+            None => self
+                .store
                 .item(i)
-                .is_ok_and(|it| review::item_done(&it, review.as_ref()))
+                .is_ok_and(|it| review::item_done(&it, review.as_ref())),
         };
         let done_before = self.rec.mine_done.get(&i).copied().unwrap_or_else(|| {
             self.meta

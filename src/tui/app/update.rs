@@ -145,6 +145,18 @@ impl State {
                 }
             }
             Msg::Reloaded(store) => self.reload(store, &mut fx),
+            Msg::ColleagueSaved(who) => {
+                let who = if who.is_empty() {
+                    "another reviewer".into()
+                } else {
+                    who
+                };
+                let n = self.len();
+                self.set_status(
+                    format!("{who}'s verdicts came in ({n} items read again); yours are kept"),
+                    Level::Info,
+                );
+            }
             Msg::Summary { seq, result } => {
                 if seq == self.summary_seq {
                     self.summary = Some(result);
@@ -211,11 +223,23 @@ impl State {
             }
         };
         let n = store.len();
-        // By id; an item without id keeps its index when that is still in the file.
+        // By id; an item without id by its content (as a replay finds it), which keeps
+        // its index unless lines were added or removed before it.
+        let locator = std::cell::RefCell::new(crate::journal::Locator::default());
+        let old_store = &self.store;
         let map = |i: usize| -> Option<usize> {
             match old_id(i) {
                 Some(id) => ids.get(&id).copied(),
-                None => (i < n).then_some(i),
+                None => {
+                    let r = crate::journal::Record {
+                        item: i,
+                        id: None,
+                        reviewer: String::new(),
+                        review: None,
+                        key: crate::journal::content_key(old_store, i),
+                    };
+                    locator.borrow_mut().locate(&store, &r).ok()
+                }
             }
         };
         let pos = map(self.pos).unwrap_or(self.pos.min(n.saturating_sub(1)));

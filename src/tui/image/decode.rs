@@ -33,6 +33,68 @@ pub(super) fn read_error(path: &Path, e: &std::io::Error) -> String {
     }
 }
 
+/// Why `meta` is not an image file we may open: a directory, or anything but a regular
+/// file (a FIFO would block the read, `/dev/tty` would eat the reviewer's keys).
+fn not_regular(path: &Path, meta: &std::fs::Metadata) -> Result<(), String> {
+    let shown = path.display();
+    let ft = meta.file_type();
+    if ft.is_dir() {
+        return Err(format!("not an image: {shown} (a directory)"));
+    }
+    if ft.is_file() {
+        return Ok(());
+    }
+    #[cfg(unix)]
+    let what = {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            "a FIFO"
+        } else if ft.is_char_device() {
+            "a character device"
+        } else if ft.is_block_device() {
+            "a block device"
+        } else if ft.is_socket() {
+            "a socket"
+        } else {
+            "not a file"
+        }
+    };
+    #[cfg(not(unix))]
+    let what = "a device, FIFO or socket";
+    Err(format!(
+        "not an image: {shown} (not a regular file: {what})"
+    ))
+}
+
+/// The metadata of `path` (symlinks followed) if it is a regular file; the message for
+/// the image pane if not. Opens nothing.
+pub(super) fn regular_metadata(path: &Path) -> Result<std::fs::Metadata, String> {
+    let meta = std::fs::metadata(path).map_err(|e| read_error(path, &e))?;
+    not_regular(path, &meta)?;
+    Ok(meta)
+}
+
+/// Open an image file for reading, only if it is a regular file: its type is checked
+/// before opening (without opening it), then it is opened without blocking
+/// (`O_NONBLOCK`: a FIFO swapped in meanwhile does not wait for a writer) and without
+/// becoming the controlling terminal (`O_NOCTTY`), and the opened descriptor is checked
+/// again (`fstat`), so what is read is the regular file that was checked. Every read of
+/// an image path goes through here (decode, prefetch, zoom, the header's size).
+pub(super) fn open_regular(path: &Path) -> Result<std::fs::File, String> {
+    regular_metadata(path)?;
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let f = o.open(path).map_err(|e| read_error(path, &e))?;
+    let meta = f.metadata().map_err(|e| read_error(path, &e))?;
+    not_regular(path, &meta)?;
+    Ok(f)
+}
+
 /// Why a decode gave no image.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DecodeError {
@@ -93,7 +155,7 @@ pub fn decode_file(path: &Path) -> Result<DynamicImage, String> {
 /// Whether [`decode_cancellable`] decodes `path` in pieces it can stop between (a
 /// non-interlaced PNG), as opposed to whole.
 pub(super) fn decodes_in_pieces(path: &Path) -> bool {
-    let Ok(file) = std::fs::File::open(path) else {
+    let Ok(file) = open_regular(path) else {
         return false;
     };
     png::Decoder::new(std::io::BufReader::new(file))
@@ -105,15 +167,8 @@ pub(super) fn decodes_in_pieces(path: &Path) -> bool {
 /// non-empty file under [`MAX_FILE_BYTES`], and is PNG or JPEG.
 fn check_file(path: &Path) -> Result<ImageFormat, String> {
     let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| read_error(path, &e))?;
-    if meta.is_dir() {
-        return Err(format!("not an image: {shown} (a directory)"));
-    }
-    if !meta.is_file() {
-        return Err(format!(
-            "not an image: {shown} (not a regular file: a device, FIFO or socket)"
-        ));
-    }
+    let file = open_regular(path)?;
+    let meta = file.metadata().map_err(|e| read_error(path, &e))?;
     if meta.len() == 0 {
         return Err(format!("not an image: {shown} (empty file)"));
     }
@@ -129,8 +184,8 @@ fn check_file(path: &Path) -> Result<ImageFormat, String> {
     let head = {
         use std::io::Read as _;
         let mut head = Vec::with_capacity(512);
-        std::fs::File::open(path)
-            .and_then(|f| f.take(512).read_to_end(&mut head))
+        file.take(512)
+            .read_to_end(&mut head)
             .map_err(|e| read_error(path, &e))?;
         head
     };
@@ -163,9 +218,7 @@ fn check_file(path: &Path) -> Result<ImageFormat, String> {
 /// Decode the whole image at once, within [`MAX_DECODE_ALLOC`].
 fn decode_whole(path: &Path, format: ImageFormat) -> Result<DynamicImage, String> {
     let open = || -> Result<std::io::BufReader<std::fs::File>, String> {
-        std::fs::File::open(path)
-            .map(std::io::BufReader::new)
-            .map_err(|e| read_error(path, &e))
+        open_regular(path).map(std::io::BufReader::new)
     };
     // The header alone (no pixels allocated) gives the size for a clear message.
     let dims = open()
@@ -224,8 +277,8 @@ pub(super) fn decode_error(path: &Path, e: image::ImageError, dims: Option<(u32,
 
 /// Width and height from the file's header (no pixels decoded).
 pub(super) fn header_dimensions(path: &Path) -> Option<(u32, u32)> {
-    ImageReader::open(path)
-        .ok()?
+    let file = open_regular(path).ok()?;
+    ImageReader::new(std::io::BufReader::new(file))
         .with_guessed_format()
         .ok()?
         .into_dimensions()
@@ -298,7 +351,7 @@ fn decode_png_rows(
     path: &Path,
     cancel: &dyn Fn() -> bool,
 ) -> Result<Option<DynamicImage>, DecodeError> {
-    let file = std::fs::File::open(path).map_err(|e| read_error(path, &e))?;
+    let file = open_regular(path)?;
     let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
     // Palettes and low bit depths to 8-bit samples (16-bit stays, handled below).
     decoder.set_transformations(png::Transformations::EXPAND);

@@ -185,7 +185,7 @@ fn decode_errors_are_clear() {
         let e = decode_file(Path::new("/dev/urandom")).unwrap_err();
         assert_eq!(
             e,
-            "not an image: /dev/urandom (not a regular file: a device, FIFO or socket)"
+            "not an image: /dev/urandom (not a regular file: a character device)"
         );
     }
 }
@@ -527,4 +527,118 @@ fn passthrough_images_are_placed_by_absolute_position() {
         "\x1bPtmux;\x1b\x1b[4;45H\x1b\x1b[5X\x1b\x1bPq#0\x1b\x1b\\\x1b\\"
     );
     assert!(place_in_pane("\x1bPq#0\x1b\\", pane, 0, 0).is_none());
+}
+
+/// Run `f` on a thread; `None` if it has not returned within 5 s (it is blocked: the
+/// thread is left behind, the test fails instead of hanging).
+#[cfg(unix)]
+fn within_5s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(5)).ok()
+}
+
+#[cfg(unix)]
+fn mkfifo(p: &Path) {
+    let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
+}
+
+/// A FIFO, a character device, a socket, a directory or a symlink to one of them as an
+/// image path: every function that reads an image refuses it at once, without opening it
+/// for a read that would block (a FIFO with no writer) or eat the reviewer's keys
+/// (`/dev/tty`), and the message says it is not a regular file.
+#[cfg(unix)]
+#[test]
+fn non_regular_files_are_refused_without_blocking() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo.png");
+    mkfifo(&fifo);
+    let link = dir.path().join("link.png");
+    std::os::unix::fs::symlink(&fifo, &link).unwrap();
+    let sock = dir.path().join("sock.png");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    let cases: Vec<(PathBuf, &str)> = vec![
+        (fifo.clone(), "(not a regular file: a FIFO)"),
+        (link, "(not a regular file: a FIFO)"),
+        (sock, "(not a regular file: a socket)"),
+        (
+            PathBuf::from("/dev/zero"),
+            "(not a regular file: a character device)",
+        ),
+        (
+            PathBuf::from("/dev/null"),
+            "(not a regular file: a character device)",
+        ),
+        (dir.path().to_path_buf(), "(a directory)"),
+    ];
+    for (p, why) in cases {
+        let q = p.clone();
+        let got = within_5s(move || {
+            (
+                decode_file(&q),
+                decodes_in_pieces(&q),
+                header_dimensions(&q),
+                fingerprint(&q).map(|_| ()),
+                open_regular(&q).map(|_| ()),
+            )
+        })
+        .unwrap_or_else(|| panic!("{}: blocked", p.display()));
+        let shown = format!("not an image: {} {why}", p.display());
+        assert_eq!(got.0.unwrap_err(), shown);
+        assert!(!got.1, "{}", p.display());
+        assert_eq!(got.2, None, "{}", p.display());
+        assert_eq!(got.3.unwrap_err(), shown);
+        assert_eq!(got.4.unwrap_err(), shown);
+        assert_eq!(open_external(&p).unwrap_err(), shown);
+    }
+}
+
+/// The worker's prefetch thread, given a FIFO: it refuses it at once and goes on to
+/// prefetch the next image (before, it blocked in `open` for the rest of the session).
+#[cfg(unix)]
+#[test]
+fn a_fifo_does_not_block_prefetching() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo.png");
+    mkfifo(&fifo);
+    let good = dir.path().join("good.png");
+    RgbImage::new(4, 4).save(&good).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let w = ImageWorker::spawn(
+        make_render(ProtocolChoice::Halfblocks).0,
+        Box::new(move |e| {
+            let _ = tx.send(e);
+        }),
+    );
+    w.prefetch(fifo.clone());
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    w.prefetch(good.clone());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while w.stats().decodes < 1 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the prefetch thread is stuck on the FIFO"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    // And the FIFO as the current item's image: a clear message in the pane.
+    w.request(ImageKey {
+        path: fifo.clone(),
+        width: 20,
+        height: 10,
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(5)) {
+        Ok(ImageEvent::Ready(_, r)) => assert_eq!(
+            r.err().map(|e| e.to_string()),
+            Some(format!(
+                "not an image: {} (not a regular file: a FIFO)",
+                fifo.display()
+            ))
+        ),
+        other => panic!("no answer for the FIFO: {other:?}"),
+    }
 }

@@ -10,11 +10,10 @@ pub const VIEWER_ENV: &str = "VERDICT_IMAGE_VIEWER";
 /// Open `path` in the system viewer (`xdg-open` on Linux and the BSDs, `open` on macOS,
 /// `start` on Windows; `VERDICT_IMAGE_VIEWER` overrides), detached: its own process
 /// group, stdio to /dev/null, never waited for on this thread. `Err` with a clear message
-/// if the file is missing, there is no graphical display, or the viewer is not installed.
+/// if the file is missing or not a regular file, there is no graphical display, or the viewer is not installed.
 pub fn open_external(path: &Path) -> Result<(), String> {
-    if !path.exists() {
-        return Err(format!("image not found: {}", path.display()));
-    }
+    // A FIFO or a device would hang or confuse the viewer: only regular files.
+    super::decode::regular_metadata(path)?;
     if let Some(viewer) = std::env::var_os(VIEWER_ENV).filter(|v| !v.is_empty()) {
         return spawn_viewer(&viewer, &[], path);
     }

@@ -496,10 +496,9 @@ pub(super) struct Fingerprint {
 }
 
 pub(super) fn fingerprint(path: &Path) -> Result<Fingerprint, String> {
-    let meta = std::fs::metadata(path).map_err(|e| read_error(path, &e))?;
-    if meta.is_dir() {
-        return Err(format!("not an image: {} (a directory)", path.display()));
-    }
+    // Not a regular file (a FIFO, `/dev/tty`, a folder): refused here, before anything
+    // opens it.
+    let meta = regular_metadata(path)?;
     Ok(Fingerprint {
         len: meta.len(),
         modified: meta.modified().ok(),

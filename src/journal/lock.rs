@@ -1,0 +1,346 @@
+//! The save lock of a results file (docs/format.md, "Several reviewers on one file"): one
+//! file beside the results file, `.<file name>.verdict-lock`, locked with `flock`, as git's
+//! `index.lock` or SQLite's lock of its database file. A session that saves holds it
+//! exclusively across re-read → rebase → write → fsync → rename → stamp → clearing its
+//! journal, so saves of several sessions are serialised and each one rebases on the file
+//! the previous one wrote. A command that reads the file with its journals (`stats`,
+//! `merge`, `export`, `split`, `agree`, opening a session) holds it shared across reading
+//! both, so it never sees the old file with an emptied journal.
+//!
+//! The file is never removed (removing a lock file races with whoever opens it next) and
+//! holds no state: the kernel drops a `flock` when its process dies, so a killed session
+//! never leaves the file locked. It says which process and reviewer saved last, for
+//! messages only.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::paths::{dir_of, file_name, os_string};
+
+pub(super) const LOCK_SUFFIX: &str = ".verdict-lock";
+
+/// How long a save or a reader waits for the lock before it gives up and says who holds
+/// it (a session stopped with Ctrl-Z in the middle of a save keeps it).
+pub const LOCK_WAIT: Duration = Duration::from_secs(20);
+
+/// Where the save lock of `results` is: beside the file it names (a symbolic link is
+/// followed, so every path to one file shares one lock).
+pub fn lock_path(results: &Path) -> PathBuf {
+    let real = std::fs::canonicalize(results).unwrap_or_else(|_| results.to_path_buf());
+    let mut n = Vec::new();
+    n.push(b'.');
+    n.extend_from_slice(&file_name(&real));
+    n.extend_from_slice(LOCK_SUFFIX.as_bytes());
+    dir_of(&real).join(os_string(n))
+}
+
+/// A held save lock; dropping it lets go.
+#[derive(Debug)]
+pub struct SaveLock {
+    file: File,
+    path: PathBuf,
+}
+
+/// Why a lock could not be had.
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+    #[error(
+        "another verdict session ({holder}) has been saving {file} for over {secs} s; \
+         nothing was changed, try again"
+    )]
+    Busy {
+        file: PathBuf,
+        holder: String,
+        secs: u64,
+    },
+    #[error("cancelled")]
+    Cancelled,
+}
+
+fn open_lock_file(path: &Path, create: bool, mode: u32) -> io::Result<File> {
+    let mut o = OpenOptions::new();
+    o.read(true).write(true).create(create);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.mode(mode & 0o666);
+    }
+    match super::open_checked(path, &mut o) {
+        Ok(f) => Ok(f),
+        // Not ours to write (another user's, a read-only folder): a read-only descriptor
+        // takes a flock as well.
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+            super::open_checked(path, OpenOptions::new().read(true))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+#[cfg(unix)]
+fn try_flock(f: &File, exclusive: bool) -> io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    let op = if exclusive {
+        libc::LOCK_EX
+    } else {
+        libc::LOCK_SH
+    };
+    loop {
+        // SAFETY: flock on a descriptor we own.
+        if unsafe { libc::flock(f.as_raw_fd(), op | libc::LOCK_NB) } == 0 {
+            return Ok(true);
+        }
+        let e = io::Error::last_os_error();
+        match e.raw_os_error() {
+            Some(libc::EWOULDBLOCK) => return Ok(false),
+            Some(libc::EINTR) => continue,
+            _ => return Err(e),
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn try_flock(_f: &File, _exclusive: bool) -> io::Result<bool> {
+    Ok(true)
+}
+
+const WROTE: &str = "wrote ";
+const BY: &str = "by ";
+
+fn holder(f: &File) -> String {
+    let mut s = String::new();
+    let mut r = f;
+    if r.seek(SeekFrom::Start(0)).is_ok() {
+        let _ = r.take(200).read_to_string(&mut s);
+    }
+    let s = crate::sanitize::line(s.lines().next().unwrap_or("").trim()).into_owned();
+    if s.is_empty() {
+        "another process".into()
+    } else {
+        s
+    }
+}
+
+fn acquire(
+    results: &Path,
+    exclusive: bool,
+    wait: Duration,
+    cancel: &AtomicBool,
+) -> Result<Option<SaveLock>, LockError> {
+    let path = lock_path(results);
+    let io_err = |source| LockError::Io {
+        path: path.clone(),
+        source,
+    };
+    // A reader creates nothing beside the file: where no session ever saved there is no
+    // lock file, and the reader checks afterwards that none appeared (`lock_appeared`).
+    if !exclusive && !path.exists() {
+        return Ok(None);
+    }
+    let mode = super::side_file_mode(results);
+    let file = match open_lock_file(&path, true, mode) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        // A reader in a folder it may not write, where no session ever saved (a save
+        // needs to create files there): there is nothing to wait for.
+        Err(e)
+            if !exclusive
+                && matches!(
+                    e.kind(),
+                    io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem
+                ) =>
+        {
+            return Ok(None);
+        }
+        Err(e) => return Err(io_err(e)),
+    };
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        if try_flock(&file, exclusive).map_err(io_err)? {
+            return Ok(Some(SaveLock { file, path }));
+        }
+        if cancel.load(Ordering::Relaxed) {
+            return Err(LockError::Cancelled);
+        }
+        if start.elapsed() >= wait {
+            return Err(LockError::Busy {
+                file: results.to_path_buf(),
+                holder: holder(&file),
+                secs: wait.as_secs(),
+            });
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
+}
+
+/// Take the save lock of `results` exclusively (creating the lock file if needed),
+/// waiting up to `wait` (or until `cancel` is set), and note in it who holds it (`who`:
+/// the reviewer). `None` when the file's folder is gone (the save then fails on its own).
+pub fn lock_for_save(
+    results: &Path,
+    who: &str,
+    wait: Duration,
+    cancel: &AtomicBool,
+) -> Result<Option<SaveLock>, LockError> {
+    let mut l = acquire(results, true, wait, cancel)?;
+    if let Some(l) = &mut l {
+        l.note(who);
+    }
+    Ok(l)
+}
+
+/// Take the save lock of `results` shared, to read the file and its journals as one
+/// snapshot. `None` when there is no lock file (no session ever saved the file there):
+/// nothing is created; after reading, [`lock_appeared`] says whether a save began
+/// meanwhile (every save takes the lock first), and then the read must be done again.
+pub fn lock_for_read(results: &Path, wait: Duration) -> Result<Option<SaveLock>, LockError> {
+    acquire(results, false, wait, &AtomicBool::new(false))
+}
+
+/// After a read without the lock (`lock_for_read` gave `None`): has a session created the
+/// lock file since, to save?
+pub fn lock_appeared(results: &Path) -> bool {
+    lock_path(results).exists()
+}
+
+impl SaveLock {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Who saved last, as the lock file says (for messages).
+    pub fn last_saver(&self) -> String {
+        holder(&self.file)
+    }
+
+    /// Note that `who` wrote the file whose stamp is `stamp` (`Store::stamp_text`): a
+    /// session that finds that file later can tell whose save it was.
+    pub fn note_written(&mut self, who: &str, stamp: &str) {
+        let line = format!(
+            "pid {} ({})\n{WROTE}{stamp}\n{BY}{who}\n",
+            std::process::id(),
+            who
+        );
+        let f = &mut self.file;
+        let _ = f
+            .set_len(0)
+            .and_then(|_| f.seek(SeekFrom::Start(0)))
+            .and_then(|_| f.write_all(line.as_bytes()));
+    }
+
+    fn note(&mut self, who: &str) {
+        let line = format!("pid {} ({})\n", std::process::id(), who);
+        let f = &mut self.file;
+        let _ = f
+            .set_len(0)
+            .and_then(|_| f.seek(SeekFrom::Start(0)))
+            .and_then(|_| f.write_all(line.as_bytes()));
+    }
+}
+
+/// The reviewer whose session wrote the file now at `results`, if its stamp is `stamp` and
+/// the last save noted in the lock file wrote exactly that file (a file another program
+/// wrote since is nobody's).
+pub fn saved_by(results: &Path, stamp: &str) -> Option<String> {
+    let mut s = String::new();
+    File::open(lock_path(results))
+        .ok()?
+        .take(4096)
+        .read_to_string(&mut s)
+        .ok()?;
+    let mut lines = s.lines().skip(1);
+    (lines.next()?.strip_prefix(WROTE)? == stamp)
+        .then(|| lines.next()?.strip_prefix(BY).map(str::to_string))
+        .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no() -> AtomicBool {
+        AtomicBool::new(false)
+    }
+
+    #[test]
+    fn an_exclusive_lock_waits_for_a_reader_and_says_who_holds_it() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.jsonl");
+        std::fs::write(&p, "{}\n").unwrap();
+        let held = lock_for_save(&p, "alice", LOCK_WAIT, &no())
+            .unwrap()
+            .unwrap();
+        let e = lock_for_save(&p, "bob", Duration::from_millis(30), &no()).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("alice") && msg.contains(&std::process::id().to_string()),
+            "{msg}"
+        );
+        assert!(lock_for_read(&p, Duration::from_millis(30)).is_err());
+        drop(held);
+        let r1 = lock_for_read(&p, LOCK_WAIT).unwrap().unwrap();
+        let r2 = lock_for_read(&p, LOCK_WAIT).unwrap().unwrap();
+        assert!(lock_for_save(&p, "bob", Duration::from_millis(30), &no()).is_err());
+        drop((r1, r2));
+        assert!(
+            lock_for_save(&p, "bob", Duration::from_millis(30), &no()).is_ok_and(|l| l.is_some())
+        );
+    }
+
+    #[test]
+    fn a_file_is_known_as_a_sessions_save_only_while_it_is_the_file_it_wrote() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.jsonl");
+        std::fs::write(&p, "{}\n").unwrap();
+        let stamp = crate::store::stamp_text_of(&p).unwrap();
+        assert_eq!(saved_by(&p, &stamp), None);
+        let mut l = lock_for_save(&p, "bo b", LOCK_WAIT, &no())
+            .unwrap()
+            .unwrap();
+        l.note_written("bo b", &stamp);
+        drop(l);
+        assert_eq!(saved_by(&p, &stamp).as_deref(), Some("bo b"));
+        // another program writes the file: nobody's save
+        std::thread::sleep(Duration::from_millis(10));
+        std::fs::write(&p, "{\"x\": 1}\n").unwrap();
+        let now = crate::store::stamp_text_of(&p).unwrap();
+        assert_ne!(now, stamp);
+        assert_eq!(saved_by(&p, &now), None);
+    }
+
+    #[test]
+    fn a_reader_creates_nothing_and_notices_a_save_beginning() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("gone.jsonl");
+        assert!(lock_for_read(&p, LOCK_WAIT).unwrap().is_none());
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 0);
+        let p = d.path().join("r.jsonl");
+        std::fs::write(&p, "{}\n").unwrap();
+        assert!(lock_for_read(&p, LOCK_WAIT).unwrap().is_none());
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
+        assert!(!lock_appeared(&p));
+        let _l = lock_for_save(&p, "a", LOCK_WAIT, &no()).unwrap().unwrap();
+        assert!(lock_appeared(&p));
+        assert!(lock_for_read(&p, Duration::from_millis(30)).is_err());
+    }
+
+    #[test]
+    fn every_path_to_one_file_shares_one_lock() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("r.jsonl");
+        std::fs::write(&p, "{}\n").unwrap();
+        let link = d.path().join("link.jsonl");
+        std::os::unix::fs::symlink(&p, &link).unwrap();
+        assert_eq!(lock_path(&p), lock_path(&link));
+        let _held = lock_for_save(&link, "alice", LOCK_WAIT, &no())
+            .unwrap()
+            .unwrap();
+        assert!(lock_for_save(&p, "bob", Duration::from_millis(30), &no()).is_err());
+    }
+}
