@@ -589,3 +589,39 @@ fn an_idle_stretch_counts_at_most_two_minutes() {
     let fx = ch(&mut s, '3');
     assert_eq!(reviews(&fx)[0].as_ref().unwrap()["seconds"], 466.0);
 }
+
+// ----- adjudication asks only for what the reviewers disagree on --------------------
+
+#[test]
+fn adjudication_asks_only_for_the_responses_that_disagree() {
+    // alice and bob agree on gpt-4o and qwen2-vl, disagree on llava-1.6.
+    let review = |llava: &str| {
+        serde_json::json!({"at": "2026-11-20T09:30:00Z", "models": {
+            "gpt-4o": {"justification": "identifies"},
+            "llava-1.6": {"justification": llava},
+            "qwen2-vl": {"justification": "misses"}}})
+    };
+    let item = serde_json::json!({"id": "G_2", "benchmark": "chartom",
+        "chart": {"pair": "G", "version": "manipulated", "type": "bar", "manipulation": "truncated y-axis"},
+        "responses": [
+            {"model": "gpt-4o", "justification": "The axis is cut."},
+            {"model": "llava-1.6", "justification": "Looks fine."},
+            {"model": "qwen2-vl", "justification": "Colours are nice."}],
+        "reviews": {"alice": review("partial"), "bob": review("misses")}});
+    let (_d, mut s) = open_lines(&[item]);
+    ch(&mut s, 'D');
+    assert!(s.queue, "the item is in the adjudication queue");
+    // only llava-1.6's grade is mine to give; then A makes the item final
+    s.model = 1;
+    ch(&mut s, '3');
+    let fx = ch(&mut s, 'A');
+    let r = reviews(&fx);
+    assert_eq!(r.len(), 1, "{:?}", s.status);
+    let r = r[0].clone().unwrap();
+    assert_eq!(r["final"], true, "{r}");
+    assert_eq!(r["models"]["gpt-4o"]["justification"], "identifies", "{r}");
+    assert_eq!(r["models"]["llava-1.6"]["justification"], "misses", "{r}");
+    assert_eq!(r["models"]["qwen2-vl"]["justification"], "misses", "{r}");
+    let said = s.status.clone().unwrap().0;
+    assert!(said.contains("agreed"), "{said}");
+}

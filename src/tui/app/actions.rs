@@ -251,23 +251,66 @@ impl State {
                 }
             }
             Action::Adjudicate => {
-                let done = self
-                    .item()
-                    .is_some_and(|it| review::item_done(it, self.my_review(self.pos).as_ref()));
-                if !done {
+                let Some(item) = self.item() else { return };
+                let mine = self.my_review(self.pos);
+                let done = review::item_done(item, mine.as_ref());
+                // Marking final (not unmarking): the grades the other reviewers all agree
+                // on are taken for the responses I have not graded, so the adjudicator
+                // grades only where they disagree.
+                let marking = mine.as_ref().is_none_or(|r| r.is_final != Some(true));
+                let (filled, taken) = if marking && !done {
+                    review::with_agreed(item, &self.reviewer, &mine.clone().unwrap_or_default())
+                } else {
+                    (mine.clone().unwrap_or_default(), vec![])
+                };
+                if !done && !review::item_done(item, Some(&filled)) {
                     let key = self.keymap.hint(Context::Global, Action::Adjudicate);
+                    let n = item.responses.len();
+                    let open: Vec<String> = item
+                        .responses
+                        .iter()
+                        .filter(|r| filled.for_model(&r.model, n).is_none_or(|g| g.is_empty()))
+                        .map(|r| crate::tui::text::one_line(&r.model))
+                        .collect();
+                    let what = if open.is_empty() || n <= 1 {
+                        "the item".to_string()
+                    } else {
+                        open.join(", ")
+                    };
                     self.set_status(
                         format!(
-                            "grade the item first; {key} then marks your verdict as the final one"
+                            "grade {what} first (where the reviewers disagree); {key} then marks your verdict as the final one"
                         ),
                         Level::Warn,
                     );
                     return;
                 }
-                self.change_review(fx, |r, _| review::toggle_final(r));
+                let id = self.display_id(self.pos);
+                self.change_review(fx, |r, _| {
+                    *r = filled;
+                    review::toggle_final(r)
+                });
                 if self.queue {
                     // An adjudicated item leaves the queue: on to the next one.
                     self.apply_filters(fx);
+                }
+                if !taken.is_empty() {
+                    let after = self
+                        .status
+                        .take()
+                        .map(|(m, _)| format!(" · {m}"))
+                        .unwrap_or_default();
+                    self.set_status(
+                        format!(
+                            "final on {id}, with the agreed grades of {}{after}",
+                            taken
+                                .iter()
+                                .map(|m| crate::tui::text::one_line(m))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        Level::Info,
+                    );
                 }
             }
             Action::AdjudicationQueue => {
