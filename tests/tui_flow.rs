@@ -625,3 +625,39 @@ fn adjudication_asks_only_for_the_responses_that_disagree() {
     let said = s.status.clone().unwrap().0;
     assert!(said.contains("agreed"), "{said}");
 }
+
+// ----- what is graded, on screen when each benchmark's item opens --------------------
+
+#[test]
+fn screens_of_each_benchmark_with_what_is_graded() {
+    let lm = "lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl";
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        for (name, id, label) in [
+            ("chartom.jsonl", "G7_Q1_2", "chartom"),
+            ("chartom-qa-long.jsonl", "ledger-1", "chartom_qa_long"),
+            ("chartom-qa.jsonl", "pp-1", "chartom_qa"),
+            ("cvqa.jsonl", "syn-00001", "cvqa_synthetic"),
+            ("cvqa.jsonl", "real-00010", "cvqa_fixed"),
+            ("generic.jsonl", "mmlu-1", "generic"),
+            (lm, "#1", "lm_eval"),
+        ] {
+            let (_d, p) = sample(name);
+            let mut s = state_with(&p, Keymap::default());
+            s.size = (w, h);
+            let sc = verdict::tui::layout::Screen::of(&s);
+            s.image_area = sc.image_cells(&s);
+            if s.display_id(s.pos) != id {
+                goto(&mut s, id);
+            } else {
+                let fx = s.start_at(0);
+                ack(&mut s, &fx);
+            }
+            s.status = None;
+            let out = render_to_string(&s, w, h);
+            for t in graded_texts(&s) {
+                assert!(out.contains(&t), "{label} {w}x{h}: {t:?}\n{out}");
+            }
+            insta::assert_snapshot!(format!("{label}_{w}x{h}"), out);
+        }
+    }
+}
