@@ -661,3 +661,33 @@ fn screens_of_each_benchmark_with_what_is_graded() {
         }
     }
 }
+
+// ----- a long CharToM-QA context scrolls in its own pane at >= 160 columns --------------
+
+#[test]
+fn a_long_context_scrolls_in_its_own_pane_when_wide() {
+    let (_d, p) = sample("chartom-qa-long.jsonl");
+    let mut s = state_with(&p, Keymap::default());
+    s.size = (200, 50);
+    let fx = s.start_at(0);
+    ack(&mut s, &fx);
+    let out = render_to_string(&s, 200, 50);
+    // the context's first words and the question and checklist, side by side, unscrolled
+    assert!(out.contains("The lighthouse at Carrow Point"), "{out}");
+    assert!(out.contains("Bonus points"), "{out}");
+    assert!(out.contains("Question"), "{out}");
+    let first = line_with(&out, "The lighthouse at Carrow Point").to_string();
+    assert!(first.contains("│"), "two panes on the line: {first}");
+    // J scrolls the context only: the checklist stays
+    ch(&mut s, 'J');
+    let out = render_to_string(&s, 200, 50);
+    assert!(!out.contains("The lighthouse at Carrow Point"), "{out}");
+    assert!(out.contains("Bonus points"), "{out}");
+    // at 80 columns the context is part of the item's text (scrolled past at open)
+    let (_d, p) = sample("chartom-qa-long.jsonl");
+    let mut s = state_with(&p, Keymap::default());
+    let fx = s.start_at(0);
+    ack(&mut s, &fx);
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("Bonus points"), "{out}");
+}

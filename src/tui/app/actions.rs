@@ -196,7 +196,27 @@ impl State {
                 }
             }
             Action::ContextLength => {
-                self.context_len = (self.context_len + 1) % CONTEXT_LENGTHS.len()
+                self.context_len = (self.context_len + 1) % CONTEXT_LENGTHS.len();
+                self.aside_scroll = 0;
+            }
+            Action::ContextDown | Action::ContextUp => {
+                let (rows, max) = crate::tui::draw::aside_geometry(self);
+                if rows == 0 {
+                    // No context pane at this width: the context is in the item's text.
+                    let d = crate::tui::draw::page_rows(self);
+                    if action == Action::ContextDown {
+                        self.scroll_down(d);
+                    } else {
+                        self.scroll = self.scroll.saturating_sub(d);
+                    }
+                    return;
+                }
+                let page = rows.saturating_sub(1).max(1);
+                self.aside_scroll = if action == Action::ContextDown {
+                    self.aside_scroll.saturating_add(page).min(max)
+                } else {
+                    self.aside_scroll.saturating_sub(page)
+                };
             }
             Action::Accept => {
                 if self.change_review(fx, |r, _| review::accept(r)) {

@@ -166,6 +166,7 @@ impl State {
         self.pos = i;
         if changed {
             self.scroll = 0;
+            self.aside_scroll = 0;
             self.model = 0;
             self.load_current();
             // With models chosen in the filter, show the first of them this item has.

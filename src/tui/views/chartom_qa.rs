@@ -174,6 +174,30 @@ impl View for ChartomQaView {
         Context::ChartomQa
     }
 
+    /// A long context beside the item on a wide screen, scrolled on its own: the context
+    /// lines of `chartom_qa_lines` (its heading and text).
+    fn aside(
+        &self,
+        state: &State,
+        item: &Item,
+    ) -> Option<(String, Vec<Line<'static>>, std::ops::Range<usize>)> {
+        let c = item.context.as_ref()?;
+        let len = CONTEXT_LENGTHS[state.context_len];
+        let lines = text_lines(
+            c.get(len).unwrap_or(""),
+            state.theme.dim.remove_modifier(Modifier::DIM),
+        );
+        let title = format!(
+            " Context ({len}) · {} switches 0/1000/2000 · {}/{} scroll ",
+            state.keymap.hint(Context::ChartomQa, Action::ContextLength),
+            state.keymap.hint(Context::ChartomQa, Action::ContextDown),
+            state.keymap.hint(Context::ChartomQa, Action::ContextUp)
+        );
+        // the book line, then the context's heading and its text
+        let range = 1..2 + lines.len();
+        Some((title, lines, range))
+    }
+
     /// The question: under it the reference answer, the response and its checklist. The
     /// context above it is read by scrolling up.
     fn target(&self, state: &State, item: &Item) -> crate::tui::views::Target {

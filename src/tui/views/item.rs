@@ -29,6 +29,8 @@ pub(crate) struct Pane {
     /// The selected response's first line (its model tabs) and the line after its grades:
     /// when what is graded does not fit from `target`, the item opens at the response.
     response: Option<(usize, usize)>,
+    /// The context pane beside the item (scrolled by `State::aside_scroll`).
+    aside: bool,
 }
 
 /// The item view's layout and content: computed once per frame, drawn by `draw_item`,
@@ -42,6 +44,9 @@ pub(crate) struct ItemPanes {
     pair: Option<(Rect, Line<'static>, Vec<Line<'static>>, Vec<Line<'static>>)>,
     panes: Vec<Pane>,
 }
+
+/// The width from which a view's aside (`View::aside`) is a pane of its own.
+pub(crate) const ASIDE_MIN: u16 = 160;
 
 /// The rows the responses' pane keeps under the C-VQA pair (borders, my grade line and
 /// two lines of a response).
@@ -73,6 +78,7 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
             ))],
             target: None,
             response: None,
+            aside: false,
         });
         return out;
     };
@@ -106,6 +112,7 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
                 lines,
                 target: None,
                 response: None,
+                aside: false,
             });
             return out;
         }
@@ -175,6 +182,7 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
             lines: item_lines,
             target: None,
             response: None,
+            aside: false,
         });
         let cols =
             Layout::horizontal((0..per).map(|_| Constraint::Ratio(1, per as u32))).split(parts[1]);
@@ -198,6 +206,7 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
                 lines,
                 target: None,
                 response: None,
+                aside: false,
             });
         }
     } else {
@@ -207,6 +216,34 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
             views::Target::ItemLine(k) => Some(k.min(all.len())),
             views::Target::Response => None,
         };
+        // On a wide screen a long text of the item (a CharToM-QA context) has its own
+        // pane beside the rest, scrolled on its own: what is graded stays in sight.
+        let aside = (text_rect.width >= ASIDE_MIN)
+            .then(|| view.aside(state, item))
+            .flatten();
+        if let Some((title, lines, range)) = aside {
+            let cols = Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)])
+                .split(text_rect);
+            let r = range.start.min(all.len())..range.end.min(all.len());
+            all.drain(r.clone());
+            target = target.map(|k| {
+                if k >= r.end {
+                    k - r.len()
+                } else {
+                    k.min(r.start)
+                }
+            });
+            out.panes.push(Pane {
+                rect: cols[0],
+                title: Line::from(title),
+                pinned: None,
+                lines,
+                target: None,
+                response: None,
+                aside: true,
+            });
+            text_rect = cols[1];
+        }
         let mut response = None;
         if let Some(r) = item.responses.get(state.model) {
             if !all.is_empty() {
@@ -237,6 +274,7 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
             lines: all,
             target,
             response,
+            aside: false,
         });
     }
     out
@@ -269,9 +307,27 @@ pub fn max_scroll(state: &State) -> u16 {
     item_panes(state, item_areas(state, screen.body))
         .panes
         .iter()
+        .filter(|p| !p.aside)
         .map(|p| pane_geometry(p).1)
         .max()
         .unwrap_or(0)
+}
+
+/// The context pane's visible rows and how far it can scroll ((0, 0): none on screen).
+pub fn aside_geometry(state: &State) -> (u16, u16) {
+    let screen = Screen::of(state);
+    if screen.too_small {
+        return (0, 0);
+    }
+    item_panes(state, item_areas(state, screen.body))
+        .panes
+        .iter()
+        .find(|p| p.aside)
+        .map(|p| {
+            let (text, max) = pane_geometry(p);
+            (text.height, max)
+        })
+        .unwrap_or((0, 0))
 }
 
 /// Where the item's text opens: the top when all of it fits or what is graded is on the
@@ -318,6 +374,7 @@ pub fn page_rows(state: &State) -> u16 {
         item_panes(state, item_areas(state, screen.body))
             .panes
             .iter()
+            .filter(|p| !p.aside)
             .map(pane_geometry)
             .max_by_key(|(_, max)| *max)
             .map(|(text, _)| text.height)
@@ -347,7 +404,12 @@ pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
     }
     for p in &panes.panes {
         let (text, max) = pane_geometry(p);
-        let scroll = state.scroll.min(max);
+        let scroll = if p.aside {
+            state.aside_scroll
+        } else {
+            state.scroll
+        }
+        .min(max);
         let mut b = block(t, p.title.clone());
         if max > 0 {
             b = b.title_bottom(scroll_indicator(t, scroll, max, text.height));

@@ -84,6 +84,16 @@ pub trait View: Sync {
         Target::Top
     }
 
+    /// A pane beside the item on a wide screen (`item::ASIDE_MIN` columns): its title,
+    /// its lines, and the item's lines (`item_lines`) it takes out of the item's text.
+    fn aside(
+        &self,
+        _state: &State,
+        _item: &Item,
+    ) -> Option<(String, Vec<Line<'static>>, std::ops::Range<usize>)> {
+        None
+    }
+
     /// The keymap's context whose keys grade this view's items.
     fn context(&self) -> Context {
         Context::Generic
