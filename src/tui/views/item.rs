@@ -218,9 +218,13 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
         };
         // On a wide screen a long text of the item (a CharToM-QA context) has its own
         // pane beside the rest, scrolled on its own: what is graded stays in sight.
+        // Only a long one: a short text stays in the item's.
         let aside = (text_rect.width >= ASIDE_MIN)
             .then(|| view.aside(state, item))
-            .flatten();
+            .flatten()
+            .filter(|(_, lines, _)| {
+                wrapped_height(lines, text_rect.width.saturating_sub(2)) > text_rect.height / 2
+            });
         if let Some((title, lines, range)) = aside {
             let cols = Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)])
                 .split(text_rect);
