@@ -435,7 +435,7 @@ fn mind_is_scored_against_the_recomputed_hmi_when_the_file_has_none() {
     assert!(l.contains("vs HMI 0.25"), "{l}");
     assert!(l.contains("squared error 0.0025"), "{l}");
     // stats scores the same item the same way
-    let st = verdict::stats::compute(&Store::open(&d.path().join("lines.jsonl")).unwrap());
+    let st = verdict::stats::compute(&Store::open(d.path().join("lines.jsonl")).unwrap());
     let v = serde_json::to_value(&st).unwrap();
     let mse = v["benchmarks"]["chartom"]["models"]["m"]["mind_mse"]
         .as_f64()
