@@ -691,3 +691,15 @@ fn a_long_context_scrolls_in_its_own_pane_when_wide() {
     let out = render_to_string(&s, 80, 24);
     assert!(out.contains("Bonus points"), "{out}");
 }
+
+// ----- 13. The header keeps the position at 80 columns ---------------------------------
+
+#[test]
+fn the_header_keeps_the_position_at_80_columns() {
+    let lm = "lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl";
+    let (_d, mut s) = open(lm);
+    let out = screen(&mut s, 80, 24);
+    let header = out.lines().next().unwrap();
+    assert!(header.contains("1/10"), "{header}");
+    assert!(header.contains("#1"), "{header}");
+}
