@@ -703,3 +703,18 @@ fn the_header_keeps_the_position_at_80_columns() {
     assert!(header.contains("1/10"), "{header}");
     assert!(header.contains("#1"), "{header}");
 }
+
+// ----- 14. The item view says "suspect key" where stats and the filter do --------------
+
+#[test]
+fn the_item_view_says_suspect_key() {
+    let (_d, mut s) = open("chartom.jsonl");
+    goto(&mut s, "G9_Q3_2");
+    s.scroll = 0;
+    let out = screen(&mut s, 200, 50);
+    assert!(line_with(&out, "Key:").contains("suspect key"), "{out}");
+    goto(&mut s, "G9_Q3_1");
+    s.scroll = 0;
+    let out = screen(&mut s, 200, 50);
+    assert!(!out.contains("suspect key"), "{out}");
+}

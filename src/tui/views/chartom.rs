@@ -41,7 +41,18 @@ pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<
         for (k, o) in fact.options.iter().enumerate() {
             out.push(Line::from(format!("  {}. {}", k + 1, one_line(o))));
         }
-        out.push(kv(t, "Key", &grading::fact_key_display(fact)));
+        let mut key = kv(t, "Key", &grading::fact_key_display(fact));
+        // The rule behind stats' "Suspect answer keys" and the filter's "suspect key".
+        if let Some(s) = crate::grade::chartom::suspect_key(item) {
+            key.spans.push(Span::styled(
+                format!(
+                    "  suspect key: {}/{} human answers agree",
+                    s.n_agree, s.n_answers
+                ),
+                t.warn,
+            ));
+        }
+        out.push(key);
         out.extend(histogram_lines(state, item, width.saturating_sub(4)));
     }
     if let Some(m) = &item.mind {
