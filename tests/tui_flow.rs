@@ -718,3 +718,26 @@ fn the_item_view_says_suspect_key() {
     let out = screen(&mut s, 200, 50);
     assert!(!out.contains("suspect key"), "{out}");
 }
+
+// ----- 14. Undoing `A` in the queue brings the item back into it ----------------------
+
+#[test]
+fn undoing_an_adjudication_in_the_queue_brings_the_item_back() {
+    let review = |j: &str| serde_json::json!({"at": "2026-11-20T09:30:00Z", "justification": j});
+    let item = serde_json::json!({"id": "G_2", "benchmark": "chartom",
+        "chart": {"pair": "G", "version": "manipulated", "type": "bar", "manipulation": "truncated y-axis"},
+        "responses": [{"model": "gpt-4o", "justification": "The axis is cut."}],
+        "reviews": {"alice": review("partial"), "bob": review("misses")}});
+    let (_d, mut s) = open_lines(&[item]);
+    ch(&mut s, 'D');
+    assert!(s.queue);
+    ch(&mut s, '3');
+    ch(&mut s, 'A');
+    assert_eq!(s.position_in_view().1, 0, "adjudicated: the queue is empty");
+    ch(&mut s, 'u');
+    assert_eq!(
+        s.position_in_view(),
+        (1, 1),
+        "undone: the item is back in the queue"
+    );
+}

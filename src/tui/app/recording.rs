@@ -449,6 +449,10 @@ impl State {
             self.goto(c.item, fx);
         }
         self.record(c.item, c.after.clone(), c.before.clone(), fx);
+        if self.queue {
+            // An undone adjudication puts the item back in the queue.
+            self.apply_filters(fx);
+        }
         let again = if c.unskipped && self.skipped.insert(c.item) {
             " · skipped again"
         } else {
@@ -471,6 +475,10 @@ impl State {
             self.goto(c.item, fx);
         }
         self.record(c.item, c.before.clone(), c.after.clone(), fx);
+        if self.queue {
+            // A redone adjudication takes the item out of the queue again.
+            self.apply_filters(fx);
+        }
         self.set_status(
             format!("redone on {}", self.display_id(c.item)),
             Level::Info,
