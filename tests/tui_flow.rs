@@ -741,3 +741,19 @@ fn undoing_an_adjudication_in_the_queue_brings_the_item_back() {
         "undone: the item is back in the queue"
     );
 }
+
+// ----- 14. The light theme's hints are readable on white --------------------------------
+
+#[test]
+fn the_light_theme_draws_no_text_in_faint_grey() {
+    use ratatui::style::Color;
+    let t = verdict::tui::theme::Theme::new(ThemeName::Light);
+    for (what, st) in [("dim", t.dim), ("border", t.border), ("text", t.text)] {
+        // palette 7 (Gray) and 15 (White) are faint or invisible on a white background
+        assert!(
+            !matches!(st.fg, Some(Color::Gray | Color::White)),
+            "{what}: {:?}",
+            st.fg
+        );
+    }
+}
