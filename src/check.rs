@@ -99,12 +99,7 @@ impl Default for Options {
 pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
     let store = Store::open(path)?;
     let mut report = check_store_with(&store, opts);
-    let aside = crate::journal::kept_aside_problems(&store, path);
-    if !aside.is_empty() {
-        let files: Vec<String> = crate::journal::kept_aside_paths(path)
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
+    let mut notice = |message: String| {
         report.problems.insert(
             0,
             Problem {
@@ -112,14 +107,22 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
                 id: None,
                 field: None,
                 severity: Severity::Notice,
-                message: format!(
-                    "{} kept aside could not be applied to the file ({}): {}",
-                    crate::journal::verdicts(aside.len()),
-                    files.join(", "),
-                    aside.join("; ")
-                ),
+                message,
             },
-        );
+        )
+    };
+    let aside = crate::journal::kept_aside_problems(&store, path);
+    if !aside.is_empty() {
+        let files: Vec<String> = crate::journal::kept_aside_paths(path)
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        notice(format!(
+            "{} kept aside could not be applied to the file ({}): {}",
+            crate::journal::verdicts(aside.len()),
+            files.join(", "),
+            aside.join("; ")
+        ));
     }
     for jp in crate::journal::journal_paths(path) {
         let journal = Journal::at(jp);
@@ -131,7 +134,7 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
         {
             continue;
         }
-        let message = match journal.read() {
+        notice(match journal.read() {
             Ok((records, torn)) => format!(
                 "a verdict journal is pending ({}): {} not yet saved into the file{}; open the file in verdict to save them",
                 journal.path().display(),
@@ -142,17 +145,7 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
                 "a verdict journal is pending ({}) but cannot be read: {e}",
                 journal.path().display()
             ),
-        };
-        report.problems.insert(
-            0,
-            Problem {
-                line: None,
-                id: None,
-                field: None,
-                severity: Severity::Notice,
-                message,
-            },
-        );
+        });
     }
     Ok(report)
 }
@@ -371,6 +364,9 @@ fn check_item(
         }
         None | Some(Value::Null) if own_layout.is_some() => own_layout.map_or("", Benchmark::name),
         None | Some(Value::Null) => {
+            if let Some(m) = crate::bench::lm_eval::check::near_miss(obj) {
+                c.warn("", m);
+            }
             c.notice("benchmark", "no benchmark: shown with the generic view");
             ""
         }

@@ -66,6 +66,12 @@ pub const COLUMNS: &[&str] = &[
     "reason_text",
     "notes",
     "human_penalized",
+    "doc_id",
+    "filter",
+    "target",
+    "metric",
+    "harness_score",
+    "metrics",
 ];
 
 /// One exported row. Which fields are filled depends on the benchmark:
@@ -147,6 +153,18 @@ pub struct Row {
     /// Whether the resolved human grade has a penalty; empty when no reviewer graded the
     /// penalty (an empty `human_penalty` alone cannot tell "none" from "not graded").
     pub human_penalized: Option<bool>,
+    /// lm-eval: the sample's `doc_id` (as its JSON text) and `filter`; two filters' rows
+    /// of one doc share the doc_id.
+    pub doc_id: Option<String>,
+    pub filter: Option<String>,
+    /// lm-eval: the answer key as logged.
+    pub target: Option<String>,
+    /// lm-eval: the metric a verdict stands in for (`acc`, `exact_match`), empty when
+    /// none does (perplexities), and the harness's value of it on this line.
+    pub metric: Option<String>,
+    pub harness_score: Option<f64>,
+    /// lm-eval: every metric of the line as logged, a JSON object.
+    pub metrics: Option<Value>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

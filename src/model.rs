@@ -87,7 +87,12 @@ impl Item {
     /// Name the model of a line that names none from its file, as its layout says
     /// ([`eval_model_name`]).
     pub fn name_eval_model(&mut self, path: &std::path::Path) {
-        crate::bench::name_from_file(self, path);
+        crate::bench::name_from_file(self, &crate::bench::FileInfo::of(path));
+    }
+
+    /// [`Item::name_eval_model`] with what was worked out when the file was opened.
+    pub fn name_from_file(&mut self, file: &crate::bench::FileInfo) {
+        crate::bench::name_from_file(self, file);
     }
 
     /// The `misleading_choices` of an evaluation line, when they are what `choices` shows

@@ -147,6 +147,17 @@ impl Stamp {
     }
 }
 
+/// The error for a folder given where a result set is expected: for lm-eval's output,
+/// each samples file with the command that opens it; else how to import a CHARTOM folder.
+pub fn folder_error(path: &Path) -> StoreError {
+    StoreError::Document {
+        path: path.to_path_buf(),
+        message: crate::bench::lm_eval::folder::hint(path).unwrap_or_else(|| {
+            "is a folder (to import a CHARTOM folder, use `verdict import chartom`)".into()
+        }),
+    }
+}
+
 /// Open `path` for reading, refusing anything but a regular file (a symlink is followed
 /// to its target, which must be one). The open does not block (a FIFO without a writer
 /// would), and the type is checked on what was opened, so nothing is read from a FIFO,
@@ -167,11 +178,7 @@ fn open_regular(path: &Path) -> Result<(File, fs::Metadata), StoreError> {
     let meta = f.metadata().map_err(io_err)?;
     let ft = meta.file_type();
     if ft.is_dir() {
-        return Err(StoreError::Document {
-            path: path.to_path_buf(),
-            message: "is a folder (to import a CHARTOM folder, use `verdict import chartom`)"
-                .into(),
-        });
+        return Err(folder_error(path));
     }
     if !ft.is_file() {
         #[cfg(unix)]
@@ -236,6 +243,9 @@ pub struct Store {
     origin: Option<PathBuf>,
     /// The folder relative image paths are relative to, when it is not this file's own.
     image_dir: Option<PathBuf>,
+    /// What the naming path tells about the items (`bench::FileInfo`: an lm-eval run's
+    /// model and results file), worked out on opening and when the origin is set.
+    info: Arc<crate::bench::FileInfo>,
 }
 
 /// What a save did.
@@ -291,6 +301,7 @@ impl Store {
             })?,
         };
         Ok(Store {
+            info: Arc::new(crate::bench::FileInfo::of(&path)),
             path,
             format,
             buf: Arc::new(buf),
@@ -315,6 +326,11 @@ impl Store {
                 _ => PathBuf::from("."),
             })
             .filter(|d| d.is_dir());
+        if source != self.origin {
+            self.info = Arc::new(crate::bench::FileInfo::of(
+                source.as_deref().unwrap_or(&self.path),
+            ));
+        }
         self.origin = source;
     }
 
@@ -344,6 +360,11 @@ impl Store {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+    /// What the file's path tells about its items (the model of an lm-eval samples file,
+    /// its run's results file).
+    pub fn file_info(&self) -> &crate::bench::FileInfo {
+        &self.info
     }
     pub fn format(&self) -> Format {
         self.format
@@ -411,7 +432,7 @@ impl Store {
         let text = self.raw(i)?;
         match Item::parse(text) {
             Ok(mut it) => {
-                it.name_eval_model(self.naming_path());
+                it.name_from_file(&self.info);
                 Ok(it)
             }
             Err(fe) => Err(classify_parse_error(text, fe)),

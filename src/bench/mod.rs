@@ -118,11 +118,37 @@ pub(crate) fn layout_of_object(obj: &Map<String, Value>) -> Option<Benchmark> {
     None
 }
 
-/// Name what a line in a benchmark's own layout leaves unnamed from its file's name.
-pub(crate) fn name_from_file(item: &mut Item, path: &std::path::Path) {
+/// What a file's path tells about the lines in a benchmark's own layout, worked out once
+/// when the file is opened (the model a CharToM-QA evaluation file or an lm-eval samples
+/// file is of; lm-eval's run beside its samples).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FileInfo {
+    /// The path as typed.
+    pub path: std::path::PathBuf,
+    /// The lm-eval run of a `samples_<task>_<date>.jsonl` ([`lm_eval::run::Run`]).
+    pub lm_eval: Option<lm_eval::run::Run>,
+    /// The name of the folder the file is in, the path resolved (`.`, `..`, links): the
+    /// model of lm-eval samples in a file not named as lm-eval names them.
+    pub folder: Option<String>,
+}
+
+impl FileInfo {
+    /// Look at `path` (and, for an lm-eval samples file, its folder and the run's
+    /// results file).
+    pub fn of(path: &std::path::Path) -> FileInfo {
+        FileInfo {
+            path: path.to_path_buf(),
+            lm_eval: lm_eval::run::Run::of(path),
+            folder: lm_eval::model_of(path),
+        }
+    }
+}
+
+/// Name what a line in a benchmark's own layout leaves unnamed from its file.
+pub(crate) fn name_from_file(item: &mut Item, file: &FileInfo) {
     match item.layout {
-        Some(Layout::ChartomQaEval(_)) => chartom_qa::eval::name_model(item, path),
-        Some(Layout::LmEvalSample(_)) => lm_eval::spec::name_from_file(item, path),
+        Some(Layout::ChartomQaEval(_)) => chartom_qa::eval::name_model(item, &file.path),
+        Some(Layout::LmEvalSample(_)) => lm_eval::spec::name_from_file(item, file),
         None => {}
     }
 }
@@ -219,6 +245,8 @@ pub enum Facet {
     Dimension,
     /// C-VQA: the item's group.
     Group,
+    /// lm-eval: the filter a sample's answer and metrics come from (`strict-match`).
+    LmEvalFilter,
 }
 
 /// Is `model`'s answer on this item wrong (after reviewer overrides)?
@@ -292,7 +320,7 @@ impl Sums {
             Benchmark::Cvqa => self.cvqa.add(it, resolution),
             Benchmark::Chartom => self.chartom.add(store, i, it, resolution),
             Benchmark::ChartomQa => self.chartom_qa.add(it, resolution),
-            Benchmark::LmEval => self.lm_eval.add_item(it, resolution),
+            Benchmark::LmEval => self.lm_eval.add_item(it, store.file_info(), resolution),
             Benchmark::Other => self.other.add(it, resolution),
         }
     }
@@ -311,10 +339,7 @@ impl Sums {
             cvqa: self.cvqa.finish(),
             chartom: self.chartom.finish(),
             chartom_qa: self.chartom_qa.finish(),
-            lm_eval: self
-                .lm_eval
-                .finish()
-                .map(|filters| lm_eval::stats::LmEvalStats { filters }),
+            lm_eval: self.lm_eval.finish(),
             other: self.other.finish(),
         }
     }

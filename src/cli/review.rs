@@ -40,6 +40,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )?;
         return Ok(ExitCode::SUCCESS);
     };
+    // A folder is told what to open before anything else (lm-eval's output lists its
+    // samples files).
+    if file.is_dir() {
+        return Err(crate::store::folder_error(&file).into());
+    }
     if !on_a_terminal() {
         anyhow::bail!(
             "the reviewer needs a terminal; for scripts use `verdict stats`, `check` or `export`"

@@ -152,23 +152,7 @@ pub fn fallback_dir(results: &Path) -> Option<PathBuf> {
 /// beside the file and in its fallback folder, in name order.
 pub fn journal_paths(results: &Path) -> Vec<PathBuf> {
     let file = file_name(results);
-    let list = |dir: &Path| -> Vec<PathBuf> {
-        let mut v: Vec<PathBuf> = fs::read_dir(dir)
-            .map(|rd| {
-                rd.filter_map(|e| e.ok())
-                    .filter(|e| is_journal_name_of(&os_bytes(&e.file_name()), &file))
-                    .map(|e| e.path())
-                    .collect()
-            })
-            .unwrap_or_default();
-        v.sort();
-        v
-    };
-    let mut out = list(dir_of(results));
-    if let Some(fb) = fallback_dir(results) {
-        out.extend(list(&fb));
-    }
-    out
+    side_files(results, |n| is_journal_name_of(n, &file))
 }
 
 /// Every copy a session kept aside of a journal of `results` holding entries that could
@@ -176,17 +160,19 @@ pub fn journal_paths(results: &Path) -> Vec<PathBuf> {
 /// beside the file and in its fallback folder, in name order.
 pub fn kept_aside_paths(results: &Path) -> Vec<PathBuf> {
     let file = file_name(results);
+    side_files(results, |n| {
+        find(n, UNAPPLIED.as_bytes()).is_some_and(|at| is_journal_name_of(&n[..at], &file))
+    })
+}
+
+/// The files beside `results` and in its fallback folder whose names `is_ours`, each
+/// folder's in name order.
+fn side_files(results: &Path, is_ours: impl Fn(&[u8]) -> bool) -> Vec<PathBuf> {
     let list = |dir: &Path| -> Vec<PathBuf> {
         let mut v: Vec<PathBuf> = fs::read_dir(dir)
             .map(|rd| {
                 rd.filter_map(|e| e.ok())
-                    .filter(|e| {
-                        let n = os_bytes(&e.file_name());
-                        let Some(at) = find(&n, UNAPPLIED.as_bytes()) else {
-                            return false;
-                        };
-                        is_journal_name_of(&n[..at], &file)
-                    })
+                    .filter(|e| is_ours(&os_bytes(&e.file_name())))
                     .map(|e| e.path())
                     .collect()
             })

@@ -202,15 +202,14 @@ fn bob_saves_during(
     slot
 }
 
-/// Issue 16, window (a): another reviewer's save landing between this save's check of
-/// the file's stamp and its rename was replaced by it, and lost.
-#[test]
-fn a_save_landing_just_before_my_rename_is_not_replaced() {
+/// Alice saves q0 while bob records and saves q1 at `point` of her save; then alice
+/// records and saves q2. Every verdict must be in the file.
+fn bob_saves_while_alices_save_is_at(point: &'static str) {
     let d = tempfile::tempdir().unwrap();
     let p = generic_set(d.path(), 3);
     let mut a = open(&p, "alice").unwrap();
     record_pass(&mut a, "alice", "q0");
-    let bob = bob_saves_during(&p, "before-rename");
+    let bob = bob_saves_during(&p, point);
     fold_now(&mut a).unwrap();
     crate::store::test_hook::clear();
     bob.lock().unwrap().take().unwrap().join().unwrap();
@@ -224,25 +223,18 @@ fn a_save_landing_just_before_my_rename_is_not_replaced() {
     );
 }
 
+/// Issue 16, window (a): another reviewer's save landing between this save's check of
+/// the file's stamp and its rename was replaced by it, and lost.
+#[test]
+fn a_save_landing_just_before_my_rename_is_not_replaced() {
+    bob_saves_while_alices_save_is_at("before-rename");
+}
+
 /// Issue 16, window (b): a save that read the file's stamp after the folder's fsync took
 /// another reviewer's save, landed meanwhile, for its own, and its next save wrote over it.
 #[test]
 fn a_save_landing_just_after_my_rename_is_not_taken_for_mine() {
-    let d = tempfile::tempdir().unwrap();
-    let p = generic_set(d.path(), 3);
-    let mut a = open(&p, "alice").unwrap();
-    record_pass(&mut a, "alice", "q0");
-    let bob = bob_saves_during(&p, "after-rename");
-    fold_now(&mut a).unwrap();
-    crate::store::test_hook::clear();
-    bob.lock().unwrap().take().unwrap().join().unwrap();
-    record_pass(&mut a, "alice", "q2");
-    fold_now(&mut a).unwrap();
-    assert_eq!(
-        verdicts_in(&p),
-        [("q0", "alice"), ("q1", "bob"), ("q2", "alice")]
-            .map(|(i, w)| (i.to_string(), w.to_string()))
-    );
+    bob_saves_while_alices_save_is_at("after-rename");
 }
 
 /// Issue 16, item 2: a third reviewer saving while a save re-reads the file after a

@@ -35,6 +35,21 @@ pub fn write_atomic(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // Replacing a results file that reviewers have saved: in step with their saves (the
+    // file's save lock, docs/format.md "Several sessions on one file"), so neither rename
+    // lands between the other's last look at the file and its rename. (No lock file: no
+    // session ever saved it, and none is left beside an output.)
+    let _lock = if overwrite && crate::journal::lock_appeared(path) {
+        crate::journal::lock_for_save(
+            path,
+            "verdict",
+            crate::journal::LOCK_WAIT,
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+        .map_err(io::Error::other)?
+    } else {
+        None
+    };
     let mut tmp = perms.tempfile_in(&dir, &name)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
@@ -69,6 +84,34 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn replacing_a_file_waits_for_a_save_under_way() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("set.jsonl");
+        fs::write(&p, "{}\n").unwrap();
+        let held = crate::journal::lock_for_save(
+            &p,
+            "ann",
+            crate::journal::LOCK_WAIT,
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+        .unwrap()
+        .unwrap();
+        let p2 = p.clone();
+        let t = std::thread::spawn(move || {
+            write_atomic(&p2, b"new\n", true, &crate::perms::Derived::default()).unwrap()
+        });
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert_eq!(
+            fs::read_to_string(&p).unwrap(),
+            "{}\n",
+            "not while ann saves"
+        );
+        drop(held);
+        t.join().unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "new\n");
+    }
 
     #[test]
     fn write_atomic_refuses_to_clobber_unless_asked() {

@@ -175,6 +175,8 @@ pub enum Kind {
     Version,
     Dimension,
     Group,
+    /// lm-eval: the sample's filter (`strict-match`, `flexible-extract`).
+    LmEvalFilter,
     /// The item has a response of this model.
     Model,
     /// This model's answer is wrong (after reviewer overrides).
@@ -202,7 +204,7 @@ pub enum Kind {
     ReviewerStatus,
 }
 
-const KINDS: usize = 15;
+const KINDS: usize = 16;
 
 // `Index::facets` is sorted by (kind, name) because it is built in `Kind::ALL`'s order,
 // which must be `Kind`'s own (declaration) order.
@@ -221,6 +223,7 @@ impl Kind {
         Kind::Version,
         Kind::Dimension,
         Kind::Group,
+        Kind::LmEvalFilter,
         Kind::Model,
         Kind::Wrong,
         Kind::Reviewer,
@@ -246,6 +249,7 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
             Facet::Version => Kind::Version,
             Facet::Dimension => Kind::Dimension,
             Facet::Group => Kind::Group,
+            Facet::LmEvalFilter => Kind::LmEvalFilter,
         };
         emit(kind, name)
     });

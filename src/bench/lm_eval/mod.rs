@@ -6,6 +6,9 @@
 //! `verdict`), with a note; [`stats`] puts the harness's own metric next to the
 //! human-corrected one.
 
+pub(crate) mod check;
+pub mod folder;
+pub mod run;
 pub mod sample;
 pub mod spec;
 pub mod stats;
@@ -73,23 +76,20 @@ pub fn task_of(path: &Path) -> String {
         .or_else(|| stem.strip_suffix(".json"))
         .unwrap_or(&stem);
     let body = stem.strip_prefix("samples_").unwrap_or(stem);
-    match body.rsplit_once('_') {
-        Some((task, date))
-            if !task.is_empty()
-                && date.len() >= 10
-                && date.as_bytes()[..4].iter().all(u8::is_ascii_digit) =>
-        {
-            task.to_string()
-        }
-        _ => body.to_string(),
+    match run::split_date(body) {
+        Some((task, _)) => task.to_string(),
+        None => body.to_string(),
     }
 }
 
 /// The model, from the folder lm-eval writes the samples into: the model's name with
 /// `/` (and other characters a path cannot hold) written `__`
-/// (`example__tiny-llama-1b`); `None` for a file without a folder name.
+/// (`example__tiny-llama-1b`), however the path is typed (`.`, `..` and links are
+/// resolved); `None` for a file without a folder name. (A run's results file names the
+/// model better: [`run::Run`].)
 pub fn model_of(path: &Path) -> Option<String> {
-    let dir = path.parent()?.file_name()?;
+    let real = run::resolve(path);
+    let dir = real.parent()?.file_name()?;
     Some(dir.to_string_lossy().into_owned())
 }
 

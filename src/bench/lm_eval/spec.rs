@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::sample::{Answer, Sample};
+use super::sample::{Answer, MetricValue, Sample};
 use super::{Verdict, is_sample};
 use crate::bench::Layout;
 use crate::check::{BenchInfo, Ctx};
@@ -26,6 +26,7 @@ impl crate::bench::Spec for LmEval {
         _responses: &[&Map<String, Value>],
         _eval_layout: bool,
     ) -> BenchInfo {
+        super::check::check_sample(c, obj);
         if let Some(Value::Object(reviews)) = obj.get("reviews") {
             for (name, r) in reviews {
                 if let Some(Value::String(v)) = r.get("verdict")
@@ -43,8 +44,24 @@ impl crate::bench::Spec for LmEval {
         BenchInfo::default()
     }
 
+    /// The generic columns, and the sample's doc_id, filter, target and metrics.
     fn export(&self, row: &mut Row, it: &Item, model: &str) {
-        crate::bench::generic::export::fill(row, it, model)
+        crate::bench::generic::export::fill(row, it, model);
+        if let Some(s) = sample(it) {
+            row.doc_id = Some(s.doc_id.clone());
+            row.filter = s.filter.clone();
+            row.target = Some(s.target.clone());
+            if let Some((m, v)) = s.primary() {
+                row.metric = Some(m.to_string());
+                row.harness_score = v;
+            }
+            row.metrics = Some(Value::Object(
+                s.metrics
+                    .iter()
+                    .map(|m| (m.name.clone(), metric_json(m.value)))
+                    .collect(),
+            ));
+        }
     }
 
     /// The verdict on the sample.
@@ -68,10 +85,28 @@ impl crate::bench::Spec for LmEval {
         }
     }
 
+    /// The sample's filter, for the reviewer's filter menu.
+    fn facets(&self, item: &Item, emit: &mut dyn FnMut(crate::bench::Facet, &str)) {
+        if let Some(s) = sample(item) {
+            emit(
+                crate::bench::Facet::LmEvalFilter,
+                s.filter.as_deref().unwrap_or("none"),
+            );
+        }
+    }
+
     fn search_texts(&self, item: &Item, push: &mut dyn FnMut(&str)) {
         if let Some(s) = sample(item) {
             push(&s.prompt);
         }
+    }
+}
+
+fn metric_json(v: MetricValue) -> Value {
+    match v {
+        MetricValue::Number(x) => serde_json::json!(x),
+        MetricValue::Pair(a, b) => serde_json::json!([a, b]),
+        MetricValue::Other => Value::Null,
     }
 }
 
@@ -99,26 +134,64 @@ pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<bool, FieldError> {
     item.benchmark_name = Some("lm-eval".into());
     // The line has no id: it is named `#<line>`, as every line without one
     // (docs/format.md); the view shows its `doc_id` and `filter`.
-    let text = match &s.answer {
-        Answer::Generated { filtered, .. } => filtered.clone(),
-        Answer::Choice(c) => c
-            .picked()
-            .and_then(|i| c.texts.get(i))
-            .map(|t| t.trim().to_string())
-            .unwrap_or_default(),
-    };
     item.responses = vec![Response {
         model: UNNAMED_MODEL.into(),
-        text: Some(text),
+        text: Some(response_text(&s)),
         ..Response::default()
     }];
     item.layout = Some(Layout::LmEvalSample(Box::new(s)));
     Ok(true)
 }
 
-/// Name the model of a sample from the folder lm-eval wrote its file into.
-pub(crate) fn name_from_file(item: &mut Item, path: &std::path::Path) {
-    if let (Some(m), [r]) = (super::model_of(path), item.responses.as_mut_slice())
+/// The model's answer as one text: the filtered answer, the picked choice, or the
+/// log-likelihood of a loglikelihood task.
+fn response_text(s: &Sample) -> String {
+    match &s.answer {
+        Answer::Generated { filtered, .. } => filtered.clone(),
+        Answer::Choice(c) => c
+            .picked()
+            .and_then(|i| c.texts.get(i))
+            .map(|t| t.trim().to_string())
+            .unwrap_or_default(),
+        Answer::Loglikelihood {
+            loglikelihood,
+            is_greedy,
+            ..
+        } => format!(
+            "loglikelihood {}, is_greedy {}",
+            loglikelihood.map_or_else(|| "-".into(), |x| x.to_string()),
+            match is_greedy {
+                Some(true) => "True",
+                Some(false) => "False",
+                None => "-",
+            }
+        ),
+        Answer::Rolling { loglikelihood } => format!(
+            "loglikelihood {}",
+            loglikelihood.map_or_else(|| "-".into(), |x| x.to_string())
+        ),
+    }
+}
+
+/// Complete a sample from its file: read its key and metrics as the run's configuration
+/// says (the run's `results_*.json`), and name its model (lm-eval's
+/// `model_name_sanitized`, else the folder lm-eval wrote the file into).
+pub(crate) fn name_from_file(item: &mut Item, file: &crate::bench::FileInfo) {
+    let run = file.lm_eval.as_ref();
+    if let Some(Layout::LmEvalSample(s)) = &mut item.layout
+        && let Some(c) = run.and_then(|r| r.config.as_ref())
+    {
+        s.apply(Some(c));
+        let text = response_text(s);
+        if let [r] = item.responses.as_mut_slice() {
+            r.text = Some(text);
+        }
+    }
+    let model = match run {
+        Some(r) => r.model.clone(),
+        None => file.folder.clone(),
+    };
+    if let (Some(m), [r]) = (model, item.responses.as_mut_slice())
         && r.model == UNNAMED_MODEL
         && !m.is_empty()
     {

@@ -1,22 +1,38 @@
 //! The figures of an lm-eval samples file in `verdict stats` (docs/stats.md): per filter,
-//! each harness metric's mean over the samples, and the first metric corrected by the
-//! reviewers' verdicts: a sample marked `correct` counts 1, `incorrect` 0,
-//! `ambiguous-key` is left out, and a sample nobody reviewed keeps the harness's value.
+//! every harness metric aggregated over the samples as the harness aggregates it
+//! (`mean`, `perplexity` = exp(−mean ll), `weighted_perplexity` = exp(−Σll/Σweight),
+//! `bits_per_byte` = −Σll/Σbytes/ln 2), the standard error where the harness's is closed
+//! form (a mean's), the run's own figures from its `results_*.json` beside them, and the
+//! first mean-of-scores metric corrected by the reviewers' verdicts: a sample marked
+//! `correct` counts 1, `incorrect` 0, `ambiguous-key` is left out, and a sample nobody
+//! reviewed keeps the harness's value. A perplexity is not a mean of scores: verdicts do
+//! not change it.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+use serde_json::Value;
 
 use super::Verdict;
-use super::sample::Sample;
+use super::sample::{Agg, MetricValue, Sample};
+use crate::bench::FileInfo;
 use crate::grade::resolve::{resolve_response, resolve_verdict};
 use crate::model::Item;
 use crate::stats::ResolutionCounts;
 
 /// The figures of the samples in a file (`benchmarks."lm-eval"` in `verdict stats
-/// --json`): per filter.
+/// --json`).
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct LmEvalStats {
+    /// The task (`samples_<task>_<date>.jsonl`), when the file is named so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
+    /// The model (the run's `model_name_sanitized`, else the samples' folder).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The run's results file the `reported` figures come from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub results_file: Option<String>,
     pub filters: BTreeMap<String, FilterStats>,
 }
 
@@ -24,15 +40,35 @@ pub struct LmEvalStats {
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct FilterStats {
     pub samples: u64,
-    /// Each metric's mean over the samples that have a value, as the harness reports it.
+    /// Each metric over the samples that have a value, aggregated as the harness does.
     pub harness: BTreeMap<String, f64>,
-    /// The metric the verdicts correct (the first the harness lists).
+    /// Each metric's aggregation (`mean`, `perplexity`, `weighted_perplexity`,
+    /// `bits_per_byte`, or another that verdict does not recompute).
+    pub aggregation: BTreeMap<String, String>,
+    /// The standard error of each mean, as the harness computes it (sample standard
+    /// deviation / √n); the harness has none for a weighted perplexity or bits per byte,
+    /// and bootstraps a perplexity's (see `reported`).
+    pub stderr: BTreeMap<String, f64>,
+    /// The run's own figures from its results file (`<metric>` and `<metric>_stderr`,
+    /// a number or `"N/A"`), when the file is beside the samples.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub reported: BTreeMap<String, Value>,
+    /// Metrics whose figure from the samples differs from the reported one at the
+    /// harness's 4 decimals (the samples file was changed, or is not the run's).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub differs: Vec<String>,
+    /// The metric the verdicts correct: the first the harness lists that is a mean of
+    /// per-sample scores.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metric: Option<String>,
     /// Its mean with the reviewers' verdicts in place of the harness's scores, over the
     /// samples not marked `ambiguous-key`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub corrected: Option<f64>,
+    /// Metrics the verdicts do not change (every one but `metric`: perplexities, bits
+    /// per byte, a second accuracy such as `acc_norm`): their figure is the harness's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_corrected: Vec<String>,
     pub reviewed: u64,
     /// Reviewed samples the harness scored 0 and a reviewer marked `correct`.
     pub correct_but_scored_0: u64,
@@ -44,13 +80,15 @@ pub struct FilterStats {
 /// Partial sums over a block of samples.
 #[derive(Debug, Default)]
 pub struct Sums {
+    run: Option<super::run::Run>,
     filters: BTreeMap<String, FilterSums>,
 }
 
 #[derive(Debug, Default)]
 struct FilterSums {
     samples: u64,
-    harness: BTreeMap<String, (f64, u64)>,
+    /// Per metric, in the order first met.
+    metrics: Vec<(String, MetricSums)>,
     metric: Option<String>,
     corrected: (f64, u64),
     reviewed: u64,
@@ -59,10 +97,89 @@ struct FilterSums {
     ambiguous_key: u64,
 }
 
+/// One metric's sums: its values (or log-likelihoods), their squares, and the weights
+/// of a weighted aggregation.
+#[derive(Debug, Clone)]
+struct MetricSums {
+    agg: Agg,
+    n: u64,
+    sum: f64,
+    sum_sq: f64,
+    weight: f64,
+}
+
+impl MetricSums {
+    fn new(agg: Agg) -> MetricSums {
+        MetricSums {
+            agg,
+            n: 0,
+            sum: 0.0,
+            sum_sq: 0.0,
+            weight: 0.0,
+        }
+    }
+
+    fn add(&mut self, v: MetricValue) {
+        let (x, w) = match (&self.agg, v) {
+            (Agg::Mean | Agg::Perplexity, MetricValue::Number(x)) => (x, 0.0),
+            (Agg::WeightedPerplexity | Agg::BitsPerByte, MetricValue::Pair(ll, w)) => (ll, w),
+            _ => return,
+        };
+        self.n += 1;
+        self.sum += x;
+        self.sum_sq += x * x;
+        self.weight += w;
+    }
+
+    fn merge(&mut self, o: &MetricSums) {
+        self.n += o.n;
+        self.sum += o.sum;
+        self.sum_sq += o.sum_sq;
+        self.weight += o.weight;
+    }
+
+    /// The figure, as the harness aggregates (`lm_eval/api/metrics.py`).
+    fn value(&self) -> Option<f64> {
+        if self.n == 0 {
+            return None;
+        }
+        let n = self.n as f64;
+        match self.agg {
+            Agg::Mean => Some(self.sum / n),
+            Agg::Perplexity => Some((-self.sum / n).exp()),
+            Agg::WeightedPerplexity => (self.weight > 0.0).then(|| (-self.sum / self.weight).exp()),
+            Agg::BitsPerByte => {
+                (self.weight > 0.0).then(|| -self.sum / self.weight / std::f64::consts::LN_2)
+            }
+            Agg::Other(_) => None,
+        }
+    }
+
+    /// `mean_stderr`: the sample standard deviation over √n (a mean's only).
+    fn stderr(&self) -> Option<f64> {
+        if self.agg != Agg::Mean || self.n < 2 {
+            return None;
+        }
+        let n = self.n as f64;
+        let mean = self.sum / n;
+        let var = ((self.sum_sq - n * mean * mean) / (n - 1.0)).max(0.0);
+        Some(var.sqrt() / n.sqrt())
+    }
+}
+
 impl Sums {
-    /// Add item `it` (a sample line) with the verdict that counts for it (final, single,
-    /// majority: as every grade); its responses' resolution is counted in `resolution`.
-    pub(crate) fn add_item(&mut self, it: &Item, resolution: &mut ResolutionCounts) {
+    /// Add item `it` (a sample line of the file `file`) with the verdict that counts for
+    /// it (final, single, majority: as every grade); its responses' resolution is counted
+    /// in `resolution`.
+    pub(crate) fn add_item(
+        &mut self,
+        it: &Item,
+        file: &FileInfo,
+        resolution: &mut ResolutionCounts,
+    ) {
+        if self.run.is_none() {
+            self.run = file.lm_eval.clone();
+        }
         // the item's verdict is the grade of each response that has none of its own
         let verdict = resolve_verdict(&it.reviews);
         for resp in &it.responses {
@@ -82,25 +199,32 @@ impl Sums {
             .entry(s.filter.clone().unwrap_or_else(|| "none".into()))
             .or_default();
         f.samples += 1;
-        for (name, v) in &s.metrics {
-            if let Some(v) = v {
-                let e = f.harness.entry(name.clone()).or_default();
-                e.0 += v;
-                e.1 += 1;
-            }
+        for m in &s.metrics {
+            let i = match f.metrics.iter().position(|(n, _)| *n == m.name) {
+                Some(i) => i,
+                None => {
+                    f.metrics
+                        .push((m.name.clone(), MetricSums::new(m.agg.clone())));
+                    f.metrics.len() - 1
+                }
+            };
+            f.metrics[i].1.add(m.value);
+        }
+        if verdict.is_some() {
+            f.reviewed += 1;
         }
         let Some((name, harness)) = s.primary() else {
+            if verdict == Some(Verdict::AmbiguousKey) {
+                f.ambiguous_key += 1;
+            }
             return;
         };
         f.metric.get_or_insert_with(|| name.to_string());
-        if let Some(v) = verdict {
-            f.reviewed += 1;
-            match v {
-                Verdict::Correct if harness == Some(0.0) => f.correct_but_scored_0 += 1,
-                Verdict::Incorrect if harness == Some(1.0) => f.incorrect_but_scored_1 += 1,
-                Verdict::AmbiguousKey => f.ambiguous_key += 1,
-                _ => {}
-            }
+        match verdict {
+            Some(Verdict::Correct) if harness == Some(0.0) => f.correct_but_scored_0 += 1,
+            Some(Verdict::Incorrect) if harness == Some(1.0) => f.incorrect_but_scored_1 += 1,
+            Some(Verdict::AmbiguousKey) => f.ambiguous_key += 1,
+            _ => {}
         }
         let score = match verdict {
             Some(v) => v.score(),
@@ -114,13 +238,17 @@ impl Sums {
 
     /// Add the sums of the block that follows this one.
     pub fn merge(&mut self, o: Sums) {
+        if self.run.is_none() {
+            self.run = o.run;
+        }
         for (k, b) in o.filters {
             let a = self.filters.entry(k).or_default();
             a.samples += b.samples;
-            for (m, (s, n)) in b.harness {
-                let e = a.harness.entry(m).or_default();
-                e.0 += s;
-                e.1 += n;
+            for (m, s) in b.metrics {
+                match a.metrics.iter_mut().find(|(n, _)| *n == m) {
+                    Some((_, x)) => x.merge(&s),
+                    None => a.metrics.push((m, s)),
+                }
             }
             if a.metric.is_none() {
                 a.metric = b.metric;
@@ -134,30 +262,65 @@ impl Sums {
         }
     }
 
-    /// The figures per filter, when there were samples.
-    pub fn finish(self) -> Option<BTreeMap<String, FilterStats>> {
-        (!self.filters.is_empty()).then(|| {
-            self.filters
-                .into_iter()
-                .map(|(k, f)| {
-                    let mean = |(s, n): (f64, u64)| (n > 0).then(|| s / n as f64);
-                    let stats = FilterStats {
-                        samples: f.samples,
-                        harness: f
-                            .harness
-                            .into_iter()
-                            .filter_map(|(m, x)| mean(x).map(|v| (m, v)))
-                            .collect(),
-                        corrected: f.metric.as_ref().and_then(|_| mean(f.corrected)),
-                        metric: f.metric,
-                        reviewed: f.reviewed,
-                        correct_but_scored_0: f.correct_but_scored_0,
-                        incorrect_but_scored_1: f.incorrect_but_scored_1,
-                        ambiguous_key: f.ambiguous_key,
-                    };
-                    (k, stats)
-                })
-                .collect()
+    /// The figures, when there were samples.
+    pub fn finish(self) -> Option<LmEvalStats> {
+        if self.filters.is_empty() {
+            return None;
+        }
+        let run = self.run;
+        let filters = self
+            .filters
+            .into_iter()
+            .map(|(k, f)| {
+                let reported = run
+                    .as_ref()
+                    .and_then(|r| r.reported.get(&k))
+                    .cloned()
+                    .unwrap_or_default();
+                let mut stats = FilterStats {
+                    samples: f.samples,
+                    reported: reported.into_iter().collect(),
+                    reviewed: f.reviewed,
+                    correct_but_scored_0: f.correct_but_scored_0,
+                    incorrect_but_scored_1: f.incorrect_but_scored_1,
+                    ambiguous_key: f.ambiguous_key,
+                    corrected: f.metric.as_ref().and_then(|_| {
+                        (f.corrected.1 > 0).then(|| f.corrected.0 / f.corrected.1 as f64)
+                    }),
+                    metric: f.metric.clone(),
+                    ..FilterStats::default()
+                };
+                for (m, s) in &f.metrics {
+                    stats
+                        .aggregation
+                        .insert(m.clone(), s.agg.name().to_string());
+                    if let Some(v) = s.value() {
+                        stats.harness.insert(m.clone(), v);
+                        if let Some(r) = stats.reported.get(m).and_then(Value::as_f64)
+                            && format!("{v:.4}") != format!("{r:.4}")
+                        {
+                            stats.differs.push(m.clone());
+                        }
+                    }
+                    if let Some(e) = s.stderr() {
+                        stats.stderr.insert(m.clone(), e);
+                    }
+                    if f.metric.as_deref() != Some(m.as_str()) {
+                        stats.not_corrected.push(m.clone());
+                    }
+                }
+                (k, stats)
+            })
+            .collect();
+        Some(LmEvalStats {
+            task: run.as_ref().map(|r| r.task.clone()),
+            model: run.as_ref().and_then(|r| r.model.clone()),
+            results_file: run
+                .as_ref()
+                .and_then(|r| r.results_file.as_ref())
+                .and_then(|p| p.file_name())
+                .map(|n| n.to_string_lossy().into_owned()),
+            filters,
         })
     }
 }

@@ -1,11 +1,70 @@
-//! lm-eval samples in `verdict stats` text (docs/stats.md): per filter, the harness's
-//! metric next to the human-corrected one.
+//! lm-eval samples in `verdict stats` text (docs/stats.md): per filter and metric, the
+//! figure from the samples with the harness's 4 decimals and its standard error, the
+//! run's own figure from its results file, and the human-corrected one.
 
 use std::fmt::Write as _;
 
-use super::stats::LmEvalStats;
+use serde_json::Value;
+
+use super::stats::{FilterStats, LmEvalStats};
 use crate::bench::Benchmark;
-use crate::stats::text::{clean, pct, table};
+use crate::stats::text::{clean, table};
+
+/// A figure as the harness prints it: 4 decimals.
+fn four(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), |v| format!("{v:.4}"))
+}
+
+/// A reported figure: a number with 4 decimals, `N/A` as the harness writes it.
+fn reported(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::Number(n)) => four(n.as_f64()),
+        Some(Value::String(s)) => clean(s),
+        _ => "-".into(),
+    }
+}
+
+fn rows(name: &str, f: &FilterStats, with_results: bool) -> Vec<Vec<String>> {
+    f.aggregation
+        .keys()
+        .map(|m| {
+            let is_corrected = f.metric.as_deref() == Some(m.as_str());
+            let mut row = vec![
+                clean(name),
+                clean(m),
+                f.samples.to_string(),
+                four(f.harness.get(m).copied()),
+                four(f.stderr.get(m).copied()),
+            ];
+            if with_results {
+                let mark = if f.differs.contains(m) {
+                    " (differs)"
+                } else {
+                    ""
+                };
+                row.push(format!(
+                    "{} ± {}{mark}",
+                    reported(f.reported.get(m)),
+                    reported(f.reported.get(&format!("{m}_stderr")))
+                ));
+            }
+            row.push(if is_corrected {
+                four(f.corrected)
+            } else {
+                "not corrected".into()
+            });
+            row.push(if is_corrected {
+                format!(
+                    "{} ({}/{}/{})",
+                    f.reviewed, f.correct_but_scored_0, f.incorrect_but_scored_1, f.ambiguous_key
+                )
+            } else {
+                "-".into()
+            });
+            row
+        })
+        .collect()
+}
 
 /// Its block of `verdict stats` text, when the file has samples.
 pub(crate) fn render(stats: &Option<LmEvalStats>, o: &mut String) {
@@ -13,41 +72,50 @@ pub(crate) fn render(stats: &Option<LmEvalStats>, o: &mut String) {
         return;
     };
     let n: u64 = x.filters.values().map(|f| f.samples).sum();
-    let _ = writeln!(
-        o,
-        "\n{} ({n} samples; corrected: correct 1, incorrect 0, ambiguous-key left out, unreviewed as scored)",
-        Benchmark::LmEval.title()
-    );
-    let rows: Vec<Vec<String>> = x
+    let mut about = Vec::new();
+    if let Some(t) = &x.task {
+        about.push(format!("task {}", clean(t)));
+    }
+    if let Some(m) = &x.model {
+        about.push(format!("model {}", clean(m)));
+    }
+    about.push(format!("{n} samples"));
+    let _ = writeln!(o, "\n{} ({})", Benchmark::LmEval.title(), about.join(", "));
+    let with_results = x.results_file.is_some();
+    let mut header = vec!["filter", "metric", "n", "samples", "stderr"];
+    if with_results {
+        header.push("results file");
+    }
+    header.extend(["corrected", "reviewed (0→correct/1→incorrect/ambiguous)"]);
+    let all: Vec<Vec<String>> = x
         .filters
         .iter()
-        .map(|(name, f)| {
-            let metric = f.metric.as_deref().unwrap_or("-");
-            vec![
-                clean(name),
-                f.samples.to_string(),
-                clean(metric),
-                pct(f.metric.as_ref().and_then(|m| f.harness.get(m).copied())),
-                pct(f.corrected),
-                f.reviewed.to_string(),
-                format!(
-                    "{}/{}/{}",
-                    f.correct_but_scored_0, f.incorrect_but_scored_1, f.ambiguous_key
-                ),
-            ]
-        })
+        .flat_map(|(name, f)| rows(name, f, with_results))
         .collect();
-    table(
+    table(o, &header, &all);
+    let _ = writeln!(
         o,
-        &[
-            "filter",
-            "n",
-            "metric",
-            "harness",
-            "corrected",
-            "reviewed",
-            "0→correct/1→incorrect/ambiguous",
-        ],
-        &rows,
+        "  samples: each metric aggregated from the samples as the harness does\n  corrected: the first mean of scores with the verdicts in place (correct 1, incorrect 0,\n    ambiguous-key left out, unreviewed as scored); verdicts change no other metric"
     );
+    match &x.results_file {
+        Some(r) => {
+            let _ = writeln!(
+                o,
+                "  results file: {} (the harness's own figures)",
+                clean(r)
+            );
+        }
+        None => {
+            let _ = writeln!(
+                o,
+                "  no results file of this run beside the samples: a perplexity's bootstrap stderr is not shown"
+            );
+        }
+    }
+    if x.filters.values().any(|f| !f.differs.is_empty()) {
+        let _ = writeln!(
+            o,
+            "  (differs): the samples' figure is not the results file's (the samples were changed, or are not all of the run's)"
+        );
+    }
 }

@@ -56,6 +56,7 @@ pub enum FilterGroup {
     Version,
     Dimension,
     Group,
+    LmEvalFilter,
     Model,
     Reviewer,
 }
@@ -84,6 +85,8 @@ pub enum FilterOption {
     Version(String),
     Dimension(String),
     Group(String),
+    /// lm-eval: the sample's filter.
+    LmEvalFilter(String),
     Model(String),
     Reviewer(String),
 }
@@ -104,6 +107,7 @@ impl FilterOption {
             FilterOption::Version(_) => FilterGroup::Version,
             FilterOption::Dimension(_) => FilterGroup::Dimension,
             FilterOption::Group(_) => FilterGroup::Group,
+            FilterOption::LmEvalFilter(_) => FilterGroup::LmEvalFilter,
             FilterOption::Model(_) => FilterGroup::Model,
             FilterOption::Reviewer(_) => FilterGroup::Reviewer,
         }
@@ -127,6 +131,7 @@ impl FilterOption {
             FilterOption::Version(v) => format!("version {v}"),
             FilterOption::Dimension(d) => format!("dimension {d}"),
             FilterOption::Group(g) => format!("group {g}"),
+            FilterOption::LmEvalFilter(f) => format!("lm-eval filter {f}"),
             FilterOption::Model(m) => format!("model {m}"),
             FilterOption::Reviewer(r) => format!("reviewed by {r}"),
         }
@@ -146,6 +151,7 @@ impl FilterOption {
             FilterOption::Benchmark(b) => b.name().into(),
             FilterOption::ChartType(c) | FilterOption::Version(c) => c.clone(),
             FilterOption::Dimension(c) | FilterOption::Group(c) => c.clone(),
+            FilterOption::LmEvalFilter(f) => format!("filter {f}"),
             FilterOption::Model(m) => format!("model {m}"),
             FilterOption::Reviewer(r) => format!("reviewer {r}"),
         }
@@ -178,6 +184,7 @@ impl FilterOption {
             FilterOption::Version(c) => (Kind::Version, c),
             FilterOption::Dimension(c) => (Kind::Dimension, c),
             FilterOption::Group(c) => (Kind::Group, c),
+            FilterOption::LmEvalFilter(c) => (Kind::LmEvalFilter, c),
             FilterOption::Model(c) => (Kind::Model, c),
             FilterOption::Reviewer(c) => (Kind::Reviewer, c),
             FilterOption::Ungraded
@@ -235,6 +242,11 @@ pub(super) fn catalog(ix: &Index) -> Vec<FilterOption> {
             .map(FilterOption::Dimension),
     );
     out.extend(names(Kind::Group).into_iter().map(FilterOption::Group));
+    out.extend(
+        names(Kind::LmEvalFilter)
+            .into_iter()
+            .map(FilterOption::LmEvalFilter),
+    );
     out.extend(names(Kind::Model).into_iter().map(FilterOption::Model));
     out.extend(
         names(Kind::Reviewer)

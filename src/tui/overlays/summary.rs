@@ -241,32 +241,72 @@ pub(crate) fn summary_lines(state: &State, v: &Value, width: u16) -> (Vec<Line<'
             )));
         }
     }
-    // lm-eval samples: per filter, the harness's metric and the human-corrected one
+    // lm-eval samples: per filter, the harness's metric and the human-corrected one, and
+    // the metrics a verdict does not change (a perplexity), with the harness's 4 decimals
     if let Some(filters) = benches["lm-eval"]["filters"].as_object() {
+        let lm = &benches["lm-eval"];
+        let four = |v: &Value| v.as_f64().map_or_else(|| "-".into(), |x| format!("{x:.4}"));
         lines.push(Line::from(""));
+        let about: Vec<String> = ["task", "model"]
+            .iter()
+            .filter_map(|k| lm[*k].as_str().map(one_line))
+            .collect();
         lines.push(heading(
             t,
-            "lm-eval · harness metric vs human-corrected, by filter",
+            &format!(
+                "lm-eval{} · harness vs human-corrected",
+                if about.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · {}", about.join(" · "))
+                }
+            ),
         ));
         for (name, fv) in filters {
-            let metric = fv["metric"].as_str().unwrap_or("-");
-            let harness = &fv["harness"][metric];
+            let metric = fv["metric"].as_str();
             lines.push(Line::from(Span::styled(
                 format!(
                     "  {} · {} · n={} · reviewed {}",
                     one_line(name),
-                    one_line(metric),
+                    one_line(metric.unwrap_or("no metric a verdict corrects")),
                     fv["samples"],
                     fv["reviewed"]
                 ),
                 t.accent,
             )));
-            lines.push(Line::from(vec![
-                Span::raw(format!("    harness {} ", pct(harness))),
-                bar(harness, fit(40) / 2, t.bar_other),
-                Span::raw(format!("  corrected {} ", pct(&fv["corrected"]))),
-                bar(&fv["corrected"], fit(40) / 2, t.bar),
-            ]));
+            if let Some(metric) = metric {
+                let harness = &fv["harness"][metric];
+                lines.push(Line::from(vec![
+                    Span::raw(format!("    harness {} ", four(harness))),
+                    bar(harness, fit(40) / 2, t.bar_other),
+                    Span::raw(format!("  corrected {} ", four(&fv["corrected"]))),
+                    bar(&fv["corrected"], fit(40) / 2, t.bar),
+                ]));
+            }
+            if let Some(others) = fv["harness"].as_object() {
+                let parts: Vec<String> = others
+                    .iter()
+                    .filter(|(m, _)| Some(m.as_str()) != metric)
+                    .map(|(m, v)| format!("{} {}", one_line(m), four(v)))
+                    .collect();
+                if !parts.is_empty() {
+                    lines.push(Line::from(Span::styled(
+                        format!("    {} (verdicts do not change these)", parts.join(" · ")),
+                        t.dim,
+                    )));
+                }
+            }
+            if let Some(d) = fv["differs"].as_array().filter(|d| !d.is_empty()) {
+                let parts: Vec<String> = d
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(|m| format!("{} {}", one_line(m), four(&fv["reported"][m])))
+                    .collect();
+                lines.push(Line::from(Span::styled(
+                    format!("    the run's results file says {}", parts.join(" · ")),
+                    t.bad,
+                )));
+            }
         }
     }
     // Agreement and progress

@@ -5,7 +5,7 @@
 
 use ratatui::text::{Line, Span};
 
-use crate::bench::lm_eval::sample::{Answer, Sample};
+use crate::bench::lm_eval::sample::{Agg, Answer, MetricValue, Sample};
 use crate::bench::lm_eval::spec::sample;
 use crate::model::{Item, ResponseGrades, Review};
 use crate::tui::app::State;
@@ -21,23 +21,59 @@ fn num(x: Option<f64>) -> String {
     x.map_or_else(|| "-".into(), |v| format!("{v}"))
 }
 
+fn greedy(g: Option<bool>) -> &'static str {
+    match g {
+        Some(true) => "True",
+        Some(false) => "False",
+        None => "-",
+    }
+}
+
+fn metric_text(v: MetricValue) -> String {
+    match v {
+        MetricValue::Number(x) => format!("{x}"),
+        MetricValue::Pair(a, b) => format!("[{a}, {b}]"),
+        MetricValue::Other => "-".into(),
+    }
+}
+
 fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
     let t = &state.theme;
     let mut out = Vec::new();
     let filter = s.filter.as_deref().unwrap_or("none");
     out.push(kv(t, "doc_id", &format!("{}   filter: {filter}", s.doc_id)));
-    out.push(heading(t, "Prompt"));
-    out.extend(text_lines(&s.prompt, t.text));
-    out.push(Line::from(""));
-    out.push(heading(t, "Target (answer key)"));
-    let key = match &s.answer {
-        Answer::Choice(c) => match c.gold.and_then(|g| c.texts.get(g)) {
-            Some(text) if text.trim() != s.target.trim() => {
-                format!("{}: {}", s.target, text.trim())
-            }
-            _ => s.target.clone(),
+    // A rolling task's prompt is its target: the text, shown once.
+    if !matches!(s.answer, Answer::Rolling { .. }) {
+        out.push(heading(t, "Prompt"));
+        out.extend(text_lines(&s.prompt, t.text));
+        out.push(Line::from(""));
+    }
+    out.push(heading(
+        t,
+        match s.answer {
+            Answer::Rolling { .. } => "Text (the target)",
+            _ => "Target (answer key)",
         },
-        Answer::Generated { .. } => s.target.clone(),
+    ));
+    let key = match &s.answer {
+        Answer::Choice(c) => {
+            let named: Vec<String> = c
+                .gold
+                .iter()
+                .filter_map(|&g| c.texts.get(g).map(|x| format!("{g}. {}", x.trim())))
+                .collect();
+            if named.is_empty() {
+                format!("{}  (names no choice: the harness scored it 0)", s.target)
+            } else {
+                format!(
+                    "{}  → {}  (read as {})",
+                    s.target,
+                    named.join(", "),
+                    c.key.describe()
+                )
+            }
+        }
+        _ => s.target.clone(),
     };
     out.extend(text_lines(&key, t.text));
     out.push(Line::from(""));
@@ -47,9 +83,40 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
             out.extend(text_lines(filtered, t.accent));
             out.push(Line::from(""));
             out.push(heading(t, "Raw response"));
-            for r in raw {
+            for (i, r) in raw.iter().enumerate() {
+                if raw.len() > 1 {
+                    out.push(Line::from(Span::styled(
+                        format!("── repeat {} of {} ──", i + 1, raw.len()),
+                        t.dim,
+                    )));
+                }
                 out.extend(text_lines(r, t.text));
             }
+        }
+        Answer::Loglikelihood {
+            continuation,
+            loglikelihood,
+            is_greedy,
+        } => {
+            out.push(heading(
+                t,
+                "Continuation (acc = is_greedy: the model's greedy continuation)",
+            ));
+            out.push(kv(t, "continuation", &one_line(continuation)));
+            out.push(kv(t, "loglikelihood", &num(*loglikelihood)));
+            let style = match is_greedy {
+                Some(true) => t.good,
+                Some(false) => t.bad,
+                None => t.text,
+            };
+            out.push(Line::from(vec![
+                Span::styled("is_greedy: ", t.dim),
+                Span::styled(greedy(*is_greedy).to_string(), style),
+            ]));
+        }
+        Answer::Rolling { loglikelihood } => {
+            out.push(heading(t, "Rolling log-likelihood of the whole text"));
+            out.push(kv(t, "loglikelihood", &num(*loglikelihood)));
         }
         Answer::Choice(c) => {
             out.push(heading(
@@ -59,14 +126,15 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
             let (acc, norm) = (c.picked(), c.picked_norm());
             for (i, text) in c.texts.iter().enumerate() {
                 let m = |b: bool, ch: char| if b { ch } else { ' ' };
+                let gold = c.is_gold(i);
                 let marks = format!(
                     "{}{}{}",
                     m(acc == Some(i), '>'),
                     m(norm == Some(i), '~'),
-                    m(c.gold == Some(i), '*')
+                    m(gold, '*')
                 );
-                let style = if c.gold == Some(i) { t.good } else { t.text };
-                let style = if acc == Some(i) && c.gold != Some(i) {
+                let style = if gold { t.good } else { t.text };
+                let style = if acc == Some(i) && !gold {
                     t.bad
                 } else {
                     style
@@ -84,9 +152,22 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
     }
     out.push(Line::from(""));
     out.push(heading(t, "Harness metrics"));
-    for (name, v) in &s.metrics {
-        out.push(kv(t, name, &num(*v)));
+    let primary = s.primary().map(|(n, _)| n.to_string());
+    for m in &s.metrics {
+        let how = match (&m.agg, m.name.as_str()) {
+            (Agg::Perplexity, _) => "  (ll)",
+            (Agg::WeightedPerplexity, "word_perplexity") => "  (ll, words)",
+            (Agg::WeightedPerplexity | Agg::BitsPerByte, _) => "  (ll, bytes)",
+            _ => "",
+        };
+        out.push(kv(t, &m.name, &format!("{}{how}", metric_text(m.value))));
     }
+    let note = match primary {
+        Some(p) if s.metrics.len() > 1 => format!("a verdict stands in for {p} only"),
+        Some(p) => format!("a verdict stands in for {p}"),
+        None => "a verdict does not change these figures (not means of scores)".into(),
+    };
+    out.push(Line::from(Span::styled(note, t.dim)));
     out
 }
 

@@ -1,0 +1,108 @@
+//! An lm-eval output folder given where a file is expected (`verdict DIR`): verdict opens
+//! one file per session (one journal, one atomic save), so it lists the samples files,
+//! one per task, with the command that opens each (docs/format.md,
+//! "lm-evaluation-harness sample logs").
+
+use std::path::{Path, PathBuf};
+
+/// At most this many files are listed (a run of a few hundred tasks: the first, and a
+/// count of the rest).
+const LISTED: usize = 12;
+
+/// The samples files lm-eval wrote into `dir`, or into its model folders
+/// (`<output>/<model>/samples_<task>_<date>.jsonl`), sorted; empty when there are none.
+pub fn samples_in(dir: &Path) -> Vec<PathBuf> {
+    let is_samples = |p: &Path| {
+        p.file_name()
+            .map(|n| n.to_string_lossy())
+            .is_some_and(|n| n.starts_with("samples_") && n.ends_with(".jsonl"))
+    };
+    let entries = |d: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(d)
+            .map(|r| r.filter_map(Result::ok).map(|e| e.path()).collect())
+            .unwrap_or_default()
+    };
+    let mut found: Vec<PathBuf> = Vec::new();
+    for p in entries(dir) {
+        if p.is_dir() {
+            found.extend(
+                entries(&p)
+                    .into_iter()
+                    .filter(|q| is_samples(q) && q.is_file()),
+            );
+        } else if is_samples(&p) && p.is_file() {
+            found.push(p);
+        }
+    }
+    found.sort();
+    found
+}
+
+/// What to tell a reviewer who gave the folder `dir`: the samples files and the command
+/// that opens each, when `dir` holds lm-eval output.
+pub fn hint(dir: &Path) -> Option<String> {
+    let files = samples_in(dir);
+    if files.is_empty() {
+        return None;
+    }
+    let mut o = format!(
+        "is a folder of lm-eval output with {} samples file{} (verdict opens one file at a time: one per task and model; the run's results_*.json beside it is read too). Open one:",
+        files.len(),
+        if files.len() == 1 { "" } else { "s" }
+    );
+    for f in files.iter().take(LISTED) {
+        o.push_str("\n  verdict ");
+        o.push_str(&shell_word(&f.to_string_lossy()));
+    }
+    if files.len() > LISTED {
+        o.push_str(&format!("\n  … and {} more", files.len() - LISTED));
+    }
+    Some(o)
+}
+
+/// `s` as one shell word: as it is when it needs no quoting, else in single quotes.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:,=@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_output_folder_lists_each_samples_file_with_its_command() {
+        let d = tempfile::tempdir().unwrap();
+        let m = d.path().join("org__m 1b");
+        std::fs::create_dir(&m).unwrap();
+        for f in [
+            "samples_b_2026-01-01T00-00-00.1.jsonl",
+            "samples_a_2026-01-01T00-00-00.1.jsonl",
+            "results_2026-01-01T00-00-00.1.json",
+        ] {
+            std::fs::write(m.join(f), "").unwrap();
+        }
+        // the output folder and the model folder both list the two files
+        for dir in [d.path(), m.as_path()] {
+            let h = hint(dir).unwrap();
+            let lines: Vec<&str> = h.lines().collect();
+            assert_eq!(lines.len(), 3, "{h}");
+            assert!(lines[0].contains("2 samples files"), "{h}");
+            assert!(lines[1].starts_with("  verdict '"), "quoted: {h}");
+            assert!(
+                lines[1].ends_with("samples_a_2026-01-01T00-00-00.1.jsonl'"),
+                "{h}"
+            );
+            assert!(lines[2].contains("samples_b_"), "{h}");
+        }
+        assert_eq!(hint(&d.path().join("nothing")), None);
+        let empty = tempfile::tempdir().unwrap();
+        assert_eq!(hint(empty.path()), None);
+    }
+}

@@ -1,0 +1,329 @@
+//! lm-eval logs written by the real harness (tests/fixtures/real-logs/README.md: lm_eval
+//! 0.4.13, a fixed-answer model, one tiny task per output type): verdict's figures are
+//! the harness's own `results_*.json` from the same run, to the 4 decimals it prints.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn real(sub: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/real-logs/lm-eval")
+        .join(sub)
+}
+
+fn run_in(dir: Option<&Path>, args: &[&str]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_verdict"));
+    if let Some(d) = dir {
+        c.current_dir(d);
+    }
+    c.args(args).output().expect("run verdict")
+}
+
+/// A copy of an lm-eval output folder (`<model>/` or the flat one), so nothing is
+/// written beside the fixtures.
+fn copy_folder(src: &Path, with_results: bool) -> (tempfile::TempDir, PathBuf) {
+    let d = tempfile::tempdir().unwrap();
+    let dst = d.path().join(src.file_name().unwrap());
+    std::fs::create_dir(&dst).unwrap();
+    for e in std::fs::read_dir(src).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if with_results || name.starts_with("samples_") {
+            std::fs::copy(&p, dst.join(&name)).unwrap();
+        }
+    }
+    (d, dst)
+}
+
+fn files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The task of `samples_<task>_<date>.jsonl`.
+fn task_of(p: &Path) -> String {
+    let n = p.file_name().unwrap().to_string_lossy().into_owned();
+    let body = n.strip_prefix("samples_").unwrap();
+    body.rsplit_once('_').unwrap().0.to_string()
+}
+
+fn stats_json(dir: Option<&Path>, file: &Path) -> Value {
+    let out = run_in(dir, &["stats", file.to_str().unwrap(), "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn four(x: f64) -> String {
+    format!("{x:.4}")
+}
+
+/// Every `<metric>,<filter>` of the task in `results`: (metric, filter, value).
+fn harness_figures(results: &Value, task: &str) -> Vec<(String, String, Value)> {
+    results["results"][task]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter_map(|(k, v)| {
+            let (m, f) = k.split_once(',')?;
+            Some((m.to_string(), f.to_string(), v.clone()))
+        })
+        .collect()
+}
+
+/// Compare verdict's figures for one samples file with the harness's; `with_results`:
+/// the run's results file is beside it (else the figures come from the samples alone and
+/// a bootstrap stderr cannot be given).
+fn compare(dir: &Path, with_results: bool, results: &Value) -> usize {
+    let mut compared = 0;
+    for f in files(dir, "samples_") {
+        let task = task_of(&f);
+        let s = stats_json(None, &f);
+        let lm = &s["benchmarks"]["lm-eval"];
+        for (metric, filter, want) in harness_figures(results, &task) {
+            let got = &lm["filters"][&filter];
+            assert!(got.is_object(), "{task}: no filter {filter} in {lm}");
+            let ctx = format!("{task} {metric},{filter}: verdict {got}");
+            match metric.strip_suffix("_stderr") {
+                None => {
+                    let v = got["harness"][&metric]
+                        .as_f64()
+                        .unwrap_or_else(|| panic!("{ctx}"));
+                    assert_eq!(four(v), four(want.as_f64().unwrap()), "{ctx}");
+                    compared += 1;
+                }
+                Some(base) => match want.as_f64() {
+                    // N/A: the harness has no stderr for this aggregation, nor has verdict
+                    None => assert!(got["stderr"][base].is_null(), "{ctx}"),
+                    Some(w) => {
+                        let v = got["stderr"][base]
+                            .as_f64()
+                            .or_else(|| got["reported"][&metric].as_f64());
+                        match v {
+                            Some(v) => {
+                                assert_eq!(four(v), four(w), "{ctx}");
+                                compared += 1;
+                            }
+                            // a bootstrap: only the harness's file can give it
+                            None => assert!(!with_results && base == "perplexity", "{ctx}"),
+                        }
+                    }
+                },
+            }
+        }
+    }
+    compared
+}
+
+fn results_of(dir: &Path) -> Value {
+    let r = files(dir, "results_");
+    assert_eq!(r.len(), 1, "{dir:?}");
+    serde_json::from_str(&std::fs::read_to_string(&r[0]).unwrap()).unwrap()
+}
+
+#[test]
+fn every_figure_of_the_harness_for_every_output_type() {
+    let src = real("out/example__fixed-1b");
+    let results = results_of(&src);
+    let (_d, dir) = copy_folder(&src, true);
+    // 11 values and their 8 numeric stderrs (3 are N/A)
+    assert_eq!(compare(&dir, true, &results), 19);
+    let (_d2, alone) = copy_folder(&src, false);
+    assert_eq!(compare(&alone, false, &results), 18);
+}
+
+#[test]
+fn the_flat_layout_gives_the_same_figures() {
+    let src = real("flat");
+    let results = results_of(&src);
+    let (_d, dir) = copy_folder(&src, true);
+    assert_eq!(compare(&dir, true, &results), 7);
+}
+
+/// The model is lm-eval's `model_name_sanitized`, however the path is typed: from inside
+/// the folder, through `..`, and in the flat layout (the folder is not the model's).
+#[test]
+fn the_model_is_the_runs_model_however_the_path_is_typed() {
+    let model_of_export = |dir: Option<&Path>, file: &str| {
+        let out = run_in(dir, &["export", file, "--csv"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        let mut r = csv::Reader::from_reader(text.as_bytes());
+        let h = r.headers().unwrap().clone();
+        let col = h.iter().position(|c| c == "model").unwrap();
+        let models: std::collections::BTreeSet<String> =
+            r.records().map(|x| x.unwrap()[col].to_string()).collect();
+        models.into_iter().collect::<Vec<_>>()
+    };
+    let (_d, dir) = copy_folder(&real("out/example__fixed-1b"), true);
+    let f = files(&dir, "samples_vr_pick")[0].clone();
+    let name = f.file_name().unwrap().to_str().unwrap();
+    assert_eq!(model_of_export(Some(&dir), name), ["example__fixed-1b"]);
+    let dotted = format!("../{}/{name}", dir.file_name().unwrap().to_str().unwrap());
+    assert_eq!(model_of_export(Some(&dir), &dotted), ["example__fixed-1b"]);
+    let (_d2, flat) = copy_folder(&real("flat"), true);
+    let f = files(&flat, "samples_vr_pick")[0].clone();
+    assert_eq!(
+        model_of_export(None, f.to_str().unwrap()),
+        ["example__fixed-1b"]
+    );
+}
+
+/// `verdict DIR` on lm-eval's output (the output folder or a model's folder) says
+/// exactly what to do: each samples file with the command that opens it.
+#[test]
+fn an_output_folder_lists_the_command_for_each_samples_file() {
+    for (dir, n) in [
+        (real("out"), 5),
+        (real("out/example__fixed-1b"), 5),
+        (real("flat"), 2),
+    ] {
+        for args in [vec![], vec!["stats"], vec!["check"]] {
+            let mut a = args.clone();
+            a.push(dir.to_str().unwrap());
+            let out = run_in(None, &a);
+            assert!(!out.status.success());
+            let err = String::from_utf8(out.stderr).unwrap();
+            let cmds: Vec<&str> = err
+                .lines()
+                .filter(|l| l.trim_start().starts_with("verdict ") && l.contains("samples_"))
+                .collect();
+            assert_eq!(cmds.len(), n, "{args:?} {dir:?}: {err}");
+            for c in cmds {
+                let p = c.trim_start().strip_prefix("verdict ").unwrap();
+                assert!(Path::new(p).is_file(), "{p}: {err}");
+            }
+        }
+    }
+}
+
+/// `export --csv` tells the rows of one doc apart: its doc_id, filter, target, the metric
+/// a verdict stands in for with the harness's value, and every metric.
+#[test]
+fn export_has_doc_filter_target_and_metric_columns() {
+    let (_d, dir) = copy_folder(&real("out/example__fixed-1b"), true);
+    let f = files(&dir, "samples_vr_arith")[0].clone();
+    let out = run_in(None, &["export", f.to_str().unwrap(), "--csv"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut r = csv::Reader::from_reader(&out.stdout[..]);
+    let h = r.headers().unwrap().clone();
+    let col = |n: &str| {
+        h.iter()
+            .position(|c| c == n)
+            .unwrap_or_else(|| panic!("no {n} in {h:?}"))
+    };
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 8);
+    let doc0: Vec<&csv::StringRecord> = rows.iter().filter(|x| &x[col("doc_id")] == "0").collect();
+    assert_eq!(doc0.len(), 2);
+    let filters: Vec<&str> = doc0.iter().map(|x| &x[col("filter")]).collect();
+    assert_eq!(filters, ["strict-match", "flexible-extract"]);
+    for x in &doc0 {
+        assert_eq!(&x[col("target")], "5");
+        assert_eq!(&x[col("metric")], "exact_match");
+        assert_eq!(&x[col("harness_score")], "1");
+        assert_eq!(&x[col("metrics")], r#"{"exact_match":1.0}"#);
+    }
+    // a rolling task: no metric a verdict stands in for; the pairs as logged
+    let f = files(&dir, "samples_vr_prose")[0].clone();
+    let out = run_in(None, &["export", f.to_str().unwrap(), "--csv"]);
+    let mut r = csv::Reader::from_reader(&out.stdout[..]);
+    let h = r.headers().unwrap().clone();
+    let first = r.records().next().unwrap().unwrap();
+    let col = |n: &str| h.iter().position(|c| c == n).unwrap();
+    assert_eq!(&first[col("metric")], "");
+    assert!(
+        first[col("metrics")].starts_with(r#"{"word_perplexity":[-15.399"#),
+        "{first:?}"
+    );
+}
+
+/// `verdict check` on lm-eval samples: the real logs are clean; a line of the wrong
+/// shape, a target that names no choice and a logged acc that the key on screen would
+/// contradict are each reported at their field.
+#[test]
+fn check_reports_wrong_shaped_samples_precisely() {
+    let src = real("out/example__fixed-1b");
+    for f in files(&src, "samples_") {
+        let out = run_in(None, &["check", f.to_str().unwrap()]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(out.status.success(), "{text}");
+        assert!(
+            !text.contains("warning:") && !text.contains("error:"),
+            "{text}"
+        );
+    }
+    let pick: Vec<serde_json::Map<String, Value>> =
+        std::fs::read_to_string(&files(&src, "samples_vr_pick")[0])
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+    let mut bad = Vec::new();
+    let mut a = pick[0].clone();
+    a.remove("filtered_resps");
+    bad.push(a);
+    let mut b = pick[1].clone();
+    b.insert("arguments".into(), Value::from(7));
+    bad.push(b);
+    let mut c = pick[2].clone();
+    c.insert("target".into(), Value::from("9"));
+    c.insert("doc".into(), serde_json::json!({"target": "9"}));
+    bad.push(c);
+    let mut d = pick[3].clone();
+    d.get_mut("filtered_resps")
+        .unwrap()
+        .as_array_mut()
+        .unwrap()
+        .pop();
+    bad.push(d);
+    let mut e = pick[0].clone();
+    // acc 1 on a line whose pick is not the key as read (the doc's field says index)
+    e.insert("doc".into(), serde_json::json!({"target": 2}));
+    bad.push(e);
+    let mut g = pick[0].clone();
+    g.remove("acc_norm");
+    bad.push(g);
+    let d = tempfile::tempdir().unwrap();
+    let p = d
+        .path()
+        .join("samples_vr_pick_2026-11-26T19-41-47.622322.jsonl");
+    let text: String = bad
+        .iter()
+        .map(|o| format!("{}\n", Value::Object(o.clone())))
+        .collect();
+    std::fs::write(&p, text).unwrap();
+    let out = run_in(None, &["check", p.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let at = |line: u32, needle: &str| {
+        assert!(
+            text.lines()
+                .any(|l| l.contains(&format!(":{line}: ")) && l.contains(needle)),
+            "line {line}: no {needle:?} in\n{text}"
+        );
+    };
+    at(1, "filtered_resps");
+    at(2, "arguments");
+    at(3, "target");
+    at(4, "filtered_resps");
+    at(5, "acc");
+    at(6, "acc_norm");
+}
