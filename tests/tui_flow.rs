@@ -132,21 +132,6 @@ fn cvqa_synthetic_question_shows_every_option_and_both_answers_at_80x24() {
     }
 }
 
-#[test]
-fn show_screens_for_review() {
-    if std::env::var("FLOW_SHOW").is_err() {
-        return;
-    }
-    let f = std::env::var("FLOW_SHOW").unwrap();
-    let mut it = f.split(':');
-    let (name, id) = (it.next().unwrap(), it.next().unwrap());
-    let (_d, mut s) = open(name);
-    goto(&mut s, id);
-    for (w, h) in [(80, 24), (200, 50)] {
-        println!("{}", screen(&mut s, w, h));
-    }
-}
-
 // ----- 6. C-VQA: after a fix the screen grades against the fixed key -------------------
 
 /// The line of the screen that holds `needle`.
