@@ -13,6 +13,7 @@ Writes, relative to this folder:
     chartom.jsonl                CHARTOM result set (7 chart pairs, 3 models)
     chartom-qa.jsonl             CharToM-QA result set (10 items, 2 models, LLM judge)
     chartom-qa-eval.jsonl        CharToM-QA in the benchmark's own evaluation JSONL layout
+    chartom-qa-long.jsonl        CharToM-QA with ~2,000-word contexts (make_long_context.py)
     cvqa.jsonl                   C-VQA result set (real and synthetic, 2 models)
     cvqa-doc.json                C-VQA items in the JSON document form
     generic.jsonl                items of a benchmark verdict does not know
@@ -1344,6 +1345,8 @@ def main():
         f.write(cvqa_doc(cv))
     write_jsonl("generic.jsonl", generic_items())
     import_examples(cv, chartom)
+    import make_long_context
+    make_long_context.write()
     ok = check({"chartom.jsonl": chartom, "chartom-qa.jsonl": qa, "cvqa.jsonl": cv})
     print("sample data written%s" % ("" if ok else " WITH PROBLEMS"))
     return 0 if ok else 1

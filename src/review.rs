@@ -155,6 +155,61 @@ pub fn toggle_final(r: &mut Review) {
     };
 }
 
+/// Adjudication: the grades every other reviewer (adjudications left out) agrees on, for
+/// the responses `mine` has no grades of, and the item-level verdict (a free `verdict`)
+/// when `mine` has none and they all give the same. Returns the review with them, and the
+/// models whose grades were taken. Only unanimous grades are taken: where reviewers
+/// disagree the adjudicator grades.
+pub fn with_agreed(item: &Item, me: &str, mine: &Review) -> (Review, Vec<String>) {
+    let n = item.responses.len();
+    let others: Vec<&Review> = item
+        .reviews
+        .iter()
+        .filter(|(name, r)| name.as_str() != me && r.is_final != Some(true))
+        .map(|(_, r)| r)
+        .collect();
+    let mut out = mine.clone();
+    let mut taken = vec![];
+    if others.len() < 2 {
+        return (out, taken);
+    }
+    let norm = |g: &ResponseGrades| {
+        let mut g = g.clone();
+        if let Some(b) = &mut g.bonus {
+            b.sort_unstable();
+            b.dedup();
+        }
+        g
+    };
+    for resp in &item.responses {
+        if mine
+            .for_model(&resp.model, n)
+            .is_some_and(|g| !g.is_empty())
+        {
+            continue;
+        }
+        let grades: Vec<Option<ResponseGrades>> = others
+            .iter()
+            .map(|r| r.for_model(&resp.model, n).map(norm))
+            .collect();
+        if let Some(Some(first)) = grades.first()
+            && !first.is_empty()
+            && grades.iter().all(|g| g.as_ref() == Some(first))
+        {
+            let agreed = first.clone();
+            change_grades(&mut out, &resp.model, n, |g| *g = agreed);
+            taken.push(resp.model.clone());
+        }
+    }
+    if mine.verdict.is_none()
+        && let Some(v) = &others[0].verdict
+        && others.iter().all(|r| r.verdict.as_ref() == Some(v))
+    {
+        out.verdict = Some(v.clone());
+    }
+    (out, taken)
+}
+
 /// Does the review say anything? `at`, `seconds` and `final` alone are not a verdict: a
 /// review left with nothing else is removed rather than written empty.
 pub fn has_content(r: &Review) -> bool {

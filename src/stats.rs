@@ -51,6 +51,20 @@ pub struct ResolutionCounts {
     pub none: u64,
 }
 
+/// The human verdict used for a response: its own grades' (`response`), else the item's
+/// verdict (`item`: a C-VQA verification, a free `verdict`), which grades every response
+/// that has none of its own.
+pub(crate) fn used<'a>(response: &'a Source, item: &'a Source) -> &'a Source {
+    if response.is_none() { item } else { response }
+}
+
+/// The one wording of [`ResolutionCounts`], for `verdict stats` and the summary screen.
+pub fn resolution_text(final_: u64, majority: u64, single: u64, none: u64) -> String {
+    format!(
+        "human verdicts used per response (its own grades, else the item's verdict): {final_} final · {majority} majority · {single} single reviewer · {none} none"
+    )
+}
+
 impl ResolutionCounts {
     pub(crate) fn add(&mut self, s: &Source) {
         match s {

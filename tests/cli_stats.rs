@@ -121,9 +121,13 @@ fn cvqa_figures() {
     assert_eq!(s["reviews"]["ann"]["reviewed"], 3);
     assert_eq!(s["reviews"]["bob"]["by_benchmark"]["cvqa"], 3);
     assert_eq!(s["reviews"]["carol"]["final"], 1);
-    // 14 responses; only r4 × m2 has response grades (ann's override)
-    assert_eq!(s["resolution"]["single"], 1);
-    assert_eq!(s["resolution"]["none"], 13);
+    // 14 responses: each graded under its item's verification unless it has an override
+    // of its own (r4 × m2, ann's): r5 final (carol), r3 majority (ann and bob fix), r4
+    // single (ann); r1, r2, s1, s2 none
+    assert_eq!(s["resolution"]["final"], 2);
+    assert_eq!(s["resolution"]["majority"], 2);
+    assert_eq!(s["resolution"]["single"], 2);
+    assert_eq!(s["resolution"]["none"], 8);
 }
 
 /// CHARTOM fixture: pair G7_Q1 from the paper (number, key 1.2, strategies 6 and 300),

@@ -66,13 +66,14 @@ fn grade_every_benchmark_quit_reopen() {
     p.send("q");
     assert!(p.wait_exit().success());
 
-    // CHARTOM: identifies on the first model, misses on the second.
+    // CHARTOM: identifies on the first model, misses on the second (a grade moves on
+    // to the next model that needs one, and after the last to the next item).
     let mut p = sb.open("chartom.jsonl", &[], 60_000);
     p.wait_for("G7_Q1_1");
     p.send("1");
-    p.send("m");
+    p.wait_for("now llava");
     p.send("3");
-    p.wait_for("misses");
+    p.wait_for("graded on G7_Q1_1");
     p.send("q");
     assert!(p.wait_exit().success());
     let r = sb.review("chartom.jsonl", "G7_Q1_1", "erin").unwrap();
@@ -87,7 +88,7 @@ fn grade_every_benchmark_quit_reopen() {
     p.send("e");
     p.wait_for("Penalty");
     p.send("misses the irony\r");
-    p.wait_for("misses the irony");
+    p.wait_for("now llama");
     p.send("q");
     assert!(p.wait_exit().success());
     let r = sb.review("chartom-qa.jsonl", "emma-1", "erin").unwrap();
@@ -227,8 +228,14 @@ fn two_reviewers_at_once_on_one_file() {
         sb.review("cvqa.jsonl", "real-00002", "ann").unwrap()["status"],
         "accept"
     );
+    // bob's reject moved on past real-00002, which he had already reviewed in the file
+    // (auto-advance stops only at items that still need him)
     assert_eq!(
         sb.review("cvqa.jsonl", "real-00002", "bob").unwrap()["status"],
+        "reject"
+    );
+    assert_eq!(
+        sb.review("cvqa.jsonl", "syn-00001", "bob").unwrap()["status"],
         "accept"
     );
     assert!(verdict::journal::journal_paths(&sb.path("cvqa.jsonl")).is_empty());
@@ -788,12 +795,13 @@ fn an_lm_eval_samples_file_is_graded_losslessly() {
     p.wait_for("Target (answer key)");
     p.send("n");
     p.wait_for("carbon dioxide");
-    p.send("3");
-    p.wait_for("✔ journaled");
     p.send("i");
     p.send("key says 1");
     p.send("\r");
-    p.wait_for("ambiguous-key · note");
+    p.wait_for("✔ journaled");
+    // the verdict moves on to the next item (auto-advance)
+    p.send("3");
+    p.wait_for("#3 · 3/8");
     p.send("q");
     assert!(p.wait_exit().success());
     let after = std::fs::read_to_string(sb.path(&file)).unwrap();
@@ -818,8 +826,10 @@ fn an_lm_eval_samples_file_is_graded_losslessly() {
     );
     assert_eq!(after.len() - before.len(), a[1].len() - b[1].len());
 
-    // reopened where it was left, the verdict is there
+    // reopened where it was left (the item the verdict moved on to), the verdict there
     let mut p = sb.open(&file, &[], 60_000);
+    p.wait_for("#3 · 3/8");
+    p.send("p");
     p.wait_for("carbon dioxide");
     p.wait_for("My grade: ambiguous-key");
     p.send("q");

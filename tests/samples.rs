@@ -20,6 +20,7 @@ fn every_sample_checks_clean() {
         "sample-data/chartom.jsonl",
         "sample-data/chartom-qa.jsonl",
         "sample-data/chartom-qa-eval.jsonl",
+        "sample-data/chartom-qa-long.jsonl",
         "sample-data/cvqa.jsonl",
         "sample-data/cvqa-doc.json",
         "sample-data/generic.jsonl",

@@ -351,3 +351,18 @@ fn an_evaluation_response_counts_as_the_loader_counts_it() {
         "{r:?}"
     );
 }
+
+#[test]
+fn chartom_qa_more_than_9_bonus_points_is_warned() {
+    let points: Vec<String> = (1..=10).map(|k| format!("\"p{k}\"")).collect();
+    let t = format!(
+        r#"{{"id":"q3","benchmark":"chartom-qa","book":"Emma","dimension":"belief","context":"c","question":"q","answer":"a","bonus_points":[{}]}}"#,
+        points.join(",")
+    );
+    assert_eq!(
+        lines(&check(&t)),
+        [
+            "1:q3:bonus_points:warning: 10 bonus points: the digit keys reach 9; points 10 and up are ticked by number (a digit, then Enter)"
+        ]
+    );
+}

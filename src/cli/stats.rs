@@ -75,8 +75,8 @@ pub fn render(s: &Stats, file: &str) -> String {
         let r = &s.resolution;
         let _ = writeln!(
             o,
-            "\n  human grades per response: {} final, {} majority, {} single reviewer, {} ungraded",
-            r.final_, r.majority, r.single, r.none
+            "\n  {}",
+            crate::stats::resolution_text(r.final_, r.majority, r.single, r.none)
         );
     }
     o

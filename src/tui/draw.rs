@@ -16,7 +16,9 @@ pub use crate::tui::overlays::search::indexing_note;
 use crate::tui::views::footer::draw_footer;
 use crate::tui::views::header::draw_header;
 use crate::tui::views::item::draw_item;
-pub use crate::tui::views::item::{max_scroll, page_rows, side_window};
+pub use crate::tui::views::item::{
+    aside_geometry, max_scroll, page_rows, side_window, target_scroll,
+};
 pub use crate::tui::views::status::hint_parts;
 
 pub const MIN_W: u16 = 50;

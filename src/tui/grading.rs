@@ -227,16 +227,30 @@ pub struct AnswerView {
     pub auto: bool,
     pub effective: bool,
     pub overridden: bool,
+    /// Graded against a reviewer's fixed key (this key), not the file's.
+    pub fixed_key: Option<String>,
 }
 
 pub fn cvqa_answer(item: &Item, model: &str, counterfactual: bool) -> AnswerView {
     let e = cvqa::effective(item, model);
     if counterfactual {
-        AnswerView {
-            parsed: e.counterfactual.parsed.clone(),
-            auto: e.counterfactual.correct,
-            effective: e.counterfactual_correct,
-            overridden: e.counterfactual_overridden,
+        // A fix that counts changed the key or the question: the answer is graded against
+        // the fixed one (as `verdict stats` does for its figures after fixes).
+        match (&e.counterfactual_fixed, e.counterfactual_fixed_correct) {
+            (Some(g), Some(effective)) => AnswerView {
+                parsed: g.parsed.clone(),
+                auto: g.correct,
+                effective,
+                overridden: e.counterfactual_overridden,
+                fixed_key: Some(e.fixed_key.clone()),
+            },
+            _ => AnswerView {
+                parsed: e.counterfactual.parsed.clone(),
+                auto: e.counterfactual.correct,
+                effective: e.counterfactual_correct,
+                overridden: e.counterfactual_overridden,
+                fixed_key: None,
+            },
         }
     } else {
         AnswerView {
@@ -244,6 +258,7 @@ pub fn cvqa_answer(item: &Item, model: &str, counterfactual: bool) -> AnswerView
             auto: e.original.correct,
             effective: e.original_correct,
             overridden: e.original_overridden,
+            fixed_key: None,
         }
     }
 }

@@ -131,6 +131,7 @@ impl Screen {
                 Mode::Normal
                     | Mode::Note(_)
                     | Mode::Penalty(_)
+                    | Mode::Bonus(_)
                     | Mode::Reject { .. }
                     | Mode::RejectOther(_)
                     | Mode::FixReason { .. }
@@ -186,6 +187,9 @@ pub fn item_areas(state: &State, body: Rect) -> ItemAreas {
     }
 }
 
+/// A body shorter than this is short: the image pane takes its fewest rows.
+pub const SHORT_BODY: u16 = 24;
+
 /// Split the body into (image pane, text pane).
 pub fn split_body(body: Rect, has_image: bool, zoom: bool) -> (Option<Rect>, Rect) {
     if !has_image {
@@ -202,7 +206,13 @@ pub fn split_body(body: Rect, has_image: bool, zoom: bool) -> (Option<Rect>, Rec
             .split(body);
         (Some(c[0]), c[1])
     } else {
-        let ih = (body.height / 3).clamp(5, 14);
+        // A short body (an 80×24 terminal) gives the picture its smallest pane, 3 rows of
+        // picture (`z` zooms it): the rows are the item's, whose text is graded.
+        let ih = if body.height < SHORT_BODY {
+            5
+        } else {
+            (body.height / 3).clamp(5, 14)
+        };
         let c = Layout::vertical([Constraint::Length(ih), Constraint::Min(3)]).split(body);
         (Some(c[0]), c[1])
     }

@@ -120,12 +120,22 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     state.restore_session(&config::load_session(&dirs, &opts.file, &reviewer));
     state.size = (size.width, size.height);
     state.image_area = draw::image_area(&state, size.width, size.height);
+    let mut notices = Vec::new();
     let start = match &opts.start {
-        Some(s) => find_start(&state, s),
+        Some(s) => {
+            let found = find_start(&state, s);
+            if found.is_none() && !state.is_empty() {
+                notices.push(format!(
+                    "--at: no item {} (1–{} or an id): opened item 1",
+                    crate::tui::text::one_line(s),
+                    state.len()
+                ));
+            }
+            found
+        }
         None => config::load_position(&dirs, &opts.file, &reviewer).map(|p| locate(&state, p)),
     };
     let mut fx = state.start_at(start.unwrap_or(0));
-    let mut notices = Vec::new();
     if let Some(m) = moved {
         notices.push(m);
     }
@@ -150,6 +160,8 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     notices.extend(replay.kept_aside_notice());
     if replay.applied > 0 {
         notices.push(replay.recovered_notice());
+        // They are in the journal, not yet in the file: the header says so until the fold.
+        state.saved = app::SaveState::Journaled;
     }
     notices.extend(image_notice);
     if !key_problems.is_empty() {

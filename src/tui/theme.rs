@@ -81,7 +81,7 @@ impl Theme {
             ThemeName::Light => Theme {
                 name,
                 text: b.fg(Color::Black),
-                dim: b.fg(Color::Gray),
+                dim: b.fg(Color::DarkGray),
                 title: b.fg(Color::Blue).add_modifier(Modifier::BOLD),
                 header: b.fg(Color::White).bg(Color::Blue),
                 selected: b
@@ -93,7 +93,7 @@ impl Theme {
                 warn: b.fg(Color::Rgb(160, 100, 0)),
                 accent: b.fg(Color::Magenta),
                 accent2: b.fg(Color::Blue),
-                border: b.fg(Color::Gray),
+                border: b.fg(Color::DarkGray),
                 bar: b.fg(Color::Rgb(0, 120, 0)),
                 bar_other: b.fg(Color::Blue),
                 interval: b.bg(Color::Rgb(200, 240, 200)),

@@ -204,6 +204,13 @@ pub fn number_correct(x: f64, key: f64) -> bool {
 }
 
 /// MIND squared error.
+/// The HMI a MIND prediction is scored against (docs/stats.md): the file's `mind.hmi`,
+/// else the HMI recomputed from the human answers (`recomputed`, from [`hmi_from_fact`]).
+/// `verdict stats` and the reviewer both score MIND by this one rule.
+pub fn mind_target(item: &Item, recomputed: Option<f64>) -> Option<f64> {
+    item.mind.map(|m| m.hmi).or(recomputed)
+}
+
 pub fn squared_error(mind: f64, hmi: f64) -> f64 {
     (mind - hmi) * (mind - hmi)
 }

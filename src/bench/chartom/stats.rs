@@ -213,7 +213,7 @@ impl Sums {
             n_answers: recomputed.as_ref().map_or(0, |h| h.n_answers),
             n_not_acceptable: recomputed.as_ref().map_or(0, |h| h.n_not_acceptable),
         });
-        let hmi = it.mind.map(|m| m.hmi).or(recomputed.map(|h| h.hmi));
+        let hmi = chartom::mind_target(it, recomputed.map(|h| h.hmi));
         for resp in &it.responses {
             let e = chartom::effective(it, &resp.model);
             resolution.add(&e.human.source);

@@ -52,6 +52,16 @@ pub(crate) fn item(
         }
     }
     let bonus_points = match c.strings(obj, "bonus_points", "bonus_points") {
+        Some(b) if b.len() > 9 => {
+            c.warn(
+                "bonus_points",
+                format!(
+                    "{} bonus points: the digit keys reach 9; points 10 and up are ticked by number (a digit, then Enter)",
+                    b.len()
+                ),
+            );
+            Some(b.len())
+        }
         Some(b) if !b.is_empty() => Some(b.len()),
         Some(_) => {
             c.error("bonus_points", "empty: nothing to grade a response against");

@@ -384,6 +384,10 @@ pub struct CvqaEffective {
     /// Counterfactual correctness against `fixed_key` (the fixed question's options for
     /// synthetic items), an override still winning; `None` when the question is rejected.
     pub counterfactual_fixed_correct: Option<bool>,
+    /// The automatic grade of the counterfactual answer against the fixed question and
+    /// key, when a reviewer's fix that counts changed either (and the question is not
+    /// rejected); `None` otherwise.
+    pub counterfactual_fixed: Option<CvqaGrade>,
 }
 
 /// Is `model`'s response wrong on either question after the reviewers' overrides: what
@@ -460,19 +464,20 @@ pub fn effective_with(
         .unwrap_or_else(|| ck.to_string());
     let fixed_question = verification.value.fixed_question.as_deref().unwrap_or(cq);
     let cf_override = human.value.counterfactual_correct;
+    let counterfactual_fixed =
+        (!rejected && (fixed_key != ck || fixed_question != cq)).then(|| {
+            grade(
+                kind,
+                resp.and_then(|r| r.counterfactual.as_deref()),
+                fixed_question,
+                &fixed_key,
+            )
+        });
     let counterfactual_fixed_correct = (!rejected).then(|| {
         cf_override.unwrap_or_else(|| {
-            if fixed_key == ck && fixed_question == cq {
-                counterfactual.correct
-            } else {
-                grade(
-                    kind,
-                    resp.and_then(|r| r.counterfactual.as_deref()),
-                    fixed_question,
-                    &fixed_key,
-                )
-                .correct
-            }
+            counterfactual_fixed
+                .as_ref()
+                .map_or(counterfactual.correct, |g| g.correct)
         })
     });
     CvqaEffective {
@@ -487,6 +492,7 @@ pub fn effective_with(
         verification,
         rejected,
         fixed_key,
+        counterfactual_fixed,
         counterfactual_fixed_correct,
     }
 }

@@ -174,7 +174,8 @@ impl Sums {
         }
         for resp in &it.responses {
             let e = cvqa::effective_with(it, &resp.model, ver.clone());
-            resolution.add(&e.human.source);
+            // a response with no override of its own is graded under the verification
+            resolution.add(crate::stats::used(&e.human.source, &ver.source));
             let m = slot(&mut self.models, &resp.model);
             let g = slot(&mut m.groups, &group);
             g.n += 1;

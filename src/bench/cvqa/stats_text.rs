@@ -53,7 +53,7 @@ pub(crate) fn render(stats: &Option<CvqaStats>, o: &mut String) {
             .join(", ");
         let _ = writeln!(
             o,
-            "\n  question verification: {} accepted, {} fixed, {} rejected, {} unreviewed{}",
+            "\n  question verification (the verdict that counts): {} accepted, {} fixed, {} rejected, {} unreviewed{}",
             v.accepted,
             v.fixed,
             v.rejected,

@@ -31,12 +31,14 @@ impl Sums {
 
     pub(crate) fn add(&mut self, it: &Item, resolution: &mut ResolutionCounts) {
         self.items += 1;
+        // the free verdict that counts (final, single, majority: as every grade); it is
+        // the grade of each response that has none of its own (docs/stats.md)
+        let verdict = resolve_verdict(&it.reviews);
         for resp in &it.responses {
             let r = resolve_response(&it.reviews, &resp.model, it.responses.len());
-            resolution.add(&r.source);
+            resolution.add(crate::stats::used(&r.source, &verdict.source));
         }
-        // the free verdict that counts (final, single, majority: as every grade)
-        if let Some(v) = resolve_verdict(&it.reviews).value {
+        if let Some(v) = verdict.value {
             *self.verdicts.entry(v).or_default() += 1;
         }
     }

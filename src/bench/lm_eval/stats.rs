@@ -180,12 +180,14 @@ impl Sums {
         if self.run.is_none() {
             self.run = file.lm_eval.clone();
         }
+        // the item's verdict is the grade of each response that has none of its own
+        let verdict = resolve_verdict(&it.reviews);
         for resp in &it.responses {
             let r = resolve_response(&it.reviews, &resp.model, it.responses.len());
-            resolution.add(&r.source);
+            resolution.add(crate::stats::used(&r.source, &verdict.source));
         }
         if let Some(s) = super::spec::sample(it) {
-            let v = resolve_verdict(&it.reviews).value;
+            let v = verdict.value;
             self.add(s, v.as_deref().and_then(Verdict::parse));
         }
     }

@@ -91,6 +91,9 @@ impl State {
                 let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
                 if n > 1 {
                     self.model = (self.model + 1) % n;
+                    if !self.side_by_side {
+                        self.scroll = crate::tui::draw::target_scroll(self);
+                    }
                 } else {
                     self.set_status(one_response(n, "no other model to switch to"), Level::Info);
                 }
@@ -149,19 +152,36 @@ impl State {
                 );
             }
             Action::Suspend => fx.push(Effect::Suspend),
-            Action::Identifies => self.justification(JustificationGrade::Identifies, fx),
-            Action::Partial => self.justification(JustificationGrade::Partial, fx),
-            Action::Misses => self.justification(JustificationGrade::Misses, fx),
-            Action::FactOverride => self.change_grades(fx, review::cycle_fact),
+            Action::Identifies | Action::Partial | Action::Misses => {
+                let g = match action {
+                    Action::Identifies => JustificationGrade::Identifies,
+                    Action::Partial => JustificationGrade::Partial,
+                    _ => JustificationGrade::Misses,
+                };
+                if self.justification(g, fx) {
+                    self.advance_after_grade(fx);
+                }
+            }
+            Action::FactOverride => {
+                self.change_grades(fx, review::cycle_fact);
+            }
             Action::Bonus(n) => {
                 let count = self.item().map(|i| i.bonus_points.len()).unwrap_or(0);
+                if count > 9 {
+                    // Points 10 and up: the digit opens the point's number (`1 0` Enter
+                    // is point 10; `1` Enter point 1).
+                    self.mode = Mode::Bonus(TextEdit::new(&n.to_string(), false));
+                    return;
+                }
                 if (n as usize) > count {
                     self.set_status(format!("this item has {count} bonus points"), Level::Warn);
                     return;
                 }
-                self.change_grades(fx, |g| review::toggle_bonus(g, n as u32))
+                self.change_grades(fx, |g| review::toggle_bonus(g, n as u32));
             }
-            Action::NoBonus => self.change_grades(fx, review::no_bonus),
+            Action::NoBonus => {
+                self.change_grades(fx, review::no_bonus);
+            }
             Action::Penalty => {
                 let cur = self
                     .my_grades()
@@ -170,9 +190,33 @@ impl State {
                     .unwrap_or_default();
                 self.mode = Mode::Penalty(TextEdit::new(&cur, false));
             }
-            Action::NoPenalty => self.change_grades(fx, |g| review::set_penalty(g, None)),
+            Action::NoPenalty => {
+                if self.change_grades(fx, |g| review::set_penalty(g, None)) {
+                    self.advance_after_grade(fx);
+                }
+            }
             Action::ContextLength => {
-                self.context_len = (self.context_len + 1) % CONTEXT_LENGTHS.len()
+                self.context_len = (self.context_len + 1) % CONTEXT_LENGTHS.len();
+                self.aside_scroll = 0;
+            }
+            Action::ContextDown | Action::ContextUp => {
+                let (rows, max) = crate::tui::draw::aside_geometry(self);
+                if rows == 0 {
+                    // No context pane at this width: the context is in the item's text.
+                    let d = crate::tui::draw::page_rows(self);
+                    if action == Action::ContextDown {
+                        self.scroll_down(d);
+                    } else {
+                        self.scroll = self.scroll.saturating_sub(d);
+                    }
+                    return;
+                }
+                let page = rows.saturating_sub(1).max(1);
+                self.aside_scroll = if action == Action::ContextDown {
+                    self.aside_scroll.saturating_add(page).min(max)
+                } else {
+                    self.aside_scroll.saturating_sub(page)
+                };
             }
             Action::Accept => {
                 if self.change_review(fx, |r, _| review::accept(r)) {
@@ -205,8 +249,12 @@ impl State {
                 });
             }
             Action::Reject => self.mode = Mode::Reject { selected: 0 },
-            Action::OriginalOverride => self.change_grades(fx, review::cycle_original),
-            Action::CounterfactualOverride => self.change_grades(fx, review::cycle_counterfactual),
+            Action::OriginalOverride => {
+                self.change_grades(fx, review::cycle_original);
+            }
+            Action::CounterfactualOverride => {
+                self.change_grades(fx, review::cycle_counterfactual);
+            }
             Action::Pass | Action::Fail | Action::Unsure => {
                 // The value each of the three verdict keys writes is the benchmark's.
                 let slot = match action {
@@ -218,26 +266,71 @@ impl State {
                     .item()
                     .map_or(crate::model::Benchmark::Other, |it| it.benchmark());
                 let v = crate::bench::spec(b).verdicts()[slot];
-                self.change_review(fx, |r, _| review::set_verdict(r, v));
+                if self.change_review(fx, |r, _| review::set_verdict(r, v)) {
+                    self.advance_after_grade(fx);
+                }
             }
             Action::Adjudicate => {
-                let done = self
-                    .item()
-                    .is_some_and(|it| review::item_done(it, self.my_review(self.pos).as_ref()));
-                if !done {
+                let Some(item) = self.item() else { return };
+                let mine = self.my_review(self.pos);
+                let done = review::item_done(item, mine.as_ref());
+                // Marking final (not unmarking): the grades the other reviewers all agree
+                // on are taken for the responses I have not graded, so the adjudicator
+                // grades only where they disagree.
+                let marking = mine.as_ref().is_none_or(|r| r.is_final != Some(true));
+                let (filled, taken) = if marking && !done {
+                    review::with_agreed(item, &self.reviewer, &mine.clone().unwrap_or_default())
+                } else {
+                    (mine.clone().unwrap_or_default(), vec![])
+                };
+                if !done && !review::item_done(item, Some(&filled)) {
                     let key = self.keymap.hint(Context::Global, Action::Adjudicate);
+                    let n = item.responses.len();
+                    let open: Vec<String> = item
+                        .responses
+                        .iter()
+                        .filter(|r| filled.for_model(&r.model, n).is_none_or(|g| g.is_empty()))
+                        .map(|r| crate::tui::text::one_line(&r.model))
+                        .collect();
+                    let what = if open.is_empty() || n <= 1 {
+                        "the item".to_string()
+                    } else {
+                        open.join(", ")
+                    };
                     self.set_status(
                         format!(
-                            "grade the item first; {key} then marks your verdict as the final one"
+                            "grade {what} first (where the reviewers disagree); {key} then marks your verdict as the final one"
                         ),
                         Level::Warn,
                     );
                     return;
                 }
-                self.change_review(fx, |r, _| review::toggle_final(r));
+                let id = self.display_id(self.pos);
+                self.change_review(fx, |r, _| {
+                    *r = filled;
+                    review::toggle_final(r)
+                });
                 if self.queue {
                     // An adjudicated item leaves the queue: on to the next one.
                     self.apply_filters(fx);
+                }
+                if !taken.is_empty() {
+                    let after = self
+                        .status
+                        .take()
+                        .map(|(m, _)| format!(" · {m}"))
+                        .unwrap_or_default();
+                    self.set_status(
+                        format!(
+                            "final on {id}, with the agreed grades of {}{after}",
+                            taken
+                                .iter()
+                                .map(|m| crate::tui::text::one_line(m))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        Level::Info,
+                    );
                 }
             }
             Action::AdjudicationQueue => {

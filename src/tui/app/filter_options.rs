@@ -123,7 +123,9 @@ impl FilterOption {
             FilterOption::Disagreement => "disagreement (reviewers, or human vs judge)".into(),
             FilterOption::NeedsAdjudication => "needs adjudication (no final verdict)".into(),
             FilterOption::Adjudicated => "adjudicated (a verdict is final)".into(),
-            FilterOption::Status(s) => format!("verification {}", status_label(*s)),
+            // any reviewer's verification (the final one's once adjudicated), where the
+            // figures count the verdict that counts: said, so the numbers can differ
+            FilterOption::Status(s) => format!("verification {} by a reviewer", status_label(*s)),
             FilterOption::Benchmark(b) => format!("benchmark {}", b.name()),
             FilterOption::ChartType(c) => format!("chart type {c}"),
             FilterOption::Version(v) => format!("version {v}"),
@@ -145,7 +147,7 @@ impl FilterOption {
             FilterOption::Disagreement => "disagreements".into(),
             FilterOption::NeedsAdjudication => "needs adjudication".into(),
             FilterOption::Adjudicated => "adjudicated".into(),
-            FilterOption::Status(s) => status_label(*s).into(),
+            FilterOption::Status(s) => format!("{} by a reviewer", status_label(*s)),
             FilterOption::Benchmark(b) => b.name().into(),
             FilterOption::ChartType(c) | FilterOption::Version(c) => c.clone(),
             FilterOption::Dimension(c) | FilterOption::Group(c) => c.clone(),

@@ -179,7 +179,29 @@ impl State {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(t) => {
                         self.mode = Mode::Normal;
-                        self.change_grades(fx, |g| review::set_penalty(g, Some(&t)));
+                        if self.change_grades(fx, |g| review::set_penalty(g, Some(&t))) {
+                            self.advance_after_grade(fx);
+                        }
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            Mode::Bonus(e) => {
+                match crate::tui::overlays::bonus::handle_key(e, &self.keymap, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(t) => {
+                        self.mode = Mode::Normal;
+                        let count = self.item().map_or(0, |i| i.bonus_points.len());
+                        match t.parse::<u32>() {
+                            Ok(n) if n >= 1 && n as usize <= count => {
+                                self.change_grades(fx, |g| review::toggle_bonus(g, n));
+                            }
+                            _ => self.set_status(
+                                format!("no bonus point {t}: this item has {count} bonus points"),
+                                Level::Warn,
+                            ),
+                        }
                     }
                     _ => {}
                 }

@@ -147,6 +147,8 @@ pub enum Mode {
     Jump(TextEdit),
     Note(TextEdit),
     Penalty(TextEdit),
+    /// CharToM-QA with more than 9 bonus points: the number of the point to tick.
+    Bonus(TextEdit),
     Reject {
         selected: usize,
     },
@@ -268,6 +270,9 @@ pub struct State {
     pub side_by_side: bool,
     pub context_len: usize,
     pub scroll: u16,
+    /// How far the context pane (a long CharToM-QA context beside the item, on a wide
+    /// screen) is scrolled.
+    pub aside_scroll: u16,
     pub blind: bool,
     pub image: ImageSlot,
     /// Where the image pane is on screen (set by draw via `image_area`), in cells.
@@ -349,6 +354,7 @@ impl State {
             side_by_side: false,
             context_len: 2,
             scroll: 0,
+            aside_scroll: 0,
             blind: false,
             image: ImageSlot::None,
             image_area: None,

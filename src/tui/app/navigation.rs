@@ -12,6 +12,8 @@ impl State {
         let mut fx = Vec::new();
         if !self.store.is_empty() {
             self.goto(index.min(self.store.len() - 1), &mut fx);
+            // Opened with what is graded in sight (the first item too).
+            self.scroll = crate::tui::draw::target_scroll(self);
         }
         fx
     }
@@ -164,6 +166,7 @@ impl State {
         self.pos = i;
         if changed {
             self.scroll = 0;
+            self.aside_scroll = 0;
             self.model = 0;
             self.load_current();
             // With models chosen in the filter, show the first of them this item has.
@@ -177,12 +180,16 @@ impl State {
             if let Some(k) = chosen {
                 self.model = k;
             }
-            self.timing.arrived = self.clock.instant;
-            self.timing.seconds_base = self.my_review(i).and_then(|r| r.seconds).unwrap_or(0.0);
+            let base = self.my_review(i).and_then(|r| r.seconds).unwrap_or(0.0);
+            self.timing.arrive(self.clock.instant, base);
             // Saved on every move, so that a killed session resumes on the item shown.
             fx.push(self.position_effect());
         }
         self.request_image(fx);
+        if changed {
+            // Opened with what is graded in sight.
+            self.scroll = crate::tui::draw::target_scroll(self);
+        }
         // Prefetch the next item's image.
         let next = match &self.visible {
             Some(v) => v.after(i),

@@ -67,8 +67,8 @@ impl State {
             .cloned()
     }
 
-    pub(super) fn justification(&mut self, g: JustificationGrade, fx: &mut Vec<Effect>) {
-        self.change_grades(fx, |gr| review::justification(gr, g));
+    pub(super) fn justification(&mut self, g: JustificationGrade, fx: &mut Vec<Effect>) -> bool {
+        self.change_grades(fx, |gr| review::justification(gr, g))
     }
 
     /// Reject for `reason`; "other" first asks for a few words.
@@ -158,9 +158,11 @@ impl State {
         let Some(cf) = self.item().and_then(|i| i.counterfactual.clone()) else {
             return;
         };
-        self.change_review(fx, |r, _| {
+        if self.change_review(fx, |r, _| {
             review::fix(r, &cf.question, &cf.answer, q, a, reason)
-        });
+        }) {
+            self.advance_after(&format!("fixed ({})", reason.name()), fx);
+        }
     }
 
     /// Change the grades of the selected response (top level for single-response items,
@@ -169,18 +171,19 @@ impl State {
         &mut self,
         fx: &mut Vec<Effect>,
         f: impl FnOnce(&mut ResponseGrades),
-    ) {
+    ) -> bool {
         let Some(model) = self.model_name() else {
             self.set_status("this item has no response to grade", Level::Warn);
-            return;
+            return false;
         };
         self.change_review(fx, |r, n_responses| {
             review::change_grades(r, &model, n_responses, f)
-        });
+        })
     }
 
-    /// After a complete verdict on the item (C-VQA accept, reject): move on when
-    /// auto-advance is on, saying what was recorded where.
+    /// After a complete verdict on the item (C-VQA accept, reject, fix; a free verdict):
+    /// move on to the next item that still needs my verdict when auto-advance is on,
+    /// saying what was recorded where (README, "Auto-advance").
     pub(super) fn advance_after(&mut self, what: &str, fx: &mut Vec<Effect>) {
         let id = self.display_id(self.pos);
         // In the adjudication queue the next step on the item is `A`: stay.
@@ -188,13 +191,60 @@ impl State {
             return;
         }
         let from = self.pos;
-        self.step(1, fx);
+        self.next_ungraded(fx);
         let msg = if self.pos == from {
-            format!("{what} on {id} · last item")
+            let why = self
+                .status
+                .take()
+                .map(|(m, _)| m)
+                .unwrap_or_else(|| "no item after it needs you".into());
+            format!("{what} on {id} · {why}")
         } else {
             format!("{what} on {id}")
         };
         self.set_status(msg, Level::Info);
+    }
+
+    /// After a grade of one response (a CHARTOM justification, a CharToM-QA penalty or
+    /// no penalty, a free verdict): with auto-advance, once that response's required
+    /// grades are given, on to the next response of the item that still needs them, and
+    /// when none does and the item is done, on to the next item that still needs work.
+    pub(super) fn advance_after_grade(&mut self, fx: &mut Vec<Effect>) {
+        if !self.auto_advance || self.queue {
+            return;
+        }
+        let Some(item) = self.item() else { return };
+        let mine = self.my_review(self.pos);
+        let done = review::models_done(item, mine.as_ref());
+        let required = review::models_required(item);
+        let n = item.responses.len();
+        let here = self.model.min(n.saturating_sub(1));
+        if n > 0 && required.get(here) == Some(&true) && done.get(here) == Some(&false) {
+            // This response still needs a grade (a CharToM-QA penalty, say): stay.
+            return;
+        }
+        let next = (1..n)
+            .map(|k| (here + k) % n)
+            .find(|&k| required[k] && !done[k]);
+        if let Some(k) = next {
+            let from = self.model_name().unwrap_or_default();
+            self.model = k;
+            self.scroll = crate::tui::draw::target_scroll(self);
+            let to = self.model_name().unwrap_or_default();
+            self.set_status(
+                format!(
+                    "graded {} · now {} ({}/{n})",
+                    crate::tui::text::one_line(&from),
+                    crate::tui::text::one_line(&to),
+                    k + 1
+                ),
+                Level::Info,
+            );
+            return;
+        }
+        if review::item_done(item, mine.as_ref()) {
+            self.advance_after("graded", fx);
+        }
     }
 
     pub fn is_skipped(&self, i: usize) -> bool {
@@ -250,12 +300,8 @@ impl State {
             .format(&time::format_description::well_known::Rfc3339)
             .unwrap_or_default();
         r.at = Some(at);
-        let secs = self.timing.seconds_base
-            + self
-                .clock
-                .instant
-                .duration_since(self.timing.arrived)
-                .as_secs_f64();
+        // Each stretch without a key counts at most two minutes (timing::IDLE_CAP).
+        let secs = self.timing.on_item();
         r.seconds = Some((secs * 10.0).round() / 10.0);
         // A review left saying nothing is removed, not written empty.
         let after = review::has_content(&r).then_some(r);
@@ -403,6 +449,10 @@ impl State {
             self.goto(c.item, fx);
         }
         self.record(c.item, c.after.clone(), c.before.clone(), fx);
+        if self.queue {
+            // An undone adjudication puts the item back in the queue.
+            self.apply_filters(fx);
+        }
         let again = if c.unskipped && self.skipped.insert(c.item) {
             " · skipped again"
         } else {
@@ -425,6 +475,10 @@ impl State {
             self.goto(c.item, fx);
         }
         self.record(c.item, c.before.clone(), c.after.clone(), fx);
+        if self.queue {
+            // A redone adjudication takes the item out of the queue again.
+            self.apply_filters(fx);
+        }
         self.set_status(
             format!("redone on {}", self.display_id(c.item)),
             Level::Info,

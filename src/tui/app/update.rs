@@ -21,13 +21,19 @@ impl State {
                 if k.kind == KeyEventKind::Release {
                     return fx;
                 }
+                self.timing.input(self.clock.instant);
                 self.on_key(k, &mut fx);
             }
-            Msg::Mouse(m) => self.on_mouse(m, &mut fx),
+            Msg::Mouse(m) => {
+                self.timing.input(self.clock.instant);
+                self.on_mouse(m, &mut fx)
+            }
             Msg::Paste(text) => match &mut self.mode {
-                Mode::Note(e) | Mode::Penalty(e) | Mode::Jump(e) | Mode::RejectOther(e) => {
-                    e.insert_str(&text)
-                }
+                Mode::Note(e)
+                | Mode::Penalty(e)
+                | Mode::Jump(e)
+                | Mode::RejectOther(e)
+                | Mode::Bonus(e) => e.insert_str(&text),
                 Mode::Fix(f) => {
                     if f.on_answer {
                         f.answer.insert_str(&text)

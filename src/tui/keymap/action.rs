@@ -51,6 +51,9 @@ pub enum Action {
     Penalty,
     NoPenalty,
     ContextLength,
+    /// Scroll the context pane (CharToM-QA, side by side when wide).
+    ContextDown,
+    ContextUp,
     // C-VQA
     Accept,
     Fix,
@@ -150,6 +153,8 @@ impl Action {
             Action::Penalty => "edit the penalty (defects of the response)".into(),
             Action::NoPenalty => "no penalty (clear it)".into(),
             Action::ContextLength => "plot context length 0 / 1000 / 2000".into(),
+            Action::ContextDown => "scroll the context pane down a page (wide screens)".into(),
+            Action::ContextUp => "scroll the context pane up a page".into(),
             Action::Accept => "accept the generated question".into(),
             Action::Fix => "fix the counterfactual question / answer".into(),
             Action::Reject => "reject, with a reason".into(),
@@ -203,6 +208,8 @@ impl Action {
             Action::Penalty => "penalty".into(),
             Action::NoPenalty => "no penalty".into(),
             Action::ContextLength => "context".into(),
+            Action::ContextDown => "context ↓".into(),
+            Action::ContextUp => "context ↑".into(),
             Action::Accept => "accept".into(),
             Action::Fix => "fix".into(),
             Action::Reject => "reject".into(),

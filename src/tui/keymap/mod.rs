@@ -35,6 +35,8 @@ pub enum Context {
     Jump,
     Note,
     Penalty,
+    /// CharToM-QA: the number of a bonus point past 9.
+    Bonus,
     Reject,
     RejectOther,
     Fix,
@@ -56,6 +58,7 @@ impl Context {
             Context::Jump => "Jump",
             Context::Note => "Note",
             Context::Penalty => "Penalty",
+            Context::Bonus => "Bonus point number",
             Context::Reject => "Reject",
             Context::RejectOther => "Reject, other",
             Context::Fix => "Fix",

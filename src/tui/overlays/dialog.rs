@@ -48,6 +48,18 @@ pub(crate) fn field_key(km: &Keymap, ctx: Context, e: &mut TextEdit, k: &KeyEven
     if let Some(a) = km.in_overlay(ctx, k, e.multiline) {
         return FieldKey::Action(a);
     }
+    // In a field of several lines, an Enter the keymap does not bind (submit moved to
+    // Ctrl-s, say) is a new line, as Alt-Enter is: never swallowed.
+    if e.multiline && k.code == crossterm::event::KeyCode::Enter {
+        let newline = KeyEvent::new(
+            crossterm::event::KeyCode::Enter,
+            crossterm::event::KeyModifiers::ALT,
+        );
+        return match e.handle(&newline) {
+            EditOutcome::Changed => FieldKey::Edited,
+            _ => FieldKey::Other,
+        };
+    }
     match e.handle(k) {
         EditOutcome::Changed => FieldKey::Edited,
         _ => FieldKey::Other,

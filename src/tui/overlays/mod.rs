@@ -4,6 +4,7 @@
 //! happen as an [`Outcome`]; `State::update` turns that into changes and effects) and its
 //! drawing. `draw` here is the one place that picks the popup to draw.
 
+pub mod bonus;
 pub mod dialog;
 pub mod filter;
 pub mod fix;
@@ -49,6 +50,13 @@ pub fn draw(state: &State, f: &mut Frame, screen: &Screen) {
         Mode::Note(e) => note::draw(state, f, area, e),
         Mode::RejectOther(e) => reject::draw_other(state, f, area, e),
         Mode::Penalty(e) => penalty::draw(state, f, area, e),
+        Mode::Bonus(e) => bonus::draw(
+            state,
+            f,
+            area,
+            e,
+            state.item().map_or(0, |i| i.bonus_points.len()),
+        ),
         Mode::Fix(fx) => fix::draw(state, f, area, fx),
         Mode::Reject { selected } => reject::draw(state, f, area, *selected),
         Mode::FixReason { selected, .. } => fix::draw_reason(state, f, area, *selected),
@@ -73,6 +81,7 @@ pub fn keys(mode: &Mode) -> Option<crate::tui::keymap::Context> {
         Mode::Jump(_) => Context::Jump,
         Mode::Note(_) => Context::Note,
         Mode::Penalty(_) => Context::Penalty,
+        Mode::Bonus(_) => Context::Bonus,
         Mode::Reject { .. } => Context::Reject,
         Mode::RejectOther(_) => Context::RejectOther,
         Mode::Fix(_) => Context::Fix,

@@ -233,7 +233,10 @@ pub(crate) fn summary_lines(state: &State, v: &Value, width: u16) -> (Vec<Line<'
                 .map(|(k, n)| format!("{k} {n}"))
                 .collect();
             lines.push(Line::from(Span::styled(
-                format!("  verification: {}", parts.join(" · ")),
+                format!(
+                    "  verification (the verdict that counts): {}",
+                    parts.join(" · ")
+                ),
                 t.dim,
             )));
         }
@@ -322,14 +325,11 @@ pub(crate) fn summary_lines(state: &State, v: &Value, width: u16) -> (Vec<Line<'
         }
     }
     if let Some(r) = v["resolution"].as_object() {
-        let g = |k: &str| r.get(k).cloned().unwrap_or(Value::Null);
+        let g = |k: &str| r.get(k).and_then(Value::as_u64).unwrap_or(0);
         lines.push(Line::from(Span::styled(
             format!(
-                "  verdicts used in the figures: final (adjudicated) {} · majority {} · single reviewer {} · none {}",
-                g("final"),
-                g("majority"),
-                g("single"),
-                g("none")
+                "  {}",
+                crate::stats::resolution_text(g("final"), g("majority"), g("single"), g("none"))
             ),
             t.dim,
         )));

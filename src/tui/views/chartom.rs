@@ -32,11 +32,7 @@ pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<
                 t.text,
             ),
         ]));
-        out.push(kv(
-            t,
-            "Planted manipulation",
-            c.manipulation.as_deref().unwrap_or("none (honest chart)"),
-        ));
+        out.push(kv(t, "Planted manipulation", &planted(item)));
     }
     if let Some(fact) = &item.fact {
         out.push(Line::from(""));
@@ -45,7 +41,18 @@ pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<
         for (k, o) in fact.options.iter().enumerate() {
             out.push(Line::from(format!("  {}. {}", k + 1, one_line(o))));
         }
-        out.push(kv(t, "Key", &grading::fact_key_display(fact)));
+        let mut key = kv(t, "Key", &grading::fact_key_display(fact));
+        // The rule behind stats' "Suspect answer keys" and the filter's "suspect key".
+        if let Some(s) = crate::grade::chartom::suspect_key(item) {
+            key.spans.push(Span::styled(
+                format!(
+                    "  suspect key: {}/{} human answers agree",
+                    s.n_agree, s.n_answers
+                ),
+                t.warn,
+            ));
+        }
+        out.push(key);
         out.extend(histogram_lines(state, item, width.saturating_sub(4)));
     }
     if let Some(m) = &item.mind {
@@ -128,10 +135,35 @@ pub(crate) fn histogram_lines(state: &State, item: &Item, width: u16) -> Vec<Lin
     out
 }
 
+/// An original chart (`_1`): nothing is planted in it, whatever its pair's manipulation;
+/// its justification's grade is docs/format.md's "Justification of an original chart".
+fn is_original(item: &Item) -> bool {
+    item.chart
+        .as_ref()
+        .is_some_and(|c| c.version == Some(crate::bench::chartom::fields::ChartVersion::Original))
+}
+
+/// What is planted in this chart: on an original, none (the pair's manipulation, which
+/// the file may name on both charts, is its manipulated chart's).
+fn planted(item: &Item) -> String {
+    let m = item.chart.as_ref().and_then(|c| c.manipulation.as_deref());
+    match (is_original(item), m) {
+        (true, Some(m)) => {
+            format!("none on this chart (original; its pair's manipulated chart: {m})")
+        }
+        (true, None) | (false, None) => "none (honest chart)".into(),
+        (false, Some(m)) => m.to_string(),
+    }
+}
+
 /// The CHARTOM view.
 pub struct ChartomView;
 
 impl View for ChartomView {
+    fn target(&self, _state: &State, _item: &Item) -> crate::tui::views::Target {
+        crate::tui::views::Target::Response
+    }
+
     fn context(&self) -> Context {
         Context::Chartom
     }
@@ -180,16 +212,24 @@ impl View for ChartomView {
             mine.fact_correct,
         )));
         if let Some(mind) = r.mind {
-            let hmi = item.mind.map(|m| m.hmi);
+            // The HMI `verdict stats` scores MIND against: the file's, else recomputed.
+            let recomputed = grading::chartom_hmi(item).map(|h| h.hmi);
+            let hmi = crate::grade::chartom::mind_target(item, recomputed);
+            let whose = if item.mind.is_none() && hmi.is_some() {
+                " (recomputed)"
+            } else {
+                ""
+            };
             out.push(Line::from(vec![
                 Span::styled("MIND prediction: ", t.dim),
                 Span::styled(format!("{mind:.2}"), t.text),
                 Span::styled(
                     match hmi {
-                        Some(h) => {
-                            format!("  vs HMI {h:.2} · squared error {:.4}", (mind - h).powi(2))
-                        }
-                        None => "  (no HMI)".into(),
+                        Some(h) => format!(
+                            "  vs HMI {h:.2}{whose} · squared error {:.4}",
+                            crate::grade::chartom::squared_error(mind, h)
+                        ),
+                        None => "  (no HMI: not scored)".into(),
                     },
                     t.dim,
                 ),
@@ -200,15 +240,11 @@ impl View for ChartomView {
             r.justification.as_deref().unwrap_or("—"),
             t.text,
         ));
-        let planted = item
-            .chart
-            .as_ref()
-            .and_then(|c| c.manipulation.as_deref())
-            .unwrap_or("none (honest chart)");
         out.push(Line::from(vec![
             Span::styled("  vs planted: ", t.dim),
-            Span::styled(sanitize(planted), t.warn),
+            Span::styled(sanitize(&planted(item)), t.warn),
         ]));
+
         let grade = mine.justification.map(|g| g.name()).unwrap_or("not graded");
         let mut spans = vec![
             Span::styled("My grade: ", t.dim),

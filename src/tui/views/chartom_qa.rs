@@ -174,6 +174,41 @@ impl View for ChartomQaView {
         Context::ChartomQa
     }
 
+    /// A long context beside the item on a wide screen, scrolled on its own: the context
+    /// lines of `chartom_qa_lines` (its heading and text).
+    fn aside(
+        &self,
+        state: &State,
+        item: &Item,
+    ) -> Option<(String, Vec<Line<'static>>, std::ops::Range<usize>)> {
+        let c = item.context.as_ref()?;
+        let len = CONTEXT_LENGTHS[state.context_len];
+        let lines = text_lines(
+            c.get(len).unwrap_or(""),
+            state.theme.dim.remove_modifier(Modifier::DIM),
+        );
+        let title = format!(
+            " Context ({len}) · {} switches 0/1000/2000 · {}/{} scroll ",
+            state.keymap.hint(Context::ChartomQa, Action::ContextLength),
+            state.keymap.hint(Context::ChartomQa, Action::ContextDown),
+            state.keymap.hint(Context::ChartomQa, Action::ContextUp)
+        );
+        // the book line, then the context's heading and its text
+        let range = 1..2 + lines.len();
+        Some((title, lines, range))
+    }
+
+    /// The question: under it the reference answer, the response and its checklist. The
+    /// context above it is read by scrolling up.
+    fn target(&self, state: &State, item: &Item) -> crate::tui::views::Target {
+        let context = item.context.as_ref().map_or(0, |c| {
+            let len = CONTEXT_LENGTHS[state.context_len];
+            1 + text_lines(c.get(len).unwrap_or(""), state.theme.text).len()
+        });
+        // the book line, the context, a blank line, then the question's heading
+        crate::tui::views::Target::ItemLine(1 + context + 1)
+    }
+
     fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
         chartom_qa_lines(state, item)
     }

@@ -35,6 +35,9 @@ pub(crate) fn cvqa_title(state: &State, item: &Item) -> Line<'static> {
     ])
 }
 
+/// The widest line of packed options: half an 80-column pane.
+const OPTIONS_WIDTH: usize = 36;
+
 /// The original and the counterfactual pair, as two columns of lines.
 pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
     let t = &state.theme;
@@ -56,12 +59,24 @@ pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, V
         };
         let (stem, opts) = grading::split_options(&qa.question);
         out.extend(text_lines(stem, t.text));
+        // The options packed side by side, as many to a line as fit a column: the
+        // question, its options and its key stay in sight together.
+        let mut line: Vec<Span<'static>> = vec![];
+        let mut used = 0;
         for (letter, text) in opts {
             let is_key = qa.answer.trim() == letter.to_string();
-            out.push(Line::from(Span::styled(
-                format!("   {letter}: {}", one_line(&text)),
-                if is_key { t.good } else { t.text },
-            )));
+            let opt = format!("{letter}: {}", one_line(&text));
+            let w = opt.chars().count() + 3;
+            if !line.is_empty() && used + w > OPTIONS_WIDTH {
+                out.push(Line::from(std::mem::take(&mut line)));
+                used = 0;
+            }
+            line.push(Span::raw("   "));
+            line.push(Span::styled(opt, if is_key { t.good } else { t.text }));
+            used += w;
+        }
+        if !line.is_empty() {
+            out.push(Line::from(line));
         }
         out.push(Line::from(vec![
             Span::styled("Answer: ", t.dim),
@@ -87,6 +102,9 @@ pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, V
     let o = cols.pop().unwrap_or_default();
     (o, c)
 }
+
+/// My grade line before the question is verified.
+pub(crate) const NOT_VERIFIED: &str = "not verified";
 
 /// The C-VQA view.
 pub struct CvqaView;
@@ -156,6 +174,12 @@ impl View for CvqaView {
                 g.overridden,
                 my,
             ));
+            if let Some(k) = &g.fixed_key {
+                spans.push(Span::styled(
+                    format!(" · fixed key {}", one_line(k)),
+                    t.warn,
+                ));
+            }
             spans.extend(override_cycle(t, &key(action), my));
             out.push(Line::from(spans));
         }
@@ -180,10 +204,34 @@ impl View for CvqaView {
                 r.reason.map(|x| x.name()).unwrap_or("no reason")
             ),
             Some(s) => s.done().into(),
-            None => "question not verified".into(),
+            None => NOT_VERIFIED.into(),
         };
         if !column {
             parts.push(verification);
+            // The line stays in sight when the pane scrolls: it names the response the
+            // override keys act on, and keeps my overrides of every response in view.
+            let n = item.responses.len();
+            if n > 1
+                && let Some(m) = model
+            {
+                parts.push(format!("selected {}", one_line(m)));
+            }
+            for resp in &item.responses {
+                let gr = r.for_model(&resp.model, n).cloned().unwrap_or_default();
+                let whose = if n > 1 {
+                    format!("{} ", one_line(&resp.model))
+                } else {
+                    String::new()
+                };
+                // short, as in a column: the answer's own line says whose override it is
+                if let Some(c) = gr.original_correct {
+                    parts.push(format!("{whose}orig {}", tick(c)));
+                }
+                if let Some(c) = gr.counterfactual_correct {
+                    parts.push(format!("{whose}cf {}", tick(c)));
+                }
+            }
+            return parts;
         }
         let gr = g.cloned().unwrap_or_default();
         let whose = match model {

@@ -39,9 +39,12 @@ pub(crate) fn draw_header(state: &State, f: &mut Frame, area: Rect) {
     } else {
         ""
     };
-    let left = format!(
-        " {} · {} · {} · {}/{}{}{}{}",
-        one_line(&state.file_name),
+    let right = format!("{} · {} ", one_line(&state.reviewer), save);
+    let w = area.width as usize;
+    let right_len = right.chars().count();
+    // The file's name gives way first: the item and its position stay in sight.
+    let rest = format!(
+        " · {} · {} · {}/{}{}{}{}",
         bench,
         one_line(&truncate(&id, 40)),
         n,
@@ -50,9 +53,13 @@ pub(crate) fn draw_header(state: &State, f: &mut Frame, area: Rect) {
         filt,
         blind
     );
-    let right = format!("{} · {} ", one_line(&state.reviewer), save);
-    let w = area.width as usize;
-    let right_len = right.chars().count();
+    let name_room = w
+        .saturating_sub(right_len + 2 + rest.chars().count())
+        .max(8);
+    let left = format!(
+        " {}{rest}",
+        truncate(&one_line(&state.file_name), name_room)
+    );
     let left = truncate(&left, w.saturating_sub(right_len + 1));
     let pad = w.saturating_sub(left.chars().count() + right_len);
     let save_style = match state.saved {

@@ -24,6 +24,13 @@ pub(crate) struct Pane {
     /// A line pinned at the top, never scrolled away: my grade and what it applies to.
     pinned: Option<Line<'static>>,
     lines: Vec<Line<'static>>,
+    /// The line where what is graded begins (`View::target`), when not the top.
+    target: Option<usize>,
+    /// The selected response's first line (its model tabs) and the line after its grades:
+    /// when what is graded does not fit from `target`, the item opens at the response.
+    response: Option<(usize, usize)>,
+    /// The context pane beside the item (scrolled by `State::aside_scroll`).
+    aside: bool,
 }
 
 /// The item view's layout and content: computed once per frame, drawn by `draw_item`,
@@ -37,6 +44,13 @@ pub(crate) struct ItemPanes {
     pair: Option<(Rect, Line<'static>, Vec<Line<'static>>, Vec<Line<'static>>)>,
     panes: Vec<Pane>,
 }
+
+/// The width from which a view's aside (`View::aside`) is a pane of its own.
+pub(crate) const ASIDE_MIN: u16 = 160;
+
+/// The rows the responses' pane keeps under the C-VQA pair (borders, my grade line and
+/// two lines of a response).
+const PAIR_RESPONSE_ROWS: u16 = 5;
 
 /// How many responses side by side fit in `width` columns.
 pub(crate) const SIDE_COLUMN_MIN: u16 = 38;
@@ -62,6 +76,9 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
                 "This result set has no items.",
                 t.dim,
             ))],
+            target: None,
+            response: None,
+            aside: false,
         });
         return out;
     };
@@ -93,6 +110,9 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
                 title: Line::from(" unreadable item "),
                 pinned: None,
                 lines,
+                target: None,
+                response: None,
+                aside: false,
             });
             return out;
         }
@@ -110,11 +130,16 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
     } else {
         None
     };
+    // The two columns do not scroll: they are shown only when all of them fits above a
+    // responses pane of at least `PAIR_RESPONSE_ROWS` rows; else the item's lines scroll
+    // in one column (nothing of the question, its options or its key is ever cut off).
+    let pair = pair.and_then(|(title, o, c)| {
+        let col_w = text_rect.width / 2 - 2;
+        let h = wrapped_height(&o, col_w).max(wrapped_height(&c, col_w)) + 3;
+        (h + PAIR_RESPONSE_ROWS <= text_rect.height).then_some((h, title, o, c))
+    });
     let main = match pair {
-        Some((mut title, o, c)) => {
-            let col_w = text_rect.width / 2 - 2;
-            let h = wrapped_height(&o, col_w).max(wrapped_height(&c, col_w)) + 3;
-            let h = h.min(text_rect.height * 3 / 5).max(4);
+        Some((h, mut title, o, c)) => {
             let parts =
                 Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
             title.spans.insert(0, Span::raw(" "));
@@ -155,6 +180,9 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
             title: Line::from(title),
             pinned: None,
             lines: item_lines,
+            target: None,
+            response: None,
+            aside: false,
         });
         let cols =
             Layout::horizontal((0..per).map(|_| Constraint::Ratio(1, per as u32))).split(parts[1]);
@@ -176,16 +204,64 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
                     cols[k - start].width.saturating_sub(2),
                 )),
                 lines,
+                target: None,
+                response: None,
+                aside: false,
             });
         }
     } else {
         let mut all = main;
+        let mut target = match view.target(state, item) {
+            views::Target::Top => None,
+            views::Target::ItemLine(k) => Some(k.min(all.len())),
+            views::Target::Response => None,
+        };
+        // On a wide screen a long text of the item (a CharToM-QA context) has its own
+        // pane beside the rest, scrolled on its own: what is graded stays in sight.
+        // Only a long one: a short text stays in the item's.
+        let aside = (text_rect.width >= ASIDE_MIN)
+            .then(|| view.aside(state, item))
+            .flatten()
+            .filter(|(_, lines, _)| {
+                wrapped_height(lines, text_rect.width.saturating_sub(2)) > text_rect.height / 2
+            });
+        if let Some((title, lines, range)) = aside {
+            let cols = Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)])
+                .split(text_rect);
+            let r = range.start.min(all.len())..range.end.min(all.len());
+            all.drain(r.clone());
+            target = target.map(|k| {
+                if k >= r.end {
+                    k - r.len()
+                } else {
+                    k.min(r.start)
+                }
+            });
+            out.panes.push(Pane {
+                rect: cols[0],
+                title: Line::from(title),
+                pinned: None,
+                lines,
+                target: None,
+                response: None,
+                aside: true,
+            });
+            text_rect = cols[1];
+        }
+        let mut response = None;
         if let Some(r) = item.responses.get(state.model) {
             if !all.is_empty() {
                 all.push(Line::from(""));
             }
+            let first = all.len();
+            if view.target(state, item) == views::Target::Response {
+                target = Some(first);
+            }
             all.push(model_tabs(state, item));
             all.extend(view.response_lines(state, item, r, true));
+            if target.is_some() {
+                response = Some((first, all.len()));
+            }
         }
         all.extend(review_lines(state, item, Scope::All));
         let model = item.responses.get(state.model).map(|r| r.model.as_str());
@@ -200,6 +276,9 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
                 text_rect.width.saturating_sub(2),
             )),
             lines: all,
+            target,
+            response,
+            aside: false,
         });
     }
     out
@@ -232,9 +311,61 @@ pub fn max_scroll(state: &State) -> u16 {
     item_panes(state, item_areas(state, screen.body))
         .panes
         .iter()
+        .filter(|p| !p.aside)
         .map(|p| pane_geometry(p).1)
         .max()
         .unwrap_or(0)
+}
+
+/// The context pane's visible rows and how far it can scroll ((0, 0): none on screen).
+pub fn aside_geometry(state: &State) -> (u16, u16) {
+    let screen = Screen::of(state);
+    if screen.too_small {
+        return (0, 0);
+    }
+    item_panes(state, item_areas(state, screen.body))
+        .panes
+        .iter()
+        .find(|p| p.aside)
+        .map(|p| {
+            let (text, max) = pane_geometry(p);
+            (text.height, max)
+        })
+        .unwrap_or((0, 0))
+}
+
+/// Where the item's text opens: the top when all of it fits or what is graded is on the
+/// first page; else scrolled so that what is graded (`View::target`) is the first line.
+pub fn target_scroll(state: &State) -> u16 {
+    let screen = Screen::of(state);
+    if screen.too_small {
+        return 0;
+    }
+    let panes = item_panes(state, item_areas(state, screen.body));
+    let Some(p) = panes.panes.iter().find(|p| p.target.is_some()) else {
+        return 0;
+    };
+    let (text, max) = pane_geometry(p);
+    let rows_to = |k: usize| {
+        Paragraph::new(p.lines[..k.min(p.lines.len())].to_vec())
+            .wrap(Wrap { trim: false })
+            .line_count(text.width.max(1)) as u16
+    };
+    // What is graded ends with the selected response's grades (else the text's end).
+    let end = rows_to(p.response.map_or(p.lines.len(), |(_, end)| end));
+    // All of it on the first page: no need to scroll.
+    if max == 0 || end <= text.height {
+        return 0;
+    }
+    let mut row = rows_to(p.target.unwrap_or(0));
+    // What is graded does not fit from its start (a question and a long response over a
+    // checklist): open at the response, the question a scroll up.
+    if let Some((first, _)) = p.response
+        && end.saturating_sub(row) > text.height
+    {
+        row = rows_to(first).max(row);
+    }
+    row.min(max)
 }
 
 /// How far `PgDn`/`PgUp` move the item's text: the visible rows of the pane that scrolls
@@ -247,6 +378,7 @@ pub fn page_rows(state: &State) -> u16 {
         item_panes(state, item_areas(state, screen.body))
             .panes
             .iter()
+            .filter(|p| !p.aside)
             .map(pane_geometry)
             .max_by_key(|(_, max)| *max)
             .map(|(text, _)| text.height)
@@ -276,7 +408,12 @@ pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
     }
     for p in &panes.panes {
         let (text, max) = pane_geometry(p);
-        let scroll = state.scroll.min(max);
+        let scroll = if p.aside {
+            state.aside_scroll
+        } else {
+            state.scroll
+        }
+        .min(max);
         let mut b = block(t, p.title.clone());
         if max > 0 {
             b = b.title_bottom(scroll_indicator(t, scroll, max, text.height));

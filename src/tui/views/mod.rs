@@ -77,6 +77,23 @@ pub trait View: Sync {
         Vec::new()
     }
 
+    /// Where what the reviewer grades begins, so that an item opens with it in sight
+    /// when the whole text does not fit: `Target::Top` when the item's own text is
+    /// graded (it is shown from the top).
+    fn target(&self, _state: &State, _item: &Item) -> Target {
+        Target::Top
+    }
+
+    /// A pane beside the item on a wide screen (`item::ASIDE_MIN` columns): its title,
+    /// its lines, and the item's lines (`item_lines`) it takes out of the item's text.
+    fn aside(
+        &self,
+        _state: &State,
+        _item: &Item,
+    ) -> Option<(String, Vec<Line<'static>>, std::ops::Range<usize>)> {
+        None
+    }
+
     /// The keymap's context whose keys grade this view's items.
     fn context(&self) -> Context {
         Context::Generic
@@ -84,6 +101,17 @@ pub trait View: Sync {
 
     /// The grading keys the footer names first: (key, label) from the live keymap.
     fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>);
+}
+
+/// Where the graded part of an item's screen begins ([`View::target`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// The top: the item's text is what is graded.
+    Top,
+    /// The `n`-th of the item's lines (`View::item_lines`).
+    ItemLine(usize),
+    /// The selected response (its model tabs line).
+    Response,
 }
 
 /// The view of a benchmark: the one place a benchmark's screen is chosen.

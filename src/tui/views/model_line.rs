@@ -83,7 +83,7 @@ pub(crate) fn grade_line(
     }
     let graded = !parts
         .first()
-        .is_some_and(|p| *p == ungraded || p == "question not verified");
+        .is_some_and(|p| *p == ungraded || p == views::cvqa::NOT_VERIFIED);
     // a line about one response's grades is marked only when that response has any (or
     // the item-wide final mark or note it shows)
     let per_model = model.is_some() && view.grades_per_model();

@@ -1,0 +1,744 @@
+//! The reviewer's hour (issue 19): what the screen says is true, and the keys an item
+//! takes, driven through `State::update` with the live keymap on the bundled samples.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::Value;
+use verdict::store::Store;
+use verdict::tui::app::{Clock, Effect, Msg, State};
+use verdict::tui::draw::render_to_string;
+use verdict::tui::facts;
+use verdict::tui::keymap::Keymap;
+use verdict::tui::theme::ThemeName;
+
+/// A copy of sample-data in a temporary directory, and the path of `name` in it.
+fn sample(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data");
+    let d = tempfile::tempdir().unwrap();
+    copy_dir(&src, d.path());
+    let p = d.path().join(name);
+    (d, p)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for f in std::fs::read_dir(from).unwrap() {
+        let f = f.unwrap();
+        let t = to.join(f.file_name());
+        if f.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&t).unwrap();
+            copy_dir(&f.path(), &t);
+        } else {
+            std::fs::copy(f.path(), t).unwrap();
+        }
+    }
+}
+
+fn clock() -> Clock {
+    Clock {
+        instant: Instant::now(),
+        utc: time::macros::datetime!(2026-11-22 10:00:00 UTC),
+    }
+}
+
+fn state_with(p: &Path, keymap: Keymap) -> State {
+    let store = Store::open(p).unwrap();
+    let meta = facts::index(&store, 2);
+    let mut s = State::new(store, "carol".into(), keymap, ThemeName::Mono, clock());
+    s.update(Msg::Indexed {
+        generation: 0,
+        meta,
+    });
+    s.size = (80, 24);
+    s.auto_advance = true;
+    // Pictures on, as in a terminal that draws them: the image pane takes its rows.
+    s.protocol_name = "halfblocks";
+    // The image pane's size, as the loop sets it, then the start as the loop makes it.
+    let sc = verdict::tui::layout::Screen::of(&s);
+    s.image_area = sc.image_cells(&s);
+    let fx = s.start_at(0);
+    ack(&mut s, &fx);
+    s
+}
+
+fn open(name: &str) -> (tempfile::TempDir, State) {
+    let (d, p) = sample(name);
+    let s = state_with(&p, Keymap::default());
+    (d, s)
+}
+
+fn key(s: &mut State, code: KeyCode) -> Vec<Effect> {
+    let fx = s.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    ack(s, &fx);
+    fx
+}
+fn ch(s: &mut State, c: char) -> Vec<Effect> {
+    key(s, KeyCode::Char(c))
+}
+fn typ(s: &mut State, text: &str) {
+    for c in text.chars() {
+        ch(s, c);
+    }
+}
+
+/// Acknowledge the journal writes as the worker would.
+fn ack(s: &mut State, fx: &[Effect]) {
+    for e in fx {
+        if let Effect::Record { seq, .. } = e {
+            s.update(Msg::Recorded {
+                seq: *seq,
+                result: Ok(()),
+            });
+        }
+    }
+}
+
+#[allow(dead_code)]
+fn reviews(fx: &[Effect]) -> Vec<Option<Value>> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Record { review, .. } => Some(review.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn goto(s: &mut State, id: &str) {
+    ch(s, ':');
+    typ(s, id);
+    key(s, KeyCode::Enter);
+    assert_eq!(s.display_id(s.pos), id);
+}
+
+fn screen(s: &mut State, w: u16, h: u16) -> String {
+    s.size = (w, h);
+    // The image pane's size, as the loop sets it before drawing.
+    let sc = verdict::tui::layout::Screen::of(s);
+    s.image_area = sc.image_cells(s);
+    render_to_string(s, w, h)
+}
+
+// ----- 1. C-VQA: the question pane shows every option and both answers ----------------
+
+#[test]
+fn cvqa_synthetic_question_shows_every_option_and_both_answers_at_80x24() {
+    let (_d, mut s) = open("cvqa.jsonl");
+    goto(&mut s, "syn-00001");
+    for (w, h) in [(80, 24), (200, 50)] {
+        let out = screen(&mut s, w, h);
+        assert_eq!(out.matches("D: ").count(), 2, "{w}x{h}\n{out}");
+        assert_eq!(out.matches("Answer: ").count(), 2, "{w}x{h}\n{out}");
+    }
+}
+
+// ----- 6. C-VQA: after a fix the screen grades against the fixed key -------------------
+
+/// The line of the screen that holds `needle`.
+fn line_with<'a>(out: &'a str, needle: &str) -> &'a str {
+    out.lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?} in\n{out}"))
+}
+
+#[test]
+fn a_fixed_cvqa_answer_is_graded_against_the_fixed_key_on_screen() {
+    let (_d, mut s) = open("cvqa.jsonl");
+    // real-00010: the file's key is 8, alice fixed it to 7; llava answered 7.
+    goto(&mut s, "real-00010");
+    let out = screen(&mut s, 200, 50);
+    let l = line_with(&out, "→ 7");
+    assert!(l.contains("✔ correct"), "{l}");
+    assert!(l.contains("fixed key 7"), "{l}");
+    // My own fix in this session (real-00009 has no other verdict): the fixed answer,
+    // its suggested reason (Enter), and the screen grades against it at once.
+    let (_d2, mut s) = open("cvqa.jsonl");
+    // (auto-advance would move on after the fix: the item stays on screen without it)
+    s.auto_advance = false;
+    goto(&mut s, "real-00009");
+    ch(&mut s, 'f');
+    key(&mut s, KeyCode::Tab);
+    for _ in 0..10 {
+        key(&mut s, KeyCode::Backspace);
+    }
+    let file_key = {
+        let it = s.item().unwrap();
+        it.counterfactual.as_ref().unwrap().answer.clone()
+    };
+    let other = if file_key.trim() == "1" { "2" } else { "1" };
+    typ(&mut s, other);
+    key(&mut s, KeyCode::Enter);
+    key(&mut s, KeyCode::Enter);
+    let out = screen(&mut s, 200, 50);
+    assert!(
+        out.contains(&format!("fixed key {other}")),
+        "my fix to {other} (file key {file_key})\n{out}"
+    );
+}
+
+// ----- auto-advance on every benchmark ----------------------------------------------------
+
+#[test]
+fn a_grade_moves_to_the_next_response_that_needs_it_then_to_the_next_item() {
+    // CHARTOM, 3 models: one justification grade each, then the next item.
+    let (_d, mut s) = open("chartom.jsonl");
+    let first = s.pos;
+    let mut recorded = 0;
+    for (k, c) in ['1', '2', '3'].into_iter().enumerate() {
+        assert_eq!(s.pos, first, "still on the item before grade {k}");
+        assert_eq!(s.model, k, "the response that needs a grade is selected");
+        recorded += reviews(&ch(&mut s, c)).len();
+    }
+    assert_eq!(recorded, 3);
+    assert_ne!(
+        s.pos, first,
+        "after the last model's grade, on to the next item"
+    );
+    assert_eq!(s.model, 0);
+    // generic: one key per item.
+    let (_d, mut s) = open("generic.jsonl");
+    assert_eq!(s.display_id(s.pos), "mmlu-1");
+    ch(&mut s, '1');
+    // mmlu-2 is alice's, not mine: it still needs me.
+    assert_eq!(s.display_id(s.pos), "mmlu-2");
+    ch(&mut s, '2');
+    assert_eq!(s.display_id(s.pos), "gsm-1");
+}
+
+#[test]
+fn auto_advance_passes_over_items_already_done() {
+    let (_d, mut s) = open("generic.jsonl");
+    // gsm-1 graded first; then mmlu-1's verdict moves on to mmlu-2, and mmlu-2's past gsm-1
+    // (done) to the only item left, none: it stays and says so.
+    goto(&mut s, "gsm-1");
+    ch(&mut s, '1');
+    goto(&mut s, "mmlu-2");
+    ch(&mut s, '2');
+    assert_eq!(s.display_id(s.pos), "mmlu-1", "gsm-1 is done: passed over");
+    ch(&mut s, '1');
+    assert_eq!(s.display_id(s.pos), "mmlu-1", "nothing left: stays");
+    let said = s.status.clone().unwrap().0;
+    assert!(said.contains("every item here is graded"), "{said}");
+}
+
+// ----- keys per item ----------------------------------------------------------------------
+
+/// What the reviewer grades on the current screen, which must be in sight when a response
+/// opens: (benchmark's name, the texts that must be on screen).
+fn graded_texts(s: &State) -> Vec<String> {
+    let it = s.item().unwrap();
+    let short = |t: &str| t.chars().take(24).collect::<String>();
+    let r = it.responses.get(s.model);
+    match it.benchmark().name() {
+        "chartom" => vec![
+            short(r.unwrap().justification.as_deref().unwrap()),
+            "1 identifies".into(),
+        ],
+        "chartom-qa" => {
+            let mut v: Vec<String> = it.bonus_points.iter().map(|p| short(p)).collect();
+            v.push(short(r.unwrap().text.as_deref().unwrap()));
+            v.push("My penalty".into());
+            v
+        }
+        "cvqa" => vec!["Answer: ".into()],
+        _ => vec![short(r.and_then(|r| r.text.as_deref()).unwrap_or(""))],
+    }
+}
+
+/// The keys a reviewer gives the selected response: CHARTOM `1` (identifies); CharToM-QA
+/// the judge's bonus points as ticks (`x` when none) and `0` (no penalty); C-VQA `a`;
+/// others `1`.
+fn grading_keys(s: &State) -> Vec<char> {
+    let it = s.item().unwrap();
+    match it.benchmark().name() {
+        "chartom-qa" => {
+            let r = &it.responses[s.model];
+            let ticks: Vec<char> = match r.judge.as_ref().map(|j| j.bonus_list()) {
+                Some(verdict::model::JudgeBonus::Points(p)) if !p.is_empty() => p
+                    .iter()
+                    .map(|n| char::from_digit(*n, 10).unwrap())
+                    .collect(),
+                _ => vec!['x'],
+            };
+            ticks.into_iter().chain(['0']).collect()
+        }
+        "cvqa" => vec!['a'],
+        _ => vec!['1'],
+    }
+}
+
+/// Grade every item of `name` at `w`×`h` through the live keymap; per item, the keys it
+/// took and the ticks among them. Asserts that what is graded is on screen each time a
+/// response comes up, with no scrolling key pressed.
+fn keys_per_item(name: &str, w: u16, h: u16) -> Vec<(String, usize, usize)> {
+    let (d, p) = sample(name);
+    let store = Store::open(&p).unwrap();
+    let meta = facts::index(&store, 2);
+    let mut s = State::new(
+        store,
+        "carol".into(),
+        Keymap::default(),
+        ThemeName::Mono,
+        clock(),
+    );
+    s.update(Msg::Indexed {
+        generation: 0,
+        meta,
+    });
+    s.size = (w, h);
+    s.auto_advance = true;
+    s.protocol_name = "halfblocks";
+    let sc = verdict::tui::layout::Screen::of(&s);
+    s.image_area = sc.image_cells(&s);
+    let fx = s.start_at(0);
+    ack(&mut s, &fx);
+    let mut out: Vec<(String, usize, usize)> = vec![];
+    let mut guard = 0;
+    loop {
+        guard += 1;
+        assert!(guard < 500, "{name}: no end");
+        let id = s.display_id(s.pos);
+        let out_screen = render_to_string(&s, w, h);
+        for t in graded_texts(&s) {
+            assert!(
+                out_screen.contains(&t),
+                "{name} {w}x{h} {id} model {}: {t:?} not on screen\n{out_screen}",
+                s.model
+            );
+        }
+        let keys = grading_keys(&s);
+        let ticks = keys
+            .iter()
+            .filter(|c| c.is_ascii_digit() && **c != '0')
+            .count()
+            + keys.iter().filter(|c| **c == 'x').count();
+        let ticks = if s.item().unwrap().benchmark().name() == "chartom-qa" {
+            ticks
+        } else {
+            0
+        };
+        for c in &keys {
+            ch(&mut s, *c);
+        }
+        match out.last_mut() {
+            Some(last) if last.0 == id => {
+                last.1 += keys.len();
+                last.2 += ticks;
+            }
+            _ => out.push((id.clone(), keys.len(), ticks)),
+        }
+        let done = s
+            .status
+            .as_ref()
+            .is_some_and(|(m, _)| m.contains("every item here is graded"));
+        if done {
+            break;
+        }
+        if s.display_id(s.pos) == id {
+            continue;
+        }
+    }
+    drop(d);
+    out
+}
+
+#[test]
+fn keys_per_item_meet_the_targets() {
+    let lm = "lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl";
+    let mut table = vec![];
+    for (w, h) in [(80, 24), (200, 50)] {
+        for name in [
+            "chartom.jsonl",
+            "chartom-qa-long.jsonl",
+            "chartom-qa.jsonl",
+            "cvqa.jsonl",
+            "generic.jsonl",
+            lm,
+        ] {
+            let per = keys_per_item(name, w, h);
+            let most = per.iter().map(|p| p.1).max().unwrap();
+            let over = per.iter().map(|p| p.1 as i64 - p.2 as i64).max().unwrap();
+            match name {
+                "chartom.jsonl" => assert!(most <= 4, "{name} {w}x{h}: {per:?}"),
+                "chartom-qa-long.jsonl" | "chartom-qa.jsonl" => {
+                    assert!(over <= 2, "{name} {w}x{h}: ticks + {over}: {per:?}")
+                }
+                _ => assert!(most <= 1, "{name} {w}x{h}: {per:?}"),
+            }
+            table.push(format!(
+                "| {name} | {w}×{h} | {} | {most} | {over} |",
+                per.len()
+            ));
+        }
+    }
+    println!("{}", table.join("\n"));
+}
+
+// ----- 4. CHARTOM: an original chart has no planted manipulation ---------------------
+
+#[test]
+fn an_original_chart_does_not_say_it_has_the_pairs_manipulation() {
+    let (_d, mut s) = open("chartom.jsonl");
+    goto(&mut s, "G7_Q1_1");
+    s.scroll = 0;
+    let out = screen(&mut s, 200, 50);
+    assert!(!out.contains("Planted manipulation: truncated"), "{out}");
+    assert!(!out.contains("vs planted: truncated"), "{out}");
+    assert!(out.contains("none on this chart"), "{out}");
+    // the manipulated chart of the pair says what is planted
+    goto(&mut s, "G7_Q1_2");
+    s.scroll = 0;
+    let out = screen(&mut s, 200, 50);
+    assert!(out.contains("Planted manipulation: truncated"), "{out}");
+}
+
+/// A state on a file of these lines (in a copy of sample-data, so images resolve).
+fn open_lines(lines: &[Value]) -> (tempfile::TempDir, State) {
+    let (d, _) = sample("chartom.jsonl");
+    let p = d.path().join("lines.jsonl");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&p, text).unwrap();
+    let s = state_with(&p, Keymap::default());
+    (d, s)
+}
+
+// ----- 5. CHARTOM: MIND is scored against the HMI stats uses --------------------------
+
+#[test]
+fn mind_is_scored_against_the_recomputed_hmi_when_the_file_has_none() {
+    // No `mind.hmi` in the file; 1 of 4 answers outside (−∞, √(10·40) = 20): HMI 0.25.
+    let item = serde_json::json!({"id": "N_1", "benchmark": "chartom",
+        "chart": {"pair": "N", "version": "manipulated", "type": "bar", "manipulation": "truncated y-axis"},
+        "fact": {"question": "How many?", "format": "number", "key": 10,
+                 "strategies": {"misled": 40, "skim": 100},
+                 "human_answers": [[10, 3], [100, 1]]},
+        "responses": [{"model": "m", "fact": "10", "mind": 0.3, "justification": "The axis is cut."}]});
+    let (d, mut s) = open_lines(&[item]);
+    let out = screen(&mut s, 200, 50);
+    let l = line_with(&out, "MIND prediction");
+    assert!(!l.contains("no HMI"), "{l}");
+    assert!(l.contains("vs HMI 0.25"), "{l}");
+    assert!(l.contains("squared error 0.0025"), "{l}");
+    // stats scores the same item the same way
+    let st = verdict::stats::compute(&Store::open(d.path().join("lines.jsonl")).unwrap());
+    let v = serde_json::to_value(&st).unwrap();
+    let mse = v["benchmarks"]["chartom"]["models"]["m"]["mind_mse"]
+        .as_f64()
+        .unwrap();
+    assert!((mse - 0.0025).abs() < 1e-9, "{mse}");
+}
+
+// ----- 7. C-VQA: my grade line names the model the overrides act on ------------------
+
+#[test]
+fn cvqa_grade_line_names_the_selected_model_and_keeps_my_other_overrides() {
+    let (_d, mut s) = open("cvqa.jsonl");
+    goto(&mut s, "real-00002");
+    ch(&mut s, '2'); // llava-1.5's counterfactual: correct (override)
+    ch(&mut s, 'm');
+    let out = screen(&mut s, 80, 24);
+    let l = line_with(&out, "My grade");
+    assert!(l.contains("selected instructblip"), "{l}");
+    assert!(l.contains("llava-1.5 cf ✔"), "{l}");
+}
+
+// ----- 2 (and 18.6). Item-level verdicts count among the verdicts used ------------------
+
+fn resolution_of(lines: &[Value]) -> Value {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("x.jsonl");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&p, text).unwrap();
+    let st = verdict::stats::compute(&Store::open(&p).unwrap());
+    serde_json::to_value(&st).unwrap()["resolution"].clone()
+}
+
+#[test]
+fn item_level_verdicts_are_counted_among_the_verdicts_used() {
+    let generic = |id: &str| {
+        serde_json::json!({"id": id, "benchmark": "mmlu", "question": "2+2?", "answer": "4",
+            "responses": [{"model": "m", "text": "4"}],
+            "reviews": {"carol": {"at": "2026-11-20T09:30:00Z", "verdict": "pass"}}})
+    };
+    let r = resolution_of(&[generic("a"), generic("b"), generic("c")]);
+    assert_eq!(r["single"], 3, "{r}");
+    assert_eq!(r["none"], 0, "{r}");
+    // C-VQA: an adjudicated verification is the verdict used for both responses.
+    let cvqa = serde_json::json!({"id": "real-1", "benchmark": "cvqa", "split": "real",
+        "group": "direct",
+        "original": {"question": "How many?", "answer": "2"},
+        "counterfactual": {"question": "How many if one more?", "answer": "3"},
+        "responses": [{"model": "a", "original": "2", "counterfactual": "3"},
+                      {"model": "b", "original": "2", "counterfactual": "4"}],
+        "reviews": {"alice": {"at": "2026-11-20T09:30:00Z", "status": "accept"},
+                    "bob": {"at": "2026-11-20T09:31:00Z", "status": "reject", "reason": "ambiguous"},
+                    "carol": {"at": "2026-11-20T09:32:00Z", "status": "accept", "final": true}}});
+    let r = resolution_of(&[cvqa]);
+    assert_eq!(r["final"], 2, "{r}");
+    assert_eq!(r["none"], 0, "{r}");
+}
+
+// ----- 11. A note whose submit is Ctrl-s: Enter is a new line -------------------------
+
+#[test]
+fn with_note_submit_on_ctrl_s_enter_is_a_new_line() {
+    let (_d, p) = sample("generic.jsonl");
+    let mut km = Keymap::default();
+    let cfg: std::collections::BTreeMap<String, Vec<String>> =
+        [("note.submit".to_string(), vec!["ctrl-s".to_string()])].into();
+    assert!(km.apply_config(&cfg).is_empty());
+    let mut s = state_with(&p, km);
+    ch(&mut s, 'i');
+    typ(&mut s, "line one");
+    key(&mut s, KeyCode::Enter);
+    typ(&mut s, "line two");
+    let fx = s.update(Msg::Key(KeyEvent::new(
+        KeyCode::Char('s'),
+        KeyModifiers::CONTROL,
+    )));
+    let r = reviews(&fx);
+    assert_eq!(r.len(), 1, "Ctrl-s saves the note");
+    assert_eq!(r[0].as_ref().unwrap()["note"], "line one\nline two");
+}
+
+// ----- 12. CharToM-QA items with more than 9 bonus points ----------------------------
+
+#[test]
+fn points_past_9_can_be_ticked_and_1_0_is_point_10() {
+    let points: Vec<String> = (1..=12).map(|k| format!("point {k}")).collect();
+    let item = serde_json::json!({"id": "many", "benchmark": "chartom-qa", "book": "B",
+        "dimension": "belief", "question": "Q?", "answer": "A.", "bonus_points": points,
+        "responses": [{"model": "m", "text": "An answer."}]});
+    let (_d, mut s) = open_lines(&[item]);
+    // `1 0` then Enter: point 10, not point 1 and "no penalty"
+    let mut all = vec![];
+    for c in ['1', '0'] {
+        all.extend(reviews(&ch(&mut s, c)));
+    }
+    all.extend(reviews(&key(&mut s, KeyCode::Enter)));
+    assert_eq!(all.len(), 1, "one grade recorded: {all:?}");
+    let g = all[0].as_ref().unwrap();
+    assert_eq!(g["bonus"], serde_json::json!([10]), "{g}");
+    assert!(g.get("penalty").is_none(), "{g}");
+    // `1 2` Enter: point 12; `3` Enter: point 3
+    ch(&mut s, '1');
+    ch(&mut s, '2');
+    key(&mut s, KeyCode::Enter);
+    ch(&mut s, '3');
+    let fx = key(&mut s, KeyCode::Enter);
+    let g = reviews(&fx)[0].clone().unwrap();
+    assert_eq!(g["bonus"], serde_json::json!([3, 10, 12]), "{g}");
+    // a number past the last point is refused, nothing recorded
+    ch(&mut s, '1');
+    ch(&mut s, '3');
+    let fx = key(&mut s, KeyCode::Enter);
+    assert!(reviews(&fx).is_empty());
+    assert!(s.status.clone().unwrap().0.contains("12 bonus points"));
+}
+
+// ----- 3. The verification filters and the figures say which verdict they count ------
+
+#[test]
+fn verification_filters_and_figures_name_what_they_count() {
+    let (_d, mut s) = open("cvqa.jsonl");
+    ch(&mut s, 'F');
+    let out = screen(&mut s, 200, 50);
+    let l = line_with(&out, "accepted");
+    assert!(l.contains("by a reviewer"), "{l}");
+    let (_d, p) = sample("cvqa.jsonl");
+    let st = verdict::stats::compute(&Store::open(&p).unwrap());
+    let text = verdict::cli::stats::render(&st, "cvqa.jsonl");
+    let l = line_with(&text, "question verification");
+    assert!(l.contains("the verdict that counts"), "{l}");
+}
+
+// ----- 15. Idle stretches are clamped -------------------------------------------------
+
+#[test]
+fn an_idle_stretch_counts_at_most_two_minutes() {
+    let (_d, mut s) = open("generic.jsonl");
+    s.auto_advance = false;
+    // 10 minutes with no key (a coffee break), then a verdict: 2 minutes count
+    s.clock.instant += std::time::Duration::from_secs(600);
+    let fx = ch(&mut s, '1');
+    assert_eq!(reviews(&fx)[0].as_ref().unwrap()["seconds"], 120.0);
+    // 46 s of reading, then the next key: counted in full
+    s.clock.instant += std::time::Duration::from_secs(46);
+    let fx = ch(&mut s, '2');
+    assert_eq!(reviews(&fx)[0].as_ref().unwrap()["seconds"], 166.0);
+    // keys in between keep the stretches short: 5 × 60 s of scrolling count in full
+    for _ in 0..5 {
+        s.clock.instant += std::time::Duration::from_secs(60);
+        ch(&mut s, 'j');
+    }
+    let fx = ch(&mut s, '3');
+    assert_eq!(reviews(&fx)[0].as_ref().unwrap()["seconds"], 466.0);
+}
+
+// ----- adjudication asks only for what the reviewers disagree on --------------------
+
+#[test]
+fn adjudication_asks_only_for_the_responses_that_disagree() {
+    // alice and bob agree on gpt-4o and qwen2-vl, disagree on llava-1.6.
+    let review = |llava: &str| {
+        serde_json::json!({"at": "2026-11-20T09:30:00Z", "models": {
+            "gpt-4o": {"justification": "identifies"},
+            "llava-1.6": {"justification": llava},
+            "qwen2-vl": {"justification": "misses"}}})
+    };
+    let item = serde_json::json!({"id": "G_2", "benchmark": "chartom",
+        "chart": {"pair": "G", "version": "manipulated", "type": "bar", "manipulation": "truncated y-axis"},
+        "responses": [
+            {"model": "gpt-4o", "justification": "The axis is cut."},
+            {"model": "llava-1.6", "justification": "Looks fine."},
+            {"model": "qwen2-vl", "justification": "Colours are nice."}],
+        "reviews": {"alice": review("partial"), "bob": review("misses")}});
+    let (_d, mut s) = open_lines(&[item]);
+    ch(&mut s, 'D');
+    assert!(s.queue, "the item is in the adjudication queue");
+    // only llava-1.6's grade is mine to give; then A makes the item final
+    s.model = 1;
+    ch(&mut s, '3');
+    let fx = ch(&mut s, 'A');
+    let r = reviews(&fx);
+    assert_eq!(r.len(), 1, "{:?}", s.status);
+    let r = r[0].clone().unwrap();
+    assert_eq!(r["final"], true, "{r}");
+    assert_eq!(r["models"]["gpt-4o"]["justification"], "identifies", "{r}");
+    assert_eq!(r["models"]["llava-1.6"]["justification"], "misses", "{r}");
+    assert_eq!(r["models"]["qwen2-vl"]["justification"], "misses", "{r}");
+    let said = s.status.clone().unwrap().0;
+    assert!(said.contains("agreed"), "{said}");
+}
+
+// ----- what is graded, on screen when each benchmark's item opens --------------------
+
+#[test]
+fn screens_of_each_benchmark_with_what_is_graded() {
+    let lm = "lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl";
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        for (name, id, label) in [
+            ("chartom.jsonl", "G7_Q1_2", "chartom"),
+            ("chartom-qa-long.jsonl", "ledger-1", "chartom_qa_long"),
+            ("chartom-qa.jsonl", "pp-1", "chartom_qa"),
+            ("cvqa.jsonl", "syn-00001", "cvqa_synthetic"),
+            ("cvqa.jsonl", "real-00010", "cvqa_fixed"),
+            ("generic.jsonl", "mmlu-1", "generic"),
+            (lm, "#1", "lm_eval"),
+        ] {
+            let (_d, p) = sample(name);
+            let mut s = state_with(&p, Keymap::default());
+            s.size = (w, h);
+            let sc = verdict::tui::layout::Screen::of(&s);
+            s.image_area = sc.image_cells(&s);
+            if s.display_id(s.pos) != id {
+                goto(&mut s, id);
+            } else {
+                let fx = s.start_at(0);
+                ack(&mut s, &fx);
+            }
+            s.status = None;
+            let out = render_to_string(&s, w, h);
+            for t in graded_texts(&s) {
+                assert!(out.contains(&t), "{label} {w}x{h}: {t:?}\n{out}");
+            }
+            insta::assert_snapshot!(format!("{label}_{w}x{h}"), out);
+        }
+    }
+}
+
+// ----- a long CharToM-QA context scrolls in its own pane at >= 160 columns --------------
+
+#[test]
+fn a_long_context_scrolls_in_its_own_pane_when_wide() {
+    let (_d, p) = sample("chartom-qa-long.jsonl");
+    let mut s = state_with(&p, Keymap::default());
+    s.size = (200, 50);
+    let fx = s.start_at(0);
+    ack(&mut s, &fx);
+    let out = render_to_string(&s, 200, 50);
+    // the context's first words and the question and checklist, side by side, unscrolled
+    assert!(out.contains("The lighthouse at Carrow Point"), "{out}");
+    assert!(out.contains("Bonus points"), "{out}");
+    assert!(out.contains("Question"), "{out}");
+    let first = line_with(&out, "The lighthouse at Carrow Point").to_string();
+    assert!(first.contains("│"), "two panes on the line: {first}");
+    // J scrolls the context only: the checklist stays
+    ch(&mut s, 'J');
+    let out = render_to_string(&s, 200, 50);
+    assert!(!out.contains("The lighthouse at Carrow Point"), "{out}");
+    assert!(out.contains("Bonus points"), "{out}");
+    // at 80 columns the context is part of the item's text (scrolled past at open)
+    let (_d, p) = sample("chartom-qa-long.jsonl");
+    let mut s = state_with(&p, Keymap::default());
+    let fx = s.start_at(0);
+    ack(&mut s, &fx);
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("Bonus points"), "{out}");
+}
+
+// ----- 13. The header keeps the position at 80 columns ---------------------------------
+
+#[test]
+fn the_header_keeps_the_position_at_80_columns() {
+    let lm = "lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl";
+    let (_d, mut s) = open(lm);
+    let out = screen(&mut s, 80, 24);
+    let header = out.lines().next().unwrap();
+    assert!(header.contains("1/10"), "{header}");
+    assert!(header.contains("#1"), "{header}");
+}
+
+// ----- 14. The item view says "suspect key" where stats and the filter do --------------
+
+#[test]
+fn the_item_view_says_suspect_key() {
+    let (_d, mut s) = open("chartom.jsonl");
+    goto(&mut s, "G9_Q3_2");
+    s.scroll = 0;
+    let out = screen(&mut s, 200, 50);
+    assert!(line_with(&out, "Key:").contains("suspect key"), "{out}");
+    goto(&mut s, "G9_Q3_1");
+    s.scroll = 0;
+    let out = screen(&mut s, 200, 50);
+    assert!(!out.contains("suspect key"), "{out}");
+}
+
+// ----- 14. Undoing `A` in the queue brings the item back into it ----------------------
+
+#[test]
+fn undoing_an_adjudication_in_the_queue_brings_the_item_back() {
+    let review = |j: &str| serde_json::json!({"at": "2026-11-20T09:30:00Z", "justification": j});
+    let item = serde_json::json!({"id": "G_2", "benchmark": "chartom",
+        "chart": {"pair": "G", "version": "manipulated", "type": "bar", "manipulation": "truncated y-axis"},
+        "responses": [{"model": "gpt-4o", "justification": "The axis is cut."}],
+        "reviews": {"alice": review("partial"), "bob": review("misses")}});
+    let (_d, mut s) = open_lines(&[item]);
+    ch(&mut s, 'D');
+    assert!(s.queue);
+    ch(&mut s, '3');
+    ch(&mut s, 'A');
+    assert_eq!(s.position_in_view().1, 0, "adjudicated: the queue is empty");
+    ch(&mut s, 'u');
+    assert_eq!(
+        s.position_in_view(),
+        (1, 1),
+        "undone: the item is back in the queue"
+    );
+}
+
+// ----- 14. The light theme's hints are readable on white --------------------------------
+
+#[test]
+fn the_light_theme_draws_no_text_in_faint_grey() {
+    use ratatui::style::Color;
+    let t = verdict::tui::theme::Theme::new(ThemeName::Light);
+    for (what, st) in [("dim", t.dim), ("border", t.border), ("text", t.text)] {
+        // palette 7 (Gray) and 15 (White) are faint or invisible on a white background
+        assert!(
+            !matches!(st.fg, Some(Color::Gray | Color::White)),
+            "{what}: {:?}",
+            st.fg
+        );
+    }
+}
