@@ -61,12 +61,16 @@ pub(super) fn spawn_index(
                 });
             });
             // (A file written in place while it was read is not the file of that stamp.)
-            if let Some((p, stamp)) = cache.as_ref().filter(|_| !store.changed_on_disk())
-                && let Err(e) = facts::cache::save(p, &meta, stamp)
+            // Encoded before the index is handed over, written (and fsynced) after.
+            let keep = cache
+                .filter(|_| !store.changed_on_disk())
+                .map(|(p, stamp)| (p, facts::cache::encode(&meta, &stamp)));
+            let _ = tx.send(Msg::Indexed { generation, meta });
+            if let Some((p, bytes)) = keep
+                && let Err(e) = facts::cache::write(&p, &bytes)
             {
                 log::warn!("keeping the index in {}: {e}", p.display());
             }
-            let _ = tx.send(Msg::Indexed { generation, meta });
         });
     if let Err(e) = spawned {
         log::error!("could not start the index thread: {e}");

@@ -113,13 +113,18 @@ fn checksum(b: &[u8]) -> u64 {
 
 /// Write the cache of the file whose stamp is `stamp` to `path`, atomically.
 pub fn save(path: &Path, index: &Index, stamp: &str) -> io::Result<()> {
+    write(path, &encode(index, stamp))
+}
+
+/// Write a cache already encoded (`encode`) to `path`, atomically.
+pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     crate::tui::config::create_private_dir(dir)?;
     let mut tmp = tempfile::Builder::new()
         .prefix(".index.")
         .tempfile_in(dir)?;
     // tempfile creates it 0600.
-    tmp.write_all(&encode(index, stamp))?;
+    tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
