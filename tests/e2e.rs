@@ -889,3 +889,38 @@ fn verdicts_kept_aside_are_shown_on_every_open_and_by_every_command() {
     let tail = String::from_utf8_lossy(&p.wait_for_raw("verdict: ")).into_owned();
     assert!(!tail.contains("every verdict is in"), "{tail}");
 }
+
+/// Issue 21: the index is kept in the data folder and read back at the next open of the
+/// same file; a file changed since (by any program) is read item by item again, never
+/// shown with the old index's facts.
+#[test]
+fn the_index_is_kept_for_the_next_open_and_never_used_stale() {
+    let sb = Sandbox::new();
+    let log = || std::fs::read_to_string(sb.path("data/verdict.log")).unwrap_or_default();
+    let reads = || log().matches("read from").count();
+    let open_and_quit = |want: &str| {
+        let mut p = sb.open("cvqa.jsonl", &[], 200);
+        let screen = p.wait_for("anyone");
+        assert!(screen.contains(want), "{screen}");
+        p.send("q");
+        assert!(p.wait_exit().success());
+    };
+    open_and_quit("/3 ·");
+    let kept: Vec<_> = std::fs::read_dir(sb.path("data/index"))
+        .unwrap()
+        .flatten()
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(reads(), 0);
+    open_and_quit("/3 ·");
+    assert_eq!(reads(), 1, "{}", log());
+    // another program adds an item: the kept index is not this file's any more
+    let mut text = std::fs::read_to_string(sb.path("cvqa.jsonl")).unwrap();
+    text.push_str("{\"id\":\"added\",\"benchmark\":\"cvqa\"}\n");
+    std::fs::write(sb.path("cvqa.jsonl"), text).unwrap();
+    open_and_quit("/4 ·");
+    assert_eq!(reads(), 1, "{}", log());
+    // and the one built then is used at the next open
+    open_and_quit("/4 ·");
+    assert_eq!(reads(), 2, "{}", log());
+}

@@ -240,3 +240,21 @@ fn a_file_edited_by_another_program_during_the_fold_keeps_both_changes() {
     assert_eq!(status(&sb, "real-00001", "erin"), "accept");
     assert!(!journal(&sb, "cvqa.jsonl").exists());
 }
+
+/// Issue 21: the fold after quitting keeps the index of the file it wrote, so the next
+/// open of it (the usual day: review, quit, reopen) reads the index instead of every item,
+/// with the verdicts just folded among its facts.
+#[test]
+fn the_fold_after_quitting_keeps_the_index_of_the_file_it_wrote() {
+    let (sb, gate, _p) = accepted_first_and_quit();
+    let log = || std::fs::read_to_string(sb.path("data/verdict.log")).unwrap_or_default();
+    std::fs::write(&gate, "").unwrap();
+    wait_until("the index is kept", || log().contains("kept the index"));
+    let mut p = open(&sb, "cvqa.jsonl", &gate);
+    p.wait_for("anyone");
+    // erin's folded accept is one of the index's facts: her progress counts it
+    p.wait_for("me 1/3");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    assert_eq!(log().matches("read from").count(), 1, "{}", log());
+}

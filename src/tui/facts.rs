@@ -622,6 +622,7 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
     ix
 }
 
+pub mod cache;
 mod search;
 pub use search::{SEARCH_SHOWN, SearchCache, SearchRequest, SearchWorker, match_indices, search};
 

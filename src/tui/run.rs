@@ -109,7 +109,11 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         }))
     };
     spawn_ticks(tx.clone());
-    spawn_index(snapshot.clone(), 0, tx.clone());
+    let index_cache = dirs
+        .data_dir
+        .as_ref()
+        .map(|d| facts::cache::path_for(d, &opts.file));
+    spawn_index(snapshot.clone(), 0, tx.clone(), index_cache.clone());
 
     let mut terminal = Terminal::new(CrosstermBackend::new(terminal_out()))?;
     let size = terminal.size()?;
@@ -236,9 +240,12 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
                                 .map_err(|_| anyhow::anyhow!("the IO worker stopped"))?;
                         }
                         Effect::ComputeSummary { seq } => spawn_summary(&state, seq, tx.clone()),
-                        Effect::Index { generation } => {
-                            spawn_index(state.store.clone(), generation, tx.clone())
-                        }
+                        Effect::Index { generation } => spawn_index(
+                            state.store.clone(),
+                            generation,
+                            tx.clone(),
+                            index_cache.clone(),
+                        ),
                         Effect::SaveSession(s) => {
                             io_tx
                                 .send(worker::Req::SaveSession(s))

@@ -22,10 +22,33 @@ pub(super) fn spawn_ticks(tx: Sender<Msg>) {
 }
 
 /// Index every item on a worker thread; answers with `Msg::Indexed` tagged `generation`.
-pub(super) fn spawn_index(store: crate::store::Store, generation: u64, tx: Sender<Msg>) {
+/// Build the filter index of `store` on a thread of its own and send it. With `cache`
+/// (the file's place in the data folder, `facts::cache::path_for`): read it from there when
+/// it describes exactly the file read and no journal's verdicts are on it, else build it
+/// and keep it there for the next open.
+pub(super) fn spawn_index(
+    store: crate::store::Store,
+    generation: u64,
+    tx: Sender<Msg>,
+    cache: Option<std::path::PathBuf>,
+) {
     let spawned = std::thread::Builder::new()
         .name("verdict-index".into())
         .spawn(move || {
+            // The file as it is on disk, nothing replayed onto it: the cache's business.
+            let cache = cache.filter(|_| !store.is_dirty()).zip(store.stamp_text());
+            if let Some((p, stamp)) = &cache
+                && let Some(meta) = facts::cache::load(p, stamp)
+                && meta.len() == store.len()
+            {
+                log::info!(
+                    "index of {} read from {}",
+                    store.path().display(),
+                    p.display()
+                );
+                let _ = tx.send(Msg::Indexed { generation, meta });
+                return;
+            }
             let total = store.len();
             // Every core (up to 8): the reviewer waits for search and filters, and the
             // index is the same whatever the number of threads.
@@ -37,7 +60,17 @@ pub(super) fn spawn_index(store: crate::store::Store, generation: u64, tx: Sende
                     total,
                 });
             });
+            // (A file written in place while it was read is not the file of that stamp.)
+            // Encoded before the index is handed over, written (and fsynced) after.
+            let keep = cache
+                .filter(|_| !store.changed_on_disk())
+                .map(|(p, stamp)| (p, facts::cache::encode(&meta, &stamp)));
             let _ = tx.send(Msg::Indexed { generation, meta });
+            if let Some((p, bytes)) = keep
+                && let Err(e) = facts::cache::write(&p, &bytes)
+            {
+                log::warn!("keeping the index in {}: {e}", p.display());
+            }
         });
     if let Err(e) = spawned {
         log::error!("could not start the index thread: {e}");

@@ -380,9 +380,13 @@ pub fn run_fold(args: FoldArgs) -> std::process::ExitCode {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
+    let mut keep_index = false;
     let code = match crate::session::fold_detached(&args.file, own) {
         Ok(n) => {
             log::info!("folded {n} items into {}", args.file.display());
+            // The next session opens the file this fold wrote: its index, kept for it
+            // (after the marker is gone, so nobody waits for it).
+            keep_index = true;
             std::process::ExitCode::SUCCESS
         }
         Err(e) => {
@@ -397,7 +401,39 @@ pub fn run_fold(args: FoldArgs) -> std::process::ExitCode {
     // Removed while still locked: a session waiting for it then finds no marker.
     let _ = std::fs::remove_file(&marker_path);
     drop(marker);
+    if keep_index {
+        keep_index_of(&args.file);
+    }
     code
+}
+
+/// Build the index of the file as it is now and keep it in the data folder for the next
+/// open (`facts::cache`), keyed by the stamp of the file read.
+fn keep_index_of(file: &std::path::Path) {
+    let Some(data) = config::Dirs::locate().data_dir else {
+        return;
+    };
+    let store = match crate::store::Store::open(file) {
+        Ok(s) => s,
+        Err(e) => {
+            log::warn!("keeping the index of {}: {e}", file.display());
+            return;
+        }
+    };
+    let Some(stamp) = store.stamp_text() else {
+        return;
+    };
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let meta = crate::tui::facts::index(&store, threads);
+    // A file changed in place while it was read is not the file of that stamp any more.
+    if store.changed_on_disk() {
+        return;
+    }
+    let p = crate::tui::facts::cache::path_for(&data, file);
+    match crate::tui::facts::cache::save(&p, &meta, &stamp) {
+        Ok(()) => log::info!("kept the index of {} in {}", file.display(), p.display()),
+        Err(e) => log::warn!("keeping the index in {}: {e}", p.display()),
+    }
 }
 
 #[cfg(test)]
