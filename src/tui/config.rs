@@ -209,17 +209,86 @@ pub fn save_session(
 
 /// The reviewer's name: `--reviewer`, else the config, else the login name.
 pub fn reviewer_name(flag: Option<&str>, config: &Config) -> String {
+    let env = |k: &str| std::env::var(k).ok().filter(|s| !s.trim().is_empty());
     flag.map(str::to_string)
         .or_else(|| config.reviewer.clone())
-        .or_else(|| std::env::var("USER").ok())
-        .or_else(|| std::env::var("USERNAME").ok())
+        .or_else(|| env("USER"))
+        .or_else(|| env("LOGNAME"))
+        .or_else(|| env("USERNAME"))
+        .or_else(account_name)
         .filter(|s| !s.trim().is_empty())
         .unwrap_or_else(|| "reviewer".into())
+}
+
+/// The name of this process's account in the password database (what `id -un` says).
+#[cfg(unix)]
+fn account_name() -> Option<String> {
+    let mut buf = vec![0u8; 16 * 1024];
+    // SAFETY: getpwuid_r writes into `pw` and `buf` (of the size given) only; the name it
+    // points to lives in `buf`, read before `buf` goes.
+    unsafe {
+        let mut pw: libc::passwd = std::mem::zeroed();
+        let mut out: *mut libc::passwd = std::ptr::null_mut();
+        let rc = libc::getpwuid_r(
+            libc::geteuid(),
+            &mut pw,
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+            &mut out,
+        );
+        if rc != 0 || out.is_null() || pw.pw_name.is_null() {
+            return None;
+        }
+        std::ffi::CStr::from_ptr(pw.pw_name)
+            .to_str()
+            .ok()
+            .map(str::to_string)
+    }
+}
+
+#[cfg(not(unix))]
+fn account_name() -> Option<String> {
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 19: with `USER` and `LOGNAME` unset (cron, some containers, `env -i`), the
+    /// reviewer was named `reviewer` though the account has a name: it is the account's
+    /// name (`id -un`), from `LOGNAME` or the password database.
+    #[cfg(unix)]
+    #[test]
+    fn without_user_the_reviewer_is_the_accounts_name() {
+        crate::test_support::run_child(
+            "tui::config::tests::child_names_the_reviewer_without_user",
+            &[("VERDICT_TEST_CHILD", Path::new("1"))],
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    #[ignore = "run by without_user_the_reviewer_is_the_accounts_name"]
+    fn child_names_the_reviewer_without_user() {
+        if std::env::var_os("VERDICT_TEST_CHILD").is_none() {
+            return;
+        }
+        let id = std::process::Command::new("id")
+            .arg("-un")
+            .output()
+            .unwrap();
+        let account = String::from_utf8(id.stdout).unwrap().trim().to_string();
+        // SAFETY: this child process runs this one test on one thread.
+        unsafe {
+            std::env::remove_var("USER");
+            std::env::remove_var("USERNAME");
+            std::env::set_var("LOGNAME", "logname-x");
+        }
+        assert_eq!(reviewer_name(None, &Config::default()), "logname-x");
+        unsafe { std::env::remove_var("LOGNAME") };
+        assert_eq!(reviewer_name(None, &Config::default()), account);
+    }
 
     #[cfg(unix)]
     fn mode(p: &Path) -> u32 {
