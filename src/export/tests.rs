@@ -84,3 +84,18 @@ fn chartom_qa_human_fields_empty_where_not_graded() {
     assert_eq!(rows[1]["human_covered"], Value::Null);
     assert_eq!(rows[1]["human_penalized"], false);
 }
+
+/// Issue 19: squared errors were exported with floating-point noise
+/// (`0.0004000000000000007` for 0.22 against 0.20).
+#[test]
+fn squared_errors_are_exported_without_float_noise() {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/chartom.jsonl");
+    let s = Store::open(&p).unwrap();
+    let mut out = Vec::new();
+    export(&s, ExportFormat::Csv, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("0.0004"), "{text}");
+    for noise in ["0000000000", "9999999999"] {
+        assert!(!text.contains(noise), "noise {noise} in {text}");
+    }
+}

@@ -4,6 +4,13 @@ use crate::export::Row;
 use crate::grade::chartom;
 use crate::model::Item;
 
+/// `x` to `digits` significant digits.
+fn significant(x: f64, digits: usize) -> f64 {
+    format!("{x:.*e}", digits.saturating_sub(1))
+        .parse()
+        .unwrap_or(x)
+}
+
 /// Fill `row` with `model`'s response to `it`.
 pub(crate) fn fill(row: &mut Row, it: &Item, model: &str) {
     let resp = it.response(model);
@@ -17,7 +24,9 @@ pub(crate) fn fill(row: &mut Row, it: &Item, model: &str) {
     }
     row.mind = e.mind;
     row.hmi = e.hmi;
-    row.squared_error = e.squared_error;
+    // A difference squared carries the binary rounding of its terms (0.22 − 0.20 squared
+    // is 0.0004000000000000007): 12 significant digits, more than any prediction has.
+    row.squared_error = e.squared_error.map(|x| significant(x, 12));
     row.human_justification = e.justification.map(|j| j.name().to_string());
     row.human_fact_correct = e.human.value.fact_correct;
     row.resolution = has_resp.then(|| e.human.source.label());
