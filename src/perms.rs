@@ -77,7 +77,16 @@ impl Derived {
             use std::os::unix::fs::PermissionsExt;
             builder.permissions(fs::Permissions::from_mode(self.file));
         }
-        builder.tempfile_in(dir)
+        // Said of the folder the output goes to, never of the temporary file's name
+        // (tempfile's error names it: a path nobody asked for).
+        builder.tempfile_in(dir).map_err(|e| {
+            let why = match e.kind() {
+                io::ErrorKind::NotFound => "no such folder".to_string(),
+                io::ErrorKind::PermissionDenied => "the folder may not be written".to_string(),
+                k => k.to_string(),
+            };
+            io::Error::new(e.kind(), format!("{why}: {}", dir.display()))
+        })
     }
 
     /// Before a temporary file replaces `target`: when `target` exists, narrow the

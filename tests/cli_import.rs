@@ -812,3 +812,23 @@ fn chartom_errors_name_file_row_and_column() {
     assert_eq!(items[0]["image"], "chartom/chart_images/G7_Q1_1.png");
     assert!(items.iter().all(|i| i.get("mind").is_none()));
 }
+
+/// Issue 19: an output in a folder that does not exist failed with the path of a
+/// temporary file nobody asked for (`at path "/missing/dir/.x.jsonl.dfEY55.verdict-tmp"`).
+#[test]
+fn an_output_in_a_missing_folder_names_the_folder_not_a_temporary() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("missing/dir/x.jsonl");
+    let o = verdict(&[
+        "import",
+        "cvqa",
+        &fixture("cvqa/C-VQA_toy-7b_results.csv"),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(!e.contains("verdict-tmp"), "{e}");
+    assert!(e.contains("x.jsonl") && e.contains("missing/dir"), "{e}");
+    assert!(e.contains("no such folder"), "{e}");
+}
