@@ -158,6 +158,31 @@ pub fn folder_error(path: &Path) -> StoreError {
     }
 }
 
+/// What a file that is neither a regular file nor a folder is, in words: "a FIFO", "a
+/// character device", "a block device", "a socket", else "a special file".
+pub fn special_kind(ft: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            "a FIFO"
+        } else if ft.is_char_device() {
+            "a character device"
+        } else if ft.is_block_device() {
+            "a block device"
+        } else if ft.is_socket() {
+            "a socket"
+        } else {
+            "a special file"
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ft;
+        "a special file"
+    }
+}
+
 /// Open `path` for reading, refusing anything but a regular file (a symlink is followed
 /// to its target, which must be one). The open does not block (a FIFO without a writer
 /// would), and the type is checked on what was opened, so nothing is read from a FIFO,
@@ -181,26 +206,9 @@ fn open_regular(path: &Path) -> Result<(File, fs::Metadata), StoreError> {
         return Err(folder_error(path));
     }
     if !ft.is_file() {
-        #[cfg(unix)]
-        let kind = {
-            use std::os::unix::fs::FileTypeExt;
-            if ft.is_fifo() {
-                "a FIFO"
-            } else if ft.is_char_device() {
-                "a character device"
-            } else if ft.is_block_device() {
-                "a block device"
-            } else if ft.is_socket() {
-                "a socket"
-            } else {
-                "a special file"
-            }
-        };
-        #[cfg(not(unix))]
-        let kind = "a special file";
         return Err(StoreError::NotRegular {
             path: path.to_path_buf(),
-            kind,
+            kind: special_kind(&ft),
         });
     }
     #[cfg(unix)]

@@ -44,23 +44,7 @@ fn not_regular(path: &Path, meta: &std::fs::Metadata) -> Result<(), String> {
     if ft.is_file() {
         return Ok(());
     }
-    #[cfg(unix)]
-    let what = {
-        use std::os::unix::fs::FileTypeExt;
-        if ft.is_fifo() {
-            "a FIFO"
-        } else if ft.is_char_device() {
-            "a character device"
-        } else if ft.is_block_device() {
-            "a block device"
-        } else if ft.is_socket() {
-            "a socket"
-        } else {
-            "not a file"
-        }
-    };
-    #[cfg(not(unix))]
-    let what = "a device, FIFO or socket";
+    let what = crate::store::special_kind(&ft);
     Err(format!(
         "not an image: {shown} (not a regular file: {what})"
     ))
