@@ -42,7 +42,13 @@ pub fn reject(r: &mut Review, reason: CvqaReason, text: Option<&str>) {
 /// C-VQA fix: the corrected counterfactual question `q` and answer `a`, against the
 /// file's pair (`question`, `answer`), for the reviewer's `reason`. Only the part that
 /// changed is written.
-pub fn fix(r: &mut Review, question: &str, answer: &str, q: &str, a: &str, reason: CvqaReason) {
+pub fn fix(
+    r: &mut Review,
+    (question, answer): (&str, &str),
+    (q, a): (&str, &str),
+    reason: CvqaReason,
+    text: Option<&str>,
+) {
     r.status = Some(CvqaStatus::Fix);
     // An empty field fixes nothing: the original stands (docs/format.md).
     let fixed =
@@ -51,7 +57,10 @@ pub fn fix(r: &mut Review, question: &str, answer: &str, q: &str, a: &str, reaso
     r.fixed_answer = fixed(a, answer);
     r.answer_ok = Some(r.fixed_answer.is_none());
     r.image_related = Some(reason != CvqaReason::NotImageRelated);
-    r.reason_text = None;
+    r.reason_text = text
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && reason == CvqaReason::Other)
+        .map(str::to_string);
     r.reason = Some(reason);
 }
 

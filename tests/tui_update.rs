@@ -3493,3 +3493,34 @@ fn my_verdict_on_an_item_without_id_follows_it_when_lines_are_added_above() {
     });
     assert_eq!(key, Some((3, verdict::journal::content_key(&s.store, 3))));
 }
+
+/// Issue 19, item 14: a fix with reason 5 "other" asked for no words (reject does): it
+/// is recorded only with the reviewer's few words, as `reason_text`.
+#[test]
+fn a_fix_for_another_reason_asks_why_in_a_few_words() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'f');
+    press(&mut s, KeyCode::Tab);
+    press(&mut s, KeyCode::Backspace);
+    ch(&mut s, 'B');
+    press(&mut s, KeyCode::Enter);
+    let fx = ch(&mut s, '5');
+    assert!(fx.is_empty(), "nothing recorded before the words: {fx:?}");
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("Fix, other: why"), "{out}");
+    // no words: refused, still asking
+    let fx = press(&mut s, KeyCode::Enter);
+    assert!(fx.is_empty());
+    assert!(
+        s.status
+            .as_ref()
+            .is_some_and(|(m, _)| m.contains("say why"))
+    );
+    typ(&mut s, "unit missing");
+    let fx = press(&mut s, KeyCode::Enter);
+    let r = recorded(&mut s, fx);
+    assert_eq!(
+        strip_time(&r[0].1),
+        json!({"status": "fix", "image_related": true, "answer_ok": false, "fixed_answer": "B", "reason": "other", "reason_text": "unit missing"})
+    );
+}

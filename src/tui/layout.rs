@@ -134,6 +134,7 @@ impl Screen {
                     | Mode::Bonus(_)
                     | Mode::Reject { .. }
                     | Mode::RejectOther(_)
+                    | Mode::FixOther { .. }
                     | Mode::FixReason { .. }
                     | Mode::Fix(_)
                     | Mode::Jump(_)

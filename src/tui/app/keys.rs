@@ -233,9 +233,40 @@ impl State {
                 let (q, a) = (question.clone(), answer.clone());
                 match fix::handle_reason_key(selected, &self.keymap, &k) {
                     Outcome::Close => self.mode = Mode::Normal,
+                    // "Other" first asks for a few words, as a reject does.
+                    Outcome::Submit(CvqaReason::Other) => {
+                        let cur = self
+                            .my_review(self.pos)
+                            .and_then(|r| r.reason_text)
+                            .unwrap_or_default();
+                        self.mode = Mode::FixOther {
+                            question: q,
+                            answer: a,
+                            text: TextEdit::new(&cur, false),
+                        };
+                    }
                     Outcome::Submit(reason) => {
                         self.mode = Mode::Normal;
-                        self.fix_with(&q, &a, reason, fx);
+                        self.fix_with((&q, &a), reason, None, fx);
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            Mode::FixOther {
+                question,
+                answer,
+                text,
+            } => {
+                let (q, a) = (question.clone(), answer.clone());
+                match reject::handle_other_key(text, &self.keymap, &k) {
+                    Outcome::Close => self.mode = Mode::Normal,
+                    Outcome::Submit(t) if t.trim().is_empty() => {
+                        self.set_status(reject::other_empty(&self.keymap), Level::Warn);
+                    }
+                    Outcome::Submit(t) => {
+                        self.mode = Mode::Normal;
+                        self.fix_with((&q, &a), CvqaReason::Other, Some(&t), fx);
                     }
                     _ => {}
                 }

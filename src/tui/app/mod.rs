@@ -154,6 +154,12 @@ pub enum Mode {
     },
     /// Reject for "other": the reviewer's few words.
     RejectOther(TextEdit),
+    /// A fix for reason "other": its few words, with the fix (question, answer) typed.
+    FixOther {
+        question: String,
+        answer: String,
+        text: TextEdit,
+    },
     /// A fix's corrected question and answer, waiting for the reviewer's reason.
     FixReason {
         selected: usize,

@@ -154,12 +154,18 @@ impl State {
         };
     }
 
-    pub(super) fn fix_with(&mut self, q: &str, a: &str, reason: CvqaReason, fx: &mut Vec<Effect>) {
+    pub(super) fn fix_with(
+        &mut self,
+        (q, a): (&str, &str),
+        reason: CvqaReason,
+        text: Option<&str>,
+        fx: &mut Vec<Effect>,
+    ) {
         let Some(cf) = self.item().and_then(|i| i.counterfactual.clone()) else {
             return;
         };
         if self.change_review(fx, |r, _| {
-            review::fix(r, &cf.question, &cf.answer, q, a, reason)
+            review::fix(r, (&cf.question, &cf.answer), (q, a), reason, text)
         }) {
             self.advance_after(&format!("fixed ({})", reason.name()), fx);
         }

@@ -33,6 +33,7 @@ impl State {
                 | Mode::Penalty(e)
                 | Mode::Jump(e)
                 | Mode::RejectOther(e)
+                | Mode::FixOther { text: e, .. }
                 | Mode::Bonus(e) => e.insert_str(&text),
                 Mode::Fix(f) => {
                     if f.on_answer {

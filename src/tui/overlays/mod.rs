@@ -48,7 +48,10 @@ pub fn draw(state: &State, f: &mut Frame, screen: &Screen) {
         }
         Mode::Jump(e) => jump::draw(state, f, area, e),
         Mode::Note(e) => note::draw(state, f, area, e),
-        Mode::RejectOther(e) => reject::draw_other(state, f, area, e),
+        Mode::RejectOther(e) => reject::draw_other(state, f, area, e, reject::OTHER_TITLE),
+        Mode::FixOther { text, .. } => {
+            reject::draw_other(state, f, area, text, "Fix, other: why, in a few words")
+        }
         Mode::Penalty(e) => penalty::draw(state, f, area, e),
         Mode::Bonus(e) => bonus::draw(
             state,
@@ -83,7 +86,7 @@ pub fn keys(mode: &Mode) -> Option<crate::tui::keymap::Context> {
         Mode::Penalty(_) => Context::Penalty,
         Mode::Bonus(_) => Context::Bonus,
         Mode::Reject { .. } => Context::Reject,
-        Mode::RejectOther(_) => Context::RejectOther,
+        Mode::RejectOther(_) | Mode::FixOther { .. } => Context::RejectOther,
         Mode::Fix(_) => Context::Fix,
         Mode::FixReason { .. } => Context::FixReason,
     })

@@ -16,7 +16,7 @@ const TITLE: &str = "Reject: why?";
 /// The menu's keys: its table in the keymap.
 const KEYS: Context = Context::Reject;
 /// The "other" field's title.
-const OTHER_TITLE: &str = "Reject, other: why, in a few words";
+pub const OTHER_TITLE: &str = "Reject, other: why, in a few words";
 /// The "other" field's keys.
 const OTHER_KEYS: Context = Context::RejectOther;
 
@@ -54,7 +54,9 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, selected: usize) {
     reason::draw_menu(state, f, area, selected, KEYS, (TITLE, &keys));
 }
 
-pub fn draw_other(state: &State, f: &mut Frame, area: Rect, e: &TextEdit) {
+/// The "other" field, under `title` (a reject's, or a fix's for reason "other": the same
+/// field and keys).
+pub fn draw_other(state: &State, f: &mut Frame, area: Rect, e: &TextEdit, title: &str) {
     let keys = save_cancel(&state.keymap, OTHER_KEYS, "", "");
-    draw_input(state, f, area, (OTHER_TITLE, &keys), e, None);
+    draw_input(state, f, area, (title, &keys), e, None);
 }
