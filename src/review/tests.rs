@@ -23,11 +23,23 @@ fn a_penalty_leaves_the_bonus_ungraded() {
 #[test]
 fn an_empty_field_is_no_fix_of_it() {
     let mut r = Review::default();
-    fix(&mut r, ("q?", "3"), ("q2?", " "), CvqaReason::Ambiguous, None);
+    fix(
+        &mut r,
+        ("q?", "3"),
+        ("q2?", " "),
+        CvqaReason::Ambiguous,
+        None,
+    );
     assert_eq!(r.fixed_question.as_deref(), Some("q2?"));
     assert_eq!(r.fixed_answer, None);
     assert_eq!(r.answer_ok, Some(true));
-    fix(&mut r, ("q?", "3"), ("", "4"), CvqaReason::WrongAnswer, None);
+    fix(
+        &mut r,
+        ("q?", "3"),
+        ("", "4"),
+        CvqaReason::WrongAnswer,
+        None,
+    );
     assert_eq!(r.fixed_question, None);
     assert_eq!(r.fixed_answer.as_deref(), Some("4"));
     assert_eq!(r.answer_ok, Some(false));
