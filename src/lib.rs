@@ -14,6 +14,7 @@ pub mod check;
 pub mod cli;
 pub mod export;
 pub mod grade;
+pub mod hash;
 pub mod import;
 pub mod journal;
 pub mod model;

@@ -53,12 +53,7 @@ pub fn content_key(store: &Store, i: usize) -> Option<String> {
         m.shift_remove("reviews");
     }
     let text = serde_json::to_string(&v).ok()?;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    Some(format!("{h:016x}"))
+    Some(format!("{:016x}", crate::hash::fnv1a64(text.as_bytes())))
 }
 
 /// Why the item of a record cannot be found.

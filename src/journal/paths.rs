@@ -139,12 +139,7 @@ pub fn fallback_dir(results: &Path) -> Option<PathBuf> {
     let mut key = os_bytes(dir.as_os_str());
     key.push(b'/');
     key.extend(file_name(results));
-    // FNV-1a, 64 bits: stable across versions and platforms.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in key {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
+    let h = crate::hash::fnv1a64(&key);
     Some(user_data_dir()?.join("journals").join(format!("{h:016x}")))
 }
 

@@ -55,12 +55,7 @@ impl Dirs {
     /// The session file of a results file and reviewer: `sessions/<hash>.json` in the data
     /// directory (the hash of the file's absolute path and the reviewer's name).
     fn session_file(&self, file: &Path, reviewer: &str) -> Option<PathBuf> {
-        // FNV-1a, 64 bits: stable across runs and platforms, unlike std's hasher.
-        let mut h: u64 = 0xcbf29ce484222325;
-        for b in position_key(file, reviewer).bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x100000001b3);
-        }
+        let h = crate::hash::fnv1a64(position_key(file, reviewer).as_bytes());
         self.data_dir
             .as_ref()
             .map(|d| d.join("sessions").join(format!("{h:016x}.json")))

@@ -34,11 +34,7 @@ const END: &[u8] = b"end\n";
 /// the hash (FNV-1a) of the file's absolute path.
 pub fn path_for(data_dir: &Path, results: &Path) -> PathBuf {
     let abs = fs::canonicalize(results).unwrap_or_else(|_| results.to_path_buf());
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in abs.to_string_lossy().bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
+    let h = crate::hash::fnv1a64(abs.to_string_lossy().as_bytes());
     data_dir.join("index").join(format!("{h:016x}.idx"))
 }
 
