@@ -111,12 +111,16 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
             },
         )
     };
-    let aside = crate::journal::kept_aside_problems(&store, path);
+    let kept = crate::journal::kept_aside_in(&store, path);
+    let aside: Vec<String> = kept
+        .iter()
+        .flat_map(|(p, why)| match why {
+            Ok(v) => v.clone(),
+            Err(e) => vec![format!("{}: cannot be read: {e}", p.display())],
+        })
+        .collect();
     if !aside.is_empty() {
-        let files: Vec<String> = crate::journal::kept_aside_paths(path)
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
+        let files: Vec<String> = kept.iter().map(|(p, _)| p.display().to_string()).collect();
         notice(format!(
             "{} kept aside could not be applied to the file ({}): {}",
             crate::journal::verdicts(aside.len()),

@@ -590,27 +590,18 @@ fn remove_if_exists(p: &Path) -> io::Result<()> {
 /// (its items would no longer read as indexed) is read again, up to a few times; then the
 /// open fails rather than call every verdict "no longer in the file".
 pub fn open_with_journal(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
-    let mut lock = lock_for_read(path, LOCK_WAIT)?;
-    let mut reads = 0;
-    loop {
-        reads += 1;
-        let (store, replayed, total) = read_with_journals(path)?;
-        // Read without a lock (there was no lock file) while a first save began: again,
-        // under it.
-        if lock.is_none() && lock_appeared(path) {
-            lock = lock_for_read(path, LOCK_WAIT)?;
-            continue;
+    read_in_step(path, || {
+        for _ in 0..5 {
+            let (store, replayed, total) = read_with_journals(path)?;
+            if !store.changed_on_disk() {
+                return Ok((store, replayed, total));
+            }
         }
-        if !store.changed_on_disk() {
-            return Ok((store, replayed, total));
-        }
-        if reads >= 5 {
-            anyhow::bail!(
-                "{}: another program keeps changing the file while it is read; try again",
-                path.display()
-            );
-        }
-    }
+        anyhow::bail!(
+            "{}: another program keeps changing the file while it is read; try again",
+            path.display()
+        )
+    })
 }
 
 fn read_with_journals(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
@@ -633,35 +624,27 @@ fn read_with_journals(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Repla
             }
         }
     }
-    total.kept_aside = kept_aside_in(&store, path);
+    total.kept_aside = kept_aside_in(&store, path)
+        .into_iter()
+        .map(|(p, why)| (p, why.map_or(0, |v| v.len())))
+        .collect();
     Ok((store, replayed, total))
 }
 
-/// Every copy kept aside for `path`, with how many of its verdicts cannot be applied to
-/// `store` (tried on a copy: nothing of it is applied to the store).
-fn kept_aside_in(store: &Store, path: &Path) -> Vec<(PathBuf, usize)> {
+/// Every copy kept aside for `path`, with why each of its verdicts cannot be applied to
+/// `store` (tried on a copy: nothing of it is applied to the store), or why the copy cannot
+/// be read.
+pub fn kept_aside_in(store: &Store, path: &Path) -> Vec<(PathBuf, Result<Vec<String>, String>)> {
     kept_aside_paths(path)
         .into_iter()
         .map(|p| {
-            let n = Journal::at(p.clone())
+            let why = Journal::at(p.clone())
                 .replay(&mut store.clone())
-                .map(|r| r.skipped.len() + r.invalid.len())
-                .unwrap_or(0);
-            (p, n)
+                .map(|r| r.invalid.into_iter().chain(r.skipped).collect())
+                .map_err(|e| e.to_string());
+            (p, why)
         })
         .collect()
-}
-
-/// Why each verdict kept aside for `path` cannot be applied to `store` (for `check`).
-pub fn kept_aside_problems(store: &Store, path: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    for p in kept_aside_paths(path) {
-        match Journal::at(p.clone()).replay(&mut store.clone()) {
-            Ok(r) => out.extend(r.invalid.into_iter().chain(r.skipped)),
-            Err(e) => out.push(format!("{}: cannot be read: {e}", p.display())),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

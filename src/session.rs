@@ -101,26 +101,12 @@ fn opened(
 /// session's save falls between the file and the journals; a large file changed in place
 /// while it is read is read again.
 pub fn reread(store: &Store, own: &Journal, stale: &[PathBuf]) -> Result<Store, String> {
-    let lock_err = |e: journal::LockError| e.to_string();
-    let mut lock = journal::lock_for_read(store.path(), journal::LOCK_WAIT).map_err(lock_err)?;
-    let mut journals: Vec<Journal> = stale.iter().cloned().map(Journal::at).collect();
-    journals.push(Journal::at(own.path().to_path_buf()));
-    let mut reads = 0;
-    loop {
-        reads += 1;
-        let mut fresh = Store::open(store.path()).map_err(|e| e.to_string())?;
-        for j in &journals {
-            j.replay(&mut fresh).map_err(|e| e.to_string())?;
-        }
-        // Read without a lock (no session had saved) while a first save began: again.
-        if lock.is_none() && journal::lock_appeared(store.path()) {
-            lock = journal::lock_for_read(store.path(), journal::LOCK_WAIT).map_err(lock_err)?;
-            continue;
-        }
-        if !fresh.changed_on_disk() || reads >= REBASES {
-            return Ok(fresh);
-        }
-    }
+    journal::read_in_step(store.path(), || {
+        replayed(store, own, stale)
+            .map(|(fresh, _)| fresh)
+            .map_err(|e| anyhow::anyhow!(e.to_string()))
+    })
+    .map_err(|e| e.to_string())
 }
 
 /// The error of a fold that was cancelled.
@@ -220,11 +206,19 @@ enum Rebase {
     Other(String),
 }
 
-/// The file as it is on disk now, with this session's journal and the stale ones applied
-/// (the caller holds the save lock). A verdict that matches no item of the file now, or no
-/// longer fits its item (a graded model is gone), must not be folded away: an error then.
-/// A large file changed in place while it was read is read again.
-fn rebased(store: &Store, own: &Journal, stale: &[PathBuf]) -> Result<Store, Rebase> {
+impl std::fmt::Display for Rebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Rebase::Store(e) => e.fmt(f),
+            Rebase::Other(e) => f.write_str(e),
+        }
+    }
+}
+
+/// The file as it is on disk now, with this session's journals (the stale ones, then its
+/// own) replayed onto it, and how many of their records were not applied. A large file
+/// changed in place while it is read is read again (up to [`REBASES`] reads).
+fn replayed(store: &Store, own: &Journal, stale: &[PathBuf]) -> Result<(Store, usize), Rebase> {
     let mut journals: Vec<Journal> = stale.iter().cloned().map(Journal::at).collect();
     journals.push(Journal::at(own.path().to_path_buf()));
     let mut reads = 0;
@@ -238,18 +232,25 @@ fn rebased(store: &Store, own: &Journal, stale: &[PathBuf]) -> Result<Store, Reb
                 .map_err(|e| Rebase::Other(e.to_string()))?;
             skipped += rep.skipped.len() + rep.invalid.len();
         }
-        if fresh.changed_on_disk() && reads < REBASES {
-            continue;
+        if !fresh.changed_on_disk() || reads >= REBASES {
+            return Ok((fresh, skipped));
         }
-        if skipped > 0 {
-            return Err(Rebase::Other(format!(
-                "the file was changed by another program and {skipped} verdicts match no item of it now \
-                 or no longer fit their item; nothing saved, they stay in {}",
-                own.path().display()
-            )));
-        }
-        return Ok(fresh);
     }
+}
+
+/// [`replayed`] for a save (the caller holds the save lock). A verdict that matches no
+/// item of the file now, or no longer fits its item (a graded model is gone), must not be
+/// folded away: an error then.
+fn rebased(store: &Store, own: &Journal, stale: &[PathBuf]) -> Result<Store, Rebase> {
+    let (fresh, skipped) = replayed(store, own, stale)?;
+    if skipped > 0 {
+        return Err(Rebase::Other(format!(
+            "the file was changed by another program and {skipped} verdicts match no item of it now \
+             or no longer fit their item; nothing saved, they stay in {}",
+            own.path().display()
+        )));
+    }
+    Ok(fresh)
 }
 
 /// If a process is folding `reviewer`'s journal of `file` (the session ended and handed

@@ -137,7 +137,7 @@ fn acquire(
         source,
     };
     // A reader creates nothing beside the file: where no session ever saved there is no
-    // lock file, and the reader checks afterwards that none appeared (`lock_appeared`).
+    // lock file, and the reader checks afterwards that none appeared (`lock_file_exists`).
     if !exclusive && !path.exists() {
         return Ok(None);
     }
@@ -197,16 +197,33 @@ pub fn lock_for_save(
 
 /// Take the save lock of `results` shared, to read the file and its journals as one
 /// snapshot. `None` when there is no lock file (no session ever saved the file there):
-/// nothing is created; after reading, [`lock_appeared`] says whether a save began
+/// nothing is created; after reading, [`lock_file_exists`] says whether a save began
 /// meanwhile (every save takes the lock first), and then the read must be done again.
 pub fn lock_for_read(results: &Path, wait: Duration) -> Result<Option<SaveLock>, LockError> {
     acquire(results, false, wait, &AtomicBool::new(false))
 }
 
-/// After a read without the lock (`lock_for_read` gave `None`): has a session created the
-/// lock file since, to save?
-pub fn lock_appeared(results: &Path) -> bool {
+/// Is there a lock file beside `results` (has a session ever saved it)? After a read
+/// without the lock (`lock_for_read` gave `None`): has a session created it since, to
+/// save?
+pub fn lock_file_exists(results: &Path) -> bool {
     lock_path(results).exists()
+}
+
+/// Run `read` (of the file and its journals) in step with saves: under the save lock held
+/// shared; where there is no lock file (no session ever saved there), without it, and once
+/// more under it if a save began meanwhile (every save takes the lock first).
+pub fn read_in_step<T, E: From<LockError>>(
+    results: &Path,
+    mut read: impl FnMut() -> Result<T, E>,
+) -> Result<T, E> {
+    let lock = lock_for_read(results, LOCK_WAIT)?;
+    let got = read()?;
+    if lock.is_some() || !lock_file_exists(results) {
+        return Ok(got);
+    }
+    let _lock = lock_for_read(results, LOCK_WAIT)?;
+    read()
 }
 
 impl SaveLock {
@@ -222,25 +239,22 @@ impl SaveLock {
     /// Note that `who` wrote the file whose stamp is `stamp` (`Store::stamp_text`): a
     /// session that finds that file later can tell whose save it was.
     pub fn note_written(&mut self, who: &str, stamp: &str) {
-        let line = format!(
-            "pid {} ({})\n{WROTE}{stamp}\n{BY}{who}\n",
-            std::process::id(),
-            who
-        );
-        let f = &mut self.file;
-        let _ = f
-            .set_len(0)
-            .and_then(|_| f.seek(SeekFrom::Start(0)))
-            .and_then(|_| f.write_all(line.as_bytes()));
+        self.note_text(&format!("{WROTE}{stamp}\n{BY}{who}\n"), who);
     }
 
+    /// Note who holds the lock (`pid N (who)`, the first line), before any save.
     fn note(&mut self, who: &str) {
-        let line = format!("pid {} ({})\n", std::process::id(), who);
+        self.note_text("", who);
+    }
+
+    /// The lock file's text: who holds it, then `rest`.
+    fn note_text(&mut self, rest: &str, who: &str) {
+        let text = format!("pid {} ({who})\n{rest}", std::process::id());
         let f = &mut self.file;
         let _ = f
             .set_len(0)
             .and_then(|_| f.seek(SeekFrom::Start(0)))
-            .and_then(|_| f.write_all(line.as_bytes()));
+            .and_then(|_| f.write_all(text.as_bytes()));
     }
 }
 
@@ -324,9 +338,9 @@ mod tests {
         std::fs::write(&p, "{}\n").unwrap();
         assert!(lock_for_read(&p, LOCK_WAIT).unwrap().is_none());
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 1);
-        assert!(!lock_appeared(&p));
+        assert!(!lock_file_exists(&p));
         let _l = lock_for_save(&p, "a", LOCK_WAIT, &no()).unwrap().unwrap();
-        assert!(lock_appeared(&p));
+        assert!(lock_file_exists(&p));
         assert!(lock_for_read(&p, Duration::from_millis(30)).is_err());
     }
 

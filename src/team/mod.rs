@@ -39,7 +39,7 @@ pub fn write_atomic(
     // file's save lock, docs/format.md "Several sessions on one file"), so neither rename
     // lands between the other's last look at the file and its rename. (No lock file: no
     // session ever saved it, and none is left beside an output.)
-    let _lock = if overwrite && crate::journal::lock_appeared(path) {
+    let _lock = if overwrite && crate::journal::lock_file_exists(path) {
         crate::journal::lock_for_save(
             path,
             "verdict",

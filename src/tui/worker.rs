@@ -154,7 +154,8 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 match crate::session::reread(&session.store, &session.own, &session.stale) {
                     Ok(fresh) => {
                         reread_failed = false;
-                        let by = colleague(&fresh, &session.keep.reviewer);
+                        let by =
+                            colleague(fresh.path(), fresh.stamp_text(), &session.keep.reviewer);
                         log::info!(
                             "the file changed on disk ({}); read it again",
                             by.as_deref()
@@ -234,10 +235,12 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 let by = if stamp_before {
                     None
                 } else {
-                    crate::store::stamp_text_of(session.store.path()).and_then(|s| {
-                        journal::saved_by(session.store.path(), &s)
-                            .filter(|w| *w != session.keep.reviewer)
-                    })
+                    let path = session.store.path();
+                    colleague(
+                        path,
+                        crate::store::stamp_text_of(path),
+                        &session.keep.reviewer,
+                    )
                 };
                 match crate::session::fold(
                     &mut session.store,
@@ -273,11 +276,10 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
     }
 }
 
-/// The reviewer (not `me`) whose verdict session saved the file `store` read, if it was
-/// one's save.
-fn colleague(store: &Store, me: &str) -> Option<String> {
-    let stamp = store.stamp_text()?;
-    journal::saved_by(store.path(), &stamp).filter(|w| w != me)
+/// The reviewer (not `me`) whose verdict session saved the file at `path` whose stamp is
+/// `stamp`, if it was one's save.
+fn colleague(path: &std::path::Path, stamp: Option<String>, me: &str) -> Option<String> {
+    journal::saved_by(path, &stamp?).filter(|w| w != me)
 }
 
 /// Record one verdict: check that it applies (the rules replay applies at the next
