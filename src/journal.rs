@@ -34,119 +34,6 @@ pub struct Record {
     pub key: Option<String>,
 }
 
-/// What a replay did. Nothing a journal holds is dropped in silence: every line that was not
-/// applied is listed, with where it is and why.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Replay {
-    pub applied: usize,
-    /// Records that match no item of the file (item gone, item unreadable), with why.
-    pub skipped: Vec<String>,
-    /// Records whose review fails the checks the file's own reviews get (a review that is
-    /// `5`, a `status` of `"bogus"`): not applied.
-    pub invalid: Vec<String>,
-    /// Lines (or whole journals) that could not be read, with where and why.
-    pub unreadable: Vec<String>,
-    /// A last line cut short by a crash while it was being written (never acknowledged);
-    /// it is listed in `unreadable` too.
-    pub torn_tail: bool,
-    /// The journals holding what was not applied: keep a copy of them before they are
-    /// folded away.
-    pub to_keep: Vec<PathBuf>,
-    /// Copies kept aside by earlier sessions (`kept_aside_paths`), each with how many of
-    /// its verdicts still cannot be applied to the file (their item is gone, or they do
-    /// not fit it): never folded, shown by every command and on every open.
-    pub kept_aside: Vec<(PathBuf, usize)>,
-}
-
-impl Replay {
-    /// How many journal lines were not applied.
-    pub fn not_applied(&self) -> usize {
-        self.skipped.len() + self.invalid.len() + self.unreadable.len()
-    }
-
-    /// How many records of journal `path` were read but not applied (skipped or
-    /// invalid; each message starts with where it is, `<path> line <n>`).
-    pub fn not_applied_in(&self, path: &Path) -> usize {
-        let of_it = format!("{} line ", path.display());
-        (self.skipped.iter().chain(&self.invalid))
-            .filter(|m| m.starts_with(&of_it))
-            .count()
-    }
-
-    /// How many journal records were read but not applied (skipped or invalid).
-    pub fn not_applied_in_journals(&self) -> usize {
-        self.skipped.len() + self.invalid.len()
-    }
-
-    /// Every line not applied, each with why.
-    pub fn problems(&self) -> impl Iterator<Item = &String> {
-        self.unreadable
-            .iter()
-            .chain(&self.invalid)
-            .chain(&self.skipped)
-    }
-
-    /// What the journals added, in the words every command and the reviewer use.
-    pub fn recovered_notice(&self) -> String {
-        format!(
-            "recovered {} from the journal (not yet saved into the file)",
-            verdicts(self.applied)
-        )
-    }
-
-    /// What in the journals could not be used, in the words every command and the
-    /// reviewer use (each entry and why: [`Replay::problems`]).
-    pub fn not_applied_notice(&self) -> String {
-        let n = self.not_applied();
-        format!(
-            "{n} journal {} not applied: {} unreadable, {} invalid, {} match no item",
-            if n == 1 { "entry" } else { "entries" },
-            self.unreadable.len(),
-            self.invalid.len(),
-            self.skipped.len()
-        )
-    }
-
-    /// How many verdicts kept aside by earlier sessions cannot be applied to the file.
-    pub fn kept_aside_verdicts(&self) -> usize {
-        self.kept_aside.iter().map(|(_, n)| n).sum()
-    }
-
-    /// The verdicts kept aside by earlier sessions, in the words every command and the
-    /// reviewer use; `None` when there are none.
-    pub fn kept_aside_notice(&self) -> Option<String> {
-        let n = self.kept_aside_verdicts();
-        (n > 0).then(|| {
-            let files: Vec<String> = self
-                .kept_aside
-                .iter()
-                .filter(|(_, k)| *k > 0)
-                .map(|(p, _)| p.display().to_string())
-                .collect();
-            format!(
-                "{} kept aside cannot be applied (`verdict check` says why): {}",
-                verdicts(n),
-                files.join(", ")
-            )
-        })
-    }
-
-    fn add(&mut self, other: Replay) {
-        self.applied += other.applied;
-        self.skipped.extend(other.skipped);
-        self.invalid.extend(other.invalid);
-        self.unreadable.extend(other.unreadable);
-        self.torn_tail |= other.torn_tail;
-        self.to_keep.extend(other.to_keep);
-        self.kept_aside.extend(other.kept_aside);
-    }
-}
-
-/// `1 verdict`, `3 verdicts`.
-pub fn verdicts(n: usize) -> String {
-    format!("{n} verdict{}", if n == 1 { "" } else { "s" })
-}
-
 /// One line of a journal as read.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Line {
@@ -186,6 +73,14 @@ pub use apply::*;
 // The save lock beside the results file.
 mod lock;
 pub use lock::*;
+
+// What a replay did, and how it is worded.
+mod replay;
+pub use replay::*;
+
+// Reading a results file with its journals, in step with saves.
+mod read;
+pub use read::*;
 
 impl Journal {
     /// A journal at `path` (to read, replay or remove; appends open it lazily).
@@ -578,73 +473,6 @@ fn remove_if_exists(p: &Path) -> io::Result<()> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(e),
     }
-}
-
-/// Open a result set and replay every journal of it (verdicts of sessions still running
-/// or killed). Returns the journals replayed; a journal that cannot be read (or must not
-/// be: a symbolic link) is not among them and is listed in `Replay::unreadable`.
-///
-/// The file and its journals are read as one snapshot: under the file's save lock, held
-/// shared, so no session's save (which writes the file and then empties its journal)
-/// falls between them. A large file another program changes in place while it is read
-/// (its items would no longer read as indexed) is read again, up to a few times; then the
-/// open fails rather than call every verdict "no longer in the file".
-pub fn open_with_journal(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
-    read_in_step(path, || {
-        for _ in 0..5 {
-            let (store, replayed, total) = read_with_journals(path)?;
-            if !store.changed_on_disk() {
-                return Ok((store, replayed, total));
-            }
-        }
-        anyhow::bail!(
-            "{}: another program keeps changing the file while it is read; try again",
-            path.display()
-        )
-    })
-}
-
-fn read_with_journals(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
-    let mut store = Store::open(path)?;
-    #[cfg(test)]
-    crate::store::test_hook::at("read-after-open");
-    let mut total = Replay::default();
-    let mut replayed = Vec::new();
-    for p in journal_paths(path) {
-        match Journal::at(p.clone()).replay(&mut store) {
-            Ok(rep) => {
-                total.add(rep);
-                replayed.push(p);
-            }
-            Err(e) => {
-                let why = unsafe_reason(&e)
-                    .map(|w| format!("not read: it is {w}"))
-                    .unwrap_or_else(|| format!("cannot be read: {e}"));
-                total.unreadable.push(format!("{}: {why}", p.display()));
-            }
-        }
-    }
-    total.kept_aside = kept_aside_in(&store, path)
-        .into_iter()
-        .map(|(p, why)| (p, why.map_or(0, |v| v.len())))
-        .collect();
-    Ok((store, replayed, total))
-}
-
-/// Every copy kept aside for `path`, with why each of its verdicts cannot be applied to
-/// `store` (tried on a copy: nothing of it is applied to the store), or why the copy cannot
-/// be read.
-pub fn kept_aside_in(store: &Store, path: &Path) -> Vec<(PathBuf, Result<Vec<String>, String>)> {
-    kept_aside_paths(path)
-        .into_iter()
-        .map(|p| {
-            let why = Journal::at(p.clone())
-                .replay(&mut store.clone())
-                .map(|r| r.invalid.into_iter().chain(r.skipped).collect())
-                .map_err(|e| e.to_string());
-            (p, why)
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -1,0 +1,116 @@
+//! What a replay did, and the words every command and the reviewer use for it.
+
+use std::path::{Path, PathBuf};
+
+/// What a replay did. Nothing a journal holds is dropped in silence: every line that was not
+/// applied is listed, with where it is and why.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Replay {
+    pub applied: usize,
+    /// Records that match no item of the file (item gone, item unreadable), with why.
+    pub skipped: Vec<String>,
+    /// Records whose review fails the checks the file's own reviews get (a review that is
+    /// `5`, a `status` of `"bogus"`): not applied.
+    pub invalid: Vec<String>,
+    /// Lines (or whole journals) that could not be read, with where and why.
+    pub unreadable: Vec<String>,
+    /// A last line cut short by a crash while it was being written (never acknowledged);
+    /// it is listed in `unreadable` too.
+    pub torn_tail: bool,
+    /// The journals holding what was not applied: keep a copy of them before they are
+    /// folded away.
+    pub to_keep: Vec<PathBuf>,
+    /// Copies kept aside by earlier sessions (`kept_aside_paths`), each with how many of
+    /// its verdicts still cannot be applied to the file (their item is gone, or they do
+    /// not fit it): never folded, shown by every command and on every open.
+    pub kept_aside: Vec<(PathBuf, usize)>,
+}
+
+impl Replay {
+    /// How many journal lines were not applied.
+    pub fn not_applied(&self) -> usize {
+        self.skipped.len() + self.invalid.len() + self.unreadable.len()
+    }
+
+    /// How many records of journal `path` were read but not applied (skipped or
+    /// invalid; each message starts with where it is, `<path> line <n>`).
+    pub fn not_applied_in(&self, path: &Path) -> usize {
+        let of_it = format!("{} line ", path.display());
+        (self.skipped.iter().chain(&self.invalid))
+            .filter(|m| m.starts_with(&of_it))
+            .count()
+    }
+
+    /// How many journal records were read but not applied (skipped or invalid).
+    pub fn not_applied_in_journals(&self) -> usize {
+        self.skipped.len() + self.invalid.len()
+    }
+
+    /// Every line not applied, each with why.
+    pub fn problems(&self) -> impl Iterator<Item = &String> {
+        self.unreadable
+            .iter()
+            .chain(&self.invalid)
+            .chain(&self.skipped)
+    }
+
+    /// What the journals added, in the words every command and the reviewer use.
+    pub fn recovered_notice(&self) -> String {
+        format!(
+            "recovered {} from the journal (not yet saved into the file)",
+            verdicts(self.applied)
+        )
+    }
+
+    /// What in the journals could not be used, in the words every command and the
+    /// reviewer use (each entry and why: [`Replay::problems`]).
+    pub fn not_applied_notice(&self) -> String {
+        let n = self.not_applied();
+        format!(
+            "{n} journal {} not applied: {} unreadable, {} invalid, {} match no item",
+            if n == 1 { "entry" } else { "entries" },
+            self.unreadable.len(),
+            self.invalid.len(),
+            self.skipped.len()
+        )
+    }
+
+    /// How many verdicts kept aside by earlier sessions cannot be applied to the file.
+    pub fn kept_aside_verdicts(&self) -> usize {
+        self.kept_aside.iter().map(|(_, n)| n).sum()
+    }
+
+    /// The verdicts kept aside by earlier sessions, in the words every command and the
+    /// reviewer use; `None` when there are none.
+    pub fn kept_aside_notice(&self) -> Option<String> {
+        let n = self.kept_aside_verdicts();
+        (n > 0).then(|| {
+            let files: Vec<String> = self
+                .kept_aside
+                .iter()
+                .filter(|(_, k)| *k > 0)
+                .map(|(p, _)| p.display().to_string())
+                .collect();
+            format!(
+                "{} kept aside cannot be applied (`verdict check` says why): {}",
+                verdicts(n),
+                files.join(", ")
+            )
+        })
+    }
+
+    pub(super) fn add(&mut self, other: Replay) {
+        self.applied += other.applied;
+        self.skipped.extend(other.skipped);
+        self.invalid.extend(other.invalid);
+        self.unreadable.extend(other.unreadable);
+        self.torn_tail |= other.torn_tail;
+        self.to_keep.extend(other.to_keep);
+        self.kept_aside.extend(other.kept_aside);
+    }
+}
+
+/// `1 verdict`, `3 verdicts`.
+pub fn verdicts(n: usize) -> String {
+    format!("{n} verdict{}", if n == 1 { "" } else { "s" })
+}
