@@ -2,14 +2,12 @@
 //! takes, driven through `State::update` with the live keymap on the bundled samples.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
 use verdict::store::Store;
-use verdict::tui::app::{Clock, Effect, Msg, State};
+use verdict::tui::app::{Effect, Msg, State};
 use verdict::tui::draw::render_to_string;
-use verdict::tui::facts;
 use verdict::tui::keymap::Keymap;
 use verdict::tui::theme::ThemeName;
 
@@ -35,22 +33,18 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-fn clock() -> Clock {
-    Clock {
-        instant: Instant::now(),
-        utc: time::macros::datetime!(2026-11-22 10:00:00 UTC),
-    }
-}
+#[path = "support/state.rs"]
+mod support_state;
 
 fn state_with(p: &Path, keymap: Keymap) -> State {
-    let store = Store::open(p).unwrap();
-    let meta = facts::index(&store, 2);
-    let mut s = State::new(store, "carol".into(), keymap, ThemeName::Mono, clock());
-    s.update(Msg::Indexed {
-        generation: 0,
-        meta,
-    });
-    s.size = (80, 24);
+    state_sized(p, keymap, 80, 24)
+}
+
+/// The state at `w`×`h` with auto-advance on and pictures drawn, started as the loop
+/// starts it.
+fn state_sized(p: &Path, keymap: Keymap, w: u16, h: u16) -> State {
+    let mut s = support_state::indexed_state(Store::open(p).unwrap(), keymap);
+    s.size = (w, h);
     s.auto_advance = true;
     // Pictures on, as in a terminal that draws them: the image pane takes its rows.
     s.protocol_name = "halfblocks";
@@ -272,26 +266,7 @@ fn grading_keys(s: &State) -> Vec<char> {
 /// response comes up, with no scrolling key pressed.
 fn keys_per_item(name: &str, w: u16, h: u16) -> Vec<(String, usize, usize)> {
     let (d, p) = sample(name);
-    let store = Store::open(&p).unwrap();
-    let meta = facts::index(&store, 2);
-    let mut s = State::new(
-        store,
-        "carol".into(),
-        Keymap::default(),
-        ThemeName::Mono,
-        clock(),
-    );
-    s.update(Msg::Indexed {
-        generation: 0,
-        meta,
-    });
-    s.size = (w, h);
-    s.auto_advance = true;
-    s.protocol_name = "halfblocks";
-    let sc = verdict::tui::layout::Screen::of(&s);
-    s.image_area = sc.image_cells(&s);
-    let fx = s.start_at(0);
-    ack(&mut s, &fx);
+    let mut s = state_sized(&p, Keymap::default(), w, h);
     let mut out: Vec<(String, usize, usize)> = vec![];
     let mut guard = 0;
     loop {

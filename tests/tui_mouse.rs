@@ -2,15 +2,13 @@
 //! progress bar; and nowhere on a screen too small to draw anything.
 
 use std::path::Path;
-use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use verdict::store::Store;
-use verdict::tui::app::{Clock, Effect, Mode, Msg, State};
+use verdict::tui::app::{Effect, Mode, Msg, State};
 use verdict::tui::draw::render_to_string;
 use verdict::tui::facts;
 use verdict::tui::keymap::Keymap;
-use verdict::tui::theme::ThemeName;
 
 /// The reviewer on `n` generic items with ids row-01, row-02, ..., as carol, index
 /// delivered, in an 80×24 terminal.
@@ -24,25 +22,11 @@ fn rows(n: usize) -> (tempfile::TempDir, State) {
     (d, state_at(&p))
 }
 
+#[path = "support/state.rs"]
+mod support_state;
+
 fn state_at(p: &Path) -> State {
-    let store = Store::open(p).unwrap();
-    let meta = facts::index(&store, 2);
-    let mut s = State::new(
-        store,
-        "carol".into(),
-        Keymap::default(),
-        ThemeName::Mono,
-        Clock {
-            instant: Instant::now(),
-            utc: time::macros::datetime!(2026-11-22 10:00:00 UTC),
-        },
-    );
-    s.update(Msg::Indexed {
-        generation: 0,
-        meta,
-    });
-    s.size = (80, 24);
-    s
+    support_state::indexed_state(Store::open(p).unwrap(), Keymap::default())
 }
 
 fn press(s: &mut State, code: KeyCode) -> Vec<Effect> {

@@ -1,13 +1,13 @@
 //! `State::update` for every key, and the screens as insta snapshots (TestBackend).
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use serde_json::{Value, json};
 use verdict::model::CvqaStatus;
 use verdict::store::Store;
-use verdict::tui::app::{Clock, Effect, FilterOption, Level, Mode, Msg, SaveState, State};
+use verdict::tui::app::{Effect, FilterOption, Level, Mode, Msg, SaveState, State};
 use verdict::tui::draw::render_to_string;
 use verdict::tui::facts;
 use verdict::tui::keymap::{Action, Keymap};
@@ -24,30 +24,13 @@ fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
     (d, p)
 }
 
-fn clock() -> Clock {
-    Clock {
-        instant: Instant::now(),
-        utc: time::macros::datetime!(2026-11-22 10:00:00 UTC),
-    }
-}
+#[path = "support/state.rs"]
+mod support_state;
+use support_state::clock;
 
 /// The reviewer's state on the file at `p`, as reviewer carol, with the index delivered.
 fn state_at(p: &Path) -> State {
-    let store = Store::open(p).unwrap();
-    let meta = facts::index(&store, 2);
-    let mut s = State::new(
-        store,
-        "carol".into(),
-        Keymap::default(),
-        ThemeName::Mono,
-        clock(),
-    );
-    s.update(Msg::Indexed {
-        generation: 0,
-        meta,
-    });
-    s.size = (80, 24);
-    s
+    support_state::indexed_state(Store::open(p).unwrap(), Keymap::default())
 }
 
 fn state(name: &str) -> (tempfile::TempDir, State) {
