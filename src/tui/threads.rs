@@ -61,9 +61,12 @@ pub(super) fn spawn_index(
                 });
             });
             // (A file written in place while it was read is not the file of that stamp.)
-            // Encoded before the index is handed over, written (and fsynced) after.
+            // Kept once a session, at its open: a rebuild after every colleague's save
+            // would write the whole index again each time (188 MB at 1M items), and the
+            // fold after quitting keeps the index of the file it leaves. Encoded before
+            // the index is handed over, written (and fsynced) after.
             let keep = cache
-                .filter(|_| !store.changed_on_disk())
+                .filter(|_| generation == 0 && !store.changed_on_disk())
                 .map(|(p, stamp)| (p, facts::cache::encode(&meta, &stamp)));
             let _ = tx.send(Msg::Indexed { generation, meta });
             if let Some((p, bytes)) = keep
