@@ -19,8 +19,6 @@ use crate::journal::Journal;
 use crate::model::{Benchmark, CvqaReason, CvqaStatus, Item, JustificationGrade, kind};
 use crate::store::{ItemError, Store, StoreError};
 
-pub use crate::bench::cvqa::check::cvqa_answer_problem;
-
 mod ctx;
 pub(crate) use ctx::*;
 mod duplicates;

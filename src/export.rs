@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::grade::chartom::format_number;
+use crate::bench::chartom::grade::format_number;
 use crate::model::Item;
 use crate::store::Store;
 

@@ -17,14 +17,6 @@ use crate::model::Item;
 use crate::store::Store;
 
 pub use crate::bench::Benchmarks;
-pub use crate::bench::chartom::stats::{
-    ChartStat, ChartomFigures, ChartomModel, ChartomStats, JustificationCounts, SuspectKey,
-};
-pub use crate::bench::chartom_qa::stats::{QaDimension, QaFigures, QaModel, QaStats};
-pub use crate::bench::cvqa::stats::{
-    AccFigures, AutomaticFigures, CvqaModel, CvqaStats, VerificationStats,
-};
-pub use crate::bench::generic::stats::OtherStats;
 
 // ---------------------------------------------------------------------------------------
 // The document

@@ -1,15 +1,13 @@
 //! `verdict import`: the benchmarks' own files turned into a result set (JSONL).
 //!
-//! - [`cvqa`]: the C-VQA question CSVs and model-output CSVs, merged by row.
-//! - [`chartom`]: the CHARTOM folder its authors distribute on request.
+//! Each benchmark's importer is in its folder (`bench/cvqa/import.rs`: the C-VQA question
+//! CSVs and model-output CSVs, merged by row; `bench/chartom/import.rs`: the CHARTOM folder
+//! its authors distribute on request); this module has what they share.
 //!
 //! Importers build the items in memory, then [`write_jsonl`] writes them atomically
 //! (temporary file in the output's folder, fsync, rename, fsync of the folder): the output
 //! is either complete or absent, never half-written, and an existing file is only
 //! replaced when the caller asks for it.
-
-pub use crate::bench::chartom::import as chartom;
-pub use crate::bench::cvqa::import as cvqa;
 
 use std::fs::File;
 use std::io::{self, Write};

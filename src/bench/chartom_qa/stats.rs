@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::grade::chartom_qa::{self, BpcPr};
+use super::grade::{self, BpcPr};
 use crate::grade::ratio;
 use crate::model::Item;
 use crate::stats::{Merge, ResolutionCounts, slot};
@@ -112,7 +112,7 @@ impl Sums {
         self.items += 1;
         let dim = it.dimension.clone().unwrap_or_else(|| "(none)".into());
         for resp in &it.responses {
-            let e = chartom_qa::effective(it, &resp.model);
+            let e = grade::effective(it, &resp.model);
             resolution.add(&e.human.source);
             let m = slot(&mut self.models, &resp.model);
             let d = slot(&mut m.dims, &dim);

@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::bench::chartom::import::parse_question;
 use crate::check::{BenchInfo, Ctx, join};
-use crate::import::chartom::parse_question;
 use crate::import::quote;
 
 const CVQA_GROUPS: [&str; 9] = [

@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::grade;
+use crate::grade::ratio;
 use crate::grade::resolve::resolve_verification;
-use crate::grade::{cvqa, ratio};
 use crate::model::{CvqaStatus, Item};
 use crate::stats::{Merge, ResolutionCounts, slot};
 
@@ -173,7 +174,7 @@ impl Sums {
             v.answer_not_ok += 1;
         }
         for resp in &it.responses {
-            let e = cvqa::effective_with(it, &resp.model, ver.clone());
+            let e = grade::effective_with(it, &resp.model, ver.clone());
             // a response with no override of its own is graded under the verification
             resolution.add(crate::stats::used(&e.human.source, &ver.source));
             let m = slot(&mut self.models, &resp.model);

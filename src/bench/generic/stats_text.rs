@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::stats::OtherStats;
+use super::stats::OtherStats;
 use crate::stats::text::clean;
 
 /// Its block of `verdict stats` text, when the file has items of it.
