@@ -9,6 +9,7 @@
 //! is either complete or absent, never half-written, and an existing file is only
 //! replaced when the caller asks for it.
 
+use crate::sanitize::quote;
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
@@ -460,23 +461,6 @@ impl Table {
     pub(crate) fn place(&self, r: &TableRow) -> String {
         format!("{} row {} (line {})", self.path.display(), r.row, r.line)
     }
-}
-
-/// A short, harmless rendering of untrusted text for messages, in backquotes: unsafe
-/// characters shown as [`crate::sanitize::line`] shows them, long text cut.
-pub fn quote(s: &str) -> String {
-    const MAX: usize = 80;
-    let cut = match s.char_indices().nth(MAX) {
-        Some((i, _)) => &s[..i],
-        None => s,
-    };
-    let mut out = String::from("`");
-    out.push_str(&crate::sanitize::line(cut).replace('`', "\\`"));
-    if cut.len() < s.len() {
-        out.push('…');
-    }
-    out.push('`');
-    out
 }
 
 #[cfg(test)]

@@ -2,9 +2,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::check::{BenchInfo, Ctx, describe, index_in, join, rank_order};
-use crate::import::quote;
+use crate::bench::kit::check::{BenchInfo, Ctx, describe, index_in, join, rank_order};
 use crate::model::{ChartVersion, FactFormat};
+use crate::sanitize::quote;
 
 const CHART_TYPES: [&str; 5] = ["line", "bar", "pie", "scatter", "map"];
 

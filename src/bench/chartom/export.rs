@@ -1,7 +1,7 @@
 //! The CHARTOM columns of `verdict export` (see [`Row`]).
 
 use super::grade;
-use crate::export::Row;
+use crate::bench::kit::row::Row;
 use crate::model::Item;
 
 /// `x` to `digits` significant digits.

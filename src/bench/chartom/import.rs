@@ -12,6 +12,7 @@
 //! Optional inputs: model answers (JSONL), human answers, strategy answers and HMI values
 //! (small CSVs, described in docs/import.md).
 
+use crate::sanitize::quote;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -20,9 +21,7 @@ use serde_json::{Map, Number, Value, json};
 
 use crate::bench::chartom::grade::hmi_from_fact;
 
-use crate::import::{
-    ImagePaths, ImportError, Table, TableRow, path_string, quote, read_file, strip_bom,
-};
+use crate::import::{ImagePaths, ImportError, Table, TableRow, path_string, read_file, strip_bom};
 
 mod question;
 pub use question::*;

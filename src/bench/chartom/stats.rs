@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::grade::{self, hmi_from_fact};
+use crate::bench::kit::sums::{Merge, ResolutionCounts, slot};
 use crate::grade::ratio;
 use crate::model::{Item, JustificationGrade};
-use crate::stats::{Merge, ResolutionCounts, slot};
 use crate::store::Store;
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::stats::{ChartStat, ChartomStats};
 use crate::bench::Benchmark;
-use crate::stats::text::{clean, num, pct, table};
+use crate::bench::kit::text::{clean, num, pct, table};
 
 /// Its block of `verdict stats` text, when the file has items of it.
 pub(crate) fn render(stats: &Option<ChartomStats>, o: &mut String) {

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::grade;
-use crate::export::Row;
+use crate::bench::kit::row::Row;
 use crate::model::{Item, JudgeBonus};
 
 /// Fill `row` with `model`'s response to `it`.

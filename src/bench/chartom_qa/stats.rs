@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::grade::{self, BpcPr};
+use crate::bench::kit::sums::{Merge, ResolutionCounts, slot};
 use crate::grade::ratio;
 use crate::model::Item;
-use crate::stats::{Merge, ResolutionCounts, slot};
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct QaStats {

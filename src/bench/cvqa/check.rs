@@ -3,8 +3,8 @@
 use serde_json::{Map, Value};
 
 use crate::bench::chartom::import::parse_question;
-use crate::check::{BenchInfo, Ctx, join};
-use crate::import::quote;
+use crate::bench::kit::check::{BenchInfo, Ctx, join};
+use crate::sanitize::quote;
 
 const CVQA_GROUPS: [&str; 9] = [
     "direct",

@@ -1,7 +1,7 @@
 //! The C-VQA columns of `verdict export` (see [`Row`]).
 
 use super::grade;
-use crate::export::Row;
+use crate::bench::kit::row::Row;
 use crate::model::Item;
 
 /// Fill `row` with `model`'s response to `it`.

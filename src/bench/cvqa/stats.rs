@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::grade;
+use crate::bench::kit::sums::{Merge, ResolutionCounts, slot};
 use crate::grade::ratio;
 use crate::grade::resolve::resolve_verification;
 use crate::model::{CvqaStatus, Item};
-use crate::stats::{Merge, ResolutionCounts, slot};
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct CvqaStats {
@@ -176,7 +176,7 @@ impl Sums {
         for resp in &it.responses {
             let e = grade::effective_with(it, &resp.model, ver.clone());
             // a response with no override of its own is graded under the verification
-            resolution.add(crate::stats::used(&e.human.source, &ver.source));
+            resolution.add(crate::bench::kit::sums::used(&e.human.source, &ver.source));
             let m = slot(&mut self.models, &resp.model);
             let g = slot(&mut m.groups, &group);
             g.n += 1;
