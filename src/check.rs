@@ -80,7 +80,7 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
             },
         )
     };
-    let kept = crate::journal::kept_aside_in(&store, path);
+    let kept = crate::session::kept_aside_in(&store, path);
     let aside: Vec<String> = kept
         .iter()
         .flat_map(|(p, why)| match why {
@@ -92,7 +92,7 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
         let files: Vec<String> = kept.iter().map(|(p, _)| p.display().to_string()).collect();
         notice(format!(
             "{} kept aside could not be applied to the file ({}): {}",
-            crate::journal::verdicts(aside.len()),
+            crate::session::verdicts(aside.len()),
             files.join(", "),
             aside.join("; ")
         ));
@@ -111,7 +111,7 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
             Ok((records, torn)) => format!(
                 "a verdict journal is pending ({}): {} not yet saved into the file{}; open the file in verdict to save them",
                 journal.path().display(),
-                crate::journal::verdicts(records.len()),
+                crate::session::verdicts(records.len()),
                 if torn { " (and a torn last line)" } else { "" }
             ),
             Err(e) => format!(

@@ -97,7 +97,7 @@ where
     S: AsRef<str>,
 {
     check_output(out, force)?;
-    let dir = parent_dir(out);
+    let dir = crate::store::parent_dir(out);
     let name = out
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -142,14 +142,6 @@ where
         .and_then(|d| d.sync_all())
         .map_err(|e| ImportError::io(&dir, e))?;
     Ok(bytes)
-}
-
-/// The folder a file is in (`.` for a bare file name).
-pub fn parent_dir(p: &Path) -> PathBuf {
-    match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
 }
 
 /// An absolute, normalized form of `p`: canonical when it exists, else made absolute
@@ -216,7 +208,8 @@ impl ImagePaths {
     /// Images in `dir`, for a result set written at `out`.
     pub fn new(dir: &Path, out: &Path) -> Result<ImagePaths, ImportError> {
         let abs = absolute(dir).map_err(|e| ImportError::io(dir, e))?;
-        let out_dir = absolute(&parent_dir(out)).map_err(|e| ImportError::io(out, e))?;
+        let out_dir =
+            absolute(&crate::store::parent_dir(out)).map_err(|e| ImportError::io(out, e))?;
         let rel = relative_path(&abs, &out_dir);
         Ok(ImagePaths { dir: abs, rel })
     }

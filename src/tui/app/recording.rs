@@ -403,7 +403,7 @@ impl State {
         // Only an item without an id needs its content to be found again.
         let key = match id {
             Some(_) => None,
-            None => crate::journal::content_key(&self.store, item),
+            None => crate::session::content_key(&self.store, item),
         };
         fx.push(Effect::Record {
             seq,
