@@ -317,7 +317,7 @@ fn chartom_qa_bonus_penalty_context() {
     let r = recorded(&mut s, fx);
     assert_eq!(strip_time(&r[0].1)["models"]["gpt-4o"]["bonus"], json!([1]));
     assert_eq!(
-        verdict::tui::grading::running_bpc(&s, "gpt-4o"),
+        verdict::tui::views::chartom_qa::running_bpc(&s, "gpt-4o"),
         Some((1, 3))
     );
     ch(&mut s, 'n');
@@ -325,7 +325,7 @@ fn chartom_qa_bonus_penalty_context() {
     recorded(&mut s, fx);
     ch(&mut s, 'p');
     assert_eq!(
-        verdict::tui::grading::running_bpc(&s, "gpt-4o"),
+        verdict::tui::views::chartom_qa::running_bpc(&s, "gpt-4o"),
         Some((2, 5)),
         "1/3 on emma-1 + 1/2 on pp-1"
     );
@@ -2548,7 +2548,7 @@ fn page_keys_move_by_the_visible_page_and_skip_no_line() {
 
 #[test]
 fn running_bpc_is_per_model_and_counts_the_files_grades() {
-    use verdict::tui::grading::running_bpc;
+    use verdict::tui::views::chartom_qa::running_bpc;
     let (_d, mut s) = state("chartom-qa.jsonl");
     // gpt-4o covers 1 of 3 points, llama 3 of 3
     let fx = ch(&mut s, '1');

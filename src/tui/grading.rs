@@ -3,73 +3,11 @@
 
 use serde_json::Value;
 
-use crate::grade::cvqa;
 use crate::model::{Item, Review};
 use crate::store::Store;
-use crate::tui::app::State;
 
 // The rules behind the reviewer's filters live with the benchmarks.
 pub use crate::bench::{disagreement, model_wrong, needs_adjudication, reviewers_disagree};
-
-pub struct AnswerView {
-    pub parsed: Option<String>,
-    pub auto: bool,
-    pub effective: bool,
-    pub overridden: bool,
-    /// Graded against a reviewer's fixed key (this key), not the file's.
-    pub fixed_key: Option<String>,
-}
-
-pub fn cvqa_answer(item: &Item, model: &str, counterfactual: bool) -> AnswerView {
-    let e = cvqa::effective(item, model);
-    if counterfactual {
-        // A fix that counts changed the key or the question: the answer is graded against
-        // the fixed one (as `verdict stats` does for its figures after fixes).
-        match (&e.counterfactual_fixed, e.counterfactual_fixed_correct) {
-            (Some(g), Some(effective)) => AnswerView {
-                parsed: g.parsed.clone(),
-                auto: g.correct,
-                effective,
-                overridden: e.counterfactual_overridden,
-                fixed_key: Some(e.fixed_key.clone()),
-            },
-            _ => AnswerView {
-                parsed: e.counterfactual.parsed.clone(),
-                auto: e.counterfactual.correct,
-                effective: e.counterfactual_correct,
-                overridden: e.counterfactual_overridden,
-                fixed_key: None,
-            },
-        }
-    } else {
-        AnswerView {
-            parsed: e.original.parsed.clone(),
-            auto: e.original.correct,
-            effective: e.original_correct,
-            overridden: e.original_overridden,
-            fixed_key: None,
-        }
-    }
-}
-
-/// A synthetic question's stem and its inline options.
-pub fn split_options(question: &str) -> (&str, Vec<(char, String)>) {
-    let opts: Vec<(char, String)> = cvqa::options(question)
-        .into_iter()
-        .map(|(c, t)| (c, t.to_string()))
-        .collect();
-    if opts.is_empty() {
-        (question, opts)
-    } else {
-        (cvqa::question_stem(question), opts)
-    }
-}
-
-/// Covered / total bonus points over the CharToM-QA items I have graded (this session's
-/// grades and the file's), for `model`'s responses: BPC is per model (docs/stats.md).
-pub fn running_bpc(state: &State, model: &str) -> Option<(u64, u64)> {
-    state.rec.bpc_sum.get(model).copied()
-}
 
 /// The figures of `verdict stats --json` for the summary screen, with the lines of the
 /// agreement report (`team::agree::text::summary_lines`) under `"agreement"`.
