@@ -15,6 +15,8 @@ use crate::tui::views::common::{
 };
 use crate::tui::views::status::act;
 
+pub mod summary;
+
 pub(crate) fn cvqa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
     let (o, c) = cvqa_columns(state, item);
     let mut out = vec![cvqa_title(state, item)];
