@@ -192,12 +192,6 @@ pub(crate) fn summary_has_plot(s: &Summary) -> bool {
 /// The plot under the summary's text, in `area`.
 pub(crate) fn draw_summary_plot(state: &State, f: &mut Frame, area: Rect, s: &Summary) {
     if let Some(c) = &s.stats.benchmarks.chartom {
-        crate::tui::overlays::summary_plot::draw_hmi_plot(
-            state,
-            f,
-            area,
-            &c.charts,
-            &s.extras.chartom,
-        );
+        chartom::hmi_plot::draw_hmi_plot(state, f, area, &c.charts, &s.extras.chartom);
     }
 }

@@ -1,4 +1,4 @@
-//! The summary's HMI plot (the paper's Figure 3), drawn in text cells.
+//! CHARTOM's plot on the summary page: the HMI ranking (the paper's Figure 3), drawn in text cells.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
