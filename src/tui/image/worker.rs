@@ -152,8 +152,8 @@ pub(super) struct Shared {
     queue: Mutex<Queue>,
     wake: Condvar,
     counters: Counters,
-    /// The protocol name of the current render settings.
-    name: Mutex<&'static str>,
+    /// How the current render settings draw.
+    drawing: Mutex<Drawing>,
     /// Decoded images, shared by both threads.
     decoded: Mutex<DecodedCache>,
     decoder: Decoder,
@@ -249,7 +249,7 @@ impl ImageWorker {
             queue: Mutex::new(Queue::default()),
             wake: Condvar::new(),
             counters: Counters::default(),
-            name: Mutex::new(render.as_ref().map_or("none", Render::name)),
+            drawing: Mutex::new(render.as_ref().map_or(Drawing::None, Render::drawing)),
             decoded: Mutex::new(Lru::new(DECODED_CAPACITY, DECODED_BUDGET, |(_, img)| {
                 img.as_bytes().len()
             })),
@@ -284,7 +284,16 @@ impl ImageWorker {
 
     /// The protocol name of the current render settings.
     pub fn protocol_name(&self) -> &'static str {
-        *self.shared.name.lock().unwrap_or_else(|e| e.into_inner())
+        self.drawing().name()
+    }
+
+    /// How the current render settings draw.
+    pub fn drawing(&self) -> Drawing {
+        *self
+            .shared
+            .drawing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// Ask for `key` rendered to fit its area (aspect kept, scaled up or down to fill it).
@@ -336,7 +345,11 @@ impl ImageHandle {
     /// Draw with `render` from now on: every cached encoding is dropped and the newest
     /// requested image is drawn again and delivered (a `Ready` for the same key).
     pub fn reconfigure(&self, render: Render) {
-        *self.shared.name.lock().unwrap_or_else(|e| e.into_inner()) = render.name();
+        *self
+            .shared
+            .drawing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = render.drawing();
         let mut queue = self.shared.lock();
         queue.reconfigure = Some(render);
         queue.switch_off = None;
@@ -347,7 +360,11 @@ impl ImageHandle {
     /// Draw no image from now on: each shows `reason` instead (e.g. the terminal has
     /// too few colours for half-blocks), until [`reconfigure`](Self::reconfigure).
     pub fn switch_off(&self, reason: String) {
-        *self.shared.name.lock().unwrap_or_else(|e| e.into_inner()) = "off";
+        *self
+            .shared
+            .drawing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Drawing::Off;
         let mut queue = self.shared.lock();
         queue.reconfigure = None;
         queue.switch_off = Some(reason);
