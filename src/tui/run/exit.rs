@@ -41,7 +41,7 @@ pub(super) fn fold(
 /// The message on the way out: what this session graded, and where the verdicts are.
 pub(super) fn exit_message(
     state: &State,
-    replay: &crate::journal::Replay,
+    replay: &crate::session::Replay,
     kept_aside: &[PathBuf],
     own_path: &Path,
     file: &Path,
@@ -70,7 +70,7 @@ pub(super) fn exit_message(
             "every verdict of this session is in {}; {} of earlier sessions could not be \
              applied and {} kept aside in {} (`verdict check` lists them)",
             file.display(),
-            crate::journal::verdicts(aside),
+            crate::session::verdicts(aside),
             if aside == 1 { "is" } else { "are" },
             files.join(", ")
         )

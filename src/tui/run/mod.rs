@@ -265,7 +265,7 @@ fn set_panic_hook() {
 
 /// The start-up notices about the journals' replay: verdicts that could not be applied
 /// (and where they are kept), copies kept aside, verdicts recovered from the journal.
-fn replay_notices(replay: &crate::journal::Replay, kept_aside: &[PathBuf]) -> Vec<String> {
+fn replay_notices(replay: &crate::session::Replay, kept_aside: &[PathBuf]) -> Vec<String> {
     let mut notices = Vec::new();
     if replay.not_applied() > 0 {
         let kept = if kept_aside.is_empty() {

@@ -1,7 +1,7 @@
 //! What the CHARTOM screen shows of the grading rules: thin adapters over
-//! `crate::grade::chartom`, shaped for display. No rule is implemented here.
+//! `crate::bench::chartom::grade`, shaped for display. No rule is implemented here.
 
-use crate::grade::chartom;
+use crate::bench::chartom::grade as chartom;
 use crate::model::Item;
 
 pub struct FactView {

@@ -1,9 +1,9 @@
 //! The human answers of a CHARTOM item's FACT question as histogram buckets, for the
-//! item screen (the rules are `crate::grade::chartom`'s).
+//! item screen (the rules are `crate::bench::chartom::grade`'s).
 
 use serde_json::Value;
 
-use crate::grade::chartom;
+use crate::bench::chartom::grade as chartom;
 use crate::model::{FactFormat, Item};
 
 pub struct Bucket {

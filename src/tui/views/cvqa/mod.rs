@@ -3,7 +3,7 @@
 
 use ratatui::text::{Line, Span};
 
-use crate::grade::cvqa;
+use crate::bench::cvqa::grade as cvqa;
 use crate::model::{CvqaReason, CvqaStatus, Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};
