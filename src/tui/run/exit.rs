@@ -21,7 +21,7 @@ pub(super) fn fold(
         match reply_rx.recv_timeout(Duration::from_millis(300)) {
             Ok(r) => r,
             Err(_) => {
-                let _ = crate::cli::out::errln!(
+                let _ = crate::out::errln!(
                     "verdict: writing your verdicts into {} (they are already safe in the journal)…",
                     file.display()
                 );
@@ -79,7 +79,7 @@ pub(super) fn exit_message(
     };
     match folded {
         Ok(worker::Ended::Detached) => {
-            crate::cli::out::outln!(
+            crate::out::outln!(
                 "verdict: {done} {} graded this session{part}; every verdict is safe in the journal {} \
                  and is being written into {} in the background",
                 if done == 1 { "item" } else { "items" },
@@ -89,14 +89,14 @@ pub(super) fn exit_message(
             Ok(std::process::ExitCode::SUCCESS)
         }
         Ok(worker::Ended::Folded(_)) => {
-            crate::cli::out::outln!(
+            crate::out::outln!(
                 "verdict: {done} {} graded this session{part}; {every}",
                 if done == 1 { "item" } else { "items" },
             )?;
             Ok(std::process::ExitCode::SUCCESS)
         }
         Err(e) => {
-            crate::cli::out::errln!(
+            crate::out::errln!(
                 "verdict: your verdicts are safe in the journal {}, but {} was not updated: {e}\n\
                  Reopen the file with verdict to fold them in.",
                 own_path.display(),

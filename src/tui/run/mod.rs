@@ -111,7 +111,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
 /// session is done.
 fn open(opts: &Options, reviewer: &str) -> anyhow::Result<crate::session::Opened> {
     crate::session::wait_for_fold(&opts.file, reviewer, |_| {
-        let _ = crate::cli::out::errln!(
+        let _ = crate::out::errln!(
             "verdict: waiting for your last session's verdicts to be written into {}…",
             opts.file.display()
         );
