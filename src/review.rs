@@ -9,32 +9,32 @@ use crate::model::{
 
 /// C-VQA accept: the generated question is about the image and its answer is right.
 pub fn accept(r: &mut Review) {
-    r.status = Some(CvqaStatus::Accept);
-    r.image_related = Some(true);
-    r.answer_ok = Some(true);
-    r.reason = None;
-    r.reason_text = None;
-    r.fixed_question = None;
-    r.fixed_answer = None;
+    r.cvqa.status = Some(CvqaStatus::Accept);
+    r.cvqa.image_related = Some(true);
+    r.cvqa.answer_ok = Some(true);
+    r.cvqa.reason = None;
+    r.cvqa.reason_text = None;
+    r.cvqa.fixed_question = None;
+    r.cvqa.fixed_answer = None;
 }
 
 /// C-VQA reject with a reason, and with `other` the reviewer's words (`text`; blank:
 /// none). The verification is replaced whole: nothing an earlier accept or fix implied
 /// (`image_related`, `answer_ok`) stays behind.
 pub fn reject(r: &mut Review, reason: CvqaReason, text: Option<&str>) {
-    r.status = Some(CvqaStatus::Reject);
-    r.reason = Some(reason);
-    r.reason_text = text
+    r.cvqa.status = Some(CvqaStatus::Reject);
+    r.cvqa.reason = Some(reason);
+    r.cvqa.reason_text = text
         .map(str::trim)
         .filter(|t| !t.is_empty() && reason == CvqaReason::Other)
         .map(str::to_string);
-    r.fixed_question = None;
-    r.fixed_answer = None;
-    r.image_related = None;
-    r.answer_ok = None;
+    r.cvqa.fixed_question = None;
+    r.cvqa.fixed_answer = None;
+    r.cvqa.image_related = None;
+    r.cvqa.answer_ok = None;
     match reason {
-        CvqaReason::NotImageRelated => r.image_related = Some(false),
-        CvqaReason::WrongAnswer => r.answer_ok = Some(false),
+        CvqaReason::NotImageRelated => r.cvqa.image_related = Some(false),
+        CvqaReason::WrongAnswer => r.cvqa.answer_ok = Some(false),
         _ => {}
     }
 }
@@ -49,19 +49,19 @@ pub fn fix(
     reason: CvqaReason,
     text: Option<&str>,
 ) {
-    r.status = Some(CvqaStatus::Fix);
+    r.cvqa.status = Some(CvqaStatus::Fix);
     // An empty field fixes nothing: the original stands (docs/format.md).
     let fixed =
         |new: &str, old: &str| (!new.trim().is_empty() && new != old).then(|| new.to_string());
-    r.fixed_question = fixed(q, question);
-    r.fixed_answer = fixed(a, answer);
-    r.answer_ok = Some(r.fixed_answer.is_none());
-    r.image_related = Some(reason != CvqaReason::NotImageRelated);
-    r.reason_text = text
+    r.cvqa.fixed_question = fixed(q, question);
+    r.cvqa.fixed_answer = fixed(a, answer);
+    r.cvqa.answer_ok = Some(r.cvqa.fixed_answer.is_none());
+    r.cvqa.image_related = Some(reason != CvqaReason::NotImageRelated);
+    r.cvqa.reason_text = text
         .map(str::trim)
         .filter(|t| !t.is_empty() && reason == CvqaReason::Other)
         .map(str::to_string);
-    r.reason = Some(reason);
+    r.cvqa.reason = Some(reason);
 }
 
 /// Change the grades of `model`'s response: top level on an item with one response,
@@ -87,7 +87,7 @@ pub fn change_grades(
 
 /// CHARTOM: the justification grade.
 pub fn justification(g: &mut ResponseGrades, j: JustificationGrade) {
-    g.justification = Some(j);
+    g.chartom.justification = Some(j);
 }
 
 /// Automatic → correct → wrong → automatic (the overrides' cycle).
@@ -101,40 +101,40 @@ pub fn cycle(v: Option<bool>) -> Option<bool> {
 
 /// CHARTOM `x`: cycle the FACT grade override.
 pub fn cycle_fact(g: &mut ResponseGrades) {
-    g.fact_correct = cycle(g.fact_correct);
+    g.chartom.fact_correct = cycle(g.chartom.fact_correct);
 }
 
 /// C-VQA `1`: cycle the original answer's grade override.
 pub fn cycle_original(g: &mut ResponseGrades) {
-    g.original_correct = cycle(g.original_correct);
+    g.cvqa.original_correct = cycle(g.cvqa.original_correct);
 }
 
 /// C-VQA `2`: cycle the counterfactual answer's grade override.
 pub fn cycle_counterfactual(g: &mut ResponseGrades) {
-    g.counterfactual_correct = cycle(g.counterfactual_correct);
+    g.cvqa.counterfactual_correct = cycle(g.cvqa.counterfactual_correct);
 }
 
 /// CharToM-QA: tick or untick bonus point `n` (1-based).
 pub fn toggle_bonus(g: &mut ResponseGrades, n: u32) {
-    let mut b = g.bonus.take().unwrap_or_default();
+    let mut b = g.chartom_qa.bonus.take().unwrap_or_default();
     if let Some(p) = b.iter().position(|&x| x == n) {
         b.remove(p);
     } else {
         b.push(n);
         b.sort_unstable();
     }
-    g.bonus = Some(b);
+    g.chartom_qa.bonus = Some(b);
 }
 
 /// CharToM-QA: no bonus point covered (an explicit empty `bonus`).
 pub fn no_bonus(g: &mut ResponseGrades) {
-    g.bonus = Some(vec![]);
+    g.chartom_qa.bonus = Some(vec![]);
 }
 
 /// CharToM-QA: the penalty text (`None` or blank: graded, no penalty). The bonus points
 /// are left as they are: a penalty is not a bonus grade.
 pub fn set_penalty(g: &mut ResponseGrades, text: Option<&str>) {
-    g.penalty = Some(
+    g.chartom_qa.penalty = Some(
         text.map(str::trim)
             .filter(|t| !t.is_empty())
             .map(str::to_string),
@@ -184,7 +184,7 @@ pub fn with_agreed(item: &Item, me: &str, mine: &Review) -> (Review, Vec<String>
     }
     let norm = |g: &ResponseGrades| {
         let mut g = g.clone();
-        if let Some(b) = &mut g.bonus {
+        if let Some(b) = &mut g.chartom_qa.bonus {
             b.sort_unstable();
             b.dedup();
         }
@@ -224,13 +224,13 @@ pub fn with_agreed(item: &Item, me: &str, mine: &Review) -> (Review, Vec<String>
 pub fn has_content(r: &Review) -> bool {
     r.note.is_some()
         || r.verdict.is_some()
-        || r.status.is_some()
-        || r.image_related.is_some()
-        || r.answer_ok.is_some()
-        || r.fixed_question.is_some()
-        || r.fixed_answer.is_some()
-        || r.reason.is_some()
-        || r.reason_text.is_some()
+        || r.cvqa.status.is_some()
+        || r.cvqa.image_related.is_some()
+        || r.cvqa.answer_ok.is_some()
+        || r.cvqa.fixed_question.is_some()
+        || r.cvqa.fixed_answer.is_some()
+        || r.cvqa.reason.is_some()
+        || r.cvqa.reason_text.is_some()
         || !r.grades.is_empty()
         || r.models.values().any(|g| !g.is_empty())
 }

@@ -58,7 +58,7 @@ impl super::Spec for Chartom {
     }
 
     fn response_done(&self, _item: &Item, g: Option<&ResponseGrades>) -> bool {
-        g.is_some_and(|g| g.justification.is_some())
+        g.is_some_and(|g| g.chartom.justification.is_some())
     }
 
     fn facets(&self, item: &Item, emit: &mut dyn FnMut(Facet, &str)) {

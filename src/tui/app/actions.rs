@@ -185,7 +185,7 @@ impl State {
             Action::Penalty => {
                 let cur = self
                     .my_grades()
-                    .and_then(|g| g.penalty.clone())
+                    .and_then(|g| g.chartom_qa.penalty.clone())
                     .flatten()
                     .unwrap_or_default();
                 self.mode = Mode::Penalty(TextEdit::new(&cur, false));
@@ -230,10 +230,10 @@ impl State {
                         let r = self.my_review(self.pos);
                         (
                             r.as_ref()
-                                .and_then(|r| r.fixed_question.clone())
+                                .and_then(|r| r.cvqa.fixed_question.clone())
                                 .unwrap_or_else(|| cf.question.clone()),
                             r.as_ref()
-                                .and_then(|r| r.fixed_answer.clone())
+                                .and_then(|r| r.cvqa.fixed_answer.clone())
                                 .unwrap_or_else(|| cf.answer.clone()),
                         )
                     }

@@ -237,7 +237,7 @@ impl State {
                     Outcome::Submit(CvqaReason::Other) => {
                         let cur = self
                             .my_review(self.pos)
-                            .and_then(|r| r.reason_text)
+                            .and_then(|r| r.cvqa.reason_text)
                             .unwrap_or_default();
                         self.mode = Mode::FixOther {
                             question: q,

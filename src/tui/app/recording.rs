@@ -76,7 +76,7 @@ impl State {
         if reason == CvqaReason::Other {
             let cur = self
                 .my_review(self.pos)
-                .and_then(|r| r.reason_text)
+                .and_then(|r| r.cvqa.reason_text)
                 .unwrap_or_default();
             self.mode = Mode::RejectOther(TextEdit::new(&cur, false));
             return;
@@ -374,7 +374,10 @@ impl State {
         let points = item.bonus_points.len();
         let mut out = BTreeMap::new();
         for resp in &item.responses {
-            if let Some(b) = r.for_model(&resp.model, n).and_then(|g| g.bonus.as_ref()) {
+            if let Some(b) = r
+                .for_model(&resp.model, n)
+                .and_then(|g| g.chartom_qa.bonus.as_ref())
+            {
                 let (c, t): &mut (u64, u64) = out.entry(resp.model.clone()).or_default();
                 *c += crate::bench::chartom_qa::grade::covered_count(b, points);
                 *t += points as u64;

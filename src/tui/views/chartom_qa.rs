@@ -85,7 +85,7 @@ pub(crate) fn bonus_block(
     let mine = my_grades_for(state, item, &r.model);
     let covered: Vec<u32> = mine
         .as_ref()
-        .and_then(|g| g.bonus.clone())
+        .and_then(|g| g.chartom_qa.bonus.clone())
         .unwrap_or_default();
     let hide = !state.reveal_model(&r.model);
     let judge = r.judge.as_ref().map(|j| j.bonus_list());
@@ -146,7 +146,7 @@ pub(crate) fn bonus_block(
             t.dim,
         )));
     }
-    let pen = match mine.as_ref().and_then(|g| g.penalty.clone()) {
+    let pen = match mine.as_ref().and_then(|g| g.chartom_qa.penalty.clone()) {
         None => "not graded".to_string(),
         Some(None) => "none".to_string(),
         Some(Some(p)) => p,
@@ -247,9 +247,9 @@ impl View for ChartomQaView {
     ) -> Vec<String> {
         let mut parts: Vec<String> = Vec::new();
         let ungraded = NOT_GRADED;
-        match g.filter(|g| g.bonus.is_some() || g.penalty.is_some()) {
+        match g.filter(|g| g.chartom_qa.bonus.is_some() || g.chartom_qa.penalty.is_some()) {
             Some(gr) => {
-                let b = gr.bonus.clone().unwrap_or_default();
+                let b = gr.chartom_qa.bonus.clone().unwrap_or_default();
                 parts.push(format!(
                     "bonus {} of {}",
                     if b.is_empty() {
@@ -259,7 +259,7 @@ impl View for ChartomQaView {
                     },
                     item.bonus_points.len()
                 ));
-                parts.push(match &gr.penalty {
+                parts.push(match &gr.chartom_qa.penalty {
                     Some(Some(p)) => format!("penalty “{}”", truncate(&one_line(p), 24)),
                     Some(None) => "no penalty".into(),
                     None => "penalty not graded".into(),
