@@ -17,6 +17,8 @@ use crate::tui::views::status::act;
 
 pub mod grading;
 pub mod histogram;
+pub mod hmi_plot;
+pub mod summary;
 
 pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
     let t = &state.theme;

@@ -13,7 +13,10 @@ use crate::tui::views::common::{
     effective_spans, heading, my_grades_for, ok_word, override_cycle, override_key, shown_fix,
     text_lines, tick,
 };
+use crate::tui::views::model_line::NOT_VERIFIED;
 use crate::tui::views::status::act;
+
+pub mod summary;
 
 pub(crate) fn cvqa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
     let (o, c) = cvqa_columns(state, item);
@@ -102,9 +105,6 @@ pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, V
     let o = cols.pop().unwrap_or_default();
     (o, c)
 }
-
-/// My grade line before the question is verified.
-pub(crate) const NOT_VERIFIED: &str = "not verified";
 
 /// The C-VQA view.
 pub struct CvqaView;
