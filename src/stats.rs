@@ -47,6 +47,8 @@ pub struct ResolutionCounts {
     #[serde(rename = "final")]
     pub final_: u64,
     pub majority: u64,
+    /// Split evenly: went to the most recent review (not counted in `majority`).
+    pub tie: u64,
     pub single: u64,
     pub none: u64,
 }
@@ -59,9 +61,22 @@ pub(crate) fn used<'a>(response: &'a Source, item: &'a Source) -> &'a Source {
 }
 
 /// The one wording of [`ResolutionCounts`], for `verdict stats` and the summary screen.
-pub fn resolution_text(final_: u64, majority: u64, single: u64, none: u64) -> String {
+pub fn resolution_text(c: &ResolutionCounts) -> String {
+    let ResolutionCounts {
+        final_,
+        majority,
+        tie,
+        single,
+        none,
+    } = c;
+    // a tie only when there is one: split evenly, it went to the most recent review
+    let tie = if *tie > 0 {
+        format!(" · {tie} tie (most recent)")
+    } else {
+        String::new()
+    };
     format!(
-        "human verdicts used per response (its own grades, else the item's verdict): {final_} final · {majority} majority · {single} single reviewer · {none} none"
+        "human verdicts used per response (its own grades, else the item's verdict): {final_} final · {majority} majority{tie} · {single} single reviewer · {none} none"
     )
 }
 
@@ -70,6 +85,7 @@ impl ResolutionCounts {
         match s {
             Source::Final { .. } => self.final_ += 1,
             Source::Majority { .. } => self.majority += 1,
+            Source::Tie { .. } => self.tie += 1,
             Source::Single { .. } => self.single += 1,
             Source::None => self.none += 1,
         }
@@ -116,6 +132,7 @@ impl Merge for ResolutionCounts {
     fn absorb(&mut self, o: Self) {
         self.final_ += o.final_;
         self.majority += o.majority;
+        self.tie += o.tie;
         self.single += o.single;
         self.none += o.none;
     }

@@ -329,7 +329,13 @@ pub(crate) fn summary_lines(state: &State, v: &Value, width: u16) -> (Vec<Line<'
         lines.push(Line::from(Span::styled(
             format!(
                 "  {}",
-                crate::stats::resolution_text(g("final"), g("majority"), g("single"), g("none"))
+                crate::stats::resolution_text(&crate::stats::ResolutionCounts {
+                    final_: g("final"),
+                    majority: g("majority"),
+                    tie: g("tie"),
+                    single: g("single"),
+                    none: g("none"),
+                })
             ),
             t.dim,
         )));
