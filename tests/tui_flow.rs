@@ -717,3 +717,101 @@ fn the_light_theme_draws_no_text_in_faint_grey() {
         );
     }
 }
+
+// ----- 13. the adjudication table fits the screen, with five reviewers ---------------
+
+/// real-00006 with five reviewers who disagree on the verification and on one model.
+fn five_reviewers() -> Value {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/cvqa.jsonl"),
+    )
+    .unwrap();
+    let mut item: Value = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["id"] == "real-00006")
+        .unwrap();
+    item["reviews"] = serde_json::json!({
+        "alexandra": {"at": "2026-11-20T09:22:00Z", "status": "reject", "reason": "ambiguous"},
+        "benedikt": {"at": "2026-11-20T09:23:00Z", "status": "accept"},
+        "chandrasekhar": {"at": "2026-11-20T09:24:00Z", "status": "fix", "reason": "wrong-answer", "fixed_answer": "4"},
+        "dominique": {"at": "2026-11-20T09:25:00Z", "status": "accept",
+            "models": {"instructblip": {"counterfactual_correct": true}}},
+        "evangeline": {"at": "2026-11-20T09:26:00Z", "status": "reject", "reason": "other", "reason_text": "the cat"}
+    });
+    item
+}
+
+/// The queue's screen at `w`×`h`, scrolled (`j`) until the table's status row shows.
+fn adjudication_screen(w: u16, h: u16) -> String {
+    let (_d, p) = sample("chartom.jsonl");
+    let p = p.with_file_name("five.jsonl");
+    std::fs::write(&p, format!("{}\n", five_reviewers())).unwrap();
+    let mut s = state_sized(&p, Keymap::default(), w, h);
+    ch(&mut s, 'D');
+    assert!(s.queue);
+    for _ in 0..60 {
+        let out = render_to_string(&s, w, h);
+        if out.lines().any(|l| l.contains(" status ")) {
+            return out;
+        }
+        ch(&mut s, 'j');
+    }
+    render_to_string(&s, w, h)
+}
+
+#[test]
+fn the_adjudication_table_fits_80_columns_with_five_reviewers() {
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        let out = adjudication_screen(w, h);
+        // one row of names: none pushed onto a line of its own
+        let head = out
+            .lines()
+            .find(|l| l.contains("alexan"))
+            .unwrap_or_else(|| panic!("{w}x{h}\n{out}"));
+        for name in ["benedi", "chandr", "domini", "evange"] {
+            assert!(
+                head.contains(name),
+                "{w}x{h}: {name} not beside the others\n{out}"
+            );
+        }
+        // one row per field: the five verdicts side by side
+        let status = out.lines().find(|l| l.contains(" status ")).unwrap();
+        assert_eq!(status.matches("reject").count(), 2, "{w}x{h}\n{out}");
+        assert_eq!(status.matches("accept").count(), 2, "{w}x{h}\n{out}");
+        assert!(status.contains("fix"), "{w}x{h}\n{out}");
+        assert!(out.lines().all(|l| l.chars().count() <= w as usize));
+        insta::assert_snapshot!(format!("adjudication_five_reviewers_{w}x{h}"), out);
+    }
+}
+
+#[test]
+fn the_adjudication_table_on_a_tiny_terminal_shows_every_verdict() {
+    // the smallest terminal verdict draws on: too narrow for five columns, so one line
+    // per reviewer, name and verdict together; every line seen while scrolling through
+    let (_d, p) = sample("chartom.jsonl");
+    let p = p.with_file_name("five.jsonl");
+    std::fs::write(&p, format!("{}\n", five_reviewers())).unwrap();
+    let mut s = state_sized(&p, Keymap::default(), 50, 14);
+    ch(&mut s, 'D');
+    let mut seen = Vec::new();
+    for _ in 0..60 {
+        let out = render_to_string(&s, 50, 14);
+        assert!(out.lines().all(|l| l.chars().count() <= 50));
+        seen.extend(out.lines().map(str::to_string));
+        ch(&mut s, 'j');
+    }
+    for (name, status) in [
+        ("alexandra", "reject"),
+        ("benedikt", "accept"),
+        ("chandrase", "fix"),
+        ("dominique", "accept"),
+        ("evangeline", "reject"),
+    ] {
+        assert!(
+            seen.iter().any(|l| l.contains(name) && l.contains(status)),
+            "{name}: {status}\n{}",
+            seen.join("\n")
+        );
+    }
+}

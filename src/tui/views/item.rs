@@ -154,7 +154,7 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
     if state.side_by_side && n > 1 {
         let (start, per) = side_window(n, state.model, text_rect.width);
         let mut item_lines = main;
-        let verdicts = review_lines(state, item, Scope::Item);
+        let verdicts = review_lines(state, item, Scope::Item, text_rect.width.saturating_sub(2));
         // no blank line to open an otherwise empty pane
         let skip = usize::from(item_lines.is_empty());
         item_lines.extend(verdicts.into_iter().skip(skip));
@@ -189,7 +189,12 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
         for (k, r) in item.responses.iter().enumerate().skip(start).take(per) {
             let selected = k == state.model;
             let mut lines = view.response_lines(state, item, r, selected);
-            lines.extend(review_lines(state, item, Scope::Model(&r.model)));
+            lines.extend(review_lines(
+                state,
+                item,
+                Scope::Model(&r.model),
+                cols[k - start].width.saturating_sub(2),
+            ));
             out.panes.push(Pane {
                 rect: cols[k - start],
                 title: Line::from(Span::styled(
@@ -263,7 +268,12 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
                 response = Some((first, all.len()));
             }
         }
-        all.extend(review_lines(state, item, Scope::All));
+        all.extend(review_lines(
+            state,
+            item,
+            Scope::All,
+            text_rect.width.saturating_sub(2),
+        ));
         let model = item.responses.get(state.model).map(|r| r.model.as_str());
         out.panes.push(Pane {
             rect: text_rect,
