@@ -815,3 +815,54 @@ fn the_adjudication_table_on_a_tiny_terminal_shows_every_verdict() {
         );
     }
 }
+
+// ----- 13. a status message is never cut: it takes a second line (or more) ------------
+
+/// `msg` is drawn whole: the screen's rows from the first that holds its first word
+/// hold all of it.
+fn words_on_screen(out: &str, msg: &str) -> bool {
+    let first = msg.split(' ').next().unwrap();
+    let Some(k) = out.lines().position(|l| l.contains(first)) else {
+        return false;
+    };
+    // (a word longer than a line, a path, is broken across lines: compare the letters)
+    let letters = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    letters(&out.lines().skip(k).collect::<String>()).contains(&letters(msg))
+}
+
+#[test]
+fn a_long_status_message_wraps_instead_of_being_cut() {
+    use verdict::tui::app::Level;
+    let (_d, p) = sample("cvqa.jsonl");
+    let messages = [
+        // a colleague's save, with names
+        "alexandra, benedikt and chandrasekhar's verdicts came in (1,204 items read again); yours are kept",
+        // a save error names the file and says what is safe
+        "File not updated: cannot write /home/reviewer/projects/annotations/cvqa-round-2.jsonl: No space left on device (os error 28). Your verdicts are safe in the journal.",
+        // kept aside, with where
+        "3 verdicts kept aside cannot be applied (`verdict check` says why): in /root/.local/share/verdict/journals/4f1c0a9e2b7d3c55: .cvqa.jsonl.verdict-journal.unapplied-20261126T221500Z, .cvqa.jsonl.verdict-journal.unapplied-20261126T231500Z",
+    ];
+    for (w, h) in [(80u16, 24u16), (200, 50), (50, 14)] {
+        for msg in messages {
+            let mut s = state_sized(&p, Keymap::default(), w, h);
+            s.status = Some((msg.to_string(), Level::Warn));
+            let out = render_to_string(&s, w, h);
+            assert!(words_on_screen(&out, msg), "{w}x{h}: cut\n{out}");
+            assert!(!out.lines().last().unwrap().contains('…'), "{w}x{h}\n{out}");
+            if msg.chars().count() < w as usize {
+                // a short one keeps the progress bar
+                assert!(out.contains(" me 0/"), "{w}x{h}\n{out}");
+            }
+        }
+    }
+    // the first one fits at 200 columns: one line, the progress bar above
+    let mut s = state_sized(&p, Keymap::default(), 200, 50);
+    s.status = Some((messages[0].to_string(), Level::Info));
+    let out = render_to_string(&s, 200, 50);
+    assert!(out.lines().nth(48).unwrap().contains(" me 0/"), "{out}");
+    insta::assert_snapshot!("status_wrapped_80x24", {
+        let mut s = state_sized(&p, Keymap::default(), 80, 24);
+        s.status = Some((messages[1].to_string(), Level::Error));
+        render_to_string(&s, 80, 24)
+    });
+}

@@ -2726,7 +2726,8 @@ fn keys_that_cannot_act_say_why() {
 
 #[test]
 fn small_screen_texts_read_whole() {
-    // a status longer than the row ends in an ellipsis
+    // a status longer than the row takes the progress bar's row too: read whole, not
+    // cut with an ellipsis (issue 19 item 13)
     let (_d, mut s) = state("generic.jsonl");
     s.status = Some((
         format!("{} unseen-tail", "word ".repeat(30)),
@@ -2734,7 +2735,11 @@ fn small_screen_texts_read_whole() {
     ));
     let out = render_to_string(&s, 80, 24);
     let row = out.lines().nth(23).unwrap();
-    assert!(row.trim_end().ends_with('…'), "{row}");
+    assert!(row.trim_end().ends_with("unseen-tail"), "{out}");
+    assert!(
+        out.lines().nth(22).unwrap().starts_with("word word"),
+        "{out}"
+    );
     // help: a long key name keeps a space before its description
     ch(&mut s, '?');
     let out = render_to_string(&s, 80, 200);

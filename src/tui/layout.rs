@@ -7,7 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use crate::tui::app::{ImageSlot, Mode, State};
 use crate::tui::draw::{MIN_H, MIN_W};
 use crate::tui::overlays::{filter, search};
-use crate::tui::views::footer;
+use crate::tui::views::{footer, status};
 
 /// Where everything is on a screen.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,15 +74,25 @@ impl Screen {
     /// The screen of `state` in a terminal of `area`.
     pub fn new(state: &State, area: Rect) -> Screen {
         let too_small = area.width < MIN_W || area.height < MIN_H;
+        // A status message that does not fit one line takes the progress bar's row, and
+        // more rows from the body if it needs them, until the next key clears it.
+        let message_rows =
+            status::message_rows(state, area.width, status::max_message_rows(area.height));
         let rows = Layout::vertical([
             Constraint::Length(1),
             Constraint::Min(3),
-            Constraint::Length(2),
+            Constraint::Length(message_rows.max(2)),
         ])
         .split(area);
         let (header, body) = (rows[0], rows[1]);
-        let foot = Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).split(rows[2]);
-        let (progress, status) = (foot[0], foot[1]);
+        let (progress, status) = if message_rows > 1 {
+            let f = rows[2];
+            (Rect::new(f.x, f.y, f.width, 0), f)
+        } else {
+            let foot =
+                Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).split(rows[2]);
+            (foot[0], foot[1])
+        };
         let bar_w = (progress.width as usize).saturating_sub(footer::label(state).chars().count());
         let bar = Rect::new(
             progress.x,
