@@ -3479,7 +3479,7 @@ fn my_verdict_on_an_item_without_id_follows_it_when_lines_are_added_above() {
         Effect::Record { item, key, .. } => Some((*item, key.clone())),
         _ => None,
     });
-    assert_eq!(key, Some((3, verdict::journal::content_key(&s.store, 3))));
+    assert_eq!(key, Some((3, verdict::session::content_key(&s.store, 3))));
 }
 
 /// Issue 19, item 14: a fix with reason 5 "other" asked for no words (reject does): it

@@ -3,7 +3,8 @@
 
 use serde_json::Value;
 
-use crate::grade::{chartom, cvqa};
+use crate::bench::chartom::grade as chartom;
+use crate::bench::cvqa::grade as cvqa;
 use crate::model::{FactFormat, Item, Review};
 use crate::store::Store;
 use crate::tui::app::State;

@@ -85,7 +85,7 @@ pub(super) fn spawn_summary(state: &State, seq: u64, tx: Sender<Msg>) {
     std::thread::spawn(move || {
         // The summary reads the file as it is on disk plus the journal, so it includes
         // every verdict recorded so far.
-        let r = crate::journal::open_with_journal(&path)
+        let r = crate::session::open_with_journal(&path)
             .map_err(|e| e.to_string())
             .map(|(store, _, _)| draw::summary_value(&store));
         let _ = tx.send(Msg::Summary { seq, result: r });

@@ -43,7 +43,7 @@ pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<
         }
         let mut key = kv(t, "Key", &grading::fact_key_display(fact));
         // The rule behind stats' "Suspect answer keys" and the filter's "suspect key".
-        if let Some(s) = crate::grade::chartom::suspect_key(item) {
+        if let Some(s) = crate::bench::chartom::grade::suspect_key(item) {
             key.spans.push(Span::styled(
                 format!(
                     "  suspect key: {}/{} human answers agree",
@@ -214,7 +214,7 @@ impl View for ChartomView {
         if let Some(mind) = r.mind {
             // The HMI `verdict stats` scores MIND against: the file's, else recomputed.
             let recomputed = grading::chartom_hmi(item).map(|h| h.hmi);
-            let hmi = crate::grade::chartom::mind_target(item, recomputed);
+            let hmi = crate::bench::chartom::grade::mind_target(item, recomputed);
             let whose = if item.mind.is_none() && hmi.is_some() {
                 " (recomputed)"
             } else {
@@ -227,7 +227,7 @@ impl View for ChartomView {
                     match hmi {
                         Some(h) => format!(
                             "  vs HMI {h:.2}{whose} · squared error {:.4}",
-                            crate::grade::chartom::squared_error(mind, h)
+                            crate::bench::chartom::grade::squared_error(mind, h)
                         ),
                         None => "  (no HMI: not scored)".into(),
                     },
