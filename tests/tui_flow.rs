@@ -866,3 +866,111 @@ fn a_long_status_message_wraps_instead_of_being_cut() {
         render_to_string(&s, 80, 24)
     });
 }
+
+// ----- 14. the summary's HMI plot: every model, and a legend for every mark -----------
+
+/// The summary of chartom.jsonl (three models) at `w`×`h`: the plot box's rows, from
+/// its title to its bottom border.
+fn hmi_plot(theme: ThemeName, w: u16, h: u16) -> (Vec<String>, ratatui::buffer::Buffer) {
+    let (_d, p) = sample("chartom.jsonl");
+    let mut s = state_sized(&p, Keymap::default(), w, h);
+    s.theme = verdict::tui::theme::Theme::new(theme);
+    ch(&mut s, 's');
+    let v = verdict::tui::grading::summary_value(&s.store);
+    s.update(Msg::Summary {
+        seq: s.summary_seq,
+        result: Ok(v),
+    });
+    let backend = ratatui::backend::TestBackend::new(w, h);
+    let mut term = ratatui::Terminal::new(backend).unwrap();
+    term.draw(|f| verdict::tui::draw::draw(&s, f)).unwrap();
+    let buf = term.backend().buffer().clone();
+    let out = render_to_string(&s, w, h);
+    let rows: Vec<String> = out
+        .lines()
+        .skip_while(|l| !l.contains("HMI ranking"))
+        .take_while(|l| !l.trim_start_matches('│').starts_with('└'))
+        .map(str::to_string)
+        .collect();
+    assert!(!rows.is_empty(), "{out}");
+    (rows, buf)
+}
+
+#[test]
+fn the_hmi_plot_shows_every_model_and_its_legend_every_mark() {
+    let models = ["gpt-4o", "llava-1.6", "qwen2-vl"];
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        let (rows, _) = hmi_plot(ThemeName::Mono, w, h);
+        let all = rows.join("\n");
+        let plot: Vec<&str> = rows
+            .iter()
+            .filter(|l| l.contains('┤'))
+            .map(|l| l.split('┤').nth(1).unwrap().trim_end_matches('│'))
+            .collect();
+        let legend: String = rows
+            .iter()
+            .skip_while(|l| !l.contains("rank"))
+            .skip(1)
+            .map(|l| l.trim_matches('│').to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        // every model named, each with its own mark, drawn once per chart
+        let mut marks = std::collections::HashSet::new();
+        for m in models {
+            let at = legend
+                .find(&format!(" {m}"))
+                .unwrap_or_else(|| panic!("{w}x{h}: {m} not in the legend\n{all}"));
+            let mark = legend[..at].chars().last().unwrap();
+            assert!(marks.insert(mark), "{w}x{h}: {mark} twice\n{all}");
+        }
+        // every mark in the plot is explained
+        for c in plot.iter().flat_map(|l| l.chars()).filter(|c| *c != ' ') {
+            assert!(
+                legend.contains(&format!("{c} ")),
+                "{w}x{h}: '{c}' drawn, not in the legend\n{all}"
+            );
+        }
+        // each chart's point and each model's prediction for it: 14 charts × (1 + 3)
+        let drawn: usize = plot
+            .iter()
+            .map(|l| l.chars().filter(|c| *c != ' ').count())
+            .sum();
+        let several = plot.iter().map(|l| l.matches('*').count()).sum::<usize>();
+        assert!(
+            drawn == 14 * 4 || several > 0,
+            "{w}x{h}: {drawn} marks\n{all}"
+        );
+        assert!(drawn >= 14, "{w}x{h}\n{all}");
+        insta::assert_snapshot!(format!("hmi_plot_{w}x{h}"), all);
+    }
+}
+
+#[test]
+fn the_hmi_plot_tells_the_models_apart_by_colour_in_the_light_theme() {
+    use ratatui::style::Color;
+    let (rows, buf) = hmi_plot(ThemeName::Light, 200, 50);
+    let legend_row = rows.iter().position(|l| l.contains("gpt-4o")).unwrap();
+    let top = (0..50u16)
+        .find(|&y| {
+            (0..200u16).any(|x| buf[(x, y)].symbol() == "H" && buf[(x + 1, y)].symbol() == "M")
+        })
+        .unwrap();
+    let y = top + legend_row as u16;
+    // the colour of each model's mark in the legend: distinct, none faint on white
+    let mut colours = Vec::new();
+    for m in ["gpt-4o", "llava-1.6", "qwen2-vl"] {
+        let line: String = (0..200u16)
+            .map(|x| buf[(x, y)].symbol().to_string())
+            .collect();
+        let at = line.find(&format!(" {m}")).unwrap();
+        let x = line[..at].chars().count() as u16 - 1;
+        let fg = buf[(x, y)].fg;
+        assert!(
+            !matches!(fg, Color::Gray | Color::White | Color::Reset),
+            "{m}: {fg:?}"
+        );
+        colours.push(fg);
+    }
+    colours.dedup();
+    assert_eq!(colours.len(), 3, "{colours:?}");
+}

@@ -1353,10 +1353,12 @@ fn hmi_plot_shows_every_point_with_distinct_glyphs() {
         .expect(&out);
     let plot: Vec<&str> = out.lines().skip(start + 1).collect();
     let legend = plot.iter().find(|l| l.contains("original")).expect(&out);
+    // every model's predictions, each with its own mark (issue 19 item 14)
     assert!(
         legend.contains("o original")
             && legend.contains("x manipulated")
-            && legend.contains("+ model's prediction"),
+            && legend.contains("1 gpt-4o")
+            && legend.contains("2 llava"),
         "{legend}"
     );
     let points: usize = plot
@@ -2751,7 +2753,7 @@ fn small_screen_texts_read_whole() {
 }
 
 #[test]
-fn the_hmi_plot_names_the_model_it_plots() {
+fn the_hmi_plot_names_the_models_it_plots() {
     let (_d, mut s) = state("chartom.jsonl");
     ch(&mut s, 's');
     summary_arrives(&mut s);
@@ -2760,7 +2762,11 @@ fn the_hmi_plot_names_the_model_it_plots() {
         .lines()
         .find(|l| l.contains("HMI ranking"))
         .unwrap_or_else(|| panic!("{out}"));
-    assert!(title.contains("gpt-4o"), "{title}");
+    // every model plotted: the title says so, the legend names each (issue 19 item 14)
+    assert!(title.contains("each model's MIND prediction"), "{title}");
+    for m in ["1 gpt-4o", "2 llava"] {
+        assert!(out.contains(m), "{m}: {out}");
+    }
 }
 
 #[test]
