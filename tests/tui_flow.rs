@@ -974,3 +974,42 @@ fn the_hmi_plot_tells_the_models_apart_by_colour_in_the_light_theme() {
     colours.dedup();
     assert_eq!(colours.len(), 3, "{colours:?}");
 }
+
+// ----- the picture at 80×24: one documented key hides it for the session -------------
+
+#[test]
+fn at_80x24_a_documented_key_hides_the_picture_for_the_session() {
+    use verdict::tui::layout::Screen;
+    let (_d, p) = sample("cvqa.jsonl");
+    // the image pane on a short terminal names the key, from the live keymap
+    let s = state_sized(&p, Keymap::default(), 80, 24);
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.lines().nth(1).unwrap().contains("H hides"), "{out}");
+    let mut km = Keymap::default();
+    let cfg = std::collections::BTreeMap::from([("hide_image".to_string(), vec!["Y".to_string()])]);
+    assert_eq!(km.apply_config(&cfg), Vec::<String>::new());
+    let mut s = state_sized(&p, km, 80, 24);
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.lines().nth(1).unwrap().contains("Y hides"), "{out}");
+    let text_before = Screen::of(&s).item.unwrap().text.height;
+    ch(&mut s, 'Y');
+    let sc = Screen::of(&s);
+    let areas = sc.item.unwrap();
+    assert!(areas.image.is_none() && areas.image_line.is_some());
+    assert_eq!(sc.image_cells(&s), None, "no picture is asked for");
+    assert!(
+        areas.text.height > text_before + 3,
+        "the rows are the item's"
+    );
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("picture hidden (Y shows it)"), "{out}");
+    // for the session: the next item's picture is hidden too; the key shows it again
+    ch(&mut s, 'n');
+    assert!(Screen::of(&s).item.unwrap().image.is_none());
+    ch(&mut s, 'Y');
+    assert!(Screen::of(&s).item.unwrap().image.is_some());
+    // a tall terminal draws a readable picture: no suggestion to hide it
+    let s = state_sized(&p, Keymap::default(), 200, 50);
+    let out = render_to_string(&s, 200, 50);
+    assert!(!out.contains("H hides"), "{out}");
+}

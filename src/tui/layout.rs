@@ -153,7 +153,7 @@ impl Screen {
             return None;
         }
         state.item()?.image.as_ref()?;
-        if side_by_side(state) && !state.zoom {
+        if (side_by_side(state) || state.image_hidden) && !state.zoom {
             return None;
         }
         // The pane as it is when the picture shows (a failed picture collapses it to a
@@ -180,8 +180,12 @@ pub fn image_collapsed(state: &State) -> bool {
 /// The body's image pane (or line) and text area for the current item.
 pub fn item_areas(state: &State, body: Rect) -> ItemAreas {
     let has_image = state.item().is_some_and(|i| i.image.is_some());
-    // Side by side, the columns need the rows: the image is one line (zoom shows it).
-    if has_image && !state.zoom && (image_collapsed(state) || side_by_side(state)) {
+    // Side by side, the columns need the rows: the image is one line (zoom shows it); so
+    // it is when the reviewer hid the picture.
+    if has_image
+        && !state.zoom
+        && (image_collapsed(state) || side_by_side(state) || state.image_hidden)
+    {
         let c = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).split(body);
         ItemAreas {
             image: None,

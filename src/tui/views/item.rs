@@ -462,6 +462,10 @@ pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
 pub(crate) fn draw_image_line(state: &State, f: &mut Frame, r: Rect, item: &Item) {
     let t = &state.theme;
     let why = match &state.image {
+        _ if state.image_hidden => format!(
+            "picture hidden ({} shows it)",
+            state.keymap.hint(Context::Global, Action::HideImage)
+        ),
         _ if side_by_side(state) => format!(
             "hidden side by side ({} shows it)",
             state.keymap.hint(Context::Global, Action::ZoomImage)
@@ -484,14 +488,27 @@ pub(crate) fn draw_image_line(state: &State, f: &mut Frame, r: Rect, item: &Item
     f.render_widget(Paragraph::new(line), r);
 }
 
+/// An image pane fewer rows high than this (its borders included) shows a picture too
+/// small to read well: its title names the zoom and hide keys.
+const SMALL_PICTURE_ROWS: u16 = 9;
+
 pub(crate) fn draw_image(state: &State, f: &mut Frame, r: Rect, item: &Item) {
     let t = &state.theme;
+    // A picture of a few rows (a short terminal) is hard to read: the title says which
+    // keys make it bigger or give its rows to the item.
+    let hint = if r.height < SMALL_PICTURE_ROWS && !state.zoom {
+        format!(
+            " · {} zooms, {} hides",
+            state.keymap.hint(Context::Global, Action::ZoomImage),
+            state.keymap.hint(Context::Global, Action::HideImage)
+        )
+    } else {
+        String::new()
+    };
+    let room = (r.width as usize).saturating_sub(4 + hint.chars().count());
     let title = format!(
-        " {} ",
-        one_line(&truncate(
-            item.image.as_deref().unwrap_or(""),
-            r.width.saturating_sub(4) as usize
-        ))
+        " {}{hint} ",
+        one_line(&truncate(item.image.as_deref().unwrap_or(""), room.max(8)))
     );
     let b = block(t, title);
     let inner = b.inner(r);
