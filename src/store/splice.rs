@@ -143,7 +143,11 @@ impl Style {
         } else if members.len() > 1 {
             // from the first value to the second key
             text[first.value.end..members[1].key_start].to_string()
-        } else if let Some(o) = outer.filter(|o| !o.comma.contains('\n')) {
+        } else if let Some(c) = inner_comma(&text[first.value.clone()]) {
+            // one member shows no comma: the one of the object it holds, if any
+            c
+        } else if let Some(o) = outer.filter(|o| !o.comma.contains('\n') && o.kv == kv) {
+            // one member shows no comma: the object around's, when it is written alike
             o.comma.clone()
         } else if kv.ends_with(' ') {
             ", ".into()
@@ -169,6 +173,17 @@ impl Style {
     fn indent(&self) -> Option<&str> {
         self.comma.split_once('\n').map(|(_, i)| i)
     }
+}
+
+/// Between the first two members of the object `text`, when it is one with two members
+/// or more on one line.
+fn inner_comma(text: &str) -> Option<String> {
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    let m = object_members(text).ok()?;
+    let c = &text[m.first()?.value.end..m.get(1)?.key_start];
+    (!c.contains('\n')).then(|| c.to_string())
 }
 
 /// `value` as JSON text to put after a key laid out in `style`: on one line with the
@@ -309,6 +324,27 @@ pub(super) fn splice_member(
         (None, None) => out.push_str(text),
     }
     Ok(out)
+}
+
+/// The item `text` with member `key` set to `value` in the item's own layout (for
+/// `merge`, which writes a whole `reviews`): a present member's value is replaced,
+/// rendered in the layout of the object it replaces; a new one goes after the last
+/// member. Every other byte is kept; a key present twice is an error.
+pub(crate) fn set_member_like(text: &str, key: &str, value: &Value) -> Result<String, ItemError> {
+    let members = object_members(text)?;
+    let style = Style::of(text, &members, None);
+    let vstyle = match members.iter().find(|m| m.key == key) {
+        Some(m) => {
+            let old = &text[m.value.clone()];
+            match object_members(old) {
+                Ok(inner) => Style::of(old, &inner, Some(&style)),
+                Err(_) => style.clone(),
+            }
+        }
+        None => style.clone(),
+    };
+    let rendered = render(value, &vstyle);
+    splice_member(text, &members, key, Some(&rendered), key, &style)
 }
 
 /// The item `text` with `reviews.<reviewer>` set to `review` (or removed), every other
