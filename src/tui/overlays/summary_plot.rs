@@ -81,7 +81,7 @@ pub(crate) fn draw_hmi_plot(state: &State, f: &mut Frame, area: Rect, v: &Value)
     let n = pts.len();
     let nm = models.len();
     // a column per chart and per model's prediction of it, when they all fit
-    let stride = if n > 0 { pw / n } else { pw };
+    let stride = pw.checked_div(n).unwrap_or(pw);
     let grouped = nm > 0 && stride > nm;
     let model_style = |k: usize| [t.accent, t.accent2, t.warn, t.text][k % 4];
     let model_mark = |k: usize| -> char {
