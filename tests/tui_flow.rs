@@ -876,7 +876,7 @@ fn hmi_plot(theme: ThemeName, w: u16, h: u16) -> (Vec<String>, ratatui::buffer::
     let mut s = state_sized(&p, Keymap::default(), w, h);
     s.theme = verdict::tui::theme::Theme::new(theme);
     ch(&mut s, 's');
-    let v = verdict::tui::grading::summary_value(&s.store);
+    let v = verdict::tui::summary::compute(&s.store);
     s.update(Msg::Summary {
         seq: s.summary_seq,
         result: Ok(v),

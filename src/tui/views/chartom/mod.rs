@@ -5,7 +5,6 @@ use ratatui::text::{Line, Span};
 
 use crate::model::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
-use crate::tui::grading;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, sanitize};
 use crate::tui::views::View;
@@ -15,6 +14,9 @@ use crate::tui::views::common::{
 };
 use crate::tui::views::model_line::NOT_GRADED;
 use crate::tui::views::status::act;
+
+pub mod grading;
+pub mod histogram;
 
 pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
     let t = &state.theme;
@@ -79,7 +81,7 @@ pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<
 /// log-scaled buckets when the answers span orders of magnitude.
 pub(crate) fn histogram_lines(state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
     let t = &state.theme;
-    let Some(h) = grading::histogram(item, state.model_name().as_deref(), 10) else {
+    let Some(h) = histogram::histogram(item, state.model_name().as_deref(), 10) else {
         return vec![];
     };
     let mut out = vec![
