@@ -1008,6 +1008,15 @@ fn at_80x24_a_documented_key_hides_the_picture_for_the_session() {
     assert!(Screen::of(&s).item.unwrap().image.is_none());
     ch(&mut s, 'Y');
     assert!(Screen::of(&s).item.unwrap().image.is_some());
+    // what is graded stays in sight: a CHARTOM item opened at its justification's grade
+    // is still there once the picture's rows are the item's
+    let (_d2, p2) = sample("chartom.jsonl");
+    let mut s = state_sized(&p2, Keymap::default(), 80, 24);
+    let grade = "1 identifies · 2 partial · 3 misses";
+    assert!(render_to_string(&s, 80, 24).contains(grade));
+    ch(&mut s, 'H');
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains(grade), "{out}");
     // a tall terminal draws a readable picture: no suggestion to hide it
     let s = state_sized(&p, Keymap::default(), 200, 50);
     let out = render_to_string(&s, 200, 50);

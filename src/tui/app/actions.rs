@@ -119,7 +119,8 @@ impl State {
                 // (the loop asks for the picture at its pane's new size, as for zoom)
                 self.image_hidden = !self.image_hidden;
                 self.zoom = false;
-                self.scroll = 0;
+                // what is graded stays in sight in the pane's new height
+                self.scroll = crate::tui::draw::target_scroll(self);
             }
             Action::OpenImage => match self.image_path() {
                 Some(p) => fx.push(Effect::OpenExternal(p)),
