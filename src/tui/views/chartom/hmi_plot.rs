@@ -1,14 +1,16 @@
-//! The summary's HMI plot (the paper's Figure 3), drawn in text cells.
+//! CHARTOM's plot on the summary page: the HMI ranking (the paper's Figure 3), drawn in text cells.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
-use serde_json::Value;
 
+use crate::bench::chartom::stats::ChartStat;
 use crate::tui::app::State;
+use crate::tui::summary::finite;
 use crate::tui::text::one_line;
+use crate::tui::views::chartom::summary::Predictions;
 use crate::tui::views::common::block;
 
 /// The paper's Figure 3: charts sorted by HMI, originals and manipulated with their own
@@ -18,41 +20,37 @@ use crate::tui::views::common::block;
 /// beside it, so nothing hides under anything; else they share the chart's column and a
 /// cell holding several gets a glyph of its own. The legend explains every mark drawn,
 /// on as many lines as it needs.
-pub(crate) fn draw_hmi_plot(state: &State, f: &mut Frame, area: Rect, v: &Value) {
+pub(crate) fn draw_hmi_plot(
+    state: &State,
+    f: &mut Frame,
+    area: Rect,
+    charts: &[ChartStat],
+    predictions: &Predictions,
+) {
     let t = &state.theme;
-    let Some(charts) = v["benchmarks"]["chartom"]["charts"].as_array() else {
-        return;
-    };
-    // Every model with a prediction, by name; one file's single `prediction` as one model.
-    let mut models: Vec<String> = charts
-        .iter()
-        .filter_map(|c| c["predictions"].as_object())
+    let preds = |k: usize| predictions.0.get(k).and_then(Option::as_ref);
+    // Every model with a prediction, by name.
+    let mut models: Vec<String> = (0..charts.len())
+        .filter_map(preds)
         .flat_map(|o| o.keys().cloned())
         .collect();
     models.sort();
     models.dedup();
-    let single = models.is_empty() && charts.iter().any(|c| c["prediction"].is_number());
-    if single {
-        models.push("model".into());
-    }
     let mut pts: Vec<(f64, bool, Vec<Option<f64>>)> = charts
         .iter()
-        .filter_map(|c| {
-            let h = c["hmi"].as_f64().or_else(|| c["hmi_recomputed"].as_f64())?;
-            let id = c["id"].as_str().unwrap_or("");
-            let manip = c["version"]
-                .as_str()
+        .enumerate()
+        .filter_map(|(k, c)| {
+            let h = finite(c.hmi).or_else(|| finite(c.hmi_recomputed))?;
+            let manip = c
+                .version
+                .as_deref()
                 .map(|s| s == "manipulated")
-                .unwrap_or(id.ends_with("_2"));
-            let preds = if single {
-                vec![c["prediction"].as_f64()]
-            } else {
-                models
-                    .iter()
-                    .map(|m| c["predictions"][m.as_str()].as_f64())
-                    .collect()
-            };
-            Some((h, manip, preds))
+                .unwrap_or(c.id.ends_with("_2"));
+            let p = models
+                .iter()
+                .map(|m| preds(k).and_then(|p| *p.get(m)?))
+                .collect();
+            Some((h, manip, p))
         })
         .collect();
     pts.sort_by(|a, b| a.0.total_cmp(&b.0));
