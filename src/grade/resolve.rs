@@ -227,24 +227,15 @@ fn vote_penalty(graders: &[(&ResponseGrades, usize)], tied: &Cell<bool>) -> Opti
 }
 
 fn majority_grades(graders: &[(&ResponseGrades, usize)], tied: &Cell<bool>) -> ResponseGrades {
-    ResponseGrades {
-        chartom: crate::bench::chartom::fields::Grades {
-            fact_correct: vote_field(graders, |g| g.chartom.fact_correct.as_ref(), tied),
-            justification: vote_field(graders, |g| g.chartom.justification.as_ref(), tied),
-        },
-        chartom_qa: crate::bench::chartom_qa::fields::Grades {
-            bonus: vote_bonus(graders, tied),
-            penalty: vote_penalty(graders, tied),
-        },
-        cvqa: crate::bench::cvqa::fields::Grades {
-            original_correct: vote_field(graders, |g| g.cvqa.original_correct.as_ref(), tied),
-            counterfactual_correct: vote_field(
-                graders,
-                |g| g.cvqa.counterfactual_correct.as_ref(),
-                tied,
-            ),
-        },
-    }
+    let mut g = ResponseGrades::default();
+    g.chartom.fact_correct = vote_field(graders, |g| g.chartom.fact_correct.as_ref(), tied);
+    g.chartom.justification = vote_field(graders, |g| g.chartom.justification.as_ref(), tied);
+    g.chartom_qa.bonus = vote_bonus(graders, tied);
+    g.chartom_qa.penalty = vote_penalty(graders, tied);
+    g.cvqa.original_correct = vote_field(graders, |g| g.cvqa.original_correct.as_ref(), tied);
+    g.cvqa.counterfactual_correct =
+        vote_field(graders, |g| g.cvqa.counterfactual_correct.as_ref(), tied);
+    g
 }
 
 /// Generic resolution: `take` extracts what a review says about the target (None: it says
