@@ -204,10 +204,10 @@ impl State {
     /// Keep every scroll position within its text as it is now (a note undone, a view
     /// left, a resize), so the scroll keys act at once.
     pub(super) fn clamp_scroll(&mut self) {
-        let page_max = crate::tui::draw::page_max_scroll(self);
+        let page_max = crate::tui::geometry::page_max_scroll(self);
         match &mut self.mode {
             Mode::Help { scroll } | Mode::Summary { scroll } => *scroll = (*scroll).min(page_max),
-            _ => self.scroll = self.scroll.min(crate::tui::draw::max_scroll(self)),
+            _ => self.scroll = self.scroll.min(crate::tui::geometry::max_scroll(self)),
         }
     }
 
