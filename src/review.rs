@@ -1,68 +1,11 @@
-//! What the reviewer's grading keys do to a review: plain functions on [`Review`] and
-//! [`ResponseGrades`], with no terminal and no file in sight. The reviewer (`tui::app`)
+//! What the reviewer's keys do to a review that is not one benchmark's (each benchmark's
+//! grading operations are methods of its own review types, in `bench/<name>/review.rs`):
+//! plain functions on [`Review`] and [`ResponseGrades`], with no terminal and no file in
+//! sight. The reviewer (`tui::app`)
 //! calls these; what each key writes is specified in docs/format.md ("What the default
 //! keys write").
 
-use crate::model::{
-    CvqaReason, CvqaStatus, Item, JustificationGrade, Response, ResponseGrades, Review,
-};
-
-/// C-VQA accept: the generated question is about the image and its answer is right.
-pub fn accept(r: &mut Review) {
-    r.cvqa.status = Some(CvqaStatus::Accept);
-    r.cvqa.image_related = Some(true);
-    r.cvqa.answer_ok = Some(true);
-    r.cvqa.reason = None;
-    r.cvqa.reason_text = None;
-    r.cvqa.fixed_question = None;
-    r.cvqa.fixed_answer = None;
-}
-
-/// C-VQA reject with a reason, and with `other` the reviewer's words (`text`; blank:
-/// none). The verification is replaced whole: nothing an earlier accept or fix implied
-/// (`image_related`, `answer_ok`) stays behind.
-pub fn reject(r: &mut Review, reason: CvqaReason, text: Option<&str>) {
-    r.cvqa.status = Some(CvqaStatus::Reject);
-    r.cvqa.reason = Some(reason);
-    r.cvqa.reason_text = text
-        .map(str::trim)
-        .filter(|t| !t.is_empty() && reason == CvqaReason::Other)
-        .map(str::to_string);
-    r.cvqa.fixed_question = None;
-    r.cvqa.fixed_answer = None;
-    r.cvqa.image_related = None;
-    r.cvqa.answer_ok = None;
-    match reason {
-        CvqaReason::NotImageRelated => r.cvqa.image_related = Some(false),
-        CvqaReason::WrongAnswer => r.cvqa.answer_ok = Some(false),
-        _ => {}
-    }
-}
-
-/// C-VQA fix: the corrected counterfactual question `q` and answer `a`, against the
-/// file's pair (`question`, `answer`), for the reviewer's `reason`. Only the part that
-/// changed is written.
-pub fn fix(
-    r: &mut Review,
-    (question, answer): (&str, &str),
-    (q, a): (&str, &str),
-    reason: CvqaReason,
-    text: Option<&str>,
-) {
-    r.cvqa.status = Some(CvqaStatus::Fix);
-    // An empty field fixes nothing: the original stands (docs/format.md).
-    let fixed =
-        |new: &str, old: &str| (!new.trim().is_empty() && new != old).then(|| new.to_string());
-    r.cvqa.fixed_question = fixed(q, question);
-    r.cvqa.fixed_answer = fixed(a, answer);
-    r.cvqa.answer_ok = Some(r.cvqa.fixed_answer.is_none());
-    r.cvqa.image_related = Some(reason != CvqaReason::NotImageRelated);
-    r.cvqa.reason_text = text
-        .map(str::trim)
-        .filter(|t| !t.is_empty() && reason == CvqaReason::Other)
-        .map(str::to_string);
-    r.cvqa.reason = Some(reason);
-}
+use crate::model::{Item, Response, ResponseGrades, Review};
 
 /// Change the grades of `model`'s response: top level on an item with one response,
 /// under `models.<model>` otherwise (docs/format.md, change #12).
@@ -83,62 +26,6 @@ pub fn change_grades(
             r.models.insert(model.to_string(), g);
         }
     }
-}
-
-/// CHARTOM: the justification grade.
-pub fn justification(g: &mut ResponseGrades, j: JustificationGrade) {
-    g.chartom.justification = Some(j);
-}
-
-/// Automatic → correct → wrong → automatic (the overrides' cycle).
-pub fn cycle(v: Option<bool>) -> Option<bool> {
-    match v {
-        None => Some(true),
-        Some(true) => Some(false),
-        Some(false) => None,
-    }
-}
-
-/// CHARTOM `x`: cycle the FACT grade override.
-pub fn cycle_fact(g: &mut ResponseGrades) {
-    g.chartom.fact_correct = cycle(g.chartom.fact_correct);
-}
-
-/// C-VQA `1`: cycle the original answer's grade override.
-pub fn cycle_original(g: &mut ResponseGrades) {
-    g.cvqa.original_correct = cycle(g.cvqa.original_correct);
-}
-
-/// C-VQA `2`: cycle the counterfactual answer's grade override.
-pub fn cycle_counterfactual(g: &mut ResponseGrades) {
-    g.cvqa.counterfactual_correct = cycle(g.cvqa.counterfactual_correct);
-}
-
-/// CharToM-QA: tick or untick bonus point `n` (1-based).
-pub fn toggle_bonus(g: &mut ResponseGrades, n: u32) {
-    let mut b = g.chartom_qa.bonus.take().unwrap_or_default();
-    if let Some(p) = b.iter().position(|&x| x == n) {
-        b.remove(p);
-    } else {
-        b.push(n);
-        b.sort_unstable();
-    }
-    g.chartom_qa.bonus = Some(b);
-}
-
-/// CharToM-QA: no bonus point covered (an explicit empty `bonus`).
-pub fn no_bonus(g: &mut ResponseGrades) {
-    g.chartom_qa.bonus = Some(vec![]);
-}
-
-/// CharToM-QA: the penalty text (`None` or blank: graded, no penalty). The bonus points
-/// are left as they are: a penalty is not a bonus grade.
-pub fn set_penalty(g: &mut ResponseGrades, text: Option<&str>) {
-    g.chartom_qa.penalty = Some(
-        text.map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(str::to_string),
-    );
 }
 
 /// Other benchmarks: the free verdict.

@@ -7,6 +7,7 @@ pub mod eval;
 pub mod export;
 pub mod fields;
 pub mod grade;
+pub mod review;
 pub mod stats;
 pub(crate) mod stats_text;
 

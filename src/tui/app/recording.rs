@@ -68,7 +68,7 @@ impl State {
     }
 
     pub(super) fn justification(&mut self, g: JustificationGrade, fx: &mut Vec<Effect>) -> bool {
-        self.change_grades(fx, |gr| review::justification(gr, g))
+        self.change_grades(fx, |gr| gr.chartom.set_justification(g))
     }
 
     /// Reject for `reason`; "other" first asks for a few words.
@@ -81,7 +81,7 @@ impl State {
             self.mode = Mode::RejectOther(TextEdit::new(&cur, false));
             return;
         }
-        if self.change_review(fx, |r, _| review::reject(r, reason, None)) {
+        if self.change_review(fx, |r, _| r.cvqa.reject(reason, None)) {
             self.advance_after(&rejected(reason), fx);
         }
     }
@@ -169,7 +169,7 @@ impl State {
             return;
         };
         if self.change_review(fx, |r, _| {
-            review::fix(r, (&cf.question, &cf.answer), (q, a), reason, text)
+            r.cvqa.fix((&cf.question, &cf.answer), (q, a), reason, text)
         }) {
             self.advance_after(&format!("fixed ({})", reason.name()), fx);
         }
