@@ -1,5 +1,6 @@
 //! Keys and the mouse: what each does to the state.
 
+use crate::tui::views::cvqa::popups;
 use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
 
 use crate::model::CvqaReason;
@@ -217,7 +218,7 @@ impl State {
                         self.mode = Mode::Normal;
                         if self.change_review(fx, |r, _| r.cvqa.reject(CvqaReason::Other, Some(&t)))
                         {
-                            self.advance_after(&super::recording::rejected(CvqaReason::Other), fx);
+                            self.advance_after(&popups::rejected(CvqaReason::Other), fx);
                         }
                     }
                     _ => {}
@@ -246,7 +247,7 @@ impl State {
                     }
                     Outcome::Submit(reason) => {
                         self.mode = Mode::Normal;
-                        self.fix_with((&q, &a), reason, None, fx);
+                        popups::fix_with(self, (&q, &a), reason, None, fx);
                     }
                     _ => {}
                 }
@@ -265,7 +266,7 @@ impl State {
                     }
                     Outcome::Submit(t) => {
                         self.mode = Mode::Normal;
-                        self.fix_with((&q, &a), CvqaReason::Other, Some(&t), fx);
+                        popups::fix_with(self, (&q, &a), CvqaReason::Other, Some(&t), fx);
                     }
                     _ => {}
                 }
@@ -276,7 +277,7 @@ impl State {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(reason) => {
                         self.mode = Mode::Normal;
-                        self.reject(reason, fx);
+                        popups::reject(self, reason, fx);
                     }
                     _ => {}
                 }
@@ -287,7 +288,7 @@ impl State {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit((q, a)) => {
                         self.mode = Mode::Normal;
-                        self.fix(q, a);
+                        popups::fix(self, q, a);
                     }
                     _ => {}
                 }
