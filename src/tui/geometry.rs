@@ -29,6 +29,19 @@ pub fn max_scroll(state: &State) -> u16 {
         .unwrap_or(0)
 }
 
+/// Is the cell (`column`, `row`) in the context pane beside the item (the mouse's wheel
+/// scrolls the pane under the pointer)?
+pub fn aside_at(state: &State, column: u16, row: u16) -> bool {
+    let screen = Screen::of(state);
+    if screen.too_small {
+        return false;
+    }
+    item_panes(state, item_areas(state, screen.body))
+        .panes
+        .iter()
+        .any(|p| p.aside && crate::tui::layout::contains(p.rect, column, row))
+}
+
 /// The context pane's visible rows and how far it can scroll ((0, 0): none on screen).
 pub fn aside_geometry(state: &State) -> (u16, u16) {
     let screen = Screen::of(state);

@@ -114,6 +114,13 @@ impl State {
                     self.set_status("this item has no image", Level::Warn);
                 }
             }
+            Action::HideImage => {
+                // (the loop asks for the picture at its pane's new size, as for zoom)
+                self.image_hidden = !self.image_hidden;
+                self.zoom = false;
+                // what is graded stays in sight in the pane's new height
+                self.scroll = crate::tui::draw::target_scroll(self);
+            }
             Action::OpenImage => match self.image_path() {
                 Some(p) => fx.push(Effect::OpenExternal(p)),
                 None => self.set_status("this item has no image", Level::Warn),

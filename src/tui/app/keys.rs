@@ -65,7 +65,8 @@ impl State {
 
     /// The wheel scrolls what is drawn under the pointer, in the screen's rectangles: the
     /// search popup's or the filter menu's list (one entry a notch, the list following),
-    /// the help or summary page, or the item's text. Nothing over the rest of a search or
+    /// the help or summary page, the context pane beside the item (at 160 columns and
+    /// more), or else the item's text. Nothing over the rest of a search or
     /// filter popup's screen (the item it hides), nor on a terminal too small to show
     /// anything but the size message (where every scroll is clamped to 0 anyway).
     fn on_wheel(&mut self, m: MouseEvent, down: bool) {
@@ -97,6 +98,7 @@ impl State {
             }
             return;
         }
+        let over_context = crate::tui::geometry::aside_at(self, m.column, m.row);
         match &mut self.mode {
             Mode::Help { .. } | Mode::Summary { .. } if down => {
                 let max = crate::tui::geometry::page_max_scroll(self);
@@ -105,6 +107,15 @@ impl State {
                 }
             }
             Mode::Help { scroll } | Mode::Summary { scroll } => *scroll = scroll.saturating_sub(3),
+            // the context pane beside the item scrolls on its own
+            _ if over_context => {
+                let (_, max) = crate::tui::draw::aside_geometry(self);
+                self.aside_scroll = if down {
+                    self.aside_scroll.saturating_add(3).min(max)
+                } else {
+                    self.aside_scroll.saturating_sub(3)
+                };
+            }
             _ if down => self.scroll_down(3),
             _ => self.scroll = self.scroll.saturating_sub(3),
         }
