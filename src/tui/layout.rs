@@ -5,9 +5,12 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 
 use crate::tui::app::{ImageSlot, Mode, State};
-use crate::tui::draw::{MIN_H, MIN_W};
 use crate::tui::overlays::{filter, search};
 use crate::tui::views::{footer, status};
+
+/// The smallest terminal the reviewer draws in; a smaller one shows only a message.
+pub const MIN_W: u16 = 50;
+pub const MIN_H: u16 = 14;
 
 /// Where everything is on a screen.
 #[derive(Debug, Clone, PartialEq)]

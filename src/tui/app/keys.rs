@@ -98,10 +98,10 @@ impl State {
             }
             return;
         }
-        let over_context = crate::tui::draw::aside_at(self, m.column, m.row);
+        let over_context = crate::tui::geometry::aside_at(self, m.column, m.row);
         match &mut self.mode {
             Mode::Help { .. } | Mode::Summary { .. } if down => {
-                let max = crate::tui::draw::page_max_scroll(self);
+                let max = crate::tui::geometry::page_max_scroll(self);
                 if let Mode::Help { scroll } | Mode::Summary { scroll } = &mut self.mode {
                     *scroll = scroll.saturating_add(3).min(max.max(*scroll));
                 }
@@ -130,8 +130,8 @@ impl State {
         };
         let global = self.keymap.lookup(Context::Global, Key::from_event(&k));
         // The help and the summary scroll no further than their end.
-        let page_max = crate::tui::draw::page_max_scroll(self);
-        let page_rows = crate::tui::draw::page_rows_of_page(self);
+        let page_max = crate::tui::geometry::page_max_scroll(self);
+        let page_rows = crate::tui::geometry::page_rows_of_page(self);
         // The key that opened the help or the summary closes it.
         let toggles = matches!(
             (&self.mode, global),
@@ -327,7 +327,7 @@ impl State {
 
     /// Scroll the item's text down, no further than its end at the current size.
     pub(super) fn scroll_down(&mut self, by: u16) {
-        let max = crate::tui::draw::max_scroll(self);
+        let max = crate::tui::geometry::max_scroll(self);
         self.scroll = self.scroll.saturating_add(by).min(max.max(self.scroll));
     }
 }

@@ -126,28 +126,7 @@ pub(crate) fn bonus_block(
         }
         out.push(Line::from(spans));
     }
-    if !hide {
-        match &judge {
-            Some(JudgeBonus::Unparsable(s)) => out.push(Line::from(Span::styled(
-                format!(" judge's bonus unparsable ({}): not counted", one_line(s)),
-                t.warn,
-            ))),
-            None => out.push(Line::from(Span::styled(" no LLM-judge grades", t.dim))),
-            _ => {}
-        }
-        if let Some(j) = &r.judge {
-            out.push(kv(
-                t,
-                " Judge penalty",
-                &j.penalty_text().unwrap_or_else(|| "none".into()),
-            ));
-        }
-    } else {
-        out.push(Line::from(Span::styled(
-            " (blind: the judge is hidden until you grade)",
-            t.dim,
-        )));
-    }
+    judge_lines(t, r, judge.as_ref(), hide, &mut out);
     let pen = match mine.as_ref().and_then(|g| g.chartom_qa.penalty.clone()) {
         None => "not graded".to_string(),
         Some(None) => "none".to_string(),
@@ -168,6 +147,38 @@ pub(crate) fn bonus_block(
     }
     out.push(Line::from(spans));
     out
+}
+
+/// What the LLM judge said of the bonus points and the penalty (unless blind).
+fn judge_lines(
+    t: &Theme,
+    r: &Response,
+    judge: Option<&JudgeBonus>,
+    hide: bool,
+    out: &mut Vec<Line<'static>>,
+) {
+    if !hide {
+        match judge {
+            Some(JudgeBonus::Unparsable(s)) => out.push(Line::from(Span::styled(
+                format!(" judge's bonus unparsable ({}): not counted", one_line(s)),
+                t.warn,
+            ))),
+            None => out.push(Line::from(Span::styled(" no LLM-judge grades", t.dim))),
+            _ => {}
+        }
+        if let Some(j) = &r.judge {
+            out.push(kv(
+                t,
+                " Judge penalty",
+                &j.penalty_text().unwrap_or_else(|| "none".into()),
+            ));
+        }
+    } else {
+        out.push(Line::from(Span::styled(
+            " (blind: the judge is hidden until you grade)",
+            t.dim,
+        )));
+    }
 }
 
 /// The CharToM-QA view.

@@ -10,7 +10,7 @@ use crate::model::Item;
 use crate::tui::app::{ImageSlot, Mode, State};
 use crate::tui::image;
 use crate::tui::keymap::{Action, Context};
-use crate::tui::layout::{ItemAreas, Screen, item_areas, side_by_side};
+use crate::tui::layout::{ItemAreas, side_by_side};
 use crate::tui::text::{one_line, sanitize, truncate};
 use crate::tui::views;
 use crate::tui::views::common::{block, scroll_indicator, view_item};
@@ -19,18 +19,18 @@ use crate::tui::views::verdicts::{Scope, review_lines};
 
 /// One scrolled pane of the item view.
 pub(crate) struct Pane {
-    rect: Rect,
+    pub(crate) rect: Rect,
     title: Line<'static>,
     /// A line pinned at the top, never scrolled away: my grade and what it applies to.
     pinned: Option<Line<'static>>,
-    lines: Vec<Line<'static>>,
+    pub(crate) lines: Vec<Line<'static>>,
     /// The line where what is graded begins (`View::target`), when not the top.
-    target: Option<usize>,
+    pub(crate) target: Option<usize>,
     /// The selected response's first line (its model tabs) and the line after its grades:
     /// when what is graded does not fit from `target`, the item opens at the response.
-    response: Option<(usize, usize)>,
+    pub(crate) response: Option<(usize, usize)>,
     /// The context pane beside the item (scrolled by `State::aside_scroll`).
-    aside: bool,
+    pub(crate) aside: bool,
 }
 
 /// The item view's layout and content: computed once per frame, drawn by `draw_item`,
@@ -42,7 +42,7 @@ pub(crate) struct ItemPanes {
     image_line: Option<Rect>,
     /// C-VQA: the original and counterfactual pair in two columns (title, left, right).
     pair: Option<(Rect, Line<'static>, Vec<Line<'static>>, Vec<Line<'static>>)>,
-    panes: Vec<Pane>,
+    pub(crate) panes: Vec<Pane>,
 }
 
 /// The width from which a view's aside (`View::aside`) is a pane of its own.
@@ -309,105 +309,6 @@ pub(crate) fn pane_geometry(p: &Pane) -> (Rect, u16) {
         .line_count(text.width.max(1));
     let max = (total as u16).saturating_sub(text.height);
     (text, max)
-}
-
-/// How far the item's text can scroll at the current terminal size: the scroll keys stop
-/// there, so `PgDn` never shows a blank pane.
-pub fn max_scroll(state: &State) -> u16 {
-    let screen = Screen::of(state);
-    if screen.too_small {
-        return 0;
-    }
-    item_panes(state, item_areas(state, screen.body))
-        .panes
-        .iter()
-        .filter(|p| !p.aside)
-        .map(|p| pane_geometry(p).1)
-        .max()
-        .unwrap_or(0)
-}
-
-/// Is the cell (`column`, `row`) in the context pane beside the item (the mouse's wheel
-/// scrolls the pane under the pointer)?
-pub fn aside_at(state: &State, column: u16, row: u16) -> bool {
-    let screen = Screen::of(state);
-    if screen.too_small {
-        return false;
-    }
-    item_panes(state, item_areas(state, screen.body))
-        .panes
-        .iter()
-        .any(|p| p.aside && crate::tui::layout::contains(p.rect, column, row))
-}
-
-/// The context pane's visible rows and how far it can scroll ((0, 0): none on screen).
-pub fn aside_geometry(state: &State) -> (u16, u16) {
-    let screen = Screen::of(state);
-    if screen.too_small {
-        return (0, 0);
-    }
-    item_panes(state, item_areas(state, screen.body))
-        .panes
-        .iter()
-        .find(|p| p.aside)
-        .map(|p| {
-            let (text, max) = pane_geometry(p);
-            (text.height, max)
-        })
-        .unwrap_or((0, 0))
-}
-
-/// Where the item's text opens: the top when all of it fits or what is graded is on the
-/// first page; else scrolled so that what is graded (`View::target`) is the first line.
-pub fn target_scroll(state: &State) -> u16 {
-    let screen = Screen::of(state);
-    if screen.too_small {
-        return 0;
-    }
-    let panes = item_panes(state, item_areas(state, screen.body));
-    let Some(p) = panes.panes.iter().find(|p| p.target.is_some()) else {
-        return 0;
-    };
-    let (text, max) = pane_geometry(p);
-    let rows_to = |k: usize| {
-        Paragraph::new(p.lines[..k.min(p.lines.len())].to_vec())
-            .wrap(Wrap { trim: false })
-            .line_count(text.width.max(1)) as u16
-    };
-    // What is graded ends with the selected response's grades (else the text's end).
-    let end = rows_to(p.response.map_or(p.lines.len(), |(_, end)| end));
-    // All of it on the first page: no need to scroll.
-    if max == 0 || end <= text.height {
-        return 0;
-    }
-    let mut row = rows_to(p.target.unwrap_or(0));
-    // What is graded does not fit from its start (a question and a long response over a
-    // checklist): open at the response, the question a scroll up.
-    if let Some((first, _)) = p.response
-        && end.saturating_sub(row) > text.height
-    {
-        row = rows_to(first).max(row);
-    }
-    row.min(max)
-}
-
-/// How far `PgDn`/`PgUp` move the item's text: the visible rows of the pane that scrolls
-/// furthest (the one whose indicator counts lines), less one row kept for context.
-pub fn page_rows(state: &State) -> u16 {
-    let screen = Screen::of(state);
-    let rows = if screen.too_small {
-        0
-    } else {
-        item_panes(state, item_areas(state, screen.body))
-            .panes
-            .iter()
-            .filter(|p| !p.aside)
-            .map(pane_geometry)
-            .max_by_key(|(_, max)| *max)
-            .map(|(text, _)| text.height)
-            .unwrap_or(0)
-    };
-    rows.saturating_sub(1).max(1)
 }
 
 pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
