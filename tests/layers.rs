@@ -215,3 +215,25 @@ fn the_reader_finds_imports() {
         ["a", "b", "e", "g"].map(String::from).to_vec()
     );
 }
+
+/// The reviewer's pure `update` (`tui/app/`) asks `tui/geometry.rs` how far things scroll;
+/// it never calls drawing code.
+#[test]
+fn the_state_imports_no_drawing_code() {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut fs_ = Vec::new();
+    files(&base.join("tui/app"), &base, &mut fs_);
+    assert!(!fs_.is_empty());
+    let wrong: Vec<String> = fs_
+        .iter()
+        .filter(|rel| {
+            let text = production_text(&fs::read_to_string(base.join(rel)).unwrap());
+            text.contains("tui::draw") || text.contains("super::draw")
+        })
+        .map(|rel| rel.display().to_string())
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "tui/app files that call drawing code: {wrong:?}"
+    );
+}
