@@ -80,18 +80,18 @@ impl State {
             Action::ScrollDown => self.scroll_down(1),
             Action::ScrollUp => self.scroll = self.scroll.saturating_sub(1),
             // The page is worked out (a layout of the screen) only for these two keys.
-            Action::PageDown => self.scroll_down(crate::tui::draw::page_rows(self)),
+            Action::PageDown => self.scroll_down(crate::tui::geometry::page_rows(self)),
             Action::PageUp => {
                 self.scroll = self
                     .scroll
-                    .saturating_sub(crate::tui::draw::page_rows(self))
+                    .saturating_sub(crate::tui::geometry::page_rows(self))
             }
             Action::NextModel => {
                 let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
                 if n > 1 {
                     self.model = (self.model + 1) % n;
                     if !self.side_by_side {
-                        self.scroll = crate::tui::draw::target_scroll(self);
+                        self.scroll = crate::tui::geometry::target_scroll(self);
                     }
                 } else {
                     self.set_status(one_response(n, "no other model to switch to"), Level::Info);
@@ -119,7 +119,7 @@ impl State {
                 self.image_hidden = !self.image_hidden;
                 self.zoom = false;
                 // what is graded stays in sight in the pane's new height
-                self.scroll = crate::tui::draw::target_scroll(self);
+                self.scroll = crate::tui::geometry::target_scroll(self);
             }
             Action::OpenImage => match self.image_path() {
                 Some(p) => fx.push(Effect::OpenExternal(p)),
@@ -163,10 +163,10 @@ impl State {
                 self.aside_scroll = 0;
             }
             Action::ContextDown | Action::ContextUp => {
-                let (rows, max) = crate::tui::draw::aside_geometry(self);
+                let (rows, max) = crate::tui::geometry::aside_geometry(self);
                 if rows == 0 {
                     // No context pane at this width: the context is in the item's text.
-                    let d = crate::tui::draw::page_rows(self);
+                    let d = crate::tui::geometry::page_rows(self);
                     if action == Action::ContextDown {
                         self.scroll_down(d);
                     } else {

@@ -109,7 +109,7 @@ impl State {
             Mode::Help { scroll } | Mode::Summary { scroll } => *scroll = scroll.saturating_sub(3),
             // the context pane beside the item scrolls on its own
             _ if over_context => {
-                let (_, max) = crate::tui::draw::aside_geometry(self);
+                let (_, max) = crate::tui::geometry::aside_geometry(self);
                 self.aside_scroll = if down {
                     self.aside_scroll.saturating_add(3).min(max)
                 } else {

@@ -130,7 +130,7 @@ impl State {
         if let Some(k) = next {
             let from = self.model_name().unwrap_or_default();
             self.model = k;
-            self.scroll = crate::tui::draw::target_scroll(self);
+            self.scroll = crate::tui::geometry::target_scroll(self);
             let to = self.model_name().unwrap_or_default();
             self.set_status(
                 format!(
