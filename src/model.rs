@@ -290,5 +290,37 @@ pub(crate) fn ser_double_option<S: serde::Serializer>(
     }
 }
 
+/// `v` as JSON text with every object's keys sorted (two values equal as JSON, whatever
+/// their key order, give the same text; number spellings are kept).
+pub fn canonical(v: &Value, out: &mut String) {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (n, k) in keys.into_iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::to_string(k).expect("a string serializes"));
+                out.push(':');
+                canonical(&m[k], out);
+            }
+            out.push('}');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for (n, x) in a.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                canonical(x, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&serde_json::to_string(other).expect("a Value serializes")),
+    }
+}
+
 #[cfg(test)]
 mod tests;

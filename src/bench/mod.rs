@@ -72,6 +72,17 @@ pub(crate) fn layout_of_object(obj: &Map<String, Value>) -> Option<Benchmark> {
     None
 }
 
+/// `verdict merge`: how a line in a benchmark's own layout that has no id is matched
+/// across files (its key and how messages name it), as that benchmark says; `None` when
+/// no benchmark matches lines like it.
+pub(crate) fn merge_identity(obj: &Map<String, Value>) -> Option<(String, String)> {
+    lm_eval::merge_identity(obj).or_else(|| chartom_qa::eval::merge_identity(obj))
+}
+
+/// The words of [`merge_identity`]'s rules, for `verdict merge`'s messages.
+pub(crate) const MERGE_IDENTITIES: &str =
+    "an lm-eval sample by its doc_id and filter, a CharToM-QA evaluation line by its content";
+
 /// What a file's path tells about the lines in a benchmark's own layout, worked out once
 /// when the file is opened (the model a CharToM-QA evaluation file or an lm-eval samples
 /// file is of; lm-eval's run beside its samples).

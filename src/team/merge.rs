@@ -29,7 +29,8 @@ pub enum MergeError {
         message: String,
     },
     #[error(
-        "{file}, line {line}: {message}; merge matches items by id (an lm-eval sample by its doc_id and filter, a CharToM-QA evaluation line by its content)"
+        "{file}, line {line}: {message}; merge matches items by id ({})",
+        crate::bench::MERGE_IDENTITIES
     )]
     NoId {
         file: String,
@@ -216,79 +217,15 @@ pub fn read_item(name: &str, store: &Store, i: usize) -> Result<ReadItem, MergeE
 }
 
 /// An item's identity (see [`read_item`]): its key and how messages name it. `obj` is
-/// the item without `reviews`.
+/// the item without `reviews`. Without an id, the benchmark of a line in its own layout
+/// says how its lines are matched (`bench::merge_identity`).
 fn identity(obj: &Map<String, Value>) -> Result<(String, String), String> {
     match obj.get("id") {
         Some(Value::String(s)) => return Ok((format!("id:{s}"), s.clone())),
         Some(Value::Null) | None => {}
         Some(_) => return Err("the item's `id` is not a string".into()),
     }
-    if let (Some(doc), Some(filter)) = (obj.get("doc_id"), obj.get("filter"))
-        && crate::bench::lm_eval::is_sample(obj)
-    {
-        let doc = match doc {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
-        let filter = match filter {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
-        return Ok((
-            format!("lm-eval:{doc}:{filter}"),
-            format!("doc_id {doc} ({filter})"),
-        ));
-    }
-    if !crate::bench::chartom_qa::eval::is_eval_object(obj) {
-        return Err("the item has no `id`".into());
-    }
-    let mut key = String::from("content:");
-    canonical(&Value::Object(obj.clone()), &mut key);
-    // Named by its book and question (the lines are in every message that names it).
-    let short = |k: &str| {
-        let t = obj.get(k).and_then(Value::as_str).unwrap_or("");
-        let mut s: String = t.chars().take(40).collect();
-        if s.len() < t.len() {
-            s.push('…');
-        }
-        s
-    };
-    Ok((
-        key,
-        format!("{} · {}", short("book_name"), short("question")),
-    ))
-}
-
-/// `v` as JSON text with every object's keys sorted (two values equal as JSON, whatever
-/// their key order, give the same text; number spellings are kept).
-pub(crate) fn canonical(v: &Value, out: &mut String) {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (n, k) in keys.into_iter().enumerate() {
-                if n > 0 {
-                    out.push(',');
-                }
-                out.push_str(&serde_json::to_string(k).expect("a string serializes"));
-                out.push(':');
-                canonical(&m[k], out);
-            }
-            out.push('}');
-        }
-        Value::Array(a) => {
-            out.push('[');
-            for (n, x) in a.iter().enumerate() {
-                if n > 0 {
-                    out.push(',');
-                }
-                canonical(x, out);
-            }
-            out.push(']');
-        }
-        other => out.push_str(&serde_json::to_string(other).expect("a Value serializes")),
-    }
+    crate::bench::merge_identity(obj).ok_or_else(|| "the item has no `id`".into())
 }
 
 /// Whether the files `split` would write from `store` can be merged back: every item

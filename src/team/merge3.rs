@@ -25,7 +25,8 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::merge::{MergeError, canonical, first_difference, read_item, splice_reviews};
+use super::merge::{MergeError, first_difference, read_item, splice_reviews};
+use crate::model::canonical;
 use crate::store::Store;
 
 /// One side's item. Its content (the item without `reviews`) is not kept, only a hash of

@@ -168,3 +168,27 @@ pub fn eval_model_name(path: &std::path::Path) -> Option<String> {
     let stem = path.file_stem()?.to_str()?;
     (!stem.is_empty()).then(|| stem.to_string())
 }
+
+/// How `verdict merge` matches an evaluation line across files, having no id (one line
+/// per question and response): by its content, the line without `reviews` as a JSON value
+/// (key order does not matter), named by its book and question; `None` for another line.
+pub fn merge_identity(obj: &serde_json::Map<String, Value>) -> Option<(String, String)> {
+    if !is_eval_object(obj) {
+        return None;
+    }
+    let mut key = String::from("content:");
+    crate::model::canonical(&Value::Object(obj.clone()), &mut key);
+    // Named by its book and question (the lines are in every message that names it).
+    let short = |k: &str| {
+        let t = obj.get(k).and_then(Value::as_str).unwrap_or("");
+        let mut s: String = t.chars().take(40).collect();
+        if s.len() < t.len() {
+            s.push('…');
+        }
+        s
+    };
+    Some((
+        key,
+        format!("{} · {}", short("book_name"), short("question")),
+    ))
+}

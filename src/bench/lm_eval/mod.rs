@@ -18,6 +18,29 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+/// How `verdict merge` matches a sample across files, having no id: by its `doc_id` and
+/// `filter` (key and how messages name it); `None` for a line that is no sample.
+pub fn merge_identity(obj: &Map<String, Value>) -> Option<(String, String)> {
+    let (Some(doc), Some(filter)) = (obj.get("doc_id"), obj.get("filter")) else {
+        return None;
+    };
+    if !is_sample(obj) {
+        return None;
+    }
+    let doc = match doc {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let filter = match filter {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    Some((
+        format!("lm-eval:{doc}:{filter}"),
+        format!("doc_id {doc} ({filter})"),
+    ))
+}
+
 /// A line is an lm-eval sample when it names no `benchmark` and has the keys every
 /// logged sample has: `doc_id`, `arguments` and `filtered_resps`.
 pub fn is_sample(obj: &Map<String, Value>) -> bool {
