@@ -10,8 +10,8 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::bench::chartom::grade::format_number;
 pub use crate::bench::kit::row::Row;
+use crate::bench::kit::text::format_number;
 use crate::model::Item;
 use crate::store::Store;
 

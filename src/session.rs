@@ -40,6 +40,15 @@ pub struct Opened {
     pub kept_aside: Vec<PathBuf>,
 }
 
+/// Open a result set's file, a folder named for one said in the registry's words (what
+/// to open in it, or how to import it: [`crate::bench::folder_error`]).
+pub fn open_store(path: &Path) -> Result<Store, StoreError> {
+    Store::open(path).map_err(|e| match e {
+        StoreError::Folder { path } => crate::bench::folder_error(&path),
+        e => e,
+    })
+}
+
 /// Open `file` for `reviewer`'s session. The file is opened first, so a failed open
 /// leaves no journal behind. Journals of other sessions still running stay theirs; those
 /// left by sessions that ended (killed) are to be folded by this one. Journals holding

@@ -40,6 +40,9 @@ pub enum StoreError {
     },
     #[error("{path}: not a result set: {message}")]
     Document { path: PathBuf, message: String },
+    /// A folder where a result set is expected (`bench::folder_error` says what to do).
+    #[error("{path}: not a result set: is a folder")]
+    Folder { path: PathBuf },
     #[error(
         "{path}: the file was changed by another program since it was read; not overwriting it (reopen it to see the changes)"
     )]
@@ -147,17 +150,6 @@ impl Stamp {
     }
 }
 
-/// The error for a folder given where a result set is expected: for lm-eval's output,
-/// each samples file with the command that opens it; else how to import a CHARTOM folder.
-pub fn folder_error(path: &Path) -> StoreError {
-    StoreError::Document {
-        path: path.to_path_buf(),
-        message: crate::bench::lm_eval::folder::hint(path).unwrap_or_else(|| {
-            "is a folder (to import a CHARTOM folder, use `verdict import chartom`)".into()
-        }),
-    }
-}
-
 /// The folder a file is in (`.` for a bare file name).
 pub fn parent_dir(p: &Path) -> PathBuf {
     match p.parent() {
@@ -211,7 +203,9 @@ fn open_regular(path: &Path) -> Result<(File, fs::Metadata), StoreError> {
     let meta = f.metadata().map_err(io_err)?;
     let ft = meta.file_type();
     if ft.is_dir() {
-        return Err(folder_error(path));
+        return Err(StoreError::Folder {
+            path: path.to_path_buf(),
+        });
     }
     if !ft.is_file() {
         return Err(StoreError::NotRegular {

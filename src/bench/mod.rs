@@ -72,6 +72,17 @@ pub(crate) fn layout_of_object(obj: &Map<String, Value>) -> Option<Benchmark> {
     None
 }
 
+/// The error for a folder given where a result set is expected: for lm-eval's output,
+/// each samples file with the command that opens it; else how to import a CHARTOM folder.
+pub fn folder_error(path: &std::path::Path) -> crate::store::StoreError {
+    crate::store::StoreError::Document {
+        path: path.to_path_buf(),
+        message: lm_eval::folder::hint(path).unwrap_or_else(|| {
+            "is a folder (to import a CHARTOM folder, use `verdict import chartom`)".into()
+        }),
+    }
+}
+
 /// `verdict merge`: how a line in a benchmark's own layout that has no id is matched
 /// across files (its key and how messages name it), as that benchmark says; `None` when
 /// no benchmark matches lines like it.

@@ -43,7 +43,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // A folder is told what to open before anything else (lm-eval's output lists its
     // samples files).
     if file.is_dir() {
-        return Err(crate::store::folder_error(&file).into());
+        return Err(crate::bench::folder_error(&file).into());
     }
     if !on_a_terminal() {
         anyhow::bail!(

@@ -29,7 +29,7 @@ pub fn open_with_journal(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Re
 }
 
 fn read_with_journals(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
-    let mut store = Store::open(path)?;
+    let mut store = super::open_store(path)?;
     #[cfg(test)]
     crate::store::test_hook::at("read-after-open");
     let mut total = Replay::default();

@@ -2,6 +2,7 @@
 //! against the key, MIND squared error, and the Human Misleadingness Index recomputed from
 //! human answers with its acceptable interval.
 
+use crate::bench::kit::text::format_number;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -44,11 +45,6 @@ impl ParsedFact {
             ParsedFact::Range(a, b) => format!("{}–{}", format_number(*a), format_number(*b)),
         }
     }
-}
-
-/// A number without needless digits: `1200`, `1.2`, `-3`.
-pub fn format_number(x: f64) -> String {
-    format!("{x}")
 }
 
 /// The answer key of a FACT question.

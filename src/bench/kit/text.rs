@@ -62,3 +62,8 @@ pub(crate) fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
 pub(crate) fn clean(s: &str) -> String {
     sanitize::line(s).into_owned()
 }
+
+/// A number without needless digits: `1200`, `1.2`, `-3`.
+pub fn format_number(x: f64) -> String {
+    format!("{x}")
+}

@@ -84,7 +84,7 @@ fn number_histogram(
             };
             Bucket {
                 label: if edges.len() < 2 || l == u {
-                    chartom::format_number(lo)
+                    crate::bench::kit::text::format_number(lo)
                 } else {
                     format!("{}–{}", short(l), short(u))
                 },
