@@ -1,0 +1,169 @@
+//! The screen of an Inspect AI sample (docs/format.md, "Inspect AI logs"): the sample's
+//! id and epoch, its input (a text or messages), the target and the choices, the model's
+//! completion, every scorer's value, answer and explanation (with the edits the log
+//! holds), and the log's figures; graded correct / incorrect / ambiguous-target on the
+//! headline scorer.
+
+use ratatui::text::{Line, Span};
+
+use crate::bench::inspect::Verdict;
+use crate::bench::inspect::sample::{Input, Sample, value_text};
+use crate::bench::inspect::spec::sample;
+use crate::model::{Item, ResponseGrades, Review};
+use crate::tui::app::State;
+use crate::tui::keymap::Action;
+use crate::tui::views::View;
+use crate::tui::views::common::{heading, kv, text_lines};
+
+/// The view of an Inspect sample.
+pub struct InspectView;
+
+/// The letter Inspect's multiple choice gives the `i`-th choice.
+fn letter(i: usize) -> String {
+    char::from_u32('A' as u32 + i as u32)
+        .filter(|_| i < 26)
+        .map_or_else(|| (i + 1).to_string(), |c| c.to_string())
+}
+
+fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
+    let t = &state.theme;
+    let mut out = Vec::new();
+    let mut about = format!("{}   epoch: {}", s.id_text(), s.epoch);
+    if let Some(task) = &s.run.task {
+        about.push_str(&format!("   task: {task}"));
+    }
+    out.push(kv(t, "sample", &about));
+    if let Some(e) = &s.error {
+        out.push(kv(t, "error", e));
+    }
+    out.push(heading(t, "Input"));
+    match &s.input {
+        Input::Text(x) => out.extend(text_lines(x, t.text)),
+        Input::Messages(ms) => {
+            for m in ms {
+                out.push(Line::from(Span::styled(format!("[{}]", m.role), t.dim)));
+                out.extend(text_lines(&m.text, t.text));
+            }
+        }
+    }
+    out.push(Line::from(""));
+    out.push(heading(t, "Target"));
+    out.extend(text_lines(&s.target_text(), t.good));
+    if !s.choices.is_empty() {
+        out.push(Line::from(""));
+        out.push(heading(t, "Choices (* target)"));
+        let targets: Vec<String> = s.target.iter().map(value_text).collect();
+        for (i, c) in s.choices.iter().enumerate() {
+            let l = letter(i);
+            let is_target = targets.contains(&l);
+            out.push(Line::from(vec![
+                Span::styled(
+                    format!("{} {l}) ", if is_target { '*' } else { ' ' }),
+                    t.dim,
+                ),
+                Span::styled(
+                    crate::tui::text::one_line(c),
+                    if is_target { t.good } else { t.text },
+                ),
+            ]));
+        }
+    }
+    out.push(Line::from(""));
+    out.push(heading(t, "Output (completion)"));
+    out.extend(text_lines(&s.completion, t.accent));
+    out.push(Line::from(""));
+    out.push(heading(
+        t,
+        "Scores (verdicts grade the headline scorer, marked >)",
+    ));
+    for sc in &s.scores {
+        let head = sc.name == s.headline;
+        let value = if sc.original != sc.value && !sc.original.is_null() {
+            format!(
+                "{} (scored {})",
+                value_text(&sc.value),
+                value_text(&sc.original)
+            )
+        } else {
+            value_text(&sc.value)
+        };
+        out.push(Line::from(vec![
+            Span::styled(
+                format!("{} {}: ", if head { '>' } else { ' ' }, sc.name),
+                t.dim,
+            ),
+            Span::styled(value, if head { t.accent } else { t.text }),
+        ]));
+        if let Some(a) = &sc.answer {
+            out.push(kv(t, "    answer", &crate::tui::text::one_line(a)));
+        }
+        if let Some(e) = &sc.explanation {
+            out.push(kv(t, "    explanation", &crate::tui::text::one_line(e)));
+        }
+        for e in &sc.edits {
+            out.push(Line::from(Span::styled(
+                format!(
+                    "    edited to {} by {} at {}{}",
+                    value_text(&e.value),
+                    e.author.as_deref().unwrap_or("?"),
+                    e.at.as_deref().unwrap_or("?"),
+                    e.reason
+                        .as_deref()
+                        .map(|r| format!(": {}", crate::tui::text::one_line(r)))
+                        .unwrap_or_default()
+                ),
+                t.dim,
+            )));
+        }
+    }
+    if !s.harness.is_empty() {
+        out.push(Line::from(""));
+        out.push(heading(t, "The log's figures (results)"));
+        for f in &s.harness {
+            out.push(kv(
+                t,
+                &format!("{} {}", f.scorer, f.metric),
+                &value_text(&f.value),
+            ));
+        }
+    }
+    if s.messages.len() > 1 {
+        out.push(Line::from(""));
+        out.push(heading(t, "Messages"));
+        for m in &s.messages {
+            out.push(Line::from(Span::styled(format!("[{}]", m.role), t.dim)));
+            out.extend(text_lines(&m.text, t.text));
+        }
+    }
+    out
+}
+
+impl View for InspectView {
+    fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
+        match sample(item) {
+            Some(s) => sample_lines(state, s),
+            None => crate::tui::views::generic::generic_lines(state, &state.raw_shown()),
+        }
+    }
+
+    fn grade_parts(
+        &self,
+        _item: &Item,
+        mine: Option<&Review>,
+        _g: Option<&ResponseGrades>,
+        _model: Option<&str>,
+        _column: bool,
+    ) -> Vec<String> {
+        crate::tui::views::generic::verdict_parts(mine)
+    }
+
+    /// The three verdict keys, named by the values they write here.
+    fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>) {
+        for (a, v) in [Action::Pass, Action::Fail, Action::Unsure]
+            .into_iter()
+            .zip(Verdict::ALL)
+        {
+            parts.push((state.keymap.hint(state.context(), a), v.name().into()));
+        }
+    }
+}
