@@ -255,7 +255,7 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
     });
     for r in &item.responses {
         emit(Kind::Model, &r.model);
-        if crate::tui::grading::model_wrong(item, &r.model) {
+        if crate::bench::model_wrong(item, &r.model) {
             emit(Kind::Wrong, &r.model);
         }
     }

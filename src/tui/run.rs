@@ -373,7 +373,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
             "every verdict of this session is in {}; {} of earlier sessions could not be \
              applied and {} kept aside in {} (`verdict check` lists them)",
             opts.file.display(),
-            crate::journal::verdicts(aside),
+            crate::session::verdicts(aside),
             if aside == 1 { "is" } else { "are" },
             files.join(", ")
         )

@@ -1,8 +1,8 @@
 //! CHARTOM's variable in `verdict agree` (docs/teams.md): the justification grade of each
 //! response, an ordinal scale.
 
+use crate::bench::kit::agree::{ItemRatings, Variable};
 use crate::model::JustificationGrade;
-use crate::team::agree::{ItemRatings, Variable};
 
 use super::super::Benchmark::Chartom;
 

@@ -1,7 +1,7 @@
 //! The CHARTOM columns of `verdict export` (see [`Row`]).
 
-use crate::export::Row;
-use crate::grade::chartom;
+use super::grade;
+use crate::bench::kit::row::Row;
 use crate::model::Item;
 
 /// `x` to `digits` significant digits.
@@ -15,7 +15,7 @@ fn significant(x: f64, digits: usize) -> f64 {
 pub(crate) fn fill(row: &mut Row, it: &Item, model: &str) {
     let resp = it.response(model);
     let has_resp = resp.is_some();
-    let e = chartom::effective(it, model);
+    let e = grade::effective(it, model);
     row.raw_answer = resp.and_then(|r| r.fact.clone());
     row.parsed_answer = e.fact.display.clone();
     if has_resp {

@@ -2,8 +2,8 @@
 //! not and the penalty present or absent, by the reviewers and, as one more rater, by
 //! the LLM judge.
 
+use crate::bench::kit::agree::{ItemRatings, Variable};
 use crate::model::JudgeBonus;
-use crate::team::agree::{ItemRatings, Variable};
 
 use super::super::Benchmark::ChartomQa;
 

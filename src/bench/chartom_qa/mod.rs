@@ -14,8 +14,8 @@ use serde_json::{Map, Value};
 
 use crate::bench::Facet;
 use crate::bench::disagree::sorted;
-use crate::check::{BenchInfo, Ctx};
-use crate::export::Row;
+use crate::bench::kit::check::{BenchInfo, Ctx};
+use crate::bench::kit::row::Row;
 use crate::model::{Item, JudgeBonus, Response, ResponseGrades};
 
 /// The rules of ChartomQa.

@@ -1,14 +1,14 @@
 //! The C-VQA columns of `verdict export` (see [`Row`]).
 
-use crate::export::Row;
-use crate::grade::cvqa;
+use super::grade;
+use crate::bench::kit::row::Row;
 use crate::model::Item;
 
 /// Fill `row` with `model`'s response to `it`.
 pub(crate) fn fill(row: &mut Row, it: &Item, model: &str) {
     let resp = it.response(model);
     let has_resp = resp.is_some();
-    let e = cvqa::effective(it, model);
+    let e = grade::effective(it, model);
     if has_resp {
         row.raw_answer = resp.and_then(|r| r.original.clone());
         row.raw_counterfactual = resp.and_then(|r| r.counterfactual.clone());

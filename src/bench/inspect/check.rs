@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::sample::Sample;
 use super::{LINE_KEY, Verdict};
-use crate::check::Ctx;
+use crate::bench::kit::check::Ctx;
 
 pub(crate) fn check_line(c: &mut Ctx, obj: &Map<String, Value>) {
     let s: Option<Sample> = obj

@@ -12,9 +12,9 @@ use serde::Serialize;
 use super::Verdict;
 use super::edit::to_float;
 use super::spec::sample;
+use crate::bench::kit::sums::ResolutionCounts;
 use crate::grade::resolve::{resolve_response, resolve_verdict};
 use crate::model::Item;
-use crate::stats::ResolutionCounts;
 
 /// `benchmarks.inspect` in `verdict stats --json`.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
@@ -72,7 +72,7 @@ impl Sums {
         let verdict = resolve_verdict(&it.reviews);
         for resp in &it.responses {
             let r = resolve_response(&it.reviews, &resp.model, it.responses.len());
-            resolution.add(crate::stats::used(&r.source, &verdict.source));
+            resolution.add(crate::bench::kit::sums::used(&r.source, &verdict.source));
         }
         let h = s.headline_score();
         let now = h.and_then(|h| to_float(&h.value));

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::stats::InspectStats;
-use crate::stats::text::{clean, table};
+use crate::bench::kit::text::{clean, table};
 
 fn four(x: Option<f64>) -> String {
     x.map_or_else(|| "-".into(), |v| format!("{v:.4}"))

@@ -93,7 +93,7 @@ pub enum Effect {
         seq: u64,
         item: usize,
         id: Option<String>,
-        /// For an item without an id, what its content is (`journal::content_key`), to
+        /// For an item without an id, what its content is (`crate::session::content_key`), to
         /// find it again if lines were added or removed before it.
         key: Option<String>,
         reviewer: String,

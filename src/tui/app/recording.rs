@@ -125,7 +125,11 @@ impl State {
         }
         // The rule `verdict check` warns by: said now, but the verdict is the reviewer's.
         let problem = group.as_deref().filter(|_| a != cf.answer).and_then(|g| {
-            crate::check::cvqa_answer_problem(g, (q != cf.question).then_some(q.as_str()), &a)
+            crate::bench::cvqa::check::cvqa_answer_problem(
+                g,
+                (q != cf.question).then_some(q.as_str()),
+                &a,
+            )
         });
         if let Some(m) = problem {
             self.set_status(
@@ -372,7 +376,7 @@ impl State {
         for resp in &item.responses {
             if let Some(b) = r.for_model(&resp.model, n).and_then(|g| g.bonus.as_ref()) {
                 let (c, t): &mut (u64, u64) = out.entry(resp.model.clone()).or_default();
-                *c += crate::grade::chartom_qa::covered_count(b, points);
+                *c += crate::bench::chartom_qa::grade::covered_count(b, points);
                 *t += points as u64;
             }
         }
@@ -399,7 +403,7 @@ impl State {
         // Only an item without an id needs its content to be found again.
         let key = match id {
             Some(_) => None,
-            None => crate::journal::content_key(&self.store, item),
+            None => crate::session::content_key(&self.store, item),
         };
         fx.push(Effect::Record {
             seq,

@@ -8,7 +8,6 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use serde_json::Value;
 
 use crate::tui::app::State;
-use crate::tui::grading;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::overlays::page::max_scroll_of;
 use crate::tui::overlays::summary_plot::draw_hmi_plot;
@@ -337,7 +336,7 @@ pub(crate) fn summary_lines(state: &State, v: &Value, width: u16) -> (Vec<Line<'
     if let Some(a) = v.get("agreement").filter(|a| !a.is_null()) {
         lines.push(Line::from(""));
         lines.push(heading(t, "Agreement"));
-        for l in grading::agreement_lines(a) {
+        for l in crate::tui::summary::agreement_lines(a) {
             lines.push(Line::from(l));
         }
     }

@@ -6,7 +6,6 @@ use ratatui::text::{Line, Span};
 
 use crate::model::{Item, JudgeBonus, Response, ResponseGrades, Review};
 use crate::tui::app::{CONTEXT_LENGTHS, State};
-use crate::tui::grading;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, truncate};
 use crate::tui::views::View;
@@ -153,7 +152,7 @@ pub(crate) fn bonus_block(
     let n = item.bonus_points.len();
     let c = covered.iter().filter(|&&x| (x as usize) <= n).count();
     let mut spans = vec![Span::styled(format!(" Coverage {c}/{n}"), t.accent)];
-    if let Some((bc, bt)) = grading::running_bpc(state, &r.model) {
+    if let Some((bc, bt)) = running_bpc(state, &r.model) {
         spans.push(Span::styled(
             format!(
                 "   running BPC (my grades) {:.2} = {bc}/{bt}",
@@ -294,4 +293,10 @@ impl View for ChartomQaView {
             act(state, parts, a);
         }
     }
+}
+
+/// Covered / total bonus points over the CharToM-QA items I have graded (this session's
+/// grades and the file's), for `model`'s responses: BPC is per model (docs/stats.md).
+pub fn running_bpc(state: &State, model: &str) -> Option<(u64, u64)> {
+    state.rec.bpc_sum.get(model).copied()
 }

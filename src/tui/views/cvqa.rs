@@ -3,9 +3,9 @@
 
 use ratatui::text::{Line, Span};
 
+use crate::bench::cvqa::grade as cvqa;
 use crate::model::{CvqaReason, CvqaStatus, Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
-use crate::tui::grading;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, sanitize};
 use crate::tui::views::View;
@@ -57,7 +57,7 @@ pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, V
             cols.push(out);
             continue;
         };
-        let (stem, opts) = grading::split_options(&qa.question);
+        let (stem, opts) = split_options(&qa.question);
         out.extend(text_lines(stem, t.text));
         // The options packed side by side, as many to a line as fit a column: the
         // question, its options and its key stay in sight together.
@@ -154,7 +154,7 @@ impl View for CvqaView {
                 mine.counterfactual_correct,
             ),
         ] {
-            let g = grading::cvqa_answer(item, &r.model, cf);
+            let g = cvqa_answer(item, &r.model, cf);
             out.push(Line::from(vec![
                 Span::styled(format!("{label}: "), t.dim),
                 Span::styled(one_line(raw.unwrap_or("—")), t.text),
@@ -290,5 +290,59 @@ impl View for CvqaView {
         ] {
             act(state, parts, a);
         }
+    }
+}
+
+pub struct AnswerView {
+    pub parsed: Option<String>,
+    pub auto: bool,
+    pub effective: bool,
+    pub overridden: bool,
+    /// Graded against a reviewer's fixed key (this key), not the file's.
+    pub fixed_key: Option<String>,
+}
+
+pub fn cvqa_answer(item: &Item, model: &str, counterfactual: bool) -> AnswerView {
+    let e = cvqa::effective(item, model);
+    if counterfactual {
+        // A fix that counts changed the key or the question: the answer is graded against
+        // the fixed one (as `verdict stats` does for its figures after fixes).
+        match (&e.counterfactual_fixed, e.counterfactual_fixed_correct) {
+            (Some(g), Some(effective)) => AnswerView {
+                parsed: g.parsed.clone(),
+                auto: g.correct,
+                effective,
+                overridden: e.counterfactual_overridden,
+                fixed_key: Some(e.fixed_key.clone()),
+            },
+            _ => AnswerView {
+                parsed: e.counterfactual.parsed.clone(),
+                auto: e.counterfactual.correct,
+                effective: e.counterfactual_correct,
+                overridden: e.counterfactual_overridden,
+                fixed_key: None,
+            },
+        }
+    } else {
+        AnswerView {
+            parsed: e.original.parsed.clone(),
+            auto: e.original.correct,
+            effective: e.original_correct,
+            overridden: e.original_overridden,
+            fixed_key: None,
+        }
+    }
+}
+
+/// A synthetic question's stem and its inline options.
+pub fn split_options(question: &str) -> (&str, Vec<(char, String)>) {
+    let opts: Vec<(char, String)> = cvqa::options(question)
+        .into_iter()
+        .map(|(c, t)| (c, t.to_string()))
+        .collect();
+    if opts.is_empty() {
+        (question, opts)
+    } else {
+        (cvqa::question_stem(question), opts)
     }
 }

@@ -5,7 +5,6 @@ use ratatui::text::{Line, Span};
 
 use crate::model::{Item, ResponseGrades, Review};
 use crate::tui::app::State;
-use crate::tui::grading;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, truncate};
 use crate::tui::views;
@@ -107,7 +106,7 @@ pub(crate) fn comparison_lines(
     reviews: &[(String, Review)],
 ) -> Vec<Line<'static>> {
     let t = &state.theme;
-    let (names, rows) = grading::comparison(item, reviews);
+    let (names, rows) = comparison(item, reviews);
     let label_w = rows
         .iter()
         .map(|(l, _)| l.chars().count())
@@ -214,4 +213,83 @@ pub(crate) fn review_lines(state: &State, item: &Item, scope: Scope) -> Vec<Line
         out.extend(views::view_of(item.benchmark()).verdicts_footer(state));
     }
     out
+}
+
+/// Every reviewer's grades of an item side by side, for the adjudication queue: a header
+/// (the reviewers' names) and one row per field any of them set, item-level fields first,
+/// then each response's grades (`model · field`). Empty cells are "·".
+pub fn comparison(
+    item: &Item,
+    reviews: &[(String, Review)],
+) -> (Vec<String>, Vec<(String, Vec<String>)>) {
+    let n = item.responses.len();
+    let names: Vec<String> = reviews.iter().map(|(name, _)| name.clone()).collect();
+    let mut rows: Vec<(String, Vec<String>)> = Vec::new();
+    let mut row = |label: String, cells: Vec<Option<String>>| {
+        if cells.iter().any(Option::is_some) {
+            rows.push((
+                label,
+                cells
+                    .into_iter()
+                    .map(|c| c.unwrap_or_else(|| "·".into()))
+                    .collect(),
+            ));
+        }
+    };
+    let each = |f: &dyn Fn(&Review) -> Option<String>| -> Vec<Option<String>> {
+        reviews.iter().map(|(_, r)| f(r)).collect()
+    };
+    row(
+        "status".into(),
+        each(&|r| r.status.map(|s| s.name().to_string())),
+    );
+    row(
+        "reason".into(),
+        each(&|r| r.reason.map(|x| x.name().to_string())),
+    );
+    row("reason text".into(), each(&|r| r.reason_text.clone()));
+    row("fixed question".into(), each(&|r| r.fixed_question.clone()));
+    row("fixed answer".into(), each(&|r| r.fixed_answer.clone()));
+    row("verdict".into(), each(&|r| r.verdict.clone()));
+    for resp in &item.responses {
+        let m = resp.model.as_str();
+        let g = |r: &Review| r.for_model(m, n).cloned();
+        let yn = |b: Option<bool>| b.map(|b| if b { "correct" } else { "wrong" }.to_string());
+        row(
+            format!("{m} · justification"),
+            each(&|r| {
+                g(r).and_then(|g| g.justification)
+                    .map(|j| j.name().to_string())
+            }),
+        );
+        row(
+            format!("{m} · FACT"),
+            each(&|r| yn(g(r).and_then(|g| g.fact_correct))),
+        );
+        row(
+            format!("{m} · bonus"),
+            each(&|r| g(r).and_then(|g| g.bonus).map(|b| format!("{b:?}"))),
+        );
+        row(
+            format!("{m} · penalty"),
+            each(&|r| {
+                g(r).and_then(|g| g.penalty)
+                    .map(|p| p.unwrap_or_else(|| "none".into()))
+            }),
+        );
+        row(
+            format!("{m} · original"),
+            each(&|r| yn(g(r).and_then(|g| g.original_correct))),
+        );
+        row(
+            format!("{m} · counterfactual"),
+            each(&|r| yn(g(r).and_then(|g| g.counterfactual_correct))),
+        );
+    }
+    row("note".into(), each(&|r| r.note.clone()));
+    row(
+        "final".into(),
+        each(&|r| (r.is_final == Some(true)).then(|| "FINAL".to_string())),
+    );
+    (names, rows)
 }
