@@ -250,3 +250,44 @@ fn inspect_ai_reads_back_what_verdict_wrote() {
         assert_eq!(v["samples"]["q3@1"], Value::Null);
     }
 }
+
+fn verdict(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_verdict"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// `verdict check` says what it read the log as; `verdict stats --json` gives the log's
+/// figures and the headline scorer's accuracy, as the log says them.
+#[test]
+fn check_and_stats_read_both_logs() {
+    for name in ["vr_mc.eval", "vr_mc.json"] {
+        let f = fixture(name);
+        let out = verdict(&["check", f.to_str().unwrap()]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{text}");
+        assert!(
+            text.contains(&format!(
+                "read as an Inspect AI .{} log (8 samples × epochs; verdicts on scorer choice)",
+                &name[6..]
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains("8 items, 0 errors, 0 warnings, 0 notices"),
+            "{text}"
+        );
+        let out = verdict(&["stats", f.to_str().unwrap(), "--json"]);
+        assert!(out.status.success());
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let x = &v["benchmarks"]["inspect"];
+        assert_eq!(x["items"], json!(8));
+        assert_eq!(x["samples"], json!(4));
+        assert_eq!(x["scorer"], json!("choice"));
+        assert_eq!(x["harness"]["choice"]["accuracy"], json!(0.5));
+        assert_eq!(x["harness"]["match"]["stderr"], json!(0.28867513459481287));
+        assert_eq!(x["scorer_accuracy"], json!(0.5));
+        assert_eq!(x["corrected_accuracy"], json!(0.5));
+    }
+}

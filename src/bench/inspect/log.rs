@@ -730,8 +730,16 @@ impl Container for Log {
 
     fn describe(&self) -> String {
         match self.kind {
-            Kind::Eval(_) => "an Inspect AI .eval log".into(),
-            Kind::Json(_) => "an Inspect AI .json log".into(),
+            Kind::Eval(_) => format!(
+                "an Inspect AI .eval log ({} samples × epochs; verdicts on scorer {})",
+                self.samples.len(),
+                self.headline
+            ),
+            Kind::Json(_) => format!(
+                "an Inspect AI .json log ({} samples × epochs; verdicts on scorer {})",
+                self.samples.len(),
+                self.headline
+            ),
         }
     }
 }
