@@ -47,10 +47,11 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
         }
     }
     out.push(Line::from(""));
-    out.push(heading(t, "Target"));
-    out.extend(text_lines(&s.target_text(), t.good));
+    out.push(Line::from(vec![
+        Span::styled("target: ", t.dim),
+        Span::styled(crate::tui::text::one_line(&s.target_text()), t.good),
+    ]));
     if !s.choices.is_empty() {
-        out.push(Line::from(""));
         out.push(heading(t, "Choices (* target)"));
         let targets: Vec<String> = s.target.iter().map(value_text).collect();
         for (i, c) in s.choices.iter().enumerate() {
