@@ -291,3 +291,40 @@ fn check_and_stats_read_both_logs() {
         assert_eq!(x["corrected_accuracy"], json!(0.5));
     }
 }
+
+/// kill -9 right after a verdict: the log is untouched, the verdict is in the journal;
+/// the next session recovers it and its save writes it into the log as a score edit.
+#[test]
+fn kill_9_after_a_verdict_on_a_log_loses_nothing() {
+    let sb = Sandbox::new();
+    std::fs::copy(fixture("vr_mc.json"), sb.path("vr_mc.json")).unwrap();
+    let before = std::fs::read(sb.path("vr_mc.json")).unwrap();
+    let mut p = sb.open("vr_mc.json", &[], 60_000);
+    p.wait_for("Pick the prime");
+    p.send("2");
+    p.wait_for("✔ journaled");
+    p.signal(libc::SIGKILL);
+    p.wait_exit();
+    assert!(std::fs::read(sb.path("vr_mc.json")).unwrap() == before);
+    let mut p = sb.open("vr_mc.json", &[], 60_000);
+    p.wait_for("recovered 1 verdict from the journal (not yet saved into the file)");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    let v: Value = serde_json::from_slice(&std::fs::read(sb.path("vr_mc.json")).unwrap()).unwrap();
+    let s = v["samples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == json!("odd id/é \"quoted\"") && s["epoch"] == json!(1))
+        .unwrap();
+    assert_eq!(s["scores"]["choice"]["value"], json!("I"));
+    assert_eq!(
+        s["scores"]["choice"]["history"][1]["provenance"]["author"],
+        json!("erin")
+    );
+    // (the .json log lists the odd id first) q1 1, q2 0, odd id 0.5, q4 0
+    assert_eq!(
+        v["results"]["scores"][0]["metrics"]["accuracy"]["value"],
+        json!(0.375)
+    );
+}
