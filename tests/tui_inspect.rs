@@ -82,3 +82,54 @@ fn inspect_verdict_keys_write_correct_incorrect_ambiguous_target() {
         assert_eq!(r[0].1.as_ref().unwrap()["verdict"], json!(v), "key {c}");
     }
 }
+
+/// The summary page (`s`) shows the log's figures beside the human-corrected accuracy of
+/// the headline scorer (a log alice graded: q2's first epoch correct).
+#[test]
+fn the_summary_page_puts_the_logs_figures_beside_the_corrected_ones() {
+    verdict::bench::register_containers();
+    let (d, _) = state("vr_mc.eval");
+    let p = d.path().join("vr_mc.eval");
+    let mut store = Store::open(&p).unwrap();
+    let i = (0..store.len())
+        .find(|&i| store.item(i).unwrap().id.as_deref() == Some("q2 (epoch 1)"))
+        .unwrap();
+    store
+        .set_review(
+            i,
+            "alice",
+            Some(json!({"verdict": "correct", "at": "2026-11-26T23:00:00Z", "note": "typo"})),
+        )
+        .unwrap();
+    store.save().unwrap();
+    let mut s = support_state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        s.size = (w, h);
+        s.mode = verdict::tui::app::Mode::Normal;
+        let fx = ch(&mut s, 's');
+        assert!(fx.contains(&Effect::ComputeSummary { seq: s.summary_seq }));
+        let v = verdict::tui::summary::compute(&s.store);
+        s.update(Msg::Summary {
+            seq: s.summary_seq,
+            result: Ok(v),
+        });
+        let out = render_to_string(&s, w, h);
+        let at = out
+            .lines()
+            .position(|l| l.contains("choice · accuracy"))
+            .unwrap_or_else(|| panic!("{out}"));
+        let row = out
+            .lines()
+            .nth(at + 1)
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            row.contains("log 0.6250") && row.contains("corrected 0.6250"),
+            "{row}"
+        );
+        assert!(out.contains("Inspect AI · vr_mc · mockllm/model"), "{out}");
+        insta::assert_snapshot!(format!("summary_inspect_{w}x{h}"), out);
+    }
+}
