@@ -67,9 +67,15 @@ pub fn sniff(_path: &Path, bytes: &[u8]) -> Option<Result<Opened, String>> {
         }
         return Some(Log::read_eval(bytes, a).map(Log::opened));
     }
-    let head = &bytes[..bytes.len().min(512)];
-    let first = head.iter().find(|b| !b.is_ascii_whitespace());
-    if first != Some(&b'{') || memchr::memmem::find(head, b"\"version\"").is_none() {
+    // Inspect writes `{`, a new line, then `"version"` first: a JSON lines file (one
+    // object a line) never starts so, and is not parsed as a whole here.
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    let rest = bytes.get(start + 1..)?;
+    let key = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+    if bytes[start] != b'{'
+        || !rest[..key].contains(&b'\n')
+        || !rest[key..].starts_with(b"\"version\"")
+    {
         return None;
     }
     let doc: Value = serde_json::from_slice(&nan_as_null(bytes)).ok()?;

@@ -84,6 +84,14 @@ fn other_files_are_not_taken_for_inspect_logs() {
     assert!(log::sniff(p, br#"{"items": []}"#).is_none());
     assert!(log::sniff(p, br#"{"version": 2, "items": [], "eval": {"task": "t"}}"#).is_none());
     assert!(log::sniff(p, b"{\"id\": 1}\n{\"id\": 2}\n").is_none());
+    // JSON lines whose first line starts with `version` are not parsed as a log
+    assert!(
+        log::sniff(
+            p,
+            b"{\"version\": 2, \"eval\": {\"task\": \"t\"}}\n{\"version\": 3}\n"
+        )
+        .is_none()
+    );
     assert!(log::sniff(p, b"PK\x03\x04 not a zip").is_none());
     // a ZIP without Inspect's entries
     let mut z = Vec::new();
