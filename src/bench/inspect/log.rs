@@ -32,8 +32,9 @@ enum Kind {
 /// A sample of the log: where it is, and what the line made of it said.
 #[derive(Debug)]
 struct At {
-    /// `.eval`: the entry's name; `.json`: the index in `samples`.
+    /// `.eval`: the entry's name; `.json`: none.
     entry: Option<String>,
+    /// `.eval`: the entry's place in the archive; `.json`: the index in `samples`.
     index: usize,
     /// The sample's `id` as the log writes it (a string or a number).
     id: Value,
@@ -160,28 +161,40 @@ impl Log {
             )?,
         };
         let mut samples = Vec::new();
-        for e in &a.entries {
+        let mut log = Log {
+            kind: Kind::Json(Box::new(Value::Null)), // set below
+            bytes: Arc::new(Vec::new()),
+            header,
+            samples: Vec::new(),
+            headline: String::new(),
+            lines: Vec::new(),
+            withdrawn_at: OnceLock::new(),
+        };
+        let mut lines = Vec::new();
+        let (run, harness) = log.run_and_harness("eval");
+        for (k, e) in a.entries.iter().enumerate() {
             if !(e.name.starts_with("samples/") && e.name.ends_with(".json")) {
                 continue;
             }
             let v = parse(&zip::read(bytes, e)?, &e.name)?;
             samples.push(At {
                 entry: Some(e.name.clone()),
-                index: samples.len(),
+                index: k,
                 id: v.get("id").cloned().unwrap_or(Value::Null),
                 epoch: v.get("epoch").and_then(Value::as_u64).unwrap_or(1),
             });
+            if lines.is_empty() {
+                log.headline = log.find_headline(Some(&v));
+            }
+            lines.push(line_of(&v, &log.headline, &run, &harness));
         }
-        let mut log = Log {
-            kind: Kind::Eval(a),
-            bytes: Arc::new(bytes.to_vec()),
-            header,
-            samples,
-            headline: String::new(),
-            lines: Vec::new(),
-            withdrawn_at: OnceLock::new(),
-        };
-        log.lines = log.make_lines()?;
+        if lines.is_empty() {
+            log.headline = log.find_headline(None);
+        }
+        log.kind = Kind::Eval(a);
+        log.bytes = Arc::new(bytes.to_vec());
+        log.samples = samples;
+        log.lines = lines;
         Ok(log)
     }
 
@@ -214,7 +227,12 @@ impl Log {
             lines: Vec::new(),
             withdrawn_at: OnceLock::new(),
         };
-        log.lines = log.make_lines()?;
+        let (run, harness) = log.run_and_harness("json");
+        log.headline = log.find_headline(list.first());
+        log.lines = list
+            .iter()
+            .map(|s| line_of(s, &log.headline, &run, &harness))
+            .collect();
         Ok(log)
     }
 
@@ -235,9 +253,8 @@ impl Log {
         let at = &self.samples[k];
         match &self.kind {
             Kind::Eval(a) => {
-                let name = at.entry.as_deref().unwrap_or_default();
-                let e = a.entry(name).ok_or_else(|| format!("{name}: gone"))?;
-                parse(&zip::read(&self.bytes, e)?, name)
+                let e = &a.entries[at.index];
+                parse(&zip::read(&self.bytes, e)?, &e.name)
             }
             Kind::Json(doc) => Ok(doc["samples"][at.index].clone()),
         }
@@ -263,23 +280,15 @@ impl Log {
             .unwrap_or_default()
     }
 
-    fn make_lines(&mut self) -> Result<Vec<String>, String> {
-        let mut out = Vec::with_capacity(self.samples.len());
-        let harness = harness_figures(&self.header);
+    /// What every line says of the run, and the log's figures.
+    fn run_and_harness(&self, format: &str) -> (Value, Value) {
         let run = json!({
             "task": self.header.pointer("/eval/task").cloned().unwrap_or(Value::Null),
             "model": self.header.pointer("/eval/model").cloned().unwrap_or(Value::Null),
-            "format": match self.kind { Kind::Eval(_) => "eval", Kind::Json(_) => "json" },
+            "format": format,
             "status": self.header.get("status").cloned().unwrap_or(Value::Null),
         });
-        for k in 0..self.samples.len() {
-            let s = self.sample(k)?;
-            if k == 0 {
-                self.headline = self.find_headline(Some(&s));
-            }
-            out.push(line_of(&s, &self.headline, &run, &harness));
-        }
-        Ok(out)
+        (run, harness_figures(&self.header))
     }
 }
 
@@ -625,12 +634,10 @@ impl Log {
         let mut changed_scorers = std::collections::BTreeSet::new();
         for (&i, list) in &edits {
             let mut s = self.sample(i).map_err(io::Error::other)?;
-            let raw_nan = match (&self.kind, &self.samples[i].entry) {
-                (Kind::Eval(a), Some(name)) => a
-                    .entry(name)
-                    .and_then(|e| zip::read(&self.bytes, e).ok())
-                    .is_some_and(|b| has_nan(&b)),
-                _ => false,
+            let raw_nan = match &self.kind {
+                Kind::Eval(a) => zip::read(&self.bytes, &a.entries[self.samples[i].index])
+                    .is_ok_and(|b| has_nan(&b)),
+                Kind::Json(_) => false,
             };
             if raw_nan {
                 return Err(io::Error::other(format!(

@@ -134,9 +134,8 @@ impl Archive {
         starts.sort_unstable();
         for e in &mut entries {
             let next = starts
-                .iter()
+                .get(starts.partition_point(|&s| s <= e.offset))
                 .copied()
-                .find(|&s| s > e.offset)
                 .unwrap_or(cd_off);
             if e.offset >= next || next > b.len() as u64 {
                 return Err(bad("local record out of place"));
@@ -178,6 +177,11 @@ fn data<'a>(b: &'a [u8], e: &Entry) -> Result<&'a [u8], String> {
         .ok_or_else(|| format!("{}: data out of the file", e.name))
 }
 
+thread_local! {
+    static DCTX: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 /// The entry's content, inflated, checked against its CRC-32.
 pub fn read(b: &[u8], e: &Entry) -> Result<Vec<u8>, String> {
     let raw = data(b, e)?;
@@ -188,7 +192,16 @@ pub fn read(b: &[u8], e: &Entry) -> Result<Vec<u8>, String> {
             Ok(0)
         }
         DEFLATE => flate2::read::DeflateDecoder::new(raw).read_to_end(&mut out),
-        ZSTD => zstd::stream::read::Decoder::new(raw).and_then(|mut d| d.read_to_end(&mut out)),
+        ZSTD => DCTX.with(|d| {
+            // one decompression context per thread, not one per entry
+            let mut d = d.borrow_mut();
+            let d = match &mut *d {
+                Some(d) => d,
+                None => d.insert(zstd::bulk::Decompressor::new()?),
+            };
+            out = d.decompress(raw, e.size as usize)?;
+            Ok(out.len())
+        }),
         m => {
             return Err(format!(
                 "{}: compression method {m} is not supported",
