@@ -139,7 +139,7 @@ fn sighup_loses_nothing_and_folds_when_idle() {
     p.wait_exit();
     let (store, _, _) = verdict::session::open_with_journal(&sb.path("cvqa.jsonl")).unwrap();
     assert_eq!(
-        store.item(1).unwrap().reviews["erin"].status,
+        store.item(1).unwrap().reviews["erin"].cvqa.status,
         Some(verdict::model::CvqaStatus::Accept)
     );
 }
@@ -767,7 +767,7 @@ fn after_a_full_disk_the_next_verdict_survives_a_crash() {
             .unwrap()
             .reviews
             .get("erin")
-            .and_then(|r| r.status.map(|s| format!("{s:?}")))
+            .and_then(|r| r.cvqa.status.map(|s| format!("{s:?}")))
     };
     assert_eq!(
         status(0),

@@ -1338,10 +1338,7 @@ fn hmi_plot_shows_every_point_with_distinct_glyphs() {
     s.size = (200, 50);
     ch(&mut s, 's');
     let v = verdict::tui::summary::compute(&s.store);
-    let charts = v["benchmarks"]["chartom"]["charts"]
-        .as_array()
-        .unwrap()
-        .len();
+    let charts = v.stats.benchmarks.chartom.as_ref().unwrap().charts.len();
     s.update(Msg::Summary {
         seq: s.summary_seq,
         result: Ok(v),

@@ -27,7 +27,7 @@ impl Variables {
             for &(r, rv) in x.reviews {
                 if let Some(g) = rv
                     .for_model(&resp.model, n_resp)
-                    .and_then(|g| g.justification)
+                    .and_then(|g| g.chartom.justification)
                 {
                     self.justification
                         .rate_named((i, resp.model.clone(), 0), r, g.name());

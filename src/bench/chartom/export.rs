@@ -28,6 +28,6 @@ pub(crate) fn fill(row: &mut Row, it: &Item, model: &str) {
     // is 0.0004000000000000007): 12 significant digits, more than any prediction has.
     row.squared_error = e.squared_error.map(|x| significant(x, 12));
     row.human_justification = e.justification.map(|j| j.name().to_string());
-    row.human_fact_correct = e.human.value.fact_correct;
+    row.human_fact_correct = e.human.value.chartom.fact_correct;
     row.resolution = has_resp.then(|| e.human.source.label());
 }

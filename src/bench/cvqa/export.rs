@@ -19,8 +19,8 @@ pub(crate) fn fill(row: &mut Row, it: &Item, model: &str) {
         row.correct = Some(e.original_correct);
         row.counterfactual_correct = Some(e.counterfactual_correct);
         row.counterfactual_fixed_correct = e.counterfactual_fixed_correct;
-        row.human_original_correct = e.human.value.original_correct;
-        row.human_counterfactual_correct = e.human.value.counterfactual_correct;
+        row.human_original_correct = e.human.value.cvqa.original_correct;
+        row.human_counterfactual_correct = e.human.value.cvqa.counterfactual_correct;
         row.resolution = Some(e.human.source.label());
     }
     let v = &e.verification.value;

@@ -5,6 +5,7 @@
 //!
 //! - [`benchmark`]: the `Benchmark` names.
 //! - [`check`]: what a benchmark's checks report through (`Ctx`, `Problem`, `BenchInfo`).
+//! - [`grades`]: the overrides' cycle the grading operations share.
 //! - [`row`]: the `verdict export` row a benchmark fills its columns of.
 //! - [`agree`]: a categorical variable a benchmark rates for `verdict agree`.
 //! - [`sums`]: partial sums of `verdict stats` and the count of human verdicts used.
@@ -13,6 +14,7 @@
 pub mod agree;
 pub mod benchmark;
 pub mod check;
+pub mod grades;
 pub mod row;
 pub mod sums;
 pub mod text;

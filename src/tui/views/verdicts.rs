@@ -21,24 +21,24 @@ pub(crate) enum Scope<'a> {
 
 pub(crate) fn grades_summary(g: &ResponseGrades) -> Vec<String> {
     let mut gp = Vec::new();
-    if let Some(j) = g.justification {
+    if let Some(j) = g.chartom.justification {
         gp.push(j.name().to_string());
     }
-    if let Some(b) = &g.bonus {
+    if let Some(b) = &g.chartom_qa.bonus {
         gp.push(format!("bonus {b:?}"));
     }
-    match &g.penalty {
+    match &g.chartom_qa.penalty {
         Some(Some(p)) => gp.push(format!("penalty “{}”", truncate(p, 30))),
         Some(None) => gp.push("no penalty".into()),
         None => {}
     }
-    if let Some(c) = g.fact_correct {
+    if let Some(c) = g.chartom.fact_correct {
         gp.push(format!("FACT {}", if c { "correct" } else { "wrong" }));
     }
-    if let Some(c) = g.original_correct {
+    if let Some(c) = g.cvqa.original_correct {
         gp.push(format!("orig {}", if c { "✔" } else { "✘" }));
     }
-    if let Some(c) = g.counterfactual_correct {
+    if let Some(c) = g.cvqa.counterfactual_correct {
         gp.push(format!("cf {}", if c { "✔" } else { "✘" }));
     }
     gp
@@ -47,20 +47,20 @@ pub(crate) fn grades_summary(g: &ResponseGrades) -> Vec<String> {
 pub(crate) fn review_summary(item: &Item, r: &Review, scope: Scope) -> String {
     let mut parts = Vec::new();
     if !matches!(scope, Scope::Model(_)) {
-        if let Some(s) = r.status {
+        if let Some(s) = r.cvqa.status {
             parts.push(format!("{s:?}").to_lowercase());
         }
-        if let Some(reason) = r.reason {
+        if let Some(reason) = r.cvqa.reason {
             parts.push(reason.name().to_string());
         }
-        if let Some(t) = &r.reason_text {
+        if let Some(t) = &r.cvqa.reason_text {
             parts.push(format!("“{t}”"));
         }
         // a C-VQA fix: the corrected counterfactual pair (docs/format.md)
-        if let Some(q) = &r.fixed_question {
+        if let Some(q) = &r.cvqa.fixed_question {
             parts.push(format!("fixed Q {}", shown_fix(q, true)));
         }
-        if let Some(a) = &r.fixed_answer {
+        if let Some(a) = &r.cvqa.fixed_answer {
             parts.push(format!("fixed A {}", shown_fix(a, true)));
         }
         if let Some(v) = &r.verdict {
@@ -241,15 +241,21 @@ pub fn comparison(
     };
     row(
         "status".into(),
-        each(&|r| r.status.map(|s| s.name().to_string())),
+        each(&|r| r.cvqa.status.map(|s| s.name().to_string())),
     );
     row(
         "reason".into(),
-        each(&|r| r.reason.map(|x| x.name().to_string())),
+        each(&|r| r.cvqa.reason.map(|x| x.name().to_string())),
     );
-    row("reason text".into(), each(&|r| r.reason_text.clone()));
-    row("fixed question".into(), each(&|r| r.fixed_question.clone()));
-    row("fixed answer".into(), each(&|r| r.fixed_answer.clone()));
+    row("reason text".into(), each(&|r| r.cvqa.reason_text.clone()));
+    row(
+        "fixed question".into(),
+        each(&|r| r.cvqa.fixed_question.clone()),
+    );
+    row(
+        "fixed answer".into(),
+        each(&|r| r.cvqa.fixed_answer.clone()),
+    );
     row("verdict".into(), each(&|r| r.verdict.clone()));
     for resp in &item.responses {
         let m = resp.model.as_str();
@@ -258,32 +264,35 @@ pub fn comparison(
         row(
             format!("{m} · justification"),
             each(&|r| {
-                g(r).and_then(|g| g.justification)
+                g(r).and_then(|g| g.chartom.justification)
                     .map(|j| j.name().to_string())
             }),
         );
         row(
             format!("{m} · FACT"),
-            each(&|r| yn(g(r).and_then(|g| g.fact_correct))),
+            each(&|r| yn(g(r).and_then(|g| g.chartom.fact_correct))),
         );
         row(
             format!("{m} · bonus"),
-            each(&|r| g(r).and_then(|g| g.bonus).map(|b| format!("{b:?}"))),
+            each(&|r| {
+                g(r).and_then(|g| g.chartom_qa.bonus)
+                    .map(|b| format!("{b:?}"))
+            }),
         );
         row(
             format!("{m} · penalty"),
             each(&|r| {
-                g(r).and_then(|g| g.penalty)
+                g(r).and_then(|g| g.chartom_qa.penalty)
                     .map(|p| p.unwrap_or_else(|| "none".into()))
             }),
         );
         row(
             format!("{m} · original"),
-            each(&|r| yn(g(r).and_then(|g| g.original_correct))),
+            each(&|r| yn(g(r).and_then(|g| g.cvqa.original_correct))),
         );
         row(
             format!("{m} · counterfactual"),
-            each(&|r| yn(g(r).and_then(|g| g.counterfactual_correct))),
+            each(&|r| yn(g(r).and_then(|g| g.cvqa.counterfactual_correct))),
         );
     }
     row("note".into(), each(&|r| r.note.clone()));

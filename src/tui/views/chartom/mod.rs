@@ -17,6 +17,8 @@ use crate::tui::views::status::act;
 
 pub mod grading;
 pub mod histogram;
+pub mod hmi_plot;
+pub mod summary;
 
 pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
     let t = &state.theme;
@@ -205,13 +207,13 @@ impl View for ChartomView {
             g.effective,
             g.auto,
             g.overridden,
-            mine.fact_correct,
+            mine.chartom.fact_correct,
         ));
         out.push(Line::from(spans));
         out.push(Line::from(override_cycle(
             t,
             &format!("{} FACT", key(Action::FactOverride)),
-            mine.fact_correct,
+            mine.chartom.fact_correct,
         )));
         if let Some(mind) = r.mind {
             // The HMI `verdict stats` scores MIND against: the file's, else recomputed.
@@ -247,7 +249,11 @@ impl View for ChartomView {
             Span::styled(sanitize(&planted(item)), t.warn),
         ]));
 
-        let grade = mine.justification.map(|g| g.name()).unwrap_or("not graded");
+        let grade = mine
+            .chartom
+            .justification
+            .map(|g| g.name())
+            .unwrap_or("not graded");
         let mut spans = vec![
             Span::styled("My grade: ", t.dim),
             Span::styled(grade.to_string(), t.accent),
@@ -279,11 +285,12 @@ impl View for ChartomView {
         let ungraded = NOT_GRADED;
         let gr = g.cloned().unwrap_or_default();
         parts.push(
-            gr.justification
+            gr.chartom
+                .justification
                 .map(|j| j.name().to_string())
                 .unwrap_or_else(|| ungraded.to_string()),
         );
-        if let Some(c) = gr.fact_correct {
+        if let Some(c) = gr.chartom.fact_correct {
             parts.push(if column {
                 format!("FACT {}", tick(c))
             } else {
