@@ -37,24 +37,6 @@ pub struct InspectStats {
     /// Verdicts that count, by value.
     pub verdicts: BTreeMap<String, u64>,
     pub reviewed: u64,
-    /// The summary page's block: the log's figures, the headline accuracy corrected.
-    pub summary: Summary,
-}
-
-/// A block of the summary page (`s`): rows of the log's figure and the corrected one.
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct Summary {
-    pub title: String,
-    pub rows: Vec<SummaryRow>,
-    pub note: String,
-}
-
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct SummaryRow {
-    pub label: String,
-    pub log: Option<f64>,
-    /// `None` for a figure verdicts do not change.
-    pub corrected: Option<f64>,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -150,34 +132,7 @@ impl Sums {
                 .insert(f.metric.clone(), f.value.clone());
         }
         let corrected_accuracy = mean(|a| a.corrected);
-        let mut rows = Vec::new();
-        for (scorer, metrics) in &harness {
-            for (m, v) in metrics {
-                let graded = *scorer == first.headline && (m == "accuracy" || m == "mean");
-                rows.push(SummaryRow {
-                    label: format!("{scorer} · {m}"),
-                    log: v.as_f64(),
-                    corrected: if graded { corrected_accuracy } else { None },
-                });
-            }
-        }
-        let summary = Summary {
-            title: format!(
-                "Inspect AI{} · the log vs human-corrected",
-                [&first.run.task, &first.run.model]
-                    .into_iter()
-                    .flatten()
-                    .map(|x| format!(" · {x}"))
-                    .collect::<String>()
-            ),
-            rows,
-            note: format!(
-                "verdicts on scorer {} · reviewed {} of {} items",
-                first.headline, self.reviewed, self.items
-            ),
-        };
         Some(InspectStats {
-            summary,
             task: first.run.task.clone(),
             model: first.run.model.clone(),
             scorer: first.headline.clone(),

@@ -87,44 +87,6 @@ pub(crate) fn summary_lines(state: &State, s: &Summary, width: u16) -> (Vec<Line
     for block in views::summary_blocks(&s.stats.benchmarks) {
         block.summary_lines(t, width, &mut lines);
     }
-    // Any benchmark whose figures carry a `summary` block (`title`, and `rows` of
-    // `label`, `log`, `corrected`): the log's figure beside the human-corrected one.
-    for (_, b) in benches.as_object().into_iter().flatten() {
-        let Some(rows) = b["summary"]["rows"].as_array() else {
-            continue;
-        };
-        let four = |v: &Value| v.as_f64().map_or_else(|| "-".into(), |x| format!("{x:.4}"));
-        lines.push(Line::from(""));
-        lines.push(heading(
-            t,
-            &one_line(b["summary"]["title"].as_str().unwrap_or_default()),
-        ));
-        for r in rows {
-            lines.push(Line::from(Span::styled(
-                format!("  {}", one_line(r["label"].as_str().unwrap_or_default())),
-                t.accent,
-            )));
-            if r["corrected"].is_null() {
-                lines.push(Line::from(Span::styled(
-                    format!("    log {} (verdicts do not change it)", four(&r["log"])),
-                    t.dim,
-                )));
-            } else {
-                lines.push(Line::from(vec![
-                    Span::raw(format!("    log {} ", four(&r["log"]))),
-                    bar(&r["log"], fit(40) / 2, t.bar_other),
-                    Span::raw(format!("  corrected {} ", four(&r["corrected"]))),
-                    bar(&r["corrected"], fit(40) / 2, t.bar),
-                ]));
-            }
-        }
-        if let Some(n) = b["summary"]["note"].as_str() {
-            lines.push(Line::from(Span::styled(
-                format!("  {}", one_line(n)),
-                t.dim,
-            )));
-        }
-    }
     // Agreement and progress
     lines.push(Line::from(""));
     lines.push(heading(t, "Review progress"));

@@ -9,9 +9,13 @@ use ratatui::text::{Line, Span};
 use crate::bench::inspect::Verdict;
 use crate::bench::inspect::sample::{Input, Sample, value_text};
 use crate::bench::inspect::spec::sample;
+use crate::bench::inspect::stats::InspectStats;
 use crate::model::{Item, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::Action;
+use crate::tui::summary::{SummaryBlock, bar, finite, fit};
+use crate::tui::text::one_line;
+use crate::tui::theme::Theme;
 use crate::tui::views::View;
 use crate::tui::views::common::{heading, kv, text_lines};
 
@@ -166,5 +170,58 @@ impl View for InspectView {
         {
             parts.push((state.keymap.hint(state.context(), a), v.name().into()));
         }
+    }
+}
+
+fn four(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), |x| format!("{x:.4}"))
+}
+
+/// The summary page's block: the log's figures, and beside the headline scorer's
+/// accuracy the human-corrected one.
+impl SummaryBlock for InspectStats {
+    fn summary_lines(&self, t: &Theme, width: u16, lines: &mut Vec<Line<'static>>) {
+        lines.push(Line::from(""));
+        let about: String = [&self.task, &self.model]
+            .into_iter()
+            .flatten()
+            .map(|x| format!(" · {}", one_line(x)))
+            .collect();
+        lines.push(heading(
+            t,
+            &format!("Inspect AI{about} · the log vs human-corrected"),
+        ));
+        for (scorer, metrics) in &self.harness {
+            for (m, v) in metrics {
+                let log = finite(v.as_f64());
+                lines.push(Line::from(Span::styled(
+                    format!("  {} · {}", one_line(scorer), one_line(m)),
+                    t.accent,
+                )));
+                if *scorer == self.scorer && (m == "accuracy" || m == "mean") {
+                    let corrected = finite(self.corrected_accuracy);
+                    lines.push(Line::from(vec![
+                        Span::raw(format!("    log {} ", four(log))),
+                        bar(log, fit(width, 40) / 2, t.bar_other),
+                        Span::raw(format!("  corrected {} ", four(corrected))),
+                        bar(corrected, fit(width, 40) / 2, t.bar),
+                    ]));
+                } else {
+                    lines.push(Line::from(Span::styled(
+                        format!("    log {} (verdicts do not change it)", four(log)),
+                        t.dim,
+                    )));
+                }
+            }
+        }
+        lines.push(Line::from(Span::styled(
+            format!(
+                "  verdicts on scorer {} · reviewed {} of {} items",
+                one_line(&self.scorer),
+                self.reviewed,
+                self.items
+            ),
+            t.dim,
+        )));
     }
 }

@@ -158,6 +158,9 @@ pub(crate) fn summary_blocks(b: &Benchmarks) -> Vec<&dyn SummaryBlock> {
     if let Some(x) = &b.lm_eval {
         blocks.push(x);
     }
+    if let Some(x) = &b.inspect {
+        blocks.push(x);
+    }
     blocks
 }
 
