@@ -133,3 +133,54 @@ fn the_summary_page_puts_the_logs_figures_beside_the_corrected_ones() {
         insta::assert_snapshot!(format!("summary_inspect_{w}x{h}"), out);
     }
 }
+
+/// Hostile text in every field of a sample (escapes, C1 controls, a bidi override, a
+/// carriage return) reaches the screen harmless, at both sizes.
+#[test]
+fn hostile_text_in_every_field_is_shown_harmless() {
+    verdict::bench::register_containers();
+    let evil = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}31m\u{202e}\r";
+    let doc = json!({
+        "version": 2,
+        "status": "success",
+        "eval": {"task": format!("t{evil}"), "model": format!("m{evil}")},
+        "results": {"scores": [{"name": format!("s{evil}"), "metrics": {
+            format!("acc{evil}"): {"name": "acc", "value": 0.5, "params": {}}}}]},
+        "samples": [{
+            "id": format!("id{evil}"), "epoch": 1,
+            "input": [{"role": format!("user{evil}"), "content": format!("q{evil}")}],
+            "target": [format!("A{evil}")],
+            "choices": [format!("c{evil}")],
+            "output": {"completion": format!("out{evil}")},
+            "messages": [{"role": "user", "content": format!("m1{evil}")}, {"role": "assistant", "content": [{"type": "text", "text": format!("m2{evil}")}]}],
+            "scores": {format!("s{evil}"): {"value": format!("C{evil}"), "answer": format!("a{evil}"), "explanation": format!("e{evil}"),
+                "history": [{"value": "I"}, {"value": "C", "provenance": {"author": format!("who{evil}"), "timestamp": "2026-11-26T23:00:00Z", "reason": format!("why{evil}")}}]}},
+            "error": {"message": format!("err{evil}")}
+        }]
+    });
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("evil.json");
+    std::fs::write(&p, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let mut s = support_state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        s.size = (w, h);
+        for scroll in 0..4 {
+            let out = render_to_string(&s, w, h);
+            for c in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}', '\r'] {
+                assert!(!out.contains(c), "{c:?} on screen at {w}x{h}:\n{out}");
+            }
+            if scroll == 0 && w == 200 {
+                for shown in [
+                    "out␛]0;pwned",
+                    "[user␛]0;pwned",
+                    "> s␛]0;pwned",
+                    "edited to C by who␛]0;pwned",
+                    "why␛]0;pwned",
+                ] {
+                    assert!(out.contains(shown), "{shown}:\n{out}");
+                }
+            }
+            ch(&mut s, 'J');
+        }
+    }
+}

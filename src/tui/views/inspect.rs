@@ -45,7 +45,10 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
         Input::Text(x) => out.extend(text_lines(x, t.text)),
         Input::Messages(ms) => {
             for m in ms {
-                out.push(Line::from(Span::styled(format!("[{}]", m.role), t.dim)));
+                out.push(Line::from(Span::styled(
+                    format!("[{}]", one_line(&m.role)),
+                    t.dim,
+                )));
                 out.extend(text_lines(&m.text, t.text));
             }
         }
@@ -53,7 +56,7 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
     out.push(Line::from(""));
     out.push(Line::from(vec![
         Span::styled("target: ", t.dim),
-        Span::styled(crate::tui::text::one_line(&s.target_text()), t.good),
+        Span::styled(one_line(&s.target_text()), t.good),
     ]));
     if !s.choices.is_empty() {
         out.push(heading(t, "Choices (* target)"));
@@ -66,10 +69,7 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
                     format!("{} {l}) ", if is_target { '*' } else { ' ' }),
                     t.dim,
                 ),
-                Span::styled(
-                    crate::tui::text::one_line(c),
-                    if is_target { t.good } else { t.text },
-                ),
+                Span::styled(one_line(c), if is_target { t.good } else { t.text }),
             ]));
         }
     }
@@ -86,35 +86,35 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
         let value = if sc.original != sc.value && !sc.original.is_null() {
             format!(
                 "{} (scored {})",
-                value_text(&sc.value),
-                value_text(&sc.original)
+                one_line(&value_text(&sc.value)),
+                one_line(&value_text(&sc.original))
             )
         } else {
-            value_text(&sc.value)
+            one_line(&value_text(&sc.value))
         };
         out.push(Line::from(vec![
             Span::styled(
-                format!("{} {}: ", if head { '>' } else { ' ' }, sc.name),
+                format!("{} {}: ", if head { '>' } else { ' ' }, one_line(&sc.name)),
                 t.dim,
             ),
             Span::styled(value, if head { t.accent } else { t.text }),
         ]));
         if let Some(a) = &sc.answer {
-            out.push(kv(t, "    answer", &crate::tui::text::one_line(a)));
+            out.push(kv(t, "    answer", &one_line(a)));
         }
         if let Some(e) = &sc.explanation {
-            out.push(kv(t, "    explanation", &crate::tui::text::one_line(e)));
+            out.push(kv(t, "    explanation", &one_line(e)));
         }
         for e in &sc.edits {
             out.push(Line::from(Span::styled(
                 format!(
                     "    edited to {} by {} at {}{}",
-                    value_text(&e.value),
-                    e.author.as_deref().unwrap_or("?"),
-                    e.at.as_deref().unwrap_or("?"),
+                    one_line(&value_text(&e.value)),
+                    one_line(e.author.as_deref().unwrap_or("?")),
+                    one_line(e.at.as_deref().unwrap_or("?")),
                     e.reason
                         .as_deref()
-                        .map(|r| format!(": {}", crate::tui::text::one_line(r)))
+                        .map(|r| format!(": {}", one_line(r)))
                         .unwrap_or_default()
                 ),
                 t.dim,
@@ -127,8 +127,8 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
         for f in &s.harness {
             out.push(kv(
                 t,
-                &format!("{} {}", f.scorer, f.metric),
-                &value_text(&f.value),
+                &format!("{} {}", one_line(&f.scorer), one_line(&f.metric)),
+                &one_line(&value_text(&f.value)),
             ));
         }
     }
@@ -136,7 +136,10 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
         out.push(Line::from(""));
         out.push(heading(t, "Messages"));
         for m in &s.messages {
-            out.push(Line::from(Span::styled(format!("[{}]", m.role), t.dim)));
+            out.push(Line::from(Span::styled(
+                format!("[{}]", one_line(&m.role)),
+                t.dim,
+            )));
             out.extend(text_lines(&m.text, t.text));
         }
     }
