@@ -328,3 +328,27 @@ fn kill_9_after_a_verdict_on_a_log_loses_nothing() {
         json!(0.375)
     );
 }
+
+/// `verdict check` asks for a note on an ambiguous target (the edit's reason).
+#[test]
+fn check_wants_a_note_on_an_ambiguous_target() {
+    verdict::bench::register_containers();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("vr_mc.eval");
+    std::fs::copy(fixture("vr_mc.eval"), &file).unwrap();
+    let mut store = verdict::store::Store::open(&file).unwrap();
+    store
+        .set_review(
+            0,
+            "bob",
+            Some(json!({"verdict": "ambiguous-target", "at": "2026-11-26T23:01:00Z"})),
+        )
+        .unwrap();
+    store.save().unwrap();
+    let out = verdict(&["check", file.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("reviews.bob.note: warning: an ambiguous-target verdict without a note"),
+        "{text}"
+    );
+}

@@ -32,6 +32,16 @@ pub(crate) fn check_line(c: &mut Ctx, obj: &Map<String, Value>) {
     }
     if let Some(Value::Object(reviews)) = obj.get("reviews") {
         for (name, r) in reviews {
+            if r.get("verdict").and_then(Value::as_str) == Some(Verdict::AmbiguousTarget.name())
+                && r.get("note")
+                    .and_then(Value::as_str)
+                    .is_none_or(|n| n.trim().is_empty())
+            {
+                c.warn(
+                    &format!("reviews.{name}.note"),
+                    "an ambiguous-target verdict without a note: the score edit's reason should say what is wrong with the target".to_string(),
+                );
+            }
             if let Some(Value::String(v)) = r.get("verdict")
                 && Verdict::parse(v).is_none()
             {

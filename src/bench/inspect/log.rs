@@ -667,7 +667,13 @@ impl Log {
         };
         for scorer in &changed_scorers {
             let values = self.values(scorer, &edited);
-            edit::recompute(&mut header, reductions.as_mut(), scorer, &values);
+            let kept = edit::recompute(&mut header, reductions.as_mut(), scorer, &values);
+            if !kept.is_empty() {
+                log::warn!(
+                    "scorer {scorer}: not recomputed, kept as they were: {}",
+                    kept.join(", ")
+                );
+            }
         }
         match &self.kind {
             Kind::Eval(a) => {
