@@ -21,6 +21,8 @@ pub struct Edit {
     pub note: Option<String>,
     /// The verdict; `None` takes a verdict back (the original value, marked withdrawn).
     pub verdict: Option<Verdict>,
+    /// An adjudicator's final verdict (docs/teams.md): `provenance.metadata.final`.
+    pub is_final: bool,
 }
 
 /// Inspect's `value_to_float()`: `C` 1, `I` 0, `P` 0.5, `N` 0, numbers and booleans as
@@ -131,14 +133,15 @@ pub fn apply(s: &mut Value, scorer: &str, e: &Edit) {
     if let Some(n) = &e.note {
         provenance.insert("reason".into(), json!(n));
     }
-    provenance.insert(
-        "metadata".into(),
-        match e.verdict {
-            Some(Verdict::AmbiguousTarget) => json!({"verdict": Verdict::AmbiguousTarget.name()}),
-            None => json!({"verdict": "withdrawn"}),
-            _ => json!({}),
-        },
-    );
+    let mut meta = match e.verdict {
+        Some(Verdict::AmbiguousTarget) => json!({"verdict": Verdict::AmbiguousTarget.name()}),
+        None => json!({"verdict": "withdrawn"}),
+        _ => json!({}),
+    };
+    if e.is_final {
+        meta["final"] = json!(true);
+    }
+    provenance.insert("metadata".into(), meta);
     let edit = json!({
         "value": value,
         "answer": "UNCHANGED",

@@ -397,6 +397,9 @@ pub fn reviews_of(score: &Value) -> Map<String, Value> {
                 if let Some(n) = p.get("reason").and_then(Value::as_str) {
                     r.insert("note".into(), json!(n));
                 }
+                if p.pointer("/metadata/final") == Some(&Value::Bool(true)) {
+                    r.insert("final".into(), json!(true));
+                }
                 by_author.shift_remove(author);
                 by_author.insert(author.to_string(), Value::Object(r));
             }
@@ -521,7 +524,11 @@ fn same_edit(a: &Value, b: &Value) -> bool {
             })
             .map(|t| t.unix_timestamp_nanos())
     };
-    a.get("verdict") == b.get("verdict") && a.get("note") == b.get("note") && at(a) == at(b)
+    let fin = |v: &Value| v.get("final") == Some(&Value::Bool(true));
+    a.get("verdict") == b.get("verdict")
+        && a.get("note") == b.get("note")
+        && at(a) == at(b)
+        && fin(a) == fin(b)
 }
 
 impl Log {
@@ -559,6 +566,7 @@ impl Log {
                         .unwrap_or_else(|| self.now()),
                     note: r.get("note").and_then(Value::as_str).map(str::to_string),
                     verdict: Some(v),
+                    is_final: r.get("final") == Some(&Value::Bool(true)),
                 });
             }
             for who in before.keys().filter(|w| !after.contains_key(*w)) {
@@ -567,6 +575,7 @@ impl Log {
                     at: self.now(),
                     note: Some("verdict withdrawn".into()),
                     verdict: None,
+                    is_final: false,
                 });
             }
             list.sort_by(|a, b| (&a.at, &a.author).cmp(&(&b.at, &b.author)));

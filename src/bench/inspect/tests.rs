@@ -493,3 +493,31 @@ fn unknown_metrics_and_params_keep_their_value() {
     // an event at the end when the sample has no scorers span
     assert_eq!(out["samples"][0]["events"][0]["event"], json!("score_edit"));
 }
+
+#[test]
+fn an_adjudicators_final_verdict_is_kept_in_the_edits_metadata() {
+    let (_, o) = open("vr_mc.eval");
+    let cur = graded(
+        &o,
+        &[(
+            "q2 (epoch 1)",
+            json!({"ann": {"verdict": "incorrect", "at": "2026-11-26T23:00:00Z"},
+                   "lead": {"verdict": "correct", "at": "2026-11-26T23:10:00Z", "final": true, "note": "typo in the key"}}),
+        )],
+    );
+    let out = write_to_vec(&o, &cur).unwrap();
+    let s = entry(&out, "samples/q2_epoch_1.json");
+    let h = s["scores"]["choice"]["history"].as_array().unwrap();
+    assert_eq!(h[1]["provenance"]["metadata"], json!({}));
+    assert_eq!(h[2]["provenance"]["metadata"], json!({"final": true}));
+    let o2 = log::sniff(Path::new("x.eval"), &out).unwrap().unwrap();
+    let it = items(&o2)
+        .into_iter()
+        .find(|i| i.id.as_deref() == Some("q2 (epoch 1)"))
+        .unwrap();
+    assert_eq!(it.reviews["lead"].is_final, Some(true));
+    assert_eq!(it.reviews["ann"].is_final, None);
+    // written again: nothing new
+    let ls = lines(&o2);
+    assert!(write_to_vec(&o2, &|i| ls.get(i).cloned()).unwrap() == out);
+}
