@@ -166,7 +166,7 @@ fn inspect_ai_reads_back_what_verdict_wrote() {
         return;
     };
     verdict::bench::register_containers();
-    for name in ["vr_mc.eval", "vr_mc.json"] {
+    for name in ["vr_mc.eval", "vr_mc.json", "vr_mc_deflate.eval"] {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join(name);
         std::fs::copy(fixture(name), &file).unwrap();

@@ -521,3 +521,29 @@ fn an_adjudicators_final_verdict_is_kept_in_the_edits_metadata() {
     let ls = lines(&o2);
     assert!(write_to_vec(&o2, &|i| ls.get(i).cloned()).unwrap() == out);
 }
+
+/// A `.eval` log of an Inspect before Zstandard (deflate entries, method 8): read, and
+/// written back with deflate.
+#[test]
+fn a_deflate_eval_log_is_read_and_written_back_with_deflate() {
+    let (bytes, o) = open("vr_mc_deflate.eval");
+    assert_eq!(items(&o).len(), 8);
+    let cur = graded(
+        &o,
+        &[(
+            "q2 (epoch 1)",
+            json!({"alice": {"verdict": "correct", "at": "2026-11-26T23:00:00Z"}}),
+        )],
+    );
+    let out = write_to_vec(&o, &cur).unwrap();
+    let a = Archive::read(&out).unwrap();
+    assert!(a.entries.iter().all(|e| e.method == zip::DEFLATE));
+    assert_eq!(
+        entry(&out, "samples/q2_epoch_1.json")["scores"]["choice"]["value"],
+        json!("C")
+    );
+    assert!(
+        raw_record(&out, "samples/q1_epoch_1.json")
+            == raw_record(&bytes, "samples/q1_epoch_1.json")
+    );
+}
