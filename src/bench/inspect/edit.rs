@@ -19,8 +19,10 @@ pub struct Edit {
     pub at: String,
     /// `provenance.reason`: the review's note.
     pub note: Option<String>,
-    /// The verdict; `None` takes a verdict back (the original value, marked withdrawn).
+    /// The verdict; `None`: a note alone (the value kept, marked `none`).
     pub verdict: Option<Verdict>,
+    /// The reviewer took their verdict back: the original value, marked `withdrawn`.
+    pub withdrawn: bool,
     /// An adjudicator's final verdict (docs/teams.md): `provenance.metadata.final`.
     pub is_final: bool,
 }
@@ -123,9 +125,9 @@ pub fn apply(s: &mut Value, scorer: &str, e: &Edit) {
         .cloned()
         .unwrap_or(Value::Null);
     let value = match e.verdict {
-        Some(Verdict::AmbiguousTarget) => json!("UNCHANGED"),
+        _ if e.withdrawn => original,
+        Some(Verdict::AmbiguousTarget) | None => json!("UNCHANGED"),
         Some(v) => value_for(v, score.get("value")),
-        None => original,
     };
     let mut provenance = Map::new();
     provenance.insert("timestamp".into(), json!(e.at));
@@ -134,8 +136,9 @@ pub fn apply(s: &mut Value, scorer: &str, e: &Edit) {
         provenance.insert("reason".into(), json!(n));
     }
     let mut meta = match e.verdict {
+        _ if e.withdrawn => json!({"verdict": "withdrawn"}),
         Some(Verdict::AmbiguousTarget) => json!({"verdict": Verdict::AmbiguousTarget.name()}),
-        None => json!({"verdict": "withdrawn"}),
+        None => json!({"verdict": "none"}),
         _ => json!({}),
     };
     if e.is_final {

@@ -388,9 +388,11 @@ pub fn reviews_of(score: &Value) -> Map<String, Value> {
             },
         };
         match verdict.as_deref() {
-            Some(v) if super::Verdict::parse(v).is_some() => {
+            Some(v) if super::Verdict::parse(v).is_some() || v == "none" => {
                 let mut r = Map::new();
-                r.insert("verdict".into(), json!(v));
+                if v != "none" {
+                    r.insert("verdict".into(), json!(v));
+                }
                 if let Some(t) = p.get("timestamp").and_then(Value::as_str) {
                     r.insert("at".into(), json!(t));
                 }
@@ -550,12 +552,20 @@ impl Log {
                 if before.get(who).is_some_and(|b| same_edit(b, r)) {
                     continue;
                 }
-                let verdict = r.get("verdict").and_then(Value::as_str).unwrap_or("");
-                let Some(v) = super::Verdict::parse(verdict) else {
-                    return Err(io::Error::other(format!(
-                        "{}: reviews.{who}.verdict is {verdict:?}, not correct, incorrect or ambiguous-target",
-                        item_id(&self.samples[i].id, self.samples[i].epoch)
-                    )));
+                // No verdict (a note alone): an edit that keeps the value.
+                let v = match r.get("verdict") {
+                    None | Some(Value::Null) => None,
+                    Some(verdict) => Some(
+                        verdict
+                            .as_str()
+                            .and_then(super::Verdict::parse)
+                            .ok_or_else(|| {
+                                io::Error::other(format!(
+                                    "{}: reviews.{who}.verdict is {verdict}, not correct, incorrect or ambiguous-target; nothing saved",
+                                    item_id(&self.samples[i].id, self.samples[i].epoch)
+                                ))
+                            })?,
+                    ),
                 };
                 list.push(edit::Edit {
                     author: who.clone(),
@@ -565,7 +575,8 @@ impl Log {
                         .map(str::to_string)
                         .unwrap_or_else(|| self.now()),
                     note: r.get("note").and_then(Value::as_str).map(str::to_string),
-                    verdict: Some(v),
+                    verdict: v,
+                    withdrawn: false,
                     is_final: r.get("final") == Some(&Value::Bool(true)),
                 });
             }
@@ -575,6 +586,7 @@ impl Log {
                     at: self.now(),
                     note: Some("verdict withdrawn".into()),
                     verdict: None,
+                    withdrawn: true,
                     is_final: false,
                 });
             }
@@ -633,6 +645,11 @@ impl Log {
         current: &dyn Fn(usize) -> Option<String>,
         out: &mut dyn Write,
     ) -> io::Result<u64> {
+        if current(self.lines.len()).is_some() {
+            return Err(io::Error::other(
+                "verdict cannot add items to an Inspect log; nothing saved",
+            ));
+        }
         let edits = self.edits(current)?;
         if edits.is_empty() {
             // Nothing for Inspect: the log as it was.

@@ -547,3 +547,46 @@ fn a_deflate_eval_log_is_read_and_written_back_with_deflate() {
             == raw_record(&bytes, "samples/q1_epoch_1.json")
     );
 }
+
+/// A note given without a verdict is written too (an edit that keeps the value, marked
+/// `verdict: none`), and is the reviewer's note again on reopening: the save does not
+/// fail on it, and the note is not lost when the journal is cleared.
+#[test]
+fn a_note_without_a_verdict_is_kept_as_an_edit_that_keeps_the_value() {
+    let (_, o) = open("vr_mc.eval");
+    let cur = graded(
+        &o,
+        &[(
+            "q2 (epoch 1)",
+            json!({"alice": {"note": "look again", "at": "2026-11-26T23:00:00Z"}}),
+        )],
+    );
+    let out = write_to_vec(&o, &cur).unwrap();
+    let s = entry(&out, "samples/q2_epoch_1.json");
+    let sc = &s["scores"]["choice"];
+    assert_eq!(sc["value"], json!("I"));
+    let last = sc["history"].as_array().unwrap().last().unwrap();
+    assert_eq!(last["value"], json!("UNCHANGED"));
+    assert_eq!(last["provenance"]["reason"], json!("look again"));
+    assert_eq!(last["provenance"]["metadata"], json!({"verdict": "none"}));
+    let o2 = log::sniff(Path::new("x.eval"), &out).unwrap().unwrap();
+    let it = items(&o2)
+        .into_iter()
+        .find(|i| i.id.as_deref() == Some("q2 (epoch 1)"))
+        .unwrap();
+    assert_eq!(it.reviews["alice"].note.as_deref(), Some("look again"));
+    assert_eq!(it.reviews["alice"].verdict, None);
+    let ls = lines(&o2);
+    assert!(write_to_vec(&o2, &|i| ls.get(i).cloned()).unwrap() == out);
+}
+
+/// Items added to a log's lines (an import into it) cannot be written into the log: the
+/// save refuses rather than drop them.
+#[test]
+fn items_added_to_a_log_are_refused_not_dropped() {
+    let (_, o) = open("vr_mc.eval");
+    let mut ls = lines(&o);
+    ls.push(r#"{"id": "new", "question": "?"}"#.to_string());
+    let e = write_to_vec(&o, &|i| ls.get(i).cloned()).unwrap_err();
+    assert!(e.to_string().contains("cannot add items"), "{e}");
+}
