@@ -14,7 +14,7 @@ use crate::tui::views::footer::draw_footer;
 use crate::tui::views::header::draw_header;
 use crate::tui::views::item::draw_item;
 pub use crate::tui::views::item::{
-    aside_geometry, max_scroll, page_rows, side_window, target_scroll,
+    aside_at, aside_geometry, max_scroll, page_rows, side_window, target_scroll,
 };
 pub use crate::tui::views::status::hint_parts;
 

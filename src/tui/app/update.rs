@@ -340,7 +340,7 @@ impl State {
         });
     }
 
-    pub(super) fn set_status(&mut self, s: impl Into<String>, level: Level) {
+    pub(crate) fn set_status(&mut self, s: impl Into<String>, level: Level) {
         self.status = Some((s.into(), level));
     }
 }

@@ -154,7 +154,7 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
     if state.side_by_side && n > 1 {
         let (start, per) = side_window(n, state.model, text_rect.width);
         let mut item_lines = main;
-        let verdicts = review_lines(state, item, Scope::Item);
+        let verdicts = review_lines(state, item, Scope::Item, text_rect.width.saturating_sub(2));
         // no blank line to open an otherwise empty pane
         let skip = usize::from(item_lines.is_empty());
         item_lines.extend(verdicts.into_iter().skip(skip));
@@ -189,7 +189,12 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
         for (k, r) in item.responses.iter().enumerate().skip(start).take(per) {
             let selected = k == state.model;
             let mut lines = view.response_lines(state, item, r, selected);
-            lines.extend(review_lines(state, item, Scope::Model(&r.model)));
+            lines.extend(review_lines(
+                state,
+                item,
+                Scope::Model(&r.model),
+                cols[k - start].width.saturating_sub(2),
+            ));
             out.panes.push(Pane {
                 rect: cols[k - start],
                 title: Line::from(Span::styled(
@@ -263,7 +268,12 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
                 response = Some((first, all.len()));
             }
         }
-        all.extend(review_lines(state, item, Scope::All));
+        all.extend(review_lines(
+            state,
+            item,
+            Scope::All,
+            text_rect.width.saturating_sub(2),
+        ));
         let model = item.responses.get(state.model).map(|r| r.model.as_str());
         out.panes.push(Pane {
             rect: text_rect,
@@ -315,6 +325,19 @@ pub fn max_scroll(state: &State) -> u16 {
         .map(|p| pane_geometry(p).1)
         .max()
         .unwrap_or(0)
+}
+
+/// Is the cell (`column`, `row`) in the context pane beside the item (the mouse's wheel
+/// scrolls the pane under the pointer)?
+pub fn aside_at(state: &State, column: u16, row: u16) -> bool {
+    let screen = Screen::of(state);
+    if screen.too_small {
+        return false;
+    }
+    item_panes(state, item_areas(state, screen.body))
+        .panes
+        .iter()
+        .any(|p| p.aside && crate::tui::layout::contains(p.rect, column, row))
 }
 
 /// The context pane's visible rows and how far it can scroll ((0, 0): none on screen).
@@ -439,6 +462,10 @@ pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
 pub(crate) fn draw_image_line(state: &State, f: &mut Frame, r: Rect, item: &Item) {
     let t = &state.theme;
     let why = match &state.image {
+        _ if state.image_hidden => format!(
+            "picture hidden ({} shows it)",
+            state.keymap.hint(Context::Global, Action::HideImage)
+        ),
         _ if side_by_side(state) => format!(
             "hidden side by side ({} shows it)",
             state.keymap.hint(Context::Global, Action::ZoomImage)
@@ -461,14 +488,27 @@ pub(crate) fn draw_image_line(state: &State, f: &mut Frame, r: Rect, item: &Item
     f.render_widget(Paragraph::new(line), r);
 }
 
+/// An image pane fewer rows high than this (its borders included) shows a picture too
+/// small to read well: its title names the zoom and hide keys.
+const SMALL_PICTURE_ROWS: u16 = 9;
+
 pub(crate) fn draw_image(state: &State, f: &mut Frame, r: Rect, item: &Item) {
     let t = &state.theme;
+    // A picture of a few rows (a short terminal) is hard to read: the title says which
+    // keys make it bigger or give its rows to the item.
+    let hint = if r.height < SMALL_PICTURE_ROWS && !state.zoom {
+        format!(
+            " · {} zooms, {} hides",
+            state.keymap.hint(Context::Global, Action::ZoomImage),
+            state.keymap.hint(Context::Global, Action::HideImage)
+        )
+    } else {
+        String::new()
+    };
+    let room = (r.width as usize).saturating_sub(4 + hint.chars().count());
     let title = format!(
-        " {} ",
-        one_line(&truncate(
-            item.image.as_deref().unwrap_or(""),
-            r.width.saturating_sub(4) as usize
-        ))
+        " {}{hint} ",
+        one_line(&truncate(item.image.as_deref().unwrap_or(""), room.max(8)))
     );
     let b = block(t, title);
     let inner = b.inner(r);

@@ -1,6 +1,8 @@
 //! The CHARTOM screen: the chart, the FACT question with the human answers' histogram, the
 //! HMI; per response the FACT answer, the MIND prediction and the justification to grade.
 
+use crate::model::JustificationGrade;
+use crate::tui::app::Effect;
 use ratatui::text::{Line, Span};
 
 use crate::model::{Item, Response, ResponseGrades, Review};
@@ -164,6 +166,26 @@ fn planted(item: &Item) -> String {
 pub struct ChartomView;
 
 impl View for ChartomView {
+    fn act(&self, st: &mut State, action: Action, fx: &mut Vec<Effect>) -> bool {
+        match action {
+            Action::Identifies | Action::Partial | Action::Misses => {
+                let g = match action {
+                    Action::Identifies => JustificationGrade::Identifies,
+                    Action::Partial => JustificationGrade::Partial,
+                    _ => JustificationGrade::Misses,
+                };
+                if st.change_grades(fx, |gr| gr.chartom.set_justification(g)) {
+                    st.advance_after_grade(fx);
+                }
+            }
+            Action::FactOverride => {
+                st.change_grades(fx, |g| g.chartom.cycle_fact());
+            }
+            _ => return false,
+        }
+        true
+    }
+
     fn target(&self, _state: &State, _item: &Item) -> crate::tui::views::Target {
         crate::tui::views::Target::Response
     }
