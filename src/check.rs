@@ -31,6 +31,8 @@ pub struct Report {
     pub file: PathBuf,
     pub items: usize,
     pub problems: Vec<Problem>,
+    /// The container format the file was read as (`store::container`), if any.
+    pub container: Option<String>,
 }
 
 impl Report {
@@ -135,6 +137,7 @@ pub fn check_store_with(store: &Store, opts: Options) -> Report {
         file: store.path().to_path_buf(),
         items: store.len(),
         problems: Vec::new(),
+        container: store.container(),
     };
     if store.is_empty() {
         report.problems.push(Problem {
@@ -450,6 +453,8 @@ pub struct JsonReport<'a> {
     pub errors: usize,
     pub warnings: usize,
     pub notices: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<&'a str>,
     pub problems: &'a [Problem],
 }
 
@@ -461,6 +466,7 @@ impl Report {
             errors: self.errors(),
             warnings: self.warnings(),
             notices: self.notices(),
+            container: self.container.as_deref(),
             problems: &self.problems,
         })
         .expect("a report always serializes")

@@ -66,6 +66,7 @@ fn main() -> ExitCode {
             "verdict: internal error (a bug, please report it){at}: {msg}\n"
         ));
     }));
+    verdict::bench::register_containers();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return clap_error(e),

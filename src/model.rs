@@ -73,10 +73,10 @@ impl Item {
 
     pub fn benchmark(&self) -> Benchmark {
         match Benchmark::from_name(self.benchmark_name.as_deref()) {
-            // An lm-eval sample is known by its shape (`bench::sniff`), never by a name: a
-            // result-set line that names `lm-eval` is an unknown benchmark, shown and
-            // graded with the generic view (docs/format.md).
-            Benchmark::LmEval if self.layout.is_none() => Benchmark::Other,
+            // A benchmark known by the shape of its lines (`bench::sniff`), never by a name
+            // (lm-eval's samples): a result-set line that names it is an unknown
+            // benchmark, shown and graded with the generic view (docs/format.md).
+            b if b.by_layout_only() && self.layout.is_none() => Benchmark::Other,
             b => b,
         }
     }

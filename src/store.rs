@@ -256,6 +256,9 @@ pub struct Store {
     /// What the naming path tells about the items (`bench::FileInfo`: an lm-eval run's
     /// model and results file), worked out on opening and when the origin is set.
     info: Arc<crate::bench::FileInfo>,
+    /// The file is in a container format ([`container`]): `buf` holds its items as
+    /// lines, and a save writes the file through it.
+    container: Option<Arc<dyn container::Container>>,
 }
 
 /// What a save did.
@@ -289,8 +292,19 @@ impl Store {
         // `map`.) A smaller one is read: a private copy costs little and keeps showing
         // what was read whatever other programs do to the file.
         let bytes = map::Bytes::map(f, meta.len(), meta.len() >= map_from).map_err(io_err)?;
-        let format = detect_format(&path, &bytes);
-        let mut s = Store::from_backing(path, format, bytes)?;
+        let mut s = match container::sniff(&path, &bytes) {
+            // A container file: its items as lines, written back by its own reader.
+            Some(Ok(c)) => {
+                let mut s = Store::from_backing(path, Format::Jsonl, map::Bytes::Owned(c.lines))?;
+                s.container = Some(c.container);
+                s
+            }
+            Some(Err(message)) => return Err(StoreError::Document { path, message }),
+            None => {
+                let format = detect_format(&path, &bytes);
+                Store::from_backing(path, format, bytes)?
+            }
+        };
         s.stamp = Some(Stamp::of(&meta));
         s.set_origin(origin::source_of(&s.path));
         Ok(s)
@@ -323,6 +337,7 @@ impl Store {
             stamp: None,
             origin: None,
             image_dir: None,
+            container: None,
         })
     }
 
@@ -372,6 +387,10 @@ impl Store {
     }
     pub fn format(&self) -> Format {
         self.format
+    }
+    /// The container format the file is in, if it is in one: what it is called.
+    pub fn container(&self) -> Option<String> {
+        self.container.as_ref().map(|c| c.describe())
     }
     pub fn len(&self) -> usize {
         self.spans.len()
@@ -541,6 +560,7 @@ impl Store {
     }
 }
 
+pub mod container;
 pub mod origin;
 
 mod save;

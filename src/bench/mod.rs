@@ -11,6 +11,9 @@
 //! - [`cvqa`]: C-VQA (counterfactual questions on images).
 //! - [`lm_eval`]: lm-evaluation-harness per-sample logs (a correct / incorrect /
 //!   ambiguous-key verdict on each sample).
+//! - [`inspect`]: Inspect AI eval logs (`.eval`, `.json`), a container file each: a
+//!   correct / incorrect / ambiguous-target verdict on each sample's epoch, written back
+//!   as Inspect's own score edit.
 //! - [`generic`]: any other benchmark: a free verdict and a note.
 
 use serde::Serialize;
@@ -29,6 +32,7 @@ pub mod chartom_qa;
 pub mod cvqa;
 mod disagree;
 pub mod generic;
+pub mod inspect;
 pub mod kit;
 pub mod lm_eval;
 
@@ -37,6 +41,12 @@ pub use disagree::{
 };
 
 pub use kit::benchmark::Benchmark;
+
+/// Register the container file formats of the benchmarks with the store (once, at
+/// start-up): the files a benchmark reads as a whole and writes back in its own format.
+pub fn register_containers() {
+    crate::store::container::register(&[inspect::log::sniff]);
+}
 
 // ---------------------------------------------------------------------------------------
 // Lines in a benchmark's own layout
@@ -49,13 +59,15 @@ pub enum Layout {
     ChartomQaEval(chartom_qa::eval::EvalLine),
     /// An lm-evaluation-harness logged sample.
     LmEvalSample(Box<lm_eval::sample::Sample>),
+    /// A line made from an Inspect AI log's sample (its container, `inspect::log`).
+    InspectSample(Box<inspect::sample::Sample>),
 }
 
 /// Offer a line that names no benchmark, already parsed into `item`, to each benchmark
 /// that opens a layout of its own; the first that recognises it maps it onto `item`.
 pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<(), FieldError> {
-    if !chartom_qa::eval::sniff(text, item)? {
-        lm_eval::spec::sniff(text, item)?;
+    if !chartom_qa::eval::sniff(text, item)? && !lm_eval::spec::sniff(text, item)? {
+        inspect::spec::sniff(text, item)?;
     }
     Ok(())
 }
@@ -68,6 +80,9 @@ pub(crate) fn layout_of_object(obj: &Map<String, Value>) -> Option<Benchmark> {
     }
     if lm_eval::is_sample(obj) {
         return Some(Benchmark::LmEval);
+    }
+    if inspect::spec::is_line(obj) {
+        return Some(Benchmark::Inspect);
     }
     None
 }
@@ -125,7 +140,7 @@ pub(crate) fn name_from_file(item: &mut Item, file: &FileInfo) {
     match item.layout {
         Some(Layout::ChartomQaEval(_)) => chartom_qa::eval::name_model(item, &file.path),
         Some(Layout::LmEvalSample(_)) => lm_eval::spec::name_from_file(item, file),
-        None => {}
+        Some(Layout::InspectSample(_)) | None => {}
     }
 }
 
@@ -259,6 +274,7 @@ pub(crate) fn spec(b: Benchmark) -> &'static dyn Spec {
         Benchmark::ChartomQa => &chartom_qa::ChartomQa,
         Benchmark::Cvqa => &cvqa::Cvqa,
         Benchmark::LmEval => &lm_eval::spec::LmEval,
+        Benchmark::Inspect => &inspect::spec::Inspect,
         Benchmark::Other => &generic::Generic,
     }
 }
@@ -278,6 +294,8 @@ pub struct Benchmarks {
     pub chartom_qa: Option<chartom_qa::stats::QaStats>,
     #[serde(rename = "lm-eval", skip_serializing_if = "Option::is_none")]
     pub lm_eval: Option<lm_eval::stats::LmEvalStats>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inspect: Option<inspect::stats::InspectStats>,
     /// Items of unknown benchmarks: how many, and their free verdicts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub other: Option<generic::stats::OtherStats>,
@@ -290,6 +308,7 @@ impl Benchmarks {
         chartom::stats_text::render(&self.chartom, o);
         chartom_qa::stats_text::render(&self.chartom_qa, o);
         lm_eval::stats_text::render(&self.lm_eval, o);
+        inspect::stats_text::render(&self.inspect, o);
         generic::stats_text::render(&self.other, o);
     }
 }
@@ -301,6 +320,7 @@ pub(crate) struct Sums {
     chartom: chartom::stats::Sums,
     chartom_qa: chartom_qa::stats::Sums,
     lm_eval: lm_eval::stats::Sums,
+    inspect: inspect::stats::Sums,
     other: generic::stats::Sums,
 }
 
@@ -319,6 +339,7 @@ impl Sums {
             Benchmark::Chartom => self.chartom.add(store, i, it, resolution),
             Benchmark::ChartomQa => self.chartom_qa.add(it, resolution),
             Benchmark::LmEval => self.lm_eval.add_item(it, store.file_info(), resolution),
+            Benchmark::Inspect => self.inspect.add(it, resolution),
             Benchmark::Other => self.other.add(it, resolution),
         }
     }
@@ -329,6 +350,7 @@ impl Sums {
         self.chartom.merge(o.chartom);
         self.chartom_qa.merge(o.chartom_qa);
         self.lm_eval.merge(o.lm_eval);
+        self.inspect.merge(o.inspect);
         self.other.merge(o.other);
     }
 
@@ -338,6 +360,7 @@ impl Sums {
             chartom: self.chartom.finish(),
             chartom_qa: self.chartom_qa.finish(),
             lm_eval: self.lm_eval.finish(),
+            inspect: self.inspect.finish(),
             other: self.other.finish(),
         }
     }
@@ -362,7 +385,7 @@ impl AgreementVariables {
             Benchmark::Cvqa => self.cvqa.rate(x),
             Benchmark::Chartom => self.chartom.rate(x),
             Benchmark::ChartomQa => self.chartom_qa.rate(x),
-            Benchmark::LmEval | Benchmark::Other => self.other.rate(x),
+            Benchmark::LmEval | Benchmark::Inspect | Benchmark::Other => self.other.rate(x),
         }
     }
 

@@ -39,6 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 let r = check::Report {
                     file: args.file.clone(),
                     items: 0,
+                    container: None,
                     problems: vec![Problem {
                         line: None,
                         id: None,
@@ -92,6 +93,10 @@ fn print(report: &check::Report, json: bool) -> std::io::Result<()> {
             writeln!(out, "{s}")?;
         }
         let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+        if let Some(c) = &report.container {
+            // what the items are: the file's own records, read by its format's reader
+            writeln!(out, "{file}: read as {}", sanitize::line(c))?;
+        }
         writeln!(
             out,
             "{file}: {}, {}, {}, {}",

@@ -393,6 +393,13 @@ impl super::Store {
     /// Unchanged runs of a mapped file are copied by the kernel (`copy_file_range`) where
     /// the file system allows, else written from the mapping.
     pub(super) fn write_to(&self, out: &mut File, cancel: &AtomicBool) -> io::Result<u64> {
+        if let Some(c) = &self.container {
+            let current = |i: usize| {
+                self.raw_bytes(i)
+                    .map(|b| String::from_utf8_lossy(b).into_owned())
+            };
+            return c.write(&current, out, cancel);
+        }
         let mut o = Sink {
             out,
             pending: Vec::with_capacity(1 << 20),

@@ -71,7 +71,9 @@ fn every_line_parses_and_the_mix_is_realistic() {
                 assert!(it.context.is_some());
                 assert!(!it.bonus_points.is_empty());
             }
-            verdict::model::Benchmark::LmEval | verdict::model::Benchmark::Other => {
+            verdict::model::Benchmark::LmEval
+            | verdict::model::Benchmark::Inspect
+            | verdict::model::Benchmark::Other => {
                 panic!("unexpected benchmark: {line}")
             }
         }

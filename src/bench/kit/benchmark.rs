@@ -13,6 +13,8 @@ pub enum Benchmark {
     Cvqa,
     #[serde(rename = "lm-eval")]
     LmEval,
+    #[serde(rename = "inspect")]
+    Inspect,
     /// Any other (or missing) `benchmark` value: a generic view, a free verdict and a note.
     #[serde(rename = "other")]
     Other,
@@ -25,6 +27,7 @@ impl Benchmark {
             Some("chartom-qa") => Benchmark::ChartomQa,
             Some("cvqa") => Benchmark::Cvqa,
             Some("lm-eval") => Benchmark::LmEval,
+            Some("inspect") => Benchmark::Inspect,
             _ => Benchmark::Other,
         }
     }
@@ -36,6 +39,7 @@ impl Benchmark {
             Benchmark::ChartomQa => "CharToM-QA",
             Benchmark::Cvqa => "C-VQA",
             Benchmark::LmEval => "lm-eval",
+            Benchmark::Inspect => "Inspect AI",
             Benchmark::Other => "other",
         }
     }
@@ -46,7 +50,14 @@ impl Benchmark {
             Benchmark::ChartomQa => "chartom-qa",
             Benchmark::Cvqa => "cvqa",
             Benchmark::LmEval => "lm-eval",
+            Benchmark::Inspect => "inspect",
             Benchmark::Other => "other",
         }
+    }
+
+    /// Known only by the shape of its lines (`bench::sniff`), never by a `benchmark`
+    /// name: a result-set line that names it is an unknown benchmark.
+    pub fn by_layout_only(self) -> bool {
+        matches!(self, Benchmark::LmEval | Benchmark::Inspect)
     }
 }

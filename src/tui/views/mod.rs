@@ -10,6 +10,7 @@ pub mod cvqa;
 pub mod footer;
 pub mod generic;
 pub mod header;
+pub mod inspect;
 pub mod item;
 pub mod lm_eval;
 pub mod model_line;
@@ -138,6 +139,7 @@ pub fn view_of(b: Benchmark) -> &'static dyn View {
         Benchmark::ChartomQa => &chartom_qa::ChartomQaView,
         Benchmark::Cvqa => &cvqa::CvqaView,
         Benchmark::LmEval => &lm_eval::LmEvalView,
+        Benchmark::Inspect => &inspect::InspectView,
         Benchmark::Other => &generic::GenericView,
     }
 }
@@ -166,6 +168,9 @@ pub(crate) fn summary_blocks(b: &Benchmarks) -> Vec<&dyn SummaryBlock> {
         blocks.push(x);
     }
     if let Some(x) = &b.lm_eval {
+        blocks.push(x);
+    }
+    if let Some(x) = &b.inspect {
         blocks.push(x);
     }
     blocks

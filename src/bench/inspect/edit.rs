@@ -1,0 +1,380 @@
+//! A reviewer's verdict as Inspect's own score edit, as
+//! `inspect_ai.log.edit_score(log, id, scorer, ScoreEdit(value=…,
+//! provenance=ProvenanceData(author=…, reason=…)), epoch=…)` then `write_eval_log` write
+//! it (inspect_ai 0.3.285, `log/_score.py`): the score's value set, its original and the
+//! edit in `history`, a `score_edit` event before the end of the sample's last `scorers`
+//! span; and the figures recomputed (`log/_metric.py`): the epochs reduced per sample
+//! (`reductions`), the metrics of `results`, the value in `summaries.json`.
+
+use serde_json::{Map, Value, json};
+
+use super::Verdict;
+
+/// One score edit to write.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edit {
+    /// `provenance.author`: the reviewer.
+    pub author: String,
+    /// `provenance.timestamp`: the review's `at` (RFC 3339).
+    pub at: String,
+    /// `provenance.reason`: the review's note.
+    pub note: Option<String>,
+    /// The verdict; `None`: a note alone (the value kept, marked `none`).
+    pub verdict: Option<Verdict>,
+    /// The reviewer took their verdict back: the original value, marked `withdrawn`.
+    pub withdrawn: bool,
+    /// An adjudicator's final verdict (docs/teams.md): `provenance.metadata.final`.
+    pub is_final: bool,
+}
+
+/// Inspect's `value_to_float()`: `C` 1, `I` 0, `P` 0.5, `N` 0, numbers and booleans as
+/// numbers, `yes`/`true` 1, `no`/`false` 0, numeric strings; `None` for what it warns on
+/// (lists, objects, other strings: it counts them 0) and for `null`.
+pub fn to_float(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
+        Value::String(s) => match s.as_str() {
+            "C" => Some(1.0),
+            "I" | "N" => Some(0.0),
+            "P" => Some(0.5),
+            t => match t.to_ascii_lowercase().as_str() {
+                "yes" | "true" => Some(1.0),
+                "no" | "false" => Some(0.0),
+                t => t.parse::<f64>().ok(),
+            },
+        },
+        _ => None,
+    }
+}
+
+/// The value a verdict writes, in the kind of value the score has: `"C"`/`"I"` for a
+/// string (and by default), 1/0 for a number, true/false for a boolean.
+fn value_for(v: Verdict, current: Option<&Value>) -> Value {
+    let good = v == Verdict::Correct;
+    match current {
+        Some(Value::Number(_)) => json!(if good { 1 } else { 0 }),
+        Some(Value::Bool(_)) => json!(good),
+        _ => json!(if good { "C" } else { "I" }),
+    }
+}
+
+/// A JSON pointer token for `s`.
+pub fn pointer_escape(s: &str) -> String {
+    s.replace('~', "~0").replace('/', "~1")
+}
+
+/// A float as pydantic writes one: the shortest digits that read back, never in
+/// exponent form, and `.0` on whole numbers.
+pub fn float(x: f64) -> Value {
+    let text = if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e16 {
+        format!("{x:.1}")
+    } else {
+        format!("{x}")
+    };
+    serde_json::from_str(&text).unwrap_or(Value::Null)
+}
+
+/// The timestamp of an event as Python's `isoformat()` writes it (`+00:00`, not `Z`).
+fn event_time(at: &str) -> String {
+    match at.strip_suffix('Z') {
+        Some(t) => format!("{t}+00:00"),
+        None => at.to_string(),
+    }
+}
+
+/// An event id in shortuuid's alphabet, 22 letters, from what the edit is (so that the
+/// same edit written twice is the same event).
+fn uuid(seed: &str) -> String {
+    const ALPHABET: &[u8] = b"23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    let mut out = String::with_capacity(22);
+    let mut k = 0u64;
+    while out.len() < 22 {
+        let mut h = crate::hash::fnv1a64(format!("{seed}\u{0}{k}").as_bytes());
+        for _ in 0..5 {
+            if out.len() == 22 {
+                break;
+            }
+            out.push(ALPHABET[(h % ALPHABET.len() as u64) as usize] as char);
+            h /= ALPHABET.len() as u64;
+        }
+        k += 1;
+    }
+    out
+}
+
+/// Apply `e` to score `scorer` of sample `s` (a sample of the log, as JSON).
+pub fn apply(s: &mut Value, scorer: &str, e: &Edit) {
+    let Some(score) = s
+        .get_mut("scores")
+        .and_then(|m| m.get_mut(scorer))
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    let history = score
+        .get("history")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    // The value before any edit.
+    let original = history
+        .first()
+        .and_then(|h| h.get("value"))
+        .or_else(|| score.get("value"))
+        .cloned()
+        .unwrap_or(Value::Null);
+    let value = match e.verdict {
+        _ if e.withdrawn => original,
+        Some(Verdict::AmbiguousTarget) | None => json!("UNCHANGED"),
+        Some(v) => value_for(v, score.get("value")),
+    };
+    let mut provenance = Map::new();
+    provenance.insert("timestamp".into(), json!(e.at));
+    provenance.insert("author".into(), json!(e.author));
+    if let Some(n) = &e.note {
+        provenance.insert("reason".into(), json!(n));
+    }
+    let mut meta = match e.verdict {
+        _ if e.withdrawn => json!({"verdict": "withdrawn"}),
+        Some(Verdict::AmbiguousTarget) => json!({"verdict": Verdict::AmbiguousTarget.name()}),
+        None => json!({"verdict": "none"}),
+        _ => json!({}),
+    };
+    if e.is_final {
+        meta["final"] = json!(true);
+    }
+    provenance.insert("metadata".into(), meta);
+    let edit = json!({
+        "value": value,
+        "answer": "UNCHANGED",
+        "explanation": "UNCHANGED",
+        "reason": "UNCHANGED",
+        "metadata": "UNCHANGED",
+        "provenance": provenance,
+    });
+    // The original score first, when the history is empty (as `edit_score` does).
+    let mut history = history;
+    if history.is_empty() {
+        let mut first = Map::new();
+        first.insert(
+            "value".into(),
+            score.get("value").cloned().unwrap_or(Value::Null),
+        );
+        for k in ["answer", "explanation", "reason"] {
+            if let Some(v) = score.get(k).filter(|v| !v.is_null()) {
+                first.insert(k.into(), v.clone());
+            }
+        }
+        first.insert(
+            "metadata".into(),
+            score
+                .get("metadata")
+                .filter(|m| !m.is_null())
+                .cloned()
+                .unwrap_or_else(|| json!({})),
+        );
+        history.push(Value::Object(first));
+    }
+    if edit["value"] != json!("UNCHANGED") {
+        score.insert("value".into(), edit["value"].clone());
+    }
+    history.push(edit.clone());
+    score.insert("history".into(), Value::Array(history));
+    let id = s.get("id").cloned().unwrap_or(Value::Null);
+    let epoch = s.get("epoch").cloned().unwrap_or(Value::Null);
+    insert_event(
+        s,
+        scorer,
+        edit,
+        &e.at,
+        &format!(
+            "{id}\u{0}{epoch}\u{0}{scorer}\u{0}{}\u{0}{}",
+            e.author, e.at
+        ),
+    );
+}
+
+/// The `score_edit` event, just before the end of the sample's last `scorers` span (in
+/// that span), or at the end of the events when there is none.
+fn insert_event(s: &mut Value, scorer: &str, edit: Value, at: &str, seed: &str) {
+    let Some(events) = s.get_mut("events").and_then(Value::as_array_mut) else {
+        return;
+    };
+    let span = events
+        .iter()
+        .rev()
+        .find(|e| {
+            e.get("event").and_then(Value::as_str) == Some("span_begin")
+                && e.get("type").and_then(Value::as_str) == Some("scorers")
+                && e.get("name").and_then(Value::as_str) == Some("scorers")
+        })
+        .and_then(|e| e.get("id").cloned());
+    let end = span.as_ref().and_then(|id| {
+        events.iter().rposition(|e| {
+            e.get("event").and_then(Value::as_str) == Some("span_end") && e.get("id") == Some(id)
+        })
+    });
+    let at_index = end.unwrap_or(events.len());
+    let working_start = events[..at_index]
+        .iter()
+        .rev()
+        .find_map(|e| e.get("working_start").cloned())
+        .unwrap_or(json!(0.0));
+    let mut ev = Map::new();
+    ev.insert("uuid".into(), json!(uuid(seed)));
+    if let Some(id) = span {
+        ev.insert("span_id".into(), id);
+    }
+    ev.insert("timestamp".into(), json!(event_time(at)));
+    ev.insert("working_start".into(), working_start);
+    ev.insert("event".into(), json!("score_edit"));
+    ev.insert("score_name".into(), json!(scorer));
+    ev.insert("edit".into(), edit);
+    events.insert(at_index, Value::Object(ev));
+}
+
+/// The epochs' values of one sample reduced as `reducer` does; `None` for a reducer
+/// verdict does not know.
+fn reduce(reducer: &str, xs: &[f64]) -> Option<f64> {
+    if xs.is_empty() {
+        return None;
+    }
+    match reducer {
+        "mean" => Some(xs.iter().sum::<f64>() / xs.len() as f64),
+        "max" => xs.iter().copied().reduce(f64::max),
+        "median" => {
+            let mut v = xs.to_vec();
+            v.sort_by(f64::total_cmp);
+            let n = v.len();
+            Some(if n % 2 == 1 {
+                v[n / 2]
+            } else {
+                (v[n / 2 - 1] + v[n / 2]) / 2.0
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A metric of the reduced values, as Inspect's built-in metric of that name with no
+/// parameters computes it; `None` for any other (kept as it was).
+fn metric(name: &str, xs: &[f64]) -> Option<f64> {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = || {
+        if xs.len() < 2 {
+            None
+        } else {
+            Some(xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0))
+        }
+    };
+    match name.rsplit('/').next().unwrap_or(name) {
+        "accuracy" | "mean" => (!xs.is_empty()).then_some(mean),
+        // numpy's std with ddof=1 over sqrt(n); 0 for fewer than two
+        "stderr" => Some(var().map_or(0.0, |v| v.sqrt() / n.sqrt())),
+        "std" => Some(var().map_or(0.0, f64::sqrt)),
+        "var" => Some(var().unwrap_or(0.0)),
+        _ => None,
+    }
+}
+
+/// Recompute `scorer`'s figures from every sample's current value (`values`: the sample
+/// id and value, one per sample and epoch): its entry of `reductions` (each sample's
+/// epochs reduced) and its metrics in `header.results`. Returns the metrics it could not
+/// recompute (they keep their value).
+pub fn recompute(
+    header: &mut Value,
+    reductions: Option<&mut Value>,
+    scorer: &str,
+    values: &[(Value, Value)],
+) -> Vec<String> {
+    // The epochs of each sample, in the order the samples first appear.
+    let mut order: Vec<Value> = Vec::new();
+    let mut by_id: Vec<Vec<f64>> = Vec::new();
+    for (id, v) in values {
+        let k = match order.iter().position(|o| o == id) {
+            Some(k) => k,
+            None => {
+                order.push(id.clone());
+                by_id.push(Vec::new());
+                order.len() - 1
+            }
+        };
+        by_id[k].push(to_float(v).unwrap_or(0.0));
+    }
+    let reducer = reductions
+        .as_deref()
+        .and_then(Value::as_array)
+        .and_then(|a| {
+            a.iter()
+                .find(|r| r.get("scorer").and_then(Value::as_str) == Some(scorer))
+        })
+        .and_then(|r| r.get("reducer").and_then(Value::as_str))
+        .unwrap_or("mean")
+        .to_string();
+    let reduced: Vec<Option<f64>> = by_id.iter().map(|xs| reduce(&reducer, xs)).collect();
+    let mut skipped = Vec::new();
+    if reduced.iter().any(Option::is_none) {
+        skipped.push(format!("reducer {reducer}"));
+        return skipped;
+    }
+    let reduced: Vec<f64> = reduced.into_iter().flatten().collect();
+    if let Some(list) = reductions.and_then(Value::as_array_mut)
+        && let Some(r) = list
+            .iter_mut()
+            .find(|r| r.get("scorer").and_then(Value::as_str) == Some(scorer))
+        && let Some(samples) = r.get_mut("samples").and_then(Value::as_array_mut)
+    {
+        for s in samples {
+            if let Some(k) = s
+                .get("sample_id")
+                .and_then(|id| order.iter().position(|o| o == id))
+            {
+                s["value"] = float(reduced[k]);
+            }
+        }
+    }
+    if let Some(scores) = header
+        .pointer_mut("/results/scores")
+        .and_then(Value::as_array_mut)
+    {
+        for s in scores
+            .iter_mut()
+            .filter(|s| s.get("name").and_then(Value::as_str) == Some(scorer))
+        {
+            let Some(metrics) = s.get_mut("metrics").and_then(Value::as_object_mut) else {
+                continue;
+            };
+            for (name, m) in metrics.iter_mut() {
+                let plain = m
+                    .get("params")
+                    .is_none_or(|p| p.as_object().is_none_or(Map::is_empty));
+                match metric(name, &reduced).filter(|_| plain) {
+                    Some(x) => m["value"] = float(x),
+                    None => skipped.push(name.clone()),
+                }
+            }
+        }
+    }
+    skipped
+}
+
+/// Set the value of `scorer` in the summary of sample `s` (`summaries.json`).
+pub fn update_summary(sums: &mut Value, s: &Value, scorer: &str) {
+    let value = s
+        .pointer(&format!("/scores/{}/value", pointer_escape(scorer)))
+        .cloned();
+    let Some(value) = value else { return };
+    for sum in sums.as_array_mut().into_iter().flatten() {
+        if sum.get("id") == s.get("id")
+            && sum.get("epoch") == s.get("epoch")
+            && let Some(sc) = sum
+                .get_mut("scores")
+                .and_then(|m| m.get_mut(scorer))
+                .and_then(Value::as_object_mut)
+        {
+            sc.insert("value".into(), value.clone());
+        }
+    }
+}

@@ -1,0 +1,807 @@
+//! An Inspect AI log as a container file (`store::container`): its samples as lines when
+//! it is opened, and the reviews written back as Inspect's own score edits when it is
+//! saved (docs/format.md, "Inspect AI logs").
+//!
+//! Two formats: a `.eval` log is a ZIP archive (`header.json`, `samples/<id>_epoch_<n>.json`,
+//! `summaries.json`, `reductions.json`, `_journal/…`, entries compressed with Zstandard);
+//! a `.json` log is one document (`version`, `eval`, `plan`, `results`, `stats`,
+//! `samples`, `reductions`), written with two-space indents.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, OnceLock};
+
+use serde_json::{Map, Value, json};
+
+use super::edit;
+use super::zip::{self, Archive};
+use crate::store::container::{Container, Opened};
+
+/// Where a log's samples are.
+#[derive(Debug)]
+enum Kind {
+    /// A `.eval` archive: each sample in an entry.
+    Eval(Archive),
+    /// A `.json` document (parsed; its samples in `samples`).
+    Json(Box<Value>),
+}
+
+/// A sample of the log: where it is, and what the line made of it said.
+#[derive(Debug)]
+struct At {
+    /// `.eval`: the entry's name; `.json`: none.
+    entry: Option<String>,
+    /// `.eval`: the entry's place in the archive; `.json`: the index in `samples`.
+    index: usize,
+    /// The sample's `id` as the log writes it (a string or a number).
+    id: Value,
+    epoch: u64,
+}
+
+/// An Inspect log, as read.
+#[derive(Debug)]
+pub struct Log {
+    kind: Kind,
+    bytes: Arc<Vec<u8>>,
+    /// The header: `header.json` (`.eval`), the document without samples (`.json`).
+    header: Value,
+    samples: Vec<At>,
+    /// The scorer the three verdict keys grade.
+    pub headline: String,
+    /// The lines as opened (what a save compares the current lines with).
+    lines: Vec<String>,
+    /// The time a withdrawn verdict's edit is given (once per session, so that a second
+    /// save writes the same file).
+    withdrawn_at: OnceLock<String>,
+}
+
+/// Is `bytes` (at `path`) an Inspect log? `None` when not; an error when it is but cannot
+/// be read.
+pub fn sniff(_path: &Path, bytes: &[u8]) -> Option<Result<Opened, String>> {
+    if zip::looks_like_zip(bytes) {
+        let a = Archive::read(bytes).ok()?;
+        if a.entry("header.json").is_none() && a.entry("_journal/start.json").is_none() {
+            return None;
+        }
+        return Some(Log::read_eval(bytes, a).map(Log::opened));
+    }
+    // Inspect writes `{`, a new line, then `"version"` first: a JSON lines file (one
+    // object a line) never starts so, and is not parsed as a whole here.
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    let rest = bytes.get(start + 1..)?;
+    let key = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+    if bytes[start] != b'{'
+        || !rest[..key].contains(&b'\n')
+        || !rest[key..].starts_with(b"\"version\"")
+    {
+        return None;
+    }
+    let doc: Value = serde_json::from_slice(&nan_as_null(bytes)).ok()?;
+    let o = doc.as_object()?;
+    if o.contains_key("items") || o.get("eval").is_none_or(|e| e.get("task").is_none()) {
+        return None;
+    }
+    Some(Log::read_json(bytes, doc).map(Log::opened))
+}
+
+/// `NaN`, `Infinity` and `-Infinity` outside strings (Inspect writes them for unscored
+/// values) read as `null`, for showing; a sample that has them is not written back.
+fn nan_as_null(b: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if memchr::memmem::find(b, b"NaN").is_none() && memchr::memmem::find(b, b"Infinity").is_none() {
+        return std::borrow::Cow::Borrowed(b);
+    }
+    let mut out = Vec::with_capacity(b.len());
+    let (mut i, mut in_str) = (0, false);
+    while i < b.len() {
+        let c = b[i];
+        if in_str {
+            out.push(c);
+            if c == b'\\' && i + 1 < b.len() {
+                out.push(b[i + 1]);
+                i += 2;
+                continue;
+            }
+            in_str = c != b'"';
+        } else if c == b'"' {
+            in_str = true;
+            out.push(c);
+        } else if b[i..].starts_with(b"NaN") {
+            out.extend_from_slice(b"null");
+            i += 3;
+            continue;
+        } else if b[i..].starts_with(b"-Infinity") {
+            out.extend_from_slice(b"null");
+            i += 9;
+            continue;
+        } else if b[i..].starts_with(b"Infinity") {
+            out.extend_from_slice(b"null");
+            i += 8;
+            continue;
+        } else {
+            out.push(c);
+        }
+        i += 1;
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+fn has_nan(b: &[u8]) -> bool {
+    matches!(nan_as_null(b), std::borrow::Cow::Owned(_))
+}
+
+fn parse(b: &[u8], what: &str) -> Result<Value, String> {
+    serde_json::from_slice(&nan_as_null(b)).map_err(|e| format!("{what}: {e}"))
+}
+
+/// The sample id as text: a string as it is, a number as written.
+pub fn id_text(id: &Value) -> String {
+    match id {
+        Value::String(s) => s.clone(),
+        v => v.to_string(),
+    }
+}
+
+/// The item id of a sample's epoch: `<id> (epoch <n>)`, one-to-one (the epoch is read
+/// back from the end).
+pub fn item_id(id: &Value, epoch: u64) -> String {
+    format!("{} (epoch {epoch})", id_text(id))
+}
+
+impl Log {
+    fn read_eval(bytes: &[u8], a: Archive) -> Result<Log, String> {
+        let header = match a.entry("header.json") {
+            Some(e) => parse(&zip::read(bytes, e)?, "header.json")?,
+            // A log still being written: its start record.
+            None => parse(
+                &zip::read(bytes, a.entry("_journal/start.json").expect("sniffed"))?,
+                "_journal/start.json",
+            )?,
+        };
+        let mut samples = Vec::new();
+        let mut log = Log {
+            kind: Kind::Json(Box::new(Value::Null)), // set below
+            bytes: Arc::new(Vec::new()),
+            header,
+            samples: Vec::new(),
+            headline: String::new(),
+            lines: Vec::new(),
+            withdrawn_at: OnceLock::new(),
+        };
+        let mut lines = Vec::new();
+        let (run, harness) = log.run_and_harness("eval");
+        for (k, e) in a.entries.iter().enumerate() {
+            if !(e.name.starts_with("samples/") && e.name.ends_with(".json")) {
+                continue;
+            }
+            let v = parse(&zip::read(bytes, e)?, &e.name)?;
+            samples.push(At {
+                entry: Some(e.name.clone()),
+                index: k,
+                id: v.get("id").cloned().unwrap_or(Value::Null),
+                epoch: v.get("epoch").and_then(Value::as_u64).unwrap_or(1),
+            });
+            if lines.is_empty() {
+                log.headline = log.find_headline(Some(&v));
+            }
+            lines.push(line_of(&v, &log.headline, &run, &harness));
+        }
+        if lines.is_empty() {
+            log.headline = log.find_headline(None);
+        }
+        log.kind = Kind::Eval(a);
+        log.bytes = Arc::new(bytes.to_vec());
+        log.samples = samples;
+        log.lines = lines;
+        Ok(log)
+    }
+
+    fn read_json(bytes: &[u8], mut doc: Value) -> Result<Log, String> {
+        let list = doc
+            .get("samples")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let samples = list
+            .iter()
+            .enumerate()
+            .map(|(i, v)| At {
+                entry: None,
+                index: i,
+                id: v.get("id").cloned().unwrap_or(Value::Null),
+                epoch: v.get("epoch").and_then(Value::as_u64).unwrap_or(1),
+            })
+            .collect();
+        let full = doc.clone();
+        if let Some(o) = doc.as_object_mut() {
+            o.shift_remove("samples");
+        }
+        let mut log = Log {
+            kind: Kind::Json(Box::new(full)),
+            bytes: Arc::new(bytes.to_vec()),
+            header: doc,
+            samples,
+            headline: String::new(),
+            lines: Vec::new(),
+            withdrawn_at: OnceLock::new(),
+        };
+        let (run, harness) = log.run_and_harness("json");
+        log.headline = log.find_headline(list.first());
+        log.lines = list
+            .iter()
+            .map(|s| line_of(s, &log.headline, &run, &harness))
+            .collect();
+        Ok(log)
+    }
+
+    fn opened(self) -> Opened {
+        let mut lines = Vec::new();
+        for l in &self.lines {
+            lines.extend_from_slice(l.as_bytes());
+            lines.push(b'\n');
+        }
+        Opened {
+            lines,
+            container: Arc::new(self),
+        }
+    }
+
+    /// The sample `k` as the log has it.
+    fn sample(&self, k: usize) -> Result<Value, String> {
+        let at = &self.samples[k];
+        match &self.kind {
+            Kind::Eval(a) => {
+                let e = &a.entries[at.index];
+                parse(&zip::read(&self.bytes, e)?, &e.name)
+            }
+            Kind::Json(doc) => Ok(doc["samples"][at.index].clone()),
+        }
+    }
+
+    /// The scorer the verdict keys grade: the headline's (`results.headline`), else the
+    /// first of `results.scores`, else the first of a sample's scores.
+    fn find_headline(&self, first: Option<&Value>) -> String {
+        let r = self.header.get("results");
+        r.and_then(|r| r.pointer("/headline/score"))
+            .and_then(Value::as_str)
+            .or_else(|| {
+                r.and_then(|r| r.pointer("/scores/0/name"))
+                    .and_then(Value::as_str)
+            })
+            .map(str::to_string)
+            .or_else(|| {
+                first
+                    .and_then(|s| s.get("scores"))
+                    .and_then(Value::as_object)
+                    .and_then(|m| m.keys().next().cloned())
+            })
+            .unwrap_or_default()
+    }
+
+    /// What every line says of the run, and the log's figures.
+    fn run_and_harness(&self, format: &str) -> (Value, Value) {
+        let run = json!({
+            "task": self.header.pointer("/eval/task").cloned().unwrap_or(Value::Null),
+            "model": self.header.pointer("/eval/model").cloned().unwrap_or(Value::Null),
+            "format": format,
+            "status": self.header.get("status").cloned().unwrap_or(Value::Null),
+        });
+        (run, harness_figures(&self.header))
+    }
+}
+
+/// The header's figures, per scorer and metric: `[{scorer, metric, value}]`.
+fn harness_figures(header: &Value) -> Value {
+    let mut out = Vec::new();
+    for s in header
+        .pointer("/results/scores")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = s.get("name").cloned().unwrap_or(Value::Null);
+        for (m, v) in s
+            .get("metrics")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            out.push(json!({"scorer": name, "metric": m, "value": v.get("value").cloned().unwrap_or(Value::Null)}));
+        }
+    }
+    Value::Array(out)
+}
+
+/// Text of a message's or an input's `content`: a string, or the text of its parts.
+fn content_text(c: &Value, attachments: Option<&Value>) -> String {
+    let resolve = |s: &str| -> String {
+        match s.strip_prefix("attachment://") {
+            Some(k) => attachments
+                .and_then(|a| a.get(k))
+                .and_then(Value::as_str)
+                .unwrap_or(s)
+                .to_string(),
+            None => s.to_string(),
+        }
+    };
+    match c {
+        Value::String(s) => resolve(s),
+        Value::Array(parts) => parts
+            .iter()
+            .map(|p| match p.get("type").and_then(Value::as_str) {
+                Some("text") => resolve(p.get("text").and_then(Value::as_str).unwrap_or("")),
+                Some("reasoning") => format!(
+                    "(reasoning) {}",
+                    resolve(p.get("reasoning").and_then(Value::as_str).unwrap_or(""))
+                ),
+                Some(t) => format!("({t})"),
+                None => String::new(),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Value::Null => String::new(),
+        v => v.to_string(),
+    }
+}
+
+fn messages(v: Option<&Value>, attachments: Option<&Value>) -> Value {
+    Value::Array(
+        v.and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|m| {
+                json!({
+                    "role": m.get("role").and_then(Value::as_str).unwrap_or("?"),
+                    "text": content_text(m.get("content").unwrap_or(&Value::Null), attachments),
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The reviews a score's edit history holds: each author's latest edit with provenance,
+/// as a verdict (`C`/`I` or 1/0 as correct/incorrect, a marked ambiguous target), the
+/// edit's time as `at` and its reason as `note`. A withdrawn verdict gives none.
+pub fn reviews_of(score: &Value) -> Map<String, Value> {
+    let mut by_author: Map<String, Value> = Map::new();
+    for e in score
+        .get("history")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(p) = e.get("provenance").filter(|p| p.is_object()) else {
+            continue;
+        };
+        let Some(author) = p.get("author").and_then(Value::as_str) else {
+            continue;
+        };
+        let marked = p.pointer("/metadata/verdict").and_then(Value::as_str);
+        let verdict = match marked {
+            Some(v) => Some(v.to_string()),
+            None => match e.get("value").map(edit::to_float) {
+                Some(Some(1.0)) => Some("correct".to_string()),
+                Some(Some(0.0)) => Some("incorrect".to_string()),
+                _ => None,
+            },
+        };
+        match verdict.as_deref() {
+            Some(v) if super::Verdict::parse(v).is_some() || v == "none" => {
+                let mut r = Map::new();
+                if v != "none" {
+                    r.insert("verdict".into(), json!(v));
+                }
+                if let Some(t) = p.get("timestamp").and_then(Value::as_str) {
+                    r.insert("at".into(), json!(t));
+                }
+                if let Some(n) = p.get("reason").and_then(Value::as_str) {
+                    r.insert("note".into(), json!(n));
+                }
+                if p.pointer("/metadata/final") == Some(&Value::Bool(true)) {
+                    r.insert("final".into(), json!(true));
+                }
+                by_author.shift_remove(author);
+                by_author.insert(author.to_string(), Value::Object(r));
+            }
+            // Withdrawn, or another value set by hand: no verdict of this author.
+            _ => {
+                by_author.shift_remove(author);
+            }
+        }
+    }
+    by_author
+}
+
+/// One sample as a line: what the view shows, the id, and the reviews from the headline
+/// scorer's edit history.
+fn line_of(s: &Value, headline: &str, run: &Value, harness: &Value) -> String {
+    let att = s.get("attachments");
+    let input = match s.get("input") {
+        Some(Value::Array(_)) => messages(s.get("input"), att),
+        Some(v) => json!(content_text(v, att)),
+        None => json!(""),
+    };
+    let target = match s.get("target") {
+        Some(Value::Array(a)) => Value::Array(a.clone()),
+        Some(Value::String(t)) => json!([t]),
+        Some(v) if !v.is_null() => json!([v.to_string()]),
+        _ => json!([]),
+    };
+    let choices: Vec<String> = s
+        .get("choices")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|c| content_text(c, att))
+        .collect();
+    let completion = s
+        .pointer("/output/completion")
+        .map(|c| content_text(c, att))
+        .unwrap_or_default();
+    let mut scores = Vec::new();
+    let mut reviews = Map::new();
+    for (name, sc) in s
+        .get("scores")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let history = sc.get("history").and_then(Value::as_array);
+        let edits: Vec<Value> = history
+            .into_iter()
+            .flatten()
+            .filter_map(|e| {
+                let p = e.get("provenance").filter(|p| p.is_object())?;
+                Some(json!({
+                    "author": p.get("author").cloned().unwrap_or(Value::Null),
+                    "at": p.get("timestamp").cloned().unwrap_or(Value::Null),
+                    "reason": p.get("reason").cloned().unwrap_or(Value::Null),
+                    "value": e.get("value").cloned().unwrap_or(Value::Null),
+                }))
+            })
+            .collect();
+        let original = history
+            .and_then(|h| h.first())
+            .filter(|e| e.get("provenance").is_none_or(Value::is_null))
+            .and_then(|e| e.get("value"))
+            .or_else(|| sc.get("value"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        scores.push(json!({
+            "name": name,
+            "value": sc.get("value").cloned().unwrap_or(Value::Null),
+            "original": original,
+            "answer": sc.get("answer").cloned().unwrap_or(Value::Null),
+            "explanation": sc.get("explanation").cloned().unwrap_or(Value::Null),
+            "edits": edits,
+        }));
+        if name == headline {
+            reviews = reviews_of(sc);
+        }
+    }
+    let id = s.get("id").cloned().unwrap_or(Value::Null);
+    let epoch = s.get("epoch").and_then(Value::as_u64).unwrap_or(1);
+    let mut line = Map::new();
+    line.insert("id".into(), json!(item_id(&id, epoch)));
+    line.insert(
+        super::LINE_KEY.into(),
+        json!({
+            "sample": id,
+            "epoch": epoch,
+            "input": input,
+            "target": target,
+            "choices": choices,
+            "completion": completion,
+            "messages": messages(s.get("messages"), att),
+            "scores": scores,
+            "headline": headline,
+            "run": run,
+            "harness": harness,
+            "error": s.pointer("/error/message").cloned().unwrap_or(Value::Null),
+        }),
+    );
+    if !reviews.is_empty() {
+        line.insert("reviews".into(), Value::Object(reviews));
+    }
+    serde_json::to_string(&Value::Object(line)).expect("a Value always serializes")
+}
+
+/// The reviews of a line (as opened or as it is now).
+fn line_reviews(text: &str) -> Map<String, Value> {
+    serde_json::from_str::<Value>(text)
+        .ok()
+        .and_then(|v| v.get("reviews").and_then(Value::as_object).cloned())
+        .unwrap_or_default()
+}
+
+/// Do two reviews say the same to Inspect (verdict, time, note)?
+fn same_edit(a: &Value, b: &Value) -> bool {
+    let at = |v: &Value| {
+        v.get("at")
+            .and_then(Value::as_str)
+            .and_then(|s| {
+                time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).ok()
+            })
+            .map(|t| t.unix_timestamp_nanos())
+    };
+    let fin = |v: &Value| v.get("final") == Some(&Value::Bool(true));
+    a.get("verdict") == b.get("verdict")
+        && a.get("note") == b.get("note")
+        && at(a) == at(b)
+        && fin(a) == fin(b)
+}
+
+impl Log {
+    /// The score edits the current lines ask for, sample by sample: for each reviewer
+    /// whose review differs from the one the log holds, an edit (in time order).
+    fn edits(
+        &self,
+        current: &dyn Fn(usize) -> Option<String>,
+    ) -> io::Result<BTreeMap<usize, Vec<edit::Edit>>> {
+        let mut out = BTreeMap::new();
+        for (i, orig) in self.lines.iter().enumerate() {
+            let Some(now) = current(i) else { continue };
+            if now == *orig {
+                continue;
+            }
+            let (before, after) = (line_reviews(orig), line_reviews(&now));
+            let mut list = Vec::new();
+            for (who, r) in &after {
+                if before.get(who).is_some_and(|b| same_edit(b, r)) {
+                    continue;
+                }
+                // No verdict (a note alone): an edit that keeps the value.
+                let v = match r.get("verdict") {
+                    None | Some(Value::Null) => None,
+                    Some(verdict) => Some(
+                        verdict
+                            .as_str()
+                            .and_then(super::Verdict::parse)
+                            .ok_or_else(|| {
+                                io::Error::other(format!(
+                                    "{}: reviews.{who}.verdict is {verdict}, not correct, incorrect or ambiguous-target; nothing saved",
+                                    item_id(&self.samples[i].id, self.samples[i].epoch)
+                                ))
+                            })?,
+                    ),
+                };
+                list.push(edit::Edit {
+                    author: who.clone(),
+                    at: r
+                        .get("at")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                        .unwrap_or_else(|| self.now()),
+                    note: r.get("note").and_then(Value::as_str).map(str::to_string),
+                    verdict: v,
+                    withdrawn: false,
+                    is_final: r.get("final") == Some(&Value::Bool(true)),
+                });
+            }
+            for who in before.keys().filter(|w| !after.contains_key(*w)) {
+                list.push(edit::Edit {
+                    author: who.clone(),
+                    at: self.now(),
+                    note: Some("verdict withdrawn".into()),
+                    verdict: None,
+                    withdrawn: true,
+                    is_final: false,
+                });
+            }
+            list.sort_by(|a, b| (&a.at, &a.author).cmp(&(&b.at, &b.author)));
+            if !list.is_empty() {
+                out.insert(i, list);
+            }
+        }
+        Ok(out)
+    }
+
+    fn now(&self) -> String {
+        self.withdrawn_at
+            .get_or_init(|| {
+                time::OffsetDateTime::now_utc()
+                    .replace_nanosecond(0)
+                    .unwrap_or_else(|_| time::OffsetDateTime::now_utc())
+                    .format(&time::format_description::well_known::Rfc3339)
+                    .unwrap_or_default()
+            })
+            .clone()
+    }
+
+    /// Every sample's current value of `scorer`, with its id and epoch: the edited
+    /// samples' from `edited`, the others' from the lines.
+    fn values(&self, scorer: &str, edited: &BTreeMap<usize, Value>) -> Vec<(Value, Value)> {
+        (0..self.samples.len())
+            .map(|i| {
+                let v = match edited.get(&i) {
+                    Some(s) => s
+                        .pointer(&format!("/scores/{}/value", edit::pointer_escape(scorer)))
+                        .cloned()
+                        .unwrap_or(Value::Null),
+                    None => serde_json::from_str::<Value>(&self.lines[i])
+                        .ok()
+                        .and_then(|l| {
+                            l.get(super::LINE_KEY)?
+                                .get("scores")?
+                                .as_array()?
+                                .iter()
+                                .find(|s| s.get("name").and_then(Value::as_str) == Some(scorer))?
+                                .get("value")
+                                .cloned()
+                        })
+                        .unwrap_or(Value::Null),
+                };
+                (self.samples[i].id.clone(), v)
+            })
+            .collect()
+    }
+
+    /// The log with the edits applied: the changed samples, and the header, reductions
+    /// and summaries recomputed.
+    fn write_log(
+        &self,
+        current: &dyn Fn(usize) -> Option<String>,
+        out: &mut dyn Write,
+    ) -> io::Result<u64> {
+        if current(self.lines.len()).is_some() {
+            return Err(io::Error::other(
+                "verdict cannot add items to an Inspect log; nothing saved",
+            ));
+        }
+        let edits = self.edits(current)?;
+        if edits.is_empty() {
+            // Nothing for Inspect: the log as it was.
+            out.write_all(&self.bytes)?;
+            return Ok(self.bytes.len() as u64);
+        }
+        let mut edited: BTreeMap<usize, Value> = BTreeMap::new();
+        let mut changed_scorers = std::collections::BTreeSet::new();
+        for (&i, list) in &edits {
+            let mut s = self.sample(i).map_err(io::Error::other)?;
+            let raw_nan = match &self.kind {
+                Kind::Eval(a) => zip::read(&self.bytes, &a.entries[self.samples[i].index])
+                    .is_ok_and(|b| has_nan(&b)),
+                Kind::Json(_) => false,
+            };
+            if raw_nan {
+                return Err(io::Error::other(format!(
+                    "{}: the sample holds NaN or Infinity, which verdict cannot write back yet; nothing saved",
+                    item_id(&self.samples[i].id, self.samples[i].epoch)
+                )));
+            }
+            for e in list {
+                edit::apply(&mut s, &self.headline, e);
+            }
+            changed_scorers.insert(self.headline.clone());
+            edited.insert(i, s);
+        }
+        let mut header = self.header.clone();
+        let mut reductions = match &self.kind {
+            Kind::Eval(a) => match a.entry("reductions.json") {
+                Some(e) => Some(
+                    parse(
+                        &zip::read(&self.bytes, e).map_err(io::Error::other)?,
+                        "reductions.json",
+                    )
+                    .map_err(io::Error::other)?,
+                ),
+                None => None,
+            },
+            Kind::Json(_) => header.get("reductions").cloned(),
+        };
+        for scorer in &changed_scorers {
+            let values = self.values(scorer, &edited);
+            let kept = edit::recompute(&mut header, reductions.as_mut(), scorer, &values);
+            if !kept.is_empty() {
+                log::warn!(
+                    "scorer {scorer}: not recomputed, kept as they were: {}",
+                    kept.join(", ")
+                );
+            }
+        }
+        match &self.kind {
+            Kind::Eval(a) => {
+                let mut replaced: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+                for (&i, s) in &edited {
+                    let name = self.samples[i].entry.clone().unwrap_or_default();
+                    replaced.insert(name, compact(s).into_bytes());
+                }
+                if !edited.is_empty() {
+                    if a.entry("header.json").is_some() {
+                        replaced.insert("header.json".into(), compact(&header).into_bytes());
+                    }
+                    if let (Some(r), Some(_)) = (&reductions, a.entry("reductions.json")) {
+                        replaced.insert("reductions.json".into(), compact(r).into_bytes());
+                    }
+                    if let Some(e) = a.entry("summaries.json") {
+                        let mut sums = parse(
+                            &zip::read(&self.bytes, e).map_err(io::Error::other)?,
+                            "summaries.json",
+                        )
+                        .map_err(io::Error::other)?;
+                        for s in edited.values() {
+                            edit::update_summary(&mut sums, s, &self.headline);
+                        }
+                        replaced.insert("summaries.json".into(), compact(&sums).into_bytes());
+                    }
+                }
+                zip::rewrite(&self.bytes, a, &replaced, out)
+            }
+            Kind::Json(doc) => {
+                if edited.is_empty() {
+                    out.write_all(&self.bytes)?;
+                    return Ok(self.bytes.len() as u64);
+                }
+                let mut doc = (**doc).clone();
+                for (&i, s) in &edited {
+                    doc["samples"][self.samples[i].index] = s.clone();
+                }
+                if let Some(r) = header.get("results") {
+                    doc["results"] = r.clone();
+                }
+                if let Some(r) = reductions {
+                    doc["reductions"] = r;
+                }
+                let text = serde_json::to_string_pretty(&doc).map_err(io::Error::other)?;
+                out.write_all(text.as_bytes())?;
+                Ok(text.len() as u64)
+            }
+        }
+    }
+}
+
+/// Compact JSON, as Inspect writes an entry of a `.eval` log.
+fn compact(v: &Value) -> String {
+    serde_json::to_string(v).expect("a Value always serializes")
+}
+
+impl Container for Log {
+    fn write(
+        &self,
+        current: &dyn Fn(usize) -> Option<String>,
+        out: &mut File,
+        cancel: &AtomicBool,
+    ) -> io::Result<u64> {
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "save cancelled"));
+        }
+        let mut w = io::BufWriter::new(out);
+        let n = self.write_log(current, &mut w)?;
+        w.flush()?;
+        Ok(n)
+    }
+
+    fn describe(&self) -> String {
+        match self.kind {
+            Kind::Eval(_) => format!(
+                "an Inspect AI .eval log ({} samples × epochs; verdicts on scorer {})",
+                self.samples.len(),
+                self.headline
+            ),
+            Kind::Json(_) => format!(
+                "an Inspect AI .json log ({} samples × epochs; verdicts on scorer {})",
+                self.samples.len(),
+                self.headline
+            ),
+        }
+    }
+}
+
+/// Write the log with the lines `current` to `out` (for tests: what a save writes).
+pub fn write_to_vec(
+    opened: &Opened,
+    current: &dyn Fn(usize) -> Option<String>,
+) -> io::Result<Vec<u8>> {
+    let dir = tempfile::tempfile()?;
+    let mut f = dir;
+    opened
+        .container
+        .write(current, &mut f, &AtomicBool::new(false))?;
+    use std::io::{Read, Seek};
+    f.seek(io::SeekFrom::Start(0))?;
+    let mut v = Vec::new();
+    f.read_to_end(&mut v)?;
+    Ok(v)
+}

@@ -1,0 +1,121 @@
+//! What a line made from an Inspect sample holds (`log::line_of`), typed for the view,
+//! the stats and the checks.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// A sample's epoch, as its line holds it.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Sample {
+    /// The sample's id as the log writes it (a string or a number).
+    pub sample: Value,
+    pub epoch: u64,
+    /// The input: a text, or messages.
+    pub input: Input,
+    pub target: Vec<Value>,
+    pub choices: Vec<String>,
+    /// `output.completion`.
+    pub completion: String,
+    /// The conversation (`messages`).
+    pub messages: Vec<Message>,
+    /// Every scorer's score, in the sample's order.
+    pub scores: Vec<Score>,
+    /// The scorer the verdict keys grade.
+    pub headline: String,
+    pub run: Run,
+    /// The log's figures (`results` of its header).
+    pub harness: Vec<Figure>,
+    /// The sample's error message, if it failed.
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Input {
+    Text(String),
+    Messages(Vec<Message>),
+}
+
+impl Default for Input {
+    fn default() -> Self {
+        Input::Text(String::new())
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Message {
+    pub role: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Score {
+    pub name: String,
+    pub value: Value,
+    /// The value the scorer gave (before any edit).
+    pub original: Value,
+    pub answer: Option<String>,
+    pub explanation: Option<String>,
+    /// The edits with provenance, oldest first.
+    pub edits: Vec<EditSeen>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct EditSeen {
+    pub author: Option<String>,
+    pub at: Option<String>,
+    pub reason: Option<String>,
+    pub value: Value,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Run {
+    pub task: Option<String>,
+    pub model: Option<String>,
+    /// `eval` or `json`.
+    pub format: Option<String>,
+    pub status: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Figure {
+    pub scorer: String,
+    pub metric: String,
+    pub value: Value,
+}
+
+/// A value as text: a string as it is, anything else as JSON.
+pub fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "-".into(),
+        v => v.to_string(),
+    }
+}
+
+impl Sample {
+    /// The sample's id as text.
+    pub fn id_text(&self) -> String {
+        super::log::id_text(&self.sample)
+    }
+
+    /// The headline scorer's score.
+    pub fn headline_score(&self) -> Option<&Score> {
+        self.scores.iter().find(|s| s.name == self.headline)
+    }
+
+    /// The target as one text (several targets joined by ` | `).
+    pub fn target_text(&self) -> String {
+        self.target
+            .iter()
+            .map(value_text)
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+}

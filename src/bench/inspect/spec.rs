@@ -1,0 +1,130 @@
+//! Inspect behind the registry: its `Spec`, and how a line made from a sample becomes an
+//! item (docs/format.md, "Inspect AI logs").
+
+use serde_json::{Map, Value};
+
+use super::sample::{Input, Sample, value_text};
+use super::{LINE_KEY, Verdict};
+use crate::bench::Layout;
+use crate::bench::kit::check::{BenchInfo, Ctx};
+use crate::bench::kit::row::Row;
+use crate::model::{FieldError, Item, Response, Review, parse_with_path};
+
+/// The rules of Inspect samples.
+pub struct Inspect;
+
+/// The sample an item was read from.
+pub fn sample(item: &Item) -> Option<&Sample> {
+    match &item.layout {
+        Some(Layout::InspectSample(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// Is a parsed line one made from an Inspect sample?
+pub fn is_line(obj: &Map<String, Value>) -> bool {
+    !obj.contains_key("benchmark") && obj.get(LINE_KEY).is_some_and(Value::is_object)
+}
+
+/// If `text`, a line that names no benchmark, was made from an Inspect sample, map it
+/// onto `item` and return true.
+pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<bool, FieldError> {
+    if !text.contains(LINE_KEY) {
+        return Ok(false);
+    }
+    let obj: Map<String, Value> = parse_with_path(text)?;
+    if !is_line(&obj) {
+        return Ok(false);
+    }
+    let s: Sample = serde_json::from_value(obj[LINE_KEY].clone()).map_err(|e| FieldError {
+        field: LINE_KEY.into(),
+        message: e.to_string(),
+    })?;
+    item.benchmark_name = Some(crate::bench::Benchmark::Inspect.name().into());
+    item.question = Some(match &s.input {
+        Input::Text(t) => t.clone(),
+        Input::Messages(m) => m
+            .iter()
+            .map(|m| m.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    });
+    item.choices = s.choices.clone();
+    item.responses = vec![Response {
+        model: s.run.model.clone().unwrap_or_else(|| "model".into()),
+        text: Some(s.completion.clone()),
+        ..Response::default()
+    }];
+    item.layout = Some(Layout::InspectSample(Box::new(s)));
+    Ok(true)
+}
+
+impl crate::bench::Spec for Inspect {
+    fn check(
+        &self,
+        c: &mut Ctx,
+        obj: &Map<String, Value>,
+        _responses: &[&Map<String, Value>],
+        _eval_layout: bool,
+    ) -> BenchInfo {
+        super::check::check_line(c, obj);
+        BenchInfo::default()
+    }
+
+    /// The generic columns, and the sample's target and the headline score.
+    fn export(&self, row: &mut Row, it: &Item, model: &str) {
+        crate::bench::generic::export::fill(row, it, model);
+        if let Some(s) = sample(it) {
+            row.doc_id = Some(s.id_text());
+            row.target = Some(s.target_text());
+            if let Some(h) = s.headline_score() {
+                row.metric = Some(h.name.clone());
+                row.harness_score = super::edit::to_float(&h.original);
+            }
+            row.metrics = Some(Value::Object(
+                s.scores
+                    .iter()
+                    .map(|sc| (sc.name.clone(), sc.value.clone()))
+                    .collect(),
+            ));
+        }
+    }
+
+    fn item_verdict(&self) -> Option<fn(&Review) -> bool> {
+        Some(|r| r.verdict.is_some())
+    }
+
+    fn verdicts(&self) -> [&'static str; 3] {
+        Verdict::ALL.map(Verdict::name)
+    }
+
+    /// Wrong after review: the verdict that counts is `incorrect`, or nobody reviewed it
+    /// and the headline score is 0.
+    fn model_wrong(&self, item: &Item, _model: &str) -> bool {
+        let v = crate::grade::resolve::resolve_verdict(&item.reviews).value;
+        match v.as_deref().and_then(Verdict::parse) {
+            Some(v) => v == Verdict::Incorrect,
+            None => sample(item)
+                .and_then(Sample::headline_score)
+                .and_then(|h| super::edit::to_float(&h.value))
+                .is_some_and(|x| x == 0.0),
+        }
+    }
+
+    fn search_texts(&self, item: &Item, push: &mut dyn FnMut(&str)) {
+        if let Some(q) = &item.question {
+            push(q);
+        }
+        if let Some(s) = sample(item) {
+            push(&s.id_text());
+            push(&s.completion);
+            push(&s.target_text());
+            for sc in &s.scores {
+                if let Some(e) = &sc.explanation {
+                    push(e);
+                }
+                push(&value_text(&sc.value));
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! An Inspect log in `verdict stats` text (docs/stats.md).
+
+use std::fmt::Write as _;
+
+use super::stats::InspectStats;
+use crate::bench::kit::text::{clean, table};
+
+fn four(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), |v| format!("{v:.4}"))
+}
+
+pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
+    let Some(x) = stats else { return };
+    let mut about = Vec::new();
+    if let Some(t) = &x.task {
+        about.push(format!("task {}", clean(t)));
+    }
+    if let Some(m) = &x.model {
+        about.push(format!("model {}", clean(m)));
+    }
+    let _ = writeln!(
+        o,
+        "\nInspect AI log{}: {} samples, {} items (samples × epochs); verdicts on scorer {}",
+        if about.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", about.join(", "))
+        },
+        x.samples,
+        x.items,
+        clean(&x.scorer)
+    );
+    let mut rows = Vec::new();
+    for (scorer, metrics) in &x.harness {
+        for (m, v) in metrics {
+            rows.push(vec![
+                clean(scorer),
+                clean(m),
+                four(v.as_f64()),
+                if *scorer == x.scorer && (m == "accuracy" || m == "mean") {
+                    four(x.corrected_accuracy)
+                } else {
+                    "not corrected".into()
+                },
+            ]);
+        }
+    }
+    if !rows.is_empty() {
+        table(
+            o,
+            &["scorer", "metric", "log (results)", "human-corrected"],
+            &rows,
+        );
+    }
+    let verdicts = x
+        .verdicts
+        .iter()
+        .map(|(k, n)| format!("{} {n}", clean(k)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let _ = writeln!(
+        o,
+        "{}: accuracy as scored {}, in the log now {}, corrected {}; {} of {} items reviewed ({})",
+        clean(&x.scorer),
+        four(x.scorer_accuracy),
+        four(x.log_accuracy),
+        four(x.corrected_accuracy),
+        x.reviewed,
+        x.items,
+        if verdicts.is_empty() {
+            "none".into()
+        } else {
+            verdicts
+        }
+    );
+}

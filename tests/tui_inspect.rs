@@ -1,0 +1,186 @@
+//! The screen of an Inspect AI sample (TestBackend + insta) and what its verdict keys
+//! record, on the log written by inspect_ai (tests/fixtures/real-logs/inspect).
+
+use std::path::Path;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::{Value, json};
+use verdict::store::Store;
+use verdict::tui::app::{Effect, Msg, State};
+use verdict::tui::draw::render_to_string;
+use verdict::tui::keymap::Keymap;
+
+#[path = "support/state.rs"]
+mod support_state;
+
+fn state(name: &str) -> (tempfile::TempDir, State) {
+    verdict::bench::register_containers();
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join(name);
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/real-logs/inspect/logs")
+            .join(name),
+        &p,
+    )
+    .unwrap();
+    let s = support_state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
+    (d, s)
+}
+
+fn ch(s: &mut State, c: char) -> Vec<Effect> {
+    s.update(Msg::Key(KeyEvent::new(
+        KeyCode::Char(c),
+        KeyModifiers::NONE,
+    )))
+}
+
+fn recorded(s: &mut State, fx: Vec<Effect>) -> Vec<(usize, Option<Value>)> {
+    let mut out = vec![];
+    for e in fx {
+        if let Effect::Record {
+            seq, item, review, ..
+        } = e
+        {
+            out.push((item, review));
+            s.update(Msg::Recorded {
+                seq,
+                result: Ok(()),
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn screens_of_inspect_samples() {
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        // q1, and q4 (hostile text: ANSI escapes in the input, HTML in the answer)
+        for (keys, label) in [("", "inspect_q1"), ("nnn", "inspect_q4_hostile")] {
+            let (_d, mut s) = state("vr_mc.eval");
+            s.size = (w, h);
+            for c in keys.chars() {
+                ch(&mut s, c);
+            }
+            let out = render_to_string(&s, w, h);
+            assert!(!out.contains('\u{1b}'), "no escape reaches the screen");
+            insta::assert_snapshot!(format!("{label}_{w}x{h}"), out);
+        }
+    }
+}
+
+#[test]
+fn inspect_verdict_keys_write_correct_incorrect_ambiguous_target() {
+    let (_d, mut s) = state("vr_mc.json");
+    for (c, v) in [
+        ('1', "correct"),
+        ('2', "incorrect"),
+        ('3', "ambiguous-target"),
+    ] {
+        let fx = ch(&mut s, c);
+        let r = recorded(&mut s, fx);
+        assert_eq!(r[0].1.as_ref().unwrap()["verdict"], json!(v), "key {c}");
+    }
+}
+
+/// The summary page (`s`) shows the log's figures beside the human-corrected accuracy of
+/// the headline scorer (a log alice graded: q2's first epoch correct).
+#[test]
+fn the_summary_page_puts_the_logs_figures_beside_the_corrected_ones() {
+    verdict::bench::register_containers();
+    let (d, _) = state("vr_mc.eval");
+    let p = d.path().join("vr_mc.eval");
+    let mut store = Store::open(&p).unwrap();
+    let i = (0..store.len())
+        .find(|&i| store.item(i).unwrap().id.as_deref() == Some("q2 (epoch 1)"))
+        .unwrap();
+    store
+        .set_review(
+            i,
+            "alice",
+            Some(json!({"verdict": "correct", "at": "2026-11-26T23:00:00Z", "note": "typo"})),
+        )
+        .unwrap();
+    store.save().unwrap();
+    let mut s = support_state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        s.size = (w, h);
+        s.mode = verdict::tui::app::Mode::Normal;
+        let fx = ch(&mut s, 's');
+        assert!(fx.contains(&Effect::ComputeSummary { seq: s.summary_seq }));
+        let v = verdict::tui::summary::compute(&s.store);
+        s.update(Msg::Summary {
+            seq: s.summary_seq,
+            result: Ok(v),
+        });
+        let out = render_to_string(&s, w, h);
+        let at = out
+            .lines()
+            .position(|l| l.contains("choice · accuracy"))
+            .unwrap_or_else(|| panic!("{out}"));
+        let row = out
+            .lines()
+            .nth(at + 1)
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            row.contains("log 0.6250") && row.contains("corrected 0.6250"),
+            "{row}"
+        );
+        assert!(out.contains("Inspect AI · vr_mc · mockllm/model"), "{out}");
+        insta::assert_snapshot!(format!("summary_inspect_{w}x{h}"), out);
+    }
+}
+
+/// Hostile text in every field of a sample (escapes, C1 controls, a bidi override, a
+/// carriage return) reaches the screen harmless, at both sizes.
+#[test]
+fn hostile_text_in_every_field_is_shown_harmless() {
+    verdict::bench::register_containers();
+    let evil = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}31m\u{202e}\r";
+    let doc = json!({
+        "version": 2,
+        "status": "success",
+        "eval": {"task": format!("t{evil}"), "model": format!("m{evil}")},
+        "results": {"scores": [{"name": format!("s{evil}"), "metrics": {
+            format!("acc{evil}"): {"name": "acc", "value": 0.5, "params": {}}}}]},
+        "samples": [{
+            "id": format!("id{evil}"), "epoch": 1,
+            "input": [{"role": format!("user{evil}"), "content": format!("q{evil}")}],
+            "target": [format!("A{evil}")],
+            "choices": [format!("c{evil}")],
+            "output": {"completion": format!("out{evil}")},
+            "messages": [{"role": "user", "content": format!("m1{evil}")}, {"role": "assistant", "content": [{"type": "text", "text": format!("m2{evil}")}]}],
+            "scores": {format!("s{evil}"): {"value": format!("C{evil}"), "answer": format!("a{evil}"), "explanation": format!("e{evil}"),
+                "history": [{"value": "I"}, {"value": "C", "provenance": {"author": format!("who{evil}"), "timestamp": "2026-11-26T23:00:00Z", "reason": format!("why{evil}")}}]}},
+            "error": {"message": format!("err{evil}")}
+        }]
+    });
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("evil.json");
+    std::fs::write(&p, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let mut s = support_state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        s.size = (w, h);
+        for scroll in 0..4 {
+            let out = render_to_string(&s, w, h);
+            for c in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}', '\r'] {
+                assert!(!out.contains(c), "{c:?} on screen at {w}x{h}:\n{out}");
+            }
+            if scroll == 0 && w == 200 {
+                for shown in [
+                    "out␛]0;pwned",
+                    "[user␛]0;pwned",
+                    "> s␛]0;pwned",
+                    "edited to C by who␛]0;pwned",
+                    "why␛]0;pwned",
+                ] {
+                    assert!(out.contains(shown), "{shown}:\n{out}");
+                }
+            }
+            ch(&mut s, 'J');
+        }
+    }
+}
