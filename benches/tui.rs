@@ -544,7 +544,92 @@ fn main() {
             .unwrap_or_default()
             .trim()
     );
+    if args.has("--long-lines") {
+        bench_long_lines(smoke);
+        return;
+    }
     for n in args.sizes_or(&[10_000, 100_000], &[10_000, 100_000, 1_000_000]) {
         bench_size(n, smoke, keys_only, index_only);
+    }
+    if !keys_only && !index_only {
+        bench_long_lines(smoke);
+    }
+}
+
+/// An item whose question is one line of `mb` MB of words (issue 21: a 20 MB prompt), the
+/// next item short: showing it (`p` from the next), a scroll key, a page down and a
+/// scroll far down the line, each with its frame at 80×24; next to the floor of one pass over
+/// the text (`str::is_ascii`) and a copy of it.
+fn bench_long_lines(smoke: bool) {
+    println!(
+        "\nlong lines; load average: {}",
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+    );
+    for mb in if smoke { vec![1] } else { vec![1, 20] } {
+        let dir = tempfile::tempdir().unwrap();
+        let words = [
+            "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
+        ];
+        let mut text = String::with_capacity(mb << 20);
+        let mut k = 0usize;
+        while text.len() < mb << 20 {
+            text.push_str(words[k % words.len()]);
+            text.push(' ');
+            k = k.wrapping_mul(31).wrapping_add(7) % 1009;
+        }
+        let item = |id: &str, q: &str| {
+            serde_json::json!({
+                "id": id, "benchmark": "cvqa", "split": "real", "group": "direct",
+                "image": "none.png",
+                "original": {"question": q, "answer": "5"},
+                "counterfactual": {"question": "How many now?", "answer": "3"},
+                "responses": [{"model": "m", "original": "5", "counterfactual": "3"}]
+            })
+            .to_string()
+        };
+        let path = dir.path().join("long.jsonl");
+        std::fs::write(
+            &path,
+            format!("{}\n{}\n", item("long", &text), item("short", "How many?")),
+        )
+        .unwrap();
+        let store = Store::open(&path).unwrap();
+        let meta = facts::index(&store, 2);
+        let mut state = state_for(&store, &meta, 80, 24);
+        let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        let reps = if smoke { 2 } else { 20 };
+        let floor = time(reps, || text.is_ascii());
+        let copy = time(reps, || text.clone());
+        let mut row = |label: &str, keys: &[KeyCode], state: &mut State| {
+            let mut times = Vec::new();
+            for _ in 0..reps {
+                let t = Instant::now();
+                for &k in keys {
+                    state.update(key(k));
+                }
+                term.draw(|f| verdict::tui::draw::draw(state, f)).unwrap();
+                times.push(t.elapsed());
+            }
+            let (med, p99, max) = spread(times);
+            println!(
+                "| {mb} MB line: {label}, with its frame at 80×24 | {med:.1} ms (p99 {p99:.1}, max {max:.1}) | one pass {floor:.1} ms, a copy {copy:.1} ms | ≤ 50 ms |"
+            );
+        };
+        row(
+            "show it (n, p)",
+            &[KeyCode::Char('n'), KeyCode::Char('p')],
+            &mut state,
+        );
+        row("scroll (j)", &[KeyCode::Char('j')], &mut state);
+        row("page down", &[KeyCode::PageDown], &mut state);
+        // Far down the line (the scroll counts to 65,535 rows).
+        state.scroll = 60_000;
+        row(
+            "scroll (j) at row 60,000",
+            &[KeyCode::Char('j')],
+            &mut state,
+        );
     }
 }

@@ -60,7 +60,9 @@ fn allocations<T>(f: impl FnOnce() -> T) -> (u64, T) {
 
 /// Words, `bytes` long in all, on one line.
 fn words(bytes: usize) -> String {
-    let w = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"];
+    let w = [
+        "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
+    ];
     let mut s = String::with_capacity(bytes + 16);
     let mut k = 0usize;
     while s.len() < bytes {
@@ -137,8 +139,7 @@ fn the_rows_of_a_long_line_are_counted_right() {
     let screen = render_to_string(&s, 80, 24);
     let last = screen
         .lines()
-        .filter(|l| l.contains("lines "))
-        .next_back()
+        .rfind(|l| l.contains("lines "))
         .unwrap_or_default()
         .to_string();
     let total: u64 = last

@@ -18,7 +18,13 @@ pub(crate) fn block<'a>(t: &Theme, title: impl Into<Line<'a>>) -> Block<'a> {
 }
 
 /// Where the scrolled text is, on the pane's bottom border: `▲ 12–24 of 40 ▼`.
-pub(crate) fn scroll_indicator(t: &Theme, scroll: u16, max: u16, visible: u16) -> Line<'static> {
+pub(crate) fn scroll_indicator(
+    t: &Theme,
+    scroll: impl Into<usize>,
+    max: impl Into<usize>,
+    visible: impl Into<usize>,
+) -> Line<'static> {
+    let (scroll, max, visible) = (scroll.into(), max.into(), visible.into());
     let total = max + visible;
     let first = scroll + 1;
     let last = (scroll + visible).min(total);
