@@ -83,11 +83,36 @@ pub fn render(lines: &[Line], scroll: usize, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// Printable ASCII only: one column per byte.
+/// Printable ASCII only (0x20..=0x7e): one column per byte. 32 bytes at a time, which
+/// the compiler checks with vector instructions.
+fn printable_ascii(s: &str) -> bool {
+    let outside = |any: bool, b: &u8| any | (b.wrapping_sub(0x20) >= 0x5f);
+    let chunks = s.as_bytes().chunks_exact(32);
+    let rest = chunks.remainder();
+    for c in chunks {
+        if c.iter().fold(false, outside) {
+            return false;
+        }
+    }
+    !rest.iter().fold(false, outside)
+}
+
 fn plain_ascii(l: &Line) -> bool {
+    l.spans.iter().all(|s| printable_ascii(&s.content))
+}
+
+/// `l.width()`, at once for the spans of printable ASCII.
+pub fn line_width(l: &Line) -> usize {
     l.spans
         .iter()
-        .all(|s| s.content.bytes().all(|b| (0x20..0x7f).contains(&b)))
+        .map(|s| {
+            if printable_ascii(&s.content) {
+                s.content.len()
+            } else {
+                s.width()
+            }
+        })
+        .sum()
 }
 
 /// Columns of one character as ratatui draws it.

@@ -49,7 +49,7 @@ pub(crate) fn kv(t: &Theme, k: &str, v: &str) -> Line<'static> {
 }
 
 pub(crate) fn text_lines(s: &str, style: Style) -> Vec<Line<'static>> {
-    sanitize(s)
+    crate::tui::text::sanitized(s)
         .split('\n')
         .map(|l| Line::from(Span::styled(l.to_string(), style)))
         .collect()

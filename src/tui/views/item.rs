@@ -504,6 +504,6 @@ pub(crate) fn wrapped_height(lines: &[Line], width: u16) -> u16 {
     let w = width.max(1) as usize;
     lines
         .iter()
-        .map(|l| (l.width().max(1)).div_ceil(w) as u16)
+        .map(|l| (crate::tui::wrap::line_width(l).max(1)).div_ceil(w) as u16)
         .sum()
 }
