@@ -14,47 +14,16 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::import::quote;
 use crate::journal::Journal;
 use crate::model::{Benchmark, CvqaReason, CvqaStatus, Item, JustificationGrade, kind};
+use crate::sanitize::quote;
 use crate::store::{ItemError, Store, StoreError};
 
-pub use crate::bench::cvqa::check::cvqa_answer_problem;
-
-mod ctx;
-pub(crate) use ctx::*;
+pub(crate) use crate::bench::kit::check::{BenchInfo, Ctx, describe, join};
+pub use crate::bench::kit::check::{Problem, Severity};
 mod duplicates;
 mod review;
 use review::*;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-    Notice,
-}
-
-impl Severity {
-    pub fn name(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Notice => "notice",
-        }
-    }
-}
-
-/// One problem. `line` is the item's line (`None` for the whole file); `id` the item's
-/// id, or the name verdict gives an item without one (`#<line>`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Problem {
-    pub line: Option<u32>,
-    pub id: Option<String>,
-    pub field: Option<String>,
-    pub severity: Severity,
-    pub message: String,
-}
 
 /// The result of checking a file.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -111,7 +80,7 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
             },
         )
     };
-    let kept = crate::journal::kept_aside_in(&store, path);
+    let kept = crate::session::kept_aside_in(&store, path);
     let aside: Vec<String> = kept
         .iter()
         .flat_map(|(p, why)| match why {
@@ -123,7 +92,7 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
         let files: Vec<String> = kept.iter().map(|(p, _)| p.display().to_string()).collect();
         notice(format!(
             "{} kept aside could not be applied to the file ({}): {}",
-            crate::journal::verdicts(aside.len()),
+            crate::session::verdicts(aside.len()),
             files.join(", "),
             aside.join("; ")
         ));
@@ -142,7 +111,7 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
             Ok((records, torn)) => format!(
                 "a verdict journal is pending ({}): {} not yet saved into the file{}; open the file in verdict to save them",
                 journal.path().display(),
-                crate::journal::verdicts(records.len()),
+                crate::session::verdicts(records.len()),
                 if torn { " (and a torn last line)" } else { "" }
             ),
             Err(e) => format!(
@@ -471,15 +440,6 @@ fn check_item(
             }
         }
     }
-}
-
-/// What review checks need to know about the item.
-#[derive(Debug, Default)]
-pub(crate) struct BenchInfo {
-    /// CharToM-QA: the number of bonus points.
-    pub(crate) bonus_points: Option<usize>,
-    /// C-VQA: the group, for checking a fixed answer.
-    pub(crate) group: Option<String>,
 }
 
 /// The `--json` form of a report.

@@ -16,8 +16,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::store::Store;
-
 /// One change: `reviews.<reviewer>` of an item set to `review`, or removed when `None`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Record {
@@ -66,21 +64,11 @@ pub use paths::*;
 mod files;
 pub use files::*;
 
-// Which item a record is about, and whether its review applies there.
-mod apply;
-pub use apply::*;
-
 // The save lock beside the results file.
 mod lock;
 pub use lock::*;
 
-// What a replay did, and how it is worded.
-mod replay;
-pub use replay::*;
-
 // Reading a results file with its journals, in step with saves.
-mod read;
-pub use read::*;
 
 impl Journal {
     /// A journal at `path` (to read, replay or remove; appends open it lazily).
@@ -341,54 +329,6 @@ impl Journal {
             })
             .collect();
         Ok((records, bad))
-    }
-
-    /// Apply the journal's records to `store` (in memory; the caller saves). A record is
-    /// applied only if its review passes the checks the file's own reviews get; what is
-    /// not applied is listed, never dropped in silence.
-    pub fn replay(&self, store: &mut Store) -> io::Result<Replay> {
-        let lines = self.read_lines()?;
-        let mut rep = Replay::default();
-        let mut ids = Locator::default();
-        let at = |n: usize| format!("{} line {n}", self.path.display());
-        for (n, l) in lines {
-            let r = match l {
-                Line::Record(r) => r,
-                Line::Unreadable(why) => {
-                    rep.torn_tail |= why.starts_with("an unfinished last line");
-                    rep.unreadable.push(format!("{}: {why}", at(n)));
-                    continue;
-                }
-            };
-            let name =
-                r.id.clone()
-                    .unwrap_or_else(|| format!("(index {})", r.item));
-            let i = match ids.locate(store, &r) {
-                Ok(i) => i,
-                Err(why) => {
-                    rep.skipped
-                        .push(format!("{}: item {name} (index {}) {why}", at(n), r.item));
-                    continue;
-                }
-            };
-            match prepare(store, i, &r) {
-                Ok(edit) => {
-                    store.apply_review(edit);
-                    rep.applied += 1;
-                }
-                Err(Refusal::Invalid(why)) => {
-                    rep.invalid
-                        .push(format!("{}: item {name}: not applied: {why}", at(n)));
-                }
-                Err(Refusal::Unappliable(why)) => {
-                    rep.skipped.push(format!("{}: item {name}: {why}", at(n)));
-                }
-            }
-        }
-        if rep.not_applied() > 0 {
-            rep.to_keep.push(self.path.clone());
-        }
-        Ok(rep)
     }
 
     /// Empty the journal once its records are in the results file. A session's own

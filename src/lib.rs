@@ -6,7 +6,7 @@
 //! that a terminal may show. Each benchmark lives in its folder under `bench`, behind one
 //! registry (`bench/mod.rs`); docs/architecture.md draws the layers.
 
-// Everything printed goes through `cli::out` (and so through `sanitize`).
+// Everything printed goes through `out` (and so through `sanitize`).
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod bench;
@@ -18,6 +18,7 @@ pub mod hash;
 pub mod import;
 pub mod journal;
 pub mod model;
+pub mod out;
 pub mod perms;
 pub mod review;
 pub mod sanitize;

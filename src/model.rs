@@ -53,9 +53,11 @@ pub struct Item {
 
 pub use crate::bench::chartom_qa::eval::{EVAL_DEFAULT_MODEL, eval_model_name};
 // Each benchmark's typed fields live in its folder.
-pub use crate::bench::chartom::fields::*;
-pub use crate::bench::chartom_qa::fields::*;
-pub use crate::bench::cvqa::fields::*;
+pub use crate::bench::chartom::fields::{
+    Chart, ChartVersion, Fact, FactFormat, JustificationGrade, Mind, Strategies,
+};
+pub use crate::bench::chartom_qa::fields::{Context, Judge, JudgeBonus};
+pub use crate::bench::cvqa::fields::{CvqaReason, CvqaStatus, QuestionAnswer};
 
 impl Item {
     /// Parse one item from its JSON text. Errors carry the path of the offending field.
@@ -189,26 +191,9 @@ pub struct Review {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verdict: Option<String>,
 
-    // C-VQA question verification (item-level)
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<CvqaStatus>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub image_related: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub answer_ok: Option<bool>,
-    /// `fixed_question` / `fixed_answer` correct the counterfactual (generated) pair.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fixed_question: Option<String>,
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "opt_string_or_number"
-    )]
-    pub fixed_answer: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<CvqaReason>,
-    /// The reviewer's words when `reason` is `other` (docs/format.md, C-VQA REVIEW).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason_text: Option<String>,
+    /// C-VQA: the verification of the item's generated question (flat in the review).
+    #[serde(flatten)]
+    pub cvqa: crate::bench::cvqa::fields::Verification,
 
     /// Response grades (single-response items); see `models` for several.
     #[serde(flatten)]
@@ -222,26 +207,15 @@ pub struct Review {
 #[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
 #[serde(default)]
 pub struct ResponseGrades {
-    // CHARTOM
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fact_correct: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub justification: Option<JustificationGrade>,
-    // CharToM-QA
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bonus: Option<Vec<u32>>,
-    /// `Some(None)` = reviewed, no penalty (`null` in the file); `None` = not graded.
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "double_option",
-        serialize_with = "ser_double_option"
-    )]
-    pub penalty: Option<Option<String>>,
-    // C-VQA overrides of the automatic grading
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub original_correct: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub counterfactual_correct: Option<bool>,
+    /// CHARTOM: the FACT override and the justification grade.
+    #[serde(flatten)]
+    pub chartom: crate::bench::chartom::fields::Grades,
+    /// CharToM-QA: the bonus points covered and the penalty.
+    #[serde(flatten)]
+    pub chartom_qa: crate::bench::chartom_qa::fields::Grades,
+    /// C-VQA: overrides of the automatic grading.
+    #[serde(flatten)]
+    pub cvqa: crate::bench::cvqa::fields::Grades,
 }
 
 impl ResponseGrades {
@@ -300,11 +274,13 @@ pub(crate) fn string_or_number<'de, D: Deserializer<'de>>(d: D) -> Result<String
     Ok(opt_string_or_number(d)?.unwrap_or_default())
 }
 
-fn double_option<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+pub(crate) fn double_option<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Option<String>>, D::Error> {
     Ok(Some(Option::<String>::deserialize(d)?))
 }
 
-fn ser_double_option<S: serde::Serializer>(
+pub(crate) fn ser_double_option<S: serde::Serializer>(
     v: &Option<Option<String>>,
     s: S,
 ) -> Result<S::Ok, S::Error> {

@@ -39,7 +39,7 @@ impl Derived {
             let s = s.as_ref();
             let m = mode_of(s)?;
             d.file &= m & 0o666;
-            let folder = crate::import::parent_dir(s);
+            let folder = crate::store::parent_dir(s);
             d.dir &= mode_of(&folder)? & 0o777;
         }
         // A class (owner, group, others) gets into the folder only if it may use the

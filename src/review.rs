@@ -1,68 +1,11 @@
-//! What the reviewer's grading keys do to a review: plain functions on [`Review`] and
-//! [`ResponseGrades`], with no terminal and no file in sight. The reviewer (`tui::app`)
+//! What the reviewer's keys do to a review that is not one benchmark's (each benchmark's
+//! grading operations are methods of its own review types, in `bench/<name>/review.rs`):
+//! plain functions on [`Review`] and [`ResponseGrades`], with no terminal and no file in
+//! sight. The reviewer (`tui::app`)
 //! calls these; what each key writes is specified in docs/format.md ("What the default
 //! keys write").
 
-use crate::model::{
-    CvqaReason, CvqaStatus, Item, JustificationGrade, Response, ResponseGrades, Review,
-};
-
-/// C-VQA accept: the generated question is about the image and its answer is right.
-pub fn accept(r: &mut Review) {
-    r.status = Some(CvqaStatus::Accept);
-    r.image_related = Some(true);
-    r.answer_ok = Some(true);
-    r.reason = None;
-    r.reason_text = None;
-    r.fixed_question = None;
-    r.fixed_answer = None;
-}
-
-/// C-VQA reject with a reason, and with `other` the reviewer's words (`text`; blank:
-/// none). The verification is replaced whole: nothing an earlier accept or fix implied
-/// (`image_related`, `answer_ok`) stays behind.
-pub fn reject(r: &mut Review, reason: CvqaReason, text: Option<&str>) {
-    r.status = Some(CvqaStatus::Reject);
-    r.reason = Some(reason);
-    r.reason_text = text
-        .map(str::trim)
-        .filter(|t| !t.is_empty() && reason == CvqaReason::Other)
-        .map(str::to_string);
-    r.fixed_question = None;
-    r.fixed_answer = None;
-    r.image_related = None;
-    r.answer_ok = None;
-    match reason {
-        CvqaReason::NotImageRelated => r.image_related = Some(false),
-        CvqaReason::WrongAnswer => r.answer_ok = Some(false),
-        _ => {}
-    }
-}
-
-/// C-VQA fix: the corrected counterfactual question `q` and answer `a`, against the
-/// file's pair (`question`, `answer`), for the reviewer's `reason`. Only the part that
-/// changed is written.
-pub fn fix(
-    r: &mut Review,
-    (question, answer): (&str, &str),
-    (q, a): (&str, &str),
-    reason: CvqaReason,
-    text: Option<&str>,
-) {
-    r.status = Some(CvqaStatus::Fix);
-    // An empty field fixes nothing: the original stands (docs/format.md).
-    let fixed =
-        |new: &str, old: &str| (!new.trim().is_empty() && new != old).then(|| new.to_string());
-    r.fixed_question = fixed(q, question);
-    r.fixed_answer = fixed(a, answer);
-    r.answer_ok = Some(r.fixed_answer.is_none());
-    r.image_related = Some(reason != CvqaReason::NotImageRelated);
-    r.reason_text = text
-        .map(str::trim)
-        .filter(|t| !t.is_empty() && reason == CvqaReason::Other)
-        .map(str::to_string);
-    r.reason = Some(reason);
-}
+use crate::model::{Item, Response, ResponseGrades, Review};
 
 /// Change the grades of `model`'s response: top level on an item with one response,
 /// under `models.<model>` otherwise (docs/format.md, change #12).
@@ -83,62 +26,6 @@ pub fn change_grades(
             r.models.insert(model.to_string(), g);
         }
     }
-}
-
-/// CHARTOM: the justification grade.
-pub fn justification(g: &mut ResponseGrades, j: JustificationGrade) {
-    g.justification = Some(j);
-}
-
-/// Automatic → correct → wrong → automatic (the overrides' cycle).
-pub fn cycle(v: Option<bool>) -> Option<bool> {
-    match v {
-        None => Some(true),
-        Some(true) => Some(false),
-        Some(false) => None,
-    }
-}
-
-/// CHARTOM `x`: cycle the FACT grade override.
-pub fn cycle_fact(g: &mut ResponseGrades) {
-    g.fact_correct = cycle(g.fact_correct);
-}
-
-/// C-VQA `1`: cycle the original answer's grade override.
-pub fn cycle_original(g: &mut ResponseGrades) {
-    g.original_correct = cycle(g.original_correct);
-}
-
-/// C-VQA `2`: cycle the counterfactual answer's grade override.
-pub fn cycle_counterfactual(g: &mut ResponseGrades) {
-    g.counterfactual_correct = cycle(g.counterfactual_correct);
-}
-
-/// CharToM-QA: tick or untick bonus point `n` (1-based).
-pub fn toggle_bonus(g: &mut ResponseGrades, n: u32) {
-    let mut b = g.bonus.take().unwrap_or_default();
-    if let Some(p) = b.iter().position(|&x| x == n) {
-        b.remove(p);
-    } else {
-        b.push(n);
-        b.sort_unstable();
-    }
-    g.bonus = Some(b);
-}
-
-/// CharToM-QA: no bonus point covered (an explicit empty `bonus`).
-pub fn no_bonus(g: &mut ResponseGrades) {
-    g.bonus = Some(vec![]);
-}
-
-/// CharToM-QA: the penalty text (`None` or blank: graded, no penalty). The bonus points
-/// are left as they are: a penalty is not a bonus grade.
-pub fn set_penalty(g: &mut ResponseGrades, text: Option<&str>) {
-    g.penalty = Some(
-        text.map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(str::to_string),
-    );
 }
 
 /// Other benchmarks: the free verdict.
@@ -184,7 +71,7 @@ pub fn with_agreed(item: &Item, me: &str, mine: &Review) -> (Review, Vec<String>
     }
     let norm = |g: &ResponseGrades| {
         let mut g = g.clone();
-        if let Some(b) = &mut g.bonus {
+        if let Some(b) = &mut g.chartom_qa.bonus {
             b.sort_unstable();
             b.dedup();
         }
@@ -224,13 +111,13 @@ pub fn with_agreed(item: &Item, me: &str, mine: &Review) -> (Review, Vec<String>
 pub fn has_content(r: &Review) -> bool {
     r.note.is_some()
         || r.verdict.is_some()
-        || r.status.is_some()
-        || r.image_related.is_some()
-        || r.answer_ok.is_some()
-        || r.fixed_question.is_some()
-        || r.fixed_answer.is_some()
-        || r.reason.is_some()
-        || r.reason_text.is_some()
+        || r.cvqa.status.is_some()
+        || r.cvqa.image_related.is_some()
+        || r.cvqa.answer_ok.is_some()
+        || r.cvqa.fixed_question.is_some()
+        || r.cvqa.fixed_answer.is_some()
+        || r.cvqa.reason.is_some()
+        || r.cvqa.reason_text.is_some()
         || !r.grades.is_empty()
         || r.models.values().any(|g| !g.is_empty())
 }

@@ -71,6 +71,23 @@ pub fn text(s: &str) -> Cow<'_, str> {
 
 /// Text for one line of a terminal (a table cell, a file name in a message): like
 /// [`text`], and newlines shown as ` ⏎ `.
+/// A short, harmless rendering of untrusted text for messages, in backquotes: unsafe
+/// characters shown as [`crate::sanitize::line`] shows them, long text cut.
+pub fn quote(s: &str) -> String {
+    const MAX: usize = 80;
+    let cut = match s.char_indices().nth(MAX) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    };
+    let mut out = String::from("`");
+    out.push_str(&line(cut).replace('`', "\\`"));
+    if cut.len() < s.len() {
+        out.push('…');
+    }
+    out.push('`');
+    out
+}
+
 pub fn line(s: &str) -> Cow<'_, str> {
     replace(
         s,

@@ -10,7 +10,20 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::Context as _;
 
-use crate::journal::{self, Journal, Replay};
+use crate::journal::{self, Journal};
+
+// Which item a record is about, and whether its review applies there.
+mod apply;
+pub use apply::*;
+
+// What a replay did, and how it is worded.
+mod replay;
+pub use replay::*;
+
+// Reading a file with its journals, in step with saves.
+mod read;
+pub use read::*;
+
 use crate::store::{Store, StoreError};
 
 /// A result set opened for a session.
@@ -37,7 +50,7 @@ pub fn open(file: &Path, reviewer: &str) -> anyhow::Result<Opened> {
         wait_for_fold(file, reviewer, |j| {
             log::info!("waiting for the fold of {} to end", j.display())
         });
-        let (store, replayed, replay) = journal::open_with_journal(file)
+        let (store, replayed, replay) = crate::session::open_with_journal(file)
             .with_context(|| format!("cannot open {}", file.display()))?;
         match Journal::for_session(file, reviewer) {
             Ok(own) => return opened(file, reviewer, store, own, replayed, replay),
@@ -82,7 +95,7 @@ fn opened(
                 "{} in {} could not be applied, and could not be copied aside ({e}); \
                  the session did not start and nothing was changed: free some space \
                  (or make the folder writable) and open the file again",
-                journal::verdicts(replay.not_applied_in(p)),
+                crate::session::verdicts(replay.not_applied_in(p)),
                 p.display()
             ),
         }
@@ -101,7 +114,7 @@ fn opened(
 /// session's save falls between the file and the journals; a large file changed in place
 /// while it is read is read again.
 pub fn reread(store: &Store, own: &Journal, stale: &[PathBuf]) -> Result<Store, String> {
-    journal::read_in_step(store.path(), || {
+    crate::journal::read_in_step(store.path(), || {
         replayed(store, own, stale)
             .map(|(fresh, _)| fresh)
             .map_err(|e| anyhow::anyhow!(e.to_string()))
@@ -282,7 +295,7 @@ pub fn wait_for_fold(file: &Path, reviewer: &str, on_wait: impl FnOnce(&Path)) {
 /// and the next session (or `stats`) replays it.
 pub fn fold_detached(file: &Path, mut own: Journal) -> Result<usize, String> {
     let (mut store, replayed, replay) =
-        journal::open_with_journal(file).map_err(|e| format!("{e:#}"))?;
+        crate::session::open_with_journal(file).map_err(|e| format!("{e:#}"))?;
     let mut stale: Vec<PathBuf> = replayed
         .into_iter()
         .filter(|p| p.as_path() != own.path() && !journal::is_live(p))

@@ -6,25 +6,16 @@
 //! core, adds each block of items into partial sums, merges the sums in file order (so the
 //! figures do not depend on the number of cores) and only then turns them into fractions.
 
-pub(crate) mod text;
-
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::grade::resolve::Source;
+pub use crate::bench::kit::sums::ResolutionCounts;
+use crate::bench::kit::sums::{Merge, slot};
 use crate::model::Item;
 use crate::store::Store;
 
 pub use crate::bench::Benchmarks;
-pub use crate::bench::chartom::stats::{
-    ChartStat, ChartomFigures, ChartomModel, ChartomStats, JustificationCounts, SuspectKey,
-};
-pub use crate::bench::chartom_qa::stats::{QaDimension, QaFigures, QaModel, QaStats};
-pub use crate::bench::cvqa::stats::{
-    AccFigures, AutomaticFigures, CvqaModel, CvqaStats, VerificationStats,
-};
-pub use crate::bench::generic::stats::OtherStats;
 
 // ---------------------------------------------------------------------------------------
 // The document
@@ -42,38 +33,11 @@ pub struct Stats {
     pub resolution: ResolutionCounts,
 }
 
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct ResolutionCounts {
-    #[serde(rename = "final")]
-    pub final_: u64,
-    pub majority: u64,
-    pub single: u64,
-    pub none: u64,
-}
-
-/// The human verdict used for a response: its own grades' (`response`), else the item's
-/// verdict (`item`: a C-VQA verification, a free `verdict`), which grades every response
-/// that has none of its own.
-pub(crate) fn used<'a>(response: &'a Source, item: &'a Source) -> &'a Source {
-    if response.is_none() { item } else { response }
-}
-
 /// The one wording of [`ResolutionCounts`], for `verdict stats` and the summary screen.
 pub fn resolution_text(final_: u64, majority: u64, single: u64, none: u64) -> String {
     format!(
         "human verdicts used per response (its own grades, else the item's verdict): {final_} final · {majority} majority · {single} single reviewer · {none} none"
     )
-}
-
-impl ResolutionCounts {
-    pub(crate) fn add(&mut self, s: &Source) {
-        match s {
-            Source::Final { .. } => self.final_ += 1,
-            Source::Majority { .. } => self.majority += 1,
-            Source::Single { .. } => self.single += 1,
-            Source::None => self.none += 1,
-        }
-    }
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
@@ -92,34 +56,6 @@ pub struct ReviewerStats {
 
 // ---------------------------------------------------------------------------------------
 // Partial sums
-
-/// Partial sums that add up: a block's sums absorb those of the block that follows.
-pub(crate) trait Merge {
-    fn absorb(&mut self, o: Self);
-}
-
-impl<K: Ord, V: Merge + Default> Merge for BTreeMap<K, V> {
-    fn absorb(&mut self, o: Self) {
-        for (k, v) in o {
-            self.entry(k).or_default().absorb(v);
-        }
-    }
-}
-
-impl Merge for u64 {
-    fn absorb(&mut self, o: Self) {
-        *self += o;
-    }
-}
-
-impl Merge for ResolutionCounts {
-    fn absorb(&mut self, o: Self) {
-        self.final_ += o.final_;
-        self.majority += o.majority;
-        self.single += o.single;
-        self.none += o.none;
-    }
-}
 
 impl Merge for ReviewerStats {
     fn absorb(&mut self, o: Self) {
@@ -176,14 +112,6 @@ impl Sums {
             resolution: self.resolution,
         }
     }
-}
-
-/// `map[key]`, inserted as default when missing (the key is cloned only then).
-pub(crate) fn slot<'a, V: Default>(map: &'a mut BTreeMap<String, V>, key: &str) -> &'a mut V {
-    if !map.contains_key(key) {
-        map.insert(key.to_string(), V::default());
-    }
-    map.get_mut(key).expect("inserted above")
 }
 
 fn sum_range(store: &Store, range: std::ops::Range<usize>) -> Sums {

@@ -158,6 +158,14 @@ pub fn folder_error(path: &Path) -> StoreError {
     }
 }
 
+/// The folder a file is in (`.` for a bare file name).
+pub fn parent_dir(p: &Path) -> PathBuf {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 /// What a file that is neither a regular file nor a folder is, in words: "a FIFO", "a
 /// character device", "a block device", "a socket", else "a special file".
 pub fn special_kind(ft: &fs::FileType) -> &'static str {

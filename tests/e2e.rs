@@ -137,9 +137,9 @@ fn sighup_loses_nothing_and_folds_when_idle() {
     p.wait_for("✔ journaled");
     p.signal(libc::SIGHUP);
     p.wait_exit();
-    let (store, _, _) = verdict::journal::open_with_journal(&sb.path("cvqa.jsonl")).unwrap();
+    let (store, _, _) = verdict::session::open_with_journal(&sb.path("cvqa.jsonl")).unwrap();
     assert_eq!(
-        store.item(1).unwrap().reviews["erin"].status,
+        store.item(1).unwrap().reviews["erin"].cvqa.status,
         Some(verdict::model::CvqaStatus::Accept)
     );
 }
@@ -313,7 +313,7 @@ fn a_full_disk_is_reported_and_nothing_is_half_written() {
         before,
         "the results file is intact"
     );
-    let (store, _, rep) = verdict::journal::open_with_journal(&path).unwrap();
+    let (store, _, rep) = verdict::session::open_with_journal(&path).unwrap();
     assert_eq!(rep.applied, 1, "the verdict is safe in the journal");
     assert!(store.item(0).unwrap().reviews.contains_key("erin"));
     // no temporary files left behind
@@ -759,7 +759,7 @@ fn after_a_full_disk_the_next_verdict_survives_a_crash() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("not included"), "{err}");
-    let (store, _, rep) = verdict::journal::open_with_journal(&file).unwrap();
+    let (store, _, rep) = verdict::session::open_with_journal(&file).unwrap();
     assert_eq!(rep.not_applied(), 0, "{rep:?}");
     let status = |i: usize| {
         store
@@ -767,7 +767,7 @@ fn after_a_full_disk_the_next_verdict_survives_a_crash() {
             .unwrap()
             .reviews
             .get("erin")
-            .and_then(|r| r.status.map(|s| format!("{s:?}")))
+            .and_then(|r| r.cvqa.status.map(|s| format!("{s:?}")))
     };
     assert_eq!(
         status(0),

@@ -115,7 +115,7 @@ fn quit_returns_before_the_fold_and_the_file_then_holds_every_verdict() {
     );
     assert!(sb.review("cvqa.jsonl", "real-00001", "erin").is_none());
     // Meanwhile every reader already sees the verdict (file + journal).
-    let (store, _, _) = verdict::journal::open_with_journal(&sb.path("cvqa.jsonl")).unwrap();
+    let (store, _, _) = verdict::session::open_with_journal(&sb.path("cvqa.jsonl")).unwrap();
     let v = store.value(0).unwrap();
     assert_eq!(v["reviews"]["erin"]["status"], "accept");
 

@@ -317,7 +317,7 @@ fn chartom_qa_bonus_penalty_context() {
     let r = recorded(&mut s, fx);
     assert_eq!(strip_time(&r[0].1)["models"]["gpt-4o"]["bonus"], json!([1]));
     assert_eq!(
-        verdict::tui::grading::running_bpc(&s, "gpt-4o"),
+        verdict::tui::views::chartom_qa::running_bpc(&s, "gpt-4o"),
         Some((1, 3))
     );
     ch(&mut s, 'n');
@@ -325,7 +325,7 @@ fn chartom_qa_bonus_penalty_context() {
     recorded(&mut s, fx);
     ch(&mut s, 'p');
     assert_eq!(
-        verdict::tui::grading::running_bpc(&s, "gpt-4o"),
+        verdict::tui::views::chartom_qa::running_bpc(&s, "gpt-4o"),
         Some((2, 5)),
         "1/3 on emma-1 + 1/2 on pp-1"
     );
@@ -1337,11 +1337,8 @@ fn hmi_plot_shows_every_point_with_distinct_glyphs() {
     let (_d, mut s) = state("chartom.jsonl");
     s.size = (200, 50);
     ch(&mut s, 's');
-    let v = verdict::tui::grading::summary_value(&s.store);
-    let charts = v["benchmarks"]["chartom"]["charts"]
-        .as_array()
-        .unwrap()
-        .len();
+    let v = verdict::tui::summary::compute(&s.store);
+    let charts = v.stats.benchmarks.chartom.as_ref().unwrap().charts.len();
     s.update(Msg::Summary {
         seq: s.summary_seq,
         result: Ok(v),
@@ -2548,7 +2545,7 @@ fn page_keys_move_by_the_visible_page_and_skip_no_line() {
 
 #[test]
 fn running_bpc_is_per_model_and_counts_the_files_grades() {
-    use verdict::tui::grading::running_bpc;
+    use verdict::tui::views::chartom_qa::running_bpc;
     let (_d, mut s) = state("chartom-qa.jsonl");
     // gpt-4o covers 1 of 3 points, llama 3 of 3
     let fx = ch(&mut s, '1');
@@ -3010,7 +3007,7 @@ fn the_filter_menu_names_and_takes_the_live_clear_key() {
 /// The summary the reviewer asked for arrives: computed from the file as it is now, and
 /// answering the latest request.
 fn summary_arrives(s: &mut State) {
-    let v = verdict::tui::grading::summary_value(&s.store);
+    let v = verdict::tui::summary::compute(&s.store);
     s.update(Msg::Summary {
         seq: s.summary_seq,
         result: Ok(v),
@@ -3098,7 +3095,7 @@ fn a_summary_computed_before_a_reload_is_not_shown_after_it() {
         fx.contains(&Effect::ComputeSummary { seq: old + 1 }),
         "{fx:?}"
     );
-    let before = verdict::tui::grading::summary_value(&s.store);
+    let before = verdict::tui::summary::compute(&s.store);
     // another program changes the file before the summary's answer arrives
     let orig = std::fs::read_to_string(&p).unwrap();
     std::fs::write(
@@ -3120,7 +3117,7 @@ fn a_summary_computed_before_a_reload_is_not_shown_after_it() {
     });
     assert_eq!(s.summary, None, "the old file's figures were shown");
     // the answer to the request made after the reload is shown
-    let now = verdict::tui::grading::summary_value(&s.store);
+    let now = verdict::tui::summary::compute(&s.store);
     s.update(Msg::Summary {
         seq: old + 2,
         result: Ok(now),
@@ -3474,7 +3471,7 @@ fn my_verdict_on_an_item_without_id_follows_it_when_lines_are_added_above() {
         Effect::Record { item, key, .. } => Some((*item, key.clone())),
         _ => None,
     });
-    assert_eq!(key, Some((3, verdict::journal::content_key(&s.store, 3))));
+    assert_eq!(key, Some((3, verdict::session::content_key(&s.store, 3))));
 }
 
 /// Issue 19, item 14: a fix with reason 5 "other" asked for no words (reject does): it

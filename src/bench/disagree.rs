@@ -46,7 +46,7 @@ pub fn reviewers_disagree(item: &Item) -> bool {
         let none = ResponseGrades::default();
         let first = reviews[0];
         for r in &reviews[1..] {
-            if r.status != first.status || r.verdict != first.verdict {
+            if r.cvqa.status != first.cvqa.status || r.verdict != first.verdict {
                 return true;
             }
             for (resp, auto) in item.responses.iter().zip(&autos) {
@@ -58,11 +58,11 @@ pub fn reviewers_disagree(item: &Item) -> bool {
                     .or(implied(first).then_some(&none));
                 let b = r.for_model(&resp.model, n).or(implied(r).then_some(&none));
                 if let (Some(a), Some(b)) = (a, b)
-                    && (a.justification != b.justification
-                        || a.bonus.as_ref().map(|v| sorted(v))
-                            != b.bonus.as_ref().map(|v| sorted(v))
-                        || a.penalty.as_ref().map(Option::is_some)
-                            != b.penalty.as_ref().map(Option::is_some)
+                    && (a.chartom.justification != b.chartom.justification
+                        || a.chartom_qa.bonus.as_ref().map(|v| sorted(v))
+                            != b.chartom_qa.bonus.as_ref().map(|v| sorted(v))
+                        || a.chartom_qa.penalty.as_ref().map(Option::is_some)
+                            != b.chartom_qa.penalty.as_ref().map(Option::is_some)
                         || auto.differ(a, b))
                 {
                     return true;
@@ -86,10 +86,11 @@ impl AutoGrades {
     /// Do two reviewers' effective grades differ: an override equal to the automatic
     /// grade is that grade, and no override means the automatic grade.
     fn differ(&self, a: &ResponseGrades, b: &ResponseGrades) -> bool {
-        a.fact_correct.or(self.fact) != b.fact_correct.or(self.fact)
-            || a.original_correct.or(self.original) != b.original_correct.or(self.original)
-            || a.counterfactual_correct.or(self.counterfactual)
-                != b.counterfactual_correct.or(self.counterfactual)
+        a.chartom.fact_correct.or(self.fact) != b.chartom.fact_correct.or(self.fact)
+            || a.cvqa.original_correct.or(self.original)
+                != b.cvqa.original_correct.or(self.original)
+            || a.cvqa.counterfactual_correct.or(self.counterfactual)
+                != b.cvqa.counterfactual_correct.or(self.counterfactual)
     }
 }
 
@@ -142,5 +143,54 @@ mod tests {
             }
         }
         assert!(seen[3] > 0 && seen[2] > 0 && seen[0] > 0, "{seen:?}");
+    }
+
+    #[test]
+    fn an_override_equal_to_the_automatic_grade_is_no_disagreement() {
+        // CHARTOM: "C" names Transport, the key is Rent: automatically wrong. alice's
+        // override says wrong too; carol gives no override: the same effective grade.
+        let chartom = |alice: &str, carol: &str| {
+            Item::parse(&format!(
+                    r#"{{"id":"G","benchmark":"chartom",
+                       "fact":{{"question":"q","format":"choice","options":["Rent","Food","Transport"],"key":1}},
+                       "responses":[{{"model":"m","fact":"C","justification":"j"}},{{"model":"n","fact":"Rent","justification":"j"}}],
+                       "reviews":{{"alice":{{"models":{{"m":{alice}}}}},"carol":{{"models":{{"m":{carol}}}}}}}}}"#
+                ))
+                .unwrap()
+        };
+        let same = chartom(
+            r#"{"justification":"partial","fact_correct":false}"#,
+            r#"{"justification":"partial"}"#,
+        );
+        assert!(!reviewers_disagree(&same));
+        assert!(!needs_adjudication(&same));
+        assert!(!disagreement(&same));
+        let differ = chartom(
+            r#"{"justification":"partial","fact_correct":true}"#,
+            r#"{"justification":"partial"}"#,
+        );
+        assert!(reviewers_disagree(&differ));
+        // C-VQA: original answered "no" to key "yes" (automatically wrong), the
+        // counterfactual right.
+        let cvqa = |alice: &str, carol: &str| {
+            Item::parse(&format!(
+                r#"{{"id":"c","benchmark":"cvqa","group":"boolean",
+                       "original":{{"question":"q?","answer":"yes"}},
+                       "counterfactual":{{"question":"c?","answer":"no"}},
+                       "responses":[{{"model":"m","original":"no","counterfactual":"no"}}],
+                       "reviews":{{"alice":{alice},"carol":{carol}}}}}"#
+            ))
+            .unwrap()
+        };
+        let same = cvqa(
+            r#"{"status":"accept","original_correct":false,"counterfactual_correct":true}"#,
+            r#"{"status":"accept"}"#,
+        );
+        assert!(!reviewers_disagree(&same));
+        let differ = cvqa(
+            r#"{"status":"accept","original_correct":true}"#,
+            r#"{"status":"accept"}"#,
+        );
+        assert!(reviewers_disagree(&differ));
     }
 }

@@ -16,12 +16,12 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::check::{BenchInfo, Ctx};
-use crate::export::Row;
+use crate::bench::kit::agree::{ItemRatings, Variable};
+use crate::bench::kit::check::{BenchInfo, Ctx};
+use crate::bench::kit::row::Row;
+use crate::bench::kit::sums::ResolutionCounts;
 use crate::model::{FieldError, Item, Response, ResponseGrades, Review};
-use crate::stats::ResolutionCounts;
 use crate::store::Store;
-use crate::team::agree::{ItemRatings, Variable};
 use disagree::AutoGrades;
 
 pub mod chartom;
@@ -29,60 +29,14 @@ pub mod chartom_qa;
 pub mod cvqa;
 mod disagree;
 pub mod generic;
+pub mod kit;
 pub mod lm_eval;
 
 pub use disagree::{
     disagreement, disagreement_and_adjudication, needs_adjudication, reviewers_disagree,
 };
 
-/// Which view and which grading rules apply to an item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub enum Benchmark {
-    #[serde(rename = "chartom")]
-    Chartom,
-    #[serde(rename = "chartom-qa")]
-    ChartomQa,
-    #[serde(rename = "cvqa")]
-    Cvqa,
-    #[serde(rename = "lm-eval")]
-    LmEval,
-    /// Any other (or missing) `benchmark` value: a generic view, a free verdict and a note.
-    #[serde(rename = "other")]
-    Other,
-}
-
-impl Benchmark {
-    pub fn from_name(s: Option<&str>) -> Benchmark {
-        match s {
-            Some("chartom") => Benchmark::Chartom,
-            Some("chartom-qa") => Benchmark::ChartomQa,
-            Some("cvqa") => Benchmark::Cvqa,
-            Some("lm-eval") => Benchmark::LmEval,
-            _ => Benchmark::Other,
-        }
-    }
-    /// How people write the benchmark's name, for headings: `CHARTOM`, `CharToM-QA`,
-    /// `C-VQA`, `other`.
-    pub fn title(self) -> &'static str {
-        match self {
-            Benchmark::Chartom => "CHARTOM",
-            Benchmark::ChartomQa => "CharToM-QA",
-            Benchmark::Cvqa => "C-VQA",
-            Benchmark::LmEval => "lm-eval",
-            Benchmark::Other => "other",
-        }
-    }
-    /// The `benchmark` value in the file.
-    pub fn name(self) -> &'static str {
-        match self {
-            Benchmark::Chartom => "chartom",
-            Benchmark::ChartomQa => "chartom-qa",
-            Benchmark::Cvqa => "cvqa",
-            Benchmark::LmEval => "lm-eval",
-            Benchmark::Other => "other",
-        }
-    }
-}
+pub use kit::benchmark::Benchmark;
 
 // ---------------------------------------------------------------------------------------
 // Lines in a benchmark's own layout

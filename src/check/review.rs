@@ -1,6 +1,7 @@
 //! The checks of a review and of its grades (docs/format.md, "Reviews").
 
 use super::*;
+use crate::bench::cvqa::check::cvqa_answer_problem;
 
 pub(crate) fn check_review(
     c: &mut Ctx,

@@ -5,8 +5,10 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
+use crate::bench::chartom::import as chartom;
+use crate::bench::cvqa::import as cvqa;
 use crate::cli::out::{errln, outln};
-use crate::import::{self, ImagePaths, chartom, cvqa};
+use crate::import::{self, ImagePaths};
 use crate::perms::Derived;
 use crate::sanitize;
 

@@ -253,7 +253,7 @@ fn record_origin(
     let Some(name) = out.file_name() else {
         return Ok(());
     };
-    let dir = crate::import::parent_dir(out);
+    let dir = crate::store::parent_dir(out);
     if same(out, source) {
         return Ok(());
     }

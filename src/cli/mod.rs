@@ -18,7 +18,7 @@ use std::path::Path;
 /// (docs/format.md, "The verdict journal"), and say on standard error what the journals
 /// added and what in them could not be used: one wording for every command.
 pub fn open_with_journal(path: &Path) -> anyhow::Result<crate::store::Store> {
-    let (store, _journals, replay) = crate::journal::open_with_journal(path)?;
+    let (store, _journals, replay) = crate::session::open_with_journal(path)?;
     for line in journal_notices(path, &replay) {
         out::errln!("{line}")?;
     }
@@ -26,7 +26,7 @@ pub fn open_with_journal(path: &Path) -> anyhow::Result<crate::store::Store> {
 }
 
 /// The lines `open_with_journal` prints.
-pub fn journal_notices(path: &Path, replay: &crate::journal::Replay) -> Vec<String> {
+pub fn journal_notices(path: &Path, replay: &crate::session::Replay) -> Vec<String> {
     let file = crate::sanitize::line(&path.display().to_string()).into_owned();
     let mut out = Vec::new();
     if replay.applied > 0 {
@@ -50,7 +50,7 @@ pub fn journal_notices(path: &Path, replay: &crate::journal::Replay) -> Vec<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::journal::Replay;
+    use crate::session::Replay;
 
     #[test]
     fn journal_notices_count_in_the_singular_and_the_plural() {

@@ -1,67 +1,22 @@
-//! Every byte the command line prints goes through here: text through
-//! [`sanitize::text`], JSON through [`sanitize::json_pretty`], streams through
-//! [`sanitize::Writer`]. Commands never use `println!` or `eprintln!` (clippy's
-//! `print_stdout` and `print_stderr` lints are on for the crate).
+//! The command line's output. Every byte it prints goes through [`crate::out`] (shared
+//! with the reviewer's messages before and after its screen): text through
+//! [`sanitize::text`](crate::sanitize::text), JSON through
+//! [`sanitize::json_pretty`](crate::sanitize::json_pretty), streams through
+//! [`sanitize::Writer`](crate::sanitize::Writer). Commands never use `println!` or
+//! `eprintln!` (clippy's `print_stdout` and `print_stderr` lints are on for the crate).
 //!
 //! Writing to a closed pipe (`verdict export FILE --csv | head -1`) is not an error: the
 //! write fails with `BrokenPipe`, the command stops, and `verdict` exits quietly with
 //! status [`BROKEN_PIPE`] (128 + SIGPIPE, what a shell reports for a program that
 //! `SIGPIPE` stopped), so `set -o pipefail` scripts see that the output was cut short.
 
-// The one way out: clippy.toml keeps the rest of the code off raw stdout and stderr.
-#![allow(clippy::disallowed_methods)]
+use std::io;
 
-use std::io::{self, Write};
-
-use serde::Serialize;
-
-use crate::sanitize;
+pub use crate::out::{eprint, print, print_json, stdout};
+pub(crate) use crate::out::{errln, outln};
 
 /// The exit status after standard output or standard error was closed early.
 pub const BROKEN_PIPE: u8 = 141;
-
-/// Print `s` on standard output, made harmless.
-pub fn print(s: &str) -> io::Result<()> {
-    let mut out = io::stdout().lock();
-    out.write_all(sanitize::text(s).as_bytes())?;
-    out.flush()
-}
-
-/// Print `s` on standard error, made harmless.
-pub fn eprint(s: &str) -> io::Result<()> {
-    let mut err = io::stderr().lock();
-    err.write_all(sanitize::text(s).as_bytes())?;
-    err.flush()
-}
-
-/// Print `v` as indented JSON on standard output, safe for a terminal and equal in
-/// meaning.
-pub fn print_json<T: Serialize + ?Sized>(v: &T) -> io::Result<()> {
-    let mut s = sanitize::json_pretty(v).map_err(io::Error::other)?;
-    s.push('\n');
-    let mut out = io::stdout().lock();
-    out.write_all(s.as_bytes())?;
-    out.flush()
-}
-
-/// Standard output as a sanitising stream, buffered.
-pub fn stdout(form: sanitize::Form) -> sanitize::Writer<io::BufWriter<io::StdoutLock<'static>>> {
-    sanitize::Writer::new(io::BufWriter::new(io::stdout().lock()), form)
-}
-
-/// `println!` through [`print`]: `outln!("...", ...)?`.
-macro_rules! outln {
-    ($($arg:tt)*) => {
-        $crate::cli::out::print(&format!("{}\n", format_args!($($arg)*)))
-    };
-}
-/// `eprintln!` through [`eprint`]: `errln!("...", ...)?`.
-macro_rules! errln {
-    ($($arg:tt)*) => {
-        $crate::cli::out::eprint(&format!("{}\n", format_args!($($arg)*)))
-    };
-}
-pub(crate) use {errln, outln};
 
 /// Whether `e` (or any error in its chain) is a write to a closed pipe.
 pub fn is_broken_pipe(e: &anyhow::Error) -> bool {

@@ -2,8 +2,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::bench::kit::text::{clean, table};
 use crate::cli::out;
-use crate::stats::text::{clean, table};
 use crate::stats::*;
 
 /// The papers' figures for a result set: C-VQA accuracy on original and counterfactual

@@ -77,13 +77,13 @@ pub struct Verification {
 impl Verification {
     pub fn of(r: &Review) -> Verification {
         Verification {
-            status: r.status,
-            image_related: r.image_related,
-            answer_ok: r.answer_ok,
-            fixed_question: r.fixed_question.clone(),
-            fixed_answer: r.fixed_answer.clone(),
-            reason: r.reason,
-            reason_text: r.reason_text.clone(),
+            status: r.cvqa.status,
+            image_related: r.cvqa.image_related,
+            answer_ok: r.cvqa.answer_ok,
+            fixed_question: r.cvqa.fixed_question.clone(),
+            fixed_answer: r.cvqa.fixed_answer.clone(),
+            reason: r.cvqa.reason,
+            reason_text: r.cvqa.reason_text.clone(),
         }
     }
     pub fn is_empty(&self) -> bool {
@@ -155,7 +155,7 @@ fn vote_field<'a, T: PartialEq + Clone + 'a>(
 fn vote_bonus(graders: &[(&ResponseGrades, usize)]) -> Option<Vec<u32>> {
     let voters: Vec<(&Vec<u32>, usize)> = graders
         .iter()
-        .filter_map(|(g, rank)| g.bonus.as_ref().map(|b| (b, *rank)))
+        .filter_map(|(g, rank)| g.chartom_qa.bonus.as_ref().map(|b| (b, *rank)))
         .collect();
     if voters.is_empty() {
         return None;
@@ -187,7 +187,7 @@ fn vote_bonus(graders: &[(&ResponseGrades, usize)]) -> Option<Vec<u32>> {
 fn vote_penalty(graders: &[(&ResponseGrades, usize)]) -> Option<Option<String>> {
     let voters: Vec<(bool, usize)> = graders
         .iter()
-        .filter_map(|(g, rank)| g.penalty.as_ref().map(|p| (p.is_some(), *rank)))
+        .filter_map(|(g, rank)| g.chartom_qa.penalty.as_ref().map(|p| (p.is_some(), *rank)))
         .collect();
     let flags: Vec<Voter<'_, bool>> = voters
         .iter()
@@ -202,7 +202,7 @@ fn vote_penalty(graders: &[(&ResponseGrades, usize)]) -> Option<Option<String>> 
     }
     let text = graders
         .iter()
-        .filter_map(|(g, rank)| match &g.penalty {
+        .filter_map(|(g, rank)| match &g.chartom_qa.penalty {
             Some(Some(t)) => Some((t, *rank)),
             _ => None,
         })
@@ -213,12 +213,18 @@ fn vote_penalty(graders: &[(&ResponseGrades, usize)]) -> Option<Option<String>> 
 
 fn majority_grades(graders: &[(&ResponseGrades, usize)]) -> ResponseGrades {
     ResponseGrades {
-        fact_correct: vote_field(graders, |g| g.fact_correct.as_ref()),
-        justification: vote_field(graders, |g| g.justification.as_ref()),
-        bonus: vote_bonus(graders),
-        penalty: vote_penalty(graders),
-        original_correct: vote_field(graders, |g| g.original_correct.as_ref()),
-        counterfactual_correct: vote_field(graders, |g| g.counterfactual_correct.as_ref()),
+        chartom: crate::bench::chartom::fields::Grades {
+            fact_correct: vote_field(graders, |g| g.chartom.fact_correct.as_ref()),
+            justification: vote_field(graders, |g| g.chartom.justification.as_ref()),
+        },
+        chartom_qa: crate::bench::chartom_qa::fields::Grades {
+            bonus: vote_bonus(graders),
+            penalty: vote_penalty(graders),
+        },
+        cvqa: crate::bench::cvqa::fields::Grades {
+            original_correct: vote_field(graders, |g| g.cvqa.original_correct.as_ref()),
+            counterfactual_correct: vote_field(graders, |g| g.cvqa.counterfactual_correct.as_ref()),
+        },
     }
 }
 

@@ -1,16 +1,15 @@
 //! `verdict import`: the benchmarks' own files turned into a result set (JSONL).
 //!
-//! - [`cvqa`]: the C-VQA question CSVs and model-output CSVs, merged by row.
-//! - [`chartom`]: the CHARTOM folder its authors distribute on request.
+//! Each benchmark's importer is in its folder (`bench/cvqa/import.rs`: the C-VQA question
+//! CSVs and model-output CSVs, merged by row; `bench/chartom/import.rs`: the CHARTOM folder
+//! its authors distribute on request); this module has what they share.
 //!
 //! Importers build the items in memory, then [`write_jsonl`] writes them atomically
 //! (temporary file in the output's folder, fsync, rename, fsync of the folder): the output
 //! is either complete or absent, never half-written, and an existing file is only
 //! replaced when the caller asks for it.
 
-pub use crate::bench::chartom::import as chartom;
-pub use crate::bench::cvqa::import as cvqa;
-
+use crate::sanitize::quote;
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
@@ -98,7 +97,7 @@ where
     S: AsRef<str>,
 {
     check_output(out, force)?;
-    let dir = parent_dir(out);
+    let dir = crate::store::parent_dir(out);
     let name = out
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -143,14 +142,6 @@ where
         .and_then(|d| d.sync_all())
         .map_err(|e| ImportError::io(&dir, e))?;
     Ok(bytes)
-}
-
-/// The folder a file is in (`.` for a bare file name).
-pub fn parent_dir(p: &Path) -> PathBuf {
-    match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
 }
 
 /// An absolute, normalized form of `p`: canonical when it exists, else made absolute
@@ -217,7 +208,8 @@ impl ImagePaths {
     /// Images in `dir`, for a result set written at `out`.
     pub fn new(dir: &Path, out: &Path) -> Result<ImagePaths, ImportError> {
         let abs = absolute(dir).map_err(|e| ImportError::io(dir, e))?;
-        let out_dir = absolute(&parent_dir(out)).map_err(|e| ImportError::io(out, e))?;
+        let out_dir =
+            absolute(&crate::store::parent_dir(out)).map_err(|e| ImportError::io(out, e))?;
         let rel = relative_path(&abs, &out_dir);
         Ok(ImagePaths { dir: abs, rel })
     }
@@ -462,23 +454,6 @@ impl Table {
     pub(crate) fn place(&self, r: &TableRow) -> String {
         format!("{} row {} (line {})", self.path.display(), r.row, r.line)
     }
-}
-
-/// A short, harmless rendering of untrusted text for messages, in backquotes: unsafe
-/// characters shown as [`crate::sanitize::line`] shows them, long text cut.
-pub fn quote(s: &str) -> String {
-    const MAX: usize = 80;
-    let cut = match s.char_indices().nth(MAX) {
-        Some((i, _)) => &s[..i],
-        None => s,
-    };
-    let mut out = String::from("`");
-    out.push_str(&crate::sanitize::line(cut).replace('`', "\\`"));
-    if cut.len() < s.len() {
-        out.push('…');
-    }
-    out.push('`');
-    out
 }
 
 #[cfg(test)]

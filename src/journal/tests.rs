@@ -1,4 +1,6 @@
 use super::*;
+use crate::session::*;
+use crate::store::Store;
 use serde_json::json;
 
 fn rec(item: usize, id: &str, who: &str, review: Value) -> Record {

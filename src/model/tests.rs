@@ -34,7 +34,7 @@ fn parses_chartom_item() {
     assert_eq!(it.fact.as_ref().unwrap().human_answers.len(), 2);
     let r = &it.reviews["ann"];
     assert_eq!(
-        r.for_model("m", 1).unwrap().justification,
+        r.for_model("m", 1).unwrap().chartom.justification,
         Some(JustificationGrade::Partial)
     );
     assert_eq!(r.for_model("m", 2), None);
@@ -129,12 +129,15 @@ fn judge_null_bonus_is_unparsable() {
 #[test]
 fn penalty_null_vs_absent() {
     let r: Review = serde_json::from_str(r#"{"penalty":null,"bonus":[1]}"#).unwrap();
-    assert_eq!(r.grades.penalty, Some(None));
+    assert_eq!(r.grades.chartom_qa.penalty, Some(None));
     let r: Review = serde_json::from_str(r#"{"bonus":[1]}"#).unwrap();
-    assert_eq!(r.grades.penalty, None);
+    assert_eq!(r.grades.chartom_qa.penalty, None);
     let back = serde_json::to_string(&Review {
         grades: ResponseGrades {
-            penalty: Some(None),
+            chartom_qa: crate::bench::chartom_qa::fields::Grades {
+                penalty: Some(None),
+                ..Default::default()
+            },
             ..Default::default()
         },
         ..Default::default()

@@ -89,7 +89,7 @@ fn a_verdict_the_changed_file_no_longer_takes_is_not_folded_away() {
         review: Some(json!({"models": {"llava-1.6": {"fact_correct": true}}})),
         key: None,
     };
-    let edit = journal::prepare(&o.store, 0, &rec).expect("the verdict fits the item");
+    let edit = crate::session::prepare(&o.store, 0, &rec).expect("the verdict fits the item");
     o.own.append(&rec).unwrap();
     o.store.apply_review(edit);
     // Another program drops that model's response.
@@ -145,7 +145,7 @@ fn record_pass(o: &mut Opened, reviewer: &str, id: &str) {
         review: Some(json!({"at": "2026-11-26T10:00:00Z", "verdict": "pass"})),
         key: None,
     };
-    let edit = crate::journal::prepare(&o.store, i, &rec).unwrap();
+    let edit = crate::session::prepare(&o.store, i, &rec).unwrap();
     o.own.append(&rec).unwrap();
     o.store.apply_review(edit);
 }
@@ -294,7 +294,7 @@ fn a_reader_never_sees_the_old_file_with_an_emptied_journal() {
         let _ = rx.recv_timeout(std::time::Duration::from_millis(400));
         *s2.lock().unwrap() = Some(h);
     }));
-    let (store, _, _) = crate::journal::open_with_journal(&p).unwrap();
+    let (store, _, _) = crate::session::open_with_journal(&p).unwrap();
     crate::store::test_hook::clear();
     slot.lock().unwrap().take().unwrap().join().unwrap();
     let graded: Vec<String> = (0..store.len())

@@ -10,17 +10,17 @@ pub mod text;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use indexmap::{IndexMap, IndexSet};
+use indexmap::IndexSet;
 use serde::Serialize;
 
-use crate::model::{Benchmark, Item, Review};
+use crate::model::{Item, Review};
 use crate::store::Store;
 
 mod coefficients;
 pub use coefficients::*;
 
 mod variable;
-pub(crate) use variable::*;
+pub(crate) use crate::bench::kit::agree::{ItemRatings, Variable};
 
 // ---------------------------------------------------------------------------------------
 // The report

@@ -11,7 +11,7 @@
 
 use std::fs;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub mod agree;
 pub mod merge;
@@ -30,7 +30,7 @@ pub fn write_atomic(
     overwrite: bool,
     perms: &crate::perms::Derived,
 ) -> io::Result<()> {
-    let dir = parent_dir(path);
+    let dir = crate::store::parent_dir(path);
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -60,13 +60,6 @@ pub fn write_atomic(
         tmp.persist_noclobber(path).map_err(|e| e.error)?;
     }
     sync_dir(&dir)
-}
-
-fn parent_dir(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
 }
 
 fn sync_dir(dir: &Path) -> io::Result<()> {

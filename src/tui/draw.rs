@@ -4,11 +4,8 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::widgets::{Paragraph, Wrap};
-use serde_json::Value;
 
-use crate::store::Store;
 use crate::tui::app::{Mode, State};
-use crate::tui::grading;
 use crate::tui::layout::Screen;
 use crate::tui::overlays;
 pub use crate::tui::overlays::page::{page_max_scroll, page_rows_of_page};
@@ -23,11 +20,6 @@ pub use crate::tui::views::status::hint_parts;
 
 pub const MIN_W: u16 = 50;
 pub const MIN_H: u16 = 14;
-
-/// The figures of the summary screen (the same as `verdict stats --json`).
-pub fn summary_value(store: &Store) -> Value {
-    grading::summary_value(store)
-}
 
 /// Where the image goes, in cells, for a terminal of `w`×`h` (None: no image pane).
 pub fn image_area(state: &State, w: u16, h: u16) -> Option<(u16, u16)> {

@@ -255,13 +255,13 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
     });
     for r in &item.responses {
         emit(Kind::Model, &r.model);
-        if crate::tui::grading::model_wrong(item, &r.model) {
+        if crate::bench::model_wrong(item, &r.model) {
             emit(Kind::Wrong, &r.model);
         }
     }
     for (name, r) in &item.reviews {
         emit(Kind::Reviewer, name);
-        if let Some(st) = r.status {
+        if let Some(st) = r.cvqa.status {
             emit(Kind::ReviewerStatus, &reviewer_status(name, st));
         }
         if crate::review::item_done(item, Some(r)) {
@@ -275,9 +275,12 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
         .collect();
     let adjudicated = !finals.is_empty();
     let statuses: Vec<CvqaStatus> = if adjudicated {
-        finals.iter().filter_map(|r| r.status).collect()
+        finals.iter().filter_map(|r| r.cvqa.status).collect()
     } else {
-        item.reviews.values().filter_map(|r| r.status).collect()
+        item.reviews
+            .values()
+            .filter_map(|r| r.cvqa.status)
+            .collect()
     };
     for s in [CvqaStatus::Accept, CvqaStatus::Fix, CvqaStatus::Reject] {
         if statuses.contains(&s) {

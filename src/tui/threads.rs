@@ -5,7 +5,7 @@ use std::sync::mpsc::Sender;
 use std::time::Duration;
 
 use super::app::{Msg, State};
-use super::{config, draw, facts};
+use super::{config, facts};
 
 pub(super) fn spawn_ticks(tx: Sender<Msg>) {
     std::thread::Builder::new()
@@ -85,9 +85,9 @@ pub(super) fn spawn_summary(state: &State, seq: u64, tx: Sender<Msg>) {
     std::thread::spawn(move || {
         // The summary reads the file as it is on disk plus the journal, so it includes
         // every verdict recorded so far.
-        let r = crate::journal::open_with_journal(&path)
+        let r = crate::session::open_with_journal(&path)
             .map_err(|e| e.to_string())
-            .map(|(store, _, _)| draw::summary_value(&store));
+            .map(|(store, _, _)| crate::tui::summary::compute(&store));
         let _ = tx.send(Msg::Summary { seq, result: r });
     });
 }

@@ -288,8 +288,8 @@ fn colleague(path: &std::path::Path, stamp: Option<String>, me: &str) -> Option<
 fn record(session: &mut Session, rec: &Record) -> Result<(), String> {
     // The item's index in the worker's store can differ from the screen's after a
     // rebase onto a file another program changed: find it by id.
-    let i = journal::locate(&session.store, rec).map_err(|why| format!("the item {why}"))?;
-    let edit = journal::prepare(&session.store, i, rec).map_err(|e| e.to_string())?;
+    let i = crate::session::locate(&session.store, rec).map_err(|why| format!("the item {why}"))?;
+    let edit = crate::session::prepare(&session.store, i, rec).map_err(|e| e.to_string())?;
     session.own.append(rec).map_err(|e| {
         format!(
             "could not write the journal {}: {e}",
@@ -571,7 +571,7 @@ mod colleagues {
             review: Some(serde_json::json!({"verdict": "pass"})),
             key: None,
         };
-        let edit = journal::prepare(&bob.store, 1, &rec).unwrap();
+        let edit = crate::session::prepare(&bob.store, 1, &rec).unwrap();
         bob.own.append(&rec).unwrap();
         bob.store.apply_review(edit);
         crate::session::fold(

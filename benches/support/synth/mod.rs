@@ -15,7 +15,7 @@
 
 use std::io::{self, BufWriter, Write};
 
-use verdict::grade::chartom;
+use verdict::bench::chartom::grade as chartom;
 
 use words::{ANALYTIC, NARRATIVE, SPICE};
 

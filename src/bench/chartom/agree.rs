@@ -1,8 +1,8 @@
 //! CHARTOM's variable in `verdict agree` (docs/teams.md): the justification grade of each
 //! response, an ordinal scale.
 
+use crate::bench::kit::agree::{ItemRatings, Variable};
 use crate::model::JustificationGrade;
-use crate::team::agree::{ItemRatings, Variable};
 
 use super::super::Benchmark::Chartom;
 
@@ -27,7 +27,7 @@ impl Variables {
             for &(r, rv) in x.reviews {
                 if let Some(g) = rv
                     .for_model(&resp.model, n_resp)
-                    .and_then(|g| g.justification)
+                    .and_then(|g| g.chartom.justification)
                 {
                     self.justification
                         .rate_named((i, resp.model.clone(), 0), r, g.name());

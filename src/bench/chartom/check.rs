@@ -2,9 +2,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::check::{BenchInfo, Ctx, describe, index_in, join, rank_order};
-use crate::import::quote;
+use crate::bench::kit::check::{BenchInfo, Ctx, describe, index_in, join, rank_order};
 use crate::model::{ChartVersion, FactFormat};
+use crate::sanitize::quote;
 
 const CHART_TYPES: [&str; 5] = ["line", "bar", "pie", "scatter", "map"];
 
@@ -31,7 +31,7 @@ pub(crate) fn item(
             c.one_of(ch, "type", "chart.type", &CHART_TYPES);
             let manip = c.str(ch, "manipulation", "chart.manipulation");
             let id = c.id.clone();
-            let suffix = crate::import::chartom::split_chart_id(&id).map(|(_, m)| m);
+            let suffix = crate::bench::chartom::import::split_chart_id(&id).map(|(_, m)| m);
             match (version, suffix) {
                 (Some(v @ "original"), Some(true)) | (Some(v @ "manipulated"), Some(false)) => c.warn(
                     "chart.version",
@@ -110,10 +110,11 @@ pub(crate) fn item(
                 }
                 (Some(k), Some(_)) => match k {
                     Value::Number(x) if x.as_f64().is_some_and(f64::is_finite) => {}
-                    Value::String(s) if crate::import::chartom::parse_number(s).is_ok() => c.warn(
-                        "fact.key",
-                        format!("{} is a string; write the key as a JSON number", quote(s)),
-                    ),
+                    Value::String(s) if crate::bench::chartom::import::parse_number(s).is_ok() => c
+                        .warn(
+                            "fact.key",
+                            format!("{} is a string; write the key as a JSON number", quote(s)),
+                        ),
                     other => c.error(
                         "fact.key",
                         format!("expected a number, found {}", describe(other)),
@@ -173,8 +174,8 @@ pub(crate) fn item(
                             Value::Number(_) => {}
                             // a text is read as the grading reads it (docs/stats.md): a
                             // number, a fraction or a range, with scale and percent sign
-                            Value::String(s) if crate::grade::chartom::read_number(s).is_some() => {
-                            }
+                            Value::String(s)
+                                if crate::bench::chartom::grade::read_number(s).is_some() => {}
                             other => c.error(
                                 &af,
                                 format!("expected a number, found {}", describe(other)),

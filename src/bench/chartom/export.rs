@@ -1,7 +1,7 @@
 //! The CHARTOM columns of `verdict export` (see [`Row`]).
 
-use crate::export::Row;
-use crate::grade::chartom;
+use super::grade;
+use crate::bench::kit::row::Row;
 use crate::model::Item;
 
 /// `x` to `digits` significant digits.
@@ -15,7 +15,7 @@ fn significant(x: f64, digits: usize) -> f64 {
 pub(crate) fn fill(row: &mut Row, it: &Item, model: &str) {
     let resp = it.response(model);
     let has_resp = resp.is_some();
-    let e = chartom::effective(it, model);
+    let e = grade::effective(it, model);
     row.raw_answer = resp.and_then(|r| r.fact.clone());
     row.parsed_answer = e.fact.display.clone();
     if has_resp {
@@ -28,6 +28,6 @@ pub(crate) fn fill(row: &mut Row, it: &Item, model: &str) {
     // is 0.0004000000000000007): 12 significant digits, more than any prediction has.
     row.squared_error = e.squared_error.map(|x| significant(x, 12));
     row.human_justification = e.justification.map(|j| j.name().to_string());
-    row.human_fact_correct = e.human.value.fact_correct;
+    row.human_fact_correct = e.human.value.chartom.fact_correct;
     row.resolution = has_resp.then(|| e.human.source.label());
 }

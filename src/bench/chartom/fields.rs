@@ -99,3 +99,13 @@ pub struct Strategies {
 pub struct Mind {
     pub hmi: f64,
 }
+
+/// A reviewer's grades of a CHARTOM response.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(default)]
+pub struct Grades {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fact_correct: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub justification: Option<JustificationGrade>,
+}

@@ -275,7 +275,7 @@ fn correct_of(key: &FactKey, parsed: Option<&ParsedFact>) -> bool {
 /// this of every response).
 pub fn fact_wrong(item: &Item, model: &str) -> bool {
     let human = resolve_response(&item.reviews, model, item.responses.len());
-    let correct = human.value.fact_correct.or_else(|| {
+    let correct = human.value.chartom.fact_correct.or_else(|| {
         let raw = item.response(model).and_then(|r| r.fact.as_deref());
         item.fact.as_ref().and_then(|f| fact_correct(f, raw))
     });
@@ -290,15 +290,15 @@ pub fn effective(item: &Item, model: &str) -> ChartomEffective {
         None => FactGrade::default(),
     };
     let human = resolve_response(&item.reviews, model, item.responses.len());
-    let overridden = human.value.fact_correct.is_some();
-    let fact_correct = human.value.fact_correct.or(fact.correct);
+    let overridden = human.value.chartom.fact_correct.is_some();
+    let fact_correct = human.value.chartom.fact_correct.or(fact.correct);
     let mind = resp.and_then(|r| r.mind);
     let hmi = item_hmi(item);
     let squared_error = match (mind, hmi) {
         (Some(m), Some(h)) => Some(squared_error(m, h)),
         _ => None,
     };
-    let justification = human.value.justification;
+    let justification = human.value.chartom.justification;
     ChartomEffective {
         fact,
         human,

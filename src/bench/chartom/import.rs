@@ -12,17 +12,16 @@
 //! Optional inputs: model answers (JSONL), human answers, strategy answers and HMI values
 //! (small CSVs, described in docs/import.md).
 
+use crate::sanitize::quote;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Number, Value, json};
 
-use crate::grade::chartom::hmi_from_fact;
+use crate::bench::chartom::grade::hmi_from_fact;
 
-use crate::import::{
-    ImagePaths, ImportError, Table, TableRow, path_string, quote, read_file, strip_bom,
-};
+use crate::import::{ImagePaths, ImportError, Table, TableRow, path_string, read_file, strip_bom};
 
 mod question;
 pub use question::*;
@@ -416,7 +415,7 @@ pub fn import(dir: &Path, opts: &Options) -> Result<Import, ImportError> {
                 "human_answers".into(),
                 Value::Array(ans.iter().map(|(a, n)| json!([a, n])).collect()),
             );
-            // the one rule of verdict::grade::chartom, on the fact as written
+            // the one rule of verdict::bench::chartom::grade, on the fact as written
             hmi = serde_json::from_value::<crate::model::Fact>(Value::Object(fact.clone()))
                 .ok()
                 .as_ref()

@@ -8,6 +8,7 @@ pub mod export;
 pub mod fields;
 pub mod grade;
 pub mod import;
+pub mod review;
 pub mod stats;
 pub(crate) mod stats_text;
 
@@ -15,8 +16,8 @@ use serde_json::{Map, Value};
 
 use crate::bench::Facet;
 use crate::bench::disagree::AutoGrades;
-use crate::check::{BenchInfo, Ctx};
-use crate::export::Row;
+use crate::bench::kit::check::{BenchInfo, Ctx};
+use crate::bench::kit::row::Row;
 use crate::model::{Item, Response, ResponseGrades};
 
 /// The rules of Chartom.
@@ -58,7 +59,7 @@ impl super::Spec for Chartom {
     }
 
     fn response_done(&self, _item: &Item, g: Option<&ResponseGrades>) -> bool {
-        g.is_some_and(|g| g.justification.is_some())
+        g.is_some_and(|g| g.chartom.justification.is_some())
     }
 
     fn facets(&self, item: &Item, emit: &mut dyn FnMut(Facet, &str)) {

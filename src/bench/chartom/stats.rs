@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::grade::chartom::{self, hmi_from_fact};
+use super::grade::{self, hmi_from_fact};
+use crate::bench::kit::sums::{Merge, ResolutionCounts, slot};
 use crate::grade::ratio;
 use crate::model::{Item, JustificationGrade};
-use crate::stats::{Merge, ResolutionCounts, slot};
 use crate::store::Store;
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
@@ -19,7 +19,7 @@ pub struct ChartomStats {
     /// One entry per chart (item), in file order.
     pub charts: Vec<ChartStat>,
     /// Charts whose FACT key the human answers put in doubt
-    /// ([`chartom::suspect_key`]), in file order.
+    /// ([`grade::suspect_key`]), in file order.
     pub suspect_keys: Vec<SuspectKey>,
 }
 
@@ -31,7 +31,7 @@ pub struct SuspectKey {
     pub version: Option<String>,
     pub format: Option<String>,
     #[serde(flatten)]
-    pub suspicion: chartom::Suspicion,
+    pub suspicion: grade::Suspicion,
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
@@ -187,9 +187,9 @@ impl Sums {
         let format = it
             .fact
             .as_ref()
-            .and_then(chartom::fact_format)
+            .and_then(grade::fact_format)
             .map(|f| f.name().to_string());
-        if let Some(suspicion) = chartom::suspect_key(it) {
+        if let Some(suspicion) = grade::suspect_key(it) {
             self.suspect_keys.push(SuspectKey {
                 id: id.clone(),
                 pair: pair.clone(),
@@ -213,9 +213,9 @@ impl Sums {
             n_answers: recomputed.as_ref().map_or(0, |h| h.n_answers),
             n_not_acceptable: recomputed.as_ref().map_or(0, |h| h.n_not_acceptable),
         });
-        let hmi = chartom::mind_target(it, recomputed.map(|h| h.hmi));
+        let hmi = grade::mind_target(it, recomputed.map(|h| h.hmi));
         for resp in &it.responses {
-            let e = chartom::effective(it, &resp.model);
+            let e = grade::effective(it, &resp.model);
             resolution.add(&e.human.source);
             let mut one = FactSum::default();
             if let Some(auto) = e.fact.correct {
@@ -232,7 +232,7 @@ impl Sums {
             }
             if let (Some(m), Some(h)) = (e.mind, hmi) {
                 one.mind_n = 1;
-                one.mind_sq = chartom::squared_error(m, h);
+                one.mind_sq = grade::squared_error(m, h);
             }
             let m = slot(&mut self.models, &resp.model);
             m.all.absorb(one);

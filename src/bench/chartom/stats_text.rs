@@ -2,9 +2,9 @@
 
 use std::fmt::Write as _;
 
+use super::stats::{ChartStat, ChartomStats};
 use crate::bench::Benchmark;
-use crate::stats::text::{clean, num, pct, table};
-use crate::stats::{ChartStat, ChartomStats};
+use crate::bench::kit::text::{clean, num, pct, table};
 
 /// Its block of `verdict stats` text, when the file has items of it.
 pub(crate) fn render(stats: &Option<ChartomStats>, o: &mut String) {
@@ -119,14 +119,14 @@ pub(crate) fn render(stats: &Option<ChartomStats>, o: &mut String) {
             .iter()
             .map(|k| {
                 let why = match k.suspicion.reason {
-                    crate::grade::chartom::SuspicionReason::ModalAnswerDiffers => {
+                    crate::bench::chartom::grade::SuspicionReason::ModalAnswerDiffers => {
                         if k.suspicion.reversed {
                             "most common answer is the key reversed"
                         } else {
                             "most common answer differs"
                         }
                     }
-                    crate::grade::chartom::SuspicionReason::FewAgree => "few answers agree",
+                    crate::bench::chartom::grade::SuspicionReason::FewAgree => "few answers agree",
                 };
                 vec![
                     clean(&k.id),

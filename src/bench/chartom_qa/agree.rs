@@ -2,8 +2,8 @@
 //! not and the penalty present or absent, by the reviewers and, as one more rater, by
 //! the LLM judge.
 
+use crate::bench::kit::agree::{ItemRatings, Variable};
 use crate::model::JudgeBonus;
-use crate::team::agree::{ItemRatings, Variable};
 
 use super::super::Benchmark::ChartomQa;
 
@@ -48,7 +48,7 @@ impl Variables {
                 let Some(g) = rv.for_model(m, n_resp) else {
                     continue;
                 };
-                if let Some(list) = &g.bonus {
+                if let Some(list) = &g.chartom_qa.bonus {
                     for &p in list.iter().filter(|&&p| p == 0 || p > points) {
                         warnings.push(format!(
                             "item {label}: model {m}: reviewer {}: bonus point {p} is not one of the item's {points} points; left out",
@@ -61,7 +61,7 @@ impl Variables {
                         self.j_bonus.rate((i, m.clone(), p), r, c);
                     }
                 }
-                if let Some(pen) = &g.penalty {
+                if let Some(pen) = &g.chartom_qa.penalty {
                     let c = if pen.is_some() { 0 } else { 1 };
                     self.penalty.rate((i, m.clone(), 0), r, c);
                     self.j_penalty.rate((i, m.clone(), 0), r, c);

@@ -2,9 +2,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::check::{BenchInfo, Ctx, index_in, join};
-use crate::import::quote;
+use crate::bench::kit::check::{BenchInfo, Ctx, index_in, join};
 use crate::model::JudgeBonus;
+use crate::sanitize::quote;
 
 const DIMENSIONS: [&str; 4] = ["belief", "intention", "emotion", "desire"];
 

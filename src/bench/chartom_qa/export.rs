@@ -2,15 +2,15 @@
 
 use serde_json::Value;
 
-use crate::export::Row;
-use crate::grade::chartom_qa;
+use super::grade;
+use crate::bench::kit::row::Row;
 use crate::model::{Item, JudgeBonus};
 
 /// Fill `row` with `model`'s response to `it`.
 pub(crate) fn fill(row: &mut Row, it: &Item, model: &str) {
     let resp = it.response(model);
     let has_resp = resp.is_some();
-    let e = chartom_qa::effective(it, model);
+    let e = grade::effective(it, model);
     row.raw_answer = resp.and_then(|r| r.text.clone());
     row.parsed_answer = resp.and_then(|r| r.choice).map(|c| c.to_string());
     row.auto_correct = e.choice_correct;

@@ -2,7 +2,9 @@
 //! (docs/format.md, "CharToM-QA").
 
 use indexmap::IndexMap;
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::model::{double_option, ser_double_option};
 use serde_json::Value;
 
 /// An LLM judge's grading of a CharToM-QA response.
@@ -131,4 +133,19 @@ impl Context {
                 .map(String::as_str),
         }
     }
+}
+
+/// A reviewer's grades of a CharToM-QA response.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(default)]
+pub struct Grades {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bonus: Option<Vec<u32>>,
+    /// `Some(None)` = reviewed, no penalty (`null` in the file); `None` = not graded.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "double_option",
+        serialize_with = "ser_double_option"
+    )]
+    pub penalty: Option<Option<String>>,
 }

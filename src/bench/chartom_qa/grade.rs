@@ -147,15 +147,15 @@ impl HumanGrade {
 /// The counted human grade from resolved grades; `None` when they set neither `bonus`
 /// nor `penalty`.
 pub fn human_grade(item: &Item, g: &ResponseGrades) -> Option<HumanGrade> {
-    if g.bonus.is_none() && g.penalty.is_none() {
+    if g.chartom_qa.bonus.is_none() && g.chartom_qa.penalty.is_none() {
         return None;
     }
     let n = item.bonus_points.len();
     Some(HumanGrade {
-        covered: g.bonus.as_deref().map(|b| covered_count(b, n)),
-        bonus: g.bonus.clone(),
+        covered: g.chartom_qa.bonus.as_deref().map(|b| covered_count(b, n)),
+        bonus: g.chartom_qa.bonus.clone(),
         n_points: n as u64,
-        penalty: g.penalty.clone(),
+        penalty: g.chartom_qa.penalty.clone(),
     })
 }
 

@@ -7,6 +7,7 @@ pub mod eval;
 pub mod export;
 pub mod fields;
 pub mod grade;
+pub mod review;
 pub mod stats;
 pub(crate) mod stats_text;
 
@@ -14,8 +15,8 @@ use serde_json::{Map, Value};
 
 use crate::bench::Facet;
 use crate::bench::disagree::sorted;
-use crate::check::{BenchInfo, Ctx};
-use crate::export::Row;
+use crate::bench::kit::check::{BenchInfo, Ctx};
+use crate::bench::kit::row::Row;
 use crate::model::{Item, JudgeBonus, Response, ResponseGrades};
 
 /// The rules of ChartomQa.
@@ -62,12 +63,12 @@ impl super::Spec for ChartomQa {
             };
             for r in &reviews {
                 if let Some(g) = r.for_model(&resp.model, n) {
-                    if let Some(b) = &g.bonus
+                    if let Some(b) = &g.chartom_qa.bonus
                         && sorted(b) != sorted(&jb)
                     {
                         return true;
                     }
-                    if let Some(p) = &g.penalty
+                    if let Some(p) = &g.chartom_qa.penalty
                         && p.is_some() != j.penalty_text().is_some()
                     {
                         return true;
@@ -85,7 +86,8 @@ impl super::Spec for ChartomQa {
 
     fn response_done(&self, item: &Item, g: Option<&ResponseGrades>) -> bool {
         g.is_some_and(|g| {
-            (g.bonus.is_some() || item.bonus_points.is_empty()) && g.penalty.is_some()
+            (g.chartom_qa.bonus.is_some() || item.bonus_points.is_empty())
+                && g.chartom_qa.penalty.is_some()
         })
     }
 

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::grade::chartom_qa::{self, BpcPr};
+use super::grade::{self, BpcPr};
+use crate::bench::kit::sums::{Merge, ResolutionCounts, slot};
 use crate::grade::ratio;
 use crate::model::Item;
-use crate::stats::{Merge, ResolutionCounts, slot};
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct QaStats {
@@ -112,7 +112,7 @@ impl Sums {
         self.items += 1;
         let dim = it.dimension.clone().unwrap_or_else(|| "(none)".into());
         for resp in &it.responses {
-            let e = chartom_qa::effective(it, &resp.model);
+            let e = grade::effective(it, &resp.model);
             resolution.add(&e.human.source);
             let m = slot(&mut self.models, &resp.model);
             let d = slot(&mut m.dims, &dim);

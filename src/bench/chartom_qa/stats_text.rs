@@ -2,9 +2,9 @@
 
 use std::fmt::Write as _;
 
+use super::stats::{QaFigures, QaStats};
 use crate::bench::Benchmark;
-use crate::stats::text::{clean, pct, table};
-use crate::stats::{QaFigures, QaStats};
+use crate::bench::kit::text::{clean, pct, table};
 
 pub(crate) fn qa_row(name: &str, j: &QaFigures, h: &QaFigures) -> Vec<String> {
     vec![

@@ -1,8 +1,8 @@
 //! C-VQA's variables in `verdict agree` (docs/teams.md): the question verification
 //! verdicts, one unit per item.
 
+use crate::bench::kit::agree::{ItemRatings, Variable};
 use crate::model::{CvqaReason, CvqaStatus};
-use crate::team::agree::{ItemRatings, Variable};
 
 use super::super::Benchmark::Cvqa;
 
@@ -39,17 +39,17 @@ impl Variables {
     pub(crate) fn rate(&mut self, x: ItemRatings) {
         let item_key = (x.i, String::new(), 0u32);
         for &(r, rv) in x.reviews {
-            if let Some(s) = rv.status {
+            if let Some(s) = rv.cvqa.status {
                 self.status.rate_named(item_key.clone(), r, s.name());
             }
-            if let Some(v) = rv.reason {
+            if let Some(v) = rv.cvqa.reason {
                 self.reason.rate_named(item_key.clone(), r, v.name());
             }
-            if let Some(b) = rv.image_related {
+            if let Some(b) = rv.cvqa.image_related {
                 self.image_related
                     .rate_named(item_key.clone(), r, yes_no(b));
             }
-            if let Some(b) = rv.answer_ok {
+            if let Some(b) = rv.cvqa.answer_ok {
                 self.answer_ok.rate_named(item_key.clone(), r, yes_no(b));
             }
         }

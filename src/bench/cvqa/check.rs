@@ -2,9 +2,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::check::{BenchInfo, Ctx, join};
-use crate::import::chartom::parse_question;
-use crate::import::quote;
+use crate::bench::chartom::import::parse_question;
+use crate::bench::kit::check::{BenchInfo, Ctx, join};
+use crate::sanitize::quote;
 
 const CVQA_GROUPS: [&str; 9] = [
     "direct",

@@ -1,14 +1,14 @@
 //! The C-VQA columns of `verdict export` (see [`Row`]).
 
-use crate::export::Row;
-use crate::grade::cvqa;
+use super::grade;
+use crate::bench::kit::row::Row;
 use crate::model::Item;
 
 /// Fill `row` with `model`'s response to `it`.
 pub(crate) fn fill(row: &mut Row, it: &Item, model: &str) {
     let resp = it.response(model);
     let has_resp = resp.is_some();
-    let e = cvqa::effective(it, model);
+    let e = grade::effective(it, model);
     if has_resp {
         row.raw_answer = resp.and_then(|r| r.original.clone());
         row.raw_counterfactual = resp.and_then(|r| r.counterfactual.clone());
@@ -19,8 +19,8 @@ pub(crate) fn fill(row: &mut Row, it: &Item, model: &str) {
         row.correct = Some(e.original_correct);
         row.counterfactual_correct = Some(e.counterfactual_correct);
         row.counterfactual_fixed_correct = e.counterfactual_fixed_correct;
-        row.human_original_correct = e.human.value.original_correct;
-        row.human_counterfactual_correct = e.human.value.counterfactual_correct;
+        row.human_original_correct = e.human.value.cvqa.original_correct;
+        row.human_counterfactual_correct = e.human.value.cvqa.counterfactual_correct;
         row.resolution = Some(e.human.source.label());
     }
     let v = &e.verification.value;

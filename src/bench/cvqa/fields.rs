@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::string_or_number;
+use crate::model::{opt_string_or_number, string_or_number};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, PartialOrd, Ord)]
 #[serde(rename_all = "lowercase")]
@@ -69,4 +69,40 @@ pub struct QuestionAnswer {
     pub question: String,
     #[serde(deserialize_with = "string_or_number")]
     pub answer: String,
+}
+
+/// A reviewer's verification of a C-VQA item's generated (counterfactual) question: flat
+/// in the review (docs/format.md, "C-VQA REVIEW").
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(default)]
+pub struct Verification {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<CvqaStatus>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image_related: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer_ok: Option<bool>,
+    /// `fixed_question` / `fixed_answer` correct the counterfactual (generated) pair.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixed_question: Option<String>,
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "opt_string_or_number"
+    )]
+    pub fixed_answer: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<CvqaReason>,
+    /// The reviewer's words when `reason` is `other` (docs/format.md, C-VQA REVIEW).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason_text: Option<String>,
+}
+
+/// A reviewer's overrides of the automatic grades of a C-VQA response.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(default)]
+pub struct Grades {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original_correct: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counterfactual_correct: Option<bool>,
 }

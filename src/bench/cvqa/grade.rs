@@ -402,11 +402,13 @@ pub fn response_wrong(item: &Item, model: &str) -> bool {
     let human = resolve_response(&item.reviews, model, item.responses.len());
     let original = human
         .value
+        .cvqa
         .original_correct
         .unwrap_or_else(|| automatic(item, model, Question::Original).correct);
     !original
         || !human
             .value
+            .cvqa
             .counterfactual_correct
             .unwrap_or_else(|| automatic(item, model, Question::Counterfactual).correct)
 }
@@ -467,7 +469,7 @@ pub fn effective_with(
         .clone()
         .unwrap_or_else(|| ck.to_string());
     let fixed_question = verification.value.fixed_question.as_deref().unwrap_or(cq);
-    let cf_override = human.value.counterfactual_correct;
+    let cf_override = human.value.cvqa.counterfactual_correct;
     let counterfactual_fixed =
         (!rejected && (fixed_key != ck || fixed_question != cq)).then(|| {
             grade(
@@ -486,9 +488,13 @@ pub fn effective_with(
     });
     CvqaEffective {
         kind,
-        original_correct: human.value.original_correct.unwrap_or(original.correct),
+        original_correct: human
+            .value
+            .cvqa
+            .original_correct
+            .unwrap_or(original.correct),
         counterfactual_correct: cf_override.unwrap_or(counterfactual.correct),
-        original_overridden: human.value.original_correct.is_some(),
+        original_overridden: human.value.cvqa.original_correct.is_some(),
         counterfactual_overridden: cf_override.is_some(),
         original,
         counterfactual,

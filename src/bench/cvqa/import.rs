@@ -14,14 +14,13 @@
 //! position among the set's rows, zero-padded to 5 digits), so one run may import the real
 //! and the synthetic set together without clashes.
 
+use crate::sanitize::quote;
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use crate::import::{
-    ImagePaths, ImportError, LineCounter, norm_column, quote, read_file, strip_bom,
-};
+use crate::import::{ImagePaths, ImportError, LineCounter, norm_column, read_file, strip_bom};
 
 mod files;
 pub use files::*;

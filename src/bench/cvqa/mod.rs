@@ -7,6 +7,7 @@ pub mod export;
 pub mod fields;
 pub mod grade;
 pub mod import;
+pub mod review;
 pub mod stats;
 pub(crate) mod stats_text;
 
@@ -14,8 +15,8 @@ use serde_json::{Map, Value};
 
 use crate::bench::Facet;
 use crate::bench::disagree::AutoGrades;
-use crate::check::{BenchInfo, Ctx};
-use crate::export::Row;
+use crate::bench::kit::check::{BenchInfo, Ctx};
+use crate::bench::kit::row::Row;
 use crate::model::{Item, Review};
 
 /// The rules of Cvqa.
@@ -52,12 +53,12 @@ impl super::Spec for Cvqa {
     /// A reviewer who verified the question accepted the automatic grades of every
     /// response they did not override.
     fn verdict_accepts_automatic(&self, review: &Review) -> bool {
-        review.status.is_some()
+        review.cvqa.status.is_some()
     }
 
     /// The question's verification: `status`.
     fn item_verdict(&self) -> Option<fn(&Review) -> bool> {
-        Some(|r| r.status.is_some())
+        Some(|r| r.cvqa.status.is_some())
     }
 
     fn facets(&self, item: &Item, emit: &mut dyn FnMut(Facet, &str)) {

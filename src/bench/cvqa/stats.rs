@@ -6,10 +6,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::grade;
+use crate::bench::kit::sums::{Merge, ResolutionCounts, slot};
+use crate::grade::ratio;
 use crate::grade::resolve::resolve_verification;
-use crate::grade::{cvqa, ratio};
 use crate::model::{CvqaStatus, Item};
-use crate::stats::{Merge, ResolutionCounts, slot};
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct CvqaStats {
@@ -173,9 +174,9 @@ impl Sums {
             v.answer_not_ok += 1;
         }
         for resp in &it.responses {
-            let e = cvqa::effective_with(it, &resp.model, ver.clone());
+            let e = grade::effective_with(it, &resp.model, ver.clone());
             // a response with no override of its own is graded under the verification
-            resolution.add(crate::stats::used(&e.human.source, &ver.source));
+            resolution.add(crate::bench::kit::sums::used(&e.human.source, &ver.source));
             let m = slot(&mut self.models, &resp.model);
             let g = slot(&mut m.groups, &group);
             g.n += 1;

@@ -2,9 +2,9 @@
 
 use std::fmt::Write as _;
 
+use super::stats::{AccFigures, CvqaStats};
 use crate::bench::Benchmark;
-use crate::stats::text::{clean, pct, pts, table};
-use crate::stats::{AccFigures, CvqaStats};
+use crate::bench::kit::text::{clean, pct, pts, table};
 
 pub(crate) fn acc_row(name: &str, f: &AccFigures) -> Vec<String> {
     vec![

@@ -1,7 +1,7 @@
 //! Other benchmarks' variable in `verdict agree` (docs/teams.md): the free verdict, its
 //! categories as the reviewers wrote them.
 
-use crate::team::agree::{ItemRatings, Variable};
+use crate::bench::kit::agree::{ItemRatings, Variable};
 
 use super::super::Benchmark::Other;
 

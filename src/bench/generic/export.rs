@@ -1,6 +1,6 @@
 //! The other benchmarks' columns of `verdict export` (see [`Row`]).
 
-use crate::export::Row;
+use crate::bench::kit::row::Row;
 use crate::model::Item;
 
 /// Fill `row` with `model`'s response to `it`.

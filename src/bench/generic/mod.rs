@@ -7,8 +7,8 @@ pub(crate) mod stats_text;
 
 use serde_json::{Map, Value};
 
-use crate::check::{BenchInfo, Ctx};
-use crate::export::Row;
+use crate::bench::kit::check::{BenchInfo, Ctx};
+use crate::bench::kit::row::Row;
 use crate::model::{Item, Review};
 
 /// The rules of any other benchmark.

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::bench::kit::sums::{Merge, ResolutionCounts};
 use crate::grade::resolve::{resolve_response, resolve_verdict};
 use crate::model::Item;
-use crate::stats::{Merge, ResolutionCounts};
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct OtherStats {
@@ -36,7 +36,7 @@ impl Sums {
         let verdict = resolve_verdict(&it.reviews);
         for resp in &it.responses {
             let r = resolve_response(&it.reviews, &resp.model, it.responses.len());
-            resolution.add(crate::stats::used(&r.source, &verdict.source));
+            resolution.add(crate::bench::kit::sums::used(&r.source, &verdict.source));
         }
         if let Some(v) = verdict.value {
             *self.verdicts.entry(v).or_default() += 1;

@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
-use crate::stats::OtherStats;
-use crate::stats::text::clean;
+use super::stats::OtherStats;
+use crate::bench::kit::text::clean;
 
 /// Its block of `verdict stats` text, when the file has items of it.
 pub(crate) fn render(stats: &Option<OtherStats>, o: &mut String) {

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::sample::{Answer, MetricValue, Sample};
-use crate::check::Ctx;
+use crate::bench::kit::check::Ctx;
 
 /// The keys lm-eval writes on every sample line, and the ones that make it one.
 const SAMPLE_KEYS: [&str; 3] = ["doc_id", "arguments", "filtered_resps"];

@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 use super::sample::{Answer, MetricValue, Sample};
 use super::{Verdict, is_sample};
 use crate::bench::Layout;
-use crate::check::{BenchInfo, Ctx};
-use crate::export::Row;
+use crate::bench::kit::check::{BenchInfo, Ctx};
+use crate::bench::kit::row::Row;
 use crate::model::{FieldError, Item, Response, Review, parse_with_path};
 
 /// The model of a sample until its file names it ([`name_from_file`]).

@@ -16,9 +16,9 @@ use serde_json::Value;
 use super::Verdict;
 use super::sample::{Agg, MetricValue, Sample};
 use crate::bench::FileInfo;
+use crate::bench::kit::sums::ResolutionCounts;
 use crate::grade::resolve::{resolve_response, resolve_verdict};
 use crate::model::Item;
-use crate::stats::ResolutionCounts;
 
 /// The figures of the samples in a file (`benchmarks."lm-eval"` in `verdict stats
 /// --json`).
@@ -184,7 +184,7 @@ impl Sums {
         let verdict = resolve_verdict(&it.reviews);
         for resp in &it.responses {
             let r = resolve_response(&it.reviews, &resp.model, it.responses.len());
-            resolution.add(crate::stats::used(&r.source, &verdict.source));
+            resolution.add(crate::bench::kit::sums::used(&r.source, &verdict.source));
         }
         if let Some(s) = super::spec::sample(it) {
             let v = verdict.value;

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::stats::{FilterStats, LmEvalStats};
 use crate::bench::Benchmark;
-use crate::stats::text::{clean, table};
+use crate::bench::kit::text::{clean, table};
 
 /// A figure as the harness prints it: 4 decimals.
 fn four(x: Option<f64>) -> String {

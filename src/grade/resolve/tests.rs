@@ -24,7 +24,7 @@ fn single_reviewer() {
             reviewer: "ann".into()
         }
     );
-    assert_eq!(res.value.fact_correct, Some(false));
+    assert_eq!(res.value.chartom.fact_correct, Some(false));
     assert_eq!(res.source.label(), "single:ann");
 }
 
@@ -43,7 +43,7 @@ fn final_wins_over_majority() {
         }
     );
     assert_eq!(
-        res.value.justification,
+        res.value.chartom.justification,
         Some(JustificationGrade::Identifies)
     );
     assert_eq!(res.reviewers, 3);
@@ -62,7 +62,7 @@ fn several_finals_most_recent_wins() {
             reviewer: "x".into()
         }
     );
-    assert_eq!(res.value.fact_correct, Some(true));
+    assert_eq!(res.value.chartom.fact_correct, Some(true));
 }
 
 #[test]
@@ -76,9 +76,12 @@ fn majority_per_field_with_recency_tiebreak() {
     );
     let res = resolve_response(&r, "m", 1);
     assert_eq!(res.source, Source::Majority { n: 3 });
-    assert_eq!(res.value.fact_correct, Some(true));
-    assert_eq!(res.value.justification, Some(JustificationGrade::Misses));
-    assert_eq!(res.value.penalty, None);
+    assert_eq!(res.value.chartom.fact_correct, Some(true));
+    assert_eq!(
+        res.value.chartom.justification,
+        Some(JustificationGrade::Misses)
+    );
+    assert_eq!(res.value.chartom_qa.penalty, None);
 }
 
 #[test]
@@ -90,9 +93,9 @@ fn bonus_points_by_more_than_half() {
                 "c":{"at":"2026-01-03T00:00:00Z","bonus":[1],"penalty":"says X"}}"#,
     );
     let res = resolve_response(&r, "m", 1);
-    assert_eq!(res.value.bonus, Some(vec![1, 2]));
+    assert_eq!(res.value.chartom_qa.bonus, Some(vec![1, 2]));
     // penalty: 2 of 3 say there is one; text of the most recent (c)
-    assert_eq!(res.value.penalty, Some(Some("says X".into())));
+    assert_eq!(res.value.chartom_qa.penalty, Some(Some("says X".into())));
 }
 
 #[test]
@@ -104,19 +107,25 @@ fn bonus_tie_goes_to_most_recent() {
                 "new":{"at":"2026-02-01T00:00:00Z","bonus":[1,3],"penalty":null}}"#,
     );
     let res = resolve_response(&r, "m", 1);
-    assert_eq!(res.value.bonus, Some(vec![1, 3]));
-    assert_eq!(res.value.penalty, Some(None));
+    assert_eq!(res.value.chartom_qa.bonus, Some(vec![1, 3]));
+    assert_eq!(res.value.chartom_qa.penalty, Some(None));
 }
 
 #[test]
 fn missing_at_is_oldest_and_file_order_breaks_equal_times() {
     let r = reviews(r#"{"a":{"fact_correct":true},"b":{"fact_correct":false}}"#);
     // same (missing) time: b is later in the file
-    assert_eq!(resolve_response(&r, "m", 1).value.fact_correct, Some(false));
+    assert_eq!(
+        resolve_response(&r, "m", 1).value.chartom.fact_correct,
+        Some(false)
+    );
     let r = reviews(
         r#"{"a":{"at":"2026-01-01T00:00:00Z","fact_correct":true},"b":{"fact_correct":false}}"#,
     );
-    assert_eq!(resolve_response(&r, "m", 1).value.fact_correct, Some(true));
+    assert_eq!(
+        resolve_response(&r, "m", 1).value.chartom.fact_correct,
+        Some(true)
+    );
 }
 
 #[test]
@@ -134,7 +143,7 @@ fn per_model_grades() {
             reviewer: "a".into()
         }
     );
-    assert_eq!(m2.value.fact_correct, Some(false));
+    assert_eq!(m2.value.chartom.fact_correct, Some(false));
     assert_eq!(graders(&r, "m1", 2).collect::<Vec<_>>(), vec!["a", "b"]);
     assert_eq!(resolve_response(&r, "m3", 2).source, Source::None);
 }

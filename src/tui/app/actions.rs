@@ -163,7 +163,7 @@ impl State {
                 }
             }
             Action::FactOverride => {
-                self.change_grades(fx, review::cycle_fact);
+                self.change_grades(fx, |g| g.chartom.cycle_fact());
             }
             Action::Bonus(n) => {
                 let count = self.item().map(|i| i.bonus_points.len()).unwrap_or(0);
@@ -177,21 +177,21 @@ impl State {
                     self.set_status(format!("this item has {count} bonus points"), Level::Warn);
                     return;
                 }
-                self.change_grades(fx, |g| review::toggle_bonus(g, n as u32));
+                self.change_grades(fx, |g| g.chartom_qa.toggle_bonus(n as u32));
             }
             Action::NoBonus => {
-                self.change_grades(fx, review::no_bonus);
+                self.change_grades(fx, |g| g.chartom_qa.no_bonus());
             }
             Action::Penalty => {
                 let cur = self
                     .my_grades()
-                    .and_then(|g| g.penalty.clone())
+                    .and_then(|g| g.chartom_qa.penalty.clone())
                     .flatten()
                     .unwrap_or_default();
                 self.mode = Mode::Penalty(TextEdit::new(&cur, false));
             }
             Action::NoPenalty => {
-                if self.change_grades(fx, |g| review::set_penalty(g, None)) {
+                if self.change_grades(fx, |g| g.chartom_qa.set_penalty(None)) {
                     self.advance_after_grade(fx);
                 }
             }
@@ -219,7 +219,7 @@ impl State {
                 };
             }
             Action::Accept => {
-                if self.change_review(fx, |r, _| review::accept(r)) {
+                if self.change_review(fx, |r, _| r.cvqa.accept()) {
                     self.advance_after(crate::model::CvqaStatus::Accept.done(), fx);
                 }
             }
@@ -230,10 +230,10 @@ impl State {
                         let r = self.my_review(self.pos);
                         (
                             r.as_ref()
-                                .and_then(|r| r.fixed_question.clone())
+                                .and_then(|r| r.cvqa.fixed_question.clone())
                                 .unwrap_or_else(|| cf.question.clone()),
                             r.as_ref()
-                                .and_then(|r| r.fixed_answer.clone())
+                                .and_then(|r| r.cvqa.fixed_answer.clone())
                                 .unwrap_or_else(|| cf.answer.clone()),
                         )
                     }
@@ -250,10 +250,10 @@ impl State {
             }
             Action::Reject => self.mode = Mode::Reject { selected: 0 },
             Action::OriginalOverride => {
-                self.change_grades(fx, review::cycle_original);
+                self.change_grades(fx, |g| g.cvqa.cycle_original());
             }
             Action::CounterfactualOverride => {
-                self.change_grades(fx, review::cycle_counterfactual);
+                self.change_grades(fx, |g| g.cvqa.cycle_counterfactual());
             }
             Action::Pass | Action::Fail | Action::Unsure => {
                 // The value each of the three verdict keys writes is the benchmark's.

@@ -3,7 +3,6 @@
 use std::collections::HashMap;
 
 use crate::tui::facts::{BitSet, Index, Kind};
-use crate::tui::grading;
 use crate::tui::keymap::{Action, Context};
 
 use super::*;
@@ -183,7 +182,7 @@ impl State {
                     it.reviews.shift_remove(&self.reviewer);
                 }
             }
-            return grading::needs_adjudication(&it);
+            return crate::bench::needs_adjudication(&it);
         }
         false
     }

@@ -179,7 +179,7 @@ impl State {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(t) => {
                         self.mode = Mode::Normal;
-                        if self.change_grades(fx, |g| review::set_penalty(g, Some(&t))) {
+                        if self.change_grades(fx, |g| g.chartom_qa.set_penalty(Some(&t))) {
                             self.advance_after_grade(fx);
                         }
                     }
@@ -195,7 +195,7 @@ impl State {
                         let count = self.item().map_or(0, |i| i.bonus_points.len());
                         match t.parse::<u32>() {
                             Ok(n) if n >= 1 && n as usize <= count => {
-                                self.change_grades(fx, |g| review::toggle_bonus(g, n));
+                                self.change_grades(fx, |g| g.chartom_qa.toggle_bonus(n));
                             }
                             _ => self.set_status(
                                 format!("no bonus point {t}: this item has {count} bonus points"),
@@ -215,9 +215,8 @@ impl State {
                     }
                     Outcome::Submit(t) => {
                         self.mode = Mode::Normal;
-                        if self.change_review(fx, |r, _| {
-                            review::reject(r, CvqaReason::Other, Some(&t))
-                        }) {
+                        if self.change_review(fx, |r, _| r.cvqa.reject(CvqaReason::Other, Some(&t)))
+                        {
                             self.advance_after(&super::recording::rejected(CvqaReason::Other), fx);
                         }
                     }
@@ -237,7 +236,7 @@ impl State {
                     Outcome::Submit(CvqaReason::Other) => {
                         let cur = self
                             .my_review(self.pos)
-                            .and_then(|r| r.reason_text)
+                            .and_then(|r| r.cvqa.reason_text)
                             .unwrap_or_default();
                         self.mode = Mode::FixOther {
                             question: q,

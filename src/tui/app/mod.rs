@@ -75,7 +75,7 @@ pub enum Msg {
     /// older request, e.g. one made before a reload, is dropped).
     Summary {
         seq: u64,
-        result: Result<Value, String>,
+        result: Result<crate::tui::summary::Summary, String>,
     },
     Image(ImageEvent),
     /// Matches of search `seq`, best first.
@@ -93,7 +93,7 @@ pub enum Effect {
         seq: u64,
         item: usize,
         id: Option<String>,
-        /// For an item without an id, what its content is (`journal::content_key`), to
+        /// For an item without an id, what its content is (`crate::session::content_key`), to
         /// find it again if lines were added or removed before it.
         key: Option<String>,
         reviewer: String,
@@ -286,7 +286,7 @@ pub struct State {
 
     pub status: Option<(String, Level)>,
     pub saved: SaveState,
-    pub summary: Option<Result<Value, String>>,
+    pub summary: Option<Result<crate::tui::summary::Summary, String>>,
     /// The newest summary asked for.
     pub summary_seq: u64,
     /// The seconds on the current item, and the session's pace.

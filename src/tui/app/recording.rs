@@ -68,7 +68,7 @@ impl State {
     }
 
     pub(super) fn justification(&mut self, g: JustificationGrade, fx: &mut Vec<Effect>) -> bool {
-        self.change_grades(fx, |gr| review::justification(gr, g))
+        self.change_grades(fx, |gr| gr.chartom.set_justification(g))
     }
 
     /// Reject for `reason`; "other" first asks for a few words.
@@ -76,12 +76,12 @@ impl State {
         if reason == CvqaReason::Other {
             let cur = self
                 .my_review(self.pos)
-                .and_then(|r| r.reason_text)
+                .and_then(|r| r.cvqa.reason_text)
                 .unwrap_or_default();
             self.mode = Mode::RejectOther(TextEdit::new(&cur, false));
             return;
         }
-        if self.change_review(fx, |r, _| review::reject(r, reason, None)) {
+        if self.change_review(fx, |r, _| r.cvqa.reject(reason, None)) {
             self.advance_after(&rejected(reason), fx);
         }
     }
@@ -125,7 +125,11 @@ impl State {
         }
         // The rule `verdict check` warns by: said now, but the verdict is the reviewer's.
         let problem = group.as_deref().filter(|_| a != cf.answer).and_then(|g| {
-            crate::check::cvqa_answer_problem(g, (q != cf.question).then_some(q.as_str()), &a)
+            crate::bench::cvqa::check::cvqa_answer_problem(
+                g,
+                (q != cf.question).then_some(q.as_str()),
+                &a,
+            )
         });
         if let Some(m) = problem {
             self.set_status(
@@ -165,7 +169,7 @@ impl State {
             return;
         };
         if self.change_review(fx, |r, _| {
-            review::fix(r, (&cf.question, &cf.answer), (q, a), reason, text)
+            r.cvqa.fix((&cf.question, &cf.answer), (q, a), reason, text)
         }) {
             self.advance_after(&format!("fixed ({})", reason.name()), fx);
         }
@@ -370,9 +374,12 @@ impl State {
         let points = item.bonus_points.len();
         let mut out = BTreeMap::new();
         for resp in &item.responses {
-            if let Some(b) = r.for_model(&resp.model, n).and_then(|g| g.bonus.as_ref()) {
+            if let Some(b) = r
+                .for_model(&resp.model, n)
+                .and_then(|g| g.chartom_qa.bonus.as_ref())
+            {
                 let (c, t): &mut (u64, u64) = out.entry(resp.model.clone()).or_default();
-                *c += crate::grade::chartom_qa::covered_count(b, points);
+                *c += crate::bench::chartom_qa::grade::covered_count(b, points);
                 *t += points as u64;
             }
         }
@@ -399,7 +406,7 @@ impl State {
         // Only an item without an id needs its content to be found again.
         let key = match id {
             Some(_) => None,
-            None => crate::journal::content_key(&self.store, item),
+            None => crate::session::content_key(&self.store, item),
         };
         fx.push(Effect::Record {
             seq,

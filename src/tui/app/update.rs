@@ -226,7 +226,7 @@ impl State {
         let n = store.len();
         // By id; an item without id by its content (as a replay finds it), which keeps
         // its index unless lines were added or removed before it.
-        let locator = std::cell::RefCell::new(crate::journal::Locator::default());
+        let locator = std::cell::RefCell::new(crate::session::Locator::default());
         let old_store = &self.store;
         let map = |i: usize| -> Option<usize> {
             match old_id(i) {
@@ -237,7 +237,7 @@ impl State {
                         id: None,
                         reviewer: String::new(),
                         review: None,
-                        key: crate::journal::content_key(old_store, i),
+                        key: crate::session::content_key(old_store, i),
                     };
                     locator.borrow_mut().locate(&store, &r).ok()
                 }

@@ -20,6 +20,7 @@ mod lru;
 mod protocol;
 #[cfg(test)]
 mod tests;
+mod threads;
 mod tmux;
 mod viewer;
 mod widget;

@@ -393,12 +393,64 @@ impl Render {
 
     /// The display name of the protocol.
     pub fn name(&self) -> &'static str {
+        self.drawing().name()
+    }
+
+    /// How pictures are drawn with these settings.
+    pub fn drawing(&self) -> Drawing {
         match self.protocol {
-            ProtocolType::Kitty if self.kitty_direct => "kitty-direct",
-            ProtocolType::Kitty => "kitty",
-            ProtocolType::Sixel => "sixel",
-            ProtocolType::Iterm2 => "iterm2",
-            ProtocolType::Halfblocks => "halfblocks",
+            ProtocolType::Kitty if self.kitty_direct => Drawing::KittyDirect,
+            ProtocolType::Kitty => Drawing::Kitty,
+            ProtocolType::Sixel => Drawing::Sixel,
+            ProtocolType::Iterm2 => Drawing::Iterm2,
+            ProtocolType::Halfblocks => Drawing::Halfblocks,
         }
+    }
+}
+
+/// How the session draws pictures: the protocol of the render settings in use, or none
+/// (`--image-protocol none`) or off (switched off, e.g. too few colours). What the run
+/// loop does around pictures follows from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drawing {
+    None,
+    Off,
+    Halfblocks,
+    /// Transmitted once, shown by Unicode placeholder cells.
+    Kitty,
+    /// Transmitted and placed at the cursor (a kitty without placeholders).
+    KittyDirect,
+    Sixel,
+    Iterm2,
+}
+
+impl Drawing {
+    /// The display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Drawing::None => "none",
+            Drawing::Off => "off",
+            Drawing::Halfblocks => "halfblocks",
+            Drawing::Kitty => "kitty",
+            Drawing::KittyDirect => "kitty-direct",
+            Drawing::Sixel => "sixel",
+            Drawing::Iterm2 => "iterm2",
+        }
+    }
+
+    /// The terminal may have dropped the transmitted picture when tmux showed the pane
+    /// again: it is transmitted again.
+    pub fn transmits_again_when_pane_shown(self) -> bool {
+        self == Drawing::Kitty
+    }
+
+    /// Pixels painted over the text, outside ratatui's cells: hidden while a popup is
+    /// open (they would be painted over it), so the screen is cleared when one opens or
+    /// closes and whenever tmux may have redrawn the pane without them.
+    pub fn paints_over_text(self) -> bool {
+        matches!(
+            self,
+            Drawing::Sixel | Drawing::Iterm2 | Drawing::KittyDirect
+        )
     }
 }

@@ -1,4 +1,7 @@
-use super::{decode::*, encoder::*, lru::*, protocol::*, tmux::*, viewer::*, widget::*, worker::*};
+use super::{
+    decode::*, encoder::*, lru::*, protocol::*, threads::*, tmux::*, viewer::*, widget::*,
+    worker::*,
+};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 

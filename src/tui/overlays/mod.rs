@@ -17,7 +17,6 @@ pub mod reason;
 pub mod reject;
 pub mod search;
 pub mod summary;
-pub mod summary_plot;
 
 use ratatui::Frame;
 

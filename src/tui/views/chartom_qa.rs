@@ -4,11 +4,13 @@
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
+use crate::bench::chartom_qa::stats::QaStats;
 use crate::model::{Item, JudgeBonus, Response, ResponseGrades, Review};
 use crate::tui::app::{CONTEXT_LENGTHS, State};
-use crate::tui::grading;
 use crate::tui::keymap::{Action, Context};
+use crate::tui::summary::{SummaryBlock, bar, fit, pct};
 use crate::tui::text::{one_line, truncate};
+use crate::tui::theme::Theme;
 use crate::tui::views::View;
 use crate::tui::views::common::{heading, kv, mark, my_grades_for, text_lines};
 use crate::tui::views::model_line::NOT_GRADED;
@@ -83,7 +85,7 @@ pub(crate) fn bonus_block(
     let mine = my_grades_for(state, item, &r.model);
     let covered: Vec<u32> = mine
         .as_ref()
-        .and_then(|g| g.bonus.clone())
+        .and_then(|g| g.chartom_qa.bonus.clone())
         .unwrap_or_default();
     let hide = !state.reveal_model(&r.model);
     let judge = r.judge.as_ref().map(|j| j.bonus_list());
@@ -144,7 +146,7 @@ pub(crate) fn bonus_block(
             t.dim,
         )));
     }
-    let pen = match mine.as_ref().and_then(|g| g.penalty.clone()) {
+    let pen = match mine.as_ref().and_then(|g| g.chartom_qa.penalty.clone()) {
         None => "not graded".to_string(),
         Some(None) => "none".to_string(),
         Some(Some(p)) => p,
@@ -153,7 +155,7 @@ pub(crate) fn bonus_block(
     let n = item.bonus_points.len();
     let c = covered.iter().filter(|&&x| (x as usize) <= n).count();
     let mut spans = vec![Span::styled(format!(" Coverage {c}/{n}"), t.accent)];
-    if let Some((bc, bt)) = grading::running_bpc(state, &r.model) {
+    if let Some((bc, bt)) = running_bpc(state, &r.model) {
         spans.push(Span::styled(
             format!(
                 "   running BPC (my grades) {:.2} = {bc}/{bt}",
@@ -245,9 +247,9 @@ impl View for ChartomQaView {
     ) -> Vec<String> {
         let mut parts: Vec<String> = Vec::new();
         let ungraded = NOT_GRADED;
-        match g.filter(|g| g.bonus.is_some() || g.penalty.is_some()) {
+        match g.filter(|g| g.chartom_qa.bonus.is_some() || g.chartom_qa.penalty.is_some()) {
             Some(gr) => {
-                let b = gr.bonus.clone().unwrap_or_default();
+                let b = gr.chartom_qa.bonus.clone().unwrap_or_default();
                 parts.push(format!(
                     "bonus {} of {}",
                     if b.is_empty() {
@@ -257,7 +259,7 @@ impl View for ChartomQaView {
                     },
                     item.bonus_points.len()
                 ));
-                parts.push(match &gr.penalty {
+                parts.push(match &gr.chartom_qa.penalty {
                     Some(Some(p)) => format!("penalty “{}”", truncate(&one_line(p), 24)),
                     Some(None) => "no penalty".into(),
                     None => "penalty not graded".into(),
@@ -292,6 +294,40 @@ impl View for ChartomQaView {
             Action::ContextLength,
         ] {
             act(state, parts, a);
+        }
+    }
+}
+
+/// Covered / total bonus points over the CharToM-QA items I have graded (this session's
+/// grades and the file's), for `model`'s responses: BPC is per model (docs/stats.md).
+pub fn running_bpc(state: &State, model: &str) -> Option<(u64, u64)> {
+    state.rec.bpc_sum.get(model).copied()
+}
+
+impl SummaryBlock for QaStats {
+    fn summary_lines(&self, t: &Theme, width: u16, lines: &mut Vec<Line<'static>>) {
+        lines.push(Line::from(""));
+        lines.push(heading(t, "CharToM-QA · BPC and PR, human vs LLM judge"));
+        for (m, mv) in &self.models {
+            lines.push(Line::from(vec![
+                Span::styled(format!("  {:<18}", truncate(&one_line(m), 18)), t.accent),
+                Span::raw(format!(
+                    "human BPC {} PR {}   judge BPC {} PR {}",
+                    pct(mv.human.bpc),
+                    pct(mv.human.pr),
+                    pct(mv.judge.bpc),
+                    pct(mv.judge.pr)
+                )),
+            ]));
+            for (k, dv) in &mv.dimensions {
+                lines.push(Line::from(vec![
+                    Span::styled(format!("    {:<14}", truncate(&one_line(k), 14)), t.dim),
+                    Span::raw(format!("human {} ", pct(dv.human.bpc))),
+                    bar(dv.human.bpc, fit(width, 45) / 2, t.bar),
+                    Span::raw(format!("  judge {} ", pct(dv.judge.bpc))),
+                    bar(dv.judge.bpc, fit(width, 45) / 2, t.bar_other),
+                ]));
+            }
         }
     }
 }

@@ -7,10 +7,13 @@ use ratatui::text::{Line, Span};
 
 use crate::bench::lm_eval::sample::{Agg, Answer, MetricValue, Sample};
 use crate::bench::lm_eval::spec::sample;
+use crate::bench::lm_eval::stats::LmEvalStats;
 use crate::model::{Item, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::Action;
+use crate::tui::summary::{SummaryBlock, bar, finite, fit};
 use crate::tui::text::one_line;
+use crate::tui::theme::Theme;
 use crate::tui::views::View;
 use crate::tui::views::common::{heading, kv, text_lines};
 
@@ -198,6 +201,84 @@ impl View for LmEvalView {
             .zip(values)
         {
             parts.push((state.keymap.hint(state.context(), a), v.name().into()));
+        }
+    }
+}
+
+/// A figure with the harness's 4 decimals.
+fn four(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), |x| format!("{x:.4}"))
+}
+
+/// lm-eval's block of the summary page (`s`): per filter, the harness's metric and the
+/// human-corrected one, and the metrics a verdict does not change (a perplexity), with the
+/// harness's 4 decimals.
+impl SummaryBlock for LmEvalStats {
+    fn summary_lines(&self, t: &Theme, width: u16, lines: &mut Vec<Line<'static>>) {
+        lines.push(Line::from(""));
+        let about: Vec<String> = [&self.task, &self.model]
+            .into_iter()
+            .filter_map(|x| x.as_deref().map(one_line))
+            .collect();
+        lines.push(heading(
+            t,
+            &format!(
+                "lm-eval{} · harness vs human-corrected",
+                if about.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · {}", about.join(" · "))
+                }
+            ),
+        ));
+        for (name, fv) in &self.filters {
+            let metric = fv.metric.as_deref();
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "  {} · {} · n={} · reviewed {}",
+                    one_line(name),
+                    one_line(metric.unwrap_or("no metric a verdict corrects")),
+                    fv.samples,
+                    fv.reviewed
+                ),
+                t.accent,
+            )));
+            if let Some(metric) = metric {
+                let harness = finite(fv.harness.get(metric).copied());
+                let corrected = finite(fv.corrected);
+                lines.push(Line::from(vec![
+                    Span::raw(format!("    harness {} ", four(harness))),
+                    bar(harness, fit(width, 40) / 2, t.bar_other),
+                    Span::raw(format!("  corrected {} ", four(corrected))),
+                    bar(corrected, fit(width, 40) / 2, t.bar),
+                ]));
+            }
+            let parts: Vec<String> = fv
+                .harness
+                .iter()
+                .filter(|(m, _)| Some(m.as_str()) != metric)
+                .map(|(m, v)| format!("{} {}", one_line(m), four(finite(Some(*v)))))
+                .collect();
+            if !parts.is_empty() {
+                lines.push(Line::from(Span::styled(
+                    format!("    {} (verdicts do not change these)", parts.join(" · ")),
+                    t.dim,
+                )));
+            }
+            if !fv.differs.is_empty() {
+                let parts: Vec<String> = fv
+                    .differs
+                    .iter()
+                    .map(|m| {
+                        let reported = fv.reported.get(m).and_then(serde_json::Value::as_f64);
+                        format!("{} {}", one_line(m), four(reported))
+                    })
+                    .collect();
+                lines.push(Line::from(Span::styled(
+                    format!("    the run's results file says {}", parts.join(" · ")),
+                    t.bad,
+                )));
+            }
         }
     }
 }

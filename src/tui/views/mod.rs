@@ -16,11 +16,16 @@ pub mod model_line;
 pub mod status;
 pub mod verdicts;
 
+use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::text::Line;
 
+use crate::bench::Benchmarks;
 use crate::model::{Benchmark, Item, Response, ResponseGrades, Review};
+use crate::store::Store;
 use crate::tui::app::State;
 use crate::tui::keymap::Context;
+use crate::tui::summary::{Summary, SummaryBlock};
 
 /// A benchmark's screen: what its item and its responses show, what my grade line says,
 /// and which grading keys the footer names first.
@@ -133,4 +138,60 @@ pub fn current(state: &State) -> &'static dyn View {
             .map(Item::benchmark)
             .unwrap_or(Benchmark::Other),
     )
+}
+
+/// Each benchmark's block of the summary page (`s`), in the page's order: the one place
+/// that names them, as `bench::Benchmarks::render` is for `verdict stats`.
+pub(crate) fn summary_blocks(b: &Benchmarks) -> Vec<&dyn SummaryBlock> {
+    let mut blocks: Vec<&dyn SummaryBlock> = Vec::new();
+    if let Some(x) = &b.chartom {
+        blocks.push(x);
+    }
+    if let Some(x) = &b.chartom_qa {
+        blocks.push(x);
+    }
+    if let Some(x) = &b.cvqa {
+        blocks.push(x);
+    }
+    if let Some(x) = &b.lm_eval {
+        blocks.push(x);
+    }
+    blocks
+}
+
+/// What the views add to the figures of `verdict stats` on the summary page, computed
+/// with them on the summary's thread.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SummaryExtras {
+    /// CHARTOM's HMI plot: each chart's MIND predictions.
+    pub(crate) chartom: chartom::summary::Predictions,
+}
+
+impl SummaryExtras {
+    pub(crate) fn compute(store: &Store, b: &Benchmarks) -> SummaryExtras {
+        SummaryExtras {
+            chartom: b
+                .chartom
+                .as_ref()
+                .map(|c| chartom::summary::Predictions::compute(store, c))
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// Whether a benchmark draws a plot under the summary's text (CHARTOM's HMI ranking,
+/// when there are charts).
+pub(crate) fn summary_has_plot(s: &Summary) -> bool {
+    s.stats
+        .benchmarks
+        .chartom
+        .as_ref()
+        .is_some_and(|c| !c.charts.is_empty())
+}
+
+/// The plot under the summary's text, in `area`.
+pub(crate) fn draw_summary_plot(state: &State, f: &mut Frame, area: Rect, s: &Summary) {
+    if let Some(c) = &s.stats.benchmarks.chartom {
+        chartom::hmi_plot::draw_hmi_plot(state, f, area, &c.charts, &s.extras.chartom);
+    }
 }

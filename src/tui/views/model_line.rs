@@ -11,6 +11,9 @@ use crate::tui::views;
 /// What my grade line says when I have not graded.
 pub const NOT_GRADED: &str = "not graded";
 
+/// My grade line before a question is verified (a view whose verdict is on the question).
+pub(crate) const NOT_VERIFIED: &str = "not verified";
+
 pub(crate) fn model_tabs(state: &State, item: &Item) -> Line<'static> {
     let t = &state.theme;
     let mut spans = vec![Span::styled("Responses: ", t.dim)];
@@ -66,7 +69,8 @@ pub(crate) fn grade_line(
         if column { "Mine" } else { "My grade" },
         t.title,
     )];
-    // C-VQA's verdict is on the question, not on a response: the overrides name theirs
+    // A verdict on the question, not on a response (`View::grade_line_names_model`): the
+    // overrides name their model
     let per_response = views::view_of(item.benchmark()).grade_line_names_model();
     if let Some(m) = model.filter(|_| n > 1 && !column && per_response) {
         spans.push(Span::styled(format!(" of {}", one_line(m)), t.title));
@@ -83,7 +87,7 @@ pub(crate) fn grade_line(
     }
     let graded = !parts
         .first()
-        .is_some_and(|p| *p == ungraded || p == views::cvqa::NOT_VERIFIED);
+        .is_some_and(|p| *p == ungraded || p == NOT_VERIFIED);
     // a line about one response's grades is marked only when that response has any (or
     // the item-wide final mark or note it shows)
     let per_model = model.is_some() && view.grades_per_model();

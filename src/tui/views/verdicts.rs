@@ -5,7 +5,6 @@ use ratatui::text::{Line, Span};
 
 use crate::model::{Item, ResponseGrades, Review};
 use crate::tui::app::State;
-use crate::tui::grading;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, truncate};
 use crate::tui::views;
@@ -22,24 +21,24 @@ pub(crate) enum Scope<'a> {
 
 pub(crate) fn grades_summary(g: &ResponseGrades) -> Vec<String> {
     let mut gp = Vec::new();
-    if let Some(j) = g.justification {
+    if let Some(j) = g.chartom.justification {
         gp.push(j.name().to_string());
     }
-    if let Some(b) = &g.bonus {
+    if let Some(b) = &g.chartom_qa.bonus {
         gp.push(format!("bonus {b:?}"));
     }
-    match &g.penalty {
+    match &g.chartom_qa.penalty {
         Some(Some(p)) => gp.push(format!("penalty “{}”", truncate(p, 30))),
         Some(None) => gp.push("no penalty".into()),
         None => {}
     }
-    if let Some(c) = g.fact_correct {
+    if let Some(c) = g.chartom.fact_correct {
         gp.push(format!("FACT {}", if c { "correct" } else { "wrong" }));
     }
-    if let Some(c) = g.original_correct {
+    if let Some(c) = g.cvqa.original_correct {
         gp.push(format!("orig {}", if c { "✔" } else { "✘" }));
     }
-    if let Some(c) = g.counterfactual_correct {
+    if let Some(c) = g.cvqa.counterfactual_correct {
         gp.push(format!("cf {}", if c { "✔" } else { "✘" }));
     }
     gp
@@ -48,20 +47,20 @@ pub(crate) fn grades_summary(g: &ResponseGrades) -> Vec<String> {
 pub(crate) fn review_summary(item: &Item, r: &Review, scope: Scope) -> String {
     let mut parts = Vec::new();
     if !matches!(scope, Scope::Model(_)) {
-        if let Some(s) = r.status {
+        if let Some(s) = r.cvqa.status {
             parts.push(format!("{s:?}").to_lowercase());
         }
-        if let Some(reason) = r.reason {
+        if let Some(reason) = r.cvqa.reason {
             parts.push(reason.name().to_string());
         }
-        if let Some(t) = &r.reason_text {
+        if let Some(t) = &r.cvqa.reason_text {
             parts.push(format!("“{t}”"));
         }
         // a C-VQA fix: the corrected counterfactual pair (docs/format.md)
-        if let Some(q) = &r.fixed_question {
+        if let Some(q) = &r.cvqa.fixed_question {
             parts.push(format!("fixed Q {}", shown_fix(q, true)));
         }
-        if let Some(a) = &r.fixed_answer {
+        if let Some(a) = &r.cvqa.fixed_answer {
             parts.push(format!("fixed A {}", shown_fix(a, true)));
         }
         if let Some(v) = &r.verdict {
@@ -107,7 +106,7 @@ pub(crate) fn comparison_lines(
     reviews: &[(String, Review)],
 ) -> Vec<Line<'static>> {
     let t = &state.theme;
-    let (names, rows) = grading::comparison(item, reviews);
+    let (names, rows) = comparison(item, reviews);
     let label_w = rows
         .iter()
         .map(|(l, _)| l.chars().count())
@@ -214,4 +213,92 @@ pub(crate) fn review_lines(state: &State, item: &Item, scope: Scope) -> Vec<Line
         out.extend(views::view_of(item.benchmark()).verdicts_footer(state));
     }
     out
+}
+
+/// Every reviewer's grades of an item side by side, for the adjudication queue: a header
+/// (the reviewers' names) and one row per field any of them set, item-level fields first,
+/// then each response's grades (`model · field`). Empty cells are "·".
+pub fn comparison(
+    item: &Item,
+    reviews: &[(String, Review)],
+) -> (Vec<String>, Vec<(String, Vec<String>)>) {
+    let n = item.responses.len();
+    let names: Vec<String> = reviews.iter().map(|(name, _)| name.clone()).collect();
+    let mut rows: Vec<(String, Vec<String>)> = Vec::new();
+    let mut row = |label: String, cells: Vec<Option<String>>| {
+        if cells.iter().any(Option::is_some) {
+            rows.push((
+                label,
+                cells
+                    .into_iter()
+                    .map(|c| c.unwrap_or_else(|| "·".into()))
+                    .collect(),
+            ));
+        }
+    };
+    let each = |f: &dyn Fn(&Review) -> Option<String>| -> Vec<Option<String>> {
+        reviews.iter().map(|(_, r)| f(r)).collect()
+    };
+    row(
+        "status".into(),
+        each(&|r| r.cvqa.status.map(|s| s.name().to_string())),
+    );
+    row(
+        "reason".into(),
+        each(&|r| r.cvqa.reason.map(|x| x.name().to_string())),
+    );
+    row("reason text".into(), each(&|r| r.cvqa.reason_text.clone()));
+    row(
+        "fixed question".into(),
+        each(&|r| r.cvqa.fixed_question.clone()),
+    );
+    row(
+        "fixed answer".into(),
+        each(&|r| r.cvqa.fixed_answer.clone()),
+    );
+    row("verdict".into(), each(&|r| r.verdict.clone()));
+    for resp in &item.responses {
+        let m = resp.model.as_str();
+        let g = |r: &Review| r.for_model(m, n).cloned();
+        let yn = |b: Option<bool>| b.map(|b| if b { "correct" } else { "wrong" }.to_string());
+        row(
+            format!("{m} · justification"),
+            each(&|r| {
+                g(r).and_then(|g| g.chartom.justification)
+                    .map(|j| j.name().to_string())
+            }),
+        );
+        row(
+            format!("{m} · FACT"),
+            each(&|r| yn(g(r).and_then(|g| g.chartom.fact_correct))),
+        );
+        row(
+            format!("{m} · bonus"),
+            each(&|r| {
+                g(r).and_then(|g| g.chartom_qa.bonus)
+                    .map(|b| format!("{b:?}"))
+            }),
+        );
+        row(
+            format!("{m} · penalty"),
+            each(&|r| {
+                g(r).and_then(|g| g.chartom_qa.penalty)
+                    .map(|p| p.unwrap_or_else(|| "none".into()))
+            }),
+        );
+        row(
+            format!("{m} · original"),
+            each(&|r| yn(g(r).and_then(|g| g.cvqa.original_correct))),
+        );
+        row(
+            format!("{m} · counterfactual"),
+            each(&|r| yn(g(r).and_then(|g| g.cvqa.counterfactual_correct))),
+        );
+    }
+    row("note".into(), each(&|r| r.note.clone()));
+    row(
+        "final".into(),
+        each(&|r| (r.is_final == Some(true)).then(|| "FINAL".to_string())),
+    );
+    (names, rows)
 }

@@ -409,7 +409,10 @@ fn fact_wrong_is_what_the_effective_grade_says() {
                     ..Default::default()
                 });
                 let g = ResponseGrades {
-                    fact_correct: over,
+                    chartom: crate::bench::chartom::fields::Grades {
+                        fact_correct: over,
+                        ..Default::default()
+                    },
                     ..Default::default()
                 };
                 let mut r = crate::model::Review::default();

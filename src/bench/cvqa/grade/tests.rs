@@ -170,8 +170,8 @@ fn effective_with_fix_override_and_reject() {
     assert_eq!(n.counterfactual_fixed_correct, Some(false));
 
     let mut rej = it.clone();
-    rej.reviews["a"].status = Some(CvqaStatus::Reject);
-    rej.reviews["a"].fixed_answer = None;
+    rej.reviews["a"].cvqa.status = Some(CvqaStatus::Reject);
+    rej.reviews["a"].cvqa.fixed_answer = None;
     let m = effective(&rej, "m");
     assert!(m.rejected);
     assert_eq!(m.counterfactual_fixed_correct, None);
@@ -349,8 +349,10 @@ fn response_wrong_is_what_the_effective_grades_say() {
                     let n = item.responses.len();
                     let mut r = crate::model::Review::default();
                     let g = ResponseGrades {
-                        original_correct: oo,
-                        counterfactual_correct: co,
+                        cvqa: crate::bench::cvqa::fields::Grades {
+                            original_correct: oo,
+                            counterfactual_correct: co,
+                        },
                         ..Default::default()
                     };
                     if n == 1 {

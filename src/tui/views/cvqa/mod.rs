@@ -3,9 +3,9 @@
 
 use ratatui::text::{Line, Span};
 
+use crate::bench::cvqa::grade as cvqa;
 use crate::model::{CvqaReason, CvqaStatus, Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
-use crate::tui::grading;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, sanitize};
 use crate::tui::views::View;
@@ -13,7 +13,10 @@ use crate::tui::views::common::{
     effective_spans, heading, my_grades_for, ok_word, override_cycle, override_key, shown_fix,
     text_lines, tick,
 };
+use crate::tui::views::model_line::NOT_VERIFIED;
 use crate::tui::views::status::act;
+
+pub mod summary;
 
 pub(crate) fn cvqa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
     let (o, c) = cvqa_columns(state, item);
@@ -57,7 +60,7 @@ pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, V
             cols.push(out);
             continue;
         };
-        let (stem, opts) = grading::split_options(&qa.question);
+        let (stem, opts) = split_options(&qa.question);
         out.extend(text_lines(stem, t.text));
         // The options packed side by side, as many to a line as fit a column: the
         // question, its options and its key stay in sight together.
@@ -83,13 +86,13 @@ pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, V
             Span::styled(sanitize(&qa.answer), t.good),
         ]));
         if let Some(r) = fixed {
-            if let Some(q) = &r.fixed_question {
+            if let Some(q) = &r.cvqa.fixed_question {
                 out.push(Line::from(vec![
                     Span::styled("Fixed question: ", t.warn),
                     Span::styled(sanitize(&shown_fix(q, false)), t.text),
                 ]));
             }
-            if let Some(a) = &r.fixed_answer {
+            if let Some(a) = &r.cvqa.fixed_answer {
                 out.push(Line::from(vec![
                     Span::styled("Fixed answer: ", t.warn),
                     Span::styled(sanitize(&shown_fix(a, false)), t.text),
@@ -102,9 +105,6 @@ pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, V
     let o = cols.pop().unwrap_or_default();
     (o, c)
 }
-
-/// My grade line before the question is verified.
-pub(crate) const NOT_VERIFIED: &str = "not verified";
 
 /// The C-VQA view.
 pub struct CvqaView;
@@ -144,17 +144,17 @@ impl View for CvqaView {
                 r.original.as_deref(),
                 false,
                 Action::OriginalOverride,
-                mine.original_correct,
+                mine.cvqa.original_correct,
             ),
             (
                 "counterfactual",
                 r.counterfactual.as_deref(),
                 true,
                 Action::CounterfactualOverride,
-                mine.counterfactual_correct,
+                mine.cvqa.counterfactual_correct,
             ),
         ] {
-            let g = grading::cvqa_answer(item, &r.model, cf);
+            let g = cvqa_answer(item, &r.model, cf);
             out.push(Line::from(vec![
                 Span::styled(format!("{label}: "), t.dim),
                 Span::styled(one_line(raw.unwrap_or("—")), t.text),
@@ -197,11 +197,11 @@ impl View for CvqaView {
         let mut parts: Vec<String> = Vec::new();
         let r = mine.cloned().unwrap_or_default();
         // a column shows the response's grades; the verdict on the question is the item's
-        let verification = match r.status {
+        let verification = match r.cvqa.status {
             Some(s @ CvqaStatus::Reject) => format!(
                 "{} ({})",
                 s.done(),
-                r.reason.map(|x| x.name()).unwrap_or("no reason")
+                r.cvqa.reason.map(|x| x.name()).unwrap_or("no reason")
             ),
             Some(s) => s.done().into(),
             None => NOT_VERIFIED.into(),
@@ -224,10 +224,10 @@ impl View for CvqaView {
                     String::new()
                 };
                 // short, as in a column: the answer's own line says whose override it is
-                if let Some(c) = gr.original_correct {
+                if let Some(c) = gr.cvqa.original_correct {
                     parts.push(format!("{whose}orig {}", tick(c)));
                 }
-                if let Some(c) = gr.counterfactual_correct {
+                if let Some(c) = gr.cvqa.counterfactual_correct {
                     parts.push(format!("{whose}cf {}", tick(c)));
                 }
             }
@@ -238,14 +238,14 @@ impl View for CvqaView {
             Some(m) if item.responses.len() > 1 => format!("{} ", one_line(m)),
             _ => String::new(),
         };
-        if let Some(c) = gr.original_correct {
+        if let Some(c) = gr.cvqa.original_correct {
             parts.push(if column {
                 format!("orig {}", tick(c))
             } else {
                 format!("{}original override {}", whose, ok_word(Some(c)))
             });
         }
-        if let Some(c) = gr.counterfactual_correct {
+        if let Some(c) = gr.cvqa.counterfactual_correct {
             parts.push(if column {
                 format!("cf {}", tick(c))
             } else {
@@ -290,5 +290,59 @@ impl View for CvqaView {
         ] {
             act(state, parts, a);
         }
+    }
+}
+
+pub struct AnswerView {
+    pub parsed: Option<String>,
+    pub auto: bool,
+    pub effective: bool,
+    pub overridden: bool,
+    /// Graded against a reviewer's fixed key (this key), not the file's.
+    pub fixed_key: Option<String>,
+}
+
+pub fn cvqa_answer(item: &Item, model: &str, counterfactual: bool) -> AnswerView {
+    let e = cvqa::effective(item, model);
+    if counterfactual {
+        // A fix that counts changed the key or the question: the answer is graded against
+        // the fixed one (as `verdict stats` does for its figures after fixes).
+        match (&e.counterfactual_fixed, e.counterfactual_fixed_correct) {
+            (Some(g), Some(effective)) => AnswerView {
+                parsed: g.parsed.clone(),
+                auto: g.correct,
+                effective,
+                overridden: e.counterfactual_overridden,
+                fixed_key: Some(e.fixed_key.clone()),
+            },
+            _ => AnswerView {
+                parsed: e.counterfactual.parsed.clone(),
+                auto: e.counterfactual.correct,
+                effective: e.counterfactual_correct,
+                overridden: e.counterfactual_overridden,
+                fixed_key: None,
+            },
+        }
+    } else {
+        AnswerView {
+            parsed: e.original.parsed.clone(),
+            auto: e.original.correct,
+            effective: e.original_correct,
+            overridden: e.original_overridden,
+            fixed_key: None,
+        }
+    }
+}
+
+/// A synthetic question's stem and its inline options.
+pub fn split_options(question: &str) -> (&str, Vec<(char, String)>) {
+    let opts: Vec<(char, String)> = cvqa::options(question)
+        .into_iter()
+        .map(|(c, t)| (c, t.to_string()))
+        .collect();
+    if opts.is_empty() {
+        (question, opts)
+    } else {
+        (cvqa::question_stem(question), opts)
     }
 }

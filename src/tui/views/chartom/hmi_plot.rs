@@ -1,43 +1,47 @@
-//! The summary's HMI plot (the paper's Figure 3), drawn in text cells.
+//! CHARTOM's plot on the summary page: the HMI ranking (the paper's Figure 3), drawn in text cells.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
-use serde_json::Value;
 
+use crate::bench::chartom::stats::ChartStat;
 use crate::tui::app::State;
+use crate::tui::summary::finite;
 use crate::tui::text::one_line;
+use crate::tui::views::chartom::summary::Predictions;
 use crate::tui::views::common::block;
 
 /// The paper's Figure 3: charts sorted by HMI, originals and manipulated with their own
 /// glyphs (not only colours, so it reads in mono), the model's prediction for each chart
 /// in the same column. A point and a prediction in one cell get a glyph of their own, so
 /// no point hides under another.
-pub(crate) fn draw_hmi_plot(state: &State, f: &mut Frame, area: Rect, v: &Value) {
+pub(crate) fn draw_hmi_plot(
+    state: &State,
+    f: &mut Frame,
+    area: Rect,
+    charts: &[ChartStat],
+    predictions: &Predictions,
+) {
     let t = &state.theme;
-    let Some(charts) = v["benchmarks"]["chartom"]["charts"].as_array() else {
-        return;
-    };
+    let preds = |k: usize| predictions.0.get(k).and_then(Option::as_ref);
     // One model's predictions, named in the title: the first (by name) that has any.
-    let model: Option<String> = charts
-        .iter()
-        .filter_map(|c| c["predictions"].as_object())
+    let model: Option<String> = (0..charts.len())
+        .filter_map(preds)
         .flat_map(|o| o.keys())
         .min()
         .cloned();
     let mut pts: Vec<(f64, bool, Option<f64>)> = charts
         .iter()
-        .filter_map(|c| {
-            let h = c["hmi"].as_f64().or_else(|| c["hmi_recomputed"].as_f64())?;
-            let id = c["id"].as_str().unwrap_or("");
-            let manip = c["version"]
-                .as_str()
+        .enumerate()
+        .filter_map(|(k, c)| {
+            let h = finite(c.hmi).or_else(|| finite(c.hmi_recomputed))?;
+            let manip = c
+                .version
+                .as_deref()
                 .map(|s| s == "manipulated")
-                .unwrap_or(id.ends_with("_2"));
-            let pred = c["prediction"]
-                .as_f64()
-                .or_else(|| c["predictions"][model.as_deref()?].as_f64());
+                .unwrap_or(c.id.ends_with("_2"));
+            let pred = preds(k).and_then(|p| *p.get(model.as_deref()?)?);
             Some((h, manip, pred))
         })
         .collect();

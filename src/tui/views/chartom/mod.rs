@@ -5,7 +5,6 @@ use ratatui::text::{Line, Span};
 
 use crate::model::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
-use crate::tui::grading;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, sanitize};
 use crate::tui::views::View;
@@ -15,6 +14,11 @@ use crate::tui::views::common::{
 };
 use crate::tui::views::model_line::NOT_GRADED;
 use crate::tui::views::status::act;
+
+pub mod grading;
+pub mod histogram;
+pub mod hmi_plot;
+pub mod summary;
 
 pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
     let t = &state.theme;
@@ -43,7 +47,7 @@ pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<
         }
         let mut key = kv(t, "Key", &grading::fact_key_display(fact));
         // The rule behind stats' "Suspect answer keys" and the filter's "suspect key".
-        if let Some(s) = crate::grade::chartom::suspect_key(item) {
+        if let Some(s) = crate::bench::chartom::grade::suspect_key(item) {
             key.spans.push(Span::styled(
                 format!(
                     "  suspect key: {}/{} human answers agree",
@@ -79,7 +83,7 @@ pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<
 /// log-scaled buckets when the answers span orders of magnitude.
 pub(crate) fn histogram_lines(state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
     let t = &state.theme;
-    let Some(h) = grading::histogram(item, state.model_name().as_deref(), 10) else {
+    let Some(h) = histogram::histogram(item, state.model_name().as_deref(), 10) else {
         return vec![];
     };
     let mut out = vec![
@@ -203,18 +207,18 @@ impl View for ChartomView {
             g.effective,
             g.auto,
             g.overridden,
-            mine.fact_correct,
+            mine.chartom.fact_correct,
         ));
         out.push(Line::from(spans));
         out.push(Line::from(override_cycle(
             t,
             &format!("{} FACT", key(Action::FactOverride)),
-            mine.fact_correct,
+            mine.chartom.fact_correct,
         )));
         if let Some(mind) = r.mind {
             // The HMI `verdict stats` scores MIND against: the file's, else recomputed.
             let recomputed = grading::chartom_hmi(item).map(|h| h.hmi);
-            let hmi = crate::grade::chartom::mind_target(item, recomputed);
+            let hmi = crate::bench::chartom::grade::mind_target(item, recomputed);
             let whose = if item.mind.is_none() && hmi.is_some() {
                 " (recomputed)"
             } else {
@@ -227,7 +231,7 @@ impl View for ChartomView {
                     match hmi {
                         Some(h) => format!(
                             "  vs HMI {h:.2}{whose} · squared error {:.4}",
-                            crate::grade::chartom::squared_error(mind, h)
+                            crate::bench::chartom::grade::squared_error(mind, h)
                         ),
                         None => "  (no HMI: not scored)".into(),
                     },
@@ -245,7 +249,11 @@ impl View for ChartomView {
             Span::styled(sanitize(&planted(item)), t.warn),
         ]));
 
-        let grade = mine.justification.map(|g| g.name()).unwrap_or("not graded");
+        let grade = mine
+            .chartom
+            .justification
+            .map(|g| g.name())
+            .unwrap_or("not graded");
         let mut spans = vec![
             Span::styled("My grade: ", t.dim),
             Span::styled(grade.to_string(), t.accent),
@@ -277,11 +285,12 @@ impl View for ChartomView {
         let ungraded = NOT_GRADED;
         let gr = g.cloned().unwrap_or_default();
         parts.push(
-            gr.justification
+            gr.chartom
+                .justification
                 .map(|j| j.name().to_string())
                 .unwrap_or_else(|| ungraded.to_string()),
         );
-        if let Some(c) = gr.fact_correct {
+        if let Some(c) = gr.chartom.fact_correct {
             parts.push(if column {
                 format!("FACT {}", tick(c))
             } else {

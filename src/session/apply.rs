@@ -3,7 +3,7 @@
 
 use crate::store::{ReviewEdit, Store};
 
-use super::Record;
+use crate::journal::Record;
 
 fn item_id(store: &Store, i: usize) -> Option<String> {
     store.item(i).ok().and_then(|it| it.id)

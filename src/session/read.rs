@@ -2,6 +2,7 @@
 //! "Several sessions on one file"), and the copies kept aside.
 
 use super::*;
+use crate::journal::*;
 
 /// Open a result set and replay every journal of it (verdicts of sessions still running
 /// or killed). Returns the journals replayed; a journal that cannot be read (or must not

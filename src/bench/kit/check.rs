@@ -1,7 +1,49 @@
 //! What a check reports through: the item being checked, its problems, and readers of
 //! typed fields that report a wrong type.
 
-use super::*;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::model::kind;
+use crate::sanitize::quote;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Notice,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Notice => "notice",
+        }
+    }
+}
+
+/// One problem. `line` is the item's line (`None` for the whole file); `id` the item's
+/// id, or the name verdict gives an item without one (`#<line>`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Problem {
+    pub line: Option<u32>,
+    pub id: Option<String>,
+    pub field: Option<String>,
+    pub severity: Severity,
+    pub message: String,
+}
+
+/// What review checks need to know about the item.
+#[derive(Debug, Default)]
+pub(crate) struct BenchInfo {
+    /// CharToM-QA: the number of bonus points.
+    pub(crate) bonus_points: Option<usize>,
+    /// C-VQA: the group, for checking a fixed answer.
+    pub(crate) group: Option<String>,
+}
 
 pub(crate) struct Ctx<'a> {
     pub(crate) out: &'a mut Vec<Problem>,

@@ -1,5 +1,10 @@
 //! What a replay did, and the words every command and the reviewer use for it.
 
+use std::io;
+
+use super::{Locator, Refusal, prepare};
+use crate::journal::{Journal, Line};
+use crate::store::Store;
 use std::path::{Path, PathBuf};
 
 /// What a replay did. Nothing a journal holds is dropped in silence: every line that was not
@@ -113,4 +118,54 @@ impl Replay {
 /// `1 verdict`, `3 verdicts`.
 pub fn verdicts(n: usize) -> String {
     format!("{n} verdict{}", if n == 1 { "" } else { "s" })
+}
+
+impl Journal {
+    /// Apply the journal's records to `store` (in memory; the caller saves). A record is
+    /// applied only if its review passes the checks the file's own reviews get; what is
+    /// not applied is listed, never dropped in silence.
+    pub fn replay(&self, store: &mut Store) -> io::Result<Replay> {
+        let lines = self.read_lines()?;
+        let mut rep = Replay::default();
+        let mut ids = Locator::default();
+        let at = |n: usize| format!("{} line {n}", self.path().display());
+        for (n, l) in lines {
+            let r = match l {
+                Line::Record(r) => r,
+                Line::Unreadable(why) => {
+                    rep.torn_tail |= why.starts_with("an unfinished last line");
+                    rep.unreadable.push(format!("{}: {why}", at(n)));
+                    continue;
+                }
+            };
+            let name =
+                r.id.clone()
+                    .unwrap_or_else(|| format!("(index {})", r.item));
+            let i = match ids.locate(store, &r) {
+                Ok(i) => i,
+                Err(why) => {
+                    rep.skipped
+                        .push(format!("{}: item {name} (index {}) {why}", at(n), r.item));
+                    continue;
+                }
+            };
+            match prepare(store, i, &r) {
+                Ok(edit) => {
+                    store.apply_review(edit);
+                    rep.applied += 1;
+                }
+                Err(Refusal::Invalid(why)) => {
+                    rep.invalid
+                        .push(format!("{}: item {name}: not applied: {why}", at(n)));
+                }
+                Err(Refusal::Unappliable(why)) => {
+                    rep.skipped.push(format!("{}: item {name}: {why}", at(n)));
+                }
+            }
+        }
+        if rep.not_applied() > 0 {
+            rep.to_keep.push(self.path().to_path_buf());
+        }
+        Ok(rep)
+    }
 }

@@ -1,0 +1,52 @@
+//! The benchmarks' names: the `benchmark` value of an item and how people write it.
+
+use serde::Serialize;
+
+/// Which view and which grading rules apply to an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Benchmark {
+    #[serde(rename = "chartom")]
+    Chartom,
+    #[serde(rename = "chartom-qa")]
+    ChartomQa,
+    #[serde(rename = "cvqa")]
+    Cvqa,
+    #[serde(rename = "lm-eval")]
+    LmEval,
+    /// Any other (or missing) `benchmark` value: a generic view, a free verdict and a note.
+    #[serde(rename = "other")]
+    Other,
+}
+
+impl Benchmark {
+    pub fn from_name(s: Option<&str>) -> Benchmark {
+        match s {
+            Some("chartom") => Benchmark::Chartom,
+            Some("chartom-qa") => Benchmark::ChartomQa,
+            Some("cvqa") => Benchmark::Cvqa,
+            Some("lm-eval") => Benchmark::LmEval,
+            _ => Benchmark::Other,
+        }
+    }
+    /// How people write the benchmark's name, for headings: `CHARTOM`, `CharToM-QA`,
+    /// `C-VQA`, `other`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Benchmark::Chartom => "CHARTOM",
+            Benchmark::ChartomQa => "CharToM-QA",
+            Benchmark::Cvqa => "C-VQA",
+            Benchmark::LmEval => "lm-eval",
+            Benchmark::Other => "other",
+        }
+    }
+    /// The `benchmark` value in the file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Benchmark::Chartom => "chartom",
+            Benchmark::ChartomQa => "chartom-qa",
+            Benchmark::Cvqa => "cvqa",
+            Benchmark::LmEval => "lm-eval",
+            Benchmark::Other => "other",
+        }
+    }
+}

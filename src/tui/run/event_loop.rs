@@ -1,0 +1,220 @@
+//! The Elm loop: carry out the effects ([`Loop::carry_out`]), draw a frame, wait for
+//! messages and update, until the reviewer quits; and the terminal it draws on
+//! ([`Display`]), given back on the way out.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, Sender};
+
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+use crate::tui::app::{self, Clock, Effect, Level, Msg, State};
+use crate::tui::image::{self, Drawing, ImageWorker};
+use crate::tui::terminal::{
+    Painted, TerminalGuard, clear_screen, erase_painted, erase_painted_on_exit, painted,
+    send_kitty, suspend, terminal_out,
+};
+use crate::tui::threads::{spawn_index, spawn_summary};
+use crate::tui::{config, draw, facts, input, layout, worker};
+
+pub(super) type Term = Terminal<CrosstermBackend<std::io::Stdout>>;
+
+/// The loop's ends of the channels, the workers, and the terminal.
+pub(super) struct Loop {
+    /// How pictures are drawn, as of the last message (the terminal's late answer to the
+    /// graphics query may upgrade it).
+    pub(super) drawing: Drawing,
+    pub(super) tx: Sender<Msg>,
+    pub(super) rx: Receiver<Msg>,
+    pub(super) io_tx: Sender<worker::Req>,
+    pub(super) images: ImageWorker,
+    pub(super) input_pause: input::Pause,
+    pub(super) searcher: facts::SearchWorker,
+    pub(super) index_cache: Option<PathBuf>,
+    pub(super) display: Display,
+}
+
+/// The terminal and what it shows.
+pub(super) struct Display {
+    pub(super) terminal: Term,
+    /// The kitty image the terminal holds (freed when replaced and on exit).
+    pub(super) shown_kitty: Option<image::KittyImage>,
+    /// The picture painted over the text by the last frame (erased when it goes).
+    pub(super) last_painted: Option<Painted>,
+    /// What the terminal shows, as the last frame drew it (cells erased behind ratatui's
+    /// back are sent again from it).
+    pub(super) last_frame: ratatui::buffer::Buffer,
+}
+
+impl Loop {
+    /// Carry out `fx`, draw, wait for messages and update, until the reviewer quits.
+    pub(super) fn run(&mut self, state: &mut State, mut fx: Vec<Effect>) -> anyhow::Result<()> {
+        let mut fx_after: Vec<Effect> = Vec::new();
+        let mut had_overlay = false;
+        loop {
+            // Pictures painted over the text are hidden while a popup is open; wipe
+            // their pixels when one opens, and redraw everything when it closes
+            // (ratatui's diff would not send the image again).
+            let overlay = !matches!(state.mode, app::Mode::Normal);
+            // Through tmux they are also drawn again whenever tmux may have redrawn the
+            // pane without them (see `image::watch_pane`).
+            let pane_changed = image::take_pane_changed();
+            if image::take_pane_shown() && self.drawing.transmits_again_when_pane_shown() {
+                self.images.invalidate();
+                state.image = app::ImageSlot::None;
+                state.request_image(&mut fx);
+            }
+            if (overlay != had_overlay || pane_changed) && self.drawing.paints_over_text() {
+                clear_screen(&mut self.display.terminal)?;
+            }
+            had_overlay = overlay;
+            while !fx.is_empty() {
+                for e in std::mem::take(&mut fx) {
+                    self.carry_out(state, e, &mut fx_after)?;
+                }
+                fx.append(&mut fx_after);
+            }
+            if state.quit {
+                return Ok(());
+            }
+            // The frame's screen, worked out once: the image is sized from it and it is
+            // drawn. A changed image size asks for the image again, first.
+            let screen = layout::Screen::of(state);
+            let area = screen.image_cells(state);
+            if area != state.image_area {
+                state.image_area = area;
+                state.request_image(&mut fx);
+                continue;
+            }
+            self.display.draw(state, &screen)?;
+            let msg = self
+                .rx
+                .recv()
+                .map_err(|_| anyhow::anyhow!("all workers stopped"))?;
+            state.clock = Clock::now();
+            fx.extend(state.update(msg));
+            // The terminal's late answer to the graphics query may have upgraded images.
+            self.drawing = self.images.drawing();
+            state.protocol_name = self.drawing.name();
+            // Take whatever else is already waiting before drawing again.
+            while let Ok(m) = self.rx.try_recv() {
+                fx.extend(state.update(m));
+                if state.quit {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Carry out one effect of `update`; the effects that follow from it go to
+    /// `fx_after`.
+    fn carry_out(
+        &mut self,
+        state: &mut State,
+        e: Effect,
+        fx_after: &mut Vec<Effect>,
+    ) -> anyhow::Result<()> {
+        match e {
+            Effect::Record {
+                seq,
+                item,
+                id,
+                key,
+                reviewer,
+                review,
+            } => self.to_io(worker::Req::Record {
+                seq,
+                item,
+                id,
+                key,
+                reviewer,
+                review,
+            })?,
+            Effect::RequestImage(k) => self.images.request(k),
+            Effect::PrefetchImage(p) => self.images.prefetch(p),
+            Effect::OpenExternal(p) => {
+                if let Err(e) = image::open_external(&p) {
+                    state.status = Some((e, Level::Warn));
+                }
+            }
+            // Files are written by the IO worker, never on this thread.
+            Effect::SavePosition { index, id } => {
+                self.to_io(worker::Req::SavePosition(config::Position { index, id }))?
+            }
+            Effect::ComputeSummary { seq } => spawn_summary(state, seq, self.tx.clone()),
+            Effect::Index { generation } => spawn_index(
+                state.store.clone(),
+                generation,
+                self.tx.clone(),
+                self.index_cache.clone(),
+            ),
+            Effect::SaveSession(s) => self.to_io(worker::Req::SaveSession(s))?,
+            Effect::Search {
+                seq,
+                query,
+                meta,
+                within,
+            } => self.searcher.request(facts::SearchRequest {
+                seq,
+                query,
+                meta,
+                within,
+            }),
+            Effect::Suspend => {
+                suspend(&mut self.display.terminal, &self.input_pause)?;
+                // The terminal may have dropped transmitted images: send again.
+                self.images.invalidate();
+                state.image = app::ImageSlot::None;
+                state.request_image(fx_after);
+            }
+            Effect::Quit => {}
+        }
+        Ok(())
+    }
+
+    /// Hand `req` to the IO worker.
+    fn to_io(&self, req: worker::Req) -> anyhow::Result<()> {
+        self.io_tx
+            .send(req)
+            .map_err(|_| anyhow::anyhow!("the IO worker stopped"))
+    }
+}
+
+impl Display {
+    /// Draw the frame on `screen`: erase the picture painted over the text when it goes,
+    /// send the kitty image, draw the cells.
+    fn draw(&mut self, state: &State, screen: &layout::Screen) -> anyhow::Result<()> {
+        let now = painted(state, screen);
+        if now != self.last_painted {
+            if let Some(old) = self.last_painted {
+                erase_painted(&mut self.terminal, &self.last_frame, old, now)?;
+            }
+            self.last_painted = now;
+        }
+        send_kitty(state, &mut self.shown_kitty)?;
+        self.last_frame = self
+            .terminal
+            .draw(|f| draw::draw_on(state, f, screen))?
+            .buffer
+            .clone();
+        Ok(())
+    }
+
+    /// Give the terminal back: the picture painted over the text erased, the kitty image
+    /// freed, ratatui's terminal dropped (it shows the cursor), then the restore sequence.
+    pub(super) fn give_back(mut self, guard: TerminalGuard) {
+        // The terminal first: the screen is the shell's again at once, whatever the fold
+        // after it takes. Everything that writes to the terminal goes before the exit
+        // message: ratatui's terminal (it shows the cursor when dropped), then the
+        // restore sequence, once.
+        erase_painted_on_exit(self.last_painted.take());
+        if let Some(k) = self.shown_kitty.take() {
+            let mut out = terminal_out();
+            let _ = out.write_all(k.delete().as_bytes());
+            let _ = out.flush();
+        }
+        drop(self.terminal);
+        drop(guard);
+    }
+}

@@ -1,0 +1,315 @@
+//! The run: start-up (the config, the session, the workers, the terminal, the first
+//! state and its notices), then the Elm loop (`event_loop.rs`: messages in, effects out,
+//! one frame per batch of messages), and the way out (`exit.rs`: the terminal given back,
+//! the fold hand-off and the exit message).
+
+mod event_loop;
+mod exit;
+
+use event_loop::{Display, Loop};
+use exit::{exit_message, fold};
+
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Sender};
+
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+use super::Options;
+use super::app::{Clock, Effect, Level, Msg, State};
+use super::image::{Drawing, ProtocolChoice};
+use super::start::start_images_and_input;
+use super::terminal::{
+    TerminalGuard, enter_terminal, restore_terminal, restore_tmux, terminal_out,
+};
+use super::theme::ThemeName;
+use super::threads::{init_log, spawn_index, spawn_ticks};
+use super::{app, config, draw, facts, keymap, worker};
+
+/// Run the reviewer until the reviewer quits. Exit status 1 when the verdicts could not
+/// be folded into the file (they stay in the journal, and the message says where).
+pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
+    let setup = Setup::read(&opts)?;
+    let crate::session::Opened {
+        store,
+        own,
+        stale,
+        replay,
+        kept_aside,
+    } = open(&opts, &setup.reviewer)?;
+    let own_path = own.path().to_path_buf();
+    let moved = own.moved.clone();
+
+    let (tx, rx) = mpsc::channel::<Msg>();
+    let snapshot = store.clone();
+    let (io_tx, io) = spawn_io(&setup, &opts.file, (store, own, stale), &tx);
+
+    // The terminal: restored on every exit path, panics included.
+    set_panic_hook();
+    enter_terminal()?;
+    let guard = TerminalGuard;
+    let mut image_notice = None;
+    let (images, input_pause) = start_images_and_input(setup.choice, &tx, &mut image_notice)?;
+    let searcher = {
+        let tx = tx.clone();
+        facts::SearchWorker::spawn(Box::new(move |seq, results| {
+            let _ = tx.send(Msg::SearchDone { seq, results });
+        }))
+    };
+    spawn_ticks(tx.clone());
+    let index_cache = setup
+        .dirs
+        .data_dir
+        .as_ref()
+        .map(|d| facts::cache::path_for(d, &opts.file));
+    spawn_index(snapshot.clone(), 0, tx.clone(), index_cache.clone());
+
+    let terminal = Terminal::new(CrosstermBackend::new(terminal_out()))?;
+    let drawing = images.drawing();
+    let (mut state, fx, mut notices) =
+        start_state(&opts, &setup, snapshot, drawing, terminal.size()?);
+    notices.extend(moved);
+    notices.extend(replay_notices(&replay, &kept_aside));
+    if replay.applied > 0 {
+        // They are in the journal, not yet in the file: the header says so until the fold.
+        state.saved = app::SaveState::Journaled;
+    }
+    notices.extend(image_notice);
+    if !setup.key_problems.is_empty() {
+        notices.push(format!("config keys: {}", setup.key_problems.join("; ")));
+    }
+    if !notices.is_empty() {
+        state.status = Some((notices.join(" · "), Level::Warn));
+    }
+
+    let mut lp = Loop {
+        drawing,
+        tx,
+        rx,
+        io_tx,
+        images,
+        input_pause,
+        searcher,
+        index_cache,
+        display: Display {
+            terminal,
+            shown_kitty: None,
+            last_painted: None,
+            last_frame: ratatui::buffer::Buffer::empty(ratatui::layout::Rect::default()),
+        },
+    };
+    let run_result = lp.run(&mut state, fx);
+    // The workers' other ends stay open until the exit message is out.
+    let Loop { display, io_tx, .. } = lp;
+    display.give_back(guard);
+    let folded = fold(io_tx, io, &opts.file);
+    run_result?;
+    exit_message(&state, &replay, &kept_aside, &own_path, &opts.file, folded)
+}
+
+/// Open the file with the journals' verdicts, once the fold of this reviewer's last
+/// session is done.
+fn open(opts: &Options, reviewer: &str) -> anyhow::Result<crate::session::Opened> {
+    crate::session::wait_for_fold(&opts.file, reviewer, |_| {
+        let _ = crate::out::errln!(
+            "verdict: waiting for your last session's verdicts to be written into {}…",
+            opts.file.display()
+        );
+    });
+    crate::session::open(&opts.file, reviewer)
+}
+
+/// Start the IO worker, the only writer of the file and the journal, on the opened
+/// session: the sender of its requests and its thread.
+fn spawn_io(
+    setup: &Setup,
+    file: &std::path::Path,
+    (store, own, stale): (crate::store::Store, crate::journal::Journal, Vec<PathBuf>),
+    tx: &Sender<Msg>,
+) -> (Sender<worker::Req>, std::thread::JoinHandle<()>) {
+    let (io_tx, io_rx) = mpsc::channel();
+    let keep = worker::Keep {
+        dirs: setup.dirs.clone(),
+        file: file.to_path_buf(),
+        reviewer: setup.reviewer.clone(),
+    };
+    let io = worker::spawn(
+        worker::Session {
+            store,
+            own,
+            stale,
+            keep,
+        },
+        tx.clone(),
+        io_rx,
+    );
+    (io_tx, io)
+}
+
+/// The reviewer's state on `snapshot` for a terminal of `size`, at the item asked for
+/// (`--at`) or the saved position, with its first effects and the notice that the item
+/// asked for is not there.
+fn start_state(
+    opts: &Options,
+    setup: &Setup,
+    snapshot: crate::store::Store,
+    drawing: Drawing,
+    size: ratatui::layout::Size,
+) -> (State, Vec<Effect>, Vec<String>) {
+    let mut state = State::new(
+        snapshot,
+        setup.reviewer.clone(),
+        setup.keymap.clone(),
+        setup.theme,
+        Clock::now(),
+    );
+    state.protocol_name = drawing.name();
+    state.blind = opts.blind;
+    state.auto_advance = setup.cfg.auto_advance.unwrap_or(true);
+    state.restore_session(&config::load_session(
+        &setup.dirs,
+        &opts.file,
+        &setup.reviewer,
+    ));
+    state.size = (size.width, size.height);
+    state.image_area = draw::image_area(&state, size.width, size.height);
+    let mut notices = Vec::new();
+    let start = match &opts.start {
+        Some(s) => {
+            let found = find_start(&state, s);
+            if found.is_none() && !state.is_empty() {
+                notices.push(format!(
+                    "--at: no item {} (1–{} or an id): opened item 1",
+                    crate::tui::text::one_line(s),
+                    state.len()
+                ));
+            }
+            found
+        }
+        None => config::load_position(&setup.dirs, &opts.file, &setup.reviewer)
+            .map(|p| locate(&state, p)),
+    };
+    let fx = state.start_at(start.unwrap_or(0));
+    (state, fx, notices)
+}
+
+/// What the reviewer starts with: the config and the options' choices.
+struct Setup {
+    dirs: config::Dirs,
+    cfg: config::Config,
+    keymap: keymap::Keymap,
+    /// What the config's `[keys]` got wrong (said on the status line).
+    key_problems: Vec<String>,
+    reviewer: String,
+    theme: ThemeName,
+    choice: ProtocolChoice,
+}
+
+impl Setup {
+    /// Read the config (and start the log), and settle the options against it.
+    fn read(opts: &Options) -> anyhow::Result<Setup> {
+        let dirs = config::Dirs::locate();
+        let cfg = config::load_config(dirs.config_file.as_deref())?;
+        init_log(&dirs);
+        let mut keymap = keymap::Keymap::default();
+        let key_problems = keymap.apply_config(&cfg.keys);
+        let reviewer = config::reviewer_name(opts.reviewer.as_deref(), &cfg);
+        super::threads::log_as(&reviewer);
+        let theme = if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+            ThemeName::Mono
+        } else {
+            opts.theme
+                .as_deref()
+                .or(cfg.theme.as_deref())
+                .and_then(ThemeName::parse)
+                .unwrap_or(ThemeName::Dark)
+        };
+        let choice = opts
+            .image_protocol
+            .or_else(ProtocolChoice::from_env)
+            .or_else(|| {
+                cfg.image_protocol
+                    .as_deref()
+                    .and_then(|s| <ProtocolChoice as clap::ValueEnum>::from_str(s, true).ok())
+            })
+            .unwrap_or(ProtocolChoice::Auto);
+        Ok(Setup {
+            dirs,
+            cfg,
+            keymap,
+            key_problems,
+            reviewer,
+            theme,
+            choice,
+        })
+    }
+}
+
+/// Restore the terminal before a panic's message, from any thread but the image
+/// worker's.
+fn set_panic_hook() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        // A decoder panic on the image thread is caught there and shown as a broken
+        // image: only log it, keep the screen.
+        if std::thread::current().name() == Some("verdict-image") {
+            log::error!("image worker: {info}");
+            return;
+        }
+        restore_terminal();
+        restore_tmux();
+        log::error!("panic: {info}");
+        default_hook(info);
+    }));
+}
+
+/// The start-up notices about the journals' replay: verdicts that could not be applied
+/// (and where they are kept), copies kept aside, verdicts recovered from the journal.
+fn replay_notices(replay: &crate::session::Replay, kept_aside: &[PathBuf]) -> Vec<String> {
+    let mut notices = Vec::new();
+    if replay.not_applied() > 0 {
+        let kept = if kept_aside.is_empty() {
+            "see the log".to_string()
+        } else {
+            format!(
+                "kept in {}",
+                kept_aside
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        notices.push(format!("{} ({kept})", replay.not_applied_notice()));
+        for s in replay.problems() {
+            log::warn!("journal: {s}");
+        }
+    }
+    notices.extend(replay.kept_aside_notice());
+    if replay.applied > 0 {
+        notices.push(replay.recovered_notice());
+    }
+    notices
+}
+
+fn find_start(state: &State, s: &str) -> Option<usize> {
+    if let Ok(n) = s.parse::<usize>()
+        && n >= 1
+        && n <= state.len()
+    {
+        return Some(n - 1);
+    }
+    (0..state.len()).find(|&i| state.store.item(i).ok().and_then(|it| it.id).as_deref() == Some(s))
+}
+
+fn locate(state: &State, p: config::Position) -> usize {
+    if p.index < state.len() {
+        let id = state.store.item(p.index).ok().and_then(|it| it.id);
+        if id == p.id || p.id.is_none() {
+            return p.index;
+        }
+    }
+    p.id.as_deref()
+        .and_then(|id| find_start(state, id))
+        .unwrap_or(p.index.min(state.len().saturating_sub(1)))
+}

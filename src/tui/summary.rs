@@ -1,0 +1,68 @@
+//! The summary page's figures (`s`): those of `verdict stats`, typed as the command computes
+//! them, computed on a thread (`threads::spawn_summary`) from the file and its journals.
+//! Each benchmark's view draws its own block of the page from its own figures
+//! ([`SummaryBlock`], as `bench/<name>/stats_text.rs` is its block of `verdict stats`);
+//! the page around them is `overlays/summary.rs`.
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use crate::stats::Stats;
+use crate::store::Store;
+use crate::tui::theme::Theme;
+use crate::tui::views::SummaryExtras;
+
+/// What the summary page shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// The figures of `verdict stats` (`stats::compute`); boxed, as `Msg::Summary` carries
+    /// them.
+    pub stats: Box<Stats>,
+    /// What the benchmarks' views add for the page (a plot's data).
+    pub extras: SummaryExtras,
+    /// The lines of the agreement report (`team::agree::text::summary_lines`).
+    pub agreement: Vec<String>,
+}
+
+/// The summary page's figures for the file in `store`.
+pub fn compute(store: &Store) -> Summary {
+    let stats = crate::stats::compute(store);
+    let extras = SummaryExtras::compute(store, &stats.benchmarks);
+    let agreement = crate::team::agree::text::summary_lines(&crate::team::agree::report(store));
+    Summary {
+        stats: Box::new(stats),
+        extras,
+        agreement,
+    }
+}
+
+/// A benchmark's block of the summary page, drawn from its typed figures.
+pub(crate) trait SummaryBlock {
+    /// Its lines (a blank line, its heading, its rows) for a page `width` cells wide.
+    fn summary_lines(&self, t: &Theme, width: u16, lines: &mut Vec<Line<'static>>);
+}
+
+/// What a bar may take of a row of a page `width` wide whose text takes `fixed` cells:
+/// rows fit the width, never cut.
+pub(crate) fn fit(width: u16, fixed: usize) -> usize {
+    (width as usize).saturating_sub(fixed).clamp(2, 40)
+}
+
+/// A figure as the page shows it: a finite number (as in `verdict stats --json`, which
+/// writes null for any other).
+pub(crate) fn finite(x: Option<f64>) -> Option<f64> {
+    x.filter(|x| x.is_finite())
+}
+
+/// A share as a percentage, "–" when there is none.
+pub(crate) fn pct(x: Option<f64>) -> String {
+    finite(x)
+        .map(|x| format!("{:5.1}%", x * 100.0))
+        .unwrap_or_else(|| "    –".into())
+}
+
+/// A share as a bar of at most `width` cells.
+pub(crate) fn bar(x: Option<f64>, width: usize, style: Style) -> Span<'static> {
+    let x = finite(x).unwrap_or(0.0).clamp(0.0, 1.0);
+    Span::styled("█".repeat((x * width as f64).round() as usize), style)
+}
