@@ -16,6 +16,8 @@
 //! cargo bench --bench tui -- --sizes 100000
 //! cargo bench --bench tui -- --sizes 100000 --keys-only   # filters and keys only
 //! cargo bench --bench tui -- --sizes 1000000 --index-only  # floors, open and index only
+//! cargo bench --bench tui -- --sizes 100000,1000000 --search-only  # up to the search rows
+//! cargo bench --bench tui -- --long-lines  # a 1 MB and a 20 MB line, per key
 //! ```
 //!
 //! Under `cargo test --all-targets` (no `--bench` argument) it runs once on 1,000 items,
@@ -111,7 +113,7 @@ fn state_for(store: &Store, meta: &facts::Index, w: u16, h: u16) -> State {
     state
 }
 
-fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool) {
+fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_only: bool) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bench.jsonl");
     {
@@ -276,6 +278,9 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool) {
         );
     }
 
+    if search_only {
+        return;
+    }
     let anon_after = bench_keys(&store, &meta, runs, smoke);
     if let (Some(a), Some(b), Some(c)) = (anon_before, anon_index, anon_after) {
         // What opening, indexing, searching and filtering added to this process.
@@ -549,7 +554,7 @@ fn main() {
         return;
     }
     for n in args.sizes_or(&[10_000, 100_000], &[10_000, 100_000, 1_000_000]) {
-        bench_size(n, smoke, keys_only, index_only);
+        bench_size(n, smoke, keys_only, index_only, args.has("--search-only"));
     }
     if !keys_only && !index_only {
         bench_long_lines(smoke);

@@ -12,6 +12,9 @@ use super::Index;
 mod bound;
 #[cfg(test)]
 mod bound_tests;
+mod reach;
+#[cfg(test)]
+mod reach_tests;
 mod scan;
 #[cfg(test)]
 mod tests;
