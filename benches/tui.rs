@@ -199,12 +199,13 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
     // are known (after). "aeiou" is the worst case found for the latter: most texts match
     // each keystroke but few or none at the highest score, so it cannot stop early.
     let shared = Arc::new(meta.clone());
-    for q in ["flowers purple", "how many", "real-0004", "aeiou"] {
-        for full_scan in [true, false] {
+    for q in ["flowers purple", "how many", "real-0004", "aeiou", "real"] {
+        for (full_scan, no_reach) in [(true, false), (false, true), (false, false)] {
             let mut worst = Vec::new();
             for _ in 0..runs {
                 let mut cache = SearchCache::default();
                 cache.full_scan = full_scan;
+                cache.no_reach = no_reach;
                 for end in 1..=q.len() {
                     let req = SearchRequest {
                         seq: 0,
@@ -220,10 +221,10 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
             let (med, p99, max) = spread(worst);
             println!(
                 "| search as you type {q:?}, per keystroke, {} | {med:.1} ms (p99 {p99:.1}, max {max:.1}) | | | ≤ 200 ms |",
-                if full_scan {
-                    "full scan (before)"
-                } else {
-                    "stops early (after)"
+                match (full_scan, no_reach) {
+                    (true, _) => "full scan",
+                    (false, true) => "stops early, no reach check (before)",
+                    (false, false) => "stops early and skips what cannot reach (after)",
                 }
             );
         }
@@ -232,10 +233,16 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
     // goes on with the last search where it stopped (`SearchCache::go_on`, 4,096 items at
     // a time, as `SearchWorker` does): the keystroke alone is timed.
     let gap = Duration::from_millis(if smoke { 1 } else { 150 });
-    for q in ["real-0004", "aeiou"] {
+    for (q, no_reach) in [
+        ("real-0004", true),
+        ("real-0004", false),
+        ("aeiou", true),
+        ("aeiou", false),
+    ] {
         let mut times = Vec::new();
         for _ in 0..runs {
             let mut cache = SearchCache::default();
+            cache.no_reach = no_reach;
             for end in 1..=q.len() {
                 let req = SearchRequest {
                     seq: 0,
@@ -253,7 +260,8 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
         }
         let (med, p99, max) = spread(times);
         println!(
-            "| search as you type {q:?}, per keystroke, 150 ms between keys (after) | {med:.1} ms (p99 {p99:.1}, max {max:.1}) | | | ≤ 200 ms |"
+            "| search as you type {q:?}, per keystroke, 150 ms between keys ({}) | {med:.1} ms (p99 {p99:.1}, max {max:.1}) | | | ≤ 200 ms |",
+            if no_reach { "before" } else { "after" }
         );
     }
     for full_scan in [true, false] {

@@ -88,6 +88,9 @@ impl Candidates<'_> {
 pub(super) struct Opts {
     /// Skip texts that the cheap subsequence check says nucleo cannot match.
     pub prefilter: bool,
+    /// Skip, once `limit` matches are found, the texts that cannot reach the worst of
+    /// them ([`Reach`]).
+    pub reach: bool,
     /// Stop once the best `limit` are known (only when candidates are in item order).
     pub early_stop: bool,
     /// Threads, the caller's included; 0: two when there are 20,000 candidates or more.
@@ -102,6 +105,7 @@ impl Default for Opts {
     fn default() -> Opts {
         Opts {
             prefilter: true,
+            reach: true,
             early_stop: true,
             threads: 0,
             first_chunk: 1024,
@@ -247,7 +251,7 @@ pub(super) fn scan(
         reach: None,
     };
     let query = Query {
-        reach: (opts.prefilter && !q.is_empty() && limit > 0)
+        reach: (opts.reach && !q.is_empty() && limit > 0)
             .then(|| Reach::new(&query.pattern))
             .flatten(),
         ..query
