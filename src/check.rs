@@ -15,11 +15,11 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::journal::Journal;
-use crate::model::{Benchmark, CvqaReason, CvqaStatus, Item, JustificationGrade, kind};
+use crate::model::{Benchmark, Item, kind};
 use crate::sanitize::quote;
 use crate::store::{ItemError, Store, StoreError};
 
-pub(crate) use crate::bench::kit::check::{BenchInfo, Ctx, describe, join};
+pub(crate) use crate::bench::kit::check::{BenchInfo, Ctx, join};
 pub use crate::bench::kit::check::{Problem, Severity};
 mod duplicates;
 mod review;

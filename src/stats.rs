@@ -34,9 +34,22 @@ pub struct Stats {
 }
 
 /// The one wording of [`ResolutionCounts`], for `verdict stats` and the summary screen.
-pub fn resolution_text(final_: u64, majority: u64, single: u64, none: u64) -> String {
+pub fn resolution_text(c: &ResolutionCounts) -> String {
+    let ResolutionCounts {
+        final_,
+        majority,
+        tie,
+        single,
+        none,
+    } = c;
+    // a tie only when there is one: split evenly, it went to the most recent review
+    let tie = if *tie > 0 {
+        format!(" · {tie} tie (most recent)")
+    } else {
+        String::new()
+    };
     format!(
-        "human verdicts used per response (its own grades, else the item's verdict): {final_} final · {majority} majority · {single} single reviewer · {none} none"
+        "human verdicts used per response (its own grades, else the item's verdict): {final_} final · {majority} majority{tie} · {single} single reviewer · {none} none"
     )
 }
 

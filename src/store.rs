@@ -594,6 +594,7 @@ pub(crate) mod test_hook {
 }
 
 mod splice;
+pub(crate) use splice::set_member_like;
 use splice::*;
 
 fn classify_parse_error(text: &str, fe: FieldError) -> ItemError {

@@ -189,9 +189,11 @@ fn chartom_figures() {
     // no human answers: not recomputable
     assert_eq!(charts[4]["hmi_recomputed"], Value::Null);
 
-    // responses: G7_Q1_2 × m1 and B1_2 × m1 single (ann), G7_Q1_2 × m2 majority
+    // responses: G7_Q1_2 × m1 and B1_2 × m1 single (ann), G7_Q1_2 × m2 split 1–1 (a
+    // tie, to the most recent: no majority)
     assert_eq!(s["resolution"]["single"], 2);
-    assert_eq!(s["resolution"]["majority"], 1);
+    assert_eq!(s["resolution"]["majority"], 0);
+    assert_eq!(s["resolution"]["tie"], 1);
     assert_eq!(s["resolution"]["none"], 7);
 }
 
@@ -229,7 +231,9 @@ fn chartom_qa_figures() {
     close(&m2["choice_accuracy"], 0.0);
 
     assert_eq!(s["resolution"]["final"], 1);
-    assert_eq!(s["resolution"]["majority"], 1);
+    // Q1 × m1: point 3 split 1:1, a tie (to the most recent), not a majority
+    assert_eq!(s["resolution"]["majority"], 0);
+    assert_eq!(s["resolution"]["tie"], 1);
     assert_eq!(s["resolution"]["single"], 1);
 }
 
@@ -432,7 +436,7 @@ fn export_csv_to_file() {
     assert_eq!(&row[col("auto_correct")], "true");
     assert_eq!(&row[col("correct")], "false");
     assert_eq!(&row[col("human_justification")], "partial");
-    assert_eq!(&row[col("resolution")], "majority:2");
+    assert_eq!(&row[col("resolution")], "tie:2");
     assert_eq!(&row[col("chart_version")], "manipulated");
     assert_eq!(&row[col("n_reviewers")], "2");
     let se: f64 = row[col("squared_error")].parse().unwrap();

@@ -717,3 +717,308 @@ fn the_light_theme_draws_no_text_in_faint_grey() {
         );
     }
 }
+
+// ----- 13. the adjudication table fits the screen, with five reviewers ---------------
+
+/// real-00006 with five reviewers who disagree on the verification and on one model.
+fn five_reviewers() -> Value {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/cvqa.jsonl"),
+    )
+    .unwrap();
+    let mut item: Value = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["id"] == "real-00006")
+        .unwrap();
+    item["reviews"] = serde_json::json!({
+        "alexandra": {"at": "2026-11-20T09:22:00Z", "status": "reject", "reason": "ambiguous"},
+        "benedikt": {"at": "2026-11-20T09:23:00Z", "status": "accept"},
+        "chandrasekhar": {"at": "2026-11-20T09:24:00Z", "status": "fix", "reason": "wrong-answer", "fixed_answer": "4"},
+        "dominique": {"at": "2026-11-20T09:25:00Z", "status": "accept",
+            "models": {"instructblip": {"counterfactual_correct": true}}},
+        "evangeline": {"at": "2026-11-20T09:26:00Z", "status": "reject", "reason": "other", "reason_text": "the cat"}
+    });
+    item
+}
+
+/// The queue's screen at `w`×`h`, scrolled (`j`) until the table's status row shows.
+fn adjudication_screen(w: u16, h: u16) -> String {
+    let (_d, p) = sample("chartom.jsonl");
+    let p = p.with_file_name("five.jsonl");
+    std::fs::write(&p, format!("{}\n", five_reviewers())).unwrap();
+    let mut s = state_sized(&p, Keymap::default(), w, h);
+    ch(&mut s, 'D');
+    assert!(s.queue);
+    for _ in 0..60 {
+        let out = render_to_string(&s, w, h);
+        if out.lines().any(|l| l.contains(" status ")) {
+            return out;
+        }
+        ch(&mut s, 'j');
+    }
+    render_to_string(&s, w, h)
+}
+
+#[test]
+fn the_adjudication_table_fits_80_columns_with_five_reviewers() {
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        let out = adjudication_screen(w, h);
+        // one row of names: none pushed onto a line of its own
+        let head = out
+            .lines()
+            .find(|l| l.contains("alexan"))
+            .unwrap_or_else(|| panic!("{w}x{h}\n{out}"));
+        for name in ["benedi", "chandr", "domini", "evange"] {
+            assert!(
+                head.contains(name),
+                "{w}x{h}: {name} not beside the others\n{out}"
+            );
+        }
+        // one row per field: the five verdicts side by side
+        let status = out.lines().find(|l| l.contains(" status ")).unwrap();
+        assert_eq!(status.matches("reject").count(), 2, "{w}x{h}\n{out}");
+        assert_eq!(status.matches("accept").count(), 2, "{w}x{h}\n{out}");
+        assert!(status.contains("fix"), "{w}x{h}\n{out}");
+        assert!(out.lines().all(|l| l.chars().count() <= w as usize));
+        insta::assert_snapshot!(format!("adjudication_five_reviewers_{w}x{h}"), out);
+    }
+}
+
+#[test]
+fn the_adjudication_table_on_a_tiny_terminal_shows_every_verdict() {
+    // the smallest terminal verdict draws on: too narrow for five columns, so one line
+    // per reviewer, name and verdict together; every line seen while scrolling through
+    let (_d, p) = sample("chartom.jsonl");
+    let p = p.with_file_name("five.jsonl");
+    std::fs::write(&p, format!("{}\n", five_reviewers())).unwrap();
+    let mut s = state_sized(&p, Keymap::default(), 50, 14);
+    ch(&mut s, 'D');
+    let mut seen = Vec::new();
+    for _ in 0..60 {
+        let out = render_to_string(&s, 50, 14);
+        assert!(out.lines().all(|l| l.chars().count() <= 50));
+        seen.extend(out.lines().map(str::to_string));
+        ch(&mut s, 'j');
+    }
+    for (name, status) in [
+        ("alexandra", "reject"),
+        ("benedikt", "accept"),
+        ("chandrase", "fix"),
+        ("dominique", "accept"),
+        ("evangeline", "reject"),
+    ] {
+        assert!(
+            seen.iter().any(|l| l.contains(name) && l.contains(status)),
+            "{name}: {status}\n{}",
+            seen.join("\n")
+        );
+    }
+}
+
+// ----- 13. a status message is never cut: it takes a second line (or more) ------------
+
+/// `msg` is drawn whole: the screen's rows from the first that holds its first word
+/// hold all of it.
+fn words_on_screen(out: &str, msg: &str) -> bool {
+    let first = msg.split(' ').next().unwrap();
+    let Some(k) = out.lines().position(|l| l.contains(first)) else {
+        return false;
+    };
+    // (a word longer than a line, a path, is broken across lines: compare the letters)
+    let letters = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    letters(&out.lines().skip(k).collect::<String>()).contains(&letters(msg))
+}
+
+#[test]
+fn a_long_status_message_wraps_instead_of_being_cut() {
+    use verdict::tui::app::Level;
+    let (_d, p) = sample("cvqa.jsonl");
+    let messages = [
+        // a colleague's save, with names
+        "alexandra, benedikt and chandrasekhar's verdicts came in (1,204 items read again); yours are kept",
+        // a save error names the file and says what is safe
+        "File not updated: cannot write /home/reviewer/projects/annotations/cvqa-round-2.jsonl: No space left on device (os error 28). Your verdicts are safe in the journal.",
+        // kept aside, with where
+        "3 verdicts kept aside cannot be applied (`verdict check` says why): in /root/.local/share/verdict/journals/4f1c0a9e2b7d3c55: .cvqa.jsonl.verdict-journal.unapplied-20261126T221500Z, .cvqa.jsonl.verdict-journal.unapplied-20261126T231500Z",
+    ];
+    for (w, h) in [(80u16, 24u16), (200, 50), (50, 14)] {
+        for msg in messages {
+            let mut s = state_sized(&p, Keymap::default(), w, h);
+            s.status = Some((msg.to_string(), Level::Warn));
+            let out = render_to_string(&s, w, h);
+            assert!(words_on_screen(&out, msg), "{w}x{h}: cut\n{out}");
+            assert!(!out.lines().last().unwrap().contains('…'), "{w}x{h}\n{out}");
+            if msg.chars().count() < w as usize {
+                // a short one keeps the progress bar
+                assert!(out.contains(" me 0/"), "{w}x{h}\n{out}");
+            }
+        }
+    }
+    // the first one fits at 200 columns: one line, the progress bar above
+    let mut s = state_sized(&p, Keymap::default(), 200, 50);
+    s.status = Some((messages[0].to_string(), Level::Info));
+    let out = render_to_string(&s, 200, 50);
+    assert!(out.lines().nth(48).unwrap().contains(" me 0/"), "{out}");
+    insta::assert_snapshot!("status_wrapped_80x24", {
+        let mut s = state_sized(&p, Keymap::default(), 80, 24);
+        s.status = Some((messages[1].to_string(), Level::Error));
+        render_to_string(&s, 80, 24)
+    });
+}
+
+// ----- 14. the summary's HMI plot: every model, and a legend for every mark -----------
+
+/// The summary of chartom.jsonl (three models) at `w`×`h`: the plot box's rows, from
+/// its title to its bottom border.
+fn hmi_plot(theme: ThemeName, w: u16, h: u16) -> (Vec<String>, ratatui::buffer::Buffer) {
+    let (_d, p) = sample("chartom.jsonl");
+    let mut s = state_sized(&p, Keymap::default(), w, h);
+    s.theme = verdict::tui::theme::Theme::new(theme);
+    ch(&mut s, 's');
+    let v = verdict::tui::summary::compute(&s.store);
+    s.update(Msg::Summary {
+        seq: s.summary_seq,
+        result: Ok(v),
+    });
+    let backend = ratatui::backend::TestBackend::new(w, h);
+    let mut term = ratatui::Terminal::new(backend).unwrap();
+    term.draw(|f| verdict::tui::draw::draw(&s, f)).unwrap();
+    let buf = term.backend().buffer().clone();
+    let out = render_to_string(&s, w, h);
+    let rows: Vec<String> = out
+        .lines()
+        .skip_while(|l| !l.contains("HMI ranking"))
+        .take_while(|l| !l.trim_start_matches('│').starts_with('└'))
+        .map(str::to_string)
+        .collect();
+    assert!(!rows.is_empty(), "{out}");
+    (rows, buf)
+}
+
+#[test]
+fn the_hmi_plot_shows_every_model_and_its_legend_every_mark() {
+    let models = ["gpt-4o", "llava-1.6", "qwen2-vl"];
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        let (rows, _) = hmi_plot(ThemeName::Mono, w, h);
+        let all = rows.join("\n");
+        let plot: Vec<&str> = rows
+            .iter()
+            .filter(|l| l.contains('┤'))
+            .map(|l| l.split('┤').nth(1).unwrap().trim_end_matches('│'))
+            .collect();
+        let legend: String = rows
+            .iter()
+            .skip_while(|l| !l.contains("rank"))
+            .skip(1)
+            .map(|l| l.trim_matches('│').to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        // every model named, each with its own mark, drawn once per chart
+        let mut marks = std::collections::HashSet::new();
+        for m in models {
+            let at = legend
+                .find(&format!(" {m}"))
+                .unwrap_or_else(|| panic!("{w}x{h}: {m} not in the legend\n{all}"));
+            let mark = legend[..at].chars().last().unwrap();
+            assert!(marks.insert(mark), "{w}x{h}: {mark} twice\n{all}");
+        }
+        // every mark in the plot is explained
+        for c in plot.iter().flat_map(|l| l.chars()).filter(|c| *c != ' ') {
+            assert!(
+                legend.contains(&format!("{c} ")),
+                "{w}x{h}: '{c}' drawn, not in the legend\n{all}"
+            );
+        }
+        // each chart's point and each model's prediction for it: 14 charts × (1 + 3)
+        let drawn: usize = plot
+            .iter()
+            .map(|l| l.chars().filter(|c| *c != ' ').count())
+            .sum();
+        let several = plot.iter().map(|l| l.matches('*').count()).sum::<usize>();
+        assert!(
+            drawn == 14 * 4 || several > 0,
+            "{w}x{h}: {drawn} marks\n{all}"
+        );
+        assert!(drawn >= 14, "{w}x{h}\n{all}");
+        insta::assert_snapshot!(format!("hmi_plot_{w}x{h}"), all);
+    }
+}
+
+#[test]
+fn the_hmi_plot_tells_the_models_apart_by_colour_in_the_light_theme() {
+    use ratatui::style::Color;
+    let (rows, buf) = hmi_plot(ThemeName::Light, 200, 50);
+    let legend_row = rows.iter().position(|l| l.contains("gpt-4o")).unwrap();
+    let top = (0..50u16)
+        .find(|&y| {
+            (0..200u16).any(|x| buf[(x, y)].symbol() == "H" && buf[(x + 1, y)].symbol() == "M")
+        })
+        .unwrap();
+    let y = top + legend_row as u16;
+    // the colour of each model's mark in the legend: distinct, none faint on white
+    let mut colours = Vec::new();
+    for m in ["gpt-4o", "llava-1.6", "qwen2-vl"] {
+        let line: String = (0..200u16)
+            .map(|x| buf[(x, y)].symbol().to_string())
+            .collect();
+        let at = line.find(&format!(" {m}")).unwrap();
+        let x = line[..at].chars().count() as u16 - 1;
+        let fg = buf[(x, y)].fg;
+        assert!(
+            !matches!(fg, Color::Gray | Color::White | Color::Reset),
+            "{m}: {fg:?}"
+        );
+        colours.push(fg);
+    }
+    colours.dedup();
+    assert_eq!(colours.len(), 3, "{colours:?}");
+}
+
+// ----- the picture at 80×24: one documented key hides it for the session -------------
+
+#[test]
+fn at_80x24_a_documented_key_hides_the_picture_for_the_session() {
+    use verdict::tui::layout::Screen;
+    let (_d, p) = sample("cvqa.jsonl");
+    // the image pane on a short terminal names the key, from the live keymap
+    let s = state_sized(&p, Keymap::default(), 80, 24);
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.lines().nth(1).unwrap().contains("H hides"), "{out}");
+    let mut km = Keymap::default();
+    let cfg = std::collections::BTreeMap::from([("hide_image".to_string(), vec!["Y".to_string()])]);
+    assert_eq!(km.apply_config(&cfg), Vec::<String>::new());
+    let mut s = state_sized(&p, km, 80, 24);
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.lines().nth(1).unwrap().contains("Y hides"), "{out}");
+    let text_before = Screen::of(&s).item.unwrap().text.height;
+    ch(&mut s, 'Y');
+    let sc = Screen::of(&s);
+    let areas = sc.item.unwrap();
+    assert!(areas.image.is_none() && areas.image_line.is_some());
+    assert_eq!(sc.image_cells(&s), None, "no picture is asked for");
+    assert!(
+        areas.text.height > text_before + 3,
+        "the rows are the item's"
+    );
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("picture hidden (Y shows it)"), "{out}");
+    // for the session: the next item's picture is hidden too; the key shows it again
+    ch(&mut s, 'n');
+    assert!(Screen::of(&s).item.unwrap().image.is_none());
+    ch(&mut s, 'Y');
+    assert!(Screen::of(&s).item.unwrap().image.is_some());
+    // what is graded stays in sight: a CHARTOM item opened at its justification's grade
+    // is still there once the picture's rows are the item's
+    let (_d2, p2) = sample("chartom.jsonl");
+    let mut s = state_sized(&p2, Keymap::default(), 80, 24);
+    let grade = "1 identifies · 2 partial · 3 misses";
+    assert!(render_to_string(&s, 80, 24).contains(grade));
+    ch(&mut s, 'H');
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains(grade), "{out}");
+    // a tall terminal draws a readable picture: no suggestion to hide it
+    let s = state_sized(&p, Keymap::default(), 200, 50);
+    let out = render_to_string(&s, 200, 50);
+    assert!(!out.contains("H hides"), "{out}");
+}

@@ -273,3 +273,47 @@ fn the_wheel_over_the_filter_menu_moves_through_its_rows_without_toggling() {
         "the wheel toggles nothing"
     );
 }
+
+/// The column and row of the first cell of the screen whose row contains `text`.
+fn where_is(screen: &str, text: &str) -> Option<(u16, u16)> {
+    screen.lines().enumerate().find_map(|(y, l)| {
+        l.find(text)
+            .map(|b| (l[..b].chars().count() as u16, y as u16))
+    })
+}
+
+#[test]
+fn the_wheel_scrolls_the_pane_under_the_pointer_the_context_or_the_item() {
+    // a CharToM-QA item with a ~2,000-word context, side by side at 200 columns
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/chartom-qa-long.jsonl");
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("long.jsonl");
+    std::fs::copy(&src, &p).unwrap();
+    let mut s = state_at(&p);
+    s.size = (200, 50);
+    let screen = render_to_string(&s, 200, 50);
+    let (cx, cy) = where_is(&screen, "Context").unwrap_or_else(|| panic!("{screen}"));
+    assert!(cx < 90, "the context pane is on the left: {screen}");
+    let (aside_rows, aside_max) = verdict::tui::draw::aside_geometry(&s);
+    assert!(aside_rows > 0 && aside_max > 0, "a long context scrolls");
+    // over the context pane: the context scrolls, the item stays
+    for _ in 0..2 {
+        wheel(&mut s, true, cx + 5, cy + 5);
+    }
+    assert_eq!(s.aside_scroll, 6, "three lines a notch");
+    assert_eq!(s.scroll, 0, "the item pane stays");
+    let after = render_to_string(&s, 200, 50);
+    assert_ne!(after, screen, "the context moved on screen");
+    wheel(&mut s, false, cx + 5, cy + 5);
+    assert_eq!(s.aside_scroll, 3);
+    for _ in 0..1000 {
+        wheel(&mut s, true, cx + 5, cy + 5);
+    }
+    assert_eq!(s.aside_scroll, aside_max, "no further than its end");
+    // over the item pane on the right: the item scrolls, the context stays
+    let before = s.aside_scroll;
+    let max = verdict::tui::draw::max_scroll(&s);
+    wheel(&mut s, true, 150, cy + 5);
+    assert_eq!(s.aside_scroll, before);
+    assert_eq!(s.scroll, 3.min(max), "the item pane scrolls (max {max})");
+}

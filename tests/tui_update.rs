@@ -1350,10 +1350,12 @@ fn hmi_plot_shows_every_point_with_distinct_glyphs() {
         .expect(&out);
     let plot: Vec<&str> = out.lines().skip(start + 1).collect();
     let legend = plot.iter().find(|l| l.contains("original")).expect(&out);
+    // every model's predictions, each with its own mark (issue 19 item 14)
     assert!(
         legend.contains("o original")
             && legend.contains("x manipulated")
-            && legend.contains("+ model's prediction"),
+            && legend.contains("1 gpt-4o")
+            && legend.contains("2 llava"),
         "{legend}"
     );
     let points: usize = plot
@@ -2723,7 +2725,8 @@ fn keys_that_cannot_act_say_why() {
 
 #[test]
 fn small_screen_texts_read_whole() {
-    // a status longer than the row ends in an ellipsis
+    // a status longer than the row takes the progress bar's row too: read whole, not
+    // cut with an ellipsis (issue 19 item 13)
     let (_d, mut s) = state("generic.jsonl");
     s.status = Some((
         format!("{} unseen-tail", "word ".repeat(30)),
@@ -2731,7 +2734,11 @@ fn small_screen_texts_read_whole() {
     ));
     let out = render_to_string(&s, 80, 24);
     let row = out.lines().nth(23).unwrap();
-    assert!(row.trim_end().ends_with('…'), "{row}");
+    assert!(row.trim_end().ends_with("unseen-tail"), "{out}");
+    assert!(
+        out.lines().nth(22).unwrap().starts_with("word word"),
+        "{out}"
+    );
     // help: a long key name keeps a space before its description
     ch(&mut s, '?');
     let out = render_to_string(&s, 80, 200);
@@ -2743,7 +2750,7 @@ fn small_screen_texts_read_whole() {
 }
 
 #[test]
-fn the_hmi_plot_names_the_model_it_plots() {
+fn the_hmi_plot_names_the_models_it_plots() {
     let (_d, mut s) = state("chartom.jsonl");
     ch(&mut s, 's');
     summary_arrives(&mut s);
@@ -2752,7 +2759,11 @@ fn the_hmi_plot_names_the_model_it_plots() {
         .lines()
         .find(|l| l.contains("HMI ranking"))
         .unwrap_or_else(|| panic!("{out}"));
-    assert!(title.contains("gpt-4o"), "{title}");
+    // every model plotted: the title says so, the legend names each (issue 19 item 14)
+    assert!(title.contains("each model's MIND prediction"), "{title}");
+    for m in ["1 gpt-4o", "2 llava"] {
+        assert!(out.contains(m), "{m}: {out}");
+    }
 }
 
 #[test]

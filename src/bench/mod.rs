@@ -186,6 +186,28 @@ pub(crate) trait Spec: Sync {
     }
 }
 
+/// `verdict check`: every benchmark's item-level fields of review `r` at `f`, whatever the
+/// item's benchmark (a field of another benchmark's is checked too: docs/format.md).
+pub(crate) fn check_review_fields(c: &mut Ctx, r: &Map<String, Value>, f: &str, info: &BenchInfo) {
+    cvqa::check::review_fields(c, r, f, info);
+}
+
+/// `verdict check`: every benchmark's fields among a response's grades `g` at `f`, in the
+/// order of docs/format.md; true when it has any.
+pub(crate) fn check_grade_fields(
+    c: &mut Ctx,
+    g: &Map<String, Value>,
+    f: &str,
+    bench: &str,
+    info: &BenchInfo,
+) -> bool {
+    let mut any = chartom::check::fact_grade(c, g, f);
+    any |= cvqa::check::grade_fields(c, g, f);
+    any |= chartom::check::justification_grade(c, g, f);
+    any |= chartom_qa::check::grade_fields(c, g, f, bench, info);
+    any
+}
+
 /// A facet of an item that only some benchmarks have, offered by the reviewer's filters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Facet {

@@ -73,11 +73,7 @@ pub fn render(s: &Stats, file: &str) -> String {
             &rows,
         );
         let r = &s.resolution;
-        let _ = writeln!(
-            o,
-            "\n  {}",
-            crate::stats::resolution_text(r.final_, r.majority, r.single, r.none)
-        );
+        let _ = writeln!(o, "\n  {}", crate::stats::resolution_text(r));
     }
     o
 }

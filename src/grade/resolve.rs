@@ -11,12 +11,15 @@
 //!    when more than half of the reviewers who ticked bonus points cover it. Ties (equal
 //!    vote counts, or exactly half for a bonus point) go to the most recent reviewer among
 //!    the tied ones. A review without a parsable `at` counts as older than any with one;
-//!    between equal times, the later review in the file wins.
+//!    between equal times, the later review in the file wins. A target where any field
+//!    went to the most recent review that way is a **tie**, not a majority.
 //! 4. **None**: nobody graded the target.
 //!
 //! Human grades win over automatic ones: a resolved `fact_correct`, `original_correct` or
 //! `counterfactual_correct` replaces the automatic grade (see each benchmark's
 //! `effective`).
+
+use std::cell::Cell;
 
 use indexmap::IndexMap;
 use serde::Serialize;
@@ -33,17 +36,22 @@ pub enum Source {
     Single { reviewer: String },
     /// Field by field majority of `n` reviewers.
     Majority { n: usize },
+    /// As `Majority`, but at least one field was split evenly and went to the most
+    /// recent review among the tied ones (docs/stats.md): no majority decided it.
+    Tie { n: usize },
     /// Nobody graded it.
     None,
 }
 
 impl Source {
-    /// Short text for tables and CSV: `final:ann`, `single:bob`, `majority:3`, `none`.
+    /// Short text for tables and CSV: `final:ann`, `single:bob`, `majority:3`, `tie:2`,
+    /// `none`.
     pub fn label(&self) -> String {
         match self {
             Source::Final { reviewer } => format!("final:{reviewer}"),
             Source::Single { reviewer } => format!("single:{reviewer}"),
             Source::Majority { n } => format!("majority:{n}"),
+            Source::Tie { n } => format!("tie:{n}"),
             Source::None => "none".into(),
         }
     }
@@ -121,8 +129,9 @@ fn timestamp(at: Option<&str>) -> i128 {
     .unwrap_or(i128::MIN)
 }
 
-/// The value most voters gave; ties go to the most recent voter among the tied values.
-fn vote<T: PartialEq + Clone>(voters: &[Voter<'_, T>]) -> Option<T> {
+/// The value most voters gave; ties go to the most recent voter among the tied values,
+/// and set `tied`.
+fn vote<T: PartialEq + Clone>(voters: &[Voter<'_, T>], tied: &Cell<bool>) -> Option<T> {
     // (value, count, most recent rank)
     let mut tally: Vec<(&T, usize, usize)> = Vec::new();
     for v in voters {
@@ -134,6 +143,10 @@ fn vote<T: PartialEq + Clone>(voters: &[Voter<'_, T>]) -> Option<T> {
             None => tally.push((v.value, 1, v.rank)),
         }
     }
+    let top = tally.iter().map(|(_, count, _)| *count).max().unwrap_or(0);
+    if tally.iter().filter(|(_, count, _)| *count == top).count() > 1 {
+        tied.set(true);
+    }
     tally
         .into_iter()
         .max_by_key(|(_, count, rank)| (*count, *rank))
@@ -143,16 +156,17 @@ fn vote<T: PartialEq + Clone>(voters: &[Voter<'_, T>]) -> Option<T> {
 fn vote_field<'a, T: PartialEq + Clone + 'a>(
     graders: &[(&'a ResponseGrades, usize)],
     field: impl Fn(&'a ResponseGrades) -> Option<&'a T>,
+    tied: &Cell<bool>,
 ) -> Option<T> {
     let voters: Vec<Voter<'a, T>> = graders
         .iter()
         .filter_map(|(g, rank)| field(g).map(|value| Voter { value, rank: *rank }))
         .collect();
-    vote(&voters)
+    vote(&voters, tied)
 }
 
 /// Bonus points by per-point majority of the reviewers who ticked bonus points.
-fn vote_bonus(graders: &[(&ResponseGrades, usize)]) -> Option<Vec<u32>> {
+fn vote_bonus(graders: &[(&ResponseGrades, usize)], tied: &Cell<bool>) -> Option<Vec<u32>> {
     let voters: Vec<(&Vec<u32>, usize)> = graders
         .iter()
         .filter_map(|(g, rank)| g.chartom_qa.bonus.as_ref().map(|b| (b, *rank)))
@@ -174,6 +188,7 @@ fn vote_bonus(graders: &[(&ResponseGrades, usize)]) -> Option<Vec<u32>> {
         .filter(|p| {
             let yes = voters.iter().filter(|(b, _)| b.contains(p)).count();
             if 2 * yes == total {
+                tied.set(true);
                 latest.contains(p)
             } else {
                 2 * yes > total
@@ -184,7 +199,7 @@ fn vote_bonus(graders: &[(&ResponseGrades, usize)]) -> Option<Vec<u32>> {
 }
 
 /// Penalty by majority of "has a penalty"; the text is the most recent such reviewer's.
-fn vote_penalty(graders: &[(&ResponseGrades, usize)]) -> Option<Option<String>> {
+fn vote_penalty(graders: &[(&ResponseGrades, usize)], tied: &Cell<bool>) -> Option<Option<String>> {
     let voters: Vec<(bool, usize)> = graders
         .iter()
         .filter_map(|(g, rank)| g.chartom_qa.penalty.as_ref().map(|p| (p.is_some(), *rank)))
@@ -196,7 +211,7 @@ fn vote_penalty(graders: &[(&ResponseGrades, usize)]) -> Option<Option<String>> 
             rank: *rank,
         })
         .collect();
-    let has = vote(&flags)?;
+    let has = vote(&flags, tied)?;
     if !has {
         return Some(None);
     }
@@ -211,29 +226,25 @@ fn vote_penalty(graders: &[(&ResponseGrades, usize)]) -> Option<Option<String>> 
     Some(text)
 }
 
-fn majority_grades(graders: &[(&ResponseGrades, usize)]) -> ResponseGrades {
-    ResponseGrades {
-        chartom: crate::bench::chartom::fields::Grades {
-            fact_correct: vote_field(graders, |g| g.chartom.fact_correct.as_ref()),
-            justification: vote_field(graders, |g| g.chartom.justification.as_ref()),
-        },
-        chartom_qa: crate::bench::chartom_qa::fields::Grades {
-            bonus: vote_bonus(graders),
-            penalty: vote_penalty(graders),
-        },
-        cvqa: crate::bench::cvqa::fields::Grades {
-            original_correct: vote_field(graders, |g| g.cvqa.original_correct.as_ref()),
-            counterfactual_correct: vote_field(graders, |g| g.cvqa.counterfactual_correct.as_ref()),
-        },
-    }
+fn majority_grades(graders: &[(&ResponseGrades, usize)], tied: &Cell<bool>) -> ResponseGrades {
+    let mut g = ResponseGrades::default();
+    g.chartom.fact_correct = vote_field(graders, |g| g.chartom.fact_correct.as_ref(), tied);
+    g.chartom.justification = vote_field(graders, |g| g.chartom.justification.as_ref(), tied);
+    g.chartom_qa.bonus = vote_bonus(graders, tied);
+    g.chartom_qa.penalty = vote_penalty(graders, tied);
+    g.cvqa.original_correct = vote_field(graders, |g| g.cvqa.original_correct.as_ref(), tied);
+    g.cvqa.counterfactual_correct =
+        vote_field(graders, |g| g.cvqa.counterfactual_correct.as_ref(), tied);
+    g
 }
 
 /// Generic resolution: `take` extracts what a review says about the target (None: it says
-/// nothing); `majority` combines several (value, recency rank) pairs.
+/// nothing); `majority` combines several (value, recency rank) pairs, and sets its flag
+/// when a vote was split evenly.
 fn resolve_with<'a, T: Clone + Default>(
     reviews: &'a IndexMap<String, Review>,
     take: impl Fn(&'a Review) -> Option<T>,
-    majority: impl Fn(&[(&T, usize)]) -> T,
+    majority: impl Fn(&[(&T, usize)], &Cell<bool>) -> T,
 ) -> Resolved<T> {
     let graded: Vec<(&str, &Review, T)> = reviews
         .iter()
@@ -288,9 +299,15 @@ fn resolve_with<'a, T: Clone + Default>(
         .zip(&ranks)
         .map(|((_, _, t), rank)| (t, *rank))
         .collect();
+    let tied = Cell::new(false);
+    let value = majority(&votes, &tied);
     Resolved {
-        value: majority(&votes),
-        source: Source::Majority { n },
+        value,
+        source: if tied.get() {
+            Source::Tie { n }
+        } else {
+            Source::Majority { n }
+        },
         reviewers: n,
     }
 }
@@ -320,12 +337,12 @@ pub fn resolve_verdict(reviews: &IndexMap<String, Review>) -> Resolved<Option<St
     resolve_with(
         reviews,
         |r| r.verdict.clone().map(Some),
-        |votes| {
+        |votes, tied| {
             let voters: Vec<Voter<'_, String>> = votes
                 .iter()
                 .filter_map(|(v, rank)| v.as_ref().map(|value| Voter { value, rank: *rank }))
                 .collect();
-            vote(&voters)
+            vote(&voters, tied)
         },
     )
 }
@@ -337,7 +354,7 @@ pub fn resolve_verification(reviews: &IndexMap<String, Review>) -> Resolved<Veri
     resolve_with(
         reviews,
         |r| Some(Verification::of(r)).filter(|v| !v.is_empty()),
-        |votes| {
+        |votes, tied| {
             let field_vote = |f: &dyn Fn(&Verification) -> bool| -> Vec<usize> {
                 votes
                     .iter()
@@ -358,7 +375,7 @@ pub fn resolve_verification(reviews: &IndexMap<String, Review>) -> Resolved<Veri
                         rank: *rank,
                     })
                     .collect();
-                vote(&voters)
+                vote(&voters, tied)
             };
             let status = {
                 let voters: Vec<Voter<'_, CvqaStatus>> = votes
@@ -367,7 +384,7 @@ pub fn resolve_verification(reviews: &IndexMap<String, Review>) -> Resolved<Veri
                         v.status.as_ref().map(|value| Voter { value, rank: *rank })
                     })
                     .collect();
-                vote(&voters)
+                vote(&voters, tied)
             };
             let bool_vote = |get: &dyn Fn(&Verification) -> Option<bool>| {
                 let vals: Vec<(bool, usize)> = votes
@@ -381,7 +398,7 @@ pub fn resolve_verification(reviews: &IndexMap<String, Review>) -> Resolved<Veri
                         rank: *rank,
                     })
                     .collect();
-                vote(&voters)
+                vote(&voters, tied)
             };
             let same_status = field_vote(&|v| v.status == status);
             let reason_name = pick(&same_status, &|v| v.reason.map(|r| r.name().to_string()));

@@ -90,16 +90,33 @@ impl Replay {
     pub fn kept_aside_notice(&self) -> Option<String> {
         let n = self.kept_aside_verdicts();
         (n > 0).then(|| {
-            let files: Vec<String> = self
-                .kept_aside
-                .iter()
-                .filter(|(_, k)| *k > 0)
-                .map(|(p, _)| p.display().to_string())
+            // each folder named once, its files after it: the notice stays short enough
+            // to be read whole on the reviewer's status line at 80 columns
+            let mut folders: Vec<(String, Vec<String>)> = Vec::new();
+            for (p, _) in self.kept_aside.iter().filter(|(_, k)| *k > 0) {
+                let (dir, name) = match (p.parent(), p.file_name()) {
+                    (Some(d), Some(f)) => {
+                        (d.display().to_string(), f.to_string_lossy().into_owned())
+                    }
+                    _ => (String::new(), p.display().to_string()),
+                };
+                match folders.iter_mut().find(|(d, _)| *d == dir) {
+                    Some((_, names)) => names.push(name),
+                    None => folders.push((dir, vec![name])),
+                }
+            }
+            let files: Vec<String> = folders
+                .into_iter()
+                .map(|(dir, names)| match (dir.as_str(), names.len()) {
+                    ("", _) => names.join(", "),
+                    (d, 1) => Path::new(d).join(&names[0]).display().to_string(),
+                    (d, _) => format!("in {d}: {}", names.join(", ")),
+                })
                 .collect();
             format!(
                 "{} kept aside cannot be applied (`verdict check` says why): {}",
                 verdicts(n),
-                files.join(", ")
+                files.join("; ")
             )
         })
     }
@@ -167,5 +184,37 @@ impl Journal {
             rep.to_keep.push(self.path().to_path_buf());
         }
         Ok(rep)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    /// Copies kept aside in one folder name it once: the notice is read whole on the
+    /// reviewer's status line (issue 19 item 13), and still names every file.
+    #[test]
+    fn the_kept_aside_notice_names_each_folder_once() {
+        let d = Path::new("/root/.local/share/verdict/journals/4f1c0a9e2b7d3c55");
+        let r = Replay {
+            kept_aside: vec![
+                (d.join(".cvqa.jsonl.verdict-journal.unapplied-1"), 1),
+                (d.join(".cvqa.jsonl.verdict-journal.unapplied-2"), 2),
+                (
+                    PathBuf::from("data/.cvqa.jsonl.verdict-journal.unapplied-3"),
+                    1,
+                ),
+                (d.join(".cvqa.jsonl.verdict-journal.unapplied-4"), 0),
+            ],
+            ..Replay::default()
+        };
+        assert_eq!(
+            r.kept_aside_notice().unwrap(),
+            "4 verdicts kept aside cannot be applied (`verdict check` says why): in \
+             /root/.local/share/verdict/journals/4f1c0a9e2b7d3c55: \
+             .cvqa.jsonl.verdict-journal.unapplied-1, .cvqa.jsonl.verdict-journal.unapplied-2; \
+             data/.cvqa.jsonl.verdict-journal.unapplied-3"
+        );
     }
 }

@@ -88,49 +88,174 @@ pub(super) fn has_duplicate_keys(text: &str) -> bool {
     memchr::memchr(b'{', text.as_bytes()).is_some() && walk(text)
 }
 
-/// How the object at `text[open..]` lays out its members: the text between a key and its
-/// value (`:` or `: `), and what goes before each key after a comma (nothing, a space, or
-/// a newline and an indent). From its first member; compact when it has none.
-pub(super) fn member_style(text: &str, members: &[Member]) -> (String, String) {
-    let Some(first) = members.first() else {
-        return (":".into(), String::new());
-    };
-    // the key's closing quote: the last `"` before the colon before the value
-    let colon = text[..first.value.start]
-        .rfind(':')
-        .unwrap_or(first.value.start);
-    let key_end = text[..colon].rfind('"').map(|q| q + 1).unwrap_or(colon);
-    let kv = text[key_end..first.value.start].to_string();
-    let before_first = &text[..first.key_start];
-    let lead = before_first
-        .rfind(['{', ','])
-        .map(|p| &before_first[p + 1..])
-        .unwrap_or("");
-    let sep = if let Some(nl) = lead.rfind('\n') {
-        let indent: String = lead[nl + 1..]
-            .chars()
-            .take_while(|c| *c == ' ' || *c == '\t')
-            .collect();
-        format!("\n{indent}")
-    } else if members.len() > 1 {
-        // after the first comma
-        let after = &text[first.value.end..members[1].key_start];
-        let c = after.find(',').map(|p| p + 1).unwrap_or(after.len());
-        after[c..].to_string()
-    } else {
-        lead.chars().filter(|c| *c == ' ').collect()
-    };
-    (kv, sep)
+/// How an object lays out its members, taken from the item's own bytes so that what is
+/// inserted follows them (docs/format.md, "Bytes kept").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Style {
+    /// Between a key's closing quote and its value: `:`, `: `, ` : `.
+    pub(super) kv: String,
+    /// Between a value and the next key: `,`, `, `, ` , `, or `,` + a newline and the
+    /// keys' indent.
+    pub(super) comma: String,
+    /// Between `{` and the first key, and between the last value and `}`, on a one-line
+    /// object (`{ "a": 1 }`); unused on a multi-line one.
+    pub(super) pad: (String, String),
 }
 
-/// `value` as JSON text to put after a key whose line starts after `sep`: compact, or
-/// pretty with every new line indented like the key when the object is laid out on lines.
-pub(super) fn render(value: &Value, sep: &str) -> String {
-    match sep.strip_prefix('\n') {
-        Some(indent) => serde_json::to_string_pretty(value)
-            .expect("a Value always serializes")
-            .replace('\n', &format!("\n{indent}")),
-        None => serde_json::to_string(value).expect("a Value always serializes"),
+impl Style {
+    /// The layout of `text`'s object from its members; what it cannot show (no member,
+    /// or one member and so no comma) from `outer`, the object around it, else compact
+    /// (with `, ` after a comma when the item writes `": "`).
+    pub(super) fn of(text: &str, members: &[Member], outer: Option<&Style>) -> Style {
+        let Some(first) = members.first() else {
+            // an empty object gets its first member on the same line
+            return match outer {
+                Some(o) if o.indent().is_some() => Style {
+                    comma: if o.kv.ends_with(' ') { ", " } else { "," }.into(),
+                    kv: o.kv.clone(),
+                    pad: (String::new(), String::new()),
+                },
+                Some(o) => o.clone(),
+                None => Style::compact(),
+            };
+        };
+        // the key's closing quote: the last `"` before the colon before the value
+        let colon = text[..first.value.start]
+            .rfind(':')
+            .unwrap_or(first.value.start);
+        let key_end = text[..colon].rfind('"').map(|q| q + 1).unwrap_or(colon);
+        let kv = text[key_end..first.value.start].to_string();
+        let before_first = &text[..first.key_start];
+        let open = before_first.rfind('{').map_or(0, |p| p + 1);
+        let lead = &before_first[open..];
+        let last = members.last().expect("not empty");
+        let close = text[last.value.end..]
+            .find('}')
+            .map_or(0, |p| p + last.value.end);
+        let trail = &text[last.value.end..close];
+        let pad = |s: &str| -> String { s.chars().filter(|c| *c == ' ' || *c == '\t').collect() };
+        let comma = if let Some(nl) = lead.rfind('\n') {
+            let indent: String = lead[nl + 1..]
+                .chars()
+                .take_while(|c| *c == ' ' || *c == '\t')
+                .collect();
+            format!(",\n{indent}")
+        } else if members.len() > 1 {
+            // from the first value to the second key
+            text[first.value.end..members[1].key_start].to_string()
+        } else if let Some(c) = inner_comma(&text[first.value.clone()]) {
+            // one member shows no comma: the one of the object it holds, if any
+            c
+        } else if let Some(o) = outer.filter(|o| !o.comma.contains('\n') && o.kv == kv) {
+            // one member shows no comma: the object around's, when it is written alike
+            o.comma.clone()
+        } else if kv.ends_with(' ') {
+            ", ".into()
+        } else {
+            ",".into()
+        };
+        Style {
+            kv,
+            comma,
+            pad: (pad(lead), pad(trail)),
+        }
+    }
+
+    fn compact() -> Style {
+        Style {
+            kv: ":".into(),
+            comma: ",".into(),
+            pad: (String::new(), String::new()),
+        }
+    }
+
+    /// On lines: the keys' indent.
+    fn indent(&self) -> Option<&str> {
+        self.comma.split_once('\n').map(|(_, i)| i)
+    }
+}
+
+/// Between the first two members of the object `text`, when it is one with two members
+/// or more on one line.
+fn inner_comma(text: &str) -> Option<String> {
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    let m = object_members(text).ok()?;
+    let c = &text[m.first()?.value.end..m.get(1)?.key_start];
+    (!c.contains('\n')).then(|| c.to_string())
+}
+
+/// `value` as JSON text to put after a key laid out in `style`: on one line with the
+/// object's own separators, or pretty with every new line indented like the key (nested
+/// levels by two spaces) when the object is laid out on lines.
+pub(super) fn render(value: &Value, style: &Style) -> String {
+    let mut out = String::new();
+    match style.indent() {
+        Some(indent) => write_lines(&mut out, value, style, indent),
+        None => write_inline(&mut out, value, style),
+    }
+    out
+}
+
+fn write_inline(out: &mut String, value: &Value, style: &Style) {
+    match value {
+        Value::Object(m) if !m.is_empty() => {
+            out.push('{');
+            out.push_str(&style.pad.0);
+            for (k, (key, v)) in m.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(&style.comma);
+                }
+                out.push_str(&serde_json::to_string(key).expect("a string serializes"));
+                out.push_str(&style.kv);
+                write_inline(out, v, style);
+            }
+            out.push_str(&style.pad.1);
+            out.push('}');
+        }
+        Value::Array(a) if !a.is_empty() => {
+            out.push('[');
+            for (k, v) in a.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(&style.comma);
+                }
+                write_inline(out, v, style);
+            }
+            out.push(']');
+        }
+        v => out.push_str(&serde_json::to_string(v).expect("a Value always serializes")),
+    }
+}
+
+fn write_lines(out: &mut String, value: &Value, style: &Style, indent: &str) {
+    let inner = format!("{indent}  ");
+    match value {
+        Value::Object(m) if !m.is_empty() => {
+            out.push('{');
+            for (k, (key, v)) in m.iter().enumerate() {
+                out.push_str(if k > 0 { ",\n" } else { "\n" });
+                out.push_str(&inner);
+                out.push_str(&serde_json::to_string(key).expect("a string serializes"));
+                out.push_str(&style.kv);
+                write_lines(out, v, style, &inner);
+            }
+            out.push('\n');
+            out.push_str(indent);
+            out.push('}');
+        }
+        Value::Array(a) if !a.is_empty() => {
+            out.push('[');
+            for (k, v) in a.iter().enumerate() {
+                out.push_str(if k > 0 { ",\n" } else { "\n" });
+                out.push_str(&inner);
+                write_lines(out, v, style, &inner);
+            }
+            out.push('\n');
+            out.push_str(indent);
+            out.push(']');
+        }
+        v => out.push_str(&serde_json::to_string(v).expect("a Value always serializes")),
     }
 }
 
@@ -144,6 +269,7 @@ pub(super) fn splice_member(
     key: &str,
     value: Option<&str>,
     field: &str,
+    style: &Style,
 ) -> Result<String, ItemError> {
     let found: Vec<usize> = (0..members.len())
         .filter(|&k| members[k].key == key)
@@ -154,7 +280,6 @@ pub(super) fn splice_member(
             message: "appears more than once; refusing to choose one".into(),
         }));
     }
-    let (kv, sep) = member_style(text, members);
     let mut out = String::with_capacity(text.len() + value.map_or(0, str::len) + 32);
     match (found.first().copied(), value) {
         (Some(k), Some(v)) => {
@@ -182,8 +307,7 @@ pub(super) fn splice_member(
             let at = match members.last() {
                 Some(m) => {
                     out.push_str(&text[..m.value.end]);
-                    out.push(',');
-                    out.push_str(&sep);
+                    out.push_str(&style.comma);
                     m.value.end
                 }
                 None => {
@@ -193,13 +317,34 @@ pub(super) fn splice_member(
                 }
             };
             out.push_str(&key_json);
-            out.push_str(&kv);
+            out.push_str(&style.kv);
             out.push_str(v);
             out.push_str(&text[at..]);
         }
         (None, None) => out.push_str(text),
     }
     Ok(out)
+}
+
+/// The item `text` with member `key` set to `value` in the item's own layout (for
+/// `merge`, which writes a whole `reviews`): a present member's value is replaced,
+/// rendered in the layout of the object it replaces; a new one goes after the last
+/// member. Every other byte is kept; a key present twice is an error.
+pub(crate) fn set_member_like(text: &str, key: &str, value: &Value) -> Result<String, ItemError> {
+    let members = object_members(text)?;
+    let style = Style::of(text, &members, None);
+    let vstyle = match members.iter().find(|m| m.key == key) {
+        Some(m) => {
+            let old = &text[m.value.clone()];
+            match object_members(old) {
+                Ok(inner) => Style::of(old, &inner, Some(&style)),
+                Err(_) => style.clone(),
+            }
+        }
+        None => style.clone(),
+    };
+    let rendered = render(value, &vstyle);
+    splice_member(text, &members, key, Some(&rendered), key, &style)
 }
 
 /// The item `text` with `reviews.<reviewer>` set to `review` (or removed), every other
@@ -219,15 +364,15 @@ pub(super) fn splice_review(
             message: "appears more than once; refusing to choose one".into(),
         }));
     }
-    let (_, sep) = member_style(text, &members);
+    let style = Style::of(text, &members, None);
     match found.first() {
         None => match review {
             None => Ok(text.to_string()),
             Some(r) => {
                 let mut m = serde_json::Map::new();
                 m.insert(reviewer.to_string(), r.clone());
-                let v = render(&Value::Object(m), &sep);
-                splice_member(text, &members, "reviews", Some(&v), "reviews")
+                let v = render(&Value::Object(m), &style);
+                splice_member(text, &members, "reviews", Some(&v), "reviews", &style)
             }
         },
         Some(rm) => {
@@ -242,14 +387,21 @@ pub(super) fn splice_review(
                 }
             };
             // (An empty `reviews` gets its first review inline.)
-            let (_, isep) = member_style(rtext, &inner);
-            let rendered = review.map(|r| render(r, &isep));
-            let new_reviews = splice_member(rtext, &inner, reviewer, rendered.as_deref(), &field)?;
+            let istyle = Style::of(rtext, &inner, Some(&style));
+            let rendered = review.map(|r| render(r, &istyle));
+            let new_reviews = splice_member(
+                rtext,
+                &inner,
+                reviewer,
+                rendered.as_deref(),
+                &field,
+                &istyle,
+            )?;
             let emptied = review.is_none()
                 && inner.iter().filter(|m| m.key != reviewer).count() == 0
                 && !inner.is_empty();
             if emptied && !keep_empty_reviews {
-                splice_member(text, &members, "reviews", None, "reviews")
+                splice_member(text, &members, "reviews", None, "reviews", &style)
             } else {
                 let r = rm.value.clone();
                 Ok(format!(

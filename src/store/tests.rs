@@ -76,11 +76,10 @@ fn grading_keeps_every_other_byte_of_the_item() {
         lines[0],
         format!("{},{mine}}}}}", &items[0][..items[0].len() - 2])
     );
+    // (the item's own ` : `, ` , ` and padding inside braces, in what is inserted too)
     assert_eq!(
         lines[1],
-        format!(
-            r#"{{ "id" : "b" , "big" : 12345678901234567890123 , "f" : 1.50, "reviews" : {{{mine}}} }}"#
-        )
+        r#"{ "id" : "b" , "big" : 12345678901234567890123 , "f" : 1.50 , "reviews" : { "me" : { "at" : "2026-01-01T00:00:00Z" , "v" : 1 } } }"#
     );
     assert_eq!(lines[2], format!(r#"{{"reviews":{{{mine}}}}}"#));
     assert_eq!(lines[3], format!(r#"{{"id":"d","reviews":{{{mine}}}}}"#));
@@ -523,4 +522,65 @@ fn appended_items_get_their_own_lines() {
     assert_eq!(fs::read(&p).unwrap(), b"{\"id\":\"a\"}\n{\"id\":\"b\"}\n");
     assert_eq!(s.len(), 2);
     assert_eq!(s.raw(1).unwrap(), "{\"id\":\"b\"}");
+}
+
+/// Every byte a review inserts follows the item's own separators (docs/format.md, "Bytes
+/// kept"): `":"` or `": "` (or `" : "`), `,` or `, `, the padding inside braces, in the
+/// new `reviews`, in a reviewer added beside another and in the review's nested objects
+/// and arrays (issue 19 item 14: `"carol":{"at"` was inserted beside `"carol": {"at"`).
+/// Through a file and back: removing the reviews gives back every byte.
+#[test]
+fn inserted_reviews_follow_the_items_own_separators() {
+    let review = || serde_json::json!({"at": "T", "ticks": [1, 2], "fix": {"k": 1}});
+    let cases = [
+        (
+            r#"{"id":"a","x":[1,2]}"#,
+            r#"{"id":"a","x":[1,2],"reviews":{"me":{"at":"T","ticks":[1,2],"fix":{"k":1}}}}"#,
+        ),
+        (
+            r#"{"id": "b", "reviews": {"carol": {"at": "S"}}}"#,
+            r#"{"id": "b", "reviews": {"carol": {"at": "S"}, "me": {"at": "T", "ticks": [1, 2], "fix": {"k": 1}}}}"#,
+        ),
+        (
+            r#"{"id": "c", "n": 1}"#,
+            r#"{"id": "c", "n": 1, "reviews": {"me": {"at": "T", "ticks": [1, 2], "fix": {"k": 1}}}}"#,
+        ),
+        (
+            r#"{"id": "d"}"#,
+            r#"{"id": "d", "reviews": {"me": {"at": "T", "ticks": [1, 2], "fix": {"k": 1}}}}"#,
+        ),
+        (
+            r#"{"id": "e", "reviews": {}}"#,
+            r#"{"id": "e", "reviews": {"me": {"at": "T", "ticks": [1, 2], "fix": {"k": 1}}}}"#,
+        ),
+        (
+            r#"{ "id" : "f" , "v" : 1.50 }"#,
+            r#"{ "id" : "f" , "v" : 1.50 , "reviews" : { "me" : { "at" : "T" , "ticks" : [1 , 2] , "fix" : { "k" : 1 } } } }"#,
+        ),
+        (
+            r#"{"id":"g","reviews":{"carol":{"at":"S"}}}"#,
+            r#"{"id":"g","reviews":{"carol":{"at":"S"},"me":{"at":"T","ticks":[1,2],"fix":{"k":1}}}}"#,
+        ),
+    ];
+    let content: String = cases.iter().map(|(a, _)| format!("{a}\n")).collect();
+    let (_d, p) = tmpfile("s.jsonl", content.as_bytes());
+    let mut s = Store::open(&p).unwrap();
+    for i in 0..cases.len() {
+        s.set_review(i, "me", Some(review())).unwrap();
+    }
+    s.save().unwrap();
+    let text = fs::read_to_string(&p).unwrap();
+    for (line, (_, want)) in text.lines().zip(cases.iter()) {
+        assert_eq!(line, *want);
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["reviews"]["me"], review());
+    }
+    let mut s = Store::open(&p).unwrap();
+    for i in 0..cases.len() {
+        s.set_review(i, "me", None).unwrap();
+    }
+    s.save().unwrap();
+    // (the reopened file's `e` had a review in `reviews`: emptied, it goes)
+    let back = content.replace(r#""e", "reviews": {}"#, r#""e""#);
+    assert_eq!(fs::read_to_string(&p).unwrap(), back);
 }

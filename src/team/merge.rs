@@ -535,8 +535,12 @@ pub fn first_difference(a: &Value, b: &Value, path: String) -> Option<String> {
 }
 
 /// `raw` (an item's JSON text) with its `reviews` value replaced by `reviews`, or
-/// `reviews` added as the last key; every other byte stays as it was.
+/// `reviews` added as the last key, written in the item's own layout (its `": "` or
+/// `":"`, `, ` or `,`, as the store splices a review); every other byte stays as it was.
 pub(crate) fn splice_reviews(raw: &str, reviews: &Value) -> String {
+    if let Ok(text) = crate::store::set_member_like(raw, "reviews", reviews) {
+        return text;
+    }
     let new = serde_json::to_string(reviews).expect("a Value always serializes");
     if let Ok(map) = serde_json::from_str::<IndexMap<&str, &RawValue>>(raw) {
         if let Some(old) = map.get("reviews") {

@@ -6,20 +6,18 @@ use ratatui::layout::Rect;
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::tui::app::{Mode, State};
+pub use crate::tui::geometry::{
+    aside_geometry, max_scroll, page_max_scroll, page_rows, page_rows_of_page, target_scroll,
+};
 use crate::tui::layout::Screen;
+pub use crate::tui::layout::{MIN_H, MIN_W};
 use crate::tui::overlays;
-pub use crate::tui::overlays::page::{page_max_scroll, page_rows_of_page};
 pub use crate::tui::overlays::search::indexing_note;
 use crate::tui::views::footer::draw_footer;
 use crate::tui::views::header::draw_header;
 use crate::tui::views::item::draw_item;
-pub use crate::tui::views::item::{
-    aside_geometry, max_scroll, page_rows, side_window, target_scroll,
-};
+pub use crate::tui::views::item::side_window;
 pub use crate::tui::views::status::hint_parts;
-
-pub const MIN_W: u16 = 50;
-pub const MIN_H: u16 = 14;
 
 /// Where the image goes, in cells, for a terminal of `w`×`h` (None: no image pane).
 pub fn image_area(state: &State, w: u16, h: u16) -> Option<(u16, u16)> {

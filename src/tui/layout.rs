@@ -5,9 +5,12 @@
 use ratatui::layout::{Constraint, Layout, Rect};
 
 use crate::tui::app::{ImageSlot, Mode, State};
-use crate::tui::draw::{MIN_H, MIN_W};
 use crate::tui::overlays::{filter, search};
-use crate::tui::views::footer;
+use crate::tui::views::{footer, status};
+
+/// The smallest terminal the reviewer draws in; a smaller one shows only a message.
+pub const MIN_W: u16 = 50;
+pub const MIN_H: u16 = 14;
 
 /// Where everything is on a screen.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,15 +77,25 @@ impl Screen {
     /// The screen of `state` in a terminal of `area`.
     pub fn new(state: &State, area: Rect) -> Screen {
         let too_small = area.width < MIN_W || area.height < MIN_H;
+        // A status message that does not fit one line takes the progress bar's row, and
+        // more rows from the body if it needs them, until the next key clears it.
+        let message_rows =
+            status::message_rows(state, area.width, status::max_message_rows(area.height));
         let rows = Layout::vertical([
             Constraint::Length(1),
             Constraint::Min(3),
-            Constraint::Length(2),
+            Constraint::Length(message_rows.max(2)),
         ])
         .split(area);
         let (header, body) = (rows[0], rows[1]);
-        let foot = Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).split(rows[2]);
-        let (progress, status) = (foot[0], foot[1]);
+        let (progress, status) = if message_rows > 1 {
+            let f = rows[2];
+            (Rect::new(f.x, f.y, f.width, 0), f)
+        } else {
+            let foot =
+                Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).split(rows[2]);
+            (foot[0], foot[1])
+        };
         let bar_w = (progress.width as usize).saturating_sub(footer::label(state).chars().count());
         let bar = Rect::new(
             progress.x,
@@ -143,7 +156,7 @@ impl Screen {
             return None;
         }
         state.item()?.image.as_ref()?;
-        if side_by_side(state) && !state.zoom {
+        if (side_by_side(state) || state.image_hidden) && !state.zoom {
             return None;
         }
         // The pane as it is when the picture shows (a failed picture collapses it to a
@@ -170,8 +183,12 @@ pub fn image_collapsed(state: &State) -> bool {
 /// The body's image pane (or line) and text area for the current item.
 pub fn item_areas(state: &State, body: Rect) -> ItemAreas {
     let has_image = state.item().is_some_and(|i| i.image.is_some());
-    // Side by side, the columns need the rows: the image is one line (zoom shows it).
-    if has_image && !state.zoom && (image_collapsed(state) || side_by_side(state)) {
+    // Side by side, the columns need the rows: the image is one line (zoom shows it); so
+    // it is when the reviewer hid the picture.
+    if has_image
+        && !state.zoom
+        && (image_collapsed(state) || side_by_side(state) || state.image_hidden)
+    {
         let c = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).split(body);
         ItemAreas {
             image: None,

@@ -6,6 +6,7 @@ pub mod config;
 pub mod draw;
 pub mod edit;
 pub mod facts;
+pub mod geometry;
 pub mod image;
 pub mod input;
 pub mod keymap;

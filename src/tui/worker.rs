@@ -103,14 +103,18 @@ pub fn spawn(session: Session, out: Sender<Msg>, rx: Receiver<Req>) -> JoinHandl
         .expect("spawn the IO worker")
 }
 
-fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
+fn run(session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
     // Verdicts replayed from an old journal are already "dirty": fold them soon.
-    let mut dirty = session.store.is_dirty() || !session.stale.is_empty();
-    let mut folded_total = 0usize;
-    let mut not_before = Instant::now();
+    let dirty = session.store.is_dirty() || !session.stale.is_empty();
+    let mut io = Io {
+        session,
+        out,
+        dirty,
+        folded_total: 0,
+        not_before: Instant::now(),
+        reread_failed: false,
+    };
     let fold_after = fold_after();
-    // Log a failed re-read once, not on every idle check.
-    let mut reread_failed = false;
     // A pause lasts until then (saving the session or the position does not end it).
     let mut pause_ends = Instant::now() + fold_after;
     loop {
@@ -118,14 +122,14 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
         // program's change to the file when not.
         let req = match rx.recv_timeout(pause_ends.saturating_duration_since(Instant::now())) {
             Ok(Req::SaveSession(s)) => {
-                let k = &session.keep;
+                let k = &io.session.keep;
                 if let Err(e) = config::save_session(&k.dirs, &k.file, &k.reviewer, &s) {
                     log::warn!("saving the session: {e}");
                 }
                 continue;
             }
             Ok(Req::SavePosition(p)) => {
-                let k = &session.keep;
+                let k = &io.session.keep;
                 if let Err(e) = config::save_position(&k.dirs, &k.file, &k.reviewer, p) {
                     log::warn!("saving the position: {e}");
                 }
@@ -134,11 +138,11 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
             Ok(r) => Some(r),
             Err(RecvTimeoutError::Timeout) => None,
             Err(RecvTimeoutError::Disconnected) => {
-                if dirty {
+                if io.dirty {
                     let _ = crate::session::fold(
-                        &mut session.store,
-                        &mut session.own,
-                        &mut session.stale,
+                        &mut io.session.store,
+                        &mut io.session.own,
+                        &mut io.session.stale,
                         &AtomicBool::new(false),
                     );
                 }
@@ -146,36 +150,8 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
             }
         };
         pause_ends = Instant::now() + fold_after;
-        if req.is_none() && !dirty {
-            if matches!(
-                session.store.check_unchanged(),
-                Err(StoreError::Conflict { .. })
-            ) {
-                match crate::session::reread(&session.store, &session.own, &session.stale) {
-                    Ok(fresh) => {
-                        reread_failed = false;
-                        let by =
-                            colleague(fresh.path(), fresh.stamp_text(), &session.keep.reviewer);
-                        log::info!(
-                            "the file changed on disk ({}); read it again",
-                            by.as_deref()
-                                .map_or("not by a verdict session".into(), |w| format!(
-                                    "saved by {w}"
-                                ))
-                        );
-                        session.store = fresh;
-                        let _ = out.send(Msg::Reloaded(session.store.clone()));
-                        if let Some(w) = by {
-                            let _ = out.send(Msg::ColleagueSaved(w));
-                        }
-                    }
-                    Err(e) if !reread_failed => {
-                        reread_failed = true;
-                        log::warn!("the file changed on disk, and reading it failed: {e}");
-                    }
-                    Err(_) => {}
-                }
-            }
+        if req.is_none() && !io.dirty {
+            io.reread_if_changed();
             continue;
         }
         match req {
@@ -186,91 +162,161 @@ fn run(mut session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 key,
                 reviewer,
                 review,
-            }) => {
-                let rec = Record {
+            }) => io.record(
+                seq,
+                Record {
                     item,
                     id,
                     reviewer,
                     review,
                     key,
-                };
-                let result = record(&mut session, &rec);
-                if result.is_ok() {
-                    dirty = true;
-                }
-                if let Err(e) = &result {
-                    log::error!("verdict {seq} on item {item}: {e}");
-                }
-                let _ = out.send(Msg::Recorded { seq, result });
-            }
+                },
+            ),
             Some(Req::SaveSession(_) | Req::SavePosition(_)) => {}
             Some(Req::Shutdown(reply)) => {
-                if dirty && detach(&session) {
-                    let _ = reply.send(Ok(Ended::Detached));
-                    return;
-                }
-                let r = if dirty {
-                    crate::session::fold(
-                        &mut session.store,
-                        &mut session.own,
-                        &mut session.stale,
-                        &AtomicBool::new(false),
-                    )
-                } else {
-                    Ok(0)
-                };
-                if r.is_ok() {
-                    // Everything is in the file: the session's journal goes with it.
-                    let _ = session.own.remove();
-                }
-                let _ = reply.send(r.map(|n| Ended::Folded(n + folded_total)));
+                io.shut_down(reply);
                 return;
             }
-            None => {
-                if Instant::now() < not_before {
-                    continue;
+            None => io.fold(),
+        }
+    }
+}
+
+/// The IO worker's session and what it keeps between requests.
+struct Io {
+    session: Session,
+    out: Sender<Msg>,
+    /// Verdicts recorded in the journal and not yet folded into the file.
+    dirty: bool,
+    /// Items written by this session's folds.
+    folded_total: usize,
+    /// After a failed fold, the next waits until then.
+    not_before: Instant,
+    /// Log a failed re-read once, not on every idle check.
+    reread_failed: bool,
+}
+
+impl Io {
+    /// Idle and clean: read the file again if another program changed it.
+    fn reread_if_changed(&mut self) {
+        if matches!(
+            self.session.store.check_unchanged(),
+            Err(StoreError::Conflict { .. })
+        ) {
+            match crate::session::reread(
+                &self.session.store,
+                &self.session.own,
+                &self.session.stale,
+            ) {
+                Ok(fresh) => {
+                    self.reread_failed = false;
+                    let by = colleague(
+                        fresh.path(),
+                        fresh.stamp_text(),
+                        &self.session.keep.reviewer,
+                    );
+                    log::info!(
+                        "the file changed on disk ({}); read it again",
+                        by.as_deref()
+                            .map_or("not by a verdict session".into(), |w| format!(
+                                "saved by {w}"
+                            ))
+                    );
+                    self.session.store = fresh;
+                    let _ = self.out.send(Msg::Reloaded(self.session.store.clone()));
+                    if let Some(w) = by {
+                        let _ = self.out.send(Msg::ColleagueSaved(w));
+                    }
                 }
-                let stamp_before = session.store.check_unchanged().is_ok();
-                // Whose save this fold will rebase on, if another session's.
-                let by = if stamp_before {
-                    None
-                } else {
-                    let path = session.store.path();
-                    colleague(
-                        path,
-                        crate::store::stamp_text_of(path),
-                        &session.keep.reviewer,
-                    )
-                };
-                match crate::session::fold(
-                    &mut session.store,
-                    &mut session.own,
-                    &mut session.stale,
-                    &QUITTING,
-                ) {
-                    Ok(n) => {
-                        dirty = false;
-                        folded_total += n;
-                        if !stamp_before {
-                            // The fold rebased our verdicts onto another program's change:
-                            // the screen must show the file as it is now.
-                            let _ = out.send(Msg::Reloaded(session.store.clone()));
-                            if let Some(w) = by {
-                                let _ = out.send(Msg::ColleagueSaved(w));
-                            }
-                        }
-                        let _ = out.send(Msg::Saved(Ok(format!("{n} items written"))));
-                    }
-                    // The reviewer quit during it: the Shutdown waiting behind it folds.
-                    Err(e) if e == crate::session::CANCELLED => {
-                        log::info!("fold put off: the reviewer quit");
-                    }
-                    Err(e) => {
-                        log::error!("fold: {e}");
-                        not_before = Instant::now() + RETRY_AFTER;
-                        let _ = out.send(Msg::Saved(Err(e)));
+                Err(e) if !self.reread_failed => {
+                    self.reread_failed = true;
+                    log::warn!("the file changed on disk, and reading it failed: {e}");
+                }
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// Record one verdict and answer with `Msg::Recorded`.
+    fn record(&mut self, seq: u64, rec: Record) {
+        let result = record(&mut self.session, &rec);
+        if result.is_ok() {
+            self.dirty = true;
+        }
+        if let Err(e) = &result {
+            log::error!("verdict {seq} on item {}: {e}", rec.item);
+        }
+        let _ = self.out.send(Msg::Recorded { seq, result });
+    }
+
+    /// Fold (or leave the fold to a detached process) and answer `reply`: the worker
+    /// ends after it.
+    fn shut_down(&mut self, reply: Sender<Result<Ended, String>>) {
+        if self.dirty && detach(&self.session) {
+            let _ = reply.send(Ok(Ended::Detached));
+            return;
+        }
+        let r = if self.dirty {
+            crate::session::fold(
+                &mut self.session.store,
+                &mut self.session.own,
+                &mut self.session.stale,
+                &AtomicBool::new(false),
+            )
+        } else {
+            Ok(0)
+        };
+        if r.is_ok() {
+            // Everything is in the file: the session's journal goes with it.
+            let _ = self.session.own.remove();
+        }
+        let _ = reply.send(r.map(|n| Ended::Folded(n + self.folded_total)));
+    }
+
+    /// Fold the journal into the file (unless a failed fold waits), and say so.
+    fn fold(&mut self) {
+        if Instant::now() < self.not_before {
+            return;
+        }
+        let stamp_before = self.session.store.check_unchanged().is_ok();
+        // Whose save this fold will rebase on, if another session's.
+        let by = if stamp_before {
+            None
+        } else {
+            let path = self.session.store.path();
+            colleague(
+                path,
+                crate::store::stamp_text_of(path),
+                &self.session.keep.reviewer,
+            )
+        };
+        match crate::session::fold(
+            &mut self.session.store,
+            &mut self.session.own,
+            &mut self.session.stale,
+            &QUITTING,
+        ) {
+            Ok(n) => {
+                self.dirty = false;
+                self.folded_total += n;
+                if !stamp_before {
+                    // The fold rebased our verdicts onto another program's change:
+                    // the screen must show the file as it is now.
+                    let _ = self.out.send(Msg::Reloaded(self.session.store.clone()));
+                    if let Some(w) = by {
+                        let _ = self.out.send(Msg::ColleagueSaved(w));
                     }
                 }
+                let _ = self.out.send(Msg::Saved(Ok(format!("{n} items written"))));
+            }
+            // The reviewer quit during it: the Shutdown waiting behind it folds.
+            Err(e) if e == crate::session::CANCELLED => {
+                log::info!("fold put off: the reviewer quit");
+            }
+            Err(e) => {
+                log::error!("fold: {e}");
+                self.not_before = Instant::now() + RETRY_AFTER;
+                let _ = self.out.send(Msg::Saved(Err(e)));
             }
         }
     }

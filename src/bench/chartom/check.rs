@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use crate::bench::kit::check::{BenchInfo, Ctx, describe, index_in, join, rank_order};
-use crate::model::{ChartVersion, FactFormat};
+use crate::model::{ChartVersion, FactFormat, JustificationGrade};
 use crate::sanitize::quote;
 
 const CHART_TYPES: [&str; 5] = ["line", "bar", "pie", "scatter", "map"];
@@ -219,4 +219,24 @@ fn describe_short(v: &Value) -> String {
         Value::Array(a) => format!("an array of {}", a.len()),
         other => describe(other),
     }
+}
+
+/// CHARTOM's FACT override among a response's grades `g` at `f`; true when given.
+pub(crate) fn fact_grade(c: &mut Ctx, g: &Map<String, Value>, f: &str) -> bool {
+    c.bool(g, "fact_correct", &join(f, "fact_correct"))
+        .is_some()
+}
+
+/// CHARTOM's justification grade among a response's grades `g` at `f`; true when given.
+pub(crate) fn justification_grade(c: &mut Ctx, g: &Map<String, Value>, f: &str) -> bool {
+    let mut any = false;
+    any |= c
+        .one_of(
+            g,
+            "justification",
+            &join(f, "justification"),
+            &JustificationGrade::ALL.map(JustificationGrade::name),
+        )
+        .is_some();
+    any
 }

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::bench::kit::check::{BenchInfo, Ctx, index_in, join};
+use crate::bench::kit::check::{BenchInfo, Ctx, describe, index_in, join};
 use crate::model::JudgeBonus;
 use crate::sanitize::quote;
 
@@ -157,4 +157,53 @@ pub(crate) fn item(
         bonus_points,
         group: None,
     }
+}
+
+/// CharToM-QA's bonus points and penalty among a response's grades `g` at `f`; true
+/// when it has any.
+pub(crate) fn grade_fields(
+    c: &mut Ctx,
+    g: &Map<String, Value>,
+    f: &str,
+    bench: &str,
+    info: &BenchInfo,
+) -> bool {
+    let mut any = false;
+    if let Some(b) = c.arr(g, "bonus", &join(f, "bonus")) {
+        any = true;
+        let mut seen = Vec::new();
+        for (i, v) in b.iter().enumerate() {
+            let bf = format!("{}[{i}]", join(f, "bonus"));
+            match (v.as_u64(), info.bonus_points) {
+                (Some(k), Some(n)) if k >= 1 && k as usize <= n => {
+                    if seen.contains(&k) {
+                        c.warn(&bf, format!("bonus point {k} listed twice"));
+                    }
+                    seen.push(k);
+                }
+                (Some(k), Some(n)) => c.error(
+                    &bf,
+                    format!(
+                        "bonus point {k} is not in 1..{n} (the item has {n} bonus point{})",
+                        if n == 1 { "" } else { "s" }
+                    ),
+                ),
+                (Some(k), None) if k >= 1 => {
+                    if bench == "chartom-qa" {
+                        // the item's bonus points are broken; reported there
+                    }
+                }
+                _ => c.error(
+                    &bf,
+                    format!("expected a bonus point number ≥ 1, found {}", describe(v)),
+                ),
+            }
+        }
+    }
+    match g.get("penalty") {
+        None => {}
+        Some(Value::Null) | Some(Value::String(_)) => any = true,
+        Some(v) => c.wrong_type(&join(f, "penalty"), "a string or null", v),
+    }
+    any
 }

@@ -4,6 +4,7 @@ use serde_json::{Map, Value};
 
 use crate::bench::chartom::import::parse_question;
 use crate::bench::kit::check::{BenchInfo, Ctx, join};
+use crate::model::{CvqaReason, CvqaStatus};
 use crate::sanitize::quote;
 
 const CVQA_GROUPS: [&str; 9] = [
@@ -121,4 +122,64 @@ pub(crate) fn item(
         bonus_points: None,
         group: group.map(str::to_string),
     }
+}
+
+/// The C-VQA verification fields of review `r` at `f` (docs/format.md, "C-VQA REVIEW").
+pub(crate) fn review_fields(c: &mut Ctx, r: &Map<String, Value>, f: &str, info: &BenchInfo) {
+    let status = c.one_of(
+        r,
+        "status",
+        &join(f, "status"),
+        &CvqaStatus::ALL.map(CvqaStatus::name),
+    );
+    let reason = c.one_of(
+        r,
+        "reason",
+        &join(f, "reason"),
+        &CvqaReason::ALL.map(CvqaReason::name),
+    );
+    c.bool(r, "image_related", &join(f, "image_related"));
+    c.bool(r, "answer_ok", &join(f, "answer_ok"));
+    let fixed_q = c.str(r, "fixed_question", &join(f, "fixed_question"));
+    let fixed_a = c.text(r, "fixed_answer", &join(f, "fixed_answer"));
+    if status == Some("reject") && reason.is_none() && r.get("reason").is_none_or(Value::is_null) {
+        c.error(&join(f, "reason"), "a rejection needs a reason");
+    }
+    for (k, present) in [
+        ("fixed_question", fixed_q.is_some()),
+        ("fixed_answer", fixed_a.is_some()),
+    ] {
+        if present && status != Some("fix") {
+            c.error(
+                &join(f, k),
+                format!(
+                    "only a `fix` has {k}; this review's status is {}",
+                    status.map_or("missing".to_string(), |s| format!("`{s}`"))
+                ),
+            );
+        }
+    }
+    if status == Some("fix") && fixed_q.is_none() && fixed_a.is_none() {
+        c.warn(
+            &join(f, "status"),
+            "`fix` without fixed_question or fixed_answer",
+        );
+    }
+    if reason.is_some() && status == Some("accept") {
+        c.warn(&join(f, "reason"), "a reason on an accepted question");
+    }
+    if let (Some(a), Some(g)) = (&fixed_a, &info.group)
+        && let Some(m) = cvqa_answer_problem(g, fixed_q, a)
+    {
+        c.warn(&join(f, "fixed_answer"), m);
+    }
+}
+
+/// The C-VQA overrides among a response's grades `g` at `f`; true when it has any.
+pub(crate) fn grade_fields(c: &mut Ctx, g: &Map<String, Value>, f: &str) -> bool {
+    let mut any = false;
+    for k in ["original_correct", "counterfactual_correct"] {
+        any |= c.bool(g, k, &join(f, k)).is_some();
+    }
+    any
 }

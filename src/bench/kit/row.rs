@@ -54,7 +54,7 @@ pub struct Row {
     pub fixed_question: Option<String>,
     pub fixed_answer: Option<String>,
     /// Where the response's human grades come from: `final:<r>`, `single:<r>`,
-    /// `majority:<n>`, `none`.
+    /// `majority:<n>`, `tie:<n>`, `none`.
     pub resolution: Option<String>,
     /// The same for a C-VQA item's question verification.
     pub verification_resolution: Option<String>,
@@ -66,7 +66,7 @@ pub struct Row {
     pub error: Option<String>,
     /// Other benchmarks: the resolved free verdict (`pass`, `fail`, `unsure`, any text).
     pub verdict: Option<String>,
-    /// Where it comes from: `final:<r>`, `single:<r>`, `majority:<n>`, `none`.
+    /// Where it comes from: `final:<r>`, `single:<r>`, `majority:<n>`, `tie:<n>`, `none`.
     pub verdict_resolution: Option<String>,
     /// CHARTOM: the resolved reviewer's `fact_correct` (empty when no one overrode).
     pub human_fact_correct: Option<bool>,

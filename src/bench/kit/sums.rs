@@ -12,6 +12,8 @@ pub struct ResolutionCounts {
     #[serde(rename = "final")]
     pub final_: u64,
     pub majority: u64,
+    /// Split evenly: went to the most recent review (not counted in `majority`).
+    pub tie: u64,
     pub single: u64,
     pub none: u64,
 }
@@ -21,6 +23,7 @@ impl ResolutionCounts {
         match s {
             Source::Final { .. } => self.final_ += 1,
             Source::Majority { .. } => self.majority += 1,
+            Source::Tie { .. } => self.tie += 1,
             Source::Single { .. } => self.single += 1,
             Source::None => self.none += 1,
         }
@@ -57,6 +60,7 @@ impl Merge for ResolutionCounts {
     fn absorb(&mut self, o: Self) {
         self.final_ += o.final_;
         self.majority += o.majority;
+        self.tie += o.tie;
         self.single += o.single;
         self.none += o.none;
     }

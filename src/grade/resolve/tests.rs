@@ -75,7 +75,8 @@ fn majority_per_field_with_recency_tiebreak() {
                 "c":{"at":"2026-01-02T00:00:00Z","fact_correct":true}}"#,
     );
     let res = resolve_response(&r, "m", 1);
-    assert_eq!(res.source, Source::Majority { n: 3 });
+    // (the justification's 1–1 went to the most recent: a tie, not a majority)
+    assert_eq!(res.source, Source::Tie { n: 3 });
     assert_eq!(res.value.chartom.fact_correct, Some(true));
     assert_eq!(
         res.value.chartom.justification,
@@ -179,11 +180,53 @@ fn verification_majority() {
                 "c":{"at":"2026-01-03T00:00:00Z","status":"reject","reason":"ambiguous","answer_ok":true}}"#,
     );
     let v = resolve_verification(&r);
-    assert_eq!(v.source, Source::Majority { n: 3 });
+    // (the fixed answers' 1–1 went to the most recent: a tie, not a majority)
+    assert_eq!(v.source, Source::Tie { n: 3 });
     assert_eq!(v.value.status, Some(CvqaStatus::Fix));
     // fixed answers 3 vs 4 tie among the fixers; b is more recent
     assert_eq!(v.value.fixed_answer.as_deref(), Some("4"));
     // reason voted among the fixers only
     assert_eq!(v.value.reason, Some(CvqaReason::WrongAnswer));
     assert_eq!(v.value.answer_ok, Some(false));
+}
+
+/// A 1–1 split is no majority: it goes to the most recent review (docs/stats.md) and is
+/// named for what it is, `tie:2`, in every count and label (it read "majority reject").
+#[test]
+fn a_tie_is_named_a_tie_not_a_majority() {
+    let r = reviews(
+        r#"{"ann":{"at":"2026-01-01T00:00:00Z","status":"accept"},
+            "bob":{"at":"2026-01-02T00:00:00Z","status":"reject","reason":"ambiguous"}}"#,
+    );
+    let v = resolve_verification(&r);
+    assert_eq!(v.value.status, Some(CvqaStatus::Reject));
+    assert_eq!(v.source, Source::Tie { n: 2 });
+    assert_eq!(v.source.label(), "tie:2");
+    // a field split 1–1 among per-field votes makes the whole a tie
+    let r = reviews(
+        r#"{"a":{"at":"2026-01-01T00:00:00Z","fact_correct":true,"justification":"misses"},
+            "b":{"at":"2026-01-02T00:00:00Z","fact_correct":true,"justification":"identifies"}}"#,
+    );
+    assert_eq!(resolve_response(&r, "m", 1).source, Source::Tie { n: 2 });
+    // a bonus point covered by exactly half
+    let r = reviews(
+        r#"{"a":{"at":"2026-01-01T00:00:00Z","bonus":[1]},"b":{"at":"2026-01-02T00:00:00Z","bonus":[]}}"#,
+    );
+    assert_eq!(resolve_response(&r, "m", 1).source, Source::Tie { n: 2 });
+    // 2–1 is a majority
+    let r = reviews(
+        r#"{"a":{"at":"2026-01-01T00:00:00Z","status":"accept"},
+            "b":{"at":"2026-01-02T00:00:00Z","status":"accept"},
+            "c":{"at":"2026-01-03T00:00:00Z","status":"reject","reason":"ambiguous"}}"#,
+    );
+    let v = resolve_verification(&r);
+    assert_eq!(v.value.status, Some(CvqaStatus::Accept));
+    assert_eq!(v.source, Source::Majority { n: 3 });
+    // counted apart, and said apart
+    let mut c = crate::stats::ResolutionCounts::default();
+    c.add(&Source::Tie { n: 2 });
+    assert_eq!((c.majority, c.tie), (0, 1));
+    let text = crate::stats::resolution_text(&c);
+    assert!(text.contains("1 tie (most recent)"), "{text}");
+    assert!(text.contains("0 majority"), "{text}");
 }

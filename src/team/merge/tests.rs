@@ -38,9 +38,10 @@ fn reviews_are_added_as_the_last_key() {
     let a = "{\"id\":\"1\",  \"n\": 1e3}\n";
     let b = "{\"id\":\"1\",\"n\":1e3,\"reviews\":{\"b\":{\"at\":\"2026-01-02T00:00:00Z\"}}}\n";
     let m = run(&[("A", a), ("B", b)]).unwrap();
+    // (after the item's own `,  `, as the store inserts a review)
     assert_eq!(
         m.lines[0],
-        "{\"id\":\"1\",  \"n\": 1e3,\"reviews\":{\"b\":{\"at\":\"2026-01-02T00:00:00Z\"}}}"
+        "{\"id\":\"1\",  \"n\": 1e3,  \"reviews\":{\"b\":{\"at\":\"2026-01-02T00:00:00Z\"}}}"
     );
 }
 

@@ -103,11 +103,14 @@ fn content_changed_on_one_side_takes_that_side() {
     let theirs = lines(&[item("a", ", \"answer\": \"4\"", &[])]);
     let m = run(&base, &ours, &theirs);
     assert!(m.conflicts.is_empty());
+    // their item, with our reviews written in its own `": "` and `, ` (as the store
+    // inserts a review)
     assert_eq!(
         m.lines,
-        vec![format!(
-            "{{\"id\": \"a\", \"answer\": \"4\",\"reviews\":{{\"ann\":{A1}}}}}"
-        )]
+        vec![
+            "{\"id\": \"a\", \"answer\": \"4\", \"reviews\": {\"ann\": {\"at\": \"2026-01-01T00:00:00Z\", \"status\": \"accept\"}}}"
+                .to_string()
+        ]
     );
     // Changed on both sides, differently: a conflict, ours kept.
     let ours = lines(&[item("a", ", \"answer\": \"5\"", &[])]);

@@ -1,6 +1,5 @@
 //! The keymap's actions: what each does to the state.
 
-use crate::model::JustificationGrade;
 use crate::review;
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context};
@@ -81,18 +80,18 @@ impl State {
             Action::ScrollDown => self.scroll_down(1),
             Action::ScrollUp => self.scroll = self.scroll.saturating_sub(1),
             // The page is worked out (a layout of the screen) only for these two keys.
-            Action::PageDown => self.scroll_down(crate::tui::draw::page_rows(self)),
+            Action::PageDown => self.scroll_down(crate::tui::geometry::page_rows(self)),
             Action::PageUp => {
                 self.scroll = self
                     .scroll
-                    .saturating_sub(crate::tui::draw::page_rows(self))
+                    .saturating_sub(crate::tui::geometry::page_rows(self))
             }
             Action::NextModel => {
                 let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
                 if n > 1 {
                     self.model = (self.model + 1) % n;
                     if !self.side_by_side {
-                        self.scroll = crate::tui::draw::target_scroll(self);
+                        self.scroll = crate::tui::geometry::target_scroll(self);
                     }
                 } else {
                     self.set_status(one_response(n, "no other model to switch to"), Level::Info);
@@ -114,6 +113,13 @@ impl State {
                 } else {
                     self.set_status("this item has no image", Level::Warn);
                 }
+            }
+            Action::HideImage => {
+                // (the loop asks for the picture at its pane's new size, as for zoom)
+                self.image_hidden = !self.image_hidden;
+                self.zoom = false;
+                // what is graded stays in sight in the pane's new height
+                self.scroll = crate::tui::geometry::target_scroll(self);
             }
             Action::OpenImage => match self.image_path() {
                 Some(p) => fx.push(Effect::OpenExternal(p)),
@@ -152,58 +158,15 @@ impl State {
                 );
             }
             Action::Suspend => fx.push(Effect::Suspend),
-            Action::Identifies | Action::Partial | Action::Misses => {
-                let g = match action {
-                    Action::Identifies => JustificationGrade::Identifies,
-                    Action::Partial => JustificationGrade::Partial,
-                    _ => JustificationGrade::Misses,
-                };
-                if self.justification(g, fx) {
-                    self.advance_after_grade(fx);
-                }
-            }
-            Action::FactOverride => {
-                self.change_grades(fx, |g| g.chartom.cycle_fact());
-            }
-            Action::Bonus(n) => {
-                let count = self.item().map(|i| i.bonus_points.len()).unwrap_or(0);
-                if count > 9 {
-                    // Points 10 and up: the digit opens the point's number (`1 0` Enter
-                    // is point 10; `1` Enter point 1).
-                    self.mode = Mode::Bonus(TextEdit::new(&n.to_string(), false));
-                    return;
-                }
-                if (n as usize) > count {
-                    self.set_status(format!("this item has {count} bonus points"), Level::Warn);
-                    return;
-                }
-                self.change_grades(fx, |g| g.chartom_qa.toggle_bonus(n as u32));
-            }
-            Action::NoBonus => {
-                self.change_grades(fx, |g| g.chartom_qa.no_bonus());
-            }
-            Action::Penalty => {
-                let cur = self
-                    .my_grades()
-                    .and_then(|g| g.chartom_qa.penalty.clone())
-                    .flatten()
-                    .unwrap_or_default();
-                self.mode = Mode::Penalty(TextEdit::new(&cur, false));
-            }
-            Action::NoPenalty => {
-                if self.change_grades(fx, |g| g.chartom_qa.set_penalty(None)) {
-                    self.advance_after_grade(fx);
-                }
-            }
             Action::ContextLength => {
                 self.context_len = (self.context_len + 1) % CONTEXT_LENGTHS.len();
                 self.aside_scroll = 0;
             }
             Action::ContextDown | Action::ContextUp => {
-                let (rows, max) = crate::tui::draw::aside_geometry(self);
+                let (rows, max) = crate::tui::geometry::aside_geometry(self);
                 if rows == 0 {
                     // No context pane at this width: the context is in the item's text.
-                    let d = crate::tui::draw::page_rows(self);
+                    let d = crate::tui::geometry::page_rows(self);
                     if action == Action::ContextDown {
                         self.scroll_down(d);
                     } else {
@@ -218,42 +181,22 @@ impl State {
                     self.aside_scroll.saturating_sub(page)
                 };
             }
-            Action::Accept => {
-                if self.change_review(fx, |r, _| r.cvqa.accept()) {
-                    self.advance_after(crate::model::CvqaStatus::Accept.done(), fx);
-                }
-            }
             Action::Skip => self.toggle_skip(fx),
-            Action::Fix => {
-                let (q, a) = match self.item().and_then(|i| i.counterfactual.as_ref()) {
-                    Some(cf) => {
-                        let r = self.my_review(self.pos);
-                        (
-                            r.as_ref()
-                                .and_then(|r| r.cvqa.fixed_question.clone())
-                                .unwrap_or_else(|| cf.question.clone()),
-                            r.as_ref()
-                                .and_then(|r| r.cvqa.fixed_answer.clone())
-                                .unwrap_or_else(|| cf.answer.clone()),
-                        )
-                    }
-                    None => {
-                        self.set_status("no counterfactual question to fix", Level::Warn);
-                        return;
-                    }
-                };
-                self.mode = Mode::Fix(FixState {
-                    question: TextEdit::new(&q, false),
-                    answer: TextEdit::new(&a, false),
-                    on_answer: false,
-                });
-            }
-            Action::Reject => self.mode = Mode::Reject { selected: 0 },
-            Action::OriginalOverride => {
-                self.change_grades(fx, |g| g.cvqa.cycle_original());
-            }
-            Action::CounterfactualOverride => {
-                self.change_grades(fx, |g| g.cvqa.cycle_counterfactual());
+            // The benchmark's own grading keys: its view says what they do.
+            Action::Identifies
+            | Action::Partial
+            | Action::Misses
+            | Action::FactOverride
+            | Action::Bonus(_)
+            | Action::NoBonus
+            | Action::Penalty
+            | Action::NoPenalty
+            | Action::Accept
+            | Action::Fix
+            | Action::Reject
+            | Action::OriginalOverride
+            | Action::CounterfactualOverride => {
+                crate::tui::views::current(self).act(self, action, fx);
             }
             Action::Pass | Action::Fail | Action::Unsure => {
                 // The value each of the three verdict keys writes is the benchmark's.

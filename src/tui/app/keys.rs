@@ -1,5 +1,6 @@
 //! Keys and the mouse: what each does to the state.
 
+use crate::tui::views::cvqa::popups;
 use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
 
 use crate::model::CvqaReason;
@@ -64,7 +65,8 @@ impl State {
 
     /// The wheel scrolls what is drawn under the pointer, in the screen's rectangles: the
     /// search popup's or the filter menu's list (one entry a notch, the list following),
-    /// the help or summary page, or the item's text. Nothing over the rest of a search or
+    /// the help or summary page, the context pane beside the item (at 160 columns and
+    /// more), or else the item's text. Nothing over the rest of a search or
     /// filter popup's screen (the item it hides), nor on a terminal too small to show
     /// anything but the size message (where every scroll is clamped to 0 anyway).
     fn on_wheel(&mut self, m: MouseEvent, down: bool) {
@@ -96,14 +98,24 @@ impl State {
             }
             return;
         }
+        let over_context = crate::tui::geometry::aside_at(self, m.column, m.row);
         match &mut self.mode {
             Mode::Help { .. } | Mode::Summary { .. } if down => {
-                let max = crate::tui::draw::page_max_scroll(self);
+                let max = crate::tui::geometry::page_max_scroll(self);
                 if let Mode::Help { scroll } | Mode::Summary { scroll } = &mut self.mode {
                     *scroll = scroll.saturating_add(3).min(max.max(*scroll));
                 }
             }
             Mode::Help { scroll } | Mode::Summary { scroll } => *scroll = scroll.saturating_sub(3),
+            // the context pane beside the item scrolls on its own
+            _ if over_context => {
+                let (_, max) = crate::tui::geometry::aside_geometry(self);
+                self.aside_scroll = if down {
+                    self.aside_scroll.saturating_add(3).min(max)
+                } else {
+                    self.aside_scroll.saturating_sub(3)
+                };
+            }
             _ if down => self.scroll_down(3),
             _ => self.scroll = self.scroll.saturating_sub(3),
         }
@@ -118,8 +130,8 @@ impl State {
         };
         let global = self.keymap.lookup(Context::Global, Key::from_event(&k));
         // The help and the summary scroll no further than their end.
-        let page_max = crate::tui::draw::page_max_scroll(self);
-        let page_rows = crate::tui::draw::page_rows_of_page(self);
+        let page_max = crate::tui::geometry::page_max_scroll(self);
+        let page_rows = crate::tui::geometry::page_rows_of_page(self);
         // The key that opened the help or the summary closes it.
         let toggles = matches!(
             (&self.mode, global),
@@ -217,7 +229,7 @@ impl State {
                         self.mode = Mode::Normal;
                         if self.change_review(fx, |r, _| r.cvqa.reject(CvqaReason::Other, Some(&t)))
                         {
-                            self.advance_after(&super::recording::rejected(CvqaReason::Other), fx);
+                            self.advance_after(&popups::rejected(CvqaReason::Other), fx);
                         }
                     }
                     _ => {}
@@ -246,7 +258,7 @@ impl State {
                     }
                     Outcome::Submit(reason) => {
                         self.mode = Mode::Normal;
-                        self.fix_with((&q, &a), reason, None, fx);
+                        popups::fix_with(self, (&q, &a), reason, None, fx);
                     }
                     _ => {}
                 }
@@ -265,7 +277,7 @@ impl State {
                     }
                     Outcome::Submit(t) => {
                         self.mode = Mode::Normal;
-                        self.fix_with((&q, &a), CvqaReason::Other, Some(&t), fx);
+                        popups::fix_with(self, (&q, &a), CvqaReason::Other, Some(&t), fx);
                     }
                     _ => {}
                 }
@@ -276,7 +288,7 @@ impl State {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(reason) => {
                         self.mode = Mode::Normal;
-                        self.reject(reason, fx);
+                        popups::reject(self, reason, fx);
                     }
                     _ => {}
                 }
@@ -287,7 +299,7 @@ impl State {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit((q, a)) => {
                         self.mode = Mode::Normal;
-                        self.fix(q, a);
+                        popups::fix(self, q, a);
                     }
                     _ => {}
                 }
@@ -315,7 +327,7 @@ impl State {
 
     /// Scroll the item's text down, no further than its end at the current size.
     pub(super) fn scroll_down(&mut self, by: u16) {
-        let max = crate::tui::draw::max_scroll(self);
+        let max = crate::tui::geometry::max_scroll(self);
         self.scroll = self.scroll.saturating_add(by).min(max.max(self.scroll));
     }
 }

@@ -304,6 +304,8 @@ pub struct State {
     pub base_progress: (usize, usize),
     /// The image fills the body.
     pub zoom: bool,
+    /// The picture is hidden for the session (`HideImage`): one line in its place.
+    pub image_hidden: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -376,6 +378,7 @@ impl State {
             quit: false,
             base_progress: (0, 0),
             zoom: false,
+            image_hidden: false,
         };
         s.load_current();
         s

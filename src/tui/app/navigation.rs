@@ -13,7 +13,7 @@ impl State {
         if !self.store.is_empty() {
             self.goto(index.min(self.store.len() - 1), &mut fx);
             // Opened with what is graded in sight (the first item too).
-            self.scroll = crate::tui::draw::target_scroll(self);
+            self.scroll = crate::tui::geometry::target_scroll(self);
         }
         fx
     }
@@ -188,7 +188,7 @@ impl State {
         self.request_image(fx);
         if changed {
             // Opened with what is graded in sight.
-            self.scroll = crate::tui::draw::target_scroll(self);
+            self.scroll = crate::tui::geometry::target_scroll(self);
         }
         // Prefetch the next item's image.
         let next = match &self.visible {

@@ -2,9 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::{Benchmark, CvqaReason, JustificationGrade, ResponseGrades, Review};
+use crate::model::{Benchmark, ResponseGrades, Review};
 use crate::review;
-use crate::tui::edit::TextEdit;
 use crate::tui::facts::Kind;
 use crate::tui::keymap::{Action, Context};
 
@@ -67,117 +66,9 @@ impl State {
             .cloned()
     }
 
-    pub(super) fn justification(&mut self, g: JustificationGrade, fx: &mut Vec<Effect>) -> bool {
-        self.change_grades(fx, |gr| gr.chartom.set_justification(g))
-    }
-
-    /// Reject for `reason`; "other" first asks for a few words.
-    pub(super) fn reject(&mut self, reason: CvqaReason, fx: &mut Vec<Effect>) {
-        if reason == CvqaReason::Other {
-            let cur = self
-                .my_review(self.pos)
-                .and_then(|r| r.cvqa.reason_text)
-                .unwrap_or_default();
-            self.mode = Mode::RejectOther(TextEdit::new(&cur, false));
-            return;
-        }
-        if self.change_review(fx, |r, _| r.cvqa.reject(reason, None)) {
-            self.advance_after(&rejected(reason), fx);
-        }
-    }
-
-    /// The fix editor was saved: ask why, suggesting wrong-answer when the answer
-    /// changed, else ungrammatical (the reviewer confirms or picks another).
-    /// An empty (or blank) field is no fix of that field: the original stands.
-    pub(super) fn fix(&mut self, q: String, a: String) {
-        let Some(item) = self.item() else { return };
-        let Some(cf) = item.counterfactual.clone() else {
-            return;
-        };
-        let group = item.group.clone();
-        let empty: Vec<&str> = [("question", &q), ("answer", &a)]
-            .into_iter()
-            .filter(|(_, t)| t.trim().is_empty())
-            .map(|(name, _)| name)
-            .collect();
-        let empty = empty.join(" and ");
-        let q = if q.trim().is_empty() {
-            cf.question.clone()
-        } else {
-            q
-        };
-        let a = if a.trim().is_empty() {
-            cf.answer.clone()
-        } else {
-            a
-        };
-        if q == cf.question && a == cf.answer {
-            let accept = self.keymap.hint(Context::Cvqa, Action::Accept);
-            let msg = if empty.is_empty() {
-                format!("nothing changed: use {accept} to accept as it is")
-            } else {
-                format!(
-                    "empty {empty} is no fix: nothing changed, nothing recorded (use {accept} to accept as it is)"
-                )
-            };
-            self.set_status(msg, Level::Warn);
-            return;
-        }
-        // The rule `verdict check` warns by: said now, but the verdict is the reviewer's.
-        let problem = group.as_deref().filter(|_| a != cf.answer).and_then(|g| {
-            crate::bench::cvqa::check::cvqa_answer_problem(
-                g,
-                (q != cf.question).then_some(q.as_str()),
-                &a,
-            )
-        });
-        if let Some(m) = problem {
-            self.set_status(
-                format!(
-                    "{m}: verdict check will warn; a reason records it anyway, {} cancels",
-                    self.keymap
-                        .hint(crate::tui::overlays::fix::REASON_KEYS, Action::Cancel)
-                ),
-                Level::Warn,
-            );
-        } else if !empty.is_empty() {
-            self.set_status(format!("empty {empty} left as the original"), Level::Info);
-        }
-        let suggested = if a != cf.answer {
-            CvqaReason::WrongAnswer
-        } else {
-            CvqaReason::Ungrammatical
-        };
-        self.mode = Mode::FixReason {
-            selected: CvqaReason::ALL
-                .iter()
-                .position(|r| *r == suggested)
-                .unwrap_or(0),
-            question: q,
-            answer: a,
-        };
-    }
-
-    pub(super) fn fix_with(
-        &mut self,
-        (q, a): (&str, &str),
-        reason: CvqaReason,
-        text: Option<&str>,
-        fx: &mut Vec<Effect>,
-    ) {
-        let Some(cf) = self.item().and_then(|i| i.counterfactual.clone()) else {
-            return;
-        };
-        if self.change_review(fx, |r, _| {
-            r.cvqa.fix((&cf.question, &cf.answer), (q, a), reason, text)
-        }) {
-            self.advance_after(&format!("fixed ({})", reason.name()), fx);
-        }
-    }
-
     /// Change the grades of the selected response (top level for single-response items,
     /// under `models.<model>` otherwise).
-    pub(super) fn change_grades(
+    pub(crate) fn change_grades(
         &mut self,
         fx: &mut Vec<Effect>,
         f: impl FnOnce(&mut ResponseGrades),
@@ -194,7 +85,7 @@ impl State {
     /// After a complete verdict on the item (C-VQA accept, reject, fix; a free verdict):
     /// move on to the next item that still needs my verdict when auto-advance is on,
     /// saying what was recorded where (README, "Auto-advance").
-    pub(super) fn advance_after(&mut self, what: &str, fx: &mut Vec<Effect>) {
+    pub(crate) fn advance_after(&mut self, what: &str, fx: &mut Vec<Effect>) {
         let id = self.display_id(self.pos);
         // In the adjudication queue the next step on the item is `A`: stay.
         if !self.auto_advance || self.queue {
@@ -219,7 +110,7 @@ impl State {
     /// no penalty, a free verdict): with auto-advance, once that response's required
     /// grades are given, on to the next response of the item that still needs them, and
     /// when none does and the item is done, on to the next item that still needs work.
-    pub(super) fn advance_after_grade(&mut self, fx: &mut Vec<Effect>) {
+    pub(crate) fn advance_after_grade(&mut self, fx: &mut Vec<Effect>) {
         if !self.auto_advance || self.queue {
             return;
         }
@@ -239,7 +130,7 @@ impl State {
         if let Some(k) = next {
             let from = self.model_name().unwrap_or_default();
             self.model = k;
-            self.scroll = crate::tui::draw::target_scroll(self);
+            self.scroll = crate::tui::geometry::target_scroll(self);
             let to = self.model_name().unwrap_or_default();
             self.set_status(
                 format!(
@@ -286,7 +177,7 @@ impl State {
 
     /// Change my review of the current item and record it; false when nothing was
     /// recorded.
-    pub(super) fn change_review(
+    pub(crate) fn change_review(
         &mut self,
         fx: &mut Vec<Effect>,
         f: impl FnOnce(&mut Review, usize),
@@ -499,13 +390,4 @@ impl State {
         self.rec.undo.push(c);
         fx.push(self.session_effect());
     }
-}
-
-/// What a reject did, for the status line: `rejected (<reason>)`.
-pub(super) fn rejected(reason: CvqaReason) -> String {
-    format!(
-        "{} ({})",
-        crate::model::CvqaStatus::Reject.done(),
-        reason.name()
-    )
 }

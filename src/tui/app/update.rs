@@ -28,114 +28,14 @@ impl State {
                 self.timing.input(self.clock.instant);
                 self.on_mouse(m, &mut fx)
             }
-            Msg::Paste(text) => match &mut self.mode {
-                Mode::Note(e)
-                | Mode::Penalty(e)
-                | Mode::Jump(e)
-                | Mode::RejectOther(e)
-                | Mode::FixOther { text: e, .. }
-                | Mode::Bonus(e) => e.insert_str(&text),
-                Mode::Fix(f) => {
-                    if f.on_answer {
-                        f.answer.insert_str(&text)
-                    } else {
-                        f.question.insert_str(&text)
-                    }
-                }
-                Mode::Search(s) => {
-                    s.query.insert_str(&text);
-                    self.refresh_search(&mut fx);
-                }
-                _ => {}
-            },
+            Msg::Paste(text) => self.on_paste(&text, &mut fx),
             Msg::Resize(w, h) => {
                 self.size = (w, h);
             }
             Msg::Tick => {}
-            Msg::Recorded { seq, result } => {
-                if let Some((item, before)) = self.rec.pending.remove(&seq) {
-                    match result {
-                        Ok(()) => {
-                            if self.rec.pending.is_empty()
-                                && !matches!(self.saved, SaveState::Error(_))
-                            {
-                                self.saved = SaveState::Journaled;
-                            }
-                        }
-                        Err(e) => {
-                            // Not durable: take the verdict back off the screen.
-                            self.set_mine(item, before);
-                            self.rec.undo.retain(|c| c.item != item);
-                            self.saved = SaveState::Error(e.clone());
-                            self.set_status(
-                                format!("NOT RECORDED on {}: {e}", self.display_id(item)),
-                                Level::Error,
-                            );
-                        }
-                    }
-                }
-            }
-            Msg::Saved(r) => match r {
-                Ok(_) => {
-                    if self.rec.pending.is_empty() {
-                        self.saved = SaveState::Saved;
-                    }
-                }
-                Err(e) => {
-                    self.saved = SaveState::Error(e.clone());
-                    self.set_status(
-                        format!("File not updated: {e}. Your verdicts are safe in the journal."),
-                        Level::Error,
-                    );
-                }
-            },
-            Msg::Indexed { generation, meta } => {
-                if generation == self.index_generation && meta.len() == self.len() {
-                    // "anyone": items some reviewer is done with, the rule the live
-                    // count (`graded_by_anyone`) keeps (a note alone is not done).
-                    let mut anyone = BitSet::new(meta.len());
-                    for r in meta.names(Kind::Done) {
-                        if let Some(b) = meta.facet(Kind::Done, r) {
-                            anyone.or_with(b);
-                        }
-                    }
-                    self.base_progress = (
-                        meta.facet(Kind::Done, &self.reviewer)
-                            .map_or(0, BitSet::count),
-                        anyone.count(),
-                    );
-                    self.filter_catalog = catalog(&meta);
-                    self.meta = Some(std::sync::Arc::new(meta));
-                    self.rebuild_facts_now();
-                    self.filter_counts_of = None;
-                    // The running BPC counts my grades in the file, not only this session's:
-                    // only the CharToM-QA items I reviewed are read (the index says which).
-                    let in_file: Vec<usize> = self
-                        .meta
-                        .as_ref()
-                        .and_then(|m| {
-                            let mut b = m.facet(Kind::Reviewer, &self.reviewer)?.clone();
-                            b.and_with(m.facet(Kind::Benchmark, Benchmark::ChartomQa.name())?);
-                            Some(b.ones().collect())
-                        })
-                        .unwrap_or_default();
-                    for i in in_file {
-                        if !self.rec.mine.contains_key(&i) {
-                            let review = self.my_review(i);
-                            self.retally(i, &review);
-                        }
-                    }
-                    // Verdicts given before the index arrived.
-                    let changed: Vec<usize> = self.rec.mine.keys().copied().collect();
-                    for i in changed {
-                        self.refresh_live(i);
-                    }
-                    self.apply_filters(&mut fx);
-                    self.count_filters();
-                    // A query typed while the index was being built runs now.
-                    self.refresh_search(&mut fx);
-                }
-            }
+            Msg::Recorded { seq, result } => self.on_recorded(seq, result),
+            Msg::Saved(r) => self.on_saved(r),
+            Msg::Indexed { generation, meta } => self.on_indexed(generation, meta, &mut fx),
             Msg::IndexProgress {
                 generation,
                 done,
@@ -171,20 +71,7 @@ impl State {
                     st.selected = st.selected.min(st.results.len().saturating_sub(1));
                 }
             }
-            Msg::Image(ImageEvent::Ready(key, result)) => {
-                let wanted = match &self.image {
-                    ImageSlot::Loading(k) | ImageSlot::Ready(k, _) | ImageSlot::Failed(k, _) => {
-                        k == &key
-                    }
-                    ImageSlot::None => false,
-                };
-                if wanted {
-                    self.image = match result {
-                        Ok(p) => ImageSlot::Ready(key, std::sync::Arc::new(p)),
-                        Err(e) => ImageSlot::Failed(key, e),
-                    };
-                }
-            }
+            Msg::Image(ImageEvent::Ready(key, result)) => self.on_image(key, result),
         }
         if self.rec.skip_cleared {
             self.rec.skip_cleared = false;
@@ -201,13 +88,150 @@ impl State {
         fx
     }
 
+    /// Pasted text goes into the text field being edited.
+    fn on_paste(&mut self, text: &str, fx: &mut Vec<Effect>) {
+        match &mut self.mode {
+            Mode::Note(e)
+            | Mode::Penalty(e)
+            | Mode::Jump(e)
+            | Mode::RejectOther(e)
+            | Mode::FixOther { text: e, .. }
+            | Mode::Bonus(e) => e.insert_str(text),
+            Mode::Fix(f) => {
+                if f.on_answer {
+                    f.answer.insert_str(text)
+                } else {
+                    f.question.insert_str(text)
+                }
+            }
+            Mode::Search(s) => {
+                s.query.insert_str(text);
+                self.refresh_search(fx);
+            }
+            _ => {}
+        }
+    }
+
+    /// A journal write finished: durable, or taken back off the screen.
+    fn on_recorded(&mut self, seq: u64, result: Result<(), String>) {
+        if let Some((item, before)) = self.rec.pending.remove(&seq) {
+            match result {
+                Ok(()) => {
+                    if self.rec.pending.is_empty() && !matches!(self.saved, SaveState::Error(_)) {
+                        self.saved = SaveState::Journaled;
+                    }
+                }
+                Err(e) => {
+                    // Not durable: take the verdict back off the screen.
+                    self.set_mine(item, before);
+                    self.rec.undo.retain(|c| c.item != item);
+                    self.saved = SaveState::Error(e.clone());
+                    self.set_status(
+                        format!("NOT RECORDED on {}: {e}", self.display_id(item)),
+                        Level::Error,
+                    );
+                }
+            }
+        }
+    }
+
+    /// The journal was folded into the file, or not.
+    fn on_saved(&mut self, r: Result<String, String>) {
+        match r {
+            Ok(_) => {
+                if self.rec.pending.is_empty() {
+                    self.saved = SaveState::Saved;
+                }
+            }
+            Err(e) => {
+                self.saved = SaveState::Error(e.clone());
+                self.set_status(
+                    format!("File not updated: {e}. Your verdicts are safe in the journal."),
+                    Level::Error,
+                );
+            }
+        }
+    }
+
+    /// The index arrived: progress, filters, the running BPC and the search catch up.
+    fn on_indexed(
+        &mut self,
+        generation: u64,
+        meta: crate::tui::facts::Index,
+        fx: &mut Vec<Effect>,
+    ) {
+        if generation == self.index_generation && meta.len() == self.len() {
+            // "anyone": items some reviewer is done with, the rule the live
+            // count (`graded_by_anyone`) keeps (a note alone is not done).
+            let mut anyone = BitSet::new(meta.len());
+            for r in meta.names(Kind::Done) {
+                if let Some(b) = meta.facet(Kind::Done, r) {
+                    anyone.or_with(b);
+                }
+            }
+            self.base_progress = (
+                meta.facet(Kind::Done, &self.reviewer)
+                    .map_or(0, BitSet::count),
+                anyone.count(),
+            );
+            self.filter_catalog = catalog(&meta);
+            self.meta = Some(std::sync::Arc::new(meta));
+            self.rebuild_facts_now();
+            self.filter_counts_of = None;
+            // The running BPC counts my grades in the file, not only this session's:
+            // only the CharToM-QA items I reviewed are read (the index says which).
+            let in_file: Vec<usize> = self
+                .meta
+                .as_ref()
+                .and_then(|m| {
+                    let mut b = m.facet(Kind::Reviewer, &self.reviewer)?.clone();
+                    b.and_with(m.facet(Kind::Benchmark, Benchmark::ChartomQa.name())?);
+                    Some(b.ones().collect())
+                })
+                .unwrap_or_default();
+            for i in in_file {
+                if !self.rec.mine.contains_key(&i) {
+                    let review = self.my_review(i);
+                    self.retally(i, &review);
+                }
+            }
+            // Verdicts given before the index arrived.
+            let changed: Vec<usize> = self.rec.mine.keys().copied().collect();
+            for i in changed {
+                self.refresh_live(i);
+            }
+            self.apply_filters(fx);
+            self.count_filters();
+            // A query typed while the index was being built runs now.
+            self.refresh_search(fx);
+        }
+    }
+
+    /// An image is ready: shown if it is the one wanted.
+    fn on_image(
+        &mut self,
+        key: crate::tui::image::ImageKey,
+        result: Result<ratatui_image::protocol::Protocol, String>,
+    ) {
+        let wanted = match &self.image {
+            ImageSlot::Loading(k) | ImageSlot::Ready(k, _) | ImageSlot::Failed(k, _) => k == &key,
+            ImageSlot::None => false,
+        };
+        if wanted {
+            self.image = match result {
+                Ok(p) => ImageSlot::Ready(key, std::sync::Arc::new(p)),
+                Err(e) => ImageSlot::Failed(key, e),
+            };
+        }
+    }
+
     /// Keep every scroll position within its text as it is now (a note undone, a view
     /// left, a resize), so the scroll keys act at once.
     pub(super) fn clamp_scroll(&mut self) {
-        let page_max = crate::tui::draw::page_max_scroll(self);
+        let page_max = crate::tui::geometry::page_max_scroll(self);
         match &mut self.mode {
             Mode::Help { scroll } | Mode::Summary { scroll } => *scroll = (*scroll).min(page_max),
-            _ => self.scroll = self.scroll.min(crate::tui::draw::max_scroll(self)),
+            _ => self.scroll = self.scroll.min(crate::tui::geometry::max_scroll(self)),
         }
     }
 
@@ -340,7 +364,7 @@ impl State {
         });
     }
 
-    pub(super) fn set_status(&mut self, s: impl Into<String>, level: Level) {
+    pub(crate) fn set_status(&mut self, s: impl Into<String>, level: Level) {
         self.status = Some((s.into(), level));
     }
 }

@@ -37,6 +37,8 @@ pub enum Action {
     SideBySide,
     OpenImage,
     ZoomImage,
+    /// Hide the picture for the session (the image pane becomes one line).
+    HideImage,
     Blind,
     Theme,
     Suspend,
@@ -141,6 +143,9 @@ impl Action {
             }
             Action::OpenImage => "open the image in the system viewer".into(),
             Action::ZoomImage => "image fills the screen / back to the item".into(),
+            Action::HideImage => {
+                "hide the picture for this session (its rows go to the item) / show it".into()
+            }
             Action::Blind => "blind mode: hide others' verdicts and the judge".into(),
             Action::Theme => "switch theme (dark / light / mono)".into(),
             Action::Suspend => "suspend to the shell (fg resumes)".into(),

@@ -102,10 +102,7 @@ pub(crate) fn summary_lines(state: &State, s: &Summary, width: u16) -> (Vec<Line
     }
     let r = &s.stats.resolution;
     lines.push(Line::from(Span::styled(
-        format!(
-            "  {}",
-            crate::stats::resolution_text(r.final_, r.majority, r.single, r.none)
-        ),
+        format!("  {}", crate::stats::resolution_text(r)),
         t.dim,
     )));
     lines.push(Line::from(""));

@@ -1,6 +1,8 @@
 //! The CharToM-QA screen: the book, the context at the chosen length, the question and
 //! reference answer; per response its text and the bonus points to tick.
 
+use crate::tui::app::{Effect, Level, Mode};
+use crate::tui::edit::TextEdit;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
@@ -124,28 +126,7 @@ pub(crate) fn bonus_block(
         }
         out.push(Line::from(spans));
     }
-    if !hide {
-        match &judge {
-            Some(JudgeBonus::Unparsable(s)) => out.push(Line::from(Span::styled(
-                format!(" judge's bonus unparsable ({}): not counted", one_line(s)),
-                t.warn,
-            ))),
-            None => out.push(Line::from(Span::styled(" no LLM-judge grades", t.dim))),
-            _ => {}
-        }
-        if let Some(j) = &r.judge {
-            out.push(kv(
-                t,
-                " Judge penalty",
-                &j.penalty_text().unwrap_or_else(|| "none".into()),
-            ));
-        }
-    } else {
-        out.push(Line::from(Span::styled(
-            " (blind: the judge is hidden until you grade)",
-            t.dim,
-        )));
-    }
+    judge_lines(t, r, judge.as_ref(), hide, &mut out);
     let pen = match mine.as_ref().and_then(|g| g.chartom_qa.penalty.clone()) {
         None => "not graded".to_string(),
         Some(None) => "none".to_string(),
@@ -168,10 +149,79 @@ pub(crate) fn bonus_block(
     out
 }
 
+/// What the LLM judge said of the bonus points and the penalty (unless blind).
+fn judge_lines(
+    t: &Theme,
+    r: &Response,
+    judge: Option<&JudgeBonus>,
+    hide: bool,
+    out: &mut Vec<Line<'static>>,
+) {
+    if !hide {
+        match judge {
+            Some(JudgeBonus::Unparsable(s)) => out.push(Line::from(Span::styled(
+                format!(" judge's bonus unparsable ({}): not counted", one_line(s)),
+                t.warn,
+            ))),
+            None => out.push(Line::from(Span::styled(" no LLM-judge grades", t.dim))),
+            _ => {}
+        }
+        if let Some(j) = &r.judge {
+            out.push(kv(
+                t,
+                " Judge penalty",
+                &j.penalty_text().unwrap_or_else(|| "none".into()),
+            ));
+        }
+    } else {
+        out.push(Line::from(Span::styled(
+            " (blind: the judge is hidden until you grade)",
+            t.dim,
+        )));
+    }
+}
+
 /// The CharToM-QA view.
 pub struct ChartomQaView;
 
 impl View for ChartomQaView {
+    fn act(&self, st: &mut State, action: Action, fx: &mut Vec<Effect>) -> bool {
+        match action {
+            Action::Bonus(n) => {
+                let count = st.item().map(|i| i.bonus_points.len()).unwrap_or(0);
+                if count > 9 {
+                    // Points 10 and up: the digit opens the point's number (`1 0` Enter
+                    // is point 10; `1` Enter point 1).
+                    st.mode = Mode::Bonus(TextEdit::new(&n.to_string(), false));
+                    return true;
+                }
+                if (n as usize) > count {
+                    st.set_status(format!("this item has {count} bonus points"), Level::Warn);
+                    return true;
+                }
+                st.change_grades(fx, |g| g.chartom_qa.toggle_bonus(n as u32));
+            }
+            Action::NoBonus => {
+                st.change_grades(fx, |g| g.chartom_qa.no_bonus());
+            }
+            Action::Penalty => {
+                let cur = st
+                    .my_grades()
+                    .and_then(|g| g.chartom_qa.penalty.clone())
+                    .flatten()
+                    .unwrap_or_default();
+                st.mode = Mode::Penalty(TextEdit::new(&cur, false));
+            }
+            Action::NoPenalty => {
+                if st.change_grades(fx, |g| g.chartom_qa.set_penalty(None)) {
+                    st.advance_after_grade(fx);
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
     fn context(&self) -> Context {
         Context::ChartomQa
     }

@@ -59,6 +59,12 @@ pub(crate) fn draw_footer(state: &State, f: &mut Frame, screen: &Screen) {
     ];
     f.render_widget(Paragraph::new(Line::from(bar)), screen.progress);
 
+    if screen.status.height > 1
+        && let Some(p) = status::message_paragraph(state, screen.status.width, screen.status.height)
+    {
+        f.render_widget(p, screen.status);
+        return;
+    }
     let second = status::status_line(state, screen.status.width);
     f.render_widget(Paragraph::new(second), screen.status);
 }

@@ -10,7 +10,7 @@ use crate::model::Item;
 use crate::tui::app::{ImageSlot, Mode, State};
 use crate::tui::image;
 use crate::tui::keymap::{Action, Context};
-use crate::tui::layout::{ItemAreas, Screen, item_areas, side_by_side};
+use crate::tui::layout::{ItemAreas, side_by_side};
 use crate::tui::text::{one_line, sanitize, truncate};
 use crate::tui::views;
 use crate::tui::views::common::{block, scroll_indicator, view_item};
@@ -19,18 +19,18 @@ use crate::tui::views::verdicts::{Scope, review_lines};
 
 /// One scrolled pane of the item view.
 pub(crate) struct Pane {
-    rect: Rect,
+    pub(crate) rect: Rect,
     title: Line<'static>,
     /// A line pinned at the top, never scrolled away: my grade and what it applies to.
     pinned: Option<Line<'static>>,
-    lines: Vec<Line<'static>>,
+    pub(crate) lines: Vec<Line<'static>>,
     /// The line where what is graded begins (`View::target`), when not the top.
-    target: Option<usize>,
+    pub(crate) target: Option<usize>,
     /// The selected response's first line (its model tabs) and the line after its grades:
     /// when what is graded does not fit from `target`, the item opens at the response.
-    response: Option<(usize, usize)>,
+    pub(crate) response: Option<(usize, usize)>,
     /// The context pane beside the item (scrolled by `State::aside_scroll`).
-    aside: bool,
+    pub(crate) aside: bool,
 }
 
 /// The item view's layout and content: computed once per frame, drawn by `draw_item`,
@@ -42,7 +42,7 @@ pub(crate) struct ItemPanes {
     image_line: Option<Rect>,
     /// C-VQA: the original and counterfactual pair in two columns (title, left, right).
     pair: Option<(Rect, Line<'static>, Vec<Line<'static>>, Vec<Line<'static>>)>,
-    panes: Vec<Pane>,
+    pub(crate) panes: Vec<Pane>,
 }
 
 /// The width from which a view's aside (`View::aside`) is a pane of its own.
@@ -154,7 +154,7 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
     if state.side_by_side && n > 1 {
         let (start, per) = side_window(n, state.model, text_rect.width);
         let mut item_lines = main;
-        let verdicts = review_lines(state, item, Scope::Item);
+        let verdicts = review_lines(state, item, Scope::Item, text_rect.width.saturating_sub(2));
         // no blank line to open an otherwise empty pane
         let skip = usize::from(item_lines.is_empty());
         item_lines.extend(verdicts.into_iter().skip(skip));
@@ -188,7 +188,12 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
         for (k, r) in item.responses.iter().enumerate().skip(start).take(per) {
             let selected = k == state.model;
             let mut lines = view.response_lines(state, item, r, selected);
-            lines.extend(review_lines(state, item, Scope::Model(&r.model)));
+            lines.extend(review_lines(
+                state,
+                item,
+                Scope::Model(&r.model),
+                cols[k - start].width.saturating_sub(2),
+            ));
             out.panes.push(Pane {
                 rect: cols[k - start],
                 title: Line::from(Span::styled(
@@ -262,7 +267,12 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
                 response = Some((first, all.len()));
             }
         }
-        all.extend(review_lines(state, item, Scope::All));
+        all.extend(review_lines(
+            state,
+            item,
+            Scope::All,
+            text_rect.width.saturating_sub(2),
+        ));
         let model = item.responses.get(state.model).map(|r| r.model.as_str());
         out.panes.push(Pane {
             rect: text_rect,
@@ -303,91 +313,6 @@ fn pane_rows(p: &Pane) -> (Rect, usize) {
     );
     let total = crate::tui::wrap::rows(&p.lines, text.width.max(1));
     (text, total.saturating_sub(text.height.into()))
-}
-
-/// How far the item's text can scroll at the current terminal size: the scroll keys stop
-/// there, so `PgDn` never shows a blank pane.
-pub fn max_scroll(state: &State) -> u16 {
-    let screen = Screen::of(state);
-    if screen.too_small {
-        return 0;
-    }
-    item_panes(state, item_areas(state, screen.body))
-        .panes
-        .iter()
-        .filter(|p| !p.aside)
-        .map(|p| pane_geometry(p).1)
-        .max()
-        .unwrap_or(0)
-}
-
-/// The context pane's visible rows and how far it can scroll ((0, 0): none on screen).
-pub fn aside_geometry(state: &State) -> (u16, u16) {
-    let screen = Screen::of(state);
-    if screen.too_small {
-        return (0, 0);
-    }
-    item_panes(state, item_areas(state, screen.body))
-        .panes
-        .iter()
-        .find(|p| p.aside)
-        .map(|p| {
-            let (text, max) = pane_geometry(p);
-            (text.height, max)
-        })
-        .unwrap_or((0, 0))
-}
-
-/// Where the item's text opens: the top when all of it fits or what is graded is on the
-/// first page; else scrolled so that what is graded (`View::target`) is the first line.
-pub fn target_scroll(state: &State) -> u16 {
-    let screen = Screen::of(state);
-    if screen.too_small {
-        return 0;
-    }
-    let panes = item_panes(state, item_areas(state, screen.body));
-    let Some(p) = panes.panes.iter().find(|p| p.target.is_some()) else {
-        return 0;
-    };
-    let (text, max) = pane_geometry(p);
-    let rows_to = |k: usize| {
-        crate::tui::wrap::rows(&p.lines[..k.min(p.lines.len())], text.width.max(1))
-            .min(u16::MAX.into()) as u16
-    };
-    // What is graded ends with the selected response's grades (else the text's end).
-    let end = rows_to(p.response.map_or(p.lines.len(), |(_, end)| end));
-    // All of it on the first page: no need to scroll.
-    if max == 0 || end <= text.height {
-        return 0;
-    }
-    let mut row = rows_to(p.target.unwrap_or(0));
-    // What is graded does not fit from its start (a question and a long response over a
-    // checklist): open at the response, the question a scroll up.
-    if let Some((first, _)) = p.response
-        && end.saturating_sub(row) > text.height
-    {
-        row = rows_to(first).max(row);
-    }
-    row.min(max)
-}
-
-/// How far `PgDn`/`PgUp` move the item's text: the visible rows of the pane that scrolls
-/// furthest (the one whose indicator counts lines), less one row kept for context.
-pub fn page_rows(state: &State) -> u16 {
-    let screen = Screen::of(state);
-    let rows = if screen.too_small {
-        0
-    } else {
-        item_panes(state, item_areas(state, screen.body))
-            .panes
-            .iter()
-            .filter(|p| !p.aside)
-            .map(pane_geometry)
-            .max_by_key(|(_, max)| *max)
-            .map(|(text, _)| text.height)
-            .unwrap_or(0)
-    };
-    rows.saturating_sub(1).max(1)
 }
 
 pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
@@ -437,6 +362,10 @@ pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
 pub(crate) fn draw_image_line(state: &State, f: &mut Frame, r: Rect, item: &Item) {
     let t = &state.theme;
     let why = match &state.image {
+        _ if state.image_hidden => format!(
+            "picture hidden ({} shows it)",
+            state.keymap.hint(Context::Global, Action::HideImage)
+        ),
         _ if side_by_side(state) => format!(
             "hidden side by side ({} shows it)",
             state.keymap.hint(Context::Global, Action::ZoomImage)
@@ -459,14 +388,27 @@ pub(crate) fn draw_image_line(state: &State, f: &mut Frame, r: Rect, item: &Item
     f.render_widget(Paragraph::new(line), r);
 }
 
+/// An image pane fewer rows high than this (its borders included) shows a picture too
+/// small to read well: its title names the zoom and hide keys.
+const SMALL_PICTURE_ROWS: u16 = 9;
+
 pub(crate) fn draw_image(state: &State, f: &mut Frame, r: Rect, item: &Item) {
     let t = &state.theme;
+    // A picture of a few rows (a short terminal) is hard to read: the title says which
+    // keys make it bigger or give its rows to the item.
+    let hint = if r.height < SMALL_PICTURE_ROWS && !state.zoom {
+        format!(
+            " · {} zooms, {} hides",
+            state.keymap.hint(Context::Global, Action::ZoomImage),
+            state.keymap.hint(Context::Global, Action::HideImage)
+        )
+    } else {
+        String::new()
+    };
+    let room = (r.width as usize).saturating_sub(4 + hint.chars().count());
     let title = format!(
-        " {} ",
-        one_line(&truncate(
-            item.image.as_deref().unwrap_or(""),
-            r.width.saturating_sub(4) as usize
-        ))
+        " {}{hint} ",
+        one_line(&truncate(item.image.as_deref().unwrap_or(""), room.max(8)))
     );
     let b = block(t, title);
     let inner = b.inner(r);

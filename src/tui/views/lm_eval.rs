@@ -5,7 +5,7 @@
 
 use ratatui::text::{Line, Span};
 
-use crate::bench::lm_eval::sample::{Agg, Answer, MetricValue, Sample};
+use crate::bench::lm_eval::sample::{Agg, Answer, Choices, MetricValue, Sample};
 use crate::bench::lm_eval::spec::sample;
 use crate::bench::lm_eval::stats::LmEvalStats;
 use crate::model::{Item, ResponseGrades, Review};
@@ -58,7 +58,18 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
             _ => "Target (answer key)",
         },
     ));
-    let key = match &s.answer {
+    let key = key_text(s);
+    out.extend(text_lines(&key, t.text));
+    out.push(Line::from(""));
+    answer_lines(t, &s.answer, &mut out);
+    out.push(Line::from(""));
+    metric_lines(t, s, &mut out);
+    out
+}
+
+/// The answer key, and for a multiple-choice sample the choices it names.
+fn key_text(s: &Sample) -> String {
+    match &s.answer {
         Answer::Choice(c) => {
             let named: Vec<String> = c
                 .gold
@@ -77,10 +88,13 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
             }
         }
         _ => s.target.clone(),
-    };
-    out.extend(text_lines(&key, t.text));
-    out.push(Line::from(""));
-    match &s.answer {
+    }
+}
+
+/// What the model answered, by the kind of task: a generation (filtered and raw), a
+/// continuation's log-likelihood, a rolling log-likelihood, or the choices.
+fn answer_lines(t: &Theme, answer: &Answer, out: &mut Vec<Line<'static>>) {
+    match answer {
         Answer::Generated { raw, filtered } => {
             out.push(heading(t, "Filtered answer"));
             out.extend(text_lines(filtered, t.accent));
@@ -121,39 +135,46 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
             out.push(heading(t, "Rolling log-likelihood of the whole text"));
             out.push(kv(t, "loglikelihood", &num(*loglikelihood)));
         }
-        Answer::Choice(c) => {
-            out.push(heading(
-                t,
-                "Choices (log-likelihood; > acc's pick, ~ acc_norm's pick, * key)",
-            ));
-            let (acc, norm) = (c.picked(), c.picked_norm());
-            for (i, text) in c.texts.iter().enumerate() {
-                let m = |b: bool, ch: char| if b { ch } else { ' ' };
-                let gold = c.is_gold(i);
-                let marks = format!(
-                    "{}{}{}",
-                    m(acc == Some(i), '>'),
-                    m(norm == Some(i), '~'),
-                    m(gold, '*')
-                );
-                let style = if gold { t.good } else { t.text };
-                let style = if acc == Some(i) && !gold {
-                    t.bad
-                } else {
-                    style
-                };
-                out.push(Line::from(vec![
-                    Span::styled(format!("{marks} {i}. "), t.dim),
-                    Span::styled(one_line(text.trim()), style),
-                    Span::styled(
-                        format!("  ({})", num(c.loglikelihoods.get(i).copied().flatten())),
-                        t.dim,
-                    ),
-                ]));
-            }
-        }
+        Answer::Choice(c) => choice_lines(t, c, out),
     }
-    out.push(Line::from(""));
+}
+
+/// A multiple-choice sample's choices, each with its log-likelihood and marks for the
+/// picks and the key.
+fn choice_lines(t: &Theme, c: &Choices, out: &mut Vec<Line<'static>>) {
+    out.push(heading(
+        t,
+        "Choices (log-likelihood; > acc's pick, ~ acc_norm's pick, * key)",
+    ));
+    let (acc, norm) = (c.picked(), c.picked_norm());
+    for (i, text) in c.texts.iter().enumerate() {
+        let m = |b: bool, ch: char| if b { ch } else { ' ' };
+        let gold = c.is_gold(i);
+        let marks = format!(
+            "{}{}{}",
+            m(acc == Some(i), '>'),
+            m(norm == Some(i), '~'),
+            m(gold, '*')
+        );
+        let style = if gold { t.good } else { t.text };
+        let style = if acc == Some(i) && !gold {
+            t.bad
+        } else {
+            style
+        };
+        out.push(Line::from(vec![
+            Span::styled(format!("{marks} {i}. "), t.dim),
+            Span::styled(one_line(text.trim()), style),
+            Span::styled(
+                format!("  ({})", num(c.loglikelihoods.get(i).copied().flatten())),
+                t.dim,
+            ),
+        ]));
+    }
+}
+
+/// The harness's metrics of the sample, and which of them a verdict stands in for.
+fn metric_lines(t: &Theme, s: &Sample, out: &mut Vec<Line<'static>>) {
     out.push(heading(t, "Harness metrics"));
     let primary = s.primary().map(|(n, _)| n.to_string());
     for m in &s.metrics {
@@ -171,7 +192,6 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
         None => "a verdict does not change these figures (not means of scores)".into(),
     };
     out.push(Line::from(Span::styled(note, t.dim)));
-    out
 }
 
 impl View for LmEvalView {

@@ -24,12 +24,24 @@ use crate::bench::Benchmarks;
 use crate::model::{Benchmark, Item, Response, ResponseGrades, Review};
 use crate::store::Store;
 use crate::tui::app::State;
-use crate::tui::keymap::Context;
+use crate::tui::keymap::{Action, Context};
 use crate::tui::summary::{Summary, SummaryBlock};
 
 /// A benchmark's screen: what its item and its responses show, what my grade line says,
 /// and which grading keys the footer names first.
 pub trait View: Sync {
+    /// The benchmark's own grading keys (its keymap context's actions): what `action`
+    /// does to the state. `State::act` keeps the global actions and hands these to the
+    /// view of the item. False when `action` is not one of this benchmark's.
+    fn act(
+        &self,
+        _state: &mut State,
+        _action: Action,
+        _fx: &mut Vec<crate::tui::app::Effect>,
+    ) -> bool {
+        false
+    }
+
     /// The item's own text, above the responses (`width`: the pane's width).
     fn item_lines(&self, state: &State, item: &Item, width: u16) -> Vec<Line<'static>>;
 

@@ -1,6 +1,7 @@
 //! The status line: the newest message, or else the key hints of the screen.
 
 use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
 
 use crate::tui::app::{Level, Mode, State};
 use crate::tui::keymap::{Action, Context};
@@ -8,8 +9,82 @@ use crate::tui::overlays;
 use crate::tui::text::{one_line, truncate};
 use crate::tui::views;
 
+/// The most rows a status message takes on a terminal `height` rows high: the footer's
+/// two and the body's beyond the header and six rows, eight at most.
+pub fn max_message_rows(height: u16) -> u16 {
+    height.saturating_sub(7).clamp(2, 8)
+}
+
+/// The rows the status message needs at `width`, word-wrapped: 1 when it fits one line
+/// (or there is none), at most `max_rows`. A message is never cut while it fits them: a
+/// file name, a count or what to do is not lost at 80 columns.
+pub fn message_rows(state: &State, width: u16, max_rows: u16) -> u16 {
+    match &state.status {
+        Some((msg, _)) if width > 0 && one_line(msg).chars().count() > usize::from(width) => {
+            let rows = wrap_message(&one_line(msg), usize::from(width)).len();
+            u16::try_from(rows)
+                .unwrap_or(u16::MAX)
+                .clamp(1, max_rows.max(1))
+        }
+        _ => 1,
+    }
+}
+
+/// `text` in lines of at most `width` characters: broken at a space when one is in the
+/// line's last third, else (a long path) at the width, so that a few rows hold it all.
+pub fn wrap_message(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut out = Vec::new();
+    let mut rest: Vec<char> = text.trim().chars().collect();
+    while rest.len() > width {
+        let space = rest[..=width]
+            .iter()
+            .rposition(|c| *c == ' ')
+            .filter(|&k| k >= width * 2 / 3);
+        let (line, next) = match space {
+            Some(k) => (rest[..k].iter().collect::<String>(), k + 1),
+            None => (rest[..width].iter().collect::<String>(), width),
+        };
+        out.push(line.trim_end().to_string());
+        rest = rest[next..].to_vec();
+        while rest.first() == Some(&' ') {
+            rest.remove(0);
+        }
+    }
+    if !rest.is_empty() || out.is_empty() {
+        out.push(rest.into_iter().collect());
+    }
+    out
+}
+
+/// The status message over `rows` rows of `width`; cut with an ellipsis only when it
+/// needs more than [`max_message_rows`].
+pub fn message_paragraph(state: &State, width: u16, rows: u16) -> Option<Paragraph<'static>> {
+    let (msg, level) = state.status.as_ref()?;
+    let t = &state.theme;
+    let st = match level {
+        Level::Info => t.accent2,
+        Level::Warn => t.warn,
+        Level::Error => t.bad,
+    };
+    let mut lines = wrap_message(&one_line(msg), usize::from(width));
+    if lines.len() > usize::from(rows) {
+        lines.truncate(usize::from(rows));
+        if let Some(last) = lines.last_mut() {
+            // the last row says the message goes on
+            *last = truncate(&format!("{last} …"), usize::from(width));
+            if !last.ends_with('…') {
+                last.pop();
+                last.push('…');
+            }
+        }
+    }
+    Some(Paragraph::new(lines.into_iter().map(Line::from).collect::<Vec<_>>()).style(st))
+}
+
 /// The status line, `width` wide: the newest message, cut with an ellipsis so a cut
-/// message shows it is cut; with no message, the key hints.
+/// message shows it is cut (the footer gives a message that does not fit one line more
+/// rows: [`message_rows`]); with no message, the key hints.
 pub fn status_line(state: &State, width: u16) -> Line<'static> {
     let t = &state.theme;
     if let Some((msg, level)) = &state.status {

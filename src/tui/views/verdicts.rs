@@ -10,6 +10,12 @@ use crate::tui::text::{one_line, truncate};
 use crate::tui::views;
 use crate::tui::views::common::{heading, shown_fix};
 
+/// The widest a column of the adjudication table grows.
+const MAX_CELL: usize = 16;
+/// The fewest characters a column of the adjudication table keeps (else one line per
+/// reviewer).
+const MIN_CELL: usize = 6;
+
 /// Which part of a review to show: everything, the item-level verdict only (status,
 /// reason, free verdict), or one model's grades.
 #[derive(Clone, Copy)]
@@ -99,41 +105,98 @@ pub(crate) fn review_summary(item: &Item, r: &Review, scope: Scope) -> String {
     parts.join(" · ")
 }
 
-/// The adjudication queue's table: one column per reviewer, one row per field.
+/// The adjudication queue's table: one column per reviewer, one row per field, made to
+/// fit `width` columns (the pane's inside): columns as wide as what they hold; when they
+/// do not fit, the field names and the widest columns give way first (abbreviated with
+/// `…`); when a column would keep fewer than [`MIN_CELL`] characters (many reviewers on
+/// a narrow terminal), one line per reviewer under each field instead. Never wider than
+/// `width`: a wrapped row would put one reviewer's verdict under another's name.
 pub(crate) fn comparison_lines(
     state: &State,
     item: &Item,
     reviews: &[(String, Review)],
+    width: u16,
 ) -> Vec<Line<'static>> {
     let t = &state.theme;
     let (names, rows) = comparison(item, reviews);
-    let label_w = rows
+    let w = usize::from(width);
+    let len = |s: &str| one_line(s).chars().count();
+    let label_nat = rows.iter().map(|(l, _)| len(l)).max().unwrap_or(0).min(40);
+    let mut cols: Vec<usize> = names
         .iter()
-        .map(|(l, _)| l.chars().count())
-        .max()
-        .unwrap_or(0)
-        .min(28);
-    let cell_w = 16usize;
-    let cell = |s: &str| format!("{:<cell_w$} ", truncate(&one_line(s), cell_w));
+        .enumerate()
+        .map(|(k, n)| {
+            rows.iter()
+                .map(|(_, c)| len(&c[k]))
+                .chain([len(n)])
+                .max()
+                .unwrap_or(1)
+                .min(MAX_CELL)
+        })
+        .collect();
+    let need = |label_w: usize, cols: &[usize]| {
+        1 + label_w + 1 + cols.iter().map(|c| c + 1).sum::<usize>()
+    };
+    let mut label_w = label_nat;
+    if need(label_w, &cols) > w {
+        label_w = label_nat.min((w / 4).max(12));
+        // the widest column gives way first, one character at a time
+        while need(label_w, &cols) > w {
+            let (k, &widest) = cols
+                .iter()
+                .enumerate()
+                .max_by_key(|(k, c)| (**c, std::cmp::Reverse(*k)))
+                .expect("a table has reviewers");
+            if widest <= MIN_CELL {
+                break;
+            }
+            cols[k] -= 1;
+        }
+    }
     let mut out = vec![heading(
         t,
         "Adjudication: every reviewer's grades side by side",
     )];
-    let mut head = vec![Span::raw(format!(" {:<label_w$} ", ""))];
-    head.extend(names.iter().map(|n| Span::styled(cell(n), t.title)));
-    out.push(Line::from(head));
-    for (label, cells) in rows {
-        let differ = cells.iter().any(|c| *c != cells[0]);
-        let mut spans = vec![Span::styled(
-            format!(" {:<label_w$} ", truncate(&one_line(&label), label_w)),
-            t.dim,
-        )];
-        spans.extend(
-            cells
+    let label = |l: &str, lw: usize| format!(" {:<lw$} ", truncate(&one_line(l), lw));
+    if need(label_w, &cols) > w {
+        // too narrow for a column each: under each field, one line per reviewer
+        let name_w = names.iter().map(|n| len(n)).max().unwrap_or(0).min(w / 3);
+        for (l, cells) in rows {
+            let differ = cells.iter().any(|c| *c != cells[0]);
+            out.push(Line::from(Span::styled(
+                format!(" {}", one_line(&l)),
+                t.dim,
+            )));
+            for (n, c) in names.iter().zip(&cells) {
+                out.push(Line::from(vec![
+                    Span::styled(
+                        format!("   {:<name_w$} ", truncate(&one_line(n), name_w)),
+                        t.title,
+                    ),
+                    Span::styled(one_line(c), if differ { t.warn } else { t.text }),
+                ]));
+            }
+        }
+    } else {
+        let cell = |s: &str, cw: usize| format!("{:<cw$} ", truncate(&one_line(s), cw));
+        let mut head = vec![Span::raw(label("", label_w))];
+        head.extend(
+            names
                 .iter()
-                .map(|c| Span::styled(cell(c), if differ { t.warn } else { t.text })),
+                .zip(&cols)
+                .map(|(n, &cw)| Span::styled(cell(n, cw), t.title)),
         );
-        out.push(Line::from(spans));
+        out.push(Line::from(head));
+        for (l, cells) in rows {
+            let differ = cells.iter().any(|c| *c != cells[0]);
+            let mut spans = vec![Span::styled(label(&l, label_w), t.dim)];
+            spans.extend(
+                cells.iter().zip(&cols).map(|(c, &cw)| {
+                    Span::styled(cell(c, cw), if differ { t.warn } else { t.text })
+                }),
+            );
+            out.push(Line::from(spans));
+        }
     }
     let is_final = state
         .my_review(state.pos)
@@ -150,12 +213,19 @@ pub(crate) fn comparison_lines(
     out
 }
 
-pub(crate) fn review_lines(state: &State, item: &Item, scope: Scope) -> Vec<Line<'static>> {
+/// The verdicts' lines for a pane `width` columns wide inside (the adjudication table is
+/// made to fit it).
+pub(crate) fn review_lines(
+    state: &State,
+    item: &Item,
+    scope: Scope,
+    width: u16,
+) -> Vec<Line<'static>> {
     let t = &state.theme;
     let mut out = vec![Line::from("")];
     let reviews = state.reviews();
     if state.queue && !reviews.is_empty() && !matches!(scope, Scope::Model(_)) {
-        out.extend(comparison_lines(state, item, &reviews));
+        out.extend(comparison_lines(state, item, &reviews, width));
         out.push(Line::from(""));
     }
     out.push(heading(t, "Verdicts"));

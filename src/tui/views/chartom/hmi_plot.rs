@@ -2,6 +2,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
@@ -13,9 +14,12 @@ use crate::tui::views::chartom::summary::Predictions;
 use crate::tui::views::common::block;
 
 /// The paper's Figure 3: charts sorted by HMI, originals and manipulated with their own
-/// glyphs (not only colours, so it reads in mono), the model's prediction for each chart
-/// in the same column. A point and a prediction in one cell get a glyph of their own, so
-/// no point hides under another.
+/// glyphs (not only colours, so it reads in mono), and every model's MIND prediction for
+/// each chart with the model's own mark (`1`, `2`, … in its own colour), named in the
+/// legend. When there is room, each chart has a column for its point and one per model
+/// beside it, so nothing hides under anything; else they share the chart's column and a
+/// cell holding several gets a glyph of its own. The legend explains every mark drawn,
+/// on as many lines as it needs.
 pub(crate) fn draw_hmi_plot(
     state: &State,
     f: &mut Frame,
@@ -25,13 +29,14 @@ pub(crate) fn draw_hmi_plot(
 ) {
     let t = &state.theme;
     let preds = |k: usize| predictions.0.get(k).and_then(Option::as_ref);
-    // One model's predictions, named in the title: the first (by name) that has any.
-    let model: Option<String> = (0..charts.len())
+    // Every model with a prediction, by name.
+    let mut models: Vec<String> = (0..charts.len())
         .filter_map(preds)
-        .flat_map(|o| o.keys())
-        .min()
-        .cloned();
-    let mut pts: Vec<(f64, bool, Option<f64>)> = charts
+        .flat_map(|o| o.keys().cloned())
+        .collect();
+    models.sort();
+    models.dedup();
+    let mut pts: Vec<(f64, bool, Vec<Option<f64>>)> = charts
         .iter()
         .enumerate()
         .filter_map(|(k, c)| {
@@ -41,20 +46,25 @@ pub(crate) fn draw_hmi_plot(
                 .as_deref()
                 .map(|s| s == "manipulated")
                 .unwrap_or(c.id.ends_with("_2"));
-            let pred = preds(k).and_then(|p| *p.get(model.as_deref()?)?);
-            Some((h, manip, pred))
+            let p = models
+                .iter()
+                .map(|m| preds(k).and_then(|p| *p.get(m)?))
+                .collect();
+            Some((h, manip, p))
         })
         .collect();
     pts.sort_by(|a, b| a.0.total_cmp(&b.0));
     let b = block(
         t,
         Span::styled(
-            match &model {
-                Some(m) => format!(
+            match models.len() {
+                0 => " HMI ranking: charts sorted by HMI ".to_string(),
+                1 => format!(
                     " HMI ranking: charts sorted by HMI, with {}'s MIND prediction ",
-                    one_line(m)
+                    one_line(&models[0])
                 ),
-                None => " HMI ranking: charts sorted by HMI ".to_string(),
+                _ => " HMI ranking: charts sorted by HMI, with each model's MIND prediction "
+                    .to_string(),
             },
             t.title,
         ),
@@ -66,73 +76,141 @@ pub(crate) fn draw_hmi_plot(
         return;
     }
     let pw = (inner.width - gutter) as usize;
-    let ph = (inner.height - 2) as usize;
-    // per cell: (originals, manipulated, predictions)
-    let mut grid = vec![vec![(0u32, 0u32, 0u32); pw]; ph];
     let n = pts.len();
-    let row_of = |y: f64| ((1.0 - y.clamp(0.0, 1.0)) * (ph - 1) as f64).round() as usize;
-    for (k, (h, manip, pred)) in pts.iter().enumerate() {
-        let col = if n > 1 {
-            k * (pw - 1) / (n - 1)
-        } else {
-            pw / 2
-        };
-        let cell = &mut grid[row_of(*h)][col];
-        if *manip {
-            cell.1 += 1;
-        } else {
-            cell.0 += 1;
+    let nm = models.len();
+    // a column per chart and per model's prediction of it, when they all fit
+    let stride = pw.checked_div(n).unwrap_or(pw);
+    let grouped = nm > 0 && stride > nm;
+    let model_style = |k: usize| [t.accent, t.accent2, t.warn, t.text][k % 4];
+    let model_mark = |k: usize| -> char {
+        match k {
+            0..=8 => char::from(b'1' + k as u8),
+            _ => char::from(b'a' + ((k - 9) % 26) as u8),
         }
-        if let Some(p) = pred {
-            grid[row_of(*p)][col].2 += 1;
-        }
-    }
-    const GLYPHS: [(char, &str); 6] = [
-        ('o', "original"),
-        ('x', "manipulated"),
-        ('+', "model's prediction"),
-        ('⊕', "original + prediction"),
-        ('⊗', "manipulated + prediction"),
-        ('*', "several"),
-    ];
-    let style_of = |g: char| match g {
-        'o' => t.bar,
-        'x' => t.bad,
-        '+' => t.accent,
-        _ => t.warn,
     };
-    let mut used = [false; 6];
-    let mut lines = Vec::new();
-    for (r, row) in grid.iter().enumerate() {
-        let label = if r == 0 {
-            "1.0"
-        } else if r == ph - 1 {
-            "0  "
-        } else if r == (ph - 1) / 2 {
-            "0.5"
-        } else {
-            "   "
-        };
-        let mut spans = vec![Span::styled(format!("{label}┤"), t.dim)];
-        for &(o, m, p) in row {
-            let g = match (o, m, p) {
-                (0, 0, 0) => None,
-                (1, 0, 0) => Some(0),
-                (0, 1, 0) => Some(1),
-                (0, 0, _) => Some(2),
-                (1, 0, _) => Some(3),
-                (0, 1, _) => Some(4),
-                _ => Some(5),
+    // What a cell holds: its chart points and the models whose prediction is there.
+    #[derive(Clone, Default)]
+    struct Cell {
+        originals: u32,
+        manipulated: u32,
+        models: Vec<usize>,
+    }
+    // The legend first: it takes the rows it needs under the plot.
+    let legend_items = |used: &[bool]| -> Vec<(char, Style, String)> {
+        let mut items = vec![
+            ('o', t.bar, "original".to_string()),
+            ('x', t.bad, "manipulated".to_string()),
+        ];
+        for (k, m) in models.iter().enumerate() {
+            items.push((model_mark(k), model_style(k), one_line(m)));
+        }
+        for (i, (g, label)) in SHARED.iter().enumerate() {
+            if used[i] {
+                items.push((*g, t.warn, (*label).to_string()));
+            }
+        }
+        items
+    };
+    let legend_lines = |items: &[(char, Style, String)]| -> Vec<Line<'static>> {
+        let width = inner.width as usize;
+        let mut lines: Vec<Line<'static>> = Vec::new();
+        let mut cur: Vec<Span<'static>> = vec![Span::styled("    ", t.dim)];
+        let mut used_w = 4;
+        for (g, st, label) in items {
+            let w = 1 + 1 + label.chars().count() + 2;
+            if used_w + w > width && used_w > 4 {
+                lines.push(Line::from(std::mem::take(&mut cur)));
+                cur.push(Span::styled("    ", t.dim));
+                used_w = 4;
+            }
+            cur.push(Span::styled(g.to_string(), *st));
+            cur.push(Span::styled(format!(" {label}  "), t.dim));
+            used_w += w;
+        }
+        lines.push(Line::from(cur));
+        lines
+    };
+    // The plot over `ph` rows, and which shared glyphs it used.
+    let plot = |ph: usize| -> (Vec<Line<'static>>, [bool; 3]) {
+        let mut grid = vec![vec![Cell::default(); pw]; ph];
+        let row_of = |y: f64| ((1.0 - y.clamp(0.0, 1.0)) * (ph - 1) as f64).round() as usize;
+        for (k, (h, manip, preds)) in pts.iter().enumerate() {
+            // spread over the width; a group keeps its columns (stride > models)
+            let col = if grouped && n > 1 {
+                k * (pw - 1 - nm) / (n - 1)
+            } else if grouped {
+                (pw - 1 - nm) / 2
+            } else if n > 1 {
+                k * (pw - 1) / (n - 1)
+            } else {
+                pw / 2
             };
-            match g {
-                None => spans.push(Span::raw(" ")),
-                Some(i) => {
-                    used[i] = true;
-                    spans.push(Span::styled(GLYPHS[i].0.to_string(), style_of(GLYPHS[i].0)));
+            let cell = &mut grid[row_of(*h)][col];
+            if *manip {
+                cell.manipulated += 1;
+            } else {
+                cell.originals += 1;
+            }
+            for (m, p) in preds.iter().enumerate() {
+                if let Some(p) = p {
+                    let c = if grouped { col + 1 + m } else { col };
+                    grid[row_of(*p)][c.min(pw - 1)].models.push(m);
                 }
             }
         }
-        lines.push(Line::from(spans));
+        let mut used = [false; 3];
+        let mut lines = Vec::new();
+        for (r, row) in grid.iter().enumerate() {
+            let label = if r == 0 {
+                "1.0"
+            } else if r == ph - 1 {
+                "0  "
+            } else if r == (ph - 1) / 2 {
+                "0.5"
+            } else {
+                "   "
+            };
+            let mut spans = vec![Span::styled(format!("{label}┤"), t.dim)];
+            for cell in row {
+                let one_model = cell.models.len() == 1;
+                let (g, st) = match (cell.originals, cell.manipulated, one_model) {
+                    (0, 0, _) if cell.models.is_empty() => (' ', t.text),
+                    (1, 0, _) if cell.models.is_empty() => ('o', t.bar),
+                    (0, 1, _) if cell.models.is_empty() => ('x', t.bad),
+                    (0, 0, true) => (model_mark(cell.models[0]), model_style(cell.models[0])),
+                    (1, 0, true) if nm == 1 => {
+                        used[0] = true;
+                        (SHARED[0].0, t.warn)
+                    }
+                    (0, 1, true) if nm == 1 => {
+                        used[1] = true;
+                        (SHARED[1].0, t.warn)
+                    }
+                    _ => {
+                        used[2] = true;
+                        (SHARED[2].0, t.warn)
+                    }
+                };
+                spans.push(Span::styled(g.to_string(), st));
+            }
+            lines.push(Line::from(spans));
+        }
+        (lines, used)
+    };
+    // The legend takes the rows it needs under the plot (and the axis one): those of the
+    // marks always there, then one more if the shared glyphs the plot uses need it.
+    let fits = |room: usize| (inner.height as usize) >= room + 1 + 3;
+    let room = legend_lines(&legend_items(&[false; 3])).len();
+    if !fits(room) {
+        return;
+    }
+    let (mut lines, mut used) = plot(inner.height as usize - 1 - room);
+    let need = legend_lines(&legend_items(&used)).len();
+    if need > room {
+        if !fits(need) {
+            return;
+        }
+        (lines, used) = plot(inner.height as usize - 1 - need);
     }
     let last = format!("{n}");
     let axis = format!(
@@ -151,13 +229,14 @@ pub(crate) fn draw_hmi_plot(
         axis.into_iter().collect::<String>(),
         t.dim,
     )));
-    let mut legend = vec![Span::styled("    ", t.dim)];
-    for (i, (g, label)) in GLYPHS.iter().enumerate() {
-        if i < 3 || used[i] {
-            legend.push(Span::styled(g.to_string(), style_of(*g)));
-            legend.push(Span::styled(format!(" {label}  "), t.dim));
-        }
-    }
-    lines.push(Line::from(legend));
+    lines.extend(legend_lines(&legend_items(&used)));
     f.render_widget(Paragraph::new(lines), inner);
 }
+
+/// The glyphs of a cell that holds more than one thing: a point and the one model's
+/// prediction (with one model), or several.
+const SHARED: [(char, &str); 3] = [
+    ('⊕', "original + prediction"),
+    ('⊗', "manipulated + prediction"),
+    ('*', "several in one cell"),
+];

@@ -1,12 +1,15 @@
 //! The CHARTOM screen: the chart, the FACT question with the human answers' histogram, the
 //! HMI; per response the FACT answer, the MIND prediction and the justification to grade.
 
+use crate::model::JustificationGrade;
+use crate::tui::app::Effect;
 use ratatui::text::{Line, Span};
 
 use crate::model::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, sanitize};
+use crate::tui::theme::Theme;
 use crate::tui::views::View;
 use crate::tui::views::common::{
     effective_spans, heading, kv, my_grades_for, ok_word, override_cycle, override_key, text_lines,
@@ -163,7 +166,53 @@ fn planted(item: &Item) -> String {
 /// The CHARTOM view.
 pub struct ChartomView;
 
+/// A response's MIND prediction against the HMI `verdict stats` scores it with.
+fn mind_line(t: &Theme, item: &Item, mind: f64) -> Line<'static> {
+    // The HMI `verdict stats` scores MIND against: the file's, else recomputed.
+    let recomputed = grading::chartom_hmi(item).map(|h| h.hmi);
+    let hmi = crate::bench::chartom::grade::mind_target(item, recomputed);
+    let whose = if item.mind.is_none() && hmi.is_some() {
+        " (recomputed)"
+    } else {
+        ""
+    };
+    Line::from(vec![
+        Span::styled("MIND prediction: ", t.dim),
+        Span::styled(format!("{mind:.2}"), t.text),
+        Span::styled(
+            match hmi {
+                Some(h) => format!(
+                    "  vs HMI {h:.2}{whose} · squared error {:.4}",
+                    crate::bench::chartom::grade::squared_error(mind, h)
+                ),
+                None => "  (no HMI: not scored)".into(),
+            },
+            t.dim,
+        ),
+    ])
+}
+
 impl View for ChartomView {
+    fn act(&self, st: &mut State, action: Action, fx: &mut Vec<Effect>) -> bool {
+        match action {
+            Action::Identifies | Action::Partial | Action::Misses => {
+                let g = match action {
+                    Action::Identifies => JustificationGrade::Identifies,
+                    Action::Partial => JustificationGrade::Partial,
+                    _ => JustificationGrade::Misses,
+                };
+                if st.change_grades(fx, |gr| gr.chartom.set_justification(g)) {
+                    st.advance_after_grade(fx);
+                }
+            }
+            Action::FactOverride => {
+                st.change_grades(fx, |g| g.chartom.cycle_fact());
+            }
+            _ => return false,
+        }
+        true
+    }
+
     fn target(&self, _state: &State, _item: &Item) -> crate::tui::views::Target {
         crate::tui::views::Target::Response
     }
@@ -216,28 +265,7 @@ impl View for ChartomView {
             mine.chartom.fact_correct,
         )));
         if let Some(mind) = r.mind {
-            // The HMI `verdict stats` scores MIND against: the file's, else recomputed.
-            let recomputed = grading::chartom_hmi(item).map(|h| h.hmi);
-            let hmi = crate::bench::chartom::grade::mind_target(item, recomputed);
-            let whose = if item.mind.is_none() && hmi.is_some() {
-                " (recomputed)"
-            } else {
-                ""
-            };
-            out.push(Line::from(vec![
-                Span::styled("MIND prediction: ", t.dim),
-                Span::styled(format!("{mind:.2}"), t.text),
-                Span::styled(
-                    match hmi {
-                        Some(h) => format!(
-                            "  vs HMI {h:.2}{whose} · squared error {:.4}",
-                            crate::bench::chartom::grade::squared_error(mind, h)
-                        ),
-                        None => "  (no HMI: not scored)".into(),
-                    },
-                    t.dim,
-                ),
-            ]));
+            out.push(mind_line(t, item, mind));
         }
         out.push(heading(t, "Justification"));
         out.extend(text_lines(

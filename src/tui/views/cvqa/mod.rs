@@ -1,6 +1,8 @@
 //! The C-VQA screen: the original and counterfactual question pair (two columns when
 //! wide), the fix if any; per response both answers with the rule's grade and overrides.
 
+use crate::tui::app::{Effect, FixState, Level, Mode};
+use crate::tui::edit::TextEdit;
 use ratatui::text::{Line, Span};
 
 use crate::bench::cvqa::grade as cvqa;
@@ -16,6 +18,7 @@ use crate::tui::views::common::{
 use crate::tui::views::model_line::NOT_VERIFIED;
 use crate::tui::views::status::act;
 
+pub(crate) mod popups;
 pub mod summary;
 
 pub(crate) fn cvqa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
@@ -110,6 +113,49 @@ pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, V
 pub struct CvqaView;
 
 impl View for CvqaView {
+    fn act(&self, st: &mut State, action: Action, fx: &mut Vec<Effect>) -> bool {
+        match action {
+            Action::Accept => {
+                if st.change_review(fx, |r, _| r.cvqa.accept()) {
+                    st.advance_after(crate::model::CvqaStatus::Accept.done(), fx);
+                }
+            }
+            Action::Fix => {
+                let (q, a) = match st.item().and_then(|i| i.counterfactual.as_ref()) {
+                    Some(cf) => {
+                        let r = st.my_review(st.pos);
+                        (
+                            r.as_ref()
+                                .and_then(|r| r.cvqa.fixed_question.clone())
+                                .unwrap_or_else(|| cf.question.clone()),
+                            r.as_ref()
+                                .and_then(|r| r.cvqa.fixed_answer.clone())
+                                .unwrap_or_else(|| cf.answer.clone()),
+                        )
+                    }
+                    None => {
+                        st.set_status("no counterfactual question to fix", Level::Warn);
+                        return true;
+                    }
+                };
+                st.mode = Mode::Fix(FixState {
+                    question: TextEdit::new(&q, false),
+                    answer: TextEdit::new(&a, false),
+                    on_answer: false,
+                });
+            }
+            Action::Reject => st.mode = Mode::Reject { selected: 0 },
+            Action::OriginalOverride => {
+                st.change_grades(fx, |g| g.cvqa.cycle_original());
+            }
+            Action::CounterfactualOverride => {
+                st.change_grades(fx, |g| g.cvqa.cycle_counterfactual());
+            }
+            _ => return false,
+        }
+        true
+    }
+
     fn context(&self) -> Context {
         Context::Cvqa
     }

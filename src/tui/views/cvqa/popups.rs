@@ -1,0 +1,116 @@
+//! C-VQA's verification keys that go through a popup: reject with a reason, and fix the
+//! generated question and answer, then say why.
+
+use crate::model::{CvqaReason, CvqaStatus};
+use crate::tui::app::{Effect, Level, Mode, State};
+use crate::tui::edit::TextEdit;
+use crate::tui::keymap::{Action, Context};
+
+/// Reject for `reason`; "other" first asks for a few words.
+pub(crate) fn reject(st: &mut State, reason: CvqaReason, fx: &mut Vec<Effect>) {
+    if reason == CvqaReason::Other {
+        let cur = st
+            .my_review(st.pos)
+            .and_then(|r| r.cvqa.reason_text)
+            .unwrap_or_default();
+        st.mode = Mode::RejectOther(TextEdit::new(&cur, false));
+        return;
+    }
+    if st.change_review(fx, |r, _| r.cvqa.reject(reason, None)) {
+        st.advance_after(&rejected(reason), fx);
+    }
+}
+
+/// The fix editor was saved: ask why, suggesting wrong-answer when the answer
+/// changed, else ungrammatical (the reviewer confirms or picks another).
+/// An empty (or blank) field is no fix of that field: the original stands.
+pub(crate) fn fix(st: &mut State, q: String, a: String) {
+    let Some(item) = st.item() else { return };
+    let Some(cf) = item.counterfactual.clone() else {
+        return;
+    };
+    let group = item.group.clone();
+    let empty: Vec<&str> = [("question", &q), ("answer", &a)]
+        .into_iter()
+        .filter(|(_, t)| t.trim().is_empty())
+        .map(|(name, _)| name)
+        .collect();
+    let empty = empty.join(" and ");
+    let q = if q.trim().is_empty() {
+        cf.question.clone()
+    } else {
+        q
+    };
+    let a = if a.trim().is_empty() {
+        cf.answer.clone()
+    } else {
+        a
+    };
+    if q == cf.question && a == cf.answer {
+        let accept = st.keymap.hint(Context::Cvqa, Action::Accept);
+        let msg = if empty.is_empty() {
+            format!("nothing changed: use {accept} to accept as it is")
+        } else {
+            format!(
+                "empty {empty} is no fix: nothing changed, nothing recorded (use {accept} to accept as it is)"
+            )
+        };
+        st.set_status(msg, Level::Warn);
+        return;
+    }
+    // The rule `verdict check` warns by: said now, but the verdict is the reviewer's.
+    let problem = group.as_deref().filter(|_| a != cf.answer).and_then(|g| {
+        crate::bench::cvqa::check::cvqa_answer_problem(
+            g,
+            (q != cf.question).then_some(q.as_str()),
+            &a,
+        )
+    });
+    if let Some(m) = problem {
+        st.set_status(
+            format!(
+                "{m}: verdict check will warn; a reason records it anyway, {} cancels",
+                st.keymap
+                    .hint(crate::tui::overlays::fix::REASON_KEYS, Action::Cancel)
+            ),
+            Level::Warn,
+        );
+    } else if !empty.is_empty() {
+        st.set_status(format!("empty {empty} left as the original"), Level::Info);
+    }
+    let suggested = if a != cf.answer {
+        CvqaReason::WrongAnswer
+    } else {
+        CvqaReason::Ungrammatical
+    };
+    st.mode = Mode::FixReason {
+        selected: CvqaReason::ALL
+            .iter()
+            .position(|r| *r == suggested)
+            .unwrap_or(0),
+        question: q,
+        answer: a,
+    };
+}
+
+pub(crate) fn fix_with(
+    st: &mut State,
+    (q, a): (&str, &str),
+    reason: CvqaReason,
+    text: Option<&str>,
+    fx: &mut Vec<Effect>,
+) {
+    let Some(cf) = st.item().and_then(|i| i.counterfactual.clone()) else {
+        return;
+    };
+    if st.change_review(fx, |r, _| {
+        r.cvqa.fix((&cf.question, &cf.answer), (q, a), reason, text)
+    }) {
+        st.advance_after(&format!("fixed ({})", reason.name()), fx);
+    }
+}
+
+/// What a reject did, for the status line: `rejected (<reason>)`.
+pub(crate) fn rejected(reason: CvqaReason) -> String {
+    format!("{} ({})", CvqaStatus::Reject.done(), reason.name())
+}

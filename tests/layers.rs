@@ -1,0 +1,239 @@
+//! The library's layers import one way (docs/architecture.md, "Domain layers and the
+//! benchmark registry"): this test reads every production file under `src/` and fails on
+//! an import that points up. It reads `crate::…` paths (and `use crate::{…}` groups), not
+//! `super::`, so a module's own children are not counted; test modules are left out.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Every production `.rs` file under `dir`, as its path relative to `src/`.
+fn files(dir: &Path, base: &Path, out: &mut Vec<PathBuf>) {
+    for e in fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            if p.file_name().is_some_and(|n| n == "tests") {
+                continue;
+            }
+            files(&p, base, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            let rel = p.strip_prefix(base).unwrap().to_path_buf();
+            let name = rel.file_name().unwrap().to_string_lossy().to_string();
+            if name == "tests.rs" || name == "test_support.rs" {
+                continue;
+            }
+            out.push(rel);
+        }
+    }
+}
+
+/// The text of a file without its `#[cfg(test)]` items and without comments.
+fn production_text(src: &str) -> String {
+    let lines: Vec<&str> = src.lines().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i].trim_start();
+        if l.starts_with("#[cfg(test)]") {
+            // Skip the item that follows: a `mod x;` line, or a braced block.
+            let mut j = i + 1;
+            let mut depth = 0i32;
+            let mut opened = false;
+            while j < lines.len() {
+                let t = lines[j];
+                if !opened && t.trim_end().ends_with(';') {
+                    break;
+                }
+                depth += t.matches('{').count() as i32 - t.matches('}').count() as i32;
+                opened |= t.contains('{');
+                if opened && depth <= 0 {
+                    break;
+                }
+                j += 1;
+            }
+            i = j + 1;
+            continue;
+        }
+        if !l.starts_with("//") {
+            out.push_str(lines[i]);
+            out.push('\n');
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The submodules of `bench` (its folders and files): `chartom`, `kit`, `disagree`, …
+fn bench_modules() -> BTreeSet<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bench");
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            e.unwrap()
+                .file_name()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string()
+        })
+        .filter(|n| n != "mod")
+        .collect()
+}
+
+/// The top-level modules (and `bench`'s submodules, as `bench/<name>`) a file names.
+fn imports(text: &str) -> BTreeSet<String> {
+    let subs = bench_modules();
+    let mut out = BTreeSet::new();
+    let mut add = |path: &str| {
+        let parts: Vec<&str> = path.split("::").filter(|p| !p.is_empty()).collect();
+        match parts.as_slice() {
+            ["bench", sub, ..] if subs.contains(*sub) => out.insert(format!("bench/{sub}")),
+            [first, ..] => out.insert(first.to_string()),
+            [] => false,
+        };
+    };
+    for (i, _) in text.match_indices("crate::") {
+        let rest = &text[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // `use crate::{a, b::c, d::{e, f}}`: every first segment.
+            let end = group.find("};").unwrap_or(group.len());
+            let mut depth = 0;
+            let mut cur = String::new();
+            for c in group[..end].chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        add(cur.trim());
+                        cur.clear();
+                        continue;
+                    }
+                    _ => {}
+                }
+                if depth == 0 || c != '{' {
+                    cur.push(c);
+                }
+            }
+            add(cur.trim());
+            continue;
+        }
+        let path: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+            .collect();
+        add(&path);
+    }
+    out
+}
+
+/// The top-level module of a file, with `bench/<name>` for a benchmark's folder and
+/// `bench/kit` for the kit.
+fn module_of(rel: &Path) -> String {
+    let parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    match parts.as_slice() {
+        [b, sub, ..] if b == "bench" && parts.len() > 2 => format!("bench/{sub}"),
+        [b, file] if b == "bench" && file != "mod" => format!("bench/{file}"),
+        [first, ..] => first.clone(),
+        [] => String::new(),
+    }
+}
+
+fn arrows() -> Vec<(PathBuf, String, String)> {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut fs_ = Vec::new();
+    files(&base, &base, &mut fs_);
+    let mut out = Vec::new();
+    for rel in fs_ {
+        let text = production_text(&fs::read_to_string(base.join(&rel)).unwrap());
+        let from = module_of(&rel);
+        for to in imports(&text) {
+            if to != from {
+                out.push((rel.clone(), from.clone(), to));
+            }
+        }
+    }
+    out
+}
+
+/// The shared machinery that asks the registry: a benchmark never imports it.
+const MACHINERY: &[&str] = &["check", "stats", "export", "team", "review", "session"];
+const FRONT_ENDS: &[&str] = &["cli", "tui", "main"];
+
+#[test]
+fn the_layers_import_one_way() {
+    let mut wrong = Vec::new();
+    for (file, from, to) in arrows() {
+        let benchmark = from.starts_with("bench/") && from != "bench/kit";
+        let up = match from.as_str() {
+            // The kit is below every benchmark and the registry.
+            "bench/kit" => to == "bench" || to.starts_with("bench/") && to != "bench/kit",
+            _ if benchmark => MACHINERY.contains(&to.as_str()) || FRONT_ENDS.contains(&to.as_str()),
+            "bench" => MACHINERY.contains(&to.as_str()) || FRONT_ENDS.contains(&to.as_str()),
+            // The journal is the log file and its lock, below every reader of it.
+            "journal" => !["store", "model", "hash", "sanitize", "perms"].contains(&to.as_str()),
+            "grade" | "import" | "hash" | "sanitize" | "perms" | "out" => {
+                MACHINERY.contains(&to.as_str())
+                    || FRONT_ENDS.contains(&to.as_str())
+                    || to == "bench"
+                    || to.starts_with("bench/")
+            }
+            _ if MACHINERY.contains(&from.as_str()) => FRONT_ENDS.contains(&to.as_str()),
+            // The reviewer does not import the command line's front end.
+            "tui" => to == "cli",
+            _ => false,
+        };
+        if up {
+            wrong.push(format!("{}: {from} imports {to}", file.display()));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports that point up (docs/architecture.md):\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// The test reads what it claims to: a known downward import is found.
+#[test]
+fn the_reader_finds_imports() {
+    let a = arrows();
+    assert!(
+        a.iter().any(|(f, from, to)| f.ends_with("cvqa/check.rs")
+            && from == "bench/cvqa"
+            && to == "bench/kit"),
+        "bench/cvqa/check.rs imports the kit"
+    );
+    assert!(
+        a.iter()
+            .any(|(_, from, to)| from == "check" && to == "bench")
+    );
+    let g = imports("use crate::{a, b::{c, d}, e::f};\nlet x = crate::g::h();");
+    assert_eq!(
+        g.into_iter().collect::<Vec<_>>(),
+        ["a", "b", "e", "g"].map(String::from).to_vec()
+    );
+}
+
+/// The reviewer's pure `update` (`tui/app/`) asks `tui/geometry.rs` how far things scroll;
+/// it never calls drawing code.
+#[test]
+fn the_state_imports_no_drawing_code() {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut fs_ = Vec::new();
+    files(&base.join("tui/app"), &base, &mut fs_);
+    assert!(!fs_.is_empty());
+    let wrong: Vec<String> = fs_
+        .iter()
+        .filter(|rel| {
+            let text = production_text(&fs::read_to_string(base.join(rel)).unwrap());
+            text.contains("tui::draw") || text.contains("super::draw")
+        })
+        .map(|rel| rel.display().to_string())
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "tui/app files that call drawing code: {wrong:?}"
+    );
+}
