@@ -16,6 +16,8 @@
 //! cargo bench --bench tui -- --sizes 100000
 //! cargo bench --bench tui -- --sizes 100000 --keys-only   # filters and keys only
 //! cargo bench --bench tui -- --sizes 1000000 --index-only  # floors, open and index only
+//! cargo bench --bench tui -- --sizes 100000,1000000 --search-only  # up to the search rows
+//! cargo bench --bench tui -- --long-lines  # a 1 MB and a 20 MB line, per key
 //! ```
 //!
 //! Under `cargo test --all-targets` (no `--bench` argument) it runs once on 1,000 items,
@@ -111,7 +113,7 @@ fn state_for(store: &Store, meta: &facts::Index, w: u16, h: u16) -> State {
     state
 }
 
-fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool) {
+fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_only: bool) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bench.jsonl");
     {
@@ -197,12 +199,13 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool) {
     // are known (after). "aeiou" is the worst case found for the latter: most texts match
     // each keystroke but few or none at the highest score, so it cannot stop early.
     let shared = Arc::new(meta.clone());
-    for q in ["flowers purple", "how many", "real-0004", "aeiou"] {
-        for full_scan in [true, false] {
+    for q in ["flowers purple", "how many", "real-0004", "aeiou", "real"] {
+        for (full_scan, no_reach) in [(true, false), (false, true), (false, false)] {
             let mut worst = Vec::new();
             for _ in 0..runs {
                 let mut cache = SearchCache::default();
                 cache.full_scan = full_scan;
+                cache.no_reach = no_reach;
                 for end in 1..=q.len() {
                     let req = SearchRequest {
                         seq: 0,
@@ -218,10 +221,10 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool) {
             let (med, p99, max) = spread(worst);
             println!(
                 "| search as you type {q:?}, per keystroke, {} | {med:.1} ms (p99 {p99:.1}, max {max:.1}) | | | ≤ 200 ms |",
-                if full_scan {
-                    "full scan (before)"
-                } else {
-                    "stops early (after)"
+                match (full_scan, no_reach) {
+                    (true, _) => "full scan",
+                    (false, true) => "stops early, no reach check (before)",
+                    (false, false) => "stops early and skips what cannot reach (after)",
                 }
             );
         }
@@ -230,10 +233,16 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool) {
     // goes on with the last search where it stopped (`SearchCache::go_on`, 4,096 items at
     // a time, as `SearchWorker` does): the keystroke alone is timed.
     let gap = Duration::from_millis(if smoke { 1 } else { 150 });
-    for q in ["real-0004", "aeiou"] {
+    for (q, no_reach) in [
+        ("real-0004", true),
+        ("real-0004", false),
+        ("aeiou", true),
+        ("aeiou", false),
+    ] {
         let mut times = Vec::new();
         for _ in 0..runs {
             let mut cache = SearchCache::default();
+            cache.no_reach = no_reach;
             for end in 1..=q.len() {
                 let req = SearchRequest {
                     seq: 0,
@@ -251,7 +260,8 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool) {
         }
         let (med, p99, max) = spread(times);
         println!(
-            "| search as you type {q:?}, per keystroke, 150 ms between keys (after) | {med:.1} ms (p99 {p99:.1}, max {max:.1}) | | | ≤ 200 ms |"
+            "| search as you type {q:?}, per keystroke, 150 ms between keys ({}) | {med:.1} ms (p99 {p99:.1}, max {max:.1}) | | | ≤ 200 ms |",
+            if no_reach { "before" } else { "after" }
         );
     }
     for full_scan in [true, false] {
@@ -276,6 +286,9 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool) {
         );
     }
 
+    if search_only {
+        return;
+    }
     let anon_after = bench_keys(&store, &meta, runs, smoke);
     if let (Some(a), Some(b), Some(c)) = (anon_before, anon_index, anon_after) {
         // What opening, indexing, searching and filtering added to this process.
@@ -544,7 +557,92 @@ fn main() {
             .unwrap_or_default()
             .trim()
     );
+    if args.has("--long-lines") {
+        bench_long_lines(smoke);
+        return;
+    }
     for n in args.sizes_or(&[10_000, 100_000], &[10_000, 100_000, 1_000_000]) {
-        bench_size(n, smoke, keys_only, index_only);
+        bench_size(n, smoke, keys_only, index_only, args.has("--search-only"));
+    }
+    if !keys_only && !index_only {
+        bench_long_lines(smoke);
+    }
+}
+
+/// An item whose question is one line of `mb` MB of words (issue 21: a 20 MB prompt), the
+/// next item short: showing it (`p` from the next), a scroll key, a page down and a
+/// scroll far down the line, each with its frame at 80×24; next to the floor of one pass over
+/// the text (`str::is_ascii`) and a copy of it.
+fn bench_long_lines(smoke: bool) {
+    println!(
+        "\nlong lines; load average: {}",
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+    );
+    for mb in if smoke { vec![1] } else { vec![1, 20] } {
+        let dir = tempfile::tempdir().unwrap();
+        let words = [
+            "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
+        ];
+        let mut text = String::with_capacity(mb << 20);
+        let mut k = 0usize;
+        while text.len() < mb << 20 {
+            text.push_str(words[k % words.len()]);
+            text.push(' ');
+            k = k.wrapping_mul(31).wrapping_add(7) % 1009;
+        }
+        let item = |id: &str, q: &str| {
+            serde_json::json!({
+                "id": id, "benchmark": "cvqa", "split": "real", "group": "direct",
+                "image": "none.png",
+                "original": {"question": q, "answer": "5"},
+                "counterfactual": {"question": "How many now?", "answer": "3"},
+                "responses": [{"model": "m", "original": "5", "counterfactual": "3"}]
+            })
+            .to_string()
+        };
+        let path = dir.path().join("long.jsonl");
+        std::fs::write(
+            &path,
+            format!("{}\n{}\n", item("long", &text), item("short", "How many?")),
+        )
+        .unwrap();
+        let store = Store::open(&path).unwrap();
+        let meta = facts::index(&store, 2);
+        let mut state = state_for(&store, &meta, 80, 24);
+        let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        let reps = if smoke { 2 } else { 20 };
+        let floor = time(reps, || text.is_ascii());
+        let copy = time(reps, || text.clone());
+        let mut row = |label: &str, keys: &[KeyCode], state: &mut State| {
+            let mut times = Vec::new();
+            for _ in 0..reps {
+                let t = Instant::now();
+                for &k in keys {
+                    state.update(key(k));
+                }
+                term.draw(|f| verdict::tui::draw::draw(state, f)).unwrap();
+                times.push(t.elapsed());
+            }
+            let (med, p99, max) = spread(times);
+            println!(
+                "| {mb} MB line: {label}, with its frame at 80×24 | {med:.1} ms (p99 {p99:.1}, max {max:.1}) | one pass {floor:.1} ms, a copy {copy:.1} ms | ≤ 50 ms |"
+            );
+        };
+        row(
+            "show it (n, p)",
+            &[KeyCode::Char('n'), KeyCode::Char('p')],
+            &mut state,
+        );
+        row("scroll (j)", &[KeyCode::Char('j')], &mut state);
+        row("page down", &[KeyCode::PageDown], &mut state);
+        // Far down the line (the scroll counts to 65,535 rows).
+        state.scroll = 60_000;
+        row(
+            "scroll (j) at row 60,000",
+            &[KeyCode::Char('j')],
+            &mut state,
+        );
     }
 }

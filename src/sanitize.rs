@@ -106,8 +106,7 @@ fn replace(s: &str, hit: impl Fn(char) -> bool, with: impl Fn(char, &mut String)
     let bytes = s.as_bytes();
     let mut out: Option<String> = None;
     let (mut pos, mut copied) = (0, 0);
-    while let Some(off) = bytes[pos..].iter().position(|&b| may_start_unsafe(b)) {
-        let at = pos + off;
+    while let Some(at) = next_may_start_unsafe(bytes, pos) {
         // a candidate byte is ASCII or a lead byte, so always the start of a character
         let c = s[at..].chars().next().expect("a character starts here");
         pos = at + c.len_utf8();
@@ -125,6 +124,26 @@ fn replace(s: &str, hit: impl Fn(char) -> bool, with: impl Fn(char, &mut String)
             Cow::Owned(o)
         }
     }
+}
+
+/// The first position from `pos` on whose byte [`may_start_unsafe`]: 32 bytes at a time
+/// while all are printable ASCII (the compiler checks those with vector instructions),
+/// then byte by byte.
+fn next_may_start_unsafe(bytes: &[u8], mut pos: usize) -> Option<usize> {
+    // Printable ASCII (0x20..=0x7e) never starts one: one comparison a byte.
+    while let Some(chunk) = bytes.get(pos..pos + 32) {
+        if chunk
+            .iter()
+            .fold(false, |any, &b| any | (b.wrapping_sub(0x20) >= 0x5f))
+        {
+            break;
+        }
+        pos += 32;
+    }
+    bytes[pos..]
+        .iter()
+        .position(|&b| may_start_unsafe(b))
+        .map(|off| pos + off)
 }
 
 /// Whether a character starting with byte `b` can be one of [`is_unsafe`] (or a newline

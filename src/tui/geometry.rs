@@ -4,7 +4,6 @@
 //! `layout::Screen`, as they are drawn; nothing here draws.
 
 use ratatui::layout::Rect;
-use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::tui::app::{Mode, State};
 use crate::tui::layout::{MIN_H, MIN_W, Screen, item_areas};
@@ -72,9 +71,8 @@ pub fn target_scroll(state: &State) -> u16 {
     };
     let (text, max) = pane_geometry(p);
     let rows_to = |k: usize| {
-        Paragraph::new(p.lines[..k.min(p.lines.len())].to_vec())
-            .wrap(Wrap { trim: false })
-            .line_count(text.width.max(1)) as u16
+        crate::tui::wrap::rows(&p.lines[..k.min(p.lines.len())], text.width.max(1))
+            .min(u16::MAX.into()) as u16
     };
     // What is graded ends with the selected response's grades (else the text's end).
     let end = rows_to(p.response.map_or(p.lines.len(), |(_, end)| end));

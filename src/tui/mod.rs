@@ -17,6 +17,7 @@ pub mod text;
 pub mod theme;
 pub mod views;
 pub mod worker;
+pub mod wrap;
 
 mod run;
 mod start;

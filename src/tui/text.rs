@@ -7,12 +7,17 @@ use std::borrow::Cow;
 /// every other unsafe character as its visible stand-in ([`crate::sanitize::text`]:
 /// ESC is `␛`, C0 controls `^X`, C1 and bidi controls `\u{..}`).
 pub fn sanitize(s: &str) -> String {
-    let laid_out: Cow<str> = if s.contains(['\t', '\r']) {
-        Cow::Owned(s.replace('\t', "    ").replace('\r', ""))
+    sanitized(s).into_owned()
+}
+
+/// [`sanitize`], borrowed when nothing needed changing (no copy of a long text).
+pub fn sanitized(s: &str) -> Cow<'_, str> {
+    if memchr::memchr2(b'\t', b'\r', s.as_bytes()).is_some() {
+        let laid_out = s.replace('\t', "    ").replace('\r', "");
+        Cow::Owned(crate::sanitize::text(&laid_out).into_owned())
     } else {
-        Cow::Borrowed(s)
-    };
-    crate::sanitize::text(&laid_out).into_owned()
+        crate::sanitize::text(s)
+    }
 }
 
 /// One line: newlines shown as `⏎`.

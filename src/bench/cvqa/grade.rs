@@ -187,10 +187,12 @@ pub fn options(question: &str) -> Vec<(char, &str)> {
     let text = &question[from..];
     let b = text.as_bytes();
     // positions of "X:" with X an upper-case letter at a token start
+    // (each colon found with memchr, the byte before it checked: a long question is
+    // scanned on every frame of the item's screen)
     let mut marks = Vec::new();
-    for i in 0..b.len().saturating_sub(1) {
+    for colon in memchr::memchr_iter(b':', b).filter(|&p| p > 0) {
+        let i = colon - 1;
         if b[i].is_ascii_uppercase()
-            && b[i + 1] == b':'
             && (i == 0 || b[i - 1].is_ascii_whitespace() || b[i - 1] == b':')
         {
             marks.push(i);
@@ -214,11 +216,13 @@ const MARKER: &str = "select the correct answer";
 
 /// Byte offset of "Select the correct answer" (any case).
 fn find_marker(question: &str) -> Option<usize> {
+    // Where an `s` or `S` starts it (memchr finds them), not at every byte.
     let m = MARKER.as_bytes();
-    question
-        .as_bytes()
-        .windows(m.len())
-        .position(|w| w.eq_ignore_ascii_case(m))
+    let q = question.as_bytes();
+    memchr::memchr2_iter(b's', b'S', q).find(|&i| {
+        q.get(i..i + m.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(m))
+    })
 }
 
 /// The question without its inline options.

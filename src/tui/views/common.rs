@@ -18,7 +18,13 @@ pub(crate) fn block<'a>(t: &Theme, title: impl Into<Line<'a>>) -> Block<'a> {
 }
 
 /// Where the scrolled text is, on the pane's bottom border: `▲ 12–24 of 40 ▼`.
-pub(crate) fn scroll_indicator(t: &Theme, scroll: u16, max: u16, visible: u16) -> Line<'static> {
+pub(crate) fn scroll_indicator(
+    t: &Theme,
+    scroll: impl Into<usize>,
+    max: impl Into<usize>,
+    visible: impl Into<usize>,
+) -> Line<'static> {
+    let (scroll, max, visible) = (scroll.into(), max.into(), visible.into());
     let total = max + visible;
     let first = scroll + 1;
     let last = (scroll + visible).min(total);
@@ -43,7 +49,7 @@ pub(crate) fn kv(t: &Theme, k: &str, v: &str) -> Line<'static> {
 }
 
 pub(crate) fn text_lines(s: &str, style: Style) -> Vec<Line<'static>> {
-    sanitize(s)
+    crate::tui::text::sanitized(s)
         .split('\n')
         .map(|l| Line::from(Span::styled(l.to_string(), style)))
         .collect()

@@ -159,10 +159,9 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
         let skip = usize::from(item_lines.is_empty());
         item_lines.extend(verdicts.into_iter().skip(skip));
         let inner_w = text_rect.width.saturating_sub(2);
-        let want = Paragraph::new(item_lines.clone())
-            .wrap(Wrap { trim: false })
-            .line_count(inner_w) as u16
-            + 2;
+        let want = crate::tui::wrap::rows(&item_lines, inner_w)
+            .saturating_add(2)
+            .min(u16::MAX.into()) as u16;
         let h = want.min(text_rect.height / 3).max(3);
         let parts = Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
         let mut title = format!(" {} · side by side", one_line(&state.display_id(state.pos)));
@@ -294,8 +293,16 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
     out
 }
 
-/// The rows of a pane's text that are not scrolled away, and how far it can scroll.
+/// The rows of a pane's text that are not scrolled away, and how far it can scroll (at
+/// most as far as the reviewer's scroll counts, `u16::MAX`).
 pub(crate) fn pane_geometry(p: &Pane) -> (Rect, u16) {
+    let (text, max) = pane_rows(p);
+    (text, max.min(u16::MAX.into()) as u16)
+}
+
+/// The rows of a pane's text that are not scrolled away, and how far its text goes past
+/// them (in rows).
+fn pane_rows(p: &Pane) -> (Rect, usize) {
     let inner = Block::default().borders(Borders::ALL).inner(p.rect);
     let pinned = u16::from(p.pinned.is_some());
     let text = Rect::new(
@@ -304,11 +311,8 @@ pub(crate) fn pane_geometry(p: &Pane) -> (Rect, u16) {
         inner.width,
         inner.height.saturating_sub(pinned),
     );
-    let total = Paragraph::new(p.lines.clone())
-        .wrap(Wrap { trim: false })
-        .line_count(text.width.max(1));
-    let max = (total as u16).saturating_sub(text.height);
-    (text, max)
+    let total = crate::tui::wrap::rows(&p.lines, text.width.max(1));
+    (text, total.saturating_sub(text.height.into()))
 }
 
 pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
@@ -331,12 +335,12 @@ pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
         f.render_widget(Paragraph::new(c).wrap(Wrap { trim: false }), cols[1]);
     }
     for p in &panes.panes {
-        let (text, max) = pane_geometry(p);
-        let scroll = if p.aside {
+        let (text, max) = pane_rows(p);
+        let scroll = usize::from(if p.aside {
             state.aside_scroll
         } else {
             state.scroll
-        }
+        })
         .min(max);
         let mut b = block(t, p.title.clone());
         if max > 0 {
@@ -350,12 +354,7 @@ pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
                 Rect::new(inner.x, inner.y, inner.width, inner.height.min(1)),
             );
         }
-        f.render_widget(
-            Paragraph::new(p.lines.clone())
-                .wrap(Wrap { trim: false })
-                .scroll((scroll, 0)),
-            text,
-        );
+        crate::tui::wrap::render(&p.lines, scroll, text, f.buffer_mut());
     }
 }
 
@@ -447,6 +446,6 @@ pub(crate) fn wrapped_height(lines: &[Line], width: u16) -> u16 {
     let w = width.max(1) as usize;
     lines
         .iter()
-        .map(|l| (l.width().max(1)).div_ceil(w) as u16)
+        .map(|l| (crate::tui::wrap::line_width(l).max(1)).div_ceil(w) as u16)
         .sum()
 }

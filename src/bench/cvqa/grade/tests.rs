@@ -389,3 +389,76 @@ fn response_wrong_is_what_the_effective_grades_say() {
     }
     assert!(checked > 1000, "{checked}");
 }
+
+/// The options and the marker found with memchr are those the byte-by-byte scans found
+/// (the scans of before, kept here as the reference), on many generated questions.
+#[test]
+fn options_are_found_as_the_byte_scan_found_them() {
+    fn marker_ref(q: &str) -> Option<usize> {
+        let m = MARKER.as_bytes();
+        q.as_bytes()
+            .windows(m.len())
+            .position(|w| w.eq_ignore_ascii_case(m))
+    }
+    fn options_ref(question: &str) -> Vec<(char, &str)> {
+        let from = marker_ref(question).map(|i| i + MARKER.len()).unwrap_or(0);
+        let text = &question[from..];
+        let b = text.as_bytes();
+        let mut marks = Vec::new();
+        for i in 0..b.len().saturating_sub(1) {
+            if b[i].is_ascii_uppercase()
+                && b[i + 1] == b':'
+                && (i == 0 || b[i - 1].is_ascii_whitespace() || b[i - 1] == b':')
+            {
+                marks.push(i);
+            }
+        }
+        let mut out = Vec::new();
+        for (k, &i) in marks.iter().enumerate() {
+            let end = marks.get(k + 1).copied().unwrap_or(text.len());
+            out.push((b[i] as char, text[i + 2..end].trim()));
+        }
+        let proper = out.len() >= 2
+            && out
+                .iter()
+                .enumerate()
+                .all(|(k, (c, _))| *c as u32 == 'A' as u32 + k as u32);
+        if proper { out } else { Vec::new() }
+    }
+    let pieces = [
+        "A:",
+        "B:",
+        "C:",
+        "D:",
+        ":",
+        "::",
+        " ",
+        "\n",
+        "x",
+        "12",
+        "Select the correct answer",
+        "SELECT THE CORRECT ANSWER:",
+        "select the",
+        "é",
+        "s",
+        "S",
+        "A",
+        "b:",
+        "\t",
+    ];
+    let mut seed = 0x1234_5678_u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..20_000 {
+        let n = (next() % 14) as usize;
+        let q: String = (0..n)
+            .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+            .collect();
+        assert_eq!(find_marker(&q), marker_ref(&q), "{q:?}");
+        assert_eq!(options(&q), options_ref(&q), "{q:?}");
+    }
+}

@@ -12,6 +12,9 @@ use super::Index;
 mod bound;
 #[cfg(test)]
 mod bound_tests;
+mod reach;
+#[cfg(test)]
+mod reach_tests;
 mod scan;
 #[cfg(test)]
 mod tests;
@@ -235,6 +238,10 @@ pub struct SearchCache {
     /// and the tests' reference; the results are the same).
     #[doc(hidden)]
     pub full_scan: bool,
+    /// Never skip a text for the reach check ([`reach`]): the scan as it was before it
+    /// (the benchmark's comparison; the results are the same).
+    #[doc(hidden)]
+    pub no_reach: bool,
     /// Threads and chunk sizes of the scan (the tests make chunks small).
     tuning: Opts,
 }
@@ -312,6 +319,7 @@ impl SearchCache {
             };
             let opts = Opts {
                 prefilter: !self.no_prefilter,
+                reach: !self.no_reach && self.tuning.reach,
                 early_stop: in_item_order(within),
                 ..self.tuning.clone()
             };

@@ -25,6 +25,7 @@ use nucleo_matcher::{Config, Matcher, Utf32Str};
 
 use super::super::Index;
 use super::bound::{Growth, score_bound};
+use super::reach::Reach;
 use super::{may_match, pattern, prefilter_needles, rank};
 
 /// Added to the score of an item whose id is the query (ASCII case aside): exact id hits first.
@@ -87,6 +88,9 @@ impl Candidates<'_> {
 pub(super) struct Opts {
     /// Skip texts that the cheap subsequence check says nucleo cannot match.
     pub prefilter: bool,
+    /// Skip, once `limit` matches are found, the texts that cannot reach the worst of
+    /// them ([`Reach`]).
+    pub reach: bool,
     /// Stop once the best `limit` are known (only when candidates are in item order).
     pub early_stop: bool,
     /// Threads, the caller's included; 0: two when there are 20,000 candidates or more.
@@ -101,6 +105,7 @@ impl Default for Opts {
     fn default() -> Opts {
         Opts {
             prefilter: true,
+            reach: true,
             early_stop: true,
             threads: 0,
             first_chunk: 1024,
@@ -129,12 +134,20 @@ impl Scan {
     }
 }
 
+/// Is item `i`'s id the query (ASCII case aside)? Its score has [`ID_BONUS`].
+fn is_id(index: &Index, i: usize, q: &str) -> bool {
+    let id = index.id(i);
+    id.len() == q.len() && id.eq_ignore_ascii_case(q)
+}
+
 /// The query as every candidate is scored against it.
 struct Query<'a> {
     q: &'a str,
     pattern: Pattern,
     needles: Option<Vec<Vec<u8>>>,
     growth: Option<Growth>,
+    /// Which texts can reach a score ([`Reach`]); None when it does not apply.
+    reach: Option<Reach>,
 }
 
 impl Query<'_> {
@@ -235,6 +248,13 @@ pub(super) fn scan(
             None
         },
         growth: cands.growth.filter(|_| !q.is_empty()),
+        reach: None,
+    };
+    let query = Query {
+        reach: (opts.reach && !q.is_empty() && limit > 0)
+            .then(|| Reach::new(&query.pattern))
+            .flatten(),
+        ..query
     };
     let bound = match q.is_empty() {
         _ if !opts.early_stop => None,
@@ -276,11 +296,18 @@ pub(super) fn scan(
                     && query.grows_at_most(index, i)
                 {
                     found.push((ub, i, false));
+                } else if worst > 0
+                    && let Some(r) = &query.reach
+                    && !r.may_reach(index.search_text(i), worst)
+                    && !is_id(index, i, query.q)
+                {
+                    // It scores below the `limit`-th best found: it cannot enter.
+                    found.push((worst - 1, i, false));
                 } else if let Some(s) = query.score(index, i, &mut matcher, &mut buf) {
                     found.push((s, i, true));
                 }
             });
-            if bound.is_some() || query.growth.is_some() {
+            if bound.is_some() || query.growth.is_some() || query.reach.is_some() {
                 let mut p = progress.lock().expect("search progress");
                 if let Some(b) = bound {
                     p.at_bound[c] = Some(found.iter().filter(|m| m.2 && m.0 >= b).count());
@@ -292,7 +319,7 @@ pub(super) fn scan(
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
-                if query.growth.is_some() && limit > 0 {
+                if (query.growth.is_some() || query.reach.is_some()) && limit > 0 {
                     for &(s, _, exact) in &found {
                         if !exact {
                             continue;

@@ -21,13 +21,13 @@ impl Rng {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
-    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
+    pub(super) fn pick<T: Copy>(&mut self, v: &[T]) -> T {
         v[self.below(v.len())]
     }
-    fn chance(&mut self, percent: usize) -> bool {
+    pub(super) fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent
     }
 }
@@ -237,11 +237,11 @@ pub(super) fn full_scan(ix: &Index, q: &str, within: Option<&[usize]>, limit: us
     rank(matches_with(ix, q, within, None, false), limit)
 }
 
-const LIMITS: [usize; 3] = [1, 10, 500];
+pub(super) const LIMITS: [usize; 3] = [1, 10, 500];
 
 /// The scan's options the tests try: one thread and small chunks, three threads and odd
 /// chunk sizes, one chunk per candidate, and the defaults.
-fn tunings() -> Vec<Opts> {
+pub(super) fn tunings() -> Vec<Opts> {
     vec![
         Opts {
             threads: 1,

@@ -1,0 +1,351 @@
+//! The rows of a scrolled pane, wrapped lazily: a frame wraps the lines on screen, not
+//! the ones scrolled past or below (issue 21: a 20 MB prompt on one line took seconds
+//! per key when the whole line was word-wrapped on every frame).
+//!
+//! A line of up to [`LONG_LINE`] bytes is word-wrapped exactly as ratatui's `Paragraph`
+//! wraps it (`Wrap { trim: false }`), so every usual item looks as before. A longer line
+//! is cut into rows of the pane's width, character by character (a character that does
+//! not fit starts the next row): its rows are counted without wrapping it (at once when
+//! it is printable ASCII, by one pass over its characters when not), and only the rows on
+//! screen are laid out.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+
+/// Lines longer than this (in bytes) are cut into rows by characters, not words.
+pub const LONG_LINE: usize = 32 * 1024;
+
+fn byte_len(l: &Line) -> usize {
+    l.spans.iter().map(|s| s.content.len()).sum()
+}
+
+/// The same line, its spans borrowed (no copy of the text).
+fn borrowed<'a>(l: &'a Line) -> Line<'a> {
+    let mut out = Line::from(
+        l.spans
+            .iter()
+            .map(|s| Span::styled(s.content.as_ref(), s.style))
+            .collect::<Vec<_>>(),
+    )
+    .style(l.style);
+    out.alignment = l.alignment;
+    out
+}
+
+/// Rows `l` takes in a pane `width` columns wide.
+pub fn line_rows(l: &Line, width: u16) -> usize {
+    let width = width.max(1);
+    if byte_len(l) <= LONG_LINE {
+        Paragraph::new(borrowed(l))
+            .wrap(Wrap { trim: false })
+            .line_count(width)
+    } else {
+        long_rows(l, width as usize)
+    }
+}
+
+/// Rows `lines` take in a pane `width` columns wide.
+pub fn rows(lines: &[Line], width: u16) -> usize {
+    lines.iter().map(|l| line_rows(l, width)).sum()
+}
+
+/// Draw `lines` into `area`, the first `scroll` rows scrolled away: what
+/// `Paragraph::new(lines).wrap(Wrap { trim: false }).scroll((scroll, 0))` draws for lines
+/// up to [`LONG_LINE`] bytes, wrapping only the lines on screen.
+pub fn render(lines: &[Line], scroll: usize, area: Rect, buf: &mut Buffer) {
+    let mut above = 0usize;
+    let mut y = 0u16;
+    for l in lines {
+        if y >= area.height {
+            break;
+        }
+        let n = line_rows(l, area.width);
+        if above + n <= scroll {
+            above += n;
+            continue;
+        }
+        let skip = scroll.saturating_sub(above);
+        let take = (n - skip).min(usize::from(area.height - y));
+        let r = Rect::new(area.x, area.y + y, area.width, take as u16);
+        if byte_len(l) <= LONG_LINE {
+            // A line this short has fewer rows than a u16 holds.
+            Paragraph::new(borrowed(l))
+                .wrap(Wrap { trim: false })
+                .scroll((skip as u16, 0))
+                .render(r, buf);
+        } else {
+            render_long(l, skip, r, buf);
+        }
+        y += take as u16;
+        above += n;
+    }
+}
+
+/// Printable ASCII only (0x20..=0x7e): one column per byte. 32 bytes at a time, which
+/// the compiler checks with vector instructions.
+fn printable_ascii(s: &str) -> bool {
+    let outside = |any: bool, b: &u8| any | (b.wrapping_sub(0x20) >= 0x5f);
+    let chunks = s.as_bytes().chunks_exact(32);
+    let rest = chunks.remainder();
+    for c in chunks {
+        if c.iter().fold(false, outside) {
+            return false;
+        }
+    }
+    !rest.iter().fold(false, outside)
+}
+
+fn plain_ascii(l: &Line) -> bool {
+    l.spans.iter().all(|s| printable_ascii(&s.content))
+}
+
+/// `l.width()`, at once for the spans of printable ASCII.
+pub fn line_width(l: &Line) -> usize {
+    l.spans
+        .iter()
+        .map(|s| {
+            if printable_ascii(&s.content) {
+                s.content.len()
+            } else {
+                s.width()
+            }
+        })
+        .sum()
+}
+
+/// Columns of one character as ratatui draws it.
+fn char_width(c: char) -> usize {
+    let mut b = [0u8; 4];
+    Span::raw(&*c.encode_utf8(&mut b)).width()
+}
+
+/// Rows of a long line cut by characters.
+fn long_rows(l: &Line, width: usize) -> usize {
+    if plain_ascii(l) {
+        return byte_len(l).div_ceil(width).max(1);
+    }
+    let mut rows = 1;
+    let mut col = 0;
+    for s in &l.spans {
+        for c in s.content.chars() {
+            let w = char_width(c);
+            if col + w > width && col > 0 {
+                rows += 1;
+                col = 0;
+            }
+            col += w;
+        }
+    }
+    rows
+}
+
+/// Each row `row` of the long line from `first` on, until `f` says stop: the row's parts
+/// as (span, byte range).
+fn long_row_parts(
+    l: &Line,
+    width: usize,
+    first: usize,
+    mut f: impl FnMut(usize, Vec<(usize, std::ops::Range<usize>)>) -> bool,
+) {
+    let mut parts: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    let push = |parts: &mut Vec<(usize, std::ops::Range<usize>)>, k: usize, a: usize, b: usize| {
+        match parts.last_mut() {
+            Some((j, r)) if *j == k && r.end == a => r.end = b,
+            _ => parts.push((k, a..b)),
+        }
+    };
+    if plain_ascii(l) {
+        // Row `r` is bytes `r * width ..` of the spans one after the other.
+        let total = byte_len(l);
+        let mut row = first;
+        loop {
+            let (lo, hi) = (row * width, ((row + 1) * width).min(total));
+            if lo >= total && !(row == 0 && total == 0) {
+                return;
+            }
+            let mut at = 0;
+            for (k, s) in l.spans.iter().enumerate() {
+                let (a, b) = (at, at + s.content.len());
+                let (x, y) = (lo.max(a), hi.min(b));
+                if x < y {
+                    push(&mut parts, k, x - a, y - a);
+                }
+                at = b;
+            }
+            if !f(row, std::mem::take(&mut parts)) {
+                return;
+            }
+            row += 1;
+        }
+    }
+    let (mut row, mut col) = (0usize, 0usize);
+    for (k, s) in l.spans.iter().enumerate() {
+        for (i, c) in s.content.char_indices() {
+            let w = char_width(c);
+            if col + w > width && col > 0 {
+                if row >= first && !f(row, std::mem::take(&mut parts)) {
+                    return;
+                }
+                row += 1;
+                col = 0;
+            }
+            col += w;
+            if row >= first {
+                push(&mut parts, k, i, i + c.len_utf8());
+            }
+        }
+    }
+    if row >= first {
+        f(row, parts);
+    }
+}
+
+/// Draw rows `skip..` of a long line into `area`, one row per line of `area`.
+fn render_long(l: &Line, skip: usize, area: Rect, buf: &mut Buffer) {
+    let width = usize::from(area.width.max(1));
+    long_row_parts(l, width, skip, |row, parts| {
+        let y = row - skip;
+        if y >= usize::from(area.height) {
+            return false;
+        }
+        let spans: Vec<Span> = parts
+            .into_iter()
+            .map(|(k, r)| Span::styled(&l.spans[k].content[r], l.spans[k].style))
+            .collect();
+        let r = Rect::new(area.x, area.y + y as u16, area.width, 1);
+        Paragraph::new(Line::from(spans).style(l.style)).render(r, buf);
+        y + 1 < usize::from(area.height)
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::style::{Color, Style};
+
+    fn drawn(lines: &[Line], scroll: usize, w: u16, h: u16, lazy: bool) -> Buffer {
+        let area = Rect::new(0, 0, w, h);
+        let mut buf = Buffer::empty(area);
+        if lazy {
+            render(lines, scroll, area, &mut buf);
+        } else {
+            Paragraph::new(lines.to_vec())
+                .wrap(Wrap { trim: false })
+                .scroll((scroll as u16, 0))
+                .render(area, &mut buf);
+        }
+        buf
+    }
+
+    /// A splitmix64 stream.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    fn random_line(rng: &mut Rng) -> Line<'static> {
+        let pieces = [
+            "a",
+            "word",
+            " ",
+            "  ",
+            "longerword",
+            "é",
+            "日本",
+            "x",
+            "👍",
+            "-",
+            "\u{301}",
+            "ab cd",
+        ];
+        let styles = [
+            Style::default(),
+            Style::default().fg(Color::Red),
+            Style::default().bg(Color::Blue),
+        ];
+        let spans: Vec<Span<'static>> = (0..rng.below(6))
+            .map(|_| {
+                let text: String = (0..rng.below(12))
+                    .map(|_| pieces[rng.below(pieces.len())])
+                    .collect();
+                Span::styled(text, styles[rng.below(styles.len())])
+            })
+            .collect();
+        let mut l = Line::from(spans);
+        if rng.below(5) == 0 {
+            l = l.right_aligned();
+        }
+        l
+    }
+
+    #[test]
+    fn short_lines_draw_and_count_as_the_paragraph_does() {
+        let mut rng = Rng(7);
+        for _ in 0..400 {
+            let lines: Vec<Line> = (0..rng.below(8)).map(|_| random_line(&mut rng)).collect();
+            let w = 4 + rng.below(30) as u16;
+            let h = 1 + rng.below(12) as u16;
+            let whole = Paragraph::new(lines.clone())
+                .wrap(Wrap { trim: false })
+                .line_count(w);
+            assert_eq!(rows(&lines, w), whole, "{lines:?} at {w}");
+            for scroll in 0..=whole + 1 {
+                assert_eq!(
+                    drawn(&lines, scroll, w, h, true),
+                    drawn(&lines, scroll, w, h, false),
+                    "{lines:?} at {w}×{h}, scroll {scroll}"
+                );
+            }
+        }
+    }
+
+    /// Every character of a long line is drawn once, in order, rows filled to the width.
+    #[test]
+    fn a_long_line_is_cut_into_rows_of_the_width() {
+        for (text, w) in [
+            ("abcdefghij".repeat(LONG_LINE / 10 + 7), 13u16),
+            ("日本語のテキスト a".repeat(LONG_LINE / 20), 9),
+            ("é".repeat(LONG_LINE), 80),
+        ] {
+            let cut = text.char_indices().nth(10).unwrap().0;
+            let l = Line::from(vec![
+                Span::raw(text[..cut].to_string()),
+                Span::styled(text[cut..].to_string(), Style::default().fg(Color::Red)),
+            ]);
+            let lines = vec![Line::from("top"), l];
+            let n = rows(&lines, w);
+            let mut seen = String::new();
+            let h = 7u16;
+            let mut scroll = 0;
+            while scroll < n {
+                let buf = drawn(&lines, scroll, w, h, true);
+                for y in 0..h.min((n - scroll) as u16) {
+                    if scroll + (y as usize) == 0 {
+                        continue;
+                    }
+                    for x in 0..w {
+                        seen.push_str(buf[(x, y)].symbol());
+                    }
+                }
+                scroll += h as usize;
+            }
+            let want: String = text.chars().filter(|c| *c != ' ').collect();
+            let got: String = seen.chars().filter(|c| *c != ' ').collect();
+            assert_eq!(got, want, "width {w}");
+        }
+        // printable ASCII: counted at once
+        let l = Line::from("x".repeat(LONG_LINE + 1));
+        assert_eq!(line_rows(&l, 10), (LONG_LINE + 1).div_ceil(10));
+    }
+}

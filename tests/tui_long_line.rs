@@ -1,0 +1,152 @@
+//! An item with one very long line (a prompt of megabytes, issue 21): a key on it wraps
+//! only the rows on screen, not the whole line. The work of a key is counted as the
+//! allocations it makes on this thread (the word wrapper allocates per word and per row
+//! it wraps): it must not grow with the line's length. And the scroll indicator counts
+//! the line's rows right (a count over 65,535 rows wrapped around before).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use verdict::store::Store;
+use verdict::tui::app::Msg;
+use verdict::tui::draw::render_to_string;
+use verdict::tui::keymap::Keymap;
+
+#[path = "support/state.rs"]
+mod state;
+
+/// Counts the allocations of the thread that asks (`COUNTING`), none of the others.
+struct Counting;
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCS: Cell<u64> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let _ = COUNTING.try_with(|c| {
+            if c.get() {
+                ALLOCS.with(|a| a.set(a.get() + 1));
+            }
+        });
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        let _ = COUNTING.try_with(|c| {
+            if c.get() {
+                ALLOCS.with(|a| a.set(a.get() + 1));
+            }
+        });
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static A: Counting = Counting;
+
+/// Allocations made by `f` on this thread.
+fn allocations<T>(f: impl FnOnce() -> T) -> (u64, T) {
+    ALLOCS.with(|a| a.set(0));
+    COUNTING.with(|c| c.set(true));
+    let out = f();
+    COUNTING.with(|c| c.set(false));
+    (ALLOCS.with(|a| a.get()), out)
+}
+
+/// Words, `bytes` long in all, on one line.
+fn words(bytes: usize) -> String {
+    let w = [
+        "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
+    ];
+    let mut s = String::with_capacity(bytes + 16);
+    let mut k = 0usize;
+    while s.len() < bytes {
+        s.push_str(w[k % w.len()]);
+        s.push(' ');
+        k = k.wrapping_mul(31).wrapping_add(7) % 1009;
+    }
+    s
+}
+
+/// A C-VQA set whose first item's question is `question`.
+fn store_with(dir: &std::path::Path, question: &str) -> Store {
+    let item = serde_json::json!({
+        "id": "long-1", "benchmark": "cvqa", "split": "real", "group": "direct",
+        "image": "none.png",
+        "original": {"question": question, "answer": "5"},
+        "counterfactual": {"question": "How many now?", "answer": "3"},
+        "responses": [{"model": "m", "original": "5", "counterfactual": "3"}]
+    });
+    let short = serde_json::json!({
+        "id": "short-2", "benchmark": "cvqa", "split": "real", "group": "direct",
+        "image": "none.png",
+        "original": {"question": "How many apples?", "answer": "5"},
+        "counterfactual": {"question": "How many now?", "answer": "3"},
+        "responses": [{"model": "m", "original": "5", "counterfactual": "3"}]
+    });
+    let p = dir.join("long.jsonl");
+    std::fs::write(&p, format!("{item}\n{short}\n")).unwrap();
+    Store::open(&p).unwrap()
+}
+
+fn key(c: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(c, KeyModifiers::NONE))
+}
+
+/// The allocations of one scroll key and its frame at 80×24 on a question of `bytes`.
+fn allocations_per_key(bytes: usize) -> u64 {
+    let d = tempfile::tempdir().unwrap();
+    let mut s = state::indexed_state(store_with(d.path(), &words(bytes)), Keymap::default());
+    s.size = (80, 24);
+    // the first frame, then a few keys to settle what is kept between frames
+    render_to_string(&s, 80, 24);
+    for _ in 0..3 {
+        s.update(key(KeyCode::Char('j')));
+        render_to_string(&s, 80, 24);
+    }
+    let (n, _) = allocations(|| {
+        s.update(key(KeyCode::Char('j')));
+        render_to_string(&s, 80, 24)
+    });
+    n
+}
+
+#[test]
+fn a_key_on_a_long_line_wraps_only_what_is_on_screen() {
+    let small = allocations_per_key(200_000);
+    let large = allocations_per_key(2_000_000);
+    // Ten times the text: the same work, give or take a few allocations (today the
+    // word wrapper's allocations grow with every word of the line).
+    assert!(
+        large <= small + small / 4 + 64,
+        "allocations per key: {small} on 200 KB, {large} on 2 MB"
+    );
+    assert!(large < 20_000, "allocations per key on 2 MB: {large}");
+}
+
+#[test]
+fn the_rows_of_a_long_line_are_counted_right() {
+    let d = tempfile::tempdir().unwrap();
+    // 78 columns inside the borders: a line of 78 × 70,000 ASCII letters (no spaces) is
+    // 70,000 rows, more than a u16 counts.
+    let text = "x".repeat(78 * 70_000);
+    let s = state::indexed_state(store_with(d.path(), &text), Keymap::default());
+    let screen = render_to_string(&s, 80, 24);
+    let last = screen
+        .lines()
+        .rfind(|l| l.contains("lines "))
+        .unwrap_or_default()
+        .to_string();
+    let total: u64 = last
+        .split(" of ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no total in {last:?}\n{screen}"));
+    assert!(total >= 70_000, "rows counted: {total}\n{screen}");
+}
