@@ -1,0 +1,277 @@
+//! The write-back: the reviews of every line as Inspect's own score edits, the figures
+//! recomputed, untouched entries copied raw (docs/format.md, "Inspect AI logs").
+
+use super::*;
+
+impl Log {
+    /// The score edits the current lines ask for, sample by sample: for each reviewer
+    /// whose review differs from the one the log holds, an edit (in time order).
+    fn edits(
+        &self,
+        current: &dyn Fn(usize) -> Option<String>,
+    ) -> io::Result<BTreeMap<usize, Vec<edit::Edit>>> {
+        let mut out = BTreeMap::new();
+        for (i, orig) in self.lines.iter().enumerate() {
+            let Some(now) = current(i) else { continue };
+            if now == *orig {
+                continue;
+            }
+            let (before, after) = (line_reviews(orig), line_reviews(&now));
+            let mut list = Vec::new();
+            for (who, r) in &after {
+                if before.get(who).is_some_and(|b| same_edit(b, r)) {
+                    continue;
+                }
+                // No verdict (a note alone): an edit that keeps the value.
+                let v = match r.get("verdict") {
+                    None | Some(Value::Null) => None,
+                    Some(verdict) => Some(
+                        verdict
+                            .as_str()
+                            .and_then(crate::bench::inspect::Verdict::parse)
+                            .ok_or_else(|| {
+                                io::Error::other(format!(
+                                    "{}: reviews.{who}.verdict is {verdict}, not correct, incorrect or ambiguous-target; nothing saved",
+                                    item_id(&self.samples[i].id, self.samples[i].epoch)
+                                ))
+                            })?,
+                    ),
+                };
+                list.push(edit::Edit {
+                    author: who.clone(),
+                    at: r
+                        .get("at")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                        .unwrap_or_else(|| self.now()),
+                    note: r.get("note").and_then(Value::as_str).map(str::to_string),
+                    verdict: v,
+                    withdrawn: false,
+                    is_final: r.get("final") == Some(&Value::Bool(true)),
+                });
+            }
+            for who in before.keys().filter(|w| !after.contains_key(*w)) {
+                list.push(edit::Edit {
+                    author: who.clone(),
+                    at: self.now(),
+                    note: Some("verdict withdrawn".into()),
+                    verdict: None,
+                    withdrawn: true,
+                    is_final: false,
+                });
+            }
+            list.sort_by(|a, b| (&a.at, &a.author).cmp(&(&b.at, &b.author)));
+            if !list.is_empty() {
+                out.insert(i, list);
+            }
+        }
+        Ok(out)
+    }
+
+    fn now(&self) -> String {
+        self.withdrawn_at
+            .get_or_init(|| {
+                time::OffsetDateTime::now_utc()
+                    .replace_nanosecond(0)
+                    .unwrap_or_else(|_| time::OffsetDateTime::now_utc())
+                    .format(&time::format_description::well_known::Rfc3339)
+                    .unwrap_or_default()
+            })
+            .clone()
+    }
+
+    /// Every sample's current value of `scorer`, with its id and epoch: the edited
+    /// samples' from `edited`, the others' from the lines.
+    fn values(&self, scorer: &str, edited: &BTreeMap<usize, Value>) -> Vec<(Value, Value)> {
+        (0..self.samples.len())
+            .map(|i| {
+                let v = match edited.get(&i) {
+                    Some(s) => s
+                        .pointer(&format!("/scores/{}/value", edit::pointer_escape(scorer)))
+                        .cloned()
+                        .unwrap_or(Value::Null),
+                    None => serde_json::from_str::<Value>(&self.lines[i])
+                        .ok()
+                        .and_then(|l| {
+                            l.get(crate::bench::inspect::LINE_KEY)?
+                                .get("scores")?
+                                .as_array()?
+                                .iter()
+                                .find(|s| s.get("name").and_then(Value::as_str) == Some(scorer))?
+                                .get("value")
+                                .cloned()
+                        })
+                        .unwrap_or(Value::Null),
+                };
+                (self.samples[i].id.clone(), v)
+            })
+            .collect()
+    }
+
+    /// The log with the edits applied: the changed samples, and the header, reductions
+    /// and summaries recomputed.
+    fn write_log(
+        &self,
+        current: &dyn Fn(usize) -> Option<String>,
+        out: &mut dyn Write,
+    ) -> io::Result<u64> {
+        if current(self.lines.len()).is_some() {
+            return Err(io::Error::other(
+                "verdict cannot add items to an Inspect log; nothing saved",
+            ));
+        }
+        let edits = self.edits(current)?;
+        if edits.is_empty() {
+            // Nothing for Inspect: the log as it was.
+            out.write_all(&self.bytes)?;
+            return Ok(self.bytes.len() as u64);
+        }
+        let mut edited: BTreeMap<usize, Value> = BTreeMap::new();
+        let mut changed_scorers = std::collections::BTreeSet::new();
+        for (&i, list) in &edits {
+            let mut s = self.sample(i).map_err(io::Error::other)?;
+            let raw_nan = match &self.kind {
+                Kind::Eval(a) => zip::read(&self.bytes, &a.entries[self.samples[i].index])
+                    .is_ok_and(|b| has_nan(&b)),
+                Kind::Json(_) => false,
+            };
+            if raw_nan {
+                return Err(io::Error::other(format!(
+                    "{}: the sample holds NaN or Infinity, which verdict cannot write back yet; nothing saved",
+                    item_id(&self.samples[i].id, self.samples[i].epoch)
+                )));
+            }
+            for e in list {
+                edit::apply(&mut s, &self.headline, e);
+            }
+            changed_scorers.insert(self.headline.clone());
+            edited.insert(i, s);
+        }
+        let mut header = self.header.clone();
+        let mut reductions = match &self.kind {
+            Kind::Eval(a) => match a.entry("reductions.json") {
+                Some(e) => Some(
+                    parse(
+                        &zip::read(&self.bytes, e).map_err(io::Error::other)?,
+                        "reductions.json",
+                    )
+                    .map_err(io::Error::other)?,
+                ),
+                None => None,
+            },
+            Kind::Json(_) => header.get("reductions").cloned(),
+        };
+        for scorer in &changed_scorers {
+            let values = self.values(scorer, &edited);
+            let kept = edit::recompute(&mut header, reductions.as_mut(), scorer, &values);
+            if !kept.is_empty() {
+                log::warn!(
+                    "scorer {scorer}: not recomputed, kept as they were: {}",
+                    kept.join(", ")
+                );
+            }
+        }
+        match &self.kind {
+            Kind::Eval(a) => {
+                let mut replaced: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+                for (&i, s) in &edited {
+                    let name = self.samples[i].entry.clone().unwrap_or_default();
+                    replaced.insert(name, compact(s).into_bytes());
+                }
+                if !edited.is_empty() {
+                    if a.entry("header.json").is_some() {
+                        replaced.insert("header.json".into(), compact(&header).into_bytes());
+                    }
+                    if let (Some(r), Some(_)) = (&reductions, a.entry("reductions.json")) {
+                        replaced.insert("reductions.json".into(), compact(r).into_bytes());
+                    }
+                    if let Some(e) = a.entry("summaries.json") {
+                        let mut sums = parse(
+                            &zip::read(&self.bytes, e).map_err(io::Error::other)?,
+                            "summaries.json",
+                        )
+                        .map_err(io::Error::other)?;
+                        for s in edited.values() {
+                            edit::update_summary(&mut sums, s, &self.headline);
+                        }
+                        replaced.insert("summaries.json".into(), compact(&sums).into_bytes());
+                    }
+                }
+                zip::rewrite(&self.bytes, a, &replaced, out)
+            }
+            Kind::Json(doc) => {
+                if edited.is_empty() {
+                    out.write_all(&self.bytes)?;
+                    return Ok(self.bytes.len() as u64);
+                }
+                let mut doc = (**doc).clone();
+                for (&i, s) in &edited {
+                    doc["samples"][self.samples[i].index] = s.clone();
+                }
+                if let Some(r) = header.get("results") {
+                    doc["results"] = r.clone();
+                }
+                if let Some(r) = reductions {
+                    doc["reductions"] = r;
+                }
+                let text = serde_json::to_string_pretty(&doc).map_err(io::Error::other)?;
+                out.write_all(text.as_bytes())?;
+                Ok(text.len() as u64)
+            }
+        }
+    }
+}
+
+/// Compact JSON, as Inspect writes an entry of a `.eval` log.
+fn compact(v: &Value) -> String {
+    serde_json::to_string(v).expect("a Value always serializes")
+}
+
+impl Container for Log {
+    fn write(
+        &self,
+        current: &dyn Fn(usize) -> Option<String>,
+        out: &mut File,
+        cancel: &AtomicBool,
+    ) -> io::Result<u64> {
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(io::Error::new(io::ErrorKind::Interrupted, "save cancelled"));
+        }
+        let mut w = io::BufWriter::new(out);
+        let n = self.write_log(current, &mut w)?;
+        w.flush()?;
+        Ok(n)
+    }
+
+    fn describe(&self) -> String {
+        match self.kind {
+            Kind::Eval(_) => format!(
+                "an Inspect AI .eval log ({} samples × epochs; verdicts on scorer {})",
+                self.samples.len(),
+                self.headline
+            ),
+            Kind::Json(_) => format!(
+                "an Inspect AI .json log ({} samples × epochs; verdicts on scorer {})",
+                self.samples.len(),
+                self.headline
+            ),
+        }
+    }
+}
+
+/// Write the log with the lines `current` to `out` (for tests: what a save writes).
+pub fn write_to_vec(
+    opened: &Opened,
+    current: &dyn Fn(usize) -> Option<String>,
+) -> io::Result<Vec<u8>> {
+    let dir = tempfile::tempfile()?;
+    let mut f = dir;
+    opened
+        .container
+        .write(current, &mut f, &AtomicBool::new(false))?;
+    use std::io::{Read, Seek};
+    f.seek(io::SeekFrom::Start(0))?;
+    let mut v = Vec::new();
+    f.read_to_end(&mut v)?;
+    Ok(v)
+}
