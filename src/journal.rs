@@ -37,7 +37,20 @@ pub struct Record {
 pub enum Line {
     Record(Record),
     /// A line that is not a record: why.
-    Unreadable(String),
+    Unreadable(Unreadable),
+}
+
+/// Why a journal line is not a record.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Unreadable {
+    /// The last line, cut short by a crash while it was written.
+    #[error("an unfinished last line, cut short while it was written (never shown as recorded)")]
+    TornTail,
+    /// A cut-short record with a whole one after it on the same line.
+    #[error("half a record (never shown as recorded) before a whole one, which was read")]
+    HalfRecord,
+    #[error("not a journal record: {0}")]
+    NotARecord(String),
 }
 
 pub struct Journal {
@@ -288,25 +301,13 @@ impl Journal {
             }
             match serde_json::from_slice::<Record>(&line) {
                 Ok(r) => out.push((n, Line::Record(r))),
-                Err(_) if !whole => out.push((
-                    n,
-                    Line::Unreadable(
-                        "an unfinished last line, cut short while it was written (never shown as recorded)"
-                            .into(),
-                    ),
-                )),
+                Err(_) if !whole => out.push((n, Line::Unreadable(Unreadable::TornTail))),
                 Err(e) => match salvage(&line) {
                     Some(r) => {
-                        out.push((
-                            n,
-                            Line::Unreadable(
-                                "half a record (never shown as recorded) before a whole one, which was read"
-                                    .into(),
-                            ),
-                        ));
+                        out.push((n, Line::Unreadable(Unreadable::HalfRecord)));
                         out.push((n, Line::Record(r)));
                     }
-                    None => out.push((n, Line::Unreadable(format!("not a journal record: {e}")))),
+                    None => out.push((n, Line::Unreadable(Unreadable::NotARecord(e.to_string())))),
                 },
             }
         }

@@ -3,7 +3,7 @@
 use std::io;
 
 use super::{Locator, Refusal, prepare};
-use crate::journal::{Journal, Line};
+use crate::journal::{Journal, Line, Unreadable};
 use crate::store::Store;
 use std::path::{Path, PathBuf};
 
@@ -150,7 +150,7 @@ impl Journal {
             let r = match l {
                 Line::Record(r) => r,
                 Line::Unreadable(why) => {
-                    rep.torn_tail |= why.starts_with("an unfinished last line");
+                    rep.torn_tail |= why == Unreadable::TornTail;
                     rep.unreadable.push(format!("{}: {why}", at(n)));
                     continue;
                 }
