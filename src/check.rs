@@ -438,7 +438,7 @@ fn check_item(
         for (name, r) in reviews {
             let f = format!("reviews.{name}");
             match r {
-                Value::Object(r) => check_review(c, r, &f, bench, &models, n_responses, &info),
+                Value::Object(r) => check_review(c, r, &f, &models, n_responses, &info),
                 other => c.wrong_type(&f, "an object", other),
             }
         }

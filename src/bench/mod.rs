@@ -235,13 +235,12 @@ pub(crate) fn check_grade_fields(
     c: &mut Ctx,
     g: &Map<String, Value>,
     f: &str,
-    bench: &str,
     info: &BenchInfo,
 ) -> bool {
     let mut any = chartom::check::fact_grade(c, g, f);
     any |= cvqa::check::grade_fields(c, g, f);
     any |= chartom::check::justification_grade(c, g, f);
-    any |= chartom_qa::check::grade_fields(c, g, f, bench, info);
+    any |= chartom_qa::check::grade_fields(c, g, f, info);
     any
 }
 

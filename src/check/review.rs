@@ -6,7 +6,6 @@ pub(crate) fn check_review(
     c: &mut Ctx,
     r: &Map<String, Value>,
     f: &str,
-    bench: &str,
     models: &[String],
     n_responses: usize,
     info: &BenchInfo,
@@ -43,7 +42,7 @@ pub(crate) fn check_review(
     crate::bench::check_review_fields(c, r, f, info);
 
     // Grades of responses.
-    let top_level = check_grades(c, r, f, bench, info);
+    let top_level = check_grades(c, r, f, info);
     if top_level && n_responses > 1 {
         c.warn(
             f,
@@ -78,7 +77,7 @@ pub(crate) fn check_review(
             }
             match g {
                 Value::Object(g) => {
-                    check_grades(c, g, &mf, bench, info);
+                    check_grades(c, g, &mf, info);
                 }
                 other => c.wrong_type(&mf, "an object", other),
             }
@@ -87,12 +86,6 @@ pub(crate) fn check_review(
 }
 
 /// Check the response-grade fields of `g`; true when it has any.
-pub(crate) fn check_grades(
-    c: &mut Ctx,
-    g: &Map<String, Value>,
-    f: &str,
-    bench: &str,
-    info: &BenchInfo,
-) -> bool {
-    crate::bench::check_grade_fields(c, g, f, bench, info)
+pub(crate) fn check_grades(c: &mut Ctx, g: &Map<String, Value>, f: &str, info: &BenchInfo) -> bool {
+    crate::bench::check_grade_fields(c, g, f, info)
 }

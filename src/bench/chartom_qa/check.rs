@@ -161,13 +161,7 @@ pub(crate) fn item(
 
 /// CharToM-QA's bonus points and penalty among a response's grades `g` at `f`; true
 /// when it has any.
-pub(crate) fn grade_fields(
-    c: &mut Ctx,
-    g: &Map<String, Value>,
-    f: &str,
-    bench: &str,
-    info: &BenchInfo,
-) -> bool {
+pub(crate) fn grade_fields(c: &mut Ctx, g: &Map<String, Value>, f: &str, info: &BenchInfo) -> bool {
     let mut any = false;
     if let Some(b) = c.arr(g, "bonus", &join(f, "bonus")) {
         any = true;
@@ -188,11 +182,8 @@ pub(crate) fn grade_fields(
                         if n == 1 { "" } else { "s" }
                     ),
                 ),
-                (Some(k), None) if k >= 1 => {
-                    if bench == "chartom-qa" {
-                        // the item's bonus points are broken; reported there
-                    }
-                }
+                // The item's bonus points are missing or broken: reported on the item.
+                (Some(k), None) if k >= 1 => {}
                 _ => c.error(
                     &bf,
                     format!("expected a bonus point number ≥ 1, found {}", describe(v)),
