@@ -1,6 +1,7 @@
 //! The CharToM-QA screen: the book, the context at the chosen length, the question and
 //! reference answer; per response its text and the bonus points to tick.
 
+use crate::bench::Benchmark;
 use crate::tui::app::{Effect, Level, Mode};
 use crate::tui::edit::TextEdit;
 use ratatui::style::Modifier;
@@ -42,7 +43,10 @@ pub(crate) fn chartom_qa_lines(state: &State, item: &Item) -> Vec<Line<'static>>
             Span::styled(
                 format!(
                     "[{} switches 0/1000/2000]",
-                    state.keymap.hint(Context::ChartomQa, Action::ContextLength)
+                    state.keymap.hint(
+                        Context::Benchmark(Benchmark::ChartomQa),
+                        Action::ContextLength
+                    )
                 ),
                 t.dim,
             ),
@@ -223,7 +227,7 @@ impl View for ChartomQaView {
     }
 
     fn context(&self) -> Context {
-        Context::ChartomQa
+        Context::Benchmark(Benchmark::ChartomQa)
     }
 
     /// A long context beside the item on a wide screen, scrolled on its own: the context
@@ -241,9 +245,17 @@ impl View for ChartomQaView {
         );
         let title = format!(
             " Context ({len}) · {} switches 0/1000/2000 · {}/{} scroll ",
-            state.keymap.hint(Context::ChartomQa, Action::ContextLength),
-            state.keymap.hint(Context::ChartomQa, Action::ContextDown),
-            state.keymap.hint(Context::ChartomQa, Action::ContextUp)
+            state.keymap.hint(
+                Context::Benchmark(Benchmark::ChartomQa),
+                Action::ContextLength
+            ),
+            state.keymap.hint(
+                Context::Benchmark(Benchmark::ChartomQa),
+                Action::ContextDown
+            ),
+            state
+                .keymap
+                .hint(Context::Benchmark(Benchmark::ChartomQa), Action::ContextUp)
         );
         // the book line, then the context's heading and its text
         let range = 1..2 + lines.len();

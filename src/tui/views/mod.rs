@@ -144,6 +144,14 @@ pub fn view_of(b: Benchmark) -> &'static dyn View {
     }
 }
 
+/// The benchmarks whose view grades with keys of its own: each has a keymap context
+/// (`Context::Benchmark`) and a table of its name in `default-keys.toml`.
+pub fn keyed_benchmarks() -> impl Iterator<Item = Benchmark> {
+    Benchmark::ALL
+        .into_iter()
+        .filter(|&b| view_of(b).context() == Context::Benchmark(b))
+}
+
 /// The view of the current item (the generic one when there is none).
 pub fn current(state: &State) -> &'static dyn View {
     view_of(

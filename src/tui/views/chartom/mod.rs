@@ -1,6 +1,7 @@
 //! The CHARTOM screen: the chart, the FACT question with the human answers' histogram, the
 //! HMI; per response the FACT answer, the MIND prediction and the justification to grade.
 
+use crate::bench::Benchmark;
 use crate::model::JustificationGrade;
 use crate::tui::app::Effect;
 use ratatui::text::{Line, Span};
@@ -218,7 +219,7 @@ impl View for ChartomView {
     }
 
     fn context(&self) -> Context {
-        Context::Chartom
+        Context::Benchmark(Benchmark::Chartom)
     }
 
     fn item_lines(&self, state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {

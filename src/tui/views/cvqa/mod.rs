@@ -1,6 +1,7 @@
 //! The C-VQA screen: the original and counterfactual question pair (two columns when
 //! wide), the fix if any; per response both answers with the rule's grade and overrides.
 
+use crate::bench::Benchmark;
 use crate::tui::app::{Effect, FixState, Level, Mode};
 use crate::tui::edit::TextEdit;
 use ratatui::text::{Line, Span};
@@ -157,7 +158,7 @@ impl View for CvqaView {
     }
 
     fn context(&self) -> Context {
-        Context::Cvqa
+        Context::Benchmark(Benchmark::Cvqa)
     }
 
     fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {

@@ -1,6 +1,7 @@
 //! C-VQA's verification keys that go through a popup: reject with a reason, and fix the
 //! generated question and answer, then say why.
 
+use crate::bench::Benchmark;
 use crate::model::{CvqaReason, CvqaStatus};
 use crate::tui::app::{Effect, Level, Mode, State};
 use crate::tui::edit::TextEdit;
@@ -47,7 +48,9 @@ pub(crate) fn fix(st: &mut State, q: String, a: String) {
         a
     };
     if q == cf.question && a == cf.answer {
-        let accept = st.keymap.hint(Context::Cvqa, Action::Accept);
+        let accept = st
+            .keymap
+            .hint(Context::Benchmark(Benchmark::Cvqa), Action::Accept);
         let msg = if empty.is_empty() {
             format!("nothing changed: use {accept} to accept as it is")
         } else {
