@@ -4,6 +4,8 @@
 use crate::bench::Benchmark;
 use crate::tui::app::{Effect, Level, Mode};
 use crate::tui::edit::TextEdit;
+use crate::tui::overlays::{Outcome, bonus, penalty};
+use crossterm::event::KeyEvent;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
@@ -221,6 +223,41 @@ impl View for ChartomQaView {
                     st.advance_after_grade(fx);
                 }
             }
+            _ => return false,
+        }
+        true
+    }
+
+    /// The penalty's text and a bonus point's number past 9.
+    fn popup_key(&self, st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
+        match &mut st.mode {
+            Mode::Penalty(e) => match penalty::handle_key(e, &st.keymap, k) {
+                Outcome::Close => st.mode = Mode::Normal,
+                Outcome::Submit(t) => {
+                    st.mode = Mode::Normal;
+                    if st.change_grades(fx, |g| g.chartom_qa.set_penalty(Some(&t))) {
+                        st.advance_after_grade(fx);
+                    }
+                }
+                _ => {}
+            },
+            Mode::Bonus(e) => match bonus::handle_key(e, &st.keymap, k) {
+                Outcome::Close => st.mode = Mode::Normal,
+                Outcome::Submit(t) => {
+                    st.mode = Mode::Normal;
+                    let count = st.item().map_or(0, |i| i.bonus_points.len());
+                    match t.parse::<u32>() {
+                        Ok(n) if n >= 1 && n as usize <= count => {
+                            st.change_grades(fx, |g| g.chartom_qa.toggle_bonus(n));
+                        }
+                        _ => st.set_status(
+                            format!("no bonus point {t}: this item has {count} bonus points"),
+                            Level::Warn,
+                        ),
+                    }
+                }
+                _ => {}
+            },
             _ => return false,
         }
         true

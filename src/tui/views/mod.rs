@@ -24,9 +24,10 @@ use ratatui::text::Line;
 use crate::bench::Benchmarks;
 use crate::model::{Benchmark, Item, Response, ResponseGrades, Review};
 use crate::store::Store;
-use crate::tui::app::State;
+use crate::tui::app::{Effect, State};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::summary::{Summary, SummaryBlock};
+use crossterm::event::KeyEvent;
 
 /// A benchmark's screen: what its item and its responses show, what my grade line says,
 /// and which grading keys the footer names first.
@@ -34,12 +35,7 @@ pub trait View: Sync {
     /// The benchmark's own grading keys (its keymap context's actions): what `action`
     /// does to the state. `State::act` keeps the global actions and hands these to the
     /// view of the item. False when `action` is not one of this benchmark's.
-    fn act(
-        &self,
-        _state: &mut State,
-        _action: Action,
-        _fx: &mut Vec<crate::tui::app::Effect>,
-    ) -> bool {
+    fn act(&self, _state: &mut State, _action: Action, _fx: &mut Vec<Effect>) -> bool {
         false
     }
 
@@ -112,6 +108,18 @@ pub trait View: Sync {
         None
     }
 
+    /// A key pressed in one of this view's popups (the `Mode`s its grading keys open):
+    /// what the popup's outcome records. False when the mode is none of its.
+    fn popup_key(&self, _st: &mut State, _k: &KeyEvent, _fx: &mut Vec<Effect>) -> bool {
+        false
+    }
+
+    /// Draw this view's popup of the current mode over the screen, in `area`; false
+    /// when the mode is none of its (the overlays draw theirs).
+    fn draw_popup(&self, _state: &State, _f: &mut Frame, _area: Rect) -> bool {
+        false
+    }
+
     /// The keymap's context whose keys grade this view's items.
     fn context(&self) -> Context {
         Context::Generic
@@ -151,6 +159,24 @@ pub fn keyed_benchmarks() -> impl Iterator<Item = Benchmark> {
         .into_iter()
         .filter(|&b| view_of(b).context() == Context::Benchmark(b))
 }
+
+/// A key in a popup a view opened: the view whose popup it is handles it (`View::popup_key`).
+/// False when no view owns the mode.
+pub(crate) fn popup_key(st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
+    Benchmark::ALL
+        .into_iter()
+        .any(|b| view_of(b).popup_key(st, k, fx))
+}
+
+/// Draw the popup a view opened, if the mode is one (`View::draw_popup`).
+pub(crate) fn draw_popup(state: &State, f: &mut Frame, area: Rect) -> bool {
+    Benchmark::ALL
+        .into_iter()
+        .any(|b| view_of(b).draw_popup(state, f, area))
+}
+
+/// The fix popup's state (C-VQA's), held by `Mode::Fix`.
+pub use cvqa::fix::FixState;
 
 /// The view of the current item (the generic one when there is none).
 pub fn current(state: &State) -> &'static dyn View {

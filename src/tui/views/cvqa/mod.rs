@@ -2,8 +2,12 @@
 //! wide), the fix if any; per response both answers with the rule's grade and overrides.
 
 use crate::bench::Benchmark;
-use crate::tui::app::{Effect, FixState, Level, Mode};
+use crate::tui::app::{Effect, Level, Mode};
 use crate::tui::edit::TextEdit;
+use crossterm::event::KeyEvent;
+use fix::FixState;
+use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 use crate::bench::cvqa::grade as cvqa;
@@ -19,7 +23,10 @@ use crate::tui::views::common::{
 use crate::tui::views::model_line::NOT_VERIFIED;
 use crate::tui::views::status::act;
 
+pub mod fix;
 pub(crate) mod popups;
+pub(crate) mod reason;
+pub mod reject;
 pub mod summary;
 
 pub(crate) fn cvqa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
@@ -155,6 +162,14 @@ impl View for CvqaView {
             _ => return false,
         }
         true
+    }
+
+    fn popup_key(&self, st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
+        popups::key(st, k, fx)
+    }
+
+    fn draw_popup(&self, state: &State, f: &mut Frame, area: Rect) -> bool {
+        popups::draw(state, f, area)
     }
 
     fn context(&self) -> Context {
