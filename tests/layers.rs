@@ -337,8 +337,6 @@ const KNOWN_OFFENDERS: &[(&str, &str)] = &[
     ("tui/app/filter_options.rs", "chartom"),
     ("tui/app/filter_options.rs", "cvqa"),
     ("tui/app/filter_options.rs", "lm_eval"),
-    ("tui/app/recording.rs", "chartom_qa"),
-    ("tui/app/update.rs", "chartom_qa"),
     ("tui/facts.rs", "cvqa"),
     ("tui/facts.rs", "lm_eval"),
     ("tui/views/verdicts.rs", "chartom"),

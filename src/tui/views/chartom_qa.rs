@@ -1,6 +1,8 @@
 //! The CharToM-QA screen: the book, the context at the chosen length, the question and
 //! reference answer; per response its text and the bonus points to tick.
 
+use std::collections::BTreeMap;
+
 use crate::bench::Benchmark;
 use crate::tui::app::{Effect, Level, Mode};
 use crate::tui::edit::TextEdit;
@@ -225,6 +227,28 @@ impl View for ChartomQaView {
             }
             _ => return false,
         }
+        true
+    }
+
+    /// Per model: covered and total bonus points of my grades (the running BPC).
+    fn tally(&self, item: &Item, r: &Review) -> Option<BTreeMap<String, (u64, u64)>> {
+        let n = item.responses.len();
+        let points = item.bonus_points.len();
+        let mut out = BTreeMap::new();
+        for resp in &item.responses {
+            if let Some(b) = r
+                .for_model(&resp.model, n)
+                .and_then(|g| g.chartom_qa.bonus.as_ref())
+            {
+                let (c, t): &mut (u64, u64) = out.entry(resp.model.clone()).or_default();
+                *c += crate::bench::chartom_qa::grade::covered_count(b, points);
+                *t += points as u64;
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    fn keeps_tally(&self) -> bool {
         true
     }
 

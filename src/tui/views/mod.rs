@@ -17,6 +17,8 @@ pub mod model_line;
 pub mod status;
 pub mod verdicts;
 
+use std::collections::BTreeMap;
+
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -120,6 +122,19 @@ pub trait View: Sync {
         false
     }
 
+    /// A running figure of my grades that the view keeps as I grade (CharToM-QA's bonus
+    /// point coverage): per model, (covered, total) in my `review` of `item`. None: it
+    /// keeps none (see `keeps_tally`), or this review adds nothing to it.
+    fn tally(&self, _item: &Item, _review: &Review) -> Option<BTreeMap<String, (u64, u64)>> {
+        None
+    }
+
+    /// Does the view keep a running tally (`tally`)? My reviews of its items in the file
+    /// are then counted when the index arrives.
+    fn keeps_tally(&self) -> bool {
+        false
+    }
+
     /// The keymap's context whose keys grade this view's items.
     fn context(&self) -> Context {
         Context::Generic
@@ -158,6 +173,13 @@ pub fn keyed_benchmarks() -> impl Iterator<Item = Benchmark> {
     Benchmark::ALL
         .into_iter()
         .filter(|&b| view_of(b).context() == Context::Benchmark(b))
+}
+
+/// The benchmarks whose view keeps a running tally of my grades (`View::keeps_tally`).
+pub fn tallied_benchmarks() -> impl Iterator<Item = Benchmark> {
+    Benchmark::ALL
+        .into_iter()
+        .filter(|&b| view_of(b).keeps_tally())
 }
 
 /// A key in a popup a view opened: the view whose popup it is handles it (`View::popup_key`).
