@@ -339,9 +339,6 @@ const KNOWN_OFFENDERS: &[(&str, &str)] = &[
     ("tui/app/filter_options.rs", "lm_eval"),
     ("tui/facts.rs", "cvqa"),
     ("tui/facts.rs", "lm_eval"),
-    ("tui/views/verdicts.rs", "chartom"),
-    ("tui/views/verdicts.rs", "chartom_qa"),
-    ("tui/views/verdicts.rs", "cvqa"),
 ];
 
 /// (file, benchmark) for every production file that names a benchmark outside its

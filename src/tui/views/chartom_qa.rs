@@ -22,6 +22,7 @@ use crate::tui::views::View;
 use crate::tui::views::common::{heading, kv, mark, my_grades_for, text_lines};
 use crate::tui::views::model_line::NOT_GRADED;
 use crate::tui::views::status::act;
+use crate::tui::views::verdicts::Field;
 
 pub(crate) fn chartom_qa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
     let t = &state.theme;
@@ -452,5 +453,28 @@ impl SummaryBlock for QaStats {
                 ]));
             }
         }
+    }
+}
+
+/// My bonus points of a response, in the verdicts and the adjudication table (listed in
+/// `views::GRADE_FIELDS`).
+pub(crate) fn bonus_field(g: &ResponseGrades) -> Field {
+    Field {
+        label: "bonus",
+        cell: g.chartom_qa.bonus.as_ref().map(|b| format!("{b:?}")),
+        line: g.chartom_qa.bonus.as_ref().map(|b| format!("bonus {b:?}")),
+    }
+}
+
+/// My penalty of a response (`Some(None)`: none), as `bonus_field`.
+pub(crate) fn penalty_field(g: &ResponseGrades) -> Field {
+    let p = g.chartom_qa.penalty.as_ref();
+    Field {
+        label: "penalty",
+        cell: p.map(|p| p.clone().unwrap_or_else(|| "none".into())),
+        line: p.map(|p| match p {
+            Some(p) => format!("penalty “{}”", truncate(p, 30)),
+            None => "no penalty".into(),
+        }),
     }
 }

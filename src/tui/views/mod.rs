@@ -29,6 +29,7 @@ use crate::store::Store;
 use crate::tui::app::{Effect, State};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::summary::{Summary, SummaryBlock};
+use crate::tui::views::verdicts::Field;
 use crossterm::event::KeyEvent;
 
 /// A benchmark's screen: what its item and its responses show, what my grade line says,
@@ -196,6 +197,38 @@ pub(crate) fn draw_popup(state: &State, f: &mut Frame, area: Rect) -> bool {
         .into_iter()
         .any(|b| view_of(b).draw_popup(state, f, area))
 }
+
+/// Each benchmark's item-level review fields, in the order the verdicts under an item
+/// and the adjudication table give them (whatever the item's benchmark: a stray field
+/// shows too).
+pub(crate) const REVIEW_FIELDS: &[fn(&Review) -> Field] = &[
+    cvqa::verdicts::status,
+    cvqa::verdicts::reason,
+    cvqa::verdicts::reason_text,
+    cvqa::verdicts::fixed_question,
+    cvqa::verdicts::fixed_answer,
+];
+
+/// Each benchmark's grades of a response, in the adjudication table's order.
+pub(crate) const GRADE_FIELDS: &[fn(&ResponseGrades) -> Field] = &[
+    chartom::verdicts::justification,
+    chartom::verdicts::fact,
+    chartom_qa::bonus_field,
+    chartom_qa::penalty_field,
+    cvqa::verdicts::original,
+    cvqa::verdicts::counterfactual,
+];
+
+/// The same on a reviewer's line under the item: CHARTOM's FACT after CharToM-QA's
+/// grades, as the line has always given them.
+pub(crate) const GRADE_FIELDS_LINE: &[fn(&ResponseGrades) -> Field] = &[
+    chartom::verdicts::justification,
+    chartom_qa::bonus_field,
+    chartom_qa::penalty_field,
+    chartom::verdicts::fact,
+    cvqa::verdicts::original,
+    cvqa::verdicts::counterfactual,
+];
 
 /// The fix popup's state (C-VQA's), held by `Mode::Fix`.
 pub use cvqa::fix::FixState;

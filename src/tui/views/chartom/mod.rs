@@ -23,6 +23,7 @@ pub mod grading;
 pub mod histogram;
 pub mod hmi_plot;
 pub mod summary;
+pub(crate) mod verdicts;
 
 pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
     let t = &state.theme;

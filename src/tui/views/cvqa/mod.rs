@@ -28,6 +28,7 @@ pub(crate) mod popups;
 pub(crate) mod reason;
 pub mod reject;
 pub mod summary;
+pub(crate) mod verdicts;
 
 pub(crate) fn cvqa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
     let (o, c) = cvqa_columns(state, item);
