@@ -334,11 +334,6 @@ const KNOWN_OFFENDERS: &[(&str, &str)] = &[
     ("team/agree.rs", "chartom_qa"),
     ("team/agree/text.rs", "chartom_qa"),
     // The reviewer.
-    ("tui/app/filter_options.rs", "chartom"),
-    ("tui/app/filter_options.rs", "cvqa"),
-    ("tui/app/filter_options.rs", "lm_eval"),
-    ("tui/facts.rs", "cvqa"),
-    ("tui/facts.rs", "lm_eval"),
 ];
 
 /// (file, benchmark) for every production file that names a benchmark outside its

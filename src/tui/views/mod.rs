@@ -23,10 +23,11 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
-use crate::bench::Benchmarks;
+use crate::bench::{Benchmarks, Facet};
 use crate::model::{Benchmark, Item, Response, ResponseGrades, Review};
 use crate::store::Store;
 use crate::tui::app::{Effect, State};
+use crate::tui::facts::ReviewStatus;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::summary::{Summary, SummaryBlock};
 use crate::tui::views::verdicts::Field;
@@ -136,6 +137,18 @@ pub trait View: Sync {
         false
     }
 
+    /// The verification statuses its reviews give, for the filter menu of a file with
+    /// items of its benchmark (`views::review_status` reads them from a review).
+    fn statuses(&self) -> Vec<ReviewStatus> {
+        Vec::new()
+    }
+
+    /// The flag facets (`views::is_flag`) the filter menu offers for a file with items
+    /// of its benchmark.
+    fn flags(&self) -> &'static [Facet] {
+        &[]
+    }
+
     /// The keymap's context whose keys grade this view's items.
     fn context(&self) -> Context {
         Context::Generic
@@ -229,6 +242,44 @@ pub(crate) const GRADE_FIELDS_LINE: &[fn(&ResponseGrades) -> Field] = &[
     cvqa::verdicts::original,
     cvqa::verdicts::counterfactual,
 ];
+
+/// The registry's facets (`bench::Facet`), in its order: the filter menu's order of
+/// their groups, and the index's (`facts::Kind::Facet`).
+pub(crate) const FACETS: [Facet; 6] = [
+    Facet::SuspectKey,
+    Facet::ChartType,
+    Facet::Version,
+    Facet::Dimension,
+    Facet::Group,
+    Facet::LmEvalFilter,
+];
+
+/// A facet that is a flag (no value; its name is empty): the filter menu offers it with
+/// the progress filters, for a file with items of a benchmark whose view names it
+/// (`View::flags`). The others are offered per value, after the benchmarks.
+pub(crate) const fn is_flag(f: Facet) -> bool {
+    matches!(f, Facet::SuspectKey)
+}
+
+/// A facet's option in the filter menu: its label there and its name on the status line.
+pub(crate) fn facet_words(f: Facet, value: &str) -> (String, String) {
+    match f {
+        Facet::SuspectKey => (
+            "suspect answer key (far from the humans')".into(),
+            "suspect key".into(),
+        ),
+        Facet::ChartType => (format!("chart type {value}"), value.into()),
+        Facet::Version => (format!("version {value}"), value.into()),
+        Facet::Dimension => (format!("dimension {value}"), value.into()),
+        Facet::Group => (format!("group {value}"), value.into()),
+        Facet::LmEvalFilter => (format!("lm-eval filter {value}"), format!("filter {value}")),
+    }
+}
+
+/// The verification status a review gives, whatever the item's benchmark (C-VQA's).
+pub(crate) fn review_status(r: &Review) -> Option<ReviewStatus> {
+    cvqa::verdicts::status_of(r)
+}
 
 /// The fix popup's state (C-VQA's), held by `Mode::Fix`.
 pub use cvqa::fix::FixState;

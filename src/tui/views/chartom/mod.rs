@@ -219,6 +219,10 @@ impl View for ChartomView {
         crate::tui::views::Target::Response
     }
 
+    fn flags(&self) -> &'static [crate::bench::Facet] {
+        &[crate::bench::Facet::SuspectKey]
+    }
+
     fn context(&self) -> Context {
         Context::Benchmark(Benchmark::Chartom)
     }

@@ -177,6 +177,10 @@ impl View for CvqaView {
         Context::Benchmark(Benchmark::Cvqa)
     }
 
+    fn statuses(&self) -> Vec<crate::tui::facts::ReviewStatus> {
+        CvqaStatus::ALL.map(Into::into).to_vec()
+    }
+
     fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
         cvqa_lines(state, item)
     }

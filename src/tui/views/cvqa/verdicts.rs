@@ -1,7 +1,9 @@
 //! C-VQA's fields in the verdicts under an item and in the adjudication table (listed in
 //! `views::REVIEW_FIELDS` and `views::GRADE_FIELDS`).
 
+use crate::bench::cvqa::fields::CvqaStatus;
 use crate::model::{ResponseGrades, Review};
+use crate::tui::facts::ReviewStatus;
 use crate::tui::views::common::shown_fix;
 use crate::tui::views::verdicts::{Field, correct_or_wrong};
 
@@ -69,4 +71,18 @@ pub(crate) fn counterfactual(g: &ResponseGrades) -> Field {
             .counterfactual_correct
             .map(|c| format!("cf {}", tick(c))),
     }
+}
+
+impl From<CvqaStatus> for ReviewStatus {
+    fn from(s: CvqaStatus) -> ReviewStatus {
+        ReviewStatus {
+            name: s.name(),
+            done: s.done(),
+        }
+    }
+}
+
+/// The verification status of review `r`.
+pub(crate) fn status_of(r: &Review) -> Option<ReviewStatus> {
+    r.cvqa.status.map(ReviewStatus::from)
 }
