@@ -29,6 +29,7 @@ use disagree::AutoGrades;
 
 pub mod chartom;
 pub mod chartom_qa;
+pub(crate) mod check;
 pub mod cvqa;
 mod disagree;
 pub mod generic;
@@ -111,6 +112,43 @@ pub(crate) fn merge_identity(obj: &Map<String, Value>) -> Option<(String, String
 /// The words of [`merge_identity`]'s rules, for `verdict merge`'s messages.
 pub(crate) const MERGE_IDENTITIES: &str =
     "an lm-eval sample by its doc_id and filter, a CharToM-QA evaluation line by its content";
+
+/// The bundled samples `verdict` without a file suggests trying.
+pub const SAMPLES: [&str; 3] = [
+    "sample-data/cvqa.jsonl",
+    "sample-data/chartom.jsonl",
+    "sample-data/chartom-qa.jsonl",
+];
+
+/// `verdict import`: the benchmarks whose authors' files verdict turns into a result set,
+/// each with its own command line (`bench/<name>/import/command.rs`).
+#[derive(clap::Subcommand, Debug)]
+pub enum ImportSource {
+    /// C-VQA: question CSVs and model-output CSVs, merged by row into items.
+    ///
+    /// Each CSV is either bare questions (img_path,query,answer,new query,new answer,type)
+    /// or a model's output (the same plus response,new_response). CSVs of the same split
+    /// (real: direct/indirect/boolean; synthetic: abs_counting_1..6) must describe the same
+    /// questions row by row; the real and the synthetic set may be imported together.
+    /// Item ids are `<split>-<row>` (e.g. `real-00017`).
+    Cvqa(cvqa::import::command::Args),
+    /// CHARTOM: the folder its authors distribute on request.
+    ///
+    /// DIR holds FACT_questions/<chart id>.txt, FACT_answer_keys.csv,
+    /// chart_manipulations.csv and chart_images/<chart id>.png. See docs/import.md for the
+    /// optional model answers, human answers, strategies and HMI files.
+    Chartom(chartom::import::command::Args),
+}
+
+impl ImportSource {
+    /// Read the sources, write the result set, and say what to print.
+    pub fn run(self) -> anyhow::Result<crate::import::Imported> {
+        match self {
+            ImportSource::Cvqa(a) => cvqa::import::command::run(a),
+            ImportSource::Chartom(a) => chartom::import::command::run(a),
+        }
+    }
+}
 
 /// The registry's parse step above the store: a result set's items read into their typed
 /// view, with what their file leaves unnamed named from its path.
