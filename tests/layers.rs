@@ -19,7 +19,7 @@ fn files(dir: &Path, base: &Path, out: &mut Vec<PathBuf>) {
         } else if p.extension().is_some_and(|x| x == "rs") {
             let rel = p.strip_prefix(base).unwrap().to_path_buf();
             let name = rel.file_name().unwrap().to_string_lossy().to_string();
-            if name == "tests.rs" || name == "test_support.rs" {
+            if name == "tests.rs" || name.ends_with("_tests.rs") || name == "test_support.rs" {
                 continue;
             }
             out.push(rel);
@@ -167,12 +167,23 @@ fn the_layers_import_one_way() {
     for (file, from, to) in arrows() {
         let benchmark = from.starts_with("bench/") && from != "bench/kit";
         let up = match from.as_str() {
-            // The kit is below every benchmark and the registry.
-            "bench/kit" => to == "bench" || to.starts_with("bench/") && to != "bench/kit",
+            // The kit is below every benchmark and the registry; it may name the item, which
+            // holds each benchmark's fields (`bench/item.rs`).
+            "bench/kit" => {
+                to == "bench" || to.starts_with("bench/") && to != "bench/kit" && to != "bench/item"
+            }
             _ if benchmark => MACHINERY.contains(&to.as_str()) || FRONT_ENDS.contains(&to.as_str()),
             "bench" => MACHINERY.contains(&to.as_str()) || FRONT_ENDS.contains(&to.as_str()),
             // The journal is the log file and its lock, below every reader of it.
             "journal" => !["store", "model", "hash", "sanitize", "perms"].contains(&to.as_str()),
+            // The typed views' helpers and the file: below the registry that lists every
+            // benchmark's fields.
+            "model" | "store" => {
+                to == "bench"
+                    || to.starts_with("bench/")
+                    || MACHINERY.contains(&to.as_str())
+                    || FRONT_ENDS.contains(&to.as_str())
+            }
             "grade" | "import" | "hash" | "sanitize" | "perms" | "out" => {
                 MACHINERY.contains(&to.as_str())
                     || FRONT_ENDS.contains(&to.as_str())
@@ -309,31 +320,25 @@ fn names_benchmark(text: &str, b: &str) -> bool {
 /// (issue 17): (file, benchmark). This list only shrinks: an entry that no longer
 /// offends fails the test until it is taken out.
 const KNOWN_OFFENDERS: &[(&str, &str)] = &[
-    // The domain side (model, checks, resolution, review, CLI, teams).
+    // The domain side. The registry's files beside bench/mod.rs (bench/check.rs, item.rs,
+    // resolve.rs, disagree.rs) are listed here until they count as the registry
+    // (REGISTRIES) or name no benchmark.
+    ("bench/check.rs", "chartom"),
+    ("bench/check.rs", "chartom_qa"),
+    ("bench/check.rs", "cvqa"),
+    ("bench/check.rs", "lm_eval"),
     ("bench/cvqa/check.rs", "chartom"),
     ("bench/disagree.rs", "chartom"),
     ("bench/disagree.rs", "chartom_qa"),
     ("bench/disagree.rs", "cvqa"),
-    ("check.rs", "chartom"),
-    ("check.rs", "chartom_qa"),
-    ("check.rs", "cvqa"),
-    ("check.rs", "lm_eval"),
-    ("cli/import.rs", "chartom"),
-    ("cli/import.rs", "cvqa"),
-    ("cli/review.rs", "chartom"),
-    ("cli/review.rs", "chartom_qa"),
-    ("cli/review.rs", "cvqa"),
-    ("grade/resolve.rs", "chartom"),
-    ("grade/resolve.rs", "chartom_qa"),
-    ("grade/resolve.rs", "cvqa"),
-    ("model.rs", "chartom"),
-    ("model.rs", "chartom_qa"),
-    ("model.rs", "cvqa"),
-    ("review.rs", "chartom_qa"),
-    ("review.rs", "cvqa"),
+    ("bench/item.rs", "chartom"),
+    ("bench/item.rs", "chartom_qa"),
+    ("bench/item.rs", "cvqa"),
+    ("bench/resolve.rs", "chartom"),
+    ("bench/resolve.rs", "chartom_qa"),
+    ("bench/resolve.rs", "cvqa"),
     ("team/agree.rs", "chartom_qa"),
     ("team/agree/text.rs", "chartom_qa"),
-    // The reviewer.
 ];
 
 /// (file, benchmark) for every production file that names a benchmark outside its
@@ -403,8 +408,11 @@ fn the_name_rule_reads_code_only() {
     assert!(!names_benchmark("Benchmark::ChartomQa", "chartom"));
     assert!(names_benchmark("x.lm_eval", "lm_eval"));
     // Every benchmark folder has its names here.
-    for b in bench_modules() {
-        if ["kit", "disagree", "generic"].contains(&b.as_str()) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bench");
+    for e in fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        let b = e.file_name().to_string_lossy().to_string();
+        if !e.path().is_dir() || ["kit", "generic"].contains(&b.as_str()) {
             continue;
         }
         assert!(NAMES.iter().any(|(n, _)| *n == b), "no names for bench/{b}");

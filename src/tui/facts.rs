@@ -6,11 +6,12 @@
 //! a model's answer being wrong, …) is one bit set over the items. A filter is then a few
 //! word-wise ORs and ANDs, and the count of every option a few popcounts.
 
+use crate::bench::Items;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::bench::Facet;
-use crate::model::Item;
+use crate::bench::Item;
 use crate::store::Store;
 use crate::tui::views::{FACETS, is_flag, review_status};
 

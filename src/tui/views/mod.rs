@@ -23,8 +23,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
-use crate::bench::{Benchmarks, Facet};
-use crate::model::{Benchmark, Item, Response, ResponseGrades, Review};
+use crate::bench::{Benchmark, Benchmarks, Facet, Item, Response, ResponseGrades, Review};
 use crate::store::Store;
 use crate::tui::app::{Effect, State};
 use crate::tui::facts::ReviewStatus;

@@ -1,7 +1,7 @@
 //! CHARTOM's grades in the verdicts under an item and in the adjudication table (listed
 //! in `views::GRADE_FIELDS`).
 
-use crate::model::ResponseGrades;
+use crate::bench::ResponseGrades;
 use crate::tui::views::verdicts::{Field, correct_or_wrong};
 
 pub(crate) fn justification(g: &ResponseGrades) -> Field {

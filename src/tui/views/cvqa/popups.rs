@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 
 use super::{fix, reject};
 use crate::bench::Benchmark;
-use crate::model::{CvqaReason, CvqaStatus};
+use crate::bench::cvqa::fields::{CvqaReason, CvqaStatus};
 use crate::tui::app::{Effect, Level, Mode, State};
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context};

@@ -2,7 +2,7 @@
 //! `views::REVIEW_FIELDS` and `views::GRADE_FIELDS`).
 
 use crate::bench::cvqa::fields::CvqaStatus;
-use crate::model::{ResponseGrades, Review};
+use crate::bench::{ResponseGrades, Review};
 use crate::tui::facts::ReviewStatus;
 use crate::tui::views::common::shown_fix;
 use crate::tui::views::verdicts::{Field, correct_or_wrong};
