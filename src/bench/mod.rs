@@ -442,8 +442,23 @@ impl Sums {
 pub(crate) struct AgreementVariables {
     cvqa: cvqa::agree::Variables,
     chartom: chartom::agree::Variables,
-    pub(crate) chartom_qa: chartom_qa::agree::Variables,
+    chartom_qa: chartom_qa::agree::Variables,
     other: generic::agree::Variables,
+}
+
+/// The variables an LLM judge rated beside the reviewers, and how many responses it
+/// judged (for the human-vs-judge figures of `verdict agree`).
+pub(crate) struct JudgeVariables<'a> {
+    /// The benchmark whose responses carry the judge's grading.
+    pub(crate) benchmark: Benchmark,
+    /// The bonus points covered, with the judge as one more rater.
+    pub(crate) bonus: &'a Variable,
+    /// The penalty present, with the judge as one more rater.
+    pub(crate) penalty: &'a Variable,
+    /// Responses with a judge grading.
+    pub(crate) judged: usize,
+    /// Of which the judge's bonus could not be parsed.
+    pub(crate) unparsable: usize,
 }
 
 impl AgreementVariables {
@@ -465,5 +480,17 @@ impl AgreementVariables {
         v.extend(self.chartom_qa.human());
         v.extend(self.other.human());
         v
+    }
+
+    /// What the LLM judge rated (CharToM-QA's), `None` when no response had a judge.
+    pub(crate) fn judge(&self) -> Option<JudgeVariables<'_>> {
+        let q = &self.chartom_qa;
+        (q.judged > 0).then_some(JudgeVariables {
+            benchmark: Benchmark::ChartomQa,
+            bonus: &q.j_bonus,
+            penalty: &q.j_penalty,
+            judged: q.judged,
+            unparsable: q.unparsable,
+        })
     }
 }

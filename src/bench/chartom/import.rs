@@ -24,8 +24,7 @@ use crate::bench::chartom::grade::hmi_from_fact;
 use crate::import::{ImagePaths, ImportError, Table, TableRow, path_string, read_file, strip_bom};
 
 pub mod command;
-mod question;
-pub use question::*;
+pub use crate::bench::kit::question::*;
 mod keys;
 pub use keys::*;
 mod read;
