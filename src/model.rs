@@ -194,6 +194,9 @@ pub struct Review {
     /// C-VQA: the verification of the item's generated question (flat in the review).
     #[serde(flatten)]
     pub cvqa: crate::bench::cvqa::fields::Verification,
+    /// Inspect: verdicts on scorers other than the headline one (`scorers`).
+    #[serde(flatten)]
+    pub inspect: crate::bench::inspect::fields::Grades,
 
     /// Response grades (single-response items); see `models` for several.
     #[serde(flatten)]

@@ -118,6 +118,7 @@ pub fn has_content(r: &Review) -> bool {
         || r.cvqa.fixed_answer.is_some()
         || r.cvqa.reason.is_some()
         || r.cvqa.reason_text.is_some()
+        || !r.inspect.is_empty()
         || !r.grades.is_empty()
         || r.models.values().any(|g| !g.is_empty())
 }

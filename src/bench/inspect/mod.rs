@@ -13,7 +13,9 @@
 
 pub(crate) mod check;
 pub mod edit;
+pub mod fields;
 pub mod log;
+pub mod review;
 pub mod sample;
 pub mod spec;
 pub mod stats;
@@ -22,6 +24,8 @@ pub mod zip;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_scorers;
 
 /// The key of a line made from a sample (`log::line_of`): what it holds of the sample.
 pub const LINE_KEY: &str = "inspect_sample";

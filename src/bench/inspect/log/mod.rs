@@ -481,7 +481,27 @@ fn line_of(s: &Value, headline: &str, run: &Value, harness: &Value) -> String {
             "edits": edits,
         }));
         if name == headline {
-            reviews = reviews_of(sc);
+            for (who, r) in reviews_of(sc) {
+                let merged = reviews.entry(who).or_insert_with(|| json!({}));
+                if let (Some(m), Value::Object(r)) = (merged.as_object_mut(), r) {
+                    for (k, v) in r {
+                        m.insert(k, v);
+                    }
+                }
+            }
+        } else {
+            // A verdict on another scorer: `scorers.<name>` of its author's review (an
+            // adjudicator's mark is the headline's only).
+            for (who, mut r) in reviews_of(sc) {
+                if let Some(o) = r.as_object_mut() {
+                    o.shift_remove("final");
+                }
+                let merged = reviews.entry(who).or_insert_with(|| json!({}));
+                if merged.get("scorers").is_none() {
+                    merged["scorers"] = json!({});
+                }
+                merged["scorers"][name.as_str()] = r;
+            }
         }
     }
     let id = s.get("id").cloned().unwrap_or(Value::Null);
@@ -519,19 +539,29 @@ fn line_reviews(text: &str) -> Map<String, Value> {
         .unwrap_or_default()
 }
 
-/// Do two reviews say the same to Inspect (verdict, time, note)?
-fn same_edit(a: &Value, b: &Value) -> bool {
-    let at = |v: &Value| {
-        v.get("at")
-            .and_then(Value::as_str)
-            .and_then(|s| {
-                time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).ok()
-            })
-            .map(|t| t.unix_timestamp_nanos())
+/// What a review says of one scorer: the review's own `verdict`, `note`, `at` and `final`
+/// for the headline scorer, `scorers.<name>` for another; `None` when it gives that
+/// scorer neither a verdict nor a note.
+fn part(r: &Value, headline: &str, scorer: &str) -> Option<Value> {
+    let p = if scorer == headline {
+        let mut m = Map::new();
+        for k in ["verdict", "note", "at", "final"] {
+            if let Some(v) = r.get(k).filter(|v| !v.is_null()) {
+                m.insert(k.into(), v.clone());
+            }
+        }
+        Value::Object(m)
+    } else {
+        r.get("scorers")?.get(scorer)?.clone()
     };
+    let said = |k: &str| p.get(k).is_some_and(|v| !v.is_null());
+    (said("verdict") || said("note")).then_some(p)
+}
+
+/// Do two verdicts on one scorer say the same to Inspect (verdict, note, the final mark)?
+/// The time is not compared: the review's `at` moves with any change to the review (a
+/// verdict on another scorer too), and the same verdict given again is no new edit.
+fn same_edit(a: &Value, b: &Value) -> bool {
     let fin = |v: &Value| v.get("final") == Some(&Value::Bool(true));
-    a.get("verdict") == b.get("verdict")
-        && a.get("note") == b.get("note")
-        && at(a) == at(b)
-        && fin(a) == fin(b)
+    a.get("verdict") == b.get("verdict") && a.get("note") == b.get("note") && fin(a) == fin(b)
 }
