@@ -37,10 +37,9 @@ pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
                 clean(scorer),
                 clean(m),
                 four(v.as_f64()),
-                if *scorer == x.scorer && (m == "accuracy" || m == "mean") {
-                    four(x.corrected_accuracy)
-                } else {
-                    "not corrected".into()
+                match x.scorers.get(scorer) {
+                    Some(f) if m == "accuracy" || m == "mean" => four(f.corrected_accuracy),
+                    _ => "not corrected".into(),
                 },
             ]);
         }
@@ -52,25 +51,34 @@ pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
             &rows,
         );
     }
-    let verdicts = x
-        .verdicts
+    // The headline scorer first, then every other scorer with a verdict on it.
+    let others = x
+        .scorers
         .iter()
-        .map(|(k, n)| format!("{} {n}", clean(k)))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let _ = writeln!(
-        o,
-        "{}: accuracy as scored {}, in the log now {}, corrected {}; {} of {} items reviewed ({})",
-        clean(&x.scorer),
-        four(x.scorer_accuracy),
-        four(x.log_accuracy),
-        four(x.corrected_accuracy),
-        x.reviewed,
-        x.items,
-        if verdicts.is_empty() {
-            "none".into()
-        } else {
-            verdicts
-        }
-    );
+        .filter(|(name, f)| **name != x.scorer && f.reviewed > 0);
+    let head = x.scorers.get(&x.scorer).map(|f| (&x.scorer, f));
+    for (name, f) in head.into_iter().chain(others) {
+        let verdicts = f
+            .verdicts
+            .iter()
+            .map(|(k, n)| format!("{} {n}", clean(k)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = writeln!(
+            o,
+            "{}{}: accuracy as scored {}, in the log now {}, corrected {}; {} of {} items reviewed on it ({})",
+            clean(name),
+            if *name == x.scorer { " (headline)" } else { "" },
+            four(f.scorer_accuracy),
+            four(f.log_accuracy),
+            four(f.corrected_accuracy),
+            f.reviewed,
+            x.items,
+            if verdicts.is_empty() {
+                "none".into()
+            } else {
+                verdicts
+            }
+        );
+    }
 }

@@ -25,6 +25,7 @@ pub enum Context {
     #[strum(to_string = "chartom-qa", serialize = "chartom_qa")]
     ChartomQa,
     Cvqa,
+    Inspect,
     #[strum(to_string = "generic", serialize = "other")]
     Generic,
     // Overlays: only their own keys reach them.
@@ -50,6 +51,7 @@ impl Context {
             Context::Chartom => "CHARTOM",
             Context::ChartomQa => "CharToM-QA",
             Context::Cvqa => "C-VQA",
+            Context::Inspect => "Inspect AI",
             Context::Generic => "Other benchmarks",
             Context::Help => "Help",
             Context::Summary => "Summary",
@@ -74,6 +76,7 @@ impl Context {
                 | Context::Chartom
                 | Context::ChartomQa
                 | Context::Cvqa
+                | Context::Inspect
                 | Context::Generic
         )
     }

@@ -295,18 +295,30 @@ impl Container for Log {
     }
 
     fn describe(&self) -> String {
-        match self.kind {
-            Kind::Eval(_) => format!(
-                "an Inspect AI .eval log ({} samples × epochs; verdicts on scorer {})",
-                self.samples.len(),
-                self.headline
-            ),
-            Kind::Json(_) => format!(
-                "an Inspect AI .json log ({} samples × epochs; verdicts on scorer {})",
-                self.samples.len(),
-                self.headline
-            ),
-        }
+        let format = match self.kind {
+            Kind::Eval(_) => "eval",
+            Kind::Json(_) => "json",
+        };
+        let others: Vec<String> = self
+            .header
+            .pointer("/results/scores")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.get("name").and_then(Value::as_str))
+            .filter(|n| *n != self.headline)
+            .map(str::to_string)
+            .collect();
+        format!(
+            "an Inspect AI .{format} log ({} samples × epochs; verdicts on scorer {}{})",
+            self.samples.len(),
+            self.headline,
+            if others.is_empty() {
+                String::new()
+            } else {
+                format!(" (the headline) or {}", others.join(", "))
+            }
+        )
     }
 }
 
