@@ -3,19 +3,21 @@
 //!
 //! Each item is read as JSON and walked field by field (so one bad field does not hide
 //! the next), against docs/format.md's rules for its benchmark; the typed loader
-//! ([`crate::model::Item::parse`]) runs too, so a file that checks clean also loads.
+//! ([`crate::bench::Item::parse`]) runs too, so a file that checks clean also loads.
 //! Severities: an *error* makes the item unusable or wrong for grading; a *warning* is
 //! suspicious but usable (a missing image, a judge's `"Null"` bonus); a *notice* is
 //! information (no id, an unknown benchmark, a pending verdict journal).
 
+use crate::bench::Items;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::bench::{Benchmark, Item};
 use crate::journal::Journal;
-use crate::model::{Benchmark, Item, kind};
+use crate::model::kind;
 use crate::sanitize::quote;
 use crate::store::{ItemError, Store, StoreError};
 
@@ -151,7 +153,7 @@ pub fn check_store_with(store: &Store, opts: Options) -> Report {
     let mut ids: HashMap<String, u32> = HashMap::new();
     let mut images: HashMap<String, Option<&'static str>> = HashMap::new();
     // An evaluation line without `model` is named from the file, as the loader does.
-    let eval_model = crate::model::eval_model_name(store.naming_path());
+    let eval_model = crate::bench::chartom_qa::eval::eval_model_name(store.naming_path());
     for i in 0..store.len() {
         let line = store.line(i);
         let fallback = store.fallback_id(i);
@@ -272,7 +274,7 @@ pub fn review_errors(item: &Value, reviewer: &str, review: &Value, file: &Path) 
         &one,
         Options { images: false },
         Path::new("."),
-        crate::model::eval_model_name(file).as_deref(),
+        crate::bench::chartom_qa::eval::eval_model_name(file).as_deref(),
         &mut HashMap::new(),
     );
     problems
@@ -421,7 +423,7 @@ fn check_item(
         let m = match obj.get("model") {
             Some(Value::String(s)) => s.clone(),
             _ => eval_model
-                .unwrap_or(crate::model::EVAL_DEFAULT_MODEL)
+                .unwrap_or(crate::bench::chartom_qa::eval::EVAL_DEFAULT_MODEL)
                 .to_string(),
         };
         models.push(m);

@@ -5,7 +5,7 @@
 //! calls these; what each key writes is specified in docs/format.md ("What the default
 //! keys write").
 
-use crate::model::{Item, Response, ResponseGrades, Review};
+use crate::bench::{Item, Response, ResponseGrades, Review};
 
 /// Change the grades of `model`'s response: top level on an item with one response,
 /// under `models.<model>` otherwise (docs/format.md, change #12).

@@ -23,7 +23,7 @@ use crate::bench::kit::agree::{ItemRatings, Variable};
 use crate::bench::kit::check::{BenchInfo, Ctx};
 use crate::bench::kit::row::Row;
 use crate::bench::kit::sums::ResolutionCounts;
-use crate::model::{FieldError, Item, Response, ResponseGrades, Review};
+use crate::model::FieldError;
 use crate::store::Store;
 use disagree::AutoGrades;
 
@@ -33,13 +33,16 @@ pub mod cvqa;
 mod disagree;
 pub mod generic;
 pub mod inspect;
+pub mod item;
 pub mod kit;
 pub mod lm_eval;
+pub mod resolve;
 
 pub use disagree::{
     disagreement, disagreement_and_adjudication, needs_adjudication, reviewers_disagree,
 };
 
+pub use item::{Item, Response, ResponseGrades, Review};
 pub use kit::benchmark::Benchmark;
 
 /// Register the container file formats of the benchmarks with the store (once, at
@@ -108,6 +111,34 @@ pub(crate) fn merge_identity(obj: &Map<String, Value>) -> Option<(String, String
 /// The words of [`merge_identity`]'s rules, for `verdict merge`'s messages.
 pub(crate) const MERGE_IDENTITIES: &str =
     "an lm-eval sample by its doc_id and filter, a CharToM-QA evaluation line by its content";
+
+/// The registry's parse step above the store: a result set's items read into their typed
+/// view, with what their file leaves unnamed named from its path.
+pub trait Items {
+    /// Parse item `i` into its typed view.
+    fn item(&self, i: usize) -> Result<Item, crate::store::ItemError>;
+    /// What the file's path tells about its items (the model of an lm-eval samples file,
+    /// its run's results file), worked out once per store and origin.
+    fn file_info(&self) -> std::sync::Arc<FileInfo>;
+}
+
+impl Items for Store {
+    fn item(&self, i: usize) -> Result<Item, crate::store::ItemError> {
+        let text = self.raw(i)?;
+        match Item::parse(text) {
+            Ok(mut it) => {
+                it.name_from_file(&self.file_info());
+                Ok(it)
+            }
+            Err(fe) => Err(crate::store::classify_parse_error(text, fe)),
+        }
+    }
+
+    fn file_info(&self) -> std::sync::Arc<FileInfo> {
+        self.naming_memo(FileInfo::of)
+            .unwrap_or_else(|| std::sync::Arc::new(FileInfo::of(self.naming_path())))
+    }
+}
 
 /// What a file's path tells about the lines in a benchmark's own layout, worked out once
 /// when the file is opened (the model a CharToM-QA evaluation file or an lm-eval samples
@@ -337,7 +368,7 @@ impl Sums {
             Benchmark::Cvqa => self.cvqa.add(it, resolution),
             Benchmark::Chartom => self.chartom.add(store, i, it, resolution),
             Benchmark::ChartomQa => self.chartom_qa.add(it, resolution),
-            Benchmark::LmEval => self.lm_eval.add_item(it, store.file_info(), resolution),
+            Benchmark::LmEval => self.lm_eval.add_item(it, &store.file_info(), resolution),
             Benchmark::Inspect => self.inspect.add(it, resolution),
             Benchmark::Other => self.other.add(it, resolution),
         }

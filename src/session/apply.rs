@@ -1,6 +1,7 @@
 //! Which item of a store a journal record is about, and whether its review applies there:
 //! the rules a replay and a live session's verdict both follow.
 
+use crate::bench::Items;
 use crate::store::{ReviewEdit, Store};
 
 use crate::journal::Record;

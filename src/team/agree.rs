@@ -8,12 +8,13 @@
 
 pub mod text;
 
+use crate::bench::Items;
 use std::collections::{BTreeMap, BTreeSet};
 
 use indexmap::IndexSet;
 use serde::Serialize;
 
-use crate::model::{Item, Review};
+use crate::bench::{Item, Review};
 use crate::store::Store;
 
 mod coefficients;

@@ -3,7 +3,7 @@
 //! (docs/format.md, "Inspect AI logs").
 
 use super::Verdict;
-use crate::model::Review;
+use crate::bench::Review;
 
 /// Set `scorer`'s verdict (`headline`: the log's headline scorer, whose verdict is the
 /// review's own) at time `at`.

@@ -9,7 +9,7 @@ use super::log::{self, write_to_vec};
 use super::tests::{entry, graded, items, lines, open, raw_record};
 use super::zip::Archive;
 
-fn item<'a>(its: &'a [crate::model::Item], id: &str) -> &'a crate::model::Item {
+fn item<'a>(its: &'a [crate::bench::Item], id: &str) -> &'a crate::bench::Item {
     its.iter().find(|i| i.id.as_deref() == Some(id)).unwrap()
 }
 

@@ -1,8 +1,9 @@
 //! Recording my verdicts: grades, reviews, skips, the journal writes under way, undo and redo.
 
+use crate::bench::Items;
 use std::collections::BTreeMap;
 
-use crate::model::{Benchmark, ResponseGrades, Review};
+use crate::bench::{Benchmark, ResponseGrades, Review};
 use crate::review;
 use crate::tui::facts::Kind;
 use crate::tui::keymap::{Action, Context};
