@@ -9,7 +9,7 @@ use crate::bench::Review;
 /// review's own) at time `at`.
 pub fn set_verdict(r: &mut Review, headline: &str, scorer: &str, v: Verdict, at: &str) {
     if scorer == headline {
-        crate::review::set_verdict(r, v.name());
+        r.verdict = Some(v.name().to_string());
         return;
     }
     let s = r.inspect.scorers.entry(scorer.to_string()).or_default();
@@ -17,19 +17,20 @@ pub fn set_verdict(r: &mut Review, headline: &str, scorer: &str, v: Verdict, at:
     s.at = Some(at.to_string());
 }
 
+/// A note as typed: blank is none, trailing blanks dropped (as every note).
+fn note_text(text: &str) -> Option<String> {
+    (!text.trim().is_empty()).then(|| text.trim_end().to_string())
+}
+
 /// Set `scorer`'s note (blank: none) at time `at`; a scorer left with neither verdict nor
 /// note is removed.
 pub fn set_note(r: &mut Review, headline: &str, scorer: &str, text: &str, at: &str) {
     if scorer == headline {
-        crate::review::set_note(r, text);
+        r.note = note_text(text);
         return;
     }
     let s = r.inspect.scorers.entry(scorer.to_string()).or_default();
-    s.note = if text.trim().is_empty() {
-        None
-    } else {
-        Some(text.trim_end().to_string())
-    };
+    s.note = note_text(text);
     s.at = Some(at.to_string());
     if s.is_empty() {
         r.inspect.scorers.shift_remove(scorer);
