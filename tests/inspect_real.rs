@@ -593,3 +593,117 @@ fn a_verdict_on_the_second_scorer_through_the_binary_is_an_edit_of_that_scorer()
     assert!(p.wait_exit().success());
     assert!(std::fs::read(sb.path("vr_mc.eval")).unwrap() == after);
 }
+
+/// What inspect_ai reads of the NaN log verdict wrote (non-finite floats as text, for
+/// JSON), and what its own edit_score makes of the same edits on the original.
+const READ_BACK_NAN: &str = r#"
+import json, math, sys
+from inspect_ai.log import read_eval_log, edit_score, ProvenanceData
+from inspect_ai.scorer import ScoreEdit
+def plain(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return repr(x)
+    if isinstance(x, dict):
+        return {k: plain(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [plain(v) for v in x]
+    return x
+written, original = sys.argv[1], sys.argv[2]
+log = read_eval_log(written)
+out = {"samples": {}}
+for s in log.samples:
+    out["samples"][s.id] = {
+        name: {"value": sc.value, "authors": [e.provenance.author for e in sc.history if e.provenance]}
+        for name, sc in s.scores.items()
+    }
+out["results"] = log.results.model_dump(mode="json")["scores"]
+out["reductions"] = [r.model_dump(mode="json") for r in log.reductions]
+ref = read_eval_log(original)
+edit_score(ref, "q2", "choice", ScoreEdit(value="C", provenance=ProvenanceData(author="alice")), epoch=1)
+edit_score(ref, "q4", "confidence", ScoreEdit(value=1, provenance=ProvenanceData(author="bob")), epoch=1)
+out["ref_results"] = ref.results.model_dump(mode="json")["scores"]
+out["ref_reductions"] = [r.model_dump(mode="json") for r in ref.reductions]
+print(json.dumps(plain(out)))
+"#;
+
+/// A log holding NaN and Infinity (vr_nan.*): verdicts on its samples are written back,
+/// inspect_ai reads them, and its figures are the ones inspect_ai's own edit_score
+/// recomputes (NaN kept where Inspect has it: an unscored sample).
+#[test]
+fn inspect_ai_reads_back_verdicts_on_a_log_holding_nan_and_infinity() {
+    let Some(py) = inspect_python() else {
+        eprintln!(
+            "SKIPPED inspect_ai_reads_back_verdicts_on_a_log_holding_nan_and_infinity: \
+             no Python with inspect_ai (see tests/fixtures/real-logs/inspect/README.md)"
+        );
+        return;
+    };
+    verdict::bench::register_containers();
+    for name in ["vr_nan.eval", "vr_nan.json"] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(name);
+        std::fs::copy(fixture(name), &file).unwrap();
+        let mut store = verdict::store::Store::open(&file).unwrap();
+        let find = |store: &verdict::store::Store, id: &str| {
+            (0..store.len())
+                .find(|&i| store.item(i).unwrap().id.as_deref() == Some(id))
+                .unwrap()
+        };
+        // q2 (its confidence NaN) on choice; q4 (its confidence Infinity) on confidence
+        let i = find(&store, "q2 (epoch 1)");
+        store
+            .set_review(
+                i,
+                "alice",
+                Some(json!({"verdict": "correct", "at": "2026-11-26T23:00:00Z"})),
+            )
+            .unwrap();
+        let j = find(&store, "q4 (epoch 1)");
+        store
+            .set_review(
+                j,
+                "bob",
+                Some(json!({"at": "2026-11-26T23:01:00Z",
+                    "scorers": {"confidence": {"verdict": "correct", "at": "2026-11-26T23:01:00Z"}}})),
+            )
+            .unwrap();
+        store.save().expect("a log holding NaN is written back");
+        let out = Command::new(&py)
+            .args([
+                "-c",
+                READ_BACK_NAN,
+                file.to_str().unwrap(),
+                fixture(name).to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["samples"]["q2"]["choice"]["value"], json!("C"), "{name}");
+        assert_eq!(v["samples"]["q2"]["choice"]["authors"], json!(["alice"]));
+        assert_eq!(v["samples"]["q2"]["confidence"]["value"], json!("nan"));
+        assert_eq!(v["samples"]["q4"]["confidence"]["value"], json!(1));
+        assert_eq!(v["samples"]["q4"]["confidence"]["authors"], json!(["bob"]));
+        assert_eq!(v["samples"]["q4"]["choice"]["value"], json!("I"));
+        assert_eq!(v["results"], v["ref_results"], "{name}");
+        let sorted = |r: &Value| {
+            let mut r = r.clone();
+            for x in r.as_array_mut().unwrap() {
+                x["samples"]
+                    .as_array_mut()
+                    .unwrap()
+                    .sort_by_key(|s| s["sample_id"].to_string());
+            }
+            r
+        };
+        assert_eq!(
+            sorted(&v["reductions"]),
+            sorted(&v["ref_reductions"]),
+            "{name}"
+        );
+    }
+}

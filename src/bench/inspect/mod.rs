@@ -15,6 +15,7 @@ pub(crate) mod check;
 pub mod edit;
 pub mod fields;
 pub mod log;
+pub mod nonfinite;
 pub mod review;
 pub mod sample;
 pub mod spec;
@@ -24,6 +25,8 @@ pub mod zip;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_nan;
 #[cfg(test)]
 mod tests_scorers;
 

@@ -13,8 +13,8 @@ use super::Verdict;
 use super::edit::to_float;
 use super::spec::sample;
 use crate::bench::Item;
-use crate::bench::kit::sums::ResolutionCounts;
 use crate::bench::Review;
+use crate::bench::kit::sums::ResolutionCounts;
 use crate::bench::resolve::{resolve_response, resolve_verdict};
 use indexmap::IndexMap;
 
@@ -75,8 +75,9 @@ pub(crate) struct Sums {
     reviewed: BTreeMap<String, u64>,
 }
 
+/// Add a value; NaN is Inspect's unscored value, left out as Inspect leaves it out.
 fn add(a: &mut (f64, u64), x: Option<f64>) {
-    if let Some(x) = x {
+    if let Some(x) = x.filter(|x| !x.is_nan()) {
         a.0 += x;
         a.1 += 1;
     }

@@ -149,9 +149,10 @@ fn odd_samples_read_numeric_values_missing_scores_and_odd_ids() {
     }
     assert_eq!(its[1].id.as_deref(), Some("a\nb\u{202e} (epoch 3)"));
     assert!(super::spec::sample(&its[1]).unwrap().scores.is_empty());
+    // (shown as Inspect wrote it)
     assert_eq!(
         super::spec::sample(&its[2]).unwrap().scores[0].value,
-        Value::Null
+        json!("NaN")
     );
 }
 
@@ -171,6 +172,12 @@ pub(super) fn graded(
         ls[k] = serde_json::to_string(&v).unwrap();
     }
     move |i| ls.get(i).cloned()
+}
+
+/// An entry's text as written (bare `NaN` kept).
+pub(super) fn entry_text(bytes: &[u8], name: &str) -> String {
+    let a = Archive::read(bytes).unwrap();
+    String::from_utf8(zip::read(bytes, a.entry(name).unwrap()).unwrap()).unwrap()
 }
 
 pub(super) fn entry(bytes: &[u8], name: &str) -> Value {

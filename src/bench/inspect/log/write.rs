@@ -172,17 +172,6 @@ impl Log {
         let mut changed_scorers = std::collections::BTreeSet::new();
         for (&i, list) in &edits {
             let mut s = self.sample(i).map_err(io::Error::other)?;
-            let raw_nan = match &self.kind {
-                Kind::Eval(a) => zip::read(&self.bytes, &a.entries[self.samples[i].index])
-                    .is_ok_and(|b| has_nan(&b)),
-                Kind::Json(_) => false,
-            };
-            if raw_nan {
-                return Err(io::Error::other(format!(
-                    "{}: the sample holds NaN or Infinity, which verdict cannot write back yet; nothing saved",
-                    item_id(&self.samples[i].id, self.samples[i].epoch)
-                )));
-            }
             for (scorer, e) in list {
                 if s.get("scores").and_then(|m| m.get(scorer)).is_none() {
                     return Err(io::Error::other(format!(
@@ -265,7 +254,9 @@ impl Log {
                 if let Some(r) = reductions {
                     doc["reductions"] = r;
                 }
-                let text = serde_json::to_string_pretty(&doc).map_err(io::Error::other)?;
+                let text = nonfinite::decode(
+                    serde_json::to_string_pretty(&doc).map_err(io::Error::other)?,
+                );
                 out.write_all(text.as_bytes())?;
                 Ok(text.len() as u64)
             }
@@ -273,9 +264,9 @@ impl Log {
     }
 }
 
-/// Compact JSON, as Inspect writes an entry of a `.eval` log.
+/// Compact JSON, as Inspect writes an entry of a `.eval` log (`NaN` and `Infinity` bare).
 fn compact(v: &Value) -> String {
-    serde_json::to_string(v).expect("a Value always serializes")
+    nonfinite::decode(serde_json::to_string(v).expect("a Value always serializes"))
 }
 
 impl Container for Log {
