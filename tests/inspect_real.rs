@@ -707,3 +707,97 @@ fn inspect_ai_reads_back_verdicts_on_a_log_holding_nan_and_infinity() {
         );
     }
 }
+
+/// A save in the middle of a session (the fold of a pause): the items then show the log
+/// as it now is (the score's value, the edit, the log's recomputed figures), and a verdict
+/// taken back after that save is a withdrawal in the log's history, not the earlier edit
+/// erased.
+#[test]
+fn after_a_save_in_session_the_items_are_the_log_as_it_now_is() {
+    verdict::bench::register_containers();
+    for name in ["vr_mc.eval", "vr_mc.json"] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(name);
+        std::fs::copy(fixture(name), &file).unwrap();
+        let mut o = verdict::session::open(&file, "erin").unwrap();
+        let find = |store: &verdict::store::Store, id: &str| {
+            (0..store.len())
+                .find(|&i| store.item(i).unwrap().id.as_deref() == Some(id))
+                .unwrap()
+        };
+        let i = find(&o.store, "q2 (epoch 1)");
+        o.store
+            .set_review(
+                i,
+                "erin",
+                Some(json!({"verdict": "correct", "at": "2026-11-26T23:00:00Z", "seconds": 3.0})),
+            )
+            .unwrap();
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        verdict::session::fold(&mut o.store, &mut o.own, &mut o.stale, &cancel).unwrap();
+        let it = o.store.item(i).unwrap();
+        let s = verdict::bench::inspect::spec::sample(&it).unwrap();
+        let choice = s.scores.iter().find(|x| x.name == "choice").unwrap();
+        assert_eq!(
+            choice.value,
+            json!("C"),
+            "{name}: the value the log now holds"
+        );
+        assert_eq!(choice.original, json!("I"));
+        assert_eq!(choice.edits.len(), 1, "{name}");
+        assert_eq!(choice.edits[0].author.as_deref(), Some("erin"));
+        // the log's figures, on every item
+        let other = o.store.item(find(&o.store, "q1 (epoch 1)")).unwrap();
+        let s1 = verdict::bench::inspect::spec::sample(&other).unwrap();
+        let acc = s1
+            .harness
+            .iter()
+            .find(|f| f.scorer == "choice" && f.metric == "accuracy")
+            .unwrap();
+        assert_eq!(acc.value, json!(0.625), "{name}");
+        // taken back after the save: a withdrawal in the history
+        o.store.set_review(i, "erin", None).unwrap();
+        verdict::session::fold(&mut o.store, &mut o.own, &mut o.stale, &cancel).unwrap();
+        let after = std::fs::read(&file).unwrap();
+        let sample = if name.ends_with(".eval") {
+            entry(&after, "samples/q2_epoch_1.json")
+        } else {
+            let d: Value = serde_json::from_slice(&after).unwrap();
+            d["samples"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["id"] == json!("q2") && s["epoch"] == json!(1))
+                .unwrap()
+                .clone()
+        };
+        let h = sample["scores"]["choice"]["history"].as_array().unwrap();
+        assert_eq!(h.len(), 3, "{name}: {h:?}");
+        assert_eq!(h[1]["provenance"]["author"], json!("erin"));
+        assert_eq!(
+            h[2]["provenance"]["metadata"],
+            json!({"verdict": "withdrawn"})
+        );
+        assert_eq!(sample["scores"]["choice"]["value"], json!("I"));
+    }
+}
+
+/// Through the binary: after the save of a pause, the graded sample's screen shows the
+/// value and the edit the log now holds, and the log's figures recomputed.
+#[test]
+fn the_screen_shows_the_log_as_saved_during_the_session() {
+    let sb = Sandbox::new();
+    std::fs::copy(fixture("vr_mc.eval"), sb.path("vr_mc.eval")).unwrap();
+    let mut p = sb.open("vr_mc.eval", &[], 300);
+    p.wait_for("red planet");
+    p.send("n");
+    p.wait_for("7 times 6");
+    p.send("1");
+    p.wait_for("✔ saved");
+    p.send("p");
+    p.wait_for("7 times 6");
+    p.wait_for("> choice (headline): C (scored I)");
+    p.wait_for("edited to C by erin");
+    p.send("q");
+    assert!(p.wait_exit().success());
+}
