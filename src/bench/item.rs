@@ -188,9 +188,29 @@ impl ResponseGrades {
     pub fn is_empty(&self) -> bool {
         *self == ResponseGrades::default()
     }
+
+    /// The same grades written alike whatever order they were given in (two reviewers'
+    /// grades that agree compare equal).
+    pub fn normalized(&self) -> ResponseGrades {
+        ResponseGrades {
+            chartom_qa: self.chartom_qa.normalized(),
+            ..self.clone()
+        }
+    }
 }
 
 impl Review {
+    /// Does the review say anything? `at`, `seconds` and `final` alone are not a verdict: a
+    /// review left with nothing else is removed rather than written empty.
+    pub fn has_content(&self) -> bool {
+        self.note.is_some()
+            || self.verdict.is_some()
+            || !self.cvqa.is_empty()
+            || !self.inspect.is_empty()
+            || !self.grades.is_empty()
+            || self.models.values().any(|g| !g.is_empty())
+    }
+
     /// The grades this review gives to `model`'s response, on an item with `n_responses`
     /// responses: `models.<model>` when present, else the top-level grades when the item
     /// has exactly one response.

@@ -23,8 +23,8 @@ use crate::bench::chartom::grade::hmi_from_fact;
 
 use crate::import::{ImagePaths, ImportError, Table, TableRow, path_string, read_file, strip_bom};
 
-mod question;
-pub use question::*;
+pub mod command;
+pub use crate::bench::kit::question::*;
 mod keys;
 pub use keys::*;
 mod read;

@@ -7,6 +7,17 @@ use super::fields::Grades;
 use crate::grade::resolve::{Voter, vote};
 
 impl Grades {
+    /// The same grades with the bonus points in order, once each (as reviewers who agree
+    /// may have ticked them in any order).
+    pub fn normalized(&self) -> Grades {
+        let mut g = self.clone();
+        if let Some(b) = &mut g.bonus {
+            b.sort_unstable();
+            b.dedup();
+        }
+        g
+    }
+
     /// CharToM-QA: tick or untick bonus point `n` (1-based).
     pub fn toggle_bonus(&mut self, n: u32) {
         let mut b = self.bonus.take().unwrap_or_default();

@@ -6,6 +6,11 @@ use crate::bench::kit::grades::cycle;
 use crate::grade::resolve::vote_field;
 
 impl Verification {
+    /// Does it say anything?
+    pub fn is_empty(&self) -> bool {
+        *self == Verification::default()
+    }
+
     /// C-VQA accept: the generated question is about the image and its answer is right.
     pub fn accept(&mut self) {
         self.status = Some(CvqaStatus::Accept);

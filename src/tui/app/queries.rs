@@ -101,7 +101,7 @@ impl State {
                         }
                     }
                 }
-                review::has_content(&shown).then(|| (name.clone(), shown))
+                shown.has_content().then(|| (name.clone(), shown))
             })
             .collect();
         if let Some(m) = mine {

@@ -209,7 +209,7 @@ impl State {
         let secs = self.timing.on_item();
         r.seconds = Some((secs * 10.0).round() / 10.0);
         // A review left saying nothing is removed, not written empty.
-        let after = review::has_content(&r).then_some(r);
+        let after = r.has_content().then_some(r);
         if before.is_none() && after.is_none() {
             return false;
         }
