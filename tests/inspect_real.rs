@@ -801,3 +801,43 @@ fn the_screen_shows_the_log_as_saved_during_the_session() {
     p.send("q");
     assert!(p.wait_exit().success());
 }
+
+/// kill -9 right after a verdict on the second scorer: the journal keeps it on that
+/// scorer; the next session recovers it and its save writes it as an edit of `match`.
+#[test]
+fn kill_9_after_a_verdict_on_the_second_scorer_loses_nothing() {
+    let sb = Sandbox::new();
+    std::fs::copy(fixture("vr_mc.json"), sb.path("vr_mc.json")).unwrap();
+    let before = std::fs::read(sb.path("vr_mc.json")).unwrap();
+    let mut p = sb.open("vr_mc.json", &[], 60_000);
+    p.wait_for("Pick the prime");
+    p.send("c");
+    p.wait_for("My grade on match: not graded");
+    p.send("2");
+    p.wait_for("✔ journaled");
+    p.signal(libc::SIGKILL);
+    p.wait_exit();
+    assert!(std::fs::read(sb.path("vr_mc.json")).unwrap() == before);
+    let mut p = sb.open("vr_mc.json", &[], 60_000);
+    p.wait_for("recovered 1 verdict from the journal (not yet saved into the file)");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    let v: Value = serde_json::from_slice(&std::fs::read(sb.path("vr_mc.json")).unwrap()).unwrap();
+    let s = v["samples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == json!("odd id/é \"quoted\"") && s["epoch"] == json!(1))
+        .unwrap();
+    assert_eq!(s["scores"]["choice"]["value"], json!("C"));
+    assert!(
+        s["scores"]["choice"]
+            .get("history")
+            .is_none_or(|h| h == &json!([]))
+    );
+    assert_eq!(s["scores"]["match"]["value"], json!("I"));
+    assert_eq!(
+        s["scores"]["match"]["history"][1]["provenance"]["author"],
+        json!("erin")
+    );
+}
