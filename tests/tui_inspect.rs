@@ -235,9 +235,11 @@ fn the_next_scorer_key_picks_what_the_verdict_keys_and_the_note_grade() {
         out.contains("My grade on choice (headline): correct · match: incorrect"),
         "{out}"
     );
-    // a note on match is match's
+    // a note on match is match's, and its box says so
     ch(&mut s, 'c');
     ch(&mut s, 'i');
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("Note on match"), "{out}");
     for c in "ends with B".chars() {
         ch(&mut s, c);
     }
