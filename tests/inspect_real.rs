@@ -293,6 +293,22 @@ fn check_and_stats_read_both_logs() {
     }
 }
 
+/// `verdict stats` on a log holding NaN and Infinity writes them as Inspect does.
+#[test]
+fn stats_shows_nan_and_infinity_as_inspect_writes_them() {
+    let out = verdict(&["stats", fixture("vr_nan.eval").to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let row = |m: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with("confidence") && l.contains(m))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .unwrap_or_else(|| panic!("{m}: {text}"))
+    };
+    assert_eq!(row("mean"), "confidence mean Infinity Infinity");
+    assert_eq!(row("stderr"), "confidence stderr NaN not corrected");
+}
+
 /// kill -9 right after a verdict: the log is untouched, the verdict is in the journal;
 /// the next session recovers it and its save writes it into the log as a score edit.
 #[test]

@@ -299,3 +299,68 @@ fn grading_another_scorer_moves_on_with_that_scorer_picked() {
     assert!(out.contains("My grade on match: not graded"), "{out}");
     assert!(out.contains("graded match on"), "{out}");
 }
+
+/// The summary page corrects each scorer by the verdicts on it: a verdict on `match`
+/// changes match's corrected accuracy, not choice's, and the page says how many were
+/// reviewed on each.
+#[test]
+fn the_summary_page_corrects_each_scorer_by_its_own_verdicts() {
+    verdict::bench::register_containers();
+    let (d, _) = state("vr_mc.eval");
+    let p = d.path().join("vr_mc.eval");
+    let mut store = Store::open(&p).unwrap();
+    let i = (0..store.len())
+        .find(|&i| store.item(i).unwrap().id.as_deref() == Some("q2 (epoch 1)"))
+        .unwrap();
+    store
+        .set_review(
+            i,
+            "alice",
+            Some(json!({"at": "2026-11-26T23:00:00Z", "scorers": {"match": {"verdict": "correct", "at": "2026-11-26T23:00:00Z"}}})),
+        )
+        .unwrap();
+    let mut s = support_state::indexed_state(store, Keymap::default());
+    s.size = (80, 24);
+    ch(&mut s, 's');
+    let v = verdict::tui::summary::compute(&s.store);
+    s.update(Msg::Summary {
+        seq: s.summary_seq,
+        result: Ok(v),
+    });
+    let mut text = String::new();
+    for _ in 0..3 {
+        text.push_str(&render_to_string(&s, 80, 24));
+        ch(&mut s, 'j');
+        ch(&mut s, 'j');
+        ch(&mut s, 'j');
+    }
+    let row_after = |head: &str| -> String {
+        let lines: Vec<&str> = text.lines().collect();
+        let k = lines
+            .iter()
+            .position(|l| l.contains(head))
+            .unwrap_or_else(|| panic!("{head}: {text}"));
+        lines[k + 1]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let choice = row_after("choice · accuracy");
+    assert!(
+        choice.contains("log 0.5000") && choice.contains("corrected 0.5000"),
+        "{choice}"
+    );
+    let m = row_after("match · accuracy");
+    assert!(
+        m.contains("log 0.5000") && m.contains("corrected 0.6250"),
+        "{m}"
+    );
+    assert!(
+        text.contains("verdicts on scorer choice (headline) · reviewed 0 of 8"),
+        "{text}"
+    );
+    assert!(
+        text.contains("verdicts on scorer match · reviewed 1 of 8"),
+        "{text}"
+    );
+}

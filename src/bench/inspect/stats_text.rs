@@ -5,8 +5,14 @@ use std::fmt::Write as _;
 use super::stats::InspectStats;
 use crate::bench::kit::text::{clean, table};
 
+/// 4 decimals; a value that is not finite as Inspect writes it (`Infinity`, `NaN`).
 fn four(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".into(), |v| format!("{v:.4}"))
+    match x {
+        None => "-".into(),
+        Some(v) if v.is_nan() => "NaN".into(),
+        Some(v) if v.is_infinite() => if v > 0.0 { "Infinity" } else { "-Infinity" }.into(),
+        Some(v) => format!("{v:.4}"),
+    }
 }
 
 pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
@@ -20,7 +26,7 @@ pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
     }
     let _ = writeln!(
         o,
-        "\nInspect AI log{}: {} samples, {} items (samples × epochs); verdicts on scorer {}",
+        "\nInspect AI log{}: {} samples, {} items (samples × epochs); headline scorer {}",
         if about.is_empty() {
             String::new()
         } else {
@@ -36,7 +42,11 @@ pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
             rows.push(vec![
                 clean(scorer),
                 clean(m),
-                four(v.as_f64()),
+                // (a value that is not a finite number as the log writes it: `Infinity`)
+                match v.as_f64() {
+                    Some(x) => four(Some(x)),
+                    None => clean(&super::sample::value_text(v)),
+                },
                 match x.scorers.get(scorer) {
                     Some(f) if m == "accuracy" || m == "mean" => four(f.corrected_accuracy),
                     _ => "not corrected".into(),

@@ -396,34 +396,53 @@ impl SummaryBlock for InspectStats {
         for (scorer, metrics) in &self.harness {
             for (m, v) in metrics {
                 let log = finite(v.as_f64());
+                // (a value that is not a finite number as the log writes it: `Infinity`)
+                let log_text = match v.as_f64() {
+                    Some(_) => four(log),
+                    None => one_line(&value_text(v)),
+                };
                 lines.push(Line::from(Span::styled(
                     format!("  {} · {}", one_line(scorer), one_line(m)),
                     t.accent,
                 )));
-                if *scorer == self.scorer && (m == "accuracy" || m == "mean") {
-                    let corrected = finite(self.corrected_accuracy);
-                    lines.push(Line::from(vec![
-                        Span::raw(format!("    log {} ", four(log))),
-                        bar(log, fit(width, 40) / 2, t.bar_other),
-                        Span::raw(format!("  corrected {} ", four(corrected))),
-                        bar(corrected, fit(width, 40) / 2, t.bar),
-                    ]));
-                } else {
-                    lines.push(Line::from(Span::styled(
-                        format!("    log {} (verdicts do not change it)", four(log)),
+                match self.scorers.get(scorer) {
+                    Some(f) if m == "accuracy" || m == "mean" => {
+                        let corrected = finite(f.corrected_accuracy);
+                        lines.push(Line::from(vec![
+                            Span::raw(format!("    log {log_text} ")),
+                            bar(log, fit(width, 40) / 2, t.bar_other),
+                            Span::raw(format!("  corrected {} ", four(corrected))),
+                            bar(corrected, fit(width, 40) / 2, t.bar),
+                        ]));
+                    }
+                    _ => lines.push(Line::from(Span::styled(
+                        format!("    log {log_text} (verdicts do not change it)"),
                         t.dim,
-                    )));
+                    ))),
                 }
             }
         }
-        lines.push(Line::from(Span::styled(
-            format!(
-                "  verdicts on scorer {} · reviewed {} of {} items",
-                one_line(&self.scorer),
-                self.reviewed,
-                self.items
-            ),
-            t.dim,
-        )));
+        // The headline scorer, then every other scorer someone gave a verdict on.
+        let others = self
+            .scorers
+            .iter()
+            .filter(|(name, f)| **name != self.scorer && f.reviewed > 0);
+        let head = self.scorers.get(&self.scorer).map(|f| (&self.scorer, f));
+        for (name, f) in head.into_iter().chain(others) {
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "  verdicts on scorer {}{} · reviewed {} of {} items",
+                    one_line(name),
+                    if *name == self.scorer {
+                        " (headline)"
+                    } else {
+                        ""
+                    },
+                    f.reviewed,
+                    self.items
+                ),
+                t.dim,
+            )));
+        }
     }
 }
