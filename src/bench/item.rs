@@ -157,6 +157,9 @@ pub struct Review {
     /// C-VQA: the verification of the item's generated question (flat in the review).
     #[serde(flatten)]
     pub cvqa: crate::bench::cvqa::fields::Verification,
+    /// Inspect: verdicts on scorers other than the headline one (`scorers`).
+    #[serde(flatten)]
+    pub inspect: crate::bench::inspect::fields::Grades,
 
     /// Response grades (single-response items); see `models` for several.
     #[serde(flatten)]
@@ -203,6 +206,7 @@ impl Review {
         self.note.is_some()
             || self.verdict.is_some()
             || !self.cvqa.is_empty()
+            || !self.inspect.is_empty()
             || !self.grades.is_empty()
             || self.models.values().any(|g| !g.is_empty())
     }

@@ -91,8 +91,9 @@ impl crate::bench::Spec for Inspect {
         }
     }
 
+    /// Done with a verdict on any of its scorers (the headline's, or `scorers.<name>`).
     fn item_verdict(&self) -> Option<fn(&Review) -> bool> {
-        Some(|r| r.verdict.is_some())
+        Some(|r| r.verdict.is_some() || r.inspect.scorers.values().any(|s| s.verdict.is_some()))
     }
 
     fn verdicts(&self) -> [&'static str; 3] {

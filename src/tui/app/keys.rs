@@ -2,7 +2,6 @@
 
 use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
 
-use crate::review;
 use crate::tui::keymap::{Action, Context, Key};
 use crate::tui::layout::{Screen, contains};
 use crate::tui::overlays::{Outcome, filter, jump, note, page, search};
@@ -178,7 +177,8 @@ impl State {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(t) => {
                         self.mode = Mode::Normal;
-                        self.change_review(fx, |r, _| review::set_note(r, &t));
+                        let set = crate::tui::views::current(self).note_setter(self);
+                        self.change_review(fx, |r, _| set(r, &t));
                     }
                     _ => {}
                 }

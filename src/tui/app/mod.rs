@@ -274,6 +274,10 @@ pub struct State {
 
     pub model: usize,
     pub side_by_side: bool,
+    /// What a view's grading keys act on inside the item, when its view offers a choice
+    /// (`View::act` sets it; kept from item to item; `None`: the view's default). The
+    /// view reads it back and says on screen what it is.
+    pub graded_part: Option<String>,
     pub context_len: usize,
     pub scroll: u16,
     /// How far the context pane (a long CharToM-QA context beside the item, on a wide
@@ -360,6 +364,7 @@ impl State {
             visible: None,
             model: 0,
             side_by_side: false,
+            graded_part: None,
             context_len: 2,
             scroll: 0,
             aside_scroll: 0,

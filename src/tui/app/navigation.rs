@@ -19,7 +19,7 @@ impl State {
         fx
     }
 
-    pub(super) fn step(&mut self, delta: i64, fx: &mut Vec<Effect>) {
+    pub(crate) fn step(&mut self, delta: i64, fx: &mut Vec<Effect>) {
         if self.is_empty() {
             return;
         }

@@ -176,6 +176,16 @@ impl State {
         fx.push(self.session_effect());
     }
 
+    /// The time a change made now is recorded at (RFC 3339, whole seconds, UTC).
+    pub(crate) fn now_at(&self) -> String {
+        self.clock
+            .utc
+            .replace_nanosecond(0)
+            .unwrap_or(self.clock.utc)
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default()
+    }
+
     /// Change my review of the current item and record it; false when nothing was
     /// recorded.
     pub(crate) fn change_review(
@@ -194,14 +204,7 @@ impl State {
         let before = self.my_review(self.pos);
         let mut r = before.clone().unwrap_or_default();
         f(&mut r, n);
-        let at = self
-            .clock
-            .utc
-            .replace_nanosecond(0)
-            .unwrap_or(self.clock.utc)
-            .format(&time::format_description::well_known::Rfc3339)
-            .unwrap_or_default();
-        r.at = Some(at);
+        r.at = Some(self.now_at());
         // Each stretch without a key counts at most two minutes (timing::IDLE_CAP).
         let secs = self.timing.on_item();
         r.seconds = Some((secs * 10.0).round() / 10.0);

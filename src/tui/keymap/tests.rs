@@ -112,7 +112,7 @@ fn action_names_round_trip() {
         Action::CounterfactualOverride.name(),
         "counterfactual_override"
     );
-    assert_eq!(Action::all().len(), 48 + 9 + 7 + 5);
+    assert_eq!(Action::all().len(), 49 + 9 + 7 + 5);
     assert_eq!(Action::Reason(5).name(), "reason_5");
     assert_eq!(Action::from_name("select_next"), Some(Action::SelectNext));
     for bad in [
@@ -458,9 +458,12 @@ fn benchmark_tables_are_those_of_the_views_with_keys() {
     let keyed: Vec<&str> = crate::tui::views::keyed_benchmarks()
         .map(|b| Context::Benchmark(b).name())
         .collect();
-    assert_eq!(keyed, ["chartom", "chartom-qa", "cvqa"]);
+    assert_eq!(keyed, ["chartom", "chartom-qa", "cvqa", "inspect"]);
     assert!("lm-eval".parse::<Context>().is_err());
-    assert!("inspect".parse::<Context>().is_err());
+    assert_eq!(
+        "inspect".parse::<Context>(),
+        Ok(Context::Benchmark(Benchmark::Inspect))
+    );
     let (_, problems) = Keymap::from_toml("[lm-eval]\npass = [\"y\"]\n");
     assert_eq!(problems, vec!["unknown context `lm-eval`".to_string()]);
     assert_eq!(Context::Benchmark(Benchmark::Cvqa).title(), "C-VQA");

@@ -148,6 +148,43 @@ pub trait View: Sync {
         &[]
     }
 
+    /// My note as the note key shows it for editing (`r`: my review): the review's own
+    /// note, unless the view keeps notes per part of the item it grades.
+    fn note(&self, _state: &State, r: &Review) -> Option<String> {
+        r.note.clone()
+    }
+
+    /// What saving the note field does to my review (the text as typed).
+    fn note_setter(&self, _state: &State) -> NoteSetter {
+        Box::new(crate::review::set_note)
+    }
+
+    /// My grade line's words after "My grade" that say what the grading keys act on, when
+    /// the view lets the reviewer choose (`State::graded_part`): e.g. `on scorer match`.
+    fn graded_part(&self, _state: &State, _item: &Item) -> Option<String> {
+        None
+    }
+
+    /// My grade line ends with `note` when my review has a note (a view whose
+    /// `grade_parts_in` says where its notes are answers false).
+    fn notes_on_grade_line(&self) -> bool {
+        true
+    }
+
+    /// What my grade line says after "My grade:" ([`View::grade_parts`]), for a view that
+    /// needs the state to say it (what [`View::graded_part`] selects).
+    fn grade_parts_in(
+        &self,
+        _state: &State,
+        item: &Item,
+        mine: Option<&Review>,
+        g: Option<&ResponseGrades>,
+        model: Option<&str>,
+        column: bool,
+    ) -> Vec<String> {
+        self.grade_parts(item, mine, g, model, column)
+    }
+
     /// The keymap's context whose keys grade this view's items.
     fn context(&self) -> Context {
         Context::Generic
@@ -156,6 +193,9 @@ pub trait View: Sync {
     /// The grading keys the footer names first: (key, label) from the live keymap.
     fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>);
 }
+
+/// What saving the note field does to my review ([`View::note_setter`]).
+pub type NoteSetter = Box<dyn FnOnce(&mut Review, &str)>;
 
 /// Where the graded part of an item's screen begins ([`View::target`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
