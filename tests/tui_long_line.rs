@@ -150,3 +150,47 @@ fn the_rows_of_a_long_line_are_counted_right() {
         .unwrap_or_else(|| panic!("no total in {last:?}\n{screen}"));
     assert!(total >= 70_000, "rows counted: {total}\n{screen}");
 }
+
+/// The total and the last row shown in the scroll indicator (`lines A–B of N`).
+fn indicator(screen: &str) -> (u64, u64) {
+    let last = screen
+        .lines()
+        .rfind(|l| l.contains("lines "))
+        .unwrap_or_else(|| panic!("no indicator\n{screen}"));
+    let range = last.split("lines ").nth(1).unwrap();
+    let shown_to: u64 = range
+        .split('–')
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no range in {last:?}"));
+    let total: u64 = range
+        .split(" of ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no total in {last:?}"));
+    (shown_to, total)
+}
+
+#[test]
+fn the_last_row_of_a_line_of_more_than_65535_rows_can_be_reached() {
+    let d = tempfile::tempdir().unwrap();
+    // 66,000 rows of 78 columns, the last one marked: more than a u16 scrolls to.
+    let mut text = "x".repeat(78 * 65_999);
+    text.push_str(&"z".repeat(77));
+    text.push('!');
+    let mut s = state::indexed_state(store_with(d.path(), &text), Keymap::default());
+    s.scroll = 65_000;
+    for _ in 0..80 {
+        s.update(key(KeyCode::PageDown));
+    }
+    let screen = render_to_string(&s, 80, 24);
+    let (shown_to, total) = indicator(&screen);
+    assert!(total >= 66_000, "rows counted: {total}\n{screen}");
+    assert_eq!(shown_to, total, "the last row is on screen\n{screen}");
+    assert!(
+        screen.contains("zzz!"),
+        "the line's end is on screen\n{screen}"
+    );
+}

@@ -14,7 +14,7 @@ use crate::tui::views::item::{item_panes, pane_geometry};
 
 /// How far the item's text can scroll at the current terminal size: the scroll keys stop
 /// there, so `PgDn` never shows a blank pane.
-pub fn max_scroll(state: &State) -> u16 {
+pub fn max_scroll(state: &State) -> usize {
     let screen = Screen::of(state);
     if screen.too_small {
         return 0;
@@ -42,7 +42,7 @@ pub fn aside_at(state: &State, column: u16, row: u16) -> bool {
 }
 
 /// The context pane's visible rows and how far it can scroll ((0, 0): none on screen).
-pub fn aside_geometry(state: &State) -> (u16, u16) {
+pub fn aside_geometry(state: &State) -> (u16, usize) {
     let screen = Screen::of(state);
     if screen.too_small {
         return (0, 0);
@@ -60,7 +60,7 @@ pub fn aside_geometry(state: &State) -> (u16, u16) {
 
 /// Where the item's text opens: the top when all of it fits or what is graded is on the
 /// first page; else scrolled so that what is graded (`View::target`) is the first line.
-pub fn target_scroll(state: &State) -> u16 {
+pub fn target_scroll(state: &State) -> usize {
     let screen = Screen::of(state);
     if screen.too_small {
         return 0;
@@ -70,21 +70,19 @@ pub fn target_scroll(state: &State) -> u16 {
         return 0;
     };
     let (text, max) = pane_geometry(p);
-    let rows_to = |k: usize| {
-        crate::tui::wrap::rows(&p.lines[..k.min(p.lines.len())], text.width.max(1))
-            .min(u16::MAX.into()) as u16
-    };
+    let rows_to =
+        |k: usize| crate::tui::wrap::rows(&p.lines[..k.min(p.lines.len())], text.width.max(1));
     // What is graded ends with the selected response's grades (else the text's end).
     let end = rows_to(p.response.map_or(p.lines.len(), |(_, end)| end));
     // All of it on the first page: no need to scroll.
-    if max == 0 || end <= text.height {
+    if max == 0 || end <= usize::from(text.height) {
         return 0;
     }
     let mut row = rows_to(p.target.unwrap_or(0));
     // What is graded does not fit from its start (a question and a long response over a
     // checklist): open at the response, the question a scroll up.
     if let Some((first, _)) = p.response
-        && end.saturating_sub(row) > text.height
+        && end.saturating_sub(row) > usize::from(text.height)
     {
         row = rows_to(first).max(row);
     }
@@ -93,7 +91,7 @@ pub fn target_scroll(state: &State) -> u16 {
 
 /// How far `PgDn`/`PgUp` move the item's text: the visible rows of the pane that scrolls
 /// furthest (the one whose indicator counts lines), less one row kept for context.
-pub fn page_rows(state: &State) -> u16 {
+pub fn page_rows(state: &State) -> usize {
     let screen = Screen::of(state);
     let rows = if screen.too_small {
         0
@@ -107,7 +105,7 @@ pub fn page_rows(state: &State) -> u16 {
             .map(|(text, _)| text.height)
             .unwrap_or(0)
     };
-    rows.saturating_sub(1).max(1)
+    usize::from(rows.saturating_sub(1).max(1))
 }
 
 /// How far the help or the summary can scroll at the current size (0 in other modes):

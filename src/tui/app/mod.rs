@@ -275,10 +275,12 @@ pub struct State {
     pub model: usize,
     pub side_by_side: bool,
     pub context_len: usize,
-    pub scroll: u16,
+    /// How far the item's text is scrolled, in rows (a line of megabytes is hundreds of
+    /// thousands of rows: wider than a `u16`).
+    pub scroll: usize,
     /// How far the context pane (a long CharToM-QA context beside the item, on a wide
     /// screen) is scrolled.
-    pub aside_scroll: u16,
+    pub aside_scroll: usize,
     pub blind: bool,
     pub image: ImageSlot,
     /// Where the image pane is on screen (set by draw via `image_area`), in cells.

@@ -293,11 +293,9 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
     out
 }
 
-/// The rows of a pane's text that are not scrolled away, and how far it can scroll (at
-/// most as far as the reviewer's scroll counts, `u16::MAX`).
-pub(crate) fn pane_geometry(p: &Pane) -> (Rect, u16) {
-    let (text, max) = pane_rows(p);
-    (text, max.min(u16::MAX.into()) as u16)
+/// The rows of a pane's text that are not scrolled away, and how far it can scroll.
+pub(crate) fn pane_geometry(p: &Pane) -> (Rect, usize) {
+    pane_rows(p)
 }
 
 /// The rows of a pane's text that are not scrolled away, and how far its text goes past
@@ -336,11 +334,11 @@ pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
     }
     for p in &panes.panes {
         let (text, max) = pane_rows(p);
-        let scroll = usize::from(if p.aside {
+        let scroll = if p.aside {
             state.aside_scroll
         } else {
             state.scroll
-        })
+        }
         .min(max);
         let mut b = block(t, p.title.clone());
         if max > 0 {
