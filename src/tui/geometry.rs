@@ -6,11 +6,11 @@
 use ratatui::layout::Rect;
 
 use crate::tui::app::{Mode, State};
+use crate::tui::laid;
 use crate::tui::layout::{MIN_H, MIN_W, Screen, item_areas};
 use crate::tui::overlays::help::help_lines;
 use crate::tui::overlays::page::max_scroll_of;
 use crate::tui::overlays::summary::{summary_lines, summary_split};
-use crate::tui::views::item::{item_panes, pane_geometry};
 
 /// How far the item's text can scroll at the current terminal size: the scroll keys stop
 /// there, so `PgDn` never shows a blank pane.
@@ -19,11 +19,10 @@ pub fn max_scroll(state: &State) -> usize {
     if screen.too_small {
         return 0;
     }
-    item_panes(state, item_areas(state, screen.body))
-        .panes
-        .iter()
-        .filter(|p| !p.aside)
-        .map(|p| pane_geometry(p).1)
+    let laid = laid::of(state, item_areas(state, screen.body));
+    (0..laid.panes.panes.len())
+        .filter(|&k| !laid.panes.panes[k].aside)
+        .map(|k| laid.geometry(k).1)
         .max()
         .unwrap_or(0)
 }
@@ -35,7 +34,8 @@ pub fn aside_at(state: &State, column: u16, row: u16) -> bool {
     if screen.too_small {
         return false;
     }
-    item_panes(state, item_areas(state, screen.body))
+    laid::of(state, item_areas(state, screen.body))
+        .panes
         .panes
         .iter()
         .any(|p| p.aside && crate::tui::layout::contains(p.rect, column, row))
@@ -47,12 +47,11 @@ pub fn aside_geometry(state: &State) -> (u16, usize) {
     if screen.too_small {
         return (0, 0);
     }
-    item_panes(state, item_areas(state, screen.body))
-        .panes
-        .iter()
-        .find(|p| p.aside)
-        .map(|p| {
-            let (text, max) = pane_geometry(p);
+    let laid = laid::of(state, item_areas(state, screen.body));
+    let aside = laid.panes.panes.iter().position(|p| p.aside);
+    aside
+        .map(|k| {
+            let (text, max) = laid.geometry(k);
             (text.height, max)
         })
         .unwrap_or((0, 0))
@@ -65,13 +64,13 @@ pub fn target_scroll(state: &State) -> usize {
     if screen.too_small {
         return 0;
     }
-    let panes = item_panes(state, item_areas(state, screen.body));
-    let Some(p) = panes.panes.iter().find(|p| p.target.is_some()) else {
+    let laid = laid::of(state, item_areas(state, screen.body));
+    let Some(at) = laid.panes.panes.iter().position(|p| p.target.is_some()) else {
         return 0;
     };
-    let (text, max) = pane_geometry(p);
-    let rows_to =
-        |k: usize| crate::tui::wrap::rows(&p.lines[..k.min(p.lines.len())], text.width.max(1));
+    let p = &laid.panes.panes[at];
+    let (text, max) = laid.geometry(at);
+    let rows_to = |k: usize| laid.rows_before(at, k);
     // What is graded ends with the selected response's grades (else the text's end).
     let end = rows_to(p.response.map_or(p.lines.len(), |(_, end)| end));
     // All of it on the first page: no need to scroll.
@@ -96,11 +95,10 @@ pub fn page_rows(state: &State) -> usize {
     let rows = if screen.too_small {
         0
     } else {
-        item_panes(state, item_areas(state, screen.body))
-            .panes
-            .iter()
-            .filter(|p| !p.aside)
-            .map(pane_geometry)
+        let laid = laid::of(state, item_areas(state, screen.body));
+        (0..laid.panes.panes.len())
+            .filter(|&k| !laid.panes.panes[k].aside)
+            .map(|k| laid.geometry(k))
             .max_by_key(|(_, max)| *max)
             .map(|(text, _)| text.height)
             .unwrap_or(0)

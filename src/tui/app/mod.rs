@@ -189,6 +189,9 @@ pub struct Current {
     pub item: Result<Item, ItemError>,
     /// The item's JSON, for the generic view and error display.
     pub raw: String,
+    /// Which load of an item this is (every load has its own, in the whole process): the
+    /// item's panes kept between frames (`tui::laid`) are those of one load.
+    pub load: u64,
 }
 
 #[derive(Clone)]
@@ -308,6 +311,9 @@ pub struct State {
     pub zoom: bool,
     /// The picture is hidden for the session (`HideImage`): one line in its place.
     pub image_hidden: bool,
+    /// The item's panes laid out and measured, kept between frames (a cache: `draw` and
+    /// the geometry `update` asks read it; it never changes what they see).
+    pub(crate) laid: crate::tui::laid::Memo,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -381,6 +387,7 @@ impl State {
             base_progress: (0, 0),
             zoom: false,
             image_hidden: false,
+            laid: Default::default(),
         };
         s.load_current();
         s

@@ -18,6 +18,7 @@ use crate::tui::views::model_line::{grade_line, model_tabs};
 use crate::tui::views::verdicts::{Scope, review_lines};
 
 /// One scrolled pane of the item view.
+#[derive(Debug, PartialEq)]
 pub(crate) struct Pane {
     pub(crate) rect: Rect,
     title: Line<'static>,
@@ -33,9 +34,9 @@ pub(crate) struct Pane {
     pub(crate) aside: bool,
 }
 
-/// The item view's layout and content: computed once per frame, drawn by `draw_item`,
-/// measured by `max_scroll`.
-#[derive(Default)]
+/// The item view's layout and content: built when what they show changes and kept
+/// between frames (`tui::laid`), drawn by `draw_item`, measured by `max_scroll`.
+#[derive(Debug, Default, PartialEq)]
 pub(crate) struct ItemPanes {
     image: Option<Rect>,
     /// The image pane collapsed to one line: there is no picture to show.
@@ -293,47 +294,47 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
     out
 }
 
-/// The rows of a pane's text that are not scrolled away, and how far it can scroll.
-pub(crate) fn pane_geometry(p: &Pane) -> (Rect, usize) {
-    pane_rows(p)
-}
-
-/// The rows of a pane's text that are not scrolled away, and how far its text goes past
-/// them (in rows).
-fn pane_rows(p: &Pane) -> (Rect, usize) {
+/// The rows of a pane where its text is drawn (inside the borders, under the pinned
+/// line).
+pub(crate) fn text_rect(p: &Pane) -> Rect {
     let inner = Block::default().borders(Borders::ALL).inner(p.rect);
     let pinned = u16::from(p.pinned.is_some());
-    let text = Rect::new(
+    Rect::new(
         inner.x,
         inner.y + pinned.min(inner.height),
         inner.width,
         inner.height.saturating_sub(pinned),
-    );
-    let total = crate::tui::wrap::rows(&p.lines, text.width.max(1));
-    (text, total.saturating_sub(text.height.into()))
+    )
 }
 
 pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
     let t = &state.theme;
-    let panes = item_panes(state, areas);
+    let laid = crate::tui::laid::of(state, areas);
+    let panes = &laid.panes;
     if let (Some(r), Some(item)) = (panes.image, state.item()) {
         draw_image(state, f, r, item);
     }
     if let (Some(r), Some(item)) = (panes.image_line, state.item()) {
         draw_image_line(state, f, r, item);
     }
-    if let Some((r, title, o, c)) = panes.pair {
-        let b = block(t, title);
-        let inner = b.inner(r);
-        f.render_widget(b, r);
+    if let Some((r, title, o, c)) = &panes.pair {
+        let b = block(t, title.clone());
+        let inner = b.inner(*r);
+        f.render_widget(b, *r);
         let cols = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
             .spacing(1)
             .split(inner);
-        f.render_widget(Paragraph::new(o).wrap(Wrap { trim: false }), cols[0]);
-        f.render_widget(Paragraph::new(c).wrap(Wrap { trim: false }), cols[1]);
+        f.render_widget(
+            Paragraph::new(o.clone()).wrap(Wrap { trim: false }),
+            cols[0],
+        );
+        f.render_widget(
+            Paragraph::new(c.clone()).wrap(Wrap { trim: false }),
+            cols[1],
+        );
     }
-    for p in &panes.panes {
-        let (text, max) = pane_rows(p);
+    for (k, p) in panes.panes.iter().enumerate() {
+        let (text, max) = laid.geometry(k);
         let scroll = if p.aside {
             state.aside_scroll
         } else {
@@ -352,7 +353,7 @@ pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
                 Rect::new(inner.x, inner.y, inner.width, inner.height.min(1)),
             );
         }
-        crate::tui::wrap::render(&p.lines, scroll, text, f.buffer_mut());
+        crate::tui::wrap::render_measured(&p.lines, &laid.rows[k], scroll, text, f.buffer_mut());
     }
 }
 
