@@ -88,7 +88,7 @@ pub fn measure_line(l: &Line, width: u16) -> LineRows {
     }
     if plain_ascii(l) {
         return LineRows {
-            rows: long_rows(l, width as usize),
+            rows: byte_len(l).div_ceil(usize::from(width)).max(1),
             long: Long::Ascii,
         };
     }

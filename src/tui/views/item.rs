@@ -134,13 +134,19 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
     // The two columns do not scroll: they are shown only when all of them fits above a
     // responses pane of at least `PAIR_RESPONSE_ROWS` rows; else the item's lines scroll
     // in one column (nothing of the question, its options or its key is ever cut off).
-    let pair = pair.and_then(|(title, o, c)| {
+    let pair = pair.map(|(title, o, c)| {
         let col_w = text_rect.width / 2 - 2;
-        let h = wrapped_height(&o, col_w).max(wrapped_height(&c, col_w)) + 3;
-        (h + PAIR_RESPONSE_ROWS <= text_rect.height).then_some((h, title, o, c))
+        let h = wrapped_height(&o, col_w)
+            .max(wrapped_height(&c, col_w))
+            .saturating_add(3);
+        if h.saturating_add(PAIR_RESPONSE_ROWS) <= text_rect.height {
+            Ok((h, title, o, c))
+        } else {
+            Err((title, o, c))
+        }
     });
     let main = match pair {
-        Some((h, mut title, o, c)) => {
+        Some(Ok((h, mut title, o, c))) => {
             let parts =
                 Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
             title.spans.insert(0, Span::raw(" "));
@@ -149,7 +155,18 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
             text_rect = parts[1];
             vec![]
         }
-        None => view.item_lines(state, item, text_rect.width),
+        // The view's lines are these columns one under the other: not built again (a
+        // question of megabytes would be split and copied twice).
+        Some(Err((title, o, c))) if view.item_lines_are_the_pair() => {
+            let mut lines = Vec::with_capacity(o.len() + c.len() + 2);
+            lines.push(title);
+            lines.extend(o);
+            lines.push(Line::from(""));
+            lines.extend(c);
+            debug_assert_eq!(lines, view.item_lines(state, item, text_rect.width));
+            lines
+        }
+        _ => view.item_lines(state, item, text_rect.width),
     };
     let n = item.responses.len();
     if state.side_by_side && n > 1 {
@@ -440,11 +457,12 @@ pub(crate) fn draw_image(state: &State, f: &mut Frame, r: Rect, item: &Item) {
     );
 }
 
-/// Rows a paragraph of `lines` takes when wrapped to `width`.
+/// Rows a paragraph of `lines` takes when wrapped to `width` (at most `u16::MAX`).
 pub(crate) fn wrapped_height(lines: &[Line], width: u16) -> u16 {
     let w = width.max(1) as usize;
     lines
         .iter()
-        .map(|l| (crate::tui::wrap::line_width(l).max(1)).div_ceil(w) as u16)
-        .sum()
+        .map(|l| (crate::tui::wrap::line_width(l).max(1)).div_ceil(w))
+        .sum::<usize>()
+        .min(u16::MAX.into()) as u16
 }
