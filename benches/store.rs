@@ -31,6 +31,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use verdict::bench::Items;
 use verdict::stats;
 use verdict::store::Store;
 

@@ -367,7 +367,7 @@ fn bench_keys(store: &Store, meta: &facts::Index, runs: usize, smoke: bool) -> O
         for _ in 0..if smoke { 2 } else { 20 } {
             state.update(key(KeyCode::Esc));
             let c = match state.item().map(|i| i.benchmark()) {
-                Some(verdict::model::Benchmark::Cvqa) => 'a',
+                Some(verdict::bench::Benchmark::Cvqa) => 'a',
                 _ => '1',
             };
             for e in state.update(key(KeyCode::Char(c))) {
@@ -450,7 +450,7 @@ fn bench_keys(store: &Store, meta: &facts::Index, runs: usize, smoke: bool) -> O
             "grade: accept / 1 / bonus 1",
             &mut |s| {
                 let c = match s.item().map(|i| i.benchmark()) {
-                    Some(verdict::model::Benchmark::Cvqa) => 'a',
+                    Some(verdict::bench::Benchmark::Cvqa) => 'a',
                     _ => '1',
                 };
                 vec![key(KeyCode::Char(c)), key(KeyCode::Char('n'))]

@@ -8,6 +8,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use verdict::bench::Items;
 
 use common::Sandbox;
 use serde_json::{Value, json};

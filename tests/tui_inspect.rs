@@ -2,6 +2,7 @@
 //! record, on the log written by inspect_ai (tests/fixtures/real-logs/inspect).
 
 use std::path::Path;
+use verdict::bench::Items;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::{Value, json};

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use serde_json::{Value, json};
-use verdict::model::CvqaStatus;
+use verdict::bench::cvqa::fields::CvqaStatus;
 use verdict::store::Store;
 use verdict::tui::app::{Effect, FilterOption, Level, Mode, Msg, SaveState, State};
 use verdict::tui::draw::render_to_string;
@@ -1532,7 +1532,7 @@ fn a_partly_graded_item_is_not_done() {
 
 #[test]
 fn done_is_one_domain_rule() {
-    use verdict::model::{Item, Review};
+    use verdict::bench::{Item, Review};
     use verdict::review::item_done;
     let item = |t: &str| Item::parse(t).unwrap();
     let rev = |t: &str| serde_json::from_str::<Review>(t).unwrap();

@@ -6,11 +6,13 @@
 //! a model's answer being wrong, …) is one bit set over the items. A filter is then a few
 //! word-wise ORs and ANDs, and the count of every option a few popcounts.
 
+use crate::bench::Items;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::bench::Facet;
-use crate::model::{CvqaStatus, Item};
+use crate::bench::Item;
+use crate::bench::cvqa::fields::CvqaStatus;
 use crate::store::Store;
 
 /// A fixed-size set of item numbers.

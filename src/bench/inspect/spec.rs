@@ -8,7 +8,8 @@ use super::{LINE_KEY, Verdict};
 use crate::bench::Layout;
 use crate::bench::kit::check::{BenchInfo, Ctx};
 use crate::bench::kit::row::Row;
-use crate::model::{FieldError, Item, Response, Review, parse_with_path};
+use crate::bench::{Item, Response, Review};
+use crate::model::{FieldError, parse_with_path};
 
 /// The rules of Inspect samples.
 pub struct Inspect;
@@ -101,7 +102,7 @@ impl crate::bench::Spec for Inspect {
     /// Wrong after review: the verdict that counts is `incorrect`, or nobody reviewed it
     /// and the headline score is 0.
     fn model_wrong(&self, item: &Item, _model: &str) -> bool {
-        let v = crate::grade::resolve::resolve_verdict(&item.reviews).value;
+        let v = crate::bench::resolve::resolve_verdict(&item.reviews).value;
         match v.as_deref().and_then(Verdict::parse) {
             Some(v) => v == Verdict::Incorrect,
             None => sample(item)

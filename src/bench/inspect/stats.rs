@@ -12,9 +12,9 @@ use serde::Serialize;
 use super::Verdict;
 use super::edit::to_float;
 use super::spec::sample;
+use crate::bench::Item;
 use crate::bench::kit::sums::ResolutionCounts;
-use crate::grade::resolve::{resolve_response, resolve_verdict};
-use crate::model::Item;
+use crate::bench::resolve::{resolve_response, resolve_verdict};
 
 /// `benchmarks.inspect` in `verdict stats --json`.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]

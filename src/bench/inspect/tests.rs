@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::log::{self, write_to_vec};
 use super::zip::{self, Archive};
-use crate::model::Item;
+use crate::bench::Item;
 use crate::store::container::Opened;
 
 fn fixture(name: &str) -> PathBuf {

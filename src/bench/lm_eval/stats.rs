@@ -16,9 +16,9 @@ use serde_json::Value;
 use super::Verdict;
 use super::sample::{Agg, MetricValue, Sample};
 use crate::bench::FileInfo;
+use crate::bench::Item;
 use crate::bench::kit::sums::ResolutionCounts;
-use crate::grade::resolve::{resolve_response, resolve_verdict};
-use crate::model::Item;
+use crate::bench::resolve::{resolve_response, resolve_verdict};
 
 /// The figures of the samples in a file (`benchmarks."lm-eval"` in `verdict stats
 /// --json`).

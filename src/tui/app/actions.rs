@@ -207,7 +207,7 @@ impl State {
                 };
                 let b = self
                     .item()
-                    .map_or(crate::model::Benchmark::Other, |it| it.benchmark());
+                    .map_or(crate::bench::Benchmark::Other, |it| it.benchmark());
                 let v = crate::bench::spec(b).verdicts()[slot];
                 if self.change_review(fx, |r, _| review::set_verdict(r, v)) {
                     self.advance_after_grade(fx);

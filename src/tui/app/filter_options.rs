@@ -1,6 +1,7 @@
 //! The filter menu's rows: the kinds of filter and the options of each.
 
-use crate::model::{Benchmark, CvqaStatus};
+use crate::bench::Benchmark;
+use crate::bench::cvqa::fields::CvqaStatus;
 use crate::tui::facts::{Index, Kind};
 
 /// The filters that are on: options of one group combine with OR, groups with AND.

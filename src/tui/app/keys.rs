@@ -3,7 +3,7 @@
 use crate::tui::views::cvqa::popups;
 use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
 
-use crate::model::CvqaReason;
+use crate::bench::cvqa::fields::CvqaReason;
 use crate::review;
 use crate::tui::keymap::{Action, Context, Key};
 use crate::tui::layout::{Screen, contains};

@@ -29,7 +29,7 @@ use std::time::Instant;
 use crossterm::event::{KeyEvent, MouseEvent};
 use serde_json::Value;
 
-use crate::model::{Item, Review};
+use crate::bench::{Item, Review};
 use crate::store::{ItemError, Store};
 use crate::tui::edit::TextEdit;
 use crate::tui::facts::{Index, Kind};

@@ -1,5 +1,6 @@
 //! Moving through the items: next, previous, next ungraded, jump, go to; loading the current item and its image.
 
+use crate::bench::Items;
 use std::path::PathBuf;
 
 use crate::tui::image::ImageKey;

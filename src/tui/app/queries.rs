@@ -1,8 +1,9 @@
 //! What the screen asks of the state: items, reviews as blind mode reveals them, progress, pace.
 
+use crate::bench::Items;
 use serde_json::Value;
 
-use crate::model::{Item, Review};
+use crate::bench::{Item, Review};
 use crate::review;
 use crate::tui::facts::Kind;
 use crate::tui::keymap::Context;
@@ -106,7 +107,7 @@ impl State {
                         }
                     }
                 }
-                review::has_content(&shown).then(|| (name.clone(), shown))
+                shown.has_content().then(|| (name.clone(), shown))
             })
             .collect();
         if let Some(m) = mine {

@@ -1,8 +1,9 @@
 //! Recording my verdicts: grades, reviews, skips, the journal writes under way, undo and redo.
 
+use crate::bench::Items;
 use std::collections::BTreeMap;
 
-use crate::model::{Benchmark, ResponseGrades, Review};
+use crate::bench::{Benchmark, ResponseGrades, Review};
 use crate::review;
 use crate::tui::facts::Kind;
 use crate::tui::keymap::{Action, Context};
@@ -205,7 +206,7 @@ impl State {
         let secs = self.timing.on_item();
         r.seconds = Some((secs * 10.0).round() / 10.0);
         // A review left saying nothing is removed, not written empty.
-        let after = review::has_content(&r).then_some(r);
+        let after = r.has_content().then_some(r);
         if before.is_none() && after.is_none() {
             return false;
         }

@@ -1,11 +1,12 @@
 //! `State::update`: one message in, the state changed and the effects out. Pure: the
 //! loop carries the effects out.
 
+use crate::bench::Items;
 use std::collections::{BTreeSet, HashMap};
 
 use crossterm::event::KeyEventKind;
 
-use crate::model::{Benchmark, Review};
+use crate::bench::{Benchmark, Review};
 use crate::store::Store;
 use crate::tui::facts::{BitSet, Kind};
 use crate::tui::image::ImageEvent;

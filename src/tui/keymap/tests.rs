@@ -389,7 +389,7 @@ fn a_reason_key_for_each_cvqa_reason() {
         .into_iter()
         .filter(|a| matches!(a, Action::Reason(_)))
         .count();
-    assert_eq!(reasons, crate::model::CvqaReason::ALL.len());
+    assert_eq!(reasons, crate::bench::cvqa::fields::CvqaReason::ALL.len());
 }
 
 #[test]

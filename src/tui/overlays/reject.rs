@@ -4,7 +4,7 @@ use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::model::CvqaReason;
+use crate::bench::cvqa::fields::CvqaReason;
 use crate::tui::app::State;
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context, Keymap};

@@ -6,8 +6,9 @@ use crate::tui::edit::TextEdit;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
+use crate::bench::chartom_qa::fields::JudgeBonus;
 use crate::bench::chartom_qa::stats::QaStats;
-use crate::model::{Item, JudgeBonus, Response, ResponseGrades, Review};
+use crate::bench::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::{CONTEXT_LENGTHS, State};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::summary::{SummaryBlock, bar, fit, pct};

@@ -10,7 +10,7 @@ use crate::bench::inspect::Verdict;
 use crate::bench::inspect::sample::{Input, Sample, value_text};
 use crate::bench::inspect::spec::sample;
 use crate::bench::inspect::stats::InspectStats;
-use crate::model::{Item, ResponseGrades, Review};
+use crate::bench::{Item, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::Action;
 use crate::tui::summary::{SummaryBlock, bar, finite, fit};

@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use crate::model::Item;
+use crate::bench::Item;
 use crate::tui::app::{ImageSlot, Mode, State};
 use crate::tui::image;
 use crate::tui::keymap::{Action, Context};

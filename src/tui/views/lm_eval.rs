@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use crate::bench::lm_eval::sample::{Agg, Answer, Choices, MetricValue, Sample};
 use crate::bench::lm_eval::spec::sample;
 use crate::bench::lm_eval::stats::LmEvalStats;
-use crate::model::{Item, ResponseGrades, Review};
+use crate::bench::{Item, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::Action;
 use crate::tui::summary::{SummaryBlock, bar, finite, fit};

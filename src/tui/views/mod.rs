@@ -22,7 +22,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 
 use crate::bench::Benchmarks;
-use crate::model::{Benchmark, Item, Response, ResponseGrades, Review};
+use crate::bench::{Benchmark, Item, Response, ResponseGrades, Review};
 use crate::store::Store;
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};

@@ -2,7 +2,7 @@
 
 use ratatui::text::{Line, Span};
 
-use crate::model::Item;
+use crate::bench::Item;
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, truncate};

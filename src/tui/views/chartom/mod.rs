@@ -1,11 +1,11 @@
 //! The CHARTOM screen: the chart, the FACT question with the human answers' histogram, the
 //! HMI; per response the FACT answer, the MIND prediction and the justification to grade.
 
-use crate::model::JustificationGrade;
+use crate::bench::chartom::fields::JustificationGrade;
 use crate::tui::app::Effect;
 use ratatui::text::{Line, Span};
 
-use crate::model::{Item, Response, ResponseGrades, Review};
+use crate::bench::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, sanitize};

@@ -5,8 +5,9 @@ use crate::tui::app::{Effect, FixState, Level, Mode};
 use crate::tui::edit::TextEdit;
 use ratatui::text::{Line, Span};
 
+use crate::bench::cvqa::fields::{CvqaReason, CvqaStatus};
 use crate::bench::cvqa::grade as cvqa;
-use crate::model::{CvqaReason, CvqaStatus, Item, Response, ResponseGrades, Review};
+use crate::bench::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, sanitize};
@@ -117,7 +118,7 @@ impl View for CvqaView {
         match action {
             Action::Accept => {
                 if st.change_review(fx, |r, _| r.cvqa.accept()) {
-                    st.advance_after(crate::model::CvqaStatus::Accept.done(), fx);
+                    st.advance_after(crate::bench::cvqa::fields::CvqaStatus::Accept.done(), fx);
                 }
             }
             Action::Fix => {

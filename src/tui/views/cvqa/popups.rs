@@ -1,7 +1,7 @@
 //! C-VQA's verification keys that go through a popup: reject with a reason, and fix the
 //! generated question and answer, then say why.
 
-use crate::model::{CvqaReason, CvqaStatus};
+use crate::bench::cvqa::fields::{CvqaReason, CvqaStatus};
 use crate::tui::app::{Effect, Level, Mode, State};
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context};
