@@ -626,7 +626,9 @@ fn bench_long_lines(smoke: bool) {
         let copy = time(reps, || text.clone());
         // What showing the item cannot do without: parse its line (a plain `Value`).
         let line = item("long", &text);
-        let parse = time(reps, || serde_json::from_str::<serde_json::Value>(&line).unwrap());
+        let parse = time(reps, || {
+            serde_json::from_str::<serde_json::Value>(&line).unwrap()
+        });
         let mut row = |label: &str, keys: &[KeyCode], state: &mut State| {
             let mut times = Vec::new();
             for _ in 0..reps {

@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 use ratatui::layout::Rect;
 
-use crate::model::Review;
+use crate::bench::Review;
 use crate::tui::app::State;
 use crate::tui::keymap::Keymap;
 use crate::tui::layout::ItemAreas;
