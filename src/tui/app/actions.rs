@@ -175,7 +175,7 @@ impl State {
                     }
                     return;
                 }
-                let page = rows.saturating_sub(1).max(1);
+                let page = usize::from(rows.saturating_sub(1).max(1));
                 self.aside_scroll = if action == Action::ContextDown {
                     self.aside_scroll.saturating_add(page).min(max)
                 } else {

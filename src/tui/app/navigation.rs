@@ -227,10 +227,12 @@ impl State {
                 String::from_utf8_lossy(self.store.raw_bytes(i).unwrap_or_default()).into_owned()
             }
         };
+        static LOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         self.current = Some(Current {
             index: i,
             item: self.store.item(i),
             raw,
+            load: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         });
     }
 

@@ -19,6 +19,12 @@ impl State {
         self.store.is_empty()
     }
 
+    /// Drop the item's panes kept between frames (`tui::laid`): the next frame lays the
+    /// item out anew. For tests and benches that compare the two; the screen never needs it.
+    pub fn forget_layout(&self) {
+        self.laid.forget();
+    }
+
     pub fn item(&self) -> Option<&Item> {
         self.current.as_ref().and_then(|c| c.item.as_ref().ok())
     }
@@ -112,7 +118,7 @@ impl State {
 
     /// My review of item `i` as the journal has acknowledged it (before any write still
     /// under way).
-    pub(super) fn acknowledged_review(&self, i: usize) -> Option<Review> {
+    pub(crate) fn acknowledged_review(&self, i: usize) -> Option<Review> {
         match self
             .rec
             .pending

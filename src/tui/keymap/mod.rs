@@ -106,14 +106,14 @@ impl FromStr for Context {
 
 /// The default keys: one table per context, `action = ["key", ...]`.
 const DEFAULT_KEYS: &str = include_str!("default-keys.toml");
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Binding {
     pub context: Context,
     pub key: Key,
     pub action: Action,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Keymap {
     pub bindings: Vec<Binding>,
 }

@@ -55,6 +55,13 @@ pub trait View: Sync {
         None
     }
 
+    /// `item_lines` are the columns of `pair` one under the other (its title, the left
+    /// column, a blank line, the right column): when the pair does not fit, the item's
+    /// lines are made from it instead of being built again.
+    fn item_lines_are_the_pair(&self) -> bool {
+        false
+    }
+
     /// One response and its grades (`selected`: the keys act on it, so they are named).
     fn response_lines(
         &self,

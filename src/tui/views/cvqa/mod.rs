@@ -195,6 +195,11 @@ impl View for CvqaView {
         Some((cvqa_title(state, item), o, c))
     }
 
+    /// `cvqa_lines`.
+    fn item_lines_are_the_pair(&self) -> bool {
+        true
+    }
+
     fn response_lines(
         &self,
         state: &State,
