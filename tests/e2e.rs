@@ -899,14 +899,30 @@ fn the_index_is_kept_for_the_next_open_and_never_used_stale() {
     let sb = Sandbox::new();
     let log = || std::fs::read_to_string(sb.path("data/verdict.log")).unwrap_or_default();
     let reads = || log().matches("read from").count();
-    let open_and_quit = |want: &str| {
+    // The newest time an index was kept: a session keeps the index it builds once it
+    // is built, so a session that is to leave one behind waits for it before `q`.
+    let kept_at = || {
+        std::fs::read_dir(sb.path("data/index"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| e.metadata().ok()?.modified().ok())
+            .max()
+    };
+    let open_and_quit_keeping = |want: &str, keep: bool| {
+        let before = kept_at();
         let mut p = sb.open("cvqa.jsonl", &[], 200);
         let screen = p.wait_for("anyone");
         assert!(screen.contains(want), "{screen}");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while keep && kept_at() <= before && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
         p.send("q");
         assert!(p.wait_exit().success());
     };
-    open_and_quit("/3 ·");
+    let open_and_quit = |want: &str| open_and_quit_keeping(want, false);
+    open_and_quit_keeping("/3 ·", true);
     let kept: Vec<_> = std::fs::read_dir(sb.path("data/index"))
         .unwrap()
         .flatten()
@@ -919,7 +935,7 @@ fn the_index_is_kept_for_the_next_open_and_never_used_stale() {
     let mut text = std::fs::read_to_string(sb.path("cvqa.jsonl")).unwrap();
     text.push_str("{\"id\":\"added\",\"benchmark\":\"cvqa\"}\n");
     std::fs::write(sb.path("cvqa.jsonl"), text).unwrap();
-    open_and_quit("/4 ·");
+    open_and_quit_keeping("/4 ·", true);
     assert_eq!(reads(), 1, "{}", log());
     // and the one built then is used at the next open
     open_and_quit("/4 ·");
