@@ -73,29 +73,10 @@ pub fn extract_choice(response: &str, question: &str) -> Option<char> {
     } else {
         opts.iter().map(|(c, _)| *c).collect()
     };
-    let as_letter = |t: &str| -> Option<char> {
-        let mut cs = t.chars();
-        let c = cs.next()?.to_ascii_uppercase();
-        (cs.next().is_none() && letters.contains(&c)).then_some(c)
-    };
-    let toks: Vec<(usize, &str)> = {
-        let mut v = Vec::new();
-        let mut start: Option<usize> = None;
-        for (i, c) in response.char_indices() {
-            if c.is_alphanumeric() {
-                start.get_or_insert(i);
-            } else if let Some(s) = start.take() {
-                v.push((s, &response[s..i]));
-            }
-        }
-        if let Some(s) = start {
-            v.push((s, &response[s..]));
-        }
-        v
-    };
+    let toks = words(response);
     let (first_pos, first) = *toks.first()?;
     // 1
-    if let Some(c) = as_letter(first) {
+    if let Some(c) = as_letter(first, &letters) {
         let before = response[..first_pos].trim_end().chars().last();
         let after = response[first_pos + first.len()..].chars().next();
         if toks.len() == 1
@@ -106,6 +87,56 @@ pub fn extract_choice(response: &str, question: &str) -> Option<char> {
         }
     }
     // 2
+    if let Some(c) = after_answer_word(&toks, &letters) {
+        return Some(c);
+    }
+    // 3
+    let seen = lone_capitals(response, &toks, &letters);
+    if seen.len() == 1 {
+        return Some(seen[0]);
+    }
+    if seen.len() > 1 {
+        return None;
+    }
+    // 4
+    if opts.is_empty() {
+        return None;
+    }
+    let n = extract_number(response)?;
+    let hits: Vec<char> = opts
+        .iter()
+        .filter(|(_, v)| v.trim() == n)
+        .map(|(c, _)| *c)
+        .collect();
+    (hits.len() == 1).then(|| hits[0])
+}
+
+/// `t` as one of the option `letters` (either case), when it is one letter.
+fn as_letter(t: &str, letters: &[char]) -> Option<char> {
+    let mut cs = t.chars();
+    let c = cs.next()?.to_ascii_uppercase();
+    (cs.next().is_none() && letters.contains(&c)).then_some(c)
+}
+
+/// The response's runs of alphanumeric characters, with their byte offsets.
+fn words(response: &str) -> Vec<(usize, &str)> {
+    let mut v = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, c) in response.char_indices() {
+        if c.is_alphanumeric() {
+            start.get_or_insert(i);
+        } else if let Some(s) = start.take() {
+            v.push((s, &response[s..i]));
+        }
+    }
+    if let Some(s) = start {
+        v.push((s, &response[s..]));
+    }
+    v
+}
+
+/// Rule 2: a letter after `answer`/`option`/`choice` (past up to three filler words).
+fn after_answer_word(toks: &[(usize, &str)], letters: &[char]) -> Option<char> {
     for (k, (_, t)) in toks.iter().enumerate() {
         if lower_is(t, &["answer", "option", "choice"]) {
             for (_, next) in toks.iter().skip(k + 1).take(4) {
@@ -115,16 +146,21 @@ pub fn extract_choice(response: &str, question: &str) -> Option<char> {
                 ) {
                     continue;
                 }
-                if let Some(c) = as_letter(next) {
+                if let Some(c) = as_letter(next, letters) {
                     return Some(c);
                 }
                 break;
             }
         }
     }
-    // 3
+    None
+}
+
+/// Rule 3: the distinct capital option letters standing alone in the response, in
+/// order (a capital `A` followed by a lower-case word is the article, not counted).
+fn lone_capitals(response: &str, toks: &[(usize, &str)], letters: &[char]) -> Vec<char> {
     let mut seen: Vec<char> = Vec::new();
-    for (pos, t) in &toks {
+    for (pos, t) in toks {
         let mut cs = t.chars();
         let (Some(c), None) = (cs.next(), cs.next()) else {
             continue;
@@ -144,21 +180,5 @@ pub fn extract_choice(response: &str, question: &str) -> Option<char> {
             seen.push(c);
         }
     }
-    if seen.len() == 1 {
-        return Some(seen[0]);
-    }
-    if seen.len() > 1 {
-        return None;
-    }
-    // 4
-    if opts.is_empty() {
-        return None;
-    }
-    let n = extract_number(response)?;
-    let hits: Vec<char> = opts
-        .iter()
-        .filter(|(_, v)| v.trim() == n)
-        .map(|(c, _)| *c)
-        .collect();
-    (hits.len() == 1).then(|| hits[0])
+    seen
 }
