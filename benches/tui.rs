@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use verdict::bench::Facet;
 use verdict::store::Store;
 use verdict::tui::app::{Clock, Effect, FilterOption, Mode, Msg, State};
 use verdict::tui::facts::{self, SearchCache, SearchRequest};
@@ -315,8 +316,7 @@ fn bench_keys(store: &Store, meta: &facts::Index, runs: usize, smoke: bool) -> O
                     o,
                     FilterOption::ModelWrong
                         | FilterOption::Ungraded
-                        | FilterOption::ChartType(_)
-                        | FilterOption::Version(_)
+                        | FilterOption::Facet(Facet::ChartType | Facet::Version, _)
                         | FilterOption::Model(_)
                         | FilterOption::Disagreement
                 )

@@ -314,7 +314,7 @@ pub(crate) fn check_grade_fields(
 }
 
 /// A facet of an item that only some benchmarks have, offered by the reviewer's filters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Facet {
     /// CHARTOM: the answer key is far from the human answers.
     SuspectKey,

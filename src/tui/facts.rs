@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::bench::Facet;
 use crate::bench::Item;
-use crate::bench::cvqa::fields::CvqaStatus;
 use crate::store::Store;
+use crate::tui::views::{FACETS, is_flag, review_status};
 
 /// A fixed-size set of item numbers.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -170,15 +170,13 @@ impl Arena {
 
 /// What kind of fact about an item a bit set holds; each kind is one group of the filter
 /// menu (except `Wrong`, which the "model wrong" filter combines with the chosen models).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     Benchmark,
-    ChartType,
-    Version,
-    Dimension,
-    Group,
-    /// lm-eval: the sample's filter (`strict-match`, `flexible-extract`).
-    LmEvalFilter,
+    /// A facet of the item's benchmark (`bench::Spec::facets`): a value (CHARTOM's chart
+    /// type, lm-eval's filter, ...) or a flag with an empty name (CHARTOM's suspect key,
+    /// `views::is_flag`). The registry's facets are listed in `views::FACETS`.
+    Facet(Facet),
     /// The item has a response of this model.
     Model,
     /// This model's answer is wrong (after reviewer overrides).
@@ -188,8 +186,9 @@ pub enum Kind {
     /// This reviewer is done with the item (every required grade given,
     /// `review::item_done`).
     Done,
-    /// C-VQA verification status (`accept` / `fix` / `reject`): the final verdict's when
-    /// the item is adjudicated, else any reviewer's.
+    /// A verification status a review gives (`views::review_status`: C-VQA's `accept` /
+    /// `fix` / `reject`): the final verdict's when the item is adjudicated, else any
+    /// reviewer's.
     Status,
     /// Reviewers disagree, or a human disagrees with the LLM judge, and no verdict is
     /// marked final.
@@ -198,45 +197,126 @@ pub enum Kind {
     NeedsAdjudication,
     /// A verdict is marked final (`A`).
     Adjudicated,
-    /// CHARTOM: the answer key is far from the human answers (`grade::chartom::suspect_key`,
-    /// docs/stats.md).
-    SuspectKey,
-    /// This reviewer's own C-VQA verification status, named by [`reviewer_status`] (what
+    /// This reviewer's own verification status, named by [`reviewer_status`] (what
     /// blind mode's verification filter looks at).
     ReviewerStatus,
 }
 
-const KINDS: usize = 16;
+/// The facets with a value: the kinds after `Benchmark`.
+const VALUED: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < FACETS.len() {
+        if !is_flag(FACETS[i]) {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// How many kinds there are: `Benchmark`, the valued facets, eight kinds, the flags,
+/// `ReviewerStatus`.
+const KINDS: usize = FACETS.len() + 10;
+
+/// Each facet's kind's place in [`Kind::ALL`], by `Facet as usize` (`views::FACETS` is
+/// in `Facet`'s own order: checked below).
+const FACET_PLACE: [usize; FACETS.len()] = {
+    let mut out = [0; FACETS.len()];
+    let (mut valued, mut flags) = (0, 0);
+    let mut i = 0;
+    while i < FACETS.len() {
+        assert!(FACETS[i] as usize == i);
+        if is_flag(FACETS[i]) {
+            out[i] = VALUED + 9 + flags;
+            flags += 1;
+        } else {
+            out[i] = 1 + valued;
+            valued += 1;
+        }
+        i += 1;
+    }
+    out
+};
 
 // `Index::facets` is sorted by (kind, name) because it is built in `Kind::ALL`'s order,
-// which must be `Kind`'s own (declaration) order.
+// which is `Kind`'s order (`Kind::index`); the index cache writes a kind as its place
+// here: the valued facets after `Benchmark`, the flags before `ReviewerStatus`, as when
+// each facet was a variant of its own.
 const _: () = {
-    let mut k = 1;
+    let mut k = 0;
     while k < KINDS {
-        assert!((Kind::ALL[k - 1] as usize) < (Kind::ALL[k] as usize));
+        assert!(Kind::ALL[k].index() == k);
         k += 1;
     }
 };
 
 impl Kind {
-    const ALL: [Kind; KINDS] = [
-        Kind::Benchmark,
-        Kind::ChartType,
-        Kind::Version,
-        Kind::Dimension,
-        Kind::Group,
-        Kind::LmEvalFilter,
-        Kind::Model,
-        Kind::Wrong,
-        Kind::Reviewer,
-        Kind::Done,
-        Kind::Status,
-        Kind::Disagreement,
-        Kind::NeedsAdjudication,
-        Kind::Adjudicated,
-        Kind::SuspectKey,
-        Kind::ReviewerStatus,
-    ];
+    pub(crate) const ALL: [Kind; KINDS] = {
+        let mut out = [Kind::Benchmark; KINDS];
+        let mut i = 0;
+        while i < FACETS.len() {
+            out[FACET_PLACE[i]] = Kind::Facet(FACETS[i]);
+            i += 1;
+        }
+        let rest = [
+            Kind::Model,
+            Kind::Wrong,
+            Kind::Reviewer,
+            Kind::Done,
+            Kind::Status,
+            Kind::Disagreement,
+            Kind::NeedsAdjudication,
+            Kind::Adjudicated,
+        ];
+        let mut j = 0;
+        while j < rest.len() {
+            out[VALUED + 1 + j] = rest[j];
+            j += 1;
+        }
+        out[KINDS - 1] = Kind::ReviewerStatus;
+        out
+    };
+
+    /// Its place in [`Kind::ALL`]: the order of kinds, and how the index cache writes it.
+    pub(crate) const fn index(self) -> usize {
+        match self {
+            Kind::Benchmark => 0,
+            Kind::Facet(f) => FACET_PLACE[f as usize],
+            Kind::Model => VALUED + 1,
+            Kind::Wrong => VALUED + 2,
+            Kind::Reviewer => VALUED + 3,
+            Kind::Done => VALUED + 4,
+            Kind::Status => VALUED + 5,
+            Kind::Disagreement => VALUED + 6,
+            Kind::NeedsAdjudication => VALUED + 7,
+            Kind::Adjudicated => VALUED + 8,
+            Kind::ReviewerStatus => KINDS - 1,
+        }
+    }
+}
+
+impl PartialOrd for Kind {
+    fn partial_cmp(&self, other: &Kind) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Kind {
+    fn cmp(&self, other: &Kind) -> std::cmp::Ordering {
+        self.index().cmp(&other.index())
+    }
+}
+
+/// A verification status a review gives (C-VQA's accept / fix / reject), as the
+/// benchmark's view names it (`views::review_status`, `View::statuses`): what the
+/// verification filter offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ReviewStatus {
+    /// Its value in the file (`accept`): the index's name of it.
+    pub name: &'static str,
+    /// What it did, for a reviewer (`accepted`).
+    pub done: &'static str,
 }
 
 /// Every fact the index keeps about `item`, as (kind, name) pairs; the flags have an
@@ -244,17 +324,7 @@ impl Kind {
 pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
     let benchmark = item.benchmark();
     emit(Kind::Benchmark, benchmark.name());
-    crate::bench::spec(benchmark).facets(item, &mut |f, name| {
-        let kind = match f {
-            Facet::SuspectKey => Kind::SuspectKey,
-            Facet::ChartType => Kind::ChartType,
-            Facet::Version => Kind::Version,
-            Facet::Dimension => Kind::Dimension,
-            Facet::Group => Kind::Group,
-            Facet::LmEvalFilter => Kind::LmEvalFilter,
-        };
-        emit(kind, name)
-    });
+    crate::bench::spec(benchmark).facets(item, &mut |f, name| emit(Kind::Facet(f), name));
     for r in &item.responses {
         emit(Kind::Model, &r.model);
         if crate::bench::model_wrong(item, &r.model) {
@@ -263,7 +333,7 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
     }
     for (name, r) in &item.reviews {
         emit(Kind::Reviewer, name);
-        if let Some(st) = r.cvqa.status {
+        if let Some(st) = review_status(r) {
             emit(Kind::ReviewerStatus, &reviewer_status(name, st));
         }
         if crate::review::item_done(item, Some(r)) {
@@ -276,18 +346,15 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
         .filter(|r| r.is_final == Some(true))
         .collect();
     let adjudicated = !finals.is_empty();
-    let statuses: Vec<CvqaStatus> = if adjudicated {
-        finals.iter().filter_map(|r| r.cvqa.status).collect()
+    let mut statuses: Vec<ReviewStatus> = if adjudicated {
+        finals.iter().filter_map(|r| review_status(r)).collect()
     } else {
-        item.reviews
-            .values()
-            .filter_map(|r| r.cvqa.status)
-            .collect()
+        item.reviews.values().filter_map(review_status).collect()
     };
-    for s in [CvqaStatus::Accept, CvqaStatus::Fix, CvqaStatus::Reject] {
-        if statuses.contains(&s) {
-            emit(Kind::Status, status_name(s));
-        }
+    statuses.sort();
+    statuses.dedup();
+    for s in statuses {
+        emit(Kind::Status, s.name);
     }
     if adjudicated {
         emit(Kind::Adjudicated, "");
@@ -303,12 +370,8 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
 }
 
 /// The name of the [`Kind::ReviewerStatus`] fact of `reviewer`'s status `s`.
-pub fn reviewer_status(reviewer: &str, s: CvqaStatus) -> String {
-    format!("{}\u{0}{reviewer}", status_name(s))
-}
-
-pub fn status_name(s: CvqaStatus) -> &'static str {
-    s.name()
+pub fn reviewer_status(reviewer: &str, s: ReviewStatus) -> String {
+    format!("{}\u{0}{reviewer}", s.name)
 }
 
 /// The facts of one item, collected (for items changed during the session).
@@ -534,7 +597,7 @@ fn index_chunk(store: &Store, lo: usize, hi: usize, tick: &dyn Fn(usize)) -> Par
                 p.search.push(&buf);
                 let facets = &mut p.facets;
                 facts_of_item(&item, &mut |kind, name| {
-                    facets[kind as usize].set(name, k, len)
+                    facets[kind.index()].set(name, k, len)
                 });
             }
             Err(e) => {
@@ -616,7 +679,7 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
         }
     }
     for kind in Kind::ALL {
-        let mut names: Vec<(String, BitSet)> = std::mem::take(&mut merged[kind as usize])
+        let mut names: Vec<(String, BitSet)> = std::mem::take(&mut merged[kind.index()])
             .into_iter()
             .collect();
         names.sort_by(|a, b| a.0.cmp(&b.0));

@@ -35,9 +35,9 @@ use crate::tui::edit::TextEdit;
 use crate::tui::facts::{Index, Kind};
 use crate::tui::image::{ImageEvent, ImageKey};
 use crate::tui::keymap::Keymap;
-pub use crate::tui::overlays::fix::FixState;
 pub use crate::tui::overlays::search::SearchState;
 use crate::tui::theme::{Theme, ThemeName};
+pub use crate::tui::views::FixState;
 
 /// Everything that can happen to the reviewer.
 pub enum Msg {

@@ -3,7 +3,7 @@
 use crate::bench::Items;
 use std::collections::BTreeMap;
 
-use crate::bench::{Benchmark, ResponseGrades, Review};
+use crate::bench::{ResponseGrades, Review};
 use crate::review;
 use crate::tui::facts::Kind;
 use crate::tui::keymap::{Action, Context};
@@ -26,9 +26,9 @@ pub struct Recording {
     pub redo: Vec<Change>,
     /// This update's grading cleared a skip: the status line says so.
     pub(super) skip_cleared: bool,
-    /// My bonus-point coverage per CharToM-QA item graded this session, and the sum, for
-    /// the running BPC (kept up to date as verdicts are recorded).
-    /// Per item, per model: covered and total bonus points of my grades.
+    /// The running tally a view keeps of my grades (`View::tally`: CharToM-QA's bonus
+    /// point coverage, BPC), per item graded, and the sum (kept up to date as verdicts
+    /// are recorded). Per item, per model: covered and total of my grades.
     pub bpc_items: HashMap<usize, BTreeMap<String, (u64, u64)>>,
     /// Per model: the sums of `bpc_items`.
     pub bpc_sum: BTreeMap<String, (u64, u64)>,
@@ -245,7 +245,8 @@ impl State {
         }
     }
 
-    /// Per model: covered and total bonus points of `review` on CharToM-QA item `i`.
+    /// Per model: the running tally of `review` on item `i` that its view keeps
+    /// (`View::tally`: CharToM-QA's covered and total bonus points).
     pub(super) fn coverage(
         &self,
         i: usize,
@@ -259,23 +260,7 @@ impl State {
             parsed = self.store.item(i).ok()?;
             &parsed
         };
-        if item.benchmark() != Benchmark::ChartomQa {
-            return None;
-        }
-        let n = item.responses.len();
-        let points = item.bonus_points.len();
-        let mut out = BTreeMap::new();
-        for resp in &item.responses {
-            if let Some(b) = r
-                .for_model(&resp.model, n)
-                .and_then(|g| g.chartom_qa.bonus.as_ref())
-            {
-                let (c, t): &mut (u64, u64) = out.entry(resp.model.clone()).or_default();
-                *c += crate::bench::chartom_qa::grade::covered_count(b, points);
-                *t += points as u64;
-            }
-        }
-        (!out.is_empty()).then_some(out)
+        crate::tui::views::view_of(item.benchmark()).tally(item, r)
     }
 
     pub(super) fn record(
