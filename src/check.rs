@@ -159,91 +159,120 @@ pub fn check_store_with(store: &Store, opts: Options) -> Report {
             id: fallback.clone(),
             errors: 0,
         };
-        let text = match store.raw(i) {
-            Ok(t) => t,
-            Err(e) => {
-                c.error("", e.to_string());
-                continue;
-            }
-        };
-        let v: Value = match serde_json::from_str(text) {
-            Ok(v) => v,
-            Err(e) => {
-                let msg = e.to_string();
-                let typed = msg
-                    .contains("recursion limit")
-                    .then(|| Item::parse(text).ok())
-                    .flatten();
-                if let Some(it) = typed {
-                    if let Some(id) = it.id {
-                        c.id = id;
-                    }
-                    c.error(
-                        "",
-                        format!(
-                            "nested too deeply ({msg}): verdict can show this item but cannot save verdicts into it"
-                        ),
-                    );
-                } else {
-                    c.error("", format!("malformed JSON: {msg}"));
-                }
-                continue;
-            }
-        };
-        let Value::Object(obj) = &v else {
-            c.error(
-                "",
-                format!("an item must be a JSON object, found {}", kind(&v)),
-            );
-            continue;
-        };
-        match obj.get("id") {
-            Some(Value::String(s)) => {
-                c.id = s.clone();
-                if s.trim().is_empty() {
-                    c.warn("id", "empty id");
-                }
-                if let Some(&first) = ids.get(s) {
-                    c.error(
-                        "id",
-                        format!("duplicate id {} (also on line {first})", quote(s)),
-                    );
-                } else {
-                    ids.insert(s.clone(), line);
-                }
-            }
-            None | Some(Value::Null) => c.notice(
-                "id",
-                format!(
-                    "no id; verdict calls this item {fallback} and does not write that name back"
-                ),
-            ),
-            Some(other) => c.error("id", format!("expected a string, found {}", kind(other))),
-        }
-        for path in duplicates::duplicate_keys(text) {
-            c.error(
-                &path,
-                "this key is in its object twice: verdict, Python and jq read the last, \
-                 other tools the first; keep one",
-            );
-        }
-        items.check(&mut c, obj);
-        // The typed loader must agree: a file that checks clean loads.
-        if c.errors == 0
-            && let Err(e) = store.item(i)
-        {
-            let field = match &e {
-                ItemError::Field(f) => f.field.clone(),
-                _ => String::new(),
-            };
-            let msg = match e {
-                ItemError::Field(f) => f.message,
-                other => other.to_string(),
-            };
-            c.error(&field, msg);
-        }
+        check_item(store, i, &mut c, &fallback, &mut ids, &mut items);
     }
     report
+}
+
+/// Item `i` (named `fallback` without an id): its JSON, its id, its keys, its
+/// benchmark's rules, and the typed loader's word on it.
+fn check_item(
+    store: &Store,
+    i: usize,
+    c: &mut Ctx,
+    fallback: &str,
+    ids: &mut HashMap<String, u32>,
+    items: &mut crate::bench::check::ItemCheck,
+) {
+    let text = match store.raw(i) {
+        Ok(t) => t,
+        Err(e) => {
+            c.error("", e.to_string());
+            return;
+        }
+    };
+    let Some(v) = parse(c, text) else {
+        return;
+    };
+    let Value::Object(obj) = &v else {
+        c.error(
+            "",
+            format!("an item must be a JSON object, found {}", kind(&v)),
+        );
+        return;
+    };
+    check_id(c, obj, ids, fallback);
+    for path in duplicates::duplicate_keys(text) {
+        c.error(
+            &path,
+            "this key is in its object twice: verdict, Python and jq read the last, \
+             other tools the first; keep one",
+        );
+    }
+    items.check(c, obj);
+    // The typed loader must agree: a file that checks clean loads.
+    if c.errors == 0
+        && let Err(e) = store.item(i)
+    {
+        let field = match &e {
+            ItemError::Field(f) => f.field.clone(),
+            _ => String::new(),
+        };
+        let msg = match e {
+            ItemError::Field(f) => f.message,
+            other => other.to_string(),
+        };
+        c.error(&field, msg);
+    }
+}
+
+/// The item's JSON; `None` (with its error) when it is malformed or nested too deeply.
+fn parse(c: &mut Ctx, text: &str) -> Option<Value> {
+    match serde_json::from_str(text) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let msg = e.to_string();
+            let typed = msg
+                .contains("recursion limit")
+                .then(|| Item::parse(text).ok())
+                .flatten();
+            if let Some(it) = typed {
+                if let Some(id) = it.id {
+                    c.id = id;
+                }
+                c.error(
+                    "",
+                    format!(
+                        "nested too deeply ({msg}): verdict can show this item but cannot save verdicts into it"
+                    ),
+                );
+            } else {
+                c.error("", format!("malformed JSON: {msg}"));
+            }
+            None
+        }
+    }
+}
+
+/// The item's `id`: a string, not empty, not on an earlier line (`ids`: id → line).
+fn check_id(
+    c: &mut Ctx,
+    obj: &serde_json::Map<String, Value>,
+    ids: &mut HashMap<String, u32>,
+    fallback: &str,
+) {
+    let line = c.line;
+    match obj.get("id") {
+        Some(Value::String(s)) => {
+            c.id = s.clone();
+            if s.trim().is_empty() {
+                c.warn("id", "empty id");
+            }
+            if let Some(&first) = ids.get(s) {
+                c.error(
+                    "id",
+                    format!("duplicate id {} (also on line {first})", quote(s)),
+                );
+            } else {
+                ids.insert(s.clone(), line);
+            }
+        }
+        None | Some(Value::Null) => c.notice(
+            "id",
+            format!("no id; verdict calls this item {fallback} and does not write that name back"),
+        ),
+        Some(other) => c.error("id", format!("expected a string, found {}", kind(other))),
+    }
 }
 
 /// The `--json` form of a report.

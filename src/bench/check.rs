@@ -115,88 +115,12 @@ fn check_item(
     // rule, `bench::layout_of_object`).
     let own_layout = crate::bench::layout_of_object(obj);
     let eval_layout = own_layout == Some(Benchmark::ChartomQa);
-    let bench = match obj.get("benchmark") {
-        Some(Value::String(s)) if BENCHMARKS.contains(&s.as_str()) => s.as_str(),
-        Some(Value::String(s)) => {
-            c.notice(
-                "benchmark",
-                format!(
-                    "unknown benchmark {}: shown with the generic view",
-                    quote(s)
-                ),
-            );
-            ""
-        }
-        None | Some(Value::Null) if own_layout.is_some() => own_layout.map_or("", Benchmark::name),
-        None | Some(Value::Null) => {
-            if let Some(m) = crate::bench::lm_eval::check::near_miss(obj) {
-                c.warn("", m);
-            }
-            c.notice("benchmark", "no benchmark: shown with the generic view");
-            ""
-        }
-        Some(v) => {
-            c.wrong_type("benchmark", "a string", v);
-            ""
-        }
-    };
-
-    if let Some(img) = c.str(obj, "image", "image") {
-        if img.trim().is_empty() {
-            c.warn("image", "empty image path");
-        } else if let Some((base, images)) = images {
-            let problem = *images
-                .entry(img.to_string())
-                .or_insert_with(|| image_problem(&base.join(img)));
-            if let Some(problem) = problem {
-                c.warn(
-                    "image",
-                    format!(
-                        "image file {problem}: {}",
-                        quote(&base.join(img).to_string_lossy())
-                    ),
-                );
-            }
-        }
-    }
+    let bench = benchmark_of(c, obj, own_layout);
+    check_image(c, obj, images);
 
     // Responses: models named, once each.
     let mut models: Vec<String> = Vec::new();
-    let responses: Vec<&Map<String, Value>> = match c.arr(obj, "responses", "responses") {
-        Some(a) => a
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| {
-                let f = format!("responses[{i}]");
-                match r {
-                    Value::Object(o) => {
-                        match c.str(o, "model", &join(&f, "model")) {
-                            Some(m) if !m.trim().is_empty() => {
-                                if models.iter().any(|x| x == m) {
-                                    c.error(
-                                        &join(&f, "model"),
-                                        format!("a second response of model {}", quote(m)),
-                                    );
-                                }
-                                models.push(m.to_string());
-                            }
-                            Some(_) => c.error(&join(&f, "model"), "empty model name"),
-                            None if o.get("model").is_none_or(Value::is_null) => {
-                                c.error(&join(&f, "model"), "missing")
-                            }
-                            None => {}
-                        }
-                        Some(o)
-                    }
-                    other => {
-                        c.wrong_type(&f, "an object", other);
-                        None
-                    }
-                }
-            })
-            .collect(),
-        None => Vec::new(),
-    };
+    let responses = responses(c, obj, &mut models);
     // An evaluation line's `response` is its one response when given and the line has no
     // `responses` (as the loader reads it, `bench::chartom_qa::eval`).
     let eval_response =
@@ -231,6 +155,109 @@ fn check_item(
     }
 }
 
+/// The item's benchmark (`""`: the generic view), from `benchmark` or its own layout.
+fn benchmark_of<'o>(
+    c: &mut Ctx,
+    obj: &'o Map<String, Value>,
+    own_layout: Option<Benchmark>,
+) -> &'o str {
+    match obj.get("benchmark") {
+        Some(Value::String(s)) if BENCHMARKS.contains(&s.as_str()) => s.as_str(),
+        Some(Value::String(s)) => {
+            c.notice(
+                "benchmark",
+                format!(
+                    "unknown benchmark {}: shown with the generic view",
+                    quote(s)
+                ),
+            );
+            ""
+        }
+        None | Some(Value::Null) if own_layout.is_some() => own_layout.map_or("", Benchmark::name),
+        None | Some(Value::Null) => {
+            if let Some(m) = crate::bench::lm_eval::check::near_miss(obj) {
+                c.warn("", m);
+            }
+            c.notice("benchmark", "no benchmark: shown with the generic view");
+            ""
+        }
+        Some(v) => {
+            c.wrong_type("benchmark", "a string", v);
+            ""
+        }
+    }
+}
+
+/// The item's `image`: a path, and with `images` (the base folder and the paths already
+/// looked at) a regular file.
+fn check_image(
+    c: &mut Ctx,
+    obj: &Map<String, Value>,
+    images: Option<(&Path, &mut HashMap<String, Option<&'static str>>)>,
+) {
+    if let Some(img) = c.str(obj, "image", "image") {
+        if img.trim().is_empty() {
+            c.warn("image", "empty image path");
+        } else if let Some((base, images)) = images {
+            let problem = *images
+                .entry(img.to_string())
+                .or_insert_with(|| image_problem(&base.join(img)));
+            if let Some(problem) = problem {
+                c.warn(
+                    "image",
+                    format!(
+                        "image file {problem}: {}",
+                        quote(&base.join(img).to_string_lossy())
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The item's `responses`, each an object with a model of its own (pushed to `models`).
+fn responses<'o>(
+    c: &mut Ctx,
+    obj: &'o Map<String, Value>,
+    models: &mut Vec<String>,
+) -> Vec<&'o Map<String, Value>> {
+    match c.arr(obj, "responses", "responses") {
+        Some(a) => a
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let f = format!("responses[{i}]");
+                match r {
+                    Value::Object(o) => {
+                        match c.str(o, "model", &join(&f, "model")) {
+                            Some(m) if !m.trim().is_empty() => {
+                                if models.iter().any(|x| x == m) {
+                                    c.error(
+                                        &join(&f, "model"),
+                                        format!("a second response of model {}", quote(m)),
+                                    );
+                                }
+                                models.push(m.to_string());
+                            }
+                            Some(_) => c.error(&join(&f, "model"), "empty model name"),
+                            None if o.get("model").is_none_or(Value::is_null) => {
+                                c.error(&join(&f, "model"), "missing")
+                            }
+                            None => {}
+                        }
+                        Some(o)
+                    }
+                    other => {
+                        c.wrong_type(&f, "an object", other);
+                        None
+                    }
+                }
+            })
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
 pub(crate) fn check_review(
     c: &mut Ctx,
     r: &Map<String, Value>,
@@ -239,25 +266,7 @@ pub(crate) fn check_review(
     n_responses: usize,
     info: &BenchInfo,
 ) {
-    match c.str(r, "at", &join(f, "at")) {
-        None if r.get("at").is_none_or(Value::is_null) => {
-            c.warn(&join(f, "at"), "missing: when the verdict was given")
-        }
-        None => {}
-        Some(at) => {
-            match time::OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339) {
-                Ok(t) if t.offset().is_utc() => {}
-                Ok(_) => c.warn(
-                    &join(f, "at"),
-                    format!("{} is not in UTC (write it with `Z`)", quote(at)),
-                ),
-                Err(e) => c.error(
-                    &join(f, "at"),
-                    format!("{} is not an RFC 3339 time: {e}", quote(at)),
-                ),
-            }
-        }
-    }
+    check_at(c, r, f);
     c.str(r, "note", &join(f, "note"));
     c.str(r, "verdict", &join(f, "verdict"));
     c.bool(r, "final", &join(f, "final"));
@@ -280,6 +289,40 @@ pub(crate) fn check_review(
             ),
         );
     }
+    per_model_grades(c, r, f, models, info);
+}
+
+/// A review's `at`: an RFC 3339 time, in UTC.
+fn check_at(c: &mut Ctx, r: &Map<String, Value>, f: &str) {
+    match c.str(r, "at", &join(f, "at")) {
+        None if r.get("at").is_none_or(Value::is_null) => {
+            c.warn(&join(f, "at"), "missing: when the verdict was given")
+        }
+        None => {}
+        Some(at) => {
+            match time::OffsetDateTime::parse(at, &time::format_description::well_known::Rfc3339) {
+                Ok(t) if t.offset().is_utc() => {}
+                Ok(_) => c.warn(
+                    &join(f, "at"),
+                    format!("{} is not in UTC (write it with `Z`)", quote(at)),
+                ),
+                Err(e) => c.error(
+                    &join(f, "at"),
+                    format!("{} is not an RFC 3339 time: {e}", quote(at)),
+                ),
+            }
+        }
+    }
+}
+
+/// A review's `models`: grades per model, each a model with a response on the item.
+fn per_model_grades(
+    c: &mut Ctx,
+    r: &Map<String, Value>,
+    f: &str,
+    models: &[String],
+    info: &BenchInfo,
+) {
     if let Some(per_model) = c.obj(r, "models", &join(f, "models")) {
         for (m, g) in per_model {
             let mf = format!("{f}.models.{m}");

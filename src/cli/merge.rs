@@ -49,22 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         out,
         force: args.force,
     };
-    if args
-        .out
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-    {
-        bail!(
-            "{}: merge writes JSONL (one item a line); name the output .jsonl",
-            args.out.display()
-        );
-    }
-    if !args.force && args.out.exists() {
-        bail!(
-            "{}: the file exists; not overwriting it (use --force to replace it)",
-            args.out.display()
-        );
-    }
+    refuse_output(&args)?;
     let mut stores = Vec::with_capacity(args.files.len());
     for f in &args.files {
         let store = super::open_with_journal(f)?;
@@ -90,6 +75,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     })?;
     record_origin(&args.out, &stores, &perms)?;
+    report(&args, &merged)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// An output named `.json` (merge writes JSONL), or one that exists without `--force`.
+fn refuse_output(args: &Plain) -> anyhow::Result<()> {
+    if args
+        .out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    {
+        bail!(
+            "{}: merge writes JSONL (one item a line); name the output .jsonl",
+            args.out.display()
+        );
+    }
+    if !args.force && args.out.exists() {
+        bail!(
+            "{}: the file exists; not overwriting it (use --force to replace it)",
+            args.out.display()
+        );
+    }
+    Ok(())
+}
+
+/// The verdicts replaced by newer ones, then what was merged.
+fn report(args: &Plain, merged: &crate::team::merge::Merged) -> anyhow::Result<()> {
     for r in &merged.replaced {
         outln!("{r}")?;
     }
@@ -116,7 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             format!("; {} replaced by newer ones (above)", merged.replaced.len())
         }
     )?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// `verdict merge` without --git.

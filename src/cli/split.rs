@@ -9,8 +9,9 @@ use anyhow::{Context, bail};
 use crate::cli::out::{errln, outln};
 use crate::perms::Derived;
 use crate::store::Format;
+use crate::store::Store;
 use crate::store::origin;
-use crate::team::split::{DEFAULT_SEED, split};
+use crate::team::split::{DEFAULT_SEED, Split, split};
 use crate::team::write_atomic;
 
 #[derive(clap::Args, Debug)]
@@ -59,24 +60,37 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &args.out,
     )?;
     if !args.force {
-        let existing: Vec<String> = result
-            .files
-            .iter()
-            .filter(|f| f.path.exists())
-            .map(|f| f.path.display().to_string())
-            .collect();
-        if !existing.is_empty() {
-            bail!(
-                "not overwriting {} (use --force to replace): {}",
-                if existing.len() == 1 {
-                    "a file that exists"
-                } else {
-                    "files that exist"
-                },
-                existing.join(", ")
-            );
-        }
+        refuse_existing(&result)?;
     }
+    write_files(&args, &result, &store)?;
+    report(&args, &store, &result)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Without `--force`: an error naming the reviewer files that exist.
+fn refuse_existing(result: &Split) -> anyhow::Result<()> {
+    let existing: Vec<String> = result
+        .files
+        .iter()
+        .filter(|f| f.path.exists())
+        .map(|f| f.path.display().to_string())
+        .collect();
+    if !existing.is_empty() {
+        bail!(
+            "not overwriting {} (use --force to replace): {}",
+            if existing.len() == 1 {
+                "a file that exists"
+            } else {
+                "files that exist"
+            },
+            existing.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The reviewer files, and the record of their origin in the folder.
+fn write_files(args: &Args, result: &Split, store: &Store) -> anyhow::Result<()> {
     // The reviewer files hold the set's content: no more open than the set.
     let perms = Derived::of_sources(&[&args.file])?;
     perms
@@ -99,6 +113,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("{}", origin_file.display()))?;
     write_atomic(&origin_file, &bytes, true, &perms)
         .with_context(|| format!("{}", origin_file.display()))?;
+    Ok(())
+}
+
+/// What was split, for whom, and what the reviewers share; the unreadable items.
+fn report(args: &Args, store: &Store, result: &Split) -> anyhow::Result<()> {
     outln!(
         "split {} ({} items) for {} reviewers, overlap {}, seed {}:",
         args.file.display(),
@@ -145,7 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.file.display()
         )?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 fn abbreviate(xs: &[String], n: usize) -> String {

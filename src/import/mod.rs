@@ -330,37 +330,7 @@ impl Table {
             .byte_headers()
             .map_err(|e| file_err(e.to_string()))?
             .clone();
-        let mut names = Vec::new();
-        for h in header.iter() {
-            names.push(
-                std::str::from_utf8(h)
-                    .map_err(|_| file_err("the header line is not valid UTF-8".into()))?
-                    .to_string(),
-            );
-        }
-        let columns: Vec<String> = names.iter().map(|n| norm_column(n)).collect();
-        let missing: Vec<String> = required
-            .iter()
-            .filter(|r| !columns.iter().any(|c| c == *r))
-            .map(|r| format!("`{r}`"))
-            .collect();
-        if !missing.is_empty() {
-            return Err(file_err(format!(
-                "missing column{} {} (found: {})",
-                if missing.len() > 1 { "s" } else { "" },
-                missing.join(", "),
-                names
-                    .iter()
-                    .map(|n| quote(n))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
-        }
-        for (i, c) in columns.iter().enumerate() {
-            if columns[..i].contains(c) {
-                return Err(file_err(format!("the header has the column `{c}` twice")));
-            }
-        }
+        let (names, columns) = Table::header(path, &header, required)?;
         let mut lines = LineCounter::new(body);
         let mut rows = Vec::new();
         let mut rec = csv::ByteRecord::new();
@@ -393,21 +363,7 @@ impl Table {
                     message: format!("has {} fields, the header has {}", rec.len(), names.len()),
                 });
             }
-            let mut fields = Vec::with_capacity(names.len());
-            for (i, f) in rec.iter().enumerate() {
-                fields.push(
-                    std::str::from_utf8(f)
-                        .map_err(|e| ImportError::At {
-                            path: path.into(),
-                            at: format!("row {row} (line {line}), column {}", quote(&names[i])),
-                            message: format!(
-                                "invalid UTF-8 at byte {} of the field",
-                                e.valid_up_to()
-                            ),
-                        })?
-                        .to_string(),
-                );
-            }
+            let mut fields = Table::fields(path, &rec, &names, row, line)?;
             // Short rows (a spreadsheet dropping trailing empty cells) read as empty cells.
             fields.resize(names.len(), String::new());
             rows.push(TableRow { row, line, fields });
@@ -418,6 +374,74 @@ impl Table {
             names,
             rows,
         })
+    }
+
+    /// The header's column names as written and normalized: UTF-8, the `required` ones
+    /// present, none twice.
+    fn header(
+        path: &Path,
+        header: &csv::ByteRecord,
+        required: &[&str],
+    ) -> Result<(Vec<String>, Vec<String>), ImportError> {
+        let file_err = |message: String| ImportError::File {
+            path: path.into(),
+            message,
+        };
+        let mut names = Vec::new();
+        for h in header.iter() {
+            names.push(
+                std::str::from_utf8(h)
+                    .map_err(|_| file_err("the header line is not valid UTF-8".into()))?
+                    .to_string(),
+            );
+        }
+        let columns: Vec<String> = names.iter().map(|n| norm_column(n)).collect();
+        let missing: Vec<String> = required
+            .iter()
+            .filter(|r| !columns.iter().any(|c| c == *r))
+            .map(|r| format!("`{r}`"))
+            .collect();
+        if !missing.is_empty() {
+            return Err(file_err(format!(
+                "missing column{} {} (found: {})",
+                if missing.len() > 1 { "s" } else { "" },
+                missing.join(", "),
+                names
+                    .iter()
+                    .map(|n| quote(n))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        for (i, c) in columns.iter().enumerate() {
+            if columns[..i].contains(c) {
+                return Err(file_err(format!("the header has the column `{c}` twice")));
+            }
+        }
+        Ok((names, columns))
+    }
+
+    /// Row `row`'s fields (at `line`), each valid UTF-8.
+    fn fields(
+        path: &Path,
+        rec: &csv::ByteRecord,
+        names: &[String],
+        row: usize,
+        line: u64,
+    ) -> Result<Vec<String>, ImportError> {
+        let mut fields = Vec::with_capacity(names.len());
+        for (i, f) in rec.iter().enumerate() {
+            fields.push(
+                std::str::from_utf8(f)
+                    .map_err(|e| ImportError::At {
+                        path: path.into(),
+                        at: format!("row {row} (line {line}), column {}", quote(&names[i])),
+                        message: format!("invalid UTF-8 at byte {} of the field", e.valid_up_to()),
+                    })?
+                    .to_string(),
+            );
+        }
+        Ok(fields)
     }
 
     pub(crate) fn read(path: &Path, required: &[&str]) -> Result<Table, ImportError> {

@@ -179,6 +179,72 @@ pub struct ReviewerTime {
 
 /// Build the agreement report of an open result set.
 pub fn report(store: &Store) -> AgreementReport {
+    let Ratings {
+        raters,
+        judge,
+        vars,
+        unreadable,
+        warnings,
+        finals,
+        seconds,
+    } = rate(store);
+
+    let names: Vec<String> = raters.iter().cloned().collect();
+    let mut humans: Vec<usize> = (0..names.len()).filter(|&r| r != judge).collect();
+    humans.sort_by(|&a, &b| names[a].cmp(&names[b]));
+    let mut with_judge = humans.clone();
+    with_judge.push(judge);
+
+    let fields: Vec<FieldReport> = vars
+        .human()
+        .into_iter()
+        .filter(|v| !v.units.is_empty())
+        .map(|v| v.report(&names, &humans))
+        .collect();
+    let reviewers: Vec<String> = humans
+        .iter()
+        .filter(|&&r| {
+            seconds.contains_key(&names[r])
+                || vars
+                    .human()
+                    .iter()
+                    .any(|v| v.units.values().any(|rs| rs.iter().any(|&(x, _)| x == r)))
+        })
+        .map(|&r| names[r].clone())
+        .collect();
+    let judge_report = vars
+        .judge()
+        .map(|jv| judge_report(&jv, &names, &humans, &with_judge, judge));
+
+    AgreementReport {
+        file: store.path().display().to_string(),
+        items: store.len(),
+        unreadable,
+        reviewers,
+        adjudications_left_out: finals,
+        fields,
+        judge: judge_report,
+        time: time_report(&seconds),
+        warnings,
+    }
+}
+
+/// Every item's ratings, by rater (the judge first), with what could not be read.
+struct Ratings {
+    raters: IndexSet<String>,
+    /// The judge's rater number.
+    judge: usize,
+    vars: crate::bench::AgreementVariables,
+    unreadable: Vec<String>,
+    warnings: Vec<String>,
+    /// Adjudications (final reviews), left out.
+    finals: usize,
+    /// reviewer → seconds of each timed verdict.
+    seconds: BTreeMap<String, Vec<f64>>,
+}
+
+/// Read every item's reviews into the registry's agreement variables.
+fn rate(store: &Store) -> Ratings {
     let mut raters: IndexSet<String> = IndexSet::new();
     let judge = {
         raters.insert(JUDGE.to_string());
@@ -226,31 +292,27 @@ pub fn report(store: &Store) -> AgreementReport {
         });
     }
 
-    let names: Vec<String> = raters.iter().cloned().collect();
-    let mut humans: Vec<usize> = (0..names.len()).filter(|&r| r != judge).collect();
-    humans.sort_by(|&a, &b| names[a].cmp(&names[b]));
-    let mut with_judge = humans.clone();
-    with_judge.push(judge);
+    Ratings {
+        raters,
+        judge,
+        vars,
+        unreadable,
+        warnings,
+        finals,
+        seconds,
+    }
+}
 
-    let fields: Vec<FieldReport> = vars
-        .human()
-        .into_iter()
-        .filter(|v| !v.units.is_empty())
-        .map(|v| v.report(&names, &humans))
-        .collect();
-    let reviewers: Vec<String> = humans
-        .iter()
-        .filter(|&&r| {
-            seconds.contains_key(&names[r])
-                || vars
-                    .human()
-                    .iter()
-                    .any(|v| v.units.values().any(|rs| rs.iter().any(|&(x, _)| x == r)))
-        })
-        .map(|&r| names[r].clone())
-        .collect();
-
-    let judge_report = vars.judge().map(|jv| JudgeReport {
+/// The judge against the humans: its fields' agreement with them all, each human
+/// against it, and each rater's figures.
+fn judge_report(
+    jv: &crate::bench::JudgeVariables,
+    names: &[String],
+    humans: &[usize],
+    with_judge: &[usize],
+    judge: usize,
+) -> JudgeReport {
+    JudgeReport {
         benchmark: jv.benchmark,
         judge: JUDGE,
         responses: jv.judged,
@@ -258,7 +320,7 @@ pub fn report(store: &Store) -> AgreementReport {
         fields: [jv.bonus, jv.penalty]
             .into_iter()
             .filter(|v| !v.units.is_empty())
-            .map(|v| v.report(&names, &with_judge))
+            .map(|v| v.report(names, with_judge))
             .collect(),
         versus: humans
             .iter()
@@ -274,18 +336,6 @@ pub fn report(store: &Store) -> AgreementReport {
             .map(|&r| rater_figures(&names[r], r, jv.bonus, jv.penalty))
             .filter(|f| f.bonus_points > 0 || f.penalty_graded > 0)
             .collect(),
-    });
-
-    AgreementReport {
-        file: store.path().display().to_string(),
-        items: store.len(),
-        unreadable,
-        reviewers,
-        adjudications_left_out: finals,
-        fields,
-        judge: judge_report,
-        time: time_report(&seconds),
-        warnings,
     }
 }
 

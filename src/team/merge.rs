@@ -13,12 +13,16 @@
 use std::fmt;
 
 use indexmap::IndexMap;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use crate::store::Store;
+
+mod json;
+pub use json::first_difference;
+use json::one_line;
+pub(crate) use json::splice_reviews;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum MergeError {
@@ -254,6 +258,13 @@ pub fn check_mergeable(name: &str, store: &Store) -> Result<(), MergeError> {
 
 /// Merge the items of `inputs` (each a display name and an open store).
 pub fn merge(inputs: &[(String, &Store)]) -> Result<Merged, MergeError> {
+    let (entries, replaced) = gather(inputs)?;
+    Ok(write(inputs, &entries, replaced))
+}
+
+/// Every file's items, matched by their identity in order of first appearance, with the
+/// union of their reviews; and the verdicts replaced by newer ones.
+fn gather(inputs: &[(String, &Store)]) -> Result<(Vec<Entry>, Vec<Replaced>), MergeError> {
     let mut entries: Vec<Entry> = Vec::new();
     let mut by_id: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut replaced = Vec::new();
@@ -279,25 +290,7 @@ pub fn merge(inputs: &[(String, &Store)]) -> Result<Merged, MergeError> {
             seen_here.insert(key.clone(), line);
             match by_id.get(&key) {
                 None => {
-                    let mut e = Entry {
-                        id: id.clone(),
-                        file: f,
-                        index: i,
-                        line,
-                        content: v,
-                        first_reviews: reviews.clone(),
-                        reviews: IndexMap::new(),
-                    };
-                    for (r, rv) in reviews.into_iter().flatten() {
-                        e.reviews.insert(
-                            r,
-                            Found {
-                                review: rv,
-                                file: f,
-                                line,
-                            },
-                        );
-                    }
+                    let e = Entry::first(id, f, i, line, v, reviews);
                     by_id.insert(key, entries.len());
                     entries.push(e);
                 }
@@ -313,48 +306,102 @@ pub fn merge(inputs: &[(String, &Store)]) -> Result<Merged, MergeError> {
                             path,
                         });
                     }
-                    for (r, rv) in reviews.into_iter().flatten() {
-                        let new = Found {
-                            review: rv,
-                            file: f,
-                            line,
-                        };
-                        match e.reviews.get_mut(&r) {
-                            None => {
-                                e.reviews.insert(r, new);
-                            }
-                            Some(old) if old.review == new.review => {}
-                            Some(old) => {
-                                let keep_new = newer(&e.id, &r, old, &new, inputs)?;
-                                let (kept, dropped) = if keep_new {
-                                    (&new, &*old)
-                                } else {
-                                    (&*old, &new)
-                                };
-                                replaced.push(Replaced {
-                                    id: e.id.clone(),
-                                    reviewer: r.clone(),
-                                    kept_at: at_of(&kept.review).unwrap_or_default(),
-                                    kept_file: inputs[kept.file].0.clone(),
-                                    dropped_at: at_of(&dropped.review).unwrap_or_default(),
-                                    dropped_file: inputs[dropped.file].0.clone(),
-                                });
-                                if keep_new {
-                                    *old = new;
-                                }
-                            }
-                        }
-                    }
+                    e.add_reviews(reviews, f, line, inputs, &mut replaced)?;
                 }
             }
         }
     }
+    Ok((entries, replaced))
+}
 
+impl Entry {
+    /// An item as its first file has it (file `f`, item `i` at `line`).
+    fn first(
+        id: String,
+        f: usize,
+        i: usize,
+        line: u32,
+        v: Value,
+        reviews: Option<Map<String, Value>>,
+    ) -> Entry {
+        let mut e = Entry {
+            id: id.clone(),
+            file: f,
+            index: i,
+            line,
+            content: v,
+            first_reviews: reviews.clone(),
+            reviews: IndexMap::new(),
+        };
+        for (r, rv) in reviews.into_iter().flatten() {
+            e.reviews.insert(
+                r,
+                Found {
+                    review: rv,
+                    file: f,
+                    line,
+                },
+            );
+        }
+        e
+    }
+
+    /// The reviews of the same item in a later file (`f`, at `line`): a new reviewer's
+    /// joins, the same verdict is kept, a different one by the same reviewer: the newer
+    /// wins and the replacement is noted in `replaced`.
+    fn add_reviews(
+        &mut self,
+        reviews: Option<Map<String, Value>>,
+        f: usize,
+        line: u32,
+        inputs: &[(String, &Store)],
+        replaced: &mut Vec<Replaced>,
+    ) -> Result<(), MergeError> {
+        let e = self;
+        for (r, rv) in reviews.into_iter().flatten() {
+            let new = Found {
+                review: rv,
+                file: f,
+                line,
+            };
+            match e.reviews.get_mut(&r) {
+                None => {
+                    e.reviews.insert(r, new);
+                }
+                Some(old) if old.review == new.review => {}
+                Some(old) => {
+                    let keep_new = newer(&e.id, &r, old, &new, inputs)?;
+                    let (kept, dropped) = if keep_new {
+                        (&new, &*old)
+                    } else {
+                        (&*old, &new)
+                    };
+                    replaced.push(Replaced {
+                        id: e.id.clone(),
+                        reviewer: r.clone(),
+                        kept_at: at_of(&kept.review).unwrap_or_default(),
+                        kept_file: inputs[kept.file].0.clone(),
+                        dropped_at: at_of(&dropped.review).unwrap_or_default(),
+                        dropped_file: inputs[dropped.file].0.clone(),
+                    });
+                    if keep_new {
+                        *old = new;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The merged lines: an item whose reviews gained nothing as its first file's bytes,
+/// else those bytes with the merged `reviews`; and each reviewer's count.
+fn write(inputs: &[(String, &Store)], entries: &[Entry], replaced: Vec<Replaced>) -> Merged {
     let mut out = Merged {
         replaced,
         ..Merged::default()
     };
-    for e in &entries {
+    for e in entries {
         for r in e.reviews.keys() {
             *out.reviews.entry(r.clone()).or_default() += 1;
         }
@@ -381,7 +428,7 @@ pub fn merge(inputs: &[(String, &Store)]) -> Result<Merged, MergeError> {
         };
         out.lines.push(one_line(text));
     }
-    Ok(out)
+    out
 }
 
 /// Whether `new` is newer than `old` (both verdicts of `reviewer` on item `id`).
@@ -422,92 +469,6 @@ fn newer(
 
 fn at_of(review: &Value) -> Option<String> {
     review.get("at").and_then(Value::as_str).map(str::to_string)
-}
-
-/// The path of the first place where `a` and `b` differ (`counterfactual.answer`,
-/// `responses[1]`), or `None` when they are equal.
-pub fn first_difference(a: &Value, b: &Value, path: String) -> Option<String> {
-    let here = || {
-        if path.is_empty() {
-            "(item)".to_string()
-        } else {
-            path.clone()
-        }
-    };
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            for (k, va) in x {
-                let p = if path.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{path}.{k}")
-                };
-                match y.get(k) {
-                    None => return Some(p),
-                    Some(vb) => {
-                        if let Some(d) = first_difference(va, vb, p) {
-                            return Some(d);
-                        }
-                    }
-                }
-            }
-            y.keys().find(|k| !x.contains_key(*k)).map(|k| {
-                if path.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{path}.{k}")
-                }
-            })
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            for (i, (va, vb)) in x.iter().zip(y).enumerate() {
-                if let Some(d) = first_difference(va, vb, format!("{}[{i}]", here())) {
-                    return Some(d);
-                }
-            }
-            (x.len() != y.len()).then(here)
-        }
-        _ => (a != b).then(here),
-    }
-}
-
-/// `raw` (an item's JSON text) with its `reviews` value replaced by `reviews`, or
-/// `reviews` added as the last key, written in the item's own layout (its `": "` or
-/// `":"`, `, ` or `,`, as the store splices a review); every other byte stays as it was.
-pub(crate) fn splice_reviews(raw: &str, reviews: &Value) -> String {
-    if let Ok(text) = crate::store::set_member_like(raw, "reviews", reviews) {
-        return text;
-    }
-    let new = serde_json::to_string(reviews).expect("a Value always serializes");
-    if let Ok(map) = serde_json::from_str::<IndexMap<&str, &RawValue>>(raw) {
-        if let Some(old) = map.get("reviews") {
-            let start = old.get().as_ptr() as usize - raw.as_ptr() as usize;
-            let end = start + old.get().len();
-            return format!("{}{}{}", &raw[..start], new, &raw[end..]);
-        }
-        if let Some(close) = raw.rfind('}') {
-            let sep = if map.is_empty() { "" } else { "," };
-            return format!("{}{sep}\"reviews\":{new}{}", &raw[..close], &raw[close..]);
-        }
-    }
-    // Not reached for the objects `merge` reads; fall back to re-serializing.
-    let mut v: Value = serde_json::from_str(raw).unwrap_or(Value::Null);
-    if let Some(o) = v.as_object_mut() {
-        o.insert("reviews".into(), reviews.clone());
-    }
-    serde_json::to_string(&v).expect("a Value always serializes")
-}
-
-/// JSONL needs one line per item: a multi-line item (from a JSON document) is written
-/// compactly, keeping key order and number spellings.
-fn one_line(text: String) -> String {
-    if !text.contains(['\n', '\r']) {
-        return text;
-    }
-    match serde_json::from_str::<Value>(&text) {
-        Ok(v) => serde_json::to_string(&v).expect("a Value always serializes"),
-        Err(_) => text.replace(['\n', '\r'], " "),
-    }
 }
 
 #[cfg(test)]

@@ -68,89 +68,24 @@ impl TextEdit {
             KeyCode::Enter
                 if self.multiline && (alt || key.modifiers.contains(KeyModifiers::SHIFT)) =>
             {
-                self.insert_str("\n");
-                EditOutcome::Changed
+                self.newline()
             }
-            KeyCode::Char('j') if ctrl && self.multiline => {
-                self.insert_str("\n");
-                EditOutcome::Changed
-            }
+            KeyCode::Char('j') if ctrl && self.multiline => self.newline(),
             KeyCode::Enter => EditOutcome::Submit,
-            KeyCode::Char('a') if ctrl => {
-                self.cursor = self.line_start();
-                EditOutcome::Moved
-            }
-            KeyCode::Home => {
-                self.cursor = self.line_start();
-                EditOutcome::Moved
-            }
-            KeyCode::Char('e') if ctrl => {
-                self.cursor = self.line_end();
-                EditOutcome::Moved
-            }
-            KeyCode::End => {
-                self.cursor = self.line_end();
-                EditOutcome::Moved
-            }
-            KeyCode::Char('u') if ctrl => {
-                let s = self.line_start();
-                self.chars.drain(s..self.cursor);
-                self.cursor = s;
-                EditOutcome::Changed
-            }
-            KeyCode::Char('k') if ctrl => {
-                let e = self.line_end();
-                self.chars.drain(self.cursor..e);
-                EditOutcome::Changed
-            }
-            KeyCode::Char('w') if ctrl => {
-                let s = self.word_start();
-                self.chars.drain(s..self.cursor);
-                self.cursor = s;
-                EditOutcome::Changed
-            }
-            KeyCode::Backspace if alt => {
-                let s = self.word_start();
-                self.chars.drain(s..self.cursor);
-                self.cursor = s;
-                EditOutcome::Changed
-            }
-            KeyCode::Char('b') if alt => {
-                self.cursor = self.word_start();
-                EditOutcome::Moved
-            }
-            KeyCode::Char('f') if alt => {
-                let mut i = self.cursor;
-                while i < self.chars.len() && !self.chars[i].is_alphanumeric() {
-                    i += 1;
-                }
-                while i < self.chars.len() && self.chars[i].is_alphanumeric() {
-                    i += 1;
-                }
-                self.cursor = i;
-                EditOutcome::Moved
-            }
-            KeyCode::Left => {
-                self.cursor = self.cursor.saturating_sub(1);
-                EditOutcome::Moved
-            }
-            KeyCode::Right => {
-                self.cursor = (self.cursor + 1).min(self.chars.len());
-                EditOutcome::Moved
-            }
-            KeyCode::Backspace => {
-                if self.cursor > 0 {
-                    self.cursor -= 1;
-                    self.chars.remove(self.cursor);
-                }
-                EditOutcome::Changed
-            }
-            KeyCode::Delete => {
-                if self.cursor < self.chars.len() {
-                    self.chars.remove(self.cursor);
-                }
-                EditOutcome::Changed
-            }
+            KeyCode::Char('a') if ctrl => self.move_to(self.line_start()),
+            KeyCode::Home => self.move_to(self.line_start()),
+            KeyCode::Char('e') if ctrl => self.move_to(self.line_end()),
+            KeyCode::End => self.move_to(self.line_end()),
+            KeyCode::Char('u') if ctrl => self.delete_back_to(self.line_start()),
+            KeyCode::Char('k') if ctrl => self.delete_forward_to(self.line_end()),
+            KeyCode::Char('w') if ctrl => self.delete_back_to(self.word_start()),
+            KeyCode::Backspace if alt => self.delete_back_to(self.word_start()),
+            KeyCode::Char('b') if alt => self.move_to(self.word_start()),
+            KeyCode::Char('f') if alt => self.move_to(self.word_end()),
+            KeyCode::Left => self.move_to(self.cursor.saturating_sub(1)),
+            KeyCode::Right => self.move_to((self.cursor + 1).min(self.chars.len())),
+            KeyCode::Backspace => self.delete_back_to(self.cursor.saturating_sub(1)),
+            KeyCode::Delete => self.delete_forward_to((self.cursor + 1).min(self.chars.len())),
             KeyCode::Char(c) if !ctrl && !alt => {
                 self.chars.insert(self.cursor, c);
                 self.cursor += 1;
@@ -158,6 +93,41 @@ impl TextEdit {
             }
             _ => EditOutcome::Ignored,
         }
+    }
+
+    fn newline(&mut self) -> EditOutcome {
+        self.insert_str("\n");
+        EditOutcome::Changed
+    }
+
+    fn move_to(&mut self, i: usize) -> EditOutcome {
+        self.cursor = i;
+        EditOutcome::Moved
+    }
+
+    /// Delete from `s` (at or before the cursor) to the cursor.
+    fn delete_back_to(&mut self, s: usize) -> EditOutcome {
+        self.chars.drain(s..self.cursor);
+        self.cursor = s;
+        EditOutcome::Changed
+    }
+
+    /// Delete from the cursor to `e` (at or after it).
+    fn delete_forward_to(&mut self, e: usize) -> EditOutcome {
+        self.chars.drain(self.cursor..e);
+        EditOutcome::Changed
+    }
+
+    /// The end of the word at or after the cursor (Alt-f).
+    fn word_end(&self) -> usize {
+        let mut i = self.cursor;
+        while i < self.chars.len() && !self.chars[i].is_alphanumeric() {
+            i += 1;
+        }
+        while i < self.chars.len() && self.chars[i].is_alphanumeric() {
+            i += 1;
+        }
+        i
     }
 
     fn line_start(&self) -> usize {

@@ -183,6 +183,30 @@ impl Sums {
             .map(|v| v.name().to_string())
             .unwrap_or_else(|| "(none)".into());
         let recomputed = it.fact.as_ref().and_then(hmi_from_fact);
+        self.add_chart(store, i, it, recomputed.as_ref());
+        let hmi = grade::mind_target(it, recomputed.map(|h| h.hmi));
+        for resp in &it.responses {
+            let e = grade::effective(it, &resp.model);
+            resolution.add(&e.human.source);
+            let one = fact_sum(&e, hmi);
+            let m = slot(&mut self.models, &resp.model);
+            m.all.absorb(one);
+            slot(&mut m.by_type, &ctype).absorb(one);
+            slot(&mut m.by_version, &version).absorb(one);
+            slot(slot(&mut m.by_type_version, &ctype), &version).absorb(one);
+            let slot = match e.justification {
+                Some(JustificationGrade::Identifies) => 0,
+                Some(JustificationGrade::Partial) => 1,
+                Some(JustificationGrade::Misses) => 2,
+                None => 3,
+            };
+            m.justification[slot] += 1;
+        }
+    }
+
+    /// The chart's line of the HMI table, and its suspect key if it has one.
+    fn add_chart(&mut self, store: &Store, i: usize, it: &Item, recomputed: Option<&grade::Hmi>) {
+        let chart = it.chart.as_ref();
         let id = it.id.clone().unwrap_or_else(|| store.fallback_id(i));
         let pair = chart.and_then(|c| c.pair.clone());
         let version_name = chart.and_then(|c| c.version).map(|v| v.name().to_string());
@@ -207,48 +231,11 @@ impl Sums {
             version: version_name,
             format,
             hmi: it.mind.map(|m| m.hmi),
-            hmi_recomputed: recomputed.as_ref().map(|h| h.hmi),
-            interval: recomputed
-                .as_ref()
-                .map(|h| h.interval)
-                .unwrap_or((None, None)),
-            n_answers: recomputed.as_ref().map_or(0, |h| h.n_answers),
-            n_not_acceptable: recomputed.as_ref().map_or(0, |h| h.n_not_acceptable),
+            hmi_recomputed: recomputed.map(|h| h.hmi),
+            interval: recomputed.map(|h| h.interval).unwrap_or((None, None)),
+            n_answers: recomputed.map_or(0, |h| h.n_answers),
+            n_not_acceptable: recomputed.map_or(0, |h| h.n_not_acceptable),
         });
-        let hmi = grade::mind_target(it, recomputed.map(|h| h.hmi));
-        for resp in &it.responses {
-            let e = grade::effective(it, &resp.model);
-            resolution.add(&e.human.source);
-            let mut one = FactSum::default();
-            if let Some(auto) = e.fact.correct {
-                one.n = 1;
-                one.auto_correct = auto as u64;
-                one.correct = e.fact_correct.unwrap_or(auto) as u64;
-                one.unparsable = e.fact.parsed.is_none() as u64;
-                one.overridden = e.overridden as u64;
-            } else if let Some(c) = e.fact_correct {
-                // no usable key, but a reviewer graded the answer
-                one.n = 1;
-                one.correct = c as u64;
-                one.overridden = 1;
-            }
-            if let (Some(m), Some(h)) = (e.mind, hmi) {
-                one.mind_n = 1;
-                one.mind_sq = grade::squared_error(m, h);
-            }
-            let m = slot(&mut self.models, &resp.model);
-            m.all.absorb(one);
-            slot(&mut m.by_type, &ctype).absorb(one);
-            slot(&mut m.by_version, &version).absorb(one);
-            slot(slot(&mut m.by_type_version, &ctype), &version).absorb(one);
-            let slot = match e.justification {
-                Some(JustificationGrade::Identifies) => 0,
-                Some(JustificationGrade::Partial) => 1,
-                Some(JustificationGrade::Misses) => 2,
-                None => 3,
-            };
-            m.justification[slot] += 1;
-        }
     }
 
     /// The figures, when the file has CHARTOM items.
@@ -330,4 +317,26 @@ pub fn mind_predictions(
         }
     }
     preds
+}
+
+/// One response's FACT and MIND sums.
+fn fact_sum(e: &grade::ChartomEffective, hmi: Option<f64>) -> FactSum {
+    let mut one = FactSum::default();
+    if let Some(auto) = e.fact.correct {
+        one.n = 1;
+        one.auto_correct = auto as u64;
+        one.correct = e.fact_correct.unwrap_or(auto) as u64;
+        one.unparsable = e.fact.parsed.is_none() as u64;
+        one.overridden = e.overridden as u64;
+    } else if let Some(c) = e.fact_correct {
+        // no usable key, but a reviewer graded the answer
+        one.n = 1;
+        one.correct = c as u64;
+        one.overridden = 1;
+    }
+    if let (Some(m), Some(h)) = (e.mind, hmi) {
+        one.mind_n = 1;
+        one.mind_sq = grade::squared_error(m, h);
+    }
+    one
 }

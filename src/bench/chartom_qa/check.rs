@@ -15,6 +15,27 @@ pub(crate) fn item(
     responses: &[&Map<String, Value>],
     eval: bool,
 ) -> BenchInfo {
+    question_fields(c, obj, eval);
+    let bonus_points = bonus_points(c, obj);
+    let n_choices = choices(c, obj, eval);
+    if eval {
+        c.str(obj, "response", "response");
+        if obj.contains_key("bonus") || obj.contains_key("penalty") {
+            judge_check(c, obj, "", "bonus", "penalty", bonus_points);
+        }
+    }
+    for (i, r) in responses.iter().enumerate() {
+        response(c, i, r, n_choices, bonus_points);
+    }
+    BenchInfo {
+        bonus_points,
+        group: None,
+    }
+}
+
+/// The dimension, book, character, question, answer and context (an evaluation line's
+/// keys when `eval`).
+fn question_fields(c: &mut Ctx, obj: &Map<String, Value>, eval: bool) {
     let (dim_key, book_key) = if eval {
         ("tom_dimension", "book_name")
     } else {
@@ -51,7 +72,11 @@ pub(crate) fn item(
             Some(v) => c.wrong_type("context", "an object of texts or a text", v),
         }
     }
-    let bonus_points = match c.strings(obj, "bonus_points", "bonus_points") {
+}
+
+/// `bonus_points`: how many the item has (none when missing or empty).
+fn bonus_points(c: &mut Ctx, obj: &Map<String, Value>) -> Option<usize> {
+    match c.strings(obj, "bonus_points", "bonus_points") {
         Some(b) if b.len() > 9 => {
             c.warn(
                 "bonus_points",
@@ -73,7 +98,12 @@ pub(crate) fn item(
             }
             None
         }
-    };
+    }
+}
+
+/// The choices (`misleading_choices` of an evaluation line) and the key among them: how
+/// many choices the item has.
+fn choices(c: &mut Ctx, obj: &Map<String, Value>, eval: bool) -> Option<usize> {
     let choices_key = if eval {
         "misleading_choices"
     } else {
@@ -90,72 +120,74 @@ pub(crate) fn item(
             None => c.error("key", "a key without choices"),
         }
     }
+    n_choices
+}
 
-    let judge_check = |c: &mut Ctx,
-                       judge_obj: &Map<String, Value>,
-                       f: &str,
-                       bonus_key: &str,
-                       penalty_key: &str| {
-        let judge = crate::bench::chartom_qa::fields::Judge {
-            bonus: judge_obj.get(bonus_key).cloned(),
-            penalty: judge_obj.get(penalty_key).cloned(),
-        };
-        let bf = join(f, bonus_key);
-        match judge.bonus_list() {
-            JudgeBonus::Unparsable(s) if s.trim() == "Null" => c.warn(
-                &bf,
-                "the judge's bonus is \"Null\" (unparsable): the benchmark's script counts it as 3 hits, verdict counts it as unparsable",
-            ),
-            JudgeBonus::Unparsable(s) => c.error(
-                &bf,
-                format!("the judge's bonus {} is not a list of bonus point numbers", quote(&s)),
-            ),
-            JudgeBonus::Points(p) => {
-                if let Some(n) = bonus_points
-                    && let Some(bad) = p.iter().find(|&&k| k as usize > n)
-                {
-                    c.warn(
-                        &bf,
-                        format!("the judge names bonus point {bad}, but the item has {n}"),
-                    );
-                }
-            }
-        }
-        match judge_obj.get(penalty_key) {
-            None | Some(Value::Null) | Some(Value::String(_)) => {}
-            Some(v) => c.wrong_type(&join(f, penalty_key), "a string or null", v),
-        }
+/// A judge's bonus (a list of the item's `bonus_points` numbers) and penalty in
+/// `judge_obj` at `f`.
+fn judge_check(
+    c: &mut Ctx,
+    judge_obj: &Map<String, Value>,
+    f: &str,
+    bonus_key: &str,
+    penalty_key: &str,
+    bonus_points: Option<usize>,
+) {
+    let judge = crate::bench::chartom_qa::fields::Judge {
+        bonus: judge_obj.get(bonus_key).cloned(),
+        penalty: judge_obj.get(penalty_key).cloned(),
     };
-
-    if eval {
-        c.str(obj, "response", "response");
-        if obj.contains_key("bonus") || obj.contains_key("penalty") {
-            judge_check(c, obj, "", "bonus", "penalty");
-        }
-    }
-    for (i, r) in responses.iter().enumerate() {
-        let f = format!("responses[{i}]");
-        if c.str(r, "text", &join(&f, "text")).is_none() && r.get("text").is_none_or(Value::is_null)
-        {
-            c.warn(&join(&f, "text"), "missing");
-        }
-        if let Some(ch) = r.get("choice").filter(|v| !v.is_null()) {
-            match n_choices {
-                Some(n) => {
-                    if let Err(m) = index_in(ch, n) {
-                        c.error(&join(&f, "choice"), m);
-                    }
-                }
-                None => c.error(&join(&f, "choice"), "a choice on an item without choices"),
+    let bf = join(f, bonus_key);
+    match judge.bonus_list() {
+        JudgeBonus::Unparsable(s) if s.trim() == "Null" => c.warn(
+            &bf,
+            "the judge's bonus is \"Null\" (unparsable): the benchmark's script counts it as 3 hits, verdict counts it as unparsable",
+        ),
+        JudgeBonus::Unparsable(s) => c.error(
+            &bf,
+            format!("the judge's bonus {} is not a list of bonus point numbers", quote(&s)),
+        ),
+        JudgeBonus::Points(p) => {
+            if let Some(n) = bonus_points
+                && let Some(bad) = p.iter().find(|&&k| k as usize > n)
+            {
+                c.warn(
+                    &bf,
+                    format!("the judge names bonus point {bad}, but the item has {n}"),
+                );
             }
         }
-        if let Some(j) = c.obj(r, "judge", &join(&f, "judge")) {
-            judge_check(c, j, &join(&f, "judge"), "bonus", "penalty");
+    }
+    match judge_obj.get(penalty_key) {
+        None | Some(Value::Null) | Some(Value::String(_)) => {}
+        Some(v) => c.wrong_type(&join(f, penalty_key), "a string or null", v),
+    }
+}
+
+/// Response `i`: its text, its choice among the item's `n_choices`, its judge.
+fn response(
+    c: &mut Ctx,
+    i: usize,
+    r: &Map<String, Value>,
+    n_choices: Option<usize>,
+    bonus_points: Option<usize>,
+) {
+    let f = format!("responses[{i}]");
+    if c.str(r, "text", &join(&f, "text")).is_none() && r.get("text").is_none_or(Value::is_null) {
+        c.warn(&join(&f, "text"), "missing");
+    }
+    if let Some(ch) = r.get("choice").filter(|v| !v.is_null()) {
+        match n_choices {
+            Some(n) => {
+                if let Err(m) = index_in(ch, n) {
+                    c.error(&join(&f, "choice"), m);
+                }
+            }
+            None => c.error(&join(&f, "choice"), "a choice on an item without choices"),
         }
     }
-    BenchInfo {
-        bonus_points,
-        group: None,
+    if let Some(j) = c.obj(r, "judge", &join(&f, "judge")) {
+        judge_check(c, j, &join(&f, "judge"), "bonus", "penalty", bonus_points);
     }
 }
 

@@ -103,9 +103,61 @@ pub fn merge(files: Vec<CsvFile>, opts: &Options) -> Result<Import, ImportError>
         return Err(ImportError::Invalid("no CSV files given".into()));
     }
     let mut summary = Summary::default();
+    let parts = parts_of(&files, &mut summary)?;
+    let models = model_names(&files, opts)?;
 
-    // Each file's rows by split, in order (a file holding both splits, as the authors'
-    // result files do, takes part in both sets).
+    // Sets, in order of first appearance: split → parts.
+    let mut sets: IndexMap<&'static str, Vec<&Part>> = IndexMap::new();
+    for p in &parts {
+        sets.entry(p.split).or_default().push(p);
+    }
+
+    let mut items = Vec::with_capacity(files.iter().map(|f| f.rows.len()).sum());
+    let mut missing_images = 0usize;
+    for (split, members) in &sets {
+        let reference = members[0];
+        let ref_file = &files[reference.file];
+        // Every CSV of the set must describe the same questions.
+        for m in &members[1..] {
+            check_same_questions(&files, reference, m)?;
+        }
+        set_models(split, members, &files, &models, &mut summary)?;
+        let file_name = ref_file
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let groups = summary.splits.entry(split.to_string()).or_default();
+        for (r, &ri) in reference.rows.iter().enumerate() {
+            let row = &ref_file.rows[ri];
+            *groups.entry(row.qtype.clone()).or_default() += 1;
+            let image = image_of(row, opts, &mut missing_images);
+            let responses = members
+                .iter()
+                .filter_map(|m| {
+                    let (a, b) = files[m.file].rows[m.rows[r]].response.as_ref()?;
+                    Some(Response {
+                        model: models[m.file].clone().expect("output CSVs have a model"),
+                        original: a.clone(),
+                        counterfactual: b.clone(),
+                    })
+                })
+                .collect();
+            items.push(item_of(split, r, row, image, responses, &file_name));
+        }
+    }
+    if missing_images > 0 {
+        summary.warnings.push(format!(
+            "{missing_images} of {} images were not found in the --images folder",
+            items.iter().filter(|i| i.image.is_some()).count()
+        ));
+    }
+    Ok(Import { items, summary })
+}
+
+/// Each file's rows by split, in order (a file holding both splits, as the authors'
+/// result files do, takes part in both sets); a warning for each ignored column.
+fn parts_of(files: &[CsvFile], summary: &mut Summary) -> Result<Vec<Part>, ImportError> {
     let mut parts: Vec<Part> = Vec::with_capacity(files.len());
     for (fi, f) in files.iter().enumerate() {
         if f.rows.is_empty() {
@@ -136,8 +188,11 @@ pub fn merge(files: Vec<CsvFile>, opts: &Options) -> Result<Import, ImportError>
             ));
         }
     }
+    Ok(parts)
+}
 
-    // Model names for the output CSVs.
+/// Model names for the output CSVs: the `--model` names in order, else from the paths.
+fn model_names(files: &[CsvFile], opts: &Options) -> Result<Vec<Option<String>>, ImportError> {
     let n_outputs = files.iter().filter(|f| f.has_responses).count();
     if opts.models.len() > n_outputs {
         return Err(ImportError::Invalid(format!(
@@ -164,102 +219,84 @@ pub fn merge(files: Vec<CsvFile>, opts: &Options) -> Result<Import, ImportError>
             return Err(ImportError::Invalid("a model name is empty".into()));
         }
     }
+    Ok(models)
+}
 
-    // Sets, in order of first appearance: split → parts.
-    let mut sets: IndexMap<&'static str, Vec<&Part>> = IndexMap::new();
-    for p in &parts {
-        sets.entry(p.split).or_default().push(p);
-    }
-
-    let mut items = Vec::with_capacity(files.iter().map(|f| f.rows.len()).sum());
-    let mut missing_images = 0usize;
-    for (split, members) in &sets {
-        let reference = members[0];
-        let ref_file = &files[reference.file];
-        // Every CSV of the set must describe the same questions.
-        for m in &members[1..] {
-            check_same_questions(&files, reference, m)?;
-        }
-        // One model, one CSV per set.
-        let mut seen: IndexMap<&str, &Path> = IndexMap::new();
-        for m in members {
-            if let Some(name) = &models[m.file] {
-                if let Some(prev) = seen.insert(name, &files[m.file].path) {
-                    return Err(ImportError::Invalid(format!(
-                        "model {} is given twice for the {split} questions: {} and {} (name them with --model)",
-                        quote(name),
-                        prev.display(),
-                        files[m.file].path.display()
-                    )));
-                }
-                let entry = summary.models.entry(name.clone()).or_default();
-                if !entry.iter().any(|s| s == split) {
-                    entry.push(split.to_string());
-                }
+/// One model, one CSV per set; each model's splits go to the summary.
+fn set_models(
+    split: &str,
+    members: &[&Part],
+    files: &[CsvFile],
+    models: &[Option<String>],
+    summary: &mut Summary,
+) -> Result<(), ImportError> {
+    let mut seen: IndexMap<&str, &Path> = IndexMap::new();
+    for m in members {
+        if let Some(name) = &models[m.file] {
+            if let Some(prev) = seen.insert(name, &files[m.file].path) {
+                return Err(ImportError::Invalid(format!(
+                    "model {} is given twice for the {split} questions: {} and {} (name them with --model)",
+                    quote(name),
+                    prev.display(),
+                    files[m.file].path.display()
+                )));
+            }
+            let entry = summary.models.entry(name.clone()).or_default();
+            if !entry.iter().any(|s| s == split) {
+                entry.push(split.to_string());
             }
         }
-        let file_name = ref_file
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let groups = summary.splits.entry(split.to_string()).or_default();
-        for (r, &ri) in reference.rows.iter().enumerate() {
-            let row = &ref_file.rows[ri];
-            *groups.entry(row.qtype.clone()).or_default() += 1;
-            let image = if row.img_path.is_empty() {
-                None
-            } else {
-                Some(match &opts.images {
-                    Some(ip) => {
-                        if !ip.exists(&row.img_path) {
-                            missing_images += 1;
-                        }
-                        ip.item_path(&row.img_path)
-                    }
-                    None => row.img_path.clone(),
-                })
-            };
-            let responses = members
-                .iter()
-                .filter_map(|m| {
-                    let (a, b) = files[m.file].rows[m.rows[r]].response.as_ref()?;
-                    Some(Response {
-                        model: models[m.file].clone().expect("output CSVs have a model"),
-                        original: a.clone(),
-                        counterfactual: b.clone(),
-                    })
-                })
-                .collect();
-            items.push(Item {
-                id: format!("{split}-{:05}", r + 1),
-                benchmark: "cvqa",
-                split,
-                group: row.qtype.clone(),
-                image,
-                original: QuestionAnswer {
-                    question: row.query.clone(),
-                    answer: row.answer.clone(),
-                },
-                counterfactual: QuestionAnswer {
-                    question: row.new_query.clone(),
-                    answer: row.new_answer.clone(),
-                },
-                responses,
-                source: Source {
-                    file: file_name.clone(),
-                    row: row.row,
-                },
-            });
-        }
     }
-    if missing_images > 0 {
-        summary.warnings.push(format!(
-            "{missing_images} of {} images were not found in the --images folder",
-            items.iter().filter(|i| i.image.is_some()).count()
-        ));
+    Ok(())
+}
+
+/// The row's image: its path in the `--images` folder (counted in `missing` when not
+/// there), else as written; none when the row has no image.
+fn image_of(row: &Row, opts: &Options, missing: &mut usize) -> Option<String> {
+    if row.img_path.is_empty() {
+        None
+    } else {
+        Some(match &opts.images {
+            Some(ip) => {
+                if !ip.exists(&row.img_path) {
+                    *missing += 1;
+                }
+                ip.item_path(&row.img_path)
+            }
+            None => row.img_path.clone(),
+        })
     }
-    Ok(Import { items, summary })
+}
+
+/// The item of the set's `r`-th row.
+fn item_of(
+    split: &'static str,
+    r: usize,
+    row: &Row,
+    image: Option<String>,
+    responses: Vec<Response>,
+    file_name: &str,
+) -> Item {
+    Item {
+        id: format!("{split}-{:05}", r + 1),
+        benchmark: "cvqa",
+        split,
+        group: row.qtype.clone(),
+        image,
+        original: QuestionAnswer {
+            question: row.query.clone(),
+            answer: row.answer.clone(),
+        },
+        counterfactual: QuestionAnswer {
+            question: row.new_query.clone(),
+            answer: row.new_answer.clone(),
+        },
+        responses,
+        source: Source {
+            file: file_name.to_string(),
+            row: row.row,
+        },
+    }
 }
 
 /// The rows of one file that belong to one split (all of them unless the file mixes

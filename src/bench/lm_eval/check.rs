@@ -40,21 +40,7 @@ fn kind(v: &Value) -> &'static str {
 
 /// The checks of one sample line.
 pub(crate) fn check_sample(c: &mut Ctx, obj: &Map<String, Value>) {
-    let requests = match obj.get("arguments") {
-        Some(Value::Object(m)) => m.keys().filter(|k| k.starts_with("gen_args_")).count(),
-        Some(Value::Array(a)) => a.len(),
-        Some(v) => {
-            c.warn(
-                "arguments",
-                format!(
-                    "expected lm-eval's requests (an object of gen_args_0, gen_args_1, … or a list), found {}: the prompt and choices cannot be shown",
-                    kind(v)
-                ),
-            );
-            0
-        }
-        None => 0,
-    };
+    let requests = requests(c, obj);
     match obj.get("filtered_resps") {
         Some(Value::Array(f)) if requests > 0 && f.len() != requests && f.len() > 1 => {
             c.warn(
@@ -75,6 +61,39 @@ pub(crate) fn check_sample(c: &mut Ctx, obj: &Map<String, Value>) {
         ),
         None => {}
     }
+    metric_names(c, obj);
+    if let Some(v) = obj.get("filter")
+        && !v.is_string()
+        && !v.is_null()
+    {
+        c.warn("filter", format!("expected a string, found {}", kind(v)));
+    }
+    let s = Sample::read(obj);
+    answer(c, &s, requests);
+    metric_values(c, obj, &s);
+}
+
+/// How many requests `arguments` holds (none when it cannot be read).
+fn requests(c: &mut Ctx, obj: &Map<String, Value>) -> usize {
+    match obj.get("arguments") {
+        Some(Value::Object(m)) => m.keys().filter(|k| k.starts_with("gen_args_")).count(),
+        Some(Value::Array(a)) => a.len(),
+        Some(v) => {
+            c.warn(
+                "arguments",
+                format!(
+                    "expected lm-eval's requests (an object of gen_args_0, gen_args_1, … or a list), found {}: the prompt and choices cannot be shown",
+                    kind(v)
+                ),
+            );
+            0
+        }
+        None => 0,
+    }
+}
+
+/// `metrics`: names of values the line has.
+fn metric_names(c: &mut Ctx, obj: &Map<String, Value>) {
     match obj.get("metrics") {
         Some(Value::Array(names)) => {
             for n in names {
@@ -97,13 +116,11 @@ pub(crate) fn check_sample(c: &mut Ctx, obj: &Map<String, Value>) {
         ),
         None => {}
     }
-    if let Some(v) = obj.get("filter")
-        && !v.is_string()
-        && !v.is_null()
-    {
-        c.warn("filter", format!("expected a string, found {}", kind(v)));
-    }
-    let s = Sample::read(obj);
+}
+
+/// The harness's scores against the answer as read: the key among the choices and the
+/// pick, or `is_greedy`.
+fn answer(c: &mut Ctx, s: &Sample, requests: usize) {
     let logged = |name: &str| s.metric(name).and_then(MetricValue::number);
     match &s.answer {
         Answer::Choice(ch) => {
@@ -148,6 +165,10 @@ pub(crate) fn check_sample(c: &mut Ctx, obj: &Map<String, Value>) {
         }
         Answer::Rolling { .. } | Answer::Generated { .. } => {}
     }
+}
+
+/// Each metric's value of the shape its aggregation reads.
+fn metric_values(c: &mut Ctx, obj: &Map<String, Value>, s: &Sample) {
     for m in &s.metrics {
         let pair_wanted = matches!(
             m.agg,

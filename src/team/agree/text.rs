@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{AgreementReport, FieldReport, PairFigures};
+use super::{AgreementReport, FieldReport, JudgeReport, PairFigures, TimeReport};
 use crate::sanitize;
 
 fn num(x: Option<f64>) -> String {
@@ -27,6 +27,24 @@ fn benchmark_title(b: &str) -> &str {
 /// The human-readable report.
 pub fn render(r: &AgreementReport) -> String {
     let mut o = String::new();
+    heading(&mut o, r);
+    if r.fields.is_empty() {
+        let _ = writeln!(o, "\nNo categorical verdicts to compare yet.");
+    }
+    for f in &r.fields {
+        o.push('\n');
+        field(&mut o, f, "");
+    }
+    if let Some(j) = &r.judge {
+        judge(&mut o, j);
+    }
+    time(&mut o, &r.time);
+    warnings(&mut o, r);
+    o
+}
+
+/// The file, items, reviewers and adjudications; the unreadable items.
+fn heading(o: &mut String, r: &AgreementReport) {
     let _ = writeln!(
         o,
         "Agreement in {}: {} items, reviewers {}; {} adjudication(s) left out",
@@ -48,91 +66,91 @@ pub fn render(r: &AgreementReport) -> String {
             let _ = writeln!(o, "  ... and {} more", r.unreadable.len() - 10);
         }
     }
-    if r.fields.is_empty() {
-        let _ = writeln!(o, "\nNo categorical verdicts to compare yet.");
-    }
-    for f in &r.fields {
+}
+
+/// The human reviewers against the LLM judge: its fields, each reviewer against it, and
+/// BPC and PR by rater.
+fn judge(o: &mut String, j: &JudgeReport) {
+    let _ = writeln!(
+        o,
+        "\n{}: human reviewers vs the LLM judge ({}): {} judged responses, {} with an unparsable bonus (their bonus points left out for the judge)",
+        j.benchmark.title(),
+        j.judge,
+        j.responses,
+        j.unparsable_bonus
+    );
+    for f in &j.fields {
         o.push('\n');
-        field(&mut o, f, "");
+        field(o, f, "  ");
     }
-    if let Some(j) = &r.judge {
+    if !j.versus.is_empty() {
         let _ = writeln!(
             o,
-            "\n{}: human reviewers vs the LLM judge ({}): {} judged responses, {} with an unparsable bonus (their bonus points left out for the judge)",
-            j.benchmark.title(),
-            j.judge,
-            j.responses,
-            j.unparsable_bonus
+            "\n  reviewer vs judge, on the units both graded\n  {:<16} {:>6} {:>7} {:>7} {:>7} {:>7}   {:>6} {:>7} {:>7} {:>7} {:>7}",
+            "reviewer",
+            "bonus",
+            "agree",
+            "kappa",
+            "BPC",
+            "judge",
+            "penal.",
+            "agree",
+            "kappa",
+            "PR",
+            "judge"
         );
-        for f in &j.fields {
-            o.push('\n');
-            field(&mut o, f, "  ");
-        }
-        if !j.versus.is_empty() {
+        for v in &j.versus {
+            let cols = |p: &Option<PairFigures>| match p {
+                Some(p) => format!(
+                    "{:>6} {:>7} {:>7} {:>7.3} {:>7.3}",
+                    p.units,
+                    pct(Some(p.agreement)),
+                    num(p.cohen_kappa),
+                    p.reviewer,
+                    p.judge
+                ),
+                None => format!("{:>6} {:>7} {:>7} {:>7} {:>7}", 0, "", "", "", ""),
+            };
             let _ = writeln!(
                 o,
-                "\n  reviewer vs judge, on the units both graded\n  {:<16} {:>6} {:>7} {:>7} {:>7} {:>7}   {:>6} {:>7} {:>7} {:>7} {:>7}",
-                "reviewer",
-                "bonus",
-                "agree",
-                "kappa",
-                "BPC",
-                "judge",
-                "penal.",
-                "agree",
-                "kappa",
-                "PR",
-                "judge"
+                "  {:<16} {}   {}",
+                sanitize::line(&v.reviewer),
+                cols(&v.bonus),
+                cols(&v.penalty)
             );
-            for v in &j.versus {
-                let cols = |p: &Option<PairFigures>| match p {
-                    Some(p) => format!(
-                        "{:>6} {:>7} {:>7} {:>7.3} {:>7.3}",
-                        p.units,
-                        pct(Some(p.agreement)),
-                        num(p.cohen_kappa),
-                        p.reviewer,
-                        p.judge
-                    ),
-                    None => format!("{:>6} {:>7} {:>7} {:>7} {:>7}", 0, "", "", "", ""),
-                };
-                let _ = writeln!(
-                    o,
-                    "  {:<16} {}   {}",
-                    sanitize::line(&v.reviewer),
-                    cols(&v.bonus),
-                    cols(&v.penalty)
-                );
-            }
-        }
-        if !j.raters.is_empty() {
-            let _ = writeln!(
-                o,
-                "\n  BPC and PR by each rater, over everything they graded\n  {:<16} {:>7} {:>8} {:>7}   {:>7} {:>8} {:>7}",
-                "rater", "points", "covered", "BPC", "graded", "penalty", "PR"
-            );
-            for f in &j.raters {
-                let _ = writeln!(
-                    o,
-                    "  {:<16} {:>7} {:>8} {:>7}   {:>7} {:>8} {:>7}",
-                    sanitize::line(&f.rater),
-                    f.bonus_points,
-                    f.covered,
-                    num(f.bpc),
-                    f.penalty_graded,
-                    f.with_penalty,
-                    num(f.pr)
-                );
-            }
         }
     }
-    if !r.time.reviewers.is_empty() {
+    if !j.raters.is_empty() {
+        let _ = writeln!(
+            o,
+            "\n  BPC and PR by each rater, over everything they graded\n  {:<16} {:>7} {:>8} {:>7}   {:>7} {:>8} {:>7}",
+            "rater", "points", "covered", "BPC", "graded", "penalty", "PR"
+        );
+        for f in &j.raters {
+            let _ = writeln!(
+                o,
+                "  {:<16} {:>7} {:>8} {:>7}   {:>7} {:>8} {:>7}",
+                sanitize::line(&f.rater),
+                f.bonus_points,
+                f.covered,
+                num(f.bpc),
+                f.penalty_graded,
+                f.with_penalty,
+                num(f.pr)
+            );
+        }
+    }
+}
+
+/// The median seconds per verdict of each reviewer.
+fn time(o: &mut String, report: &TimeReport) {
+    if !report.reviewers.is_empty() {
         let _ = writeln!(
             o,
             "\nTime per item: median seconds per verdict\n  ({})\n  {:<16} {:>6} {:>8} {:>8}",
-            r.time.rule, "reviewer", "timed", "median", "others"
+            report.rule, "reviewer", "timed", "median", "others"
         );
-        for t in &r.time.reviewers {
+        for t in &report.reviewers {
             let _ = writeln!(
                 o,
                 "  {:<16} {:>6} {:>8} {:>8}{}",
@@ -152,6 +170,10 @@ pub fn render(r: &AgreementReport) -> String {
             );
         }
     }
+}
+
+/// The first 20 warnings.
+fn warnings(o: &mut String, r: &AgreementReport) {
     if !r.warnings.is_empty() {
         let _ = writeln!(o, "\n{} warning(s):", r.warnings.len());
         for w in r.warnings.iter().take(20) {
@@ -161,7 +183,6 @@ pub fn render(r: &AgreementReport) -> String {
             let _ = writeln!(o, "  ... and {} more", r.warnings.len() - 20);
         }
     }
-    o
 }
 
 fn field(o: &mut String, f: &FieldReport, ind: &str) {

@@ -326,6 +326,83 @@ fn png_error(path: &Path, e: png::DecodingError, dims: Option<(u32, u32)>) -> De
     })
 }
 
+/// The output image of [`decode_png_rows`], filled a band of input rows at a time: each
+/// band (the input rows of one output row) summed per output column, then averaged.
+struct Shrink {
+    /// Input column → output column.
+    column: Vec<u32>,
+    /// Output column → how many input columns it covers.
+    per_column: Vec<u64>,
+    /// The band's sums, RGB per output column.
+    sums: Vec<u64>,
+    rows_in_band: u64,
+    out: RgbImage,
+}
+
+impl Shrink {
+    /// For an input `w` pixels wide, shrunk to `ow` x `oh`.
+    fn new(w: u32, ow: u32, oh: u32) -> Shrink {
+        let column: Vec<u32> = (0..w)
+            .map(|x| (u64::from(x) * u64::from(ow) / u64::from(w)) as u32)
+            .collect();
+        let mut per_column = vec![0u64; ow as usize];
+        for &c in &column {
+            per_column[c as usize] += 1;
+        }
+        Shrink {
+            column,
+            per_column,
+            sums: vec![0u64; ow as usize * 3],
+            rows_in_band: 0,
+            out: RgbImage::new(ow, oh),
+        }
+    }
+
+    /// One input row (`channels` samples a pixel, 16-bit when `wide`), flattened onto
+    /// white, added to the band.
+    fn add_row(&mut self, data: &[u8], wide: bool, channels: usize) {
+        let sample = |i: usize| -> u32 {
+            if wide {
+                // As the image crate narrows 16-bit samples: rounded.
+                let v = u32::from(u16::from_be_bytes([data[2 * i], data[2 * i + 1]]));
+                (v + 128) / 257
+            } else {
+                u32::from(data[i])
+            }
+        };
+        for (x, &c) in self.column.iter().enumerate() {
+            let i = x * channels;
+            let (rgb, a) = match channels {
+                1 => ([sample(i); 3], 255),
+                2 => ([sample(i); 3], sample(i + 1)),
+                3 => ([sample(i), sample(i + 1), sample(i + 2)], 255),
+                _ => ([sample(i), sample(i + 1), sample(i + 2)], sample(i + 3)),
+            };
+            let o = c as usize * 3;
+            for (k, &v) in rgb.iter().enumerate() {
+                // Flattened onto white, as `prepare` does.
+                let v = (v * a + 255 * (255 - a) + 127) / 255;
+                self.sums[o + k] += u64::from(v);
+            }
+        }
+        self.rows_in_band += 1;
+    }
+
+    /// The band's averages as output row `oy`; the next band starts empty.
+    fn finish_band(&mut self, oy: u32) {
+        let rows_in_band = self.rows_in_band;
+        for (ox, (&cols, px)) in self.per_column.iter().zip(self.sums.chunks(3)).enumerate() {
+            let n = (cols * rows_in_band).max(1);
+            let dst = self.out.get_pixel_mut(ox as u32, oy);
+            for (d, &sum) in dst.0.iter_mut().zip(px) {
+                *d = ((sum + n / 2) / n) as u8;
+            }
+        }
+        self.sums.fill(0);
+        self.rows_in_band = 0;
+    }
+}
+
 /// A non-interlaced PNG decoded row by row into an RGB image of [`kept_size`], each
 /// output pixel the average of the input pixels it covers (flattened onto white first),
 /// asking `cancel` every [`ROWS_PER_CHECK`] rows. Only the output and a row are held, so
@@ -366,16 +443,7 @@ fn decode_png_rows(
     };
     let wide = depth == png::BitDepth::Sixteen;
     let (ow, oh) = kept_size(w, h);
-    let column: Vec<u32> = (0..w)
-        .map(|x| (u64::from(x) * u64::from(ow) / u64::from(w)) as u32)
-        .collect();
-    let mut per_column = vec![0u64; ow as usize];
-    for &c in &column {
-        per_column[c as usize] += 1;
-    }
-    let mut sums = vec![0u64; ow as usize * 3];
-    let mut out = RgbImage::new(ow, oh);
-    let mut rows_in_band = 0u64;
+    let mut shrink = Shrink::new(w, ow, oh);
     let dims = Some((w, h));
     for y in 0..h {
         if y % ROWS_PER_CHECK == 0 && cancel() {
@@ -387,46 +455,14 @@ fn decode_png_rows(
             .ok_or_else(|| {
                 DecodeError::Failed(format!("broken image: {} (truncated)", path.display()))
             })?;
-        let data = row.data();
-        let sample = |i: usize| -> u32 {
-            if wide {
-                // As the image crate narrows 16-bit samples: rounded.
-                let v = u32::from(u16::from_be_bytes([data[2 * i], data[2 * i + 1]]));
-                (v + 128) / 257
-            } else {
-                u32::from(data[i])
-            }
-        };
-        for (x, &c) in column.iter().enumerate() {
-            let i = x * channels;
-            let (rgb, a) = match channels {
-                1 => ([sample(i); 3], 255),
-                2 => ([sample(i); 3], sample(i + 1)),
-                3 => ([sample(i), sample(i + 1), sample(i + 2)], 255),
-                _ => ([sample(i), sample(i + 1), sample(i + 2)], sample(i + 3)),
-            };
-            let o = c as usize * 3;
-            for (k, &v) in rgb.iter().enumerate() {
-                // Flattened onto white, as `prepare` does.
-                let v = (v * a + 255 * (255 - a) + 127) / 255;
-                sums[o + k] += u64::from(v);
-            }
-        }
-        rows_in_band += 1;
+        shrink.add_row(row.data(), wide, channels);
         let oy = (u64::from(y) * u64::from(oh) / u64::from(h)) as u32;
         let next = (u64::from(y + 1) * u64::from(oh) / u64::from(h)) as u32;
         if y + 1 == h || next != oy {
-            for (ox, (&cols, px)) in per_column.iter().zip(sums.chunks(3)).enumerate() {
-                let n = (cols * rows_in_band).max(1);
-                let dst = out.get_pixel_mut(ox as u32, oy);
-                for (d, &sum) in dst.0.iter_mut().zip(px) {
-                    *d = ((sum + n / 2) / n) as u8;
-                }
-            }
-            sums.fill(0);
-            rows_in_band = 0;
+            shrink.finish_band(oy);
         }
     }
+    let out = shrink.out;
     let mut img = DynamicImage::ImageRgb8(out);
     if let Some(orientation) = orientation {
         img.apply_orientation(orientation);

@@ -232,19 +232,7 @@ fn csi_input(params: &[u8], inter: &[u8], fin: u8) -> Option<Input> {
         || !inter.is_empty()
         || matches!(fin, b'c' | b't' | b'n' | b'R' | b'I' | b'O' | b'x' | b'y')
     {
-        let nums = numbers(params);
-        return reply(match (fin, nums.as_slice()) {
-            (b't', [Some(6), Some(h), Some(w)]) if *w > 0 && *h > 0 => Reply::CellSize {
-                width: u16::try_from(*w).unwrap_or(u16::MAX),
-                height: u16::try_from(*h).unwrap_or(u16::MAX),
-            },
-            (b't', [Some(4), Some(h), Some(w)]) if *w > 0 && *h > 0 => Reply::WindowPixels {
-                width: u16::try_from(*w).unwrap_or(u16::MAX),
-                height: u16::try_from(*h).unwrap_or(u16::MAX),
-            },
-            (b'n', [Some(0)]) if private.is_none() => Reply::StatusOk,
-            _ => Reply::Other,
-        });
+        return reply(csi_reply(private, params, fin));
     }
     if private == Some(b'<') {
         // SGR mouse: CSI < Cb ; Cx ; Cy M|m
@@ -260,6 +248,30 @@ fn csi_input(params: &[u8], inter: &[u8], fin: u8) -> Option<Input> {
         }
         return None;
     }
+    csi_key(params, fin)
+}
+
+/// A report the terminal sent (not a key): the cell and window sizes and the status
+/// report are read, the rest is [`Reply::Other`].
+fn csi_reply(private: Option<u8>, params: &[u8], fin: u8) -> Reply {
+    let nums = numbers(params);
+    match (fin, nums.as_slice()) {
+        (b't', [Some(6), Some(h), Some(w)]) if *w > 0 && *h > 0 => Reply::CellSize {
+            width: u16::try_from(*w).unwrap_or(u16::MAX),
+            height: u16::try_from(*h).unwrap_or(u16::MAX),
+        },
+        (b't', [Some(4), Some(h), Some(w)]) if *w > 0 && *h > 0 => Reply::WindowPixels {
+            width: u16::try_from(*w).unwrap_or(u16::MAX),
+            height: u16::try_from(*h).unwrap_or(u16::MAX),
+        },
+        (b'n', [Some(0)]) if private.is_none() => Reply::StatusOk,
+        _ => Reply::Other,
+    }
+}
+
+/// A key (or urxvt's mouse report): cursor and function keys, `CSI n ~`, and the kitty
+/// keyboard protocol's `CSI codepoint ; modifiers u`.
+fn csi_key(params: &[u8], fin: u8) -> Option<Input> {
     let n = numbers(params);
     let mods = n
         .get(1)
@@ -289,20 +301,7 @@ fn csi_input(params: &[u8], inter: &[u8], fin: u8) -> Option<Input> {
             }
             return None;
         }
-        b'~' => match n.first().copied().flatten()? {
-            1 | 7 => KeyCode::Home,
-            2 => KeyCode::Insert,
-            3 => KeyCode::Delete,
-            4 | 8 => KeyCode::End,
-            5 => KeyCode::PageUp,
-            6 => KeyCode::PageDown,
-            v @ 11..=15 => KeyCode::F((v - 10) as u8),
-            v @ 17..=21 => KeyCode::F((v - 11) as u8),
-            v @ 23..=26 => KeyCode::F((v - 12) as u8),
-            v @ 28..=29 => KeyCode::F((v - 15) as u8),
-            v @ 31..=34 => KeyCode::F((v - 17) as u8),
-            _ => return None,
-        },
+        b'~' => tilde_key(n.first().copied().flatten()?)?,
         b'u' => {
             // CSI codepoint ; modifiers u
             let c = char::from_u32(n.first().copied().flatten()?)?;
@@ -319,6 +318,24 @@ fn csi_input(params: &[u8], inter: &[u8], fin: u8) -> Option<Input> {
         _ => return None,
     };
     key(code, mods)
+}
+
+/// `CSI n ~`: Home, Insert, Delete, End, PageUp, PageDown, F1–F20.
+fn tilde_key(n: u32) -> Option<KeyCode> {
+    Some(match n {
+        1 | 7 => KeyCode::Home,
+        2 => KeyCode::Insert,
+        3 => KeyCode::Delete,
+        4 | 8 => KeyCode::End,
+        5 => KeyCode::PageUp,
+        6 => KeyCode::PageDown,
+        v @ 11..=15 => KeyCode::F((v - 10) as u8),
+        v @ 17..=21 => KeyCode::F((v - 11) as u8),
+        v @ 23..=26 => KeyCode::F((v - 12) as u8),
+        v @ 28..=29 => KeyCode::F((v - 15) as u8),
+        v @ 31..=34 => KeyCode::F((v - 17) as u8),
+        _ => return None,
+    })
 }
 
 /// A mouse report (1-based cells, as the terminal sends them).

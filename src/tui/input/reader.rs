@@ -54,80 +54,24 @@ pub fn spawn(
         .name("verdict-input".into())
         .spawn(move || {
             let _keep = keep;
-            let mut decoder = Decoder::new();
-            let mut last_byte = Instant::now();
-            let mut size = crossterm::terminal::size().ok();
-            let mut buf = [0u8; 8192];
+            let mut reader = Reader {
+                fd,
+                winch_rx,
+                decoder: Decoder::new(),
+                last_byte: Instant::now(),
+                size: crossterm::terminal::size().ok(),
+                buf: [0u8; 8192],
+            };
             loop {
                 if pause.get() {
                     std::thread::sleep(Duration::from_millis(50));
                     continue;
                 }
-                let wait = if !decoder.pending() {
-                    100
-                } else if decoder.buf == [0x1b] {
-                    ESC_WAIT.as_millis() as i32
-                } else {
-                    50
+                let inputs = match reader.next_inputs() {
+                    Next::Inputs(inputs) => inputs,
+                    Next::Again => continue,
+                    Next::Stop => return,
                 };
-                let mut fds = [
-                    libc::pollfd {
-                        fd,
-                        events: libc::POLLIN,
-                        revents: 0,
-                    },
-                    libc::pollfd {
-                        fd: winch_rx.as_raw_fd(),
-                        events: libc::POLLIN,
-                        revents: 0,
-                    },
-                ];
-                // SAFETY: two valid pollfd structs for the duration of the call.
-                let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, wait) };
-                if ready < 0 {
-                    if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
-                        continue;
-                    }
-                    return;
-                }
-                let mut inputs = Vec::new();
-                if fds[0].revents & libc::POLLIN != 0 {
-                    // SAFETY: reading into a buffer we own, at most its length.
-                    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
-                    if n <= 0 {
-                        if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
-                        {
-                            continue;
-                        }
-                        return;
-                    }
-                    last_byte = Instant::now();
-                    inputs = decoder.feed(&buf[..n as usize]);
-                } else if fds[0].revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
-                    return;
-                } else if decoder.pending() {
-                    let quiet = if decoder.buf == [0x1b] {
-                        ESC_WAIT
-                    } else {
-                        STRING_WAIT
-                    };
-                    if last_byte.elapsed() >= quiet {
-                        inputs = decoder.flush();
-                    }
-                }
-                if fds[1].revents & libc::POLLIN != 0 {
-                    let mut sink = [0u8; 64];
-                    while std::io::Read::read(&mut &winch_rx, &mut sink).is_ok_and(|n| n > 0) {}
-                }
-                // Resizes: on SIGWINCH, and checked on every wake-up (cheap) in case a
-                // signal was missed.
-                let now = crossterm::terminal::size().ok();
-                if now != size
-                    && let Some((w, h)) = now
-                {
-                    size = now;
-                    inputs.push(Input::Event(Event::Resize(w, h)));
-                }
                 for input in inputs {
                     match input {
                         Input::Event(ev) => {
@@ -141,4 +85,107 @@ pub fn spawn(
             }
         })?;
     Ok(())
+}
+
+/// What one wake-up of the input thread gives.
+enum Next {
+    /// What the terminal sent (none, when the wait ran out with nothing to flush).
+    Inputs(Vec<Input>),
+    /// Interrupted by a signal: wait again.
+    Again,
+    /// The terminal is gone.
+    Stop,
+}
+
+/// The input thread's state: the terminal, the SIGWINCH pipe, and the bytes decoded.
+struct Reader {
+    fd: RawFd,
+    winch_rx: std::os::unix::net::UnixStream,
+    decoder: Decoder,
+    last_byte: Instant,
+    size: Option<(u16, u16)>,
+    buf: [u8; 8192],
+}
+
+impl Reader {
+    /// Wait for bytes or a resize (shorter while an escape sequence is pending), then
+    /// decode what came, or what a quiet terminal left pending.
+    fn next_inputs(&mut self) -> Next {
+        let wait = if !self.decoder.pending() {
+            100
+        } else if self.decoder.buf == [0x1b] {
+            ESC_WAIT.as_millis() as i32
+        } else {
+            50
+        };
+        let mut fds = [
+            libc::pollfd {
+                fd: self.fd,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: self.winch_rx.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        // SAFETY: two valid pollfd structs for the duration of the call.
+        let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, wait) };
+        if ready < 0 {
+            if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                return Next::Again;
+            }
+            return Next::Stop;
+        }
+        let mut inputs = match self.terminal_input(fds[0].revents) {
+            Next::Inputs(inputs) => inputs,
+            other => return other,
+        };
+        if fds[1].revents & libc::POLLIN != 0 {
+            let mut sink = [0u8; 64];
+            while std::io::Read::read(&mut &self.winch_rx, &mut sink).is_ok_and(|n| n > 0) {}
+        }
+        // Resizes: on SIGWINCH, and checked on every wake-up (cheap) in case a
+        // signal was missed.
+        let now = crossterm::terminal::size().ok();
+        if now != self.size
+            && let Some((w, h)) = now
+        {
+            self.size = now;
+            inputs.push(Input::Event(Event::Resize(w, h)));
+        }
+        Next::Inputs(inputs)
+    }
+
+    /// The terminal's bytes decoded (`revents`: what poll said of it), or, when it is
+    /// quiet long enough, what the decoder held back.
+    fn terminal_input(&mut self, revents: libc::c_short) -> Next {
+        let fd = self.fd;
+        let mut inputs = Vec::new();
+        if revents & libc::POLLIN != 0 {
+            // SAFETY: reading into a buffer we own, at most its length.
+            let n = unsafe { libc::read(fd, self.buf.as_mut_ptr().cast(), self.buf.len()) };
+            if n <= 0 {
+                if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                    return Next::Again;
+                }
+                return Next::Stop;
+            }
+            self.last_byte = Instant::now();
+            inputs = self.decoder.feed(&self.buf[..n as usize]);
+        } else if revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+            return Next::Stop;
+        } else if self.decoder.pending() {
+            let quiet = if self.decoder.buf == [0x1b] {
+                ESC_WAIT
+            } else {
+                STRING_WAIT
+            };
+            if self.last_byte.elapsed() >= quiet {
+                inputs = self.decoder.flush();
+            }
+        }
+        Next::Inputs(inputs)
+    }
 }

@@ -179,47 +179,18 @@ pub(crate) fn read_answers(
     let bytes = read_file(path)?;
     let body = strip_bom(&bytes);
     for (n, line) in body.split(|&b| b == b'\n').enumerate() {
-        let line_no = n + 1;
-        let at = |field: &str| {
-            if field.is_empty() {
-                format!("line {line_no}")
-            } else {
-                format!("line {line_no}, field `{field}`")
-            }
-        };
-        let err = |field: &str, message: String| ImportError::At {
-            path: path.into(),
-            at: at(field),
-            message,
+        let at = AnswerLine {
+            path,
+            line_no: n + 1,
         };
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let text = std::str::from_utf8(line)
-            .map_err(|e| err("", format!("invalid UTF-8 at byte {}", e.valid_up_to())))?;
-        let v: Value =
-            serde_json::from_str(text).map_err(|e| err("", format!("malformed JSON: {e}")))?;
-        let Value::Object(obj) = v else {
-            return Err(err("", "expected a JSON object".into()));
-        };
-        let id = match obj.get("id") {
-            Some(Value::String(s)) => s.clone(),
-            _ => return Err(err("id", "missing, or not a string".into())),
-        };
-        if !by_id.contains_key(&id) {
-            return Err(err(
-                "id",
-                format!("{} is not a chart of FACT_answer_keys.csv", quote(&id)),
-            ));
-        }
-        let model = match obj.get("model") {
-            Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
-            _ => return Err(err("model", "missing, empty, or not a string".into())),
-        };
-        let place = format!("{} line {line_no}", path.display());
+        let (id, model, obj) = at.parse(line, by_id)?;
+        let place = format!("{} line {}", path.display(), at.line_no);
         if let Some(prev) = seen.insert((id.clone(), model.clone()), place) {
-            return Err(err(
+            return Err(at.err(
                 "",
                 format!(
                     "a second answer of model {} to {id} (the first is on {prev})",
@@ -227,6 +198,70 @@ pub(crate) fn read_answers(
                 ),
             ));
         }
+        let resp = at.response(obj, &model)?;
+        *summary.models.entry(model).or_default() += 1;
+        responses.entry(id).or_default().push(Value::Object(resp));
+    }
+    Ok(())
+}
+
+/// A line of a model answers file, for its errors.
+struct AnswerLine<'a> {
+    path: &'a Path,
+    line_no: usize,
+}
+
+impl AnswerLine<'_> {
+    fn err(&self, field: &str, message: String) -> ImportError {
+        let line_no = self.line_no;
+        ImportError::At {
+            path: self.path.into(),
+            at: if field.is_empty() {
+                format!("line {line_no}")
+            } else {
+                format!("line {line_no}, field `{field}`")
+            },
+            message,
+        }
+    }
+
+    /// The line's object, its chart id (one of `by_id`) and its model.
+    fn parse(
+        &self,
+        line: &[u8],
+        by_id: &HashMap<String, usize>,
+    ) -> Result<(String, String, Map<String, Value>), ImportError> {
+        let text = std::str::from_utf8(line)
+            .map_err(|e| self.err("", format!("invalid UTF-8 at byte {}", e.valid_up_to())))?;
+        let v: Value =
+            serde_json::from_str(text).map_err(|e| self.err("", format!("malformed JSON: {e}")))?;
+        let Value::Object(obj) = v else {
+            return Err(self.err("", "expected a JSON object".into()));
+        };
+        let id = match obj.get("id") {
+            Some(Value::String(s)) => s.clone(),
+            _ => return Err(self.err("id", "missing, or not a string".into())),
+        };
+        if !by_id.contains_key(&id) {
+            return Err(self.err(
+                "id",
+                format!("{} is not a chart of FACT_answer_keys.csv", quote(&id)),
+            ));
+        }
+        let model = match obj.get("model") {
+            Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
+            _ => return Err(self.err("model", "missing, empty, or not a string".into())),
+        };
+        Ok((id, model, obj))
+    }
+
+    /// The response: `model` first, then the line's keys but `id` and nulls, with `fact`,
+    /// `mind` and `justification` checked (a number `fact` becomes its text).
+    fn response(
+        &self,
+        obj: Map<String, Value>,
+        model: &str,
+    ) -> Result<Map<String, Value>, ImportError> {
         let mut resp = Map::new();
         resp.insert("model".into(), json!(model));
         for (k, v) in obj {
@@ -238,12 +273,14 @@ pub(crate) fn read_answers(
                 ("fact", Value::Number(x)) => {
                     resp.insert(k, Value::String(x.to_string()));
                 }
-                ("fact", _) => return Err(err("fact", "expected a string or a number".into())),
+                ("fact", _) => {
+                    return Err(self.err("fact", "expected a string or a number".into()));
+                }
                 ("mind", Value::Number(x)) => {
                     match x.as_f64() {
                         Some(m) if (0.0..=1.0).contains(&m) => {}
                         _ => {
-                            return Err(err(
+                            return Err(self.err(
                                 "mind",
                                 format!(
                                     "{x} is not in [0, 1] (the predicted share of people misled, not a percentage)"
@@ -253,20 +290,18 @@ pub(crate) fn read_answers(
                     }
                     resp.insert(k, Value::Number(x));
                 }
-                ("mind", _) => return Err(err("mind", "expected a number in [0, 1]".into())),
+                ("mind", _) => return Err(self.err("mind", "expected a number in [0, 1]".into())),
                 ("justification", Value::String(s)) => {
                     resp.insert(k, Value::String(s));
                 }
                 ("justification", _) => {
-                    return Err(err("justification", "expected a string".into()));
+                    return Err(self.err("justification", "expected a string".into()));
                 }
                 (_, v) => {
                     resp.insert(k, v);
                 }
             }
         }
-        *summary.models.entry(model).or_default() += 1;
-        responses.entry(id).or_default().push(Value::Object(resp));
+        Ok(resp)
     }
-    Ok(())
 }

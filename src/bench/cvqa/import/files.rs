@@ -78,81 +78,8 @@ pub fn parse_csv(path: &Path, bytes: &[u8]) -> Result<CsvFile, ImportError> {
             message: "empty file (expected a header line `img_path,query,answer,new query,new answer,type`)".into(),
         });
     }
-    let mut names = Vec::with_capacity(header.len());
-    for (i, h) in header.iter().enumerate() {
-        let name = std::str::from_utf8(h).map_err(|_| ImportError::At {
-            path: path.into(),
-            at: format!("line 1, column {}", i + 1),
-            message: "the header is not valid UTF-8".into(),
-        })?;
-        names.push(name.to_string());
-    }
-    let find = |want: &str| -> Result<Option<usize>, ImportError> {
-        let hits: Vec<usize> = names
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| norm_column(n) == want)
-            .map(|(i, _)| i)
-            .collect();
-        match hits.len() {
-            0 => Ok(None),
-            1 => Ok(Some(hits[0])),
-            _ => Err(ImportError::File {
-                path: path.into(),
-                message: format!("the header has the column `{want}` {} times", hits.len()),
-            }),
-        }
-    };
-    let mut idx = [0usize; 6];
-    let mut missing = Vec::new();
-    for (k, (want, shown)) in COLUMNS.iter().enumerate() {
-        match find(want)? {
-            Some(i) => idx[k] = i,
-            None => missing.push(*shown),
-        }
-    }
-    if !missing.is_empty() {
-        return Err(ImportError::File {
-            path: path.into(),
-            message: format!(
-                "missing column{} {} (a C-VQA CSV has img_path,query,answer,new query,new answer,type, and a model's output also response,new_response; found: {})",
-                if missing.len() > 1 { "s" } else { "" },
-                missing
-                    .iter()
-                    .map(|m| format!("`{m}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                names
-                    .iter()
-                    .map(|n| quote(n))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        });
-    }
-    let resp = (find(RESPONSE_COLUMNS[0].0)?, find(RESPONSE_COLUMNS[1].0)?);
-    let resp_idx = match resp {
-        (Some(a), Some(b)) => Some((a, b)),
-        (None, None) => None,
-        (Some(_), None) | (None, Some(_)) => {
-            return Err(ImportError::File {
-                path: path.into(),
-                message: "a model-output CSV needs both `response` and `new_response` columns; this one has only one of them".into(),
-            });
-        }
-    };
-    let used: Vec<usize> = idx
-        .iter()
-        .copied()
-        .chain(resp_idx.iter().flat_map(|&(a, b)| [a, b]))
-        .collect();
-    let ignored_columns = names
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !used.contains(i))
-        .map(|(_, n)| n.clone())
-        .collect();
-
+    let names = header_names(path, &header)?;
+    let cols = Columns::find(path, &names)?;
     let mut rows = Vec::new();
     let mut rec = csv::ByteRecord::new();
     let mut lines = LineCounter::new(strip_bom(bytes));
@@ -176,6 +103,124 @@ pub fn parse_csv(path: &Path, bytes: &[u8]) -> Result<CsvFile, ImportError> {
                 ),
             });
         }
+        rows.push(cols.row(path, &names, &rec, row_no, line)?);
+    }
+    Ok(CsvFile {
+        path: path.to_path_buf(),
+        rows,
+        has_responses: cols.resp_idx.is_some(),
+        ignored_columns: cols.ignored_columns,
+    })
+}
+
+/// The header's column names (UTF-8).
+fn header_names(path: &Path, header: &csv::ByteRecord) -> Result<Vec<String>, ImportError> {
+    let mut names = Vec::with_capacity(header.len());
+    for (i, h) in header.iter().enumerate() {
+        let name = std::str::from_utf8(h).map_err(|_| ImportError::At {
+            path: path.into(),
+            at: format!("line 1, column {}", i + 1),
+            message: "the header is not valid UTF-8".into(),
+        })?;
+        names.push(name.to_string());
+    }
+    Ok(names)
+}
+
+/// Where the header has each column.
+struct Columns {
+    /// The question columns, in [`COLUMNS`] order.
+    idx: [usize; 6],
+    /// `response` and `new_response`, in a model-output CSV.
+    resp_idx: Option<(usize, usize)>,
+    ignored_columns: Vec<String>,
+}
+
+impl Columns {
+    /// Every question column, once; both response columns or neither.
+    fn find(path: &Path, names: &[String]) -> Result<Columns, ImportError> {
+        let find = |want: &str| -> Result<Option<usize>, ImportError> {
+            let hits: Vec<usize> = names
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| norm_column(n) == want)
+                .map(|(i, _)| i)
+                .collect();
+            match hits.len() {
+                0 => Ok(None),
+                1 => Ok(Some(hits[0])),
+                _ => Err(ImportError::File {
+                    path: path.into(),
+                    message: format!("the header has the column `{want}` {} times", hits.len()),
+                }),
+            }
+        };
+        let mut idx = [0usize; 6];
+        let mut missing = Vec::new();
+        for (k, (want, shown)) in COLUMNS.iter().enumerate() {
+            match find(want)? {
+                Some(i) => idx[k] = i,
+                None => missing.push(*shown),
+            }
+        }
+        if !missing.is_empty() {
+            return Err(ImportError::File {
+                path: path.into(),
+                message: format!(
+                    "missing column{} {} (a C-VQA CSV has img_path,query,answer,new query,new answer,type, and a model's output also response,new_response; found: {})",
+                    if missing.len() > 1 { "s" } else { "" },
+                    missing
+                        .iter()
+                        .map(|m| format!("`{m}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    names
+                        .iter()
+                        .map(|n| quote(n))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            });
+        }
+        let resp = (find(RESPONSE_COLUMNS[0].0)?, find(RESPONSE_COLUMNS[1].0)?);
+        let resp_idx = match resp {
+            (Some(a), Some(b)) => Some((a, b)),
+            (None, None) => None,
+            (Some(_), None) | (None, Some(_)) => {
+                return Err(ImportError::File {
+                    path: path.into(),
+                    message: "a model-output CSV needs both `response` and `new_response` columns; this one has only one of them".into(),
+                });
+            }
+        };
+        let used: Vec<usize> = idx
+            .iter()
+            .copied()
+            .chain(resp_idx.iter().flat_map(|&(a, b)| [a, b]))
+            .collect();
+        let ignored_columns = names
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !used.contains(i))
+            .map(|(_, n)| n.clone())
+            .collect();
+        Ok(Columns {
+            idx,
+            resp_idx,
+            ignored_columns,
+        })
+    }
+
+    /// Data row `row_no` (at `line`): its fields (UTF-8) and a known question type.
+    fn row(
+        &self,
+        path: &Path,
+        names: &[String],
+        rec: &csv::ByteRecord,
+        row_no: usize,
+        line: u64,
+    ) -> Result<Row, ImportError> {
+        let idx = &self.idx;
         let field = |i: usize| -> Result<String, ImportError> {
             std::str::from_utf8(&rec[i])
                 .map(str::to_string)
@@ -185,7 +230,7 @@ pub fn parse_csv(path: &Path, bytes: &[u8]) -> Result<CsvFile, ImportError> {
                     message: format!("invalid UTF-8 at byte {} of the field", e.valid_up_to()),
                 })
         };
-        let response = match resp_idx {
+        let response = match self.resp_idx {
             Some((a, b)) => Some((field(a)?, field(b)?)),
             None => None,
         };
@@ -210,14 +255,8 @@ pub fn parse_csv(path: &Path, bytes: &[u8]) -> Result<CsvFile, ImportError> {
                 ),
             });
         }
-        rows.push(row);
+        Ok(row)
     }
-    Ok(CsvFile {
-        path: path.to_path_buf(),
-        rows,
-        has_responses: resp_idx.is_some(),
-        ignored_columns,
-    })
 }
 
 pub(crate) fn csv_error(path: &Path, e: csv::Error) -> ImportError {

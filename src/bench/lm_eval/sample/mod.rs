@@ -142,117 +142,9 @@ impl Sample {
             .map(|v| text(v))
             .unwrap_or_default();
         let target = obj.get("target").map(text).unwrap_or_default();
-        let filtered = obj.get("filtered_resps").and_then(Value::as_array);
-        let names: Vec<String> = match obj.get("metrics").and_then(Value::as_array) {
-            Some(m) => m
-                .iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect(),
-            // Older harness versions do not list them: the usual ones present.
-            None => [
-                "acc",
-                "acc_norm",
-                "exact_match",
-                "em",
-                "f1",
-                "mc1",
-                "mc2",
-                "perplexity",
-                "word_perplexity",
-                "byte_perplexity",
-                "bits_per_byte",
-            ]
-            .into_iter()
-            .filter(|k| obj.contains_key(*k))
-            .map(str::to_string)
-            .collect(),
-        };
-        let metrics: Vec<Metric> = names
-            .into_iter()
-            .map(|n| {
-                let value = obj.get(&n).map_or(MetricValue::Other, metric_value);
-                Metric {
-                    agg: Agg::default_for(&n),
-                    name: n,
-                    value,
-                }
-            })
-            .collect();
-        let answer = match filtered {
-            Some(f) if !f.is_empty() && f.iter().all(is_loglikelihood) => {
-                let texts: Vec<String> = (0..f.len())
-                    .map(|i| {
-                        requests
-                            .get(i)
-                            .and_then(|r| r.get(1))
-                            .map(|v| text(v))
-                            .unwrap_or_default()
-                    })
-                    .collect();
-                let loglikelihoods: Vec<Option<f64>> =
-                    f.iter().map(|p| p.get(0).and_then(number)).collect();
-                let greedy: Vec<Option<bool>> =
-                    f.iter().map(|p| p.get(1).and_then(boolean)).collect();
-                let single = f.len() == 1
-                    && !metrics.iter().any(|m| {
-                        matches!(
-                            m.name.as_str(),
-                            "acc_norm" | "acc_bytes" | "acc_mutual_info" | "brier_score"
-                        )
-                    });
-                if single {
-                    Answer::Loglikelihood {
-                        continuation: texts.into_iter().next().unwrap_or_default(),
-                        loglikelihood: loglikelihoods[0],
-                        is_greedy: greedy[0],
-                    }
-                } else {
-                    Answer::Choice(Choices {
-                        texts,
-                        loglikelihoods,
-                        greedy,
-                        gold: Vec::new(),
-                        key: Key::Index,
-                    })
-                }
-            }
-            // A number (lm-eval writes it as text, `"-15.4"`; a generated answer can be
-            // `"42"` too: text is a log-likelihood only beside the rolling metrics' pairs).
-            Some(f)
-                if f.len() == 1
-                    && number(&f[0]).is_some()
-                    && (f[0].is_number()
-                        || metrics
-                            .iter()
-                            .any(|m| matches!(m.value, MetricValue::Pair(..)))) =>
-            {
-                Answer::Rolling {
-                    loglikelihood: number(&f[0]),
-                }
-            }
-            _ => Answer::Generated {
-                raw: strings(obj.get("resps")),
-                filtered: strings(obj.get("filtered_resps"))
-                    .into_iter()
-                    .next()
-                    .unwrap_or_default(),
-            },
-        };
-        let target_fields = match obj.get("doc") {
-            Some(Value::Object(doc)) => doc
-                .iter()
-                .filter_map(|(k, v)| {
-                    let kind = match v {
-                        Value::Number(n) if n.is_i64() || n.is_u64() => Kind::Int,
-                        Value::String(_) => Kind::Str,
-                        Value::Array(_) => Kind::List,
-                        _ => return None,
-                    };
-                    (python_str(v).as_deref() == Some(target.as_str())).then(|| (k.clone(), kind))
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
+        let metrics = metrics_of(obj);
+        let answer = answer_of(obj, &requests, &metrics);
+        let target_fields = target_fields(obj, &target);
         let mut s = Sample {
             doc_id: obj.get("doc_id").map(text).unwrap_or_default(),
             filter: obj
@@ -382,6 +274,134 @@ impl Sample {
             .iter()
             .find(|m| m.name == name)
             .map(|m| m.value)
+    }
+}
+
+/// The line's metrics: those `metrics` names, else the usual ones present, each with
+/// its value and its default aggregation.
+fn metrics_of(obj: &Map<String, Value>) -> Vec<Metric> {
+    let names: Vec<String> = match obj.get("metrics").and_then(Value::as_array) {
+        Some(m) => m
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
+        // Older harness versions do not list them: the usual ones present.
+        None => [
+            "acc",
+            "acc_norm",
+            "exact_match",
+            "em",
+            "f1",
+            "mc1",
+            "mc2",
+            "perplexity",
+            "word_perplexity",
+            "byte_perplexity",
+            "bits_per_byte",
+        ]
+        .into_iter()
+        .filter(|k| obj.contains_key(*k))
+        .map(str::to_string)
+        .collect(),
+    };
+    names
+        .into_iter()
+        .map(|n| {
+            let value = obj.get(&n).map_or(MetricValue::Other, metric_value);
+            Metric {
+                agg: Agg::default_for(&n),
+                name: n,
+                value,
+            }
+        })
+        .collect()
+}
+
+/// The answer the filtered responses give: log-likelihoods of choices (or of one
+/// continuation), a rolling log-likelihood, or a generated text.
+fn answer_of(obj: &Map<String, Value>, requests: &[Vec<&Value>], metrics: &[Metric]) -> Answer {
+    match obj.get("filtered_resps").and_then(Value::as_array) {
+        Some(f) if !f.is_empty() && f.iter().all(is_loglikelihood) => {
+            loglikelihood_answer(f, requests, metrics)
+        }
+        // A number (lm-eval writes it as text, `"-15.4"`; a generated answer can be
+        // `"42"` too: text is a log-likelihood only beside the rolling metrics' pairs).
+        Some(f)
+            if f.len() == 1
+                && number(&f[0]).is_some()
+                && (f[0].is_number()
+                    || metrics
+                        .iter()
+                        .any(|m| matches!(m.value, MetricValue::Pair(..)))) =>
+        {
+            Answer::Rolling {
+                loglikelihood: number(&f[0]),
+            }
+        }
+        _ => Answer::Generated {
+            raw: strings(obj.get("resps")),
+            filtered: strings(obj.get("filtered_resps"))
+                .into_iter()
+                .next()
+                .unwrap_or_default(),
+        },
+    }
+}
+
+/// Log-likelihood pairs `f`, one per request: the choices (their texts from the
+/// requests), or one continuation when the metrics compare no choices.
+fn loglikelihood_answer(f: &[Value], requests: &[Vec<&Value>], metrics: &[Metric]) -> Answer {
+    let texts: Vec<String> = (0..f.len())
+        .map(|i| {
+            requests
+                .get(i)
+                .and_then(|r| r.get(1))
+                .map(|v| text(v))
+                .unwrap_or_default()
+        })
+        .collect();
+    let loglikelihoods: Vec<Option<f64>> = f.iter().map(|p| p.get(0).and_then(number)).collect();
+    let greedy: Vec<Option<bool>> = f.iter().map(|p| p.get(1).and_then(boolean)).collect();
+    let single = f.len() == 1
+        && !metrics.iter().any(|m| {
+            matches!(
+                m.name.as_str(),
+                "acc_norm" | "acc_bytes" | "acc_mutual_info" | "brier_score"
+            )
+        });
+    if single {
+        Answer::Loglikelihood {
+            continuation: texts.into_iter().next().unwrap_or_default(),
+            loglikelihood: loglikelihoods[0],
+            is_greedy: greedy[0],
+        }
+    } else {
+        Answer::Choice(Choices {
+            texts,
+            loglikelihoods,
+            greedy,
+            gold: Vec::new(),
+            key: Key::Index,
+        })
+    }
+}
+
+/// The `doc` fields whose value prints as the target (Python's `str`), with their kind.
+fn target_fields(obj: &Map<String, Value>, target: &str) -> Vec<(String, Kind)> {
+    match obj.get("doc") {
+        Some(Value::Object(doc)) => doc
+            .iter()
+            .filter_map(|(k, v)| {
+                let kind = match v {
+                    Value::Number(n) if n.is_i64() || n.is_u64() => Kind::Int,
+                    Value::String(_) => Kind::Str,
+                    Value::Array(_) => Kind::List,
+                    _ => return None,
+                };
+                (python_str(v).as_deref() == Some(target)).then(|| (k.clone(), kind))
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

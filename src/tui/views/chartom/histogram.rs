@@ -75,27 +75,7 @@ fn number_histogram(
             .saturating_sub(1)
             .min(nb - 1)
     };
-    let mut buckets: Vec<Bucket> = (0..nb)
-        .map(|i| {
-            let (l, u) = (edges[i], edges[(i + 1).min(edges.len() - 1)]);
-            let mid = if log_scale {
-                (l * u).sqrt()
-            } else {
-                (l + u) / 2.0
-            };
-            Bucket {
-                label: if edges.len() < 2 || l == u {
-                    crate::bench::kit::text::format_number(lo)
-                } else {
-                    format!("{}–{}", short(l), short(u))
-                },
-                count: 0,
-                acceptable: chartom::in_interval(mid, interval),
-                has_key: false,
-                has_model: false,
-            }
-        })
-        .collect();
+    let mut buckets = empty_buckets(&edges, lo, log_scale, interval);
     for (x, c) in &vals {
         buckets[idx(*x)].count += c;
     }
@@ -122,6 +102,38 @@ fn number_histogram(
         interval_label,
         buckets,
     })
+}
+
+/// One empty bucket between each two `edges` (one for all when they are one value, `lo`),
+/// labelled, and acceptable when its middle is in the `interval`.
+fn empty_buckets(
+    edges: &[f64],
+    lo: f64,
+    log_scale: bool,
+    interval: (Option<f64>, Option<f64>),
+) -> Vec<Bucket> {
+    let nb = (edges.len() - 1).max(1);
+    (0..nb)
+        .map(|i| {
+            let (l, u) = (edges[i], edges[(i + 1).min(edges.len() - 1)]);
+            let mid = if log_scale {
+                (l * u).sqrt()
+            } else {
+                (l + u) / 2.0
+            };
+            Bucket {
+                label: if edges.len() < 2 || l == u {
+                    crate::bench::kit::text::format_number(lo)
+                } else {
+                    format!("{}–{}", short(l), short(u))
+                },
+                count: 0,
+                acceptable: chartom::in_interval(mid, interval),
+                has_key: false,
+                has_model: false,
+            }
+        })
+        .collect()
 }
 
 /// The buckets' edges from `lo` to `hi`: `max_buckets` evenly spaced (on the log scale
