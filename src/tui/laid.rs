@@ -80,6 +80,8 @@ struct Key {
     blind: bool,
     queue: bool,
     context_len: usize,
+    /// What the view's grading keys act on (Inspect: the scorer graded).
+    graded_part: Option<String>,
     theme: Theme,
     keymap: Keymap,
     reviewer: String,
@@ -107,6 +109,7 @@ impl Key {
             blind: state.blind,
             queue: state.queue,
             context_len: state.context_len,
+            graded_part: state.graded_part.clone(),
             theme: state.theme,
             keymap: state.keymap.clone(),
             reviewer: state.reviewer.clone(),
