@@ -12,6 +12,9 @@ use super::Index;
 mod bound;
 #[cfg(test)]
 mod bound_tests;
+mod ceiling;
+#[cfg(test)]
+mod ceiling_tests;
 mod reach;
 #[cfg(test)]
 mod reach_tests;
@@ -242,6 +245,10 @@ pub struct SearchCache {
     /// (the benchmark's comparison; the results are the same).
     #[doc(hidden)]
     pub no_reach: bool,
+    /// Never skip a text for its ceiling ([`ceiling`]): the scan as it was before it
+    /// (the benchmark's comparison; the results are the same).
+    #[doc(hidden)]
+    pub no_ceiling: bool,
     /// Threads and chunk sizes of the scan (the tests make chunks small).
     tuning: Opts,
 }
@@ -320,6 +327,7 @@ impl SearchCache {
             let opts = Opts {
                 prefilter: !self.no_prefilter,
                 reach: !self.no_reach && self.tuning.reach,
+                ceiling: !self.no_ceiling && self.tuning.ceiling,
                 early_stop: in_item_order(within),
                 ..self.tuning.clone()
             };

@@ -12,7 +12,7 @@ use super::*;
 
 /// Texts like the generated sets': ids such as `cvqa-real-00041`, words, capitals,
 /// digits, delimiters and other punctuation, several spaces.
-fn texts(n: usize, seed: u64) -> Vec<(String, String)> {
+pub(super) fn texts(n: usize, seed: u64) -> Vec<(String, String)> {
     let words = [
         "how",
         "many",
@@ -90,7 +90,7 @@ fn texts(n: usize, seed: u64) -> Vec<(String, String)> {
         .collect()
 }
 
-const TYPED: &[&str] = &[
+pub(super) const TYPED: &[&str] = &[
     "real",
     "re",
     "rea",
