@@ -123,14 +123,15 @@ fn ceiling_says_no_match_only_when_nucleo_does() {
     assert_eq!(Ceiling::new(&pattern("中")).map(|_| ()), None);
 }
 
-/// The scan with the ceiling as its only skip (no reach check) and with both.
+/// The scan with the ceiling as its only skip below the best found (the default) and
+/// with the reach check before it.
 fn ceiling_tunings() -> Vec<Opts> {
     tunings()
         .into_iter()
         .flat_map(|t| {
             [
                 Opts {
-                    reach: false,
+                    reach: true,
                     ..t.clone()
                 },
                 t,

@@ -15,9 +15,9 @@
 //! candidate for the next letter, with that bound.
 //!
 //! Once it has `limit` matches, a scan also skips, without nucleo, a text that cannot
-//! reach the worst of them: by the reach check ([`Reach`], cheap while that score is
-//! near the highest) or by its [`Ceiling`] (nucleo's score or above, at a fraction of
-//! its cost), which it keeps as the text's bound for the next letter.
+//! reach the worst of them: by its [`Ceiling`] (nucleo's score or above, at a fraction
+//! of its cost), which it keeps as the text's bound for the next letter (or, when asked,
+//! by the reach check, [`Reach`]).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -95,7 +95,9 @@ pub(super) struct Opts {
     /// Skip texts that the cheap subsequence check says nucleo cannot match.
     pub prefilter: bool,
     /// Skip, once `limit` matches are found, the texts that cannot reach the worst of
-    /// them ([`Reach`]).
+    /// them ([`Reach`]). Off unless asked for: once the ceiling skips, the reach check
+    /// costs more than it saves (its walk over the text is as long as the ceiling's, and
+    /// a text it skips keeps only "below the worst" as its bound for the next letter).
     pub reach: bool,
     /// Skip, once `limit` matches are found, the texts whose [`Ceiling`] is below the
     /// worst of them.
@@ -114,7 +116,7 @@ impl Default for Opts {
     fn default() -> Opts {
         Opts {
             prefilter: true,
-            reach: true,
+            reach: false,
             ceiling: true,
             early_stop: true,
             threads: 0,
