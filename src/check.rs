@@ -3,27 +3,27 @@
 //!
 //! Each item is read as JSON and walked field by field (so one bad field does not hide
 //! the next), against docs/format.md's rules for its benchmark; the typed loader
-//! ([`crate::model::Item::parse`]) runs too, so a file that checks clean also loads.
+//! ([`crate::bench::Item::parse`]) runs too, so a file that checks clean also loads.
 //! Severities: an *error* makes the item unusable or wrong for grading; a *warning* is
 //! suspicious but usable (a missing image, a judge's `"Null"` bonus); a *notice* is
 //! information (no id, an unknown benchmark, a pending verdict journal).
 
+use crate::bench::Items;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use crate::bench::Item;
 use crate::journal::Journal;
-use crate::model::{Benchmark, Item, kind};
+use crate::model::kind;
 use crate::sanitize::quote;
 use crate::store::{ItemError, Store, StoreError};
 
-pub(crate) use crate::bench::kit::check::{BenchInfo, Ctx, join};
+pub(crate) use crate::bench::kit::check::Ctx;
 pub use crate::bench::kit::check::{Problem, Severity};
 mod duplicates;
-mod review;
-use review::*;
 
 /// The result of checking a file.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -149,9 +149,7 @@ pub fn check_store_with(store: &Store, opts: Options) -> Report {
         });
     }
     let mut ids: HashMap<String, u32> = HashMap::new();
-    let mut images: HashMap<String, Option<&'static str>> = HashMap::new();
-    // An evaluation line without `model` is named from the file, as the loader does.
-    let eval_model = crate::model::eval_model_name(store.naming_path());
+    let mut items = crate::bench::check::ItemCheck::new(store.naming_path(), &base, opts.images);
     for i in 0..store.len() {
         let line = store.line(i);
         let fallback = store.fallback_id(i);
@@ -229,7 +227,7 @@ pub fn check_store_with(store: &Store, opts: Options) -> Report {
                  other tools the first; keep one",
             );
         }
-        check_item(&mut c, obj, opts, &base, eval_model.as_deref(), &mut images);
+        items.check(&mut c, obj);
         // The typed loader must agree: a file that checks clean loads.
         if c.errors == 0
             && let Err(e) = store.item(i)
@@ -246,203 +244,6 @@ pub fn check_store_with(store: &Store, opts: Options) -> Report {
         }
     }
     report
-}
-
-/// The errors `check` would report in `reviewer`'s review if `review` were that reviewer's
-/// review of `item` (a journal record is validated with this before it is replayed, like
-/// the file's own reviews). Other reviewers' reviews and problems of the item itself are
-/// not looked at. `file` is the item's file (it names an evaluation line's model).
-pub fn review_errors(item: &Value, reviewer: &str, review: &Value, file: &Path) -> Vec<String> {
-    let Value::Object(obj) = item else {
-        return vec![format!("the item is {}, not an object", kind(item))];
-    };
-    let mut one = obj.clone();
-    let mut reviews = Map::new();
-    reviews.insert(reviewer.to_string(), review.clone());
-    one.insert("reviews".into(), Value::Object(reviews));
-    let mut problems = Vec::new();
-    let mut c = Ctx {
-        out: &mut problems,
-        line: 0,
-        id: String::new(),
-        errors: 0,
-    };
-    check_item(
-        &mut c,
-        &one,
-        Options { images: false },
-        Path::new("."),
-        crate::model::eval_model_name(file).as_deref(),
-        &mut HashMap::new(),
-    );
-    problems
-        .into_iter()
-        .filter(|p| p.severity == Severity::Error)
-        .filter_map(|p| {
-            let f = p.field?;
-            f.starts_with("reviews.")
-                .then(|| format!("{f}: {}", p.message))
-        })
-        .collect()
-}
-
-const BENCHMARKS: [&str; 3] = ["chartom", "chartom-qa", "cvqa"];
-
-/// What is wrong with an image path, from its type alone (nothing is opened: a FIFO
-/// would block): `None` for a regular file.
-fn image_problem(path: &Path) -> Option<&'static str> {
-    let Ok(meta) = std::fs::metadata(path) else {
-        return Some("not found");
-    };
-    let ft = meta.file_type();
-    if ft.is_file() {
-        return None;
-    }
-    if ft.is_dir() {
-        return Some("not a regular file (a directory)");
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if ft.is_fifo() {
-            return Some("not a regular file (a FIFO)");
-        }
-        if ft.is_char_device() || ft.is_block_device() {
-            return Some("not a regular file (a device)");
-        }
-        if ft.is_socket() {
-            return Some("not a regular file (a socket)");
-        }
-    }
-    Some("not a regular file")
-}
-
-fn check_item(
-    c: &mut Ctx,
-    obj: &Map<String, Value>,
-    opts: Options,
-    base: &Path,
-    eval_model: Option<&str>,
-    images: &mut HashMap<String, Option<&'static str>>,
-) {
-    // A line that names no benchmark may be in a benchmark's own layout (the registry's
-    // rule, `bench::layout_of_object`).
-    let own_layout = crate::bench::layout_of_object(obj);
-    let eval_layout = own_layout == Some(Benchmark::ChartomQa);
-    let bench = match obj.get("benchmark") {
-        Some(Value::String(s)) if BENCHMARKS.contains(&s.as_str()) => s.as_str(),
-        Some(Value::String(s)) => {
-            c.notice(
-                "benchmark",
-                format!(
-                    "unknown benchmark {}: shown with the generic view",
-                    quote(s)
-                ),
-            );
-            ""
-        }
-        None | Some(Value::Null) if own_layout.is_some() => own_layout.map_or("", Benchmark::name),
-        None | Some(Value::Null) => {
-            if let Some(m) = crate::bench::lm_eval::check::near_miss(obj) {
-                c.warn("", m);
-            }
-            c.notice("benchmark", "no benchmark: shown with the generic view");
-            ""
-        }
-        Some(v) => {
-            c.wrong_type("benchmark", "a string", v);
-            ""
-        }
-    };
-
-    if let Some(img) = c.str(obj, "image", "image") {
-        if img.trim().is_empty() {
-            c.warn("image", "empty image path");
-        } else if opts.images {
-            let problem = *images
-                .entry(img.to_string())
-                .or_insert_with(|| image_problem(&base.join(img)));
-            if let Some(problem) = problem {
-                c.warn(
-                    "image",
-                    format!(
-                        "image file {problem}: {}",
-                        quote(&base.join(img).to_string_lossy())
-                    ),
-                );
-            }
-        }
-    }
-
-    // Responses: models named, once each.
-    let mut models: Vec<String> = Vec::new();
-    let responses: Vec<&Map<String, Value>> = match c.arr(obj, "responses", "responses") {
-        Some(a) => a
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| {
-                let f = format!("responses[{i}]");
-                match r {
-                    Value::Object(o) => {
-                        match c.str(o, "model", &join(&f, "model")) {
-                            Some(m) if !m.trim().is_empty() => {
-                                if models.iter().any(|x| x == m) {
-                                    c.error(
-                                        &join(&f, "model"),
-                                        format!("a second response of model {}", quote(m)),
-                                    );
-                                }
-                                models.push(m.to_string());
-                            }
-                            Some(_) => c.error(&join(&f, "model"), "empty model name"),
-                            None if o.get("model").is_none_or(Value::is_null) => {
-                                c.error(&join(&f, "model"), "missing")
-                            }
-                            None => {}
-                        }
-                        Some(o)
-                    }
-                    other => {
-                        c.wrong_type(&f, "an object", other);
-                        None
-                    }
-                }
-            })
-            .collect(),
-        None => Vec::new(),
-    };
-    // An evaluation line's `response` is its one response when given and the line has no
-    // `responses` (as the loader reads it, `bench::chartom_qa::eval`).
-    let eval_response =
-        eval_layout && responses.is_empty() && obj.get("response").is_some_and(|v| !v.is_null());
-    let n_responses = if eval_response { 1 } else { responses.len() };
-    if eval_response {
-        // Named as the loader names it (`Item::name_eval_model`).
-        let m = match obj.get("model") {
-            Some(Value::String(s)) => s.clone(),
-            _ => eval_model
-                .unwrap_or(crate::model::EVAL_DEFAULT_MODEL)
-                .to_string(),
-        };
-        models.push(m);
-    }
-
-    let info = crate::bench::spec(Benchmark::from_name(Some(bench))).check(
-        c,
-        obj,
-        &responses,
-        eval_layout,
-    );
-
-    if let Some(reviews) = c.obj(obj, "reviews", "reviews") {
-        for (name, r) in reviews {
-            let f = format!("reviews.{name}");
-            match r {
-                Value::Object(r) => check_review(c, r, &f, &models, n_responses, &info),
-                other => c.wrong_type(&f, "an object", other),
-            }
-        }
-    }
 }
 
 /// The `--json` form of a report.

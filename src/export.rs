@@ -6,13 +6,14 @@
 //! CSV, lists and objects are written as compact JSON, booleans as `true`/`false`, missing
 //! values as empty cells.
 
+use crate::bench::Items;
 use std::io::{self, Write};
 
 use serde_json::Value;
 
+use crate::bench::Item;
 pub use crate::bench::kit::row::Row;
 use crate::bench::kit::text::format_number;
-use crate::model::Item;
 use crate::store::Store;
 
 /// Column names, in order (the fields of [`Row`]).

@@ -5,7 +5,7 @@
 //! calls these; what each key writes is specified in docs/format.md ("What the default
 //! keys write").
 
-use crate::model::{Item, Response, ResponseGrades, Review};
+use crate::bench::{Item, Response, ResponseGrades, Review};
 
 /// Change the grades of `model`'s response: top level on an item with one response,
 /// under `models.<model>` otherwise (docs/format.md, change #12).
@@ -69,14 +69,6 @@ pub fn with_agreed(item: &Item, me: &str, mine: &Review) -> (Review, Vec<String>
     if others.len() < 2 {
         return (out, taken);
     }
-    let norm = |g: &ResponseGrades| {
-        let mut g = g.clone();
-        if let Some(b) = &mut g.chartom_qa.bonus {
-            b.sort_unstable();
-            b.dedup();
-        }
-        g
-    };
     for resp in &item.responses {
         if mine
             .for_model(&resp.model, n)
@@ -86,7 +78,7 @@ pub fn with_agreed(item: &Item, me: &str, mine: &Review) -> (Review, Vec<String>
         }
         let grades: Vec<Option<ResponseGrades>> = others
             .iter()
-            .map(|r| r.for_model(&resp.model, n).map(norm))
+            .map(|r| r.for_model(&resp.model, n).map(ResponseGrades::normalized))
             .collect();
         if let Some(Some(first)) = grades.first()
             && !first.is_empty()
@@ -104,22 +96,6 @@ pub fn with_agreed(item: &Item, me: &str, mine: &Review) -> (Review, Vec<String>
         out.verdict = Some(v.clone());
     }
     (out, taken)
-}
-
-/// Does the review say anything? `at`, `seconds` and `final` alone are not a verdict: a
-/// review left with nothing else is removed rather than written empty.
-pub fn has_content(r: &Review) -> bool {
-    r.note.is_some()
-        || r.verdict.is_some()
-        || r.cvqa.status.is_some()
-        || r.cvqa.image_related.is_some()
-        || r.cvqa.answer_ok.is_some()
-        || r.cvqa.fixed_question.is_some()
-        || r.cvqa.fixed_answer.is_some()
-        || r.cvqa.reason.is_some()
-        || r.cvqa.reason_text.is_some()
-        || !r.grades.is_empty()
-        || r.models.values().any(|g| !g.is_empty())
 }
 
 // ----- when an item is done (docs/format.md, "When an item is done") ----------------------
@@ -187,7 +163,7 @@ pub fn item_done(item: &Item, review: Option<&Review>) -> bool {
             .iter()
             .any(|resp| response_required(item, resp));
     if !required {
-        return has_content(r);
+        return r.has_content();
     }
     item_level_done(item, r) && models_done(item, Some(r)).into_iter().all(|d| d)
 }

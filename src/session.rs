@@ -209,6 +209,16 @@ pub fn fold(
                 Err(e) => return Err(reason(e)),
             }
         }
+        if store.container().is_some() {
+            // A container file's items are what its reader makes of the file (an
+            // Inspect log's samples show the score edits this save wrote, and the
+            // recomputed figures), and its next save starts from the file as it now is:
+            // read it again (under the lock, so it is the file this save wrote).
+            match Store::open(&path) {
+                Ok(s) => *store = s,
+                Err(e) => log::warn!("reading {} again after the save: {e}", path.display()),
+            }
+        }
     }
     own.clear()
         .map_err(|e| format!("could not clear {}: {e}", own.path().display()))?;

@@ -6,13 +6,14 @@
 //! core, adds each block of items into partial sums, merges the sums in file order (so the
 //! figures do not depend on the number of cores) and only then turns them into fractions.
 
+use crate::bench::Items;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::bench::Item;
 pub use crate::bench::kit::sums::ResolutionCounts;
 use crate::bench::kit::sums::{Merge, slot};
-use crate::model::Item;
 use crate::store::Store;
 
 pub use crate::bench::Benchmarks;

@@ -9,16 +9,17 @@
 //! folder, fsync, rename, fsync of the folder), keep the file's owner and permissions, and
 //! refuse to overwrite a file another program changed or the user may not write.
 
+use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File};
 use std::io;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use crate::model::{FieldError, Item};
+use crate::model::FieldError;
 
 /// Files of this size or more are mapped rather than read into memory.
 const MAP_FROM: u64 = 64 << 20;
@@ -253,9 +254,10 @@ pub struct Store {
     origin: Option<PathBuf>,
     /// The folder relative image paths are relative to, when it is not this file's own.
     image_dir: Option<PathBuf>,
-    /// What the naming path tells about the items (`bench::FileInfo`: an lm-eval run's
-    /// model and results file), worked out on opening and when the origin is set.
-    info: Arc<crate::bench::FileInfo>,
+    /// What the reader of the items worked out from the naming path (the registry's
+    /// `bench::FileInfo`: an lm-eval run's model and results file), kept for it; the
+    /// store does not look inside. Emptied when the origin changes.
+    naming: Arc<OnceLock<Arc<dyn Any + Send + Sync>>>,
     /// The file is in a container format ([`container`]): `buf` holds its items as
     /// lines, and a save writes the file through it.
     container: Option<Arc<dyn container::Container>>,
@@ -325,7 +327,7 @@ impl Store {
             })?,
         };
         Ok(Store {
-            info: Arc::new(crate::bench::FileInfo::of(&path)),
+            naming: Arc::default(),
             path,
             format,
             buf: Arc::new(buf),
@@ -349,9 +351,7 @@ impl Store {
             .map(|s| s.parent().unwrap_or(Path::new("")).to_path_buf())
             .filter(|d| d.as_os_str().is_empty() || d.is_dir());
         if source != self.origin {
-            self.info = Arc::new(crate::bench::FileInfo::of(
-                source.as_deref().unwrap_or(&self.path),
-            ));
+            self.naming = Arc::default();
         }
         self.origin = source;
     }
@@ -380,10 +380,18 @@ impl Store {
     pub fn path(&self) -> &Path {
         &self.path
     }
-    /// What the file's path tells about its items (the model of an lm-eval samples file,
-    /// its run's results file).
-    pub fn file_info(&self) -> &crate::bench::FileInfo {
-        &self.info
+    /// What `make` works out from the naming path ([`Store::naming_path`]), worked out
+    /// once and kept until the origin changes: the reader of the items keeps there what
+    /// the path tells about them (`bench::FileInfo`). `None` when what is kept is not a
+    /// `T` (another reader's).
+    pub fn naming_memo<T: Any + Send + Sync>(
+        &self,
+        make: impl FnOnce(&Path) -> T,
+    ) -> Option<Arc<T>> {
+        let kept = self
+            .naming
+            .get_or_init(|| Arc::new(make(self.naming_path())) as Arc<dyn Any + Send + Sync>);
+        Arc::clone(kept).downcast::<T>().ok()
     }
     pub fn format(&self) -> Format {
         self.format
@@ -448,18 +456,6 @@ impl Store {
         }
         let b = self.raw_bytes(i).ok_or(ItemError::NoSuchItem(i))?;
         std::str::from_utf8(b).map_err(|e| ItemError::Utf8(e.valid_up_to()))
-    }
-
-    /// Parse item `i` into its typed view.
-    pub fn item(&self, i: usize) -> Result<Item, ItemError> {
-        let text = self.raw(i)?;
-        match Item::parse(text) {
-            Ok(mut it) => {
-                it.name_from_file(&self.info);
-                Ok(it)
-            }
-            Err(fe) => Err(classify_parse_error(text, fe)),
-        }
     }
 
     /// Parse item `i` as JSON, keeping key order and number spellings.
@@ -611,7 +607,9 @@ mod splice;
 pub(crate) use splice::set_member_like;
 use splice::*;
 
-fn classify_parse_error(text: &str, fe: FieldError) -> ItemError {
+/// Why `text` did not parse into a typed view that failed with `fe`: its JSON's syntax, or
+/// the field.
+pub fn classify_parse_error(text: &str, fe: FieldError) -> ItemError {
     // serde_path_to_error reports syntax errors at the path it had reached; tell them apart
     // from type errors by checking the JSON itself.
     match serde_json::from_str::<serde::de::IgnoredAny>(text) {

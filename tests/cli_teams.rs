@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use verdict::bench::Items;
 
 use serde_json::{Value, json};
 use verdict::store::Store;

@@ -6,6 +6,7 @@ mod common;
 
 use common::{Pty, Sandbox};
 use serde_json::json;
+use verdict::bench::Items;
 
 fn journal(sb: &Sandbox, file: &str) -> std::path::PathBuf {
     verdict::journal::journal_path(&sb.path(file), "erin")
@@ -140,7 +141,7 @@ fn sighup_loses_nothing_and_folds_when_idle() {
     let (store, _, _) = verdict::session::open_with_journal(&sb.path("cvqa.jsonl")).unwrap();
     assert_eq!(
         store.item(1).unwrap().reviews["erin"].cvqa.status,
-        Some(verdict::model::CvqaStatus::Accept)
+        Some(verdict::bench::cvqa::fields::CvqaStatus::Accept)
     );
 }
 

@@ -19,7 +19,7 @@ fn files(dir: &Path, base: &Path, out: &mut Vec<PathBuf>) {
         } else if p.extension().is_some_and(|x| x == "rs") {
             let rel = p.strip_prefix(base).unwrap().to_path_buf();
             let name = rel.file_name().unwrap().to_string_lossy().to_string();
-            if name == "tests.rs" || name == "test_support.rs" {
+            if name == "tests.rs" || name.ends_with("_tests.rs") || name == "test_support.rs" {
                 continue;
             }
             out.push(rel);
@@ -167,12 +167,23 @@ fn the_layers_import_one_way() {
     for (file, from, to) in arrows() {
         let benchmark = from.starts_with("bench/") && from != "bench/kit";
         let up = match from.as_str() {
-            // The kit is below every benchmark and the registry.
-            "bench/kit" => to == "bench" || to.starts_with("bench/") && to != "bench/kit",
+            // The kit is below every benchmark and the registry; it may name the item, which
+            // holds each benchmark's fields (`bench/item.rs`).
+            "bench/kit" => {
+                to == "bench" || to.starts_with("bench/") && to != "bench/kit" && to != "bench/item"
+            }
             _ if benchmark => MACHINERY.contains(&to.as_str()) || FRONT_ENDS.contains(&to.as_str()),
             "bench" => MACHINERY.contains(&to.as_str()) || FRONT_ENDS.contains(&to.as_str()),
             // The journal is the log file and its lock, below every reader of it.
             "journal" => !["store", "model", "hash", "sanitize", "perms"].contains(&to.as_str()),
+            // The typed views' helpers and the file: below the registry that lists every
+            // benchmark's fields.
+            "model" | "store" => {
+                to == "bench"
+                    || to.starts_with("bench/")
+                    || MACHINERY.contains(&to.as_str())
+                    || FRONT_ENDS.contains(&to.as_str())
+            }
             "grade" | "import" | "hash" | "sanitize" | "perms" | "out" => {
                 MACHINERY.contains(&to.as_str())
                     || FRONT_ENDS.contains(&to.as_str())
@@ -236,4 +247,163 @@ fn the_state_imports_no_drawing_code() {
         wrong.is_empty(),
         "tui/app files that call drawing code: {wrong:?}"
     );
+}
+
+/// Where a benchmark may be named in production code besides the registries
+/// (`is_registry`): its folder and its view (docs/architecture.md, "Add a benchmark").
+/// Tests and docs may name it.
+fn own_places(b: &str) -> [String; 3] {
+    [
+        format!("bench/{b}/"),
+        format!("tui/views/{b}.rs"),
+        format!("tui/views/{b}/"),
+    ]
+}
+
+/// The registries, which name every benchmark: the domain's (every file directly under
+/// `bench/`, see `is_registry`, and the names) and the views'.
+const REGISTRIES: &[&str] = &["bench/kit/benchmark.rs", "tui/views/mod.rs"];
+
+/// The domain's registry: `bench/mod.rs` and the files beside it (`item.rs`, `check.rs`,
+/// `resolve.rs`, ...), not a benchmark's folder.
+fn is_registry(rel: &str) -> bool {
+    REGISTRIES.contains(&rel)
+        || rel
+            .strip_prefix("bench/")
+            .is_some_and(|f| !f.contains('/') && f.ends_with(".rs"))
+}
+
+/// How each benchmark is written in code: (needle, what may not follow it). `chartom`
+/// followed by `_qa` is CharToM-QA's name, not CHARTOM's. The same rule as
+/// `tools/names.py` (its regular expressions, spelled out).
+/// A way of writing a name: the text, and what may not follow it.
+type Needle = (&'static str, &'static [&'static str]);
+
+const NAMES: &[(&str, &[Needle])] = &[
+    ("cvqa", &[("cvqa", &[]), ("c-vqa", &[]), ("Cvqa", &[])]),
+    (
+        "chartom",
+        &[
+            ("chartom", &["_qa", "-qa", "Qa"]),
+            ("CHARTOM", &[]),
+            ("Chartom", &["Qa"]),
+        ],
+    ),
+    (
+        "chartom_qa",
+        &[
+            ("chartom_qa", &[]),
+            ("chartom-qa", &[]),
+            ("CharToM-QA", &[]),
+            ("ChartomQa", &[]),
+        ],
+    ),
+    (
+        "lm_eval",
+        &[("lm_eval", &[]), ("lm-eval", &[]), ("LmEval", &[])],
+    ),
+    (
+        "inspect",
+        &[
+            ("inspect_ai", &[]),
+            ("Inspect", &[]),
+            ("inspect-ai", &[]),
+            ("bench::inspect", &[]),
+        ],
+    ),
+];
+
+/// Does `text` name benchmark `b` (case-sensitive, as `NAMES` writes it)?
+fn names_benchmark(text: &str, b: &str) -> bool {
+    let (_, needles) = NAMES.iter().find(|(n, _)| *n == b).unwrap();
+    needles.iter().any(|(needle, not_before)| {
+        text.match_indices(needle).any(|(i, _)| {
+            !not_before
+                .iter()
+                .any(|x| text[i + needle.len()..].starts_with(x))
+        })
+    })
+}
+
+/// Production files that still name a benchmark outside its places, being moved out
+/// (issue 17): (file, benchmark). This list only shrinks: an entry that no longer
+/// offends fails the test until it is taken out.
+const KNOWN_OFFENDERS: &[(&str, &str)] = &[];
+
+/// (file, benchmark) for every production file that names a benchmark outside its
+/// folder, its view and the registries (comments and test modules left out).
+fn benchmark_names_out_of_place() -> Vec<(String, String)> {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut fs_ = Vec::new();
+    files(&base, &base, &mut fs_);
+    let mut out = Vec::new();
+    for rel in fs_ {
+        let name = rel.display().to_string();
+        if name.ends_with("_tests.rs") {
+            continue;
+        }
+        let text = production_text(&fs::read_to_string(base.join(&rel)).unwrap());
+        for (b, _) in NAMES {
+            if is_registry(&name) || own_places(b).iter().any(|p| name.starts_with(p.as_str())) {
+                continue;
+            }
+            if names_benchmark(&text, b) {
+                out.push((name.clone(), b.to_string()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A benchmark is named only in its folder, its view and the registries (issue 17): a
+/// new benchmark costs no edit of the shared code.
+#[test]
+fn no_file_names_a_benchmark_outside_its_places() {
+    let found = benchmark_names_out_of_place();
+    let new: Vec<String> = found
+        .iter()
+        .filter(|(f, b)| !KNOWN_OFFENDERS.contains(&(f.as_str(), b.as_str())))
+        .map(|(f, b)| format!("{f} names {b}"))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "production files that name a benchmark outside its folder, its view and the \
+         registries (docs/architecture.md, \"Add a benchmark\"):\n{}",
+        new.join("\n")
+    );
+    let stale: Vec<String> = KNOWN_OFFENDERS
+        .iter()
+        .filter(|(f, b)| !found.iter().any(|(g, c)| g == f && c == b))
+        .map(|(f, b)| format!("({f:?}, {b:?})"))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "KNOWN_OFFENDERS entries that no longer offend: take them out\n{}",
+        stale.join("\n")
+    );
+}
+
+/// The rule reads what it claims to: names in code count, in comments and tests not;
+/// CharToM-QA's names are not CHARTOM's.
+#[test]
+fn the_name_rule_reads_code_only() {
+    let src = "// C-VQA cvqa\nfn f() { chartom_qa::x(); }\n#[cfg(test)]\nmod t {\n    fn g() { cvqa(); }\n}\n";
+    let text = production_text(src);
+    assert!(!names_benchmark(&text, "cvqa"));
+    assert!(names_benchmark(&text, "chartom_qa"));
+    assert!(!names_benchmark(&text, "chartom"));
+    assert!(names_benchmark("Benchmark::Chartom", "chartom"));
+    assert!(!names_benchmark("Benchmark::ChartomQa", "chartom"));
+    assert!(names_benchmark("x.lm_eval", "lm_eval"));
+    // Every benchmark folder has its names here.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bench");
+    for e in fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        let b = e.file_name().to_string_lossy().to_string();
+        if !e.path().is_dir() || ["kit", "generic"].contains(&b.as_str()) {
+            continue;
+        }
+        assert!(NAMES.iter().any(|(n, _)| *n == b), "no names for bench/{b}");
+    }
 }

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+use verdict::bench::Items;
 
 use serde_json::{Value, json};
 use verdict::tui::app::Msg;

@@ -288,8 +288,8 @@ fn space_passes_over_skipped_and_graded_items_and_wraps() {
         s.goto(i, &mut Vec::new());
         let Some(it) = s.item() else { continue };
         let keys: &[char] = match it.benchmark() {
-            verdict::model::Benchmark::Cvqa => &['a'],
-            verdict::model::Benchmark::ChartomQa => &['x', '0', 'm'],
+            verdict::bench::Benchmark::Cvqa => &['a'],
+            verdict::bench::Benchmark::ChartomQa => &['x', '0', 'm'],
             _ => &['1', 'm'],
         };
         for _ in 0..it.responses.len().max(1) {

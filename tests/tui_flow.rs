@@ -248,10 +248,13 @@ fn grading_keys(s: &State) -> Vec<char> {
         "chartom-qa" => {
             let r = &it.responses[s.model];
             let ticks: Vec<char> = match r.judge.as_ref().map(|j| j.bonus_list()) {
-                Some(verdict::model::JudgeBonus::Points(p)) if !p.is_empty() => p
-                    .iter()
-                    .map(|n| char::from_digit(*n, 10).unwrap())
-                    .collect(),
+                Some(verdict::bench::chartom_qa::fields::JudgeBonus::Points(p))
+                    if !p.is_empty() =>
+                {
+                    p.iter()
+                        .map(|n| char::from_digit(*n, 10).unwrap())
+                        .collect()
+                }
                 _ => vec!['x'],
             };
             ticks.into_iter().chain(['0']).collect()

@@ -2,6 +2,7 @@
 //! record, on the log written by inspect_ai (tests/fixtures/real-logs/inspect).
 
 use std::path::Path;
+use verdict::bench::Items;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::{Value, json};
@@ -183,4 +184,183 @@ fn hostile_text_in_every_field_is_shown_harmless() {
             ch(&mut s, 'J');
         }
     }
+}
+
+fn key(s: &mut State, code: KeyCode) -> Vec<Effect> {
+    s.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+}
+
+/// The review as recorded by the last `Record` effect of `fx`.
+fn last_review(s: &mut State, fx: Vec<Effect>) -> Value {
+    recorded(s, fx)
+        .pop()
+        .expect("a recorded review")
+        .1
+        .unwrap_or(Value::Null)
+}
+
+/// `c` picks the next scorer; the verdict keys and the note then act on it only, and the
+/// screen says which one everywhere a grade is shown. A reviewer switching scorer in the
+/// middle of an item, undo and redo: a verdict meant for one scorer never lands on the
+/// other.
+#[test]
+fn the_next_scorer_key_picks_what_the_verdict_keys_and_the_note_grade() {
+    let (_d, mut s) = state("vr_mc.eval");
+    s.auto_advance = false;
+    s.size = (80, 24);
+    let out = render_to_string(&s, 80, 24);
+    assert!(
+        out.contains("My grade on choice (headline): not graded"),
+        "{out}"
+    );
+    ch(&mut s, 'c');
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("My grade on match: not graded"), "{out}");
+    // 2 on match: scorers.match, the review's own verdict (choice's) untouched
+    let fx = ch(&mut s, '2');
+    let r = last_review(&mut s, fx);
+    assert_eq!(r["scorers"]["match"]["verdict"], json!("incorrect"));
+    assert!(r["scorers"]["match"]["at"].is_string());
+    assert_eq!(r.get("verdict"), None, "{r}");
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("My grade on match: incorrect"), "{out}");
+    // back to choice mid-item: 1 is choice's, match keeps its own
+    ch(&mut s, 'c');
+    let fx = ch(&mut s, '1');
+    let r = last_review(&mut s, fx);
+    assert_eq!(r["verdict"], json!("correct"));
+    assert_eq!(r["scorers"]["match"]["verdict"], json!("incorrect"));
+    let out = render_to_string(&s, 80, 24);
+    assert!(
+        out.contains("My grade on choice (headline): correct · match: incorrect"),
+        "{out}"
+    );
+    // a note on match is match's, and its box says so
+    ch(&mut s, 'c');
+    ch(&mut s, 'i');
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("Note on match"), "{out}");
+    for c in "ends with B".chars() {
+        ch(&mut s, c);
+    }
+    let fx = key(&mut s, KeyCode::Enter);
+    let r = last_review(&mut s, fx);
+    assert_eq!(r["scorers"]["match"]["note"], json!("ends with B"));
+    assert_eq!(r.get("note"), None, "{r}");
+    // the note key on choice shows choice's note (none), not match's
+    ch(&mut s, 'c');
+    ch(&mut s, 'i');
+    match &s.mode {
+        verdict::tui::app::Mode::Note(e) => assert_eq!(e.text(), ""),
+        m => panic!("{m:?}"),
+    }
+    key(&mut s, KeyCode::Esc);
+    // undo takes back the note on match, then choice's verdict; match's verdict stays
+    let fx = ch(&mut s, 'u');
+    let r = last_review(&mut s, fx);
+    assert_eq!(r["scorers"]["match"].get("note"), None, "{r}");
+    assert_eq!(r["verdict"], json!("correct"));
+    let fx = ch(&mut s, 'u');
+    let r = last_review(&mut s, fx);
+    assert_eq!(r.get("verdict"), None, "{r}");
+    assert_eq!(r["scorers"]["match"]["verdict"], json!("incorrect"));
+    // redo gives choice's verdict back to choice
+    let fx = s.update(Msg::Key(KeyEvent::new(
+        KeyCode::Char('r'),
+        KeyModifiers::CONTROL,
+    )));
+    let r = last_review(&mut s, fx);
+    assert_eq!(r["verdict"], json!("correct"));
+    assert_eq!(r["scorers"]["match"]["verdict"], json!("incorrect"));
+    // the pick is kept on the next item
+    ch(&mut s, 'c');
+    ch(&mut s, 'n');
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("My grade on match: not graded"), "{out}");
+}
+
+/// With auto-advance, a verdict on another scorer moves on to the next item with that
+/// scorer still picked (a reviewer grading one scorer through the log).
+#[test]
+fn grading_another_scorer_moves_on_with_that_scorer_picked() {
+    let (_d, mut s) = state("vr_mc.json");
+    s.auto_advance = true;
+    ch(&mut s, 'c');
+    let from = s.pos;
+    let fx = ch(&mut s, '1');
+    let r = recorded(&mut s, fx);
+    assert_eq!(r[0].0, from);
+    assert_eq!(
+        r[0].1.as_ref().unwrap()["scorers"]["match"]["verdict"],
+        json!("correct")
+    );
+    assert_ne!(s.pos, from);
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("My grade on match: not graded"), "{out}");
+    assert!(out.contains("graded match on"), "{out}");
+}
+
+/// The summary page corrects each scorer by the verdicts on it: a verdict on `match`
+/// changes match's corrected accuracy, not choice's, and the page says how many were
+/// reviewed on each.
+#[test]
+fn the_summary_page_corrects_each_scorer_by_its_own_verdicts() {
+    verdict::bench::register_containers();
+    let (d, _) = state("vr_mc.eval");
+    let p = d.path().join("vr_mc.eval");
+    let mut store = Store::open(&p).unwrap();
+    let i = (0..store.len())
+        .find(|&i| store.item(i).unwrap().id.as_deref() == Some("q2 (epoch 1)"))
+        .unwrap();
+    store
+        .set_review(
+            i,
+            "alice",
+            Some(json!({"at": "2026-11-26T23:00:00Z", "scorers": {"match": {"verdict": "correct", "at": "2026-11-26T23:00:00Z"}}})),
+        )
+        .unwrap();
+    let mut s = support_state::indexed_state(store, Keymap::default());
+    s.size = (80, 24);
+    ch(&mut s, 's');
+    let v = verdict::tui::summary::compute(&s.store);
+    s.update(Msg::Summary {
+        seq: s.summary_seq,
+        result: Ok(v),
+    });
+    let mut text = String::new();
+    for _ in 0..3 {
+        text.push_str(&render_to_string(&s, 80, 24));
+        ch(&mut s, 'j');
+        ch(&mut s, 'j');
+        ch(&mut s, 'j');
+    }
+    let row_after = |head: &str| -> String {
+        let lines: Vec<&str> = text.lines().collect();
+        let k = lines
+            .iter()
+            .position(|l| l.contains(head))
+            .unwrap_or_else(|| panic!("{head}: {text}"));
+        lines[k + 1]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let choice = row_after("choice · accuracy");
+    assert!(
+        choice.contains("log 0.5000") && choice.contains("corrected 0.5000"),
+        "{choice}"
+    );
+    let m = row_after("match · accuracy");
+    assert!(
+        m.contains("log 0.5000") && m.contains("corrected 0.6250"),
+        "{m}"
+    );
+    assert!(
+        text.contains("verdicts on scorer choice (headline) · reviewed 0 of 8"),
+        "{text}"
+    );
+    assert!(
+        text.contains("verdicts on scorer match · reviewed 1 of 8"),
+        "{text}"
+    );
 }

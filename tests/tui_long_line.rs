@@ -150,3 +150,165 @@ fn the_rows_of_a_long_line_are_counted_right() {
         .unwrap_or_else(|| panic!("no total in {last:?}\n{screen}"));
     assert!(total >= 70_000, "rows counted: {total}\n{screen}");
 }
+
+/// The total and the last row shown in the scroll indicator (`lines A–B of N`).
+fn indicator(screen: &str) -> (u64, u64) {
+    let last = screen
+        .lines()
+        .rfind(|l| l.contains("lines "))
+        .unwrap_or_else(|| panic!("no indicator\n{screen}"));
+    let range = last.split("lines ").nth(1).unwrap();
+    let shown_to: u64 = range
+        .split('–')
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no range in {last:?}"));
+    let total: u64 = range
+        .split(" of ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no total in {last:?}"));
+    (shown_to, total)
+}
+
+#[test]
+fn the_last_row_of_a_line_of_more_than_65535_rows_can_be_reached() {
+    let d = tempfile::tempdir().unwrap();
+    // 66,000 rows of 78 columns, the last one marked: more than a u16 scrolls to.
+    let mut text = "x".repeat(78 * 65_999);
+    text.push_str(&"z".repeat(77));
+    text.push('!');
+    let mut s = state::indexed_state(store_with(d.path(), &text), Keymap::default());
+    s.scroll = 65_000;
+    for _ in 0..80 {
+        s.update(key(KeyCode::PageDown));
+    }
+    let screen = render_to_string(&s, 80, 24);
+    let (shown_to, total) = indicator(&screen);
+    assert!(total >= 66_000, "rows counted: {total}\n{screen}");
+    assert_eq!(shown_to, total, "the last row is on screen\n{screen}");
+    assert!(
+        screen.contains("zzz!"),
+        "the line's end is on screen\n{screen}"
+    );
+}
+
+/// A C-VQA item whose question is `question`, with two responses and another reviewer's
+/// verdict (blind mode hides it until mine is done).
+fn reviewed_item(question: &str) -> String {
+    serde_json::json!({
+        "id": "long-1", "benchmark": "cvqa", "split": "real", "group": "direct",
+        "image": "none.png",
+        "original": {"question": question, "answer": "5"},
+        "counterfactual": {"question": "How many now?", "answer": "3"},
+        "responses": [
+            {"model": "m", "original": "5", "counterfactual": "3"},
+            {"model": "n", "original": "4", "counterfactual": "3"}
+        ],
+        "reviews": {"dave": {"verification": "accepted", "note": "dave's note"}}
+    })
+    .to_string()
+}
+
+/// The screen drawn from the panes kept between frames, and drawn again from panes laid
+/// out anew: they must be the same.
+fn same_kept_and_anew(s: &verdict::tui::app::State, what: &str) {
+    let (w, h) = s.size;
+    let kept = {
+        render_to_string(s, w, h);
+        render_to_string(s, w, h)
+    };
+    s.forget_layout();
+    let anew = render_to_string(s, w, h);
+    assert_eq!(kept, anew, "{what}: the kept panes are stale");
+}
+
+#[test]
+fn the_kept_layout_is_the_one_laid_out_anew_at_every_scroll_and_after_every_change() {
+    let d = tempfile::tempdir().unwrap();
+    // A long line of ASCII words and one of other letters (cut by characters, with marks
+    // every 64 rows), each past the 32 KiB of a word-wrapped line.
+    let question = format!(
+        "{}\n{}",
+        words(40_000),
+        "日本語のテキスト é à ".repeat(1_500)
+    );
+    let p = d.path().join("long.jsonl");
+    std::fs::write(&p, format!("{}\n", reviewed_item(&question))).unwrap();
+    let mut s = state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
+    s.size = (80, 24);
+    same_kept_and_anew(&s, "open");
+    // every scroll, to the end
+    let max = verdict::tui::draw::max_scroll(&s);
+    assert!(max > 800, "{max}");
+    s.scroll = 0;
+    while s.scroll < max {
+        s.update(key(KeyCode::Char('j')));
+        same_kept_and_anew(&s, &format!("scroll {}", s.scroll));
+    }
+    s.update(key(KeyCode::PageUp));
+    same_kept_and_anew(&s, "page up");
+    let seq_before = s.rec.next_seq;
+    // each change the panes are built from
+    let steps: Vec<(&str, Msg)> = vec![
+        ("next response", key(KeyCode::Char('m'))),
+        ("side by side", key(KeyCode::Char('M'))),
+        ("side by side off", key(KeyCode::Char('M'))),
+        ("blind on", key(KeyCode::Char('b'))),
+        ("a verdict (accept)", key(KeyCode::Char('a'))),
+        (
+            "the verdict recorded",
+            Msg::Recorded {
+                seq: seq_before,
+                result: Ok(()),
+            },
+        ),
+        ("undo", key(KeyCode::Char('u'))),
+        (
+            "the undo recorded",
+            Msg::Recorded {
+                seq: seq_before + 1,
+                result: Ok(()),
+            },
+        ),
+        ("blind off", key(KeyCode::Char('b'))),
+        ("theme", key(KeyCode::Char('T'))),
+        ("resize to 200×50", Msg::Resize(200, 50)),
+        ("image hidden", key(KeyCode::Char('H'))),
+        ("resize to 80×24", Msg::Resize(80, 24)),
+    ];
+    for (what, msg) in steps {
+        let before = render_to_string(&s, s.size.0, s.size.1);
+        s.update(msg);
+        same_kept_and_anew(&s, what);
+        if what != "the verdict recorded" && what != "the undo recorded" {
+            assert_ne!(
+                render_to_string(&s, s.size.0, s.size.1),
+                before,
+                "{what} changes the screen"
+            );
+        }
+        s.update(key(KeyCode::PageDown));
+        same_kept_and_anew(&s, &format!("{what}, then page down"));
+    }
+    // reloads: another program changed only the question's text; then a colleague's save
+    // added a verdict
+    s.scroll = 0;
+    let changed = question.replacen("alpha", "OMEGA", 1);
+    std::fs::write(&p, format!("{}\n", reviewed_item(&changed))).unwrap();
+    let before = render_to_string(&s, 80, 24);
+    s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    same_kept_and_anew(&s, "reload, the text changed");
+    assert_ne!(
+        before,
+        render_to_string(&s, 80, 24),
+        "the new text is shown"
+    );
+    let mut item: serde_json::Value = serde_json::from_str(&reviewed_item(&changed)).unwrap();
+    item["reviews"]["erin"] = serde_json::json!({"verification": "rejected", "note": "erin's"});
+    std::fs::write(&p, format!("{item}\n")).unwrap();
+    s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    same_kept_and_anew(&s, "reload, a colleague's verdict");
+}

@@ -5,7 +5,8 @@ use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use serde_json::{Value, json};
-use verdict::model::CvqaStatus;
+use verdict::bench::Facet;
+use verdict::bench::cvqa::fields::CvqaStatus;
 use verdict::store::Store;
 use verdict::tui::app::{Effect, FilterOption, Level, Mode, Msg, SaveState, State};
 use verdict::tui::draw::render_to_string;
@@ -460,7 +461,10 @@ fn filters_combine_and_count() {
     ch(&mut s, 'X');
     assert!(s.visible.is_none());
     toggle(&mut s, FilterOption::ModelWrong);
-    toggle(&mut s, FilterOption::Group("abs_counting_1".into()));
+    toggle(
+        &mut s,
+        FilterOption::Facet(Facet::Group, "abs_counting_1".into()),
+    );
     assert_eq!(s.visible_items().as_deref(), Some(&[2usize][..]));
     assert_eq!(s.filters.describe(), "model wrong + abs_counting_1");
     ch(&mut s, 'F');
@@ -484,12 +488,15 @@ fn filters_are_multi_select_within_a_kind_and_and_across_kinds() {
         chart("e", "pie", "manipulated"),
     ]);
     // Chart type and version are separate kinds: "manipulated bar charts".
-    toggle(&mut s, FilterOption::ChartType("bar".into()));
+    toggle(&mut s, FilterOption::Facet(Facet::ChartType, "bar".into()));
     assert_eq!(s.visible_items().as_deref(), Some(&[2usize, 3][..]));
-    toggle(&mut s, FilterOption::Version("manipulated".into()));
+    toggle(
+        &mut s,
+        FilterOption::Facet(Facet::Version, "manipulated".into()),
+    );
     assert_eq!(s.visible_items().as_deref(), Some(&[2usize][..]));
     // A second chart type adds to the first (OR), the version still applies (AND).
-    toggle(&mut s, FilterOption::ChartType("line".into()));
+    toggle(&mut s, FilterOption::Facet(Facet::ChartType, "line".into()));
     assert_eq!(s.visible_items().as_deref(), Some(&[1usize, 2][..]));
     assert_eq!(
         s.filters.describe(),
@@ -498,19 +505,37 @@ fn filters_are_multi_select_within_a_kind_and_and_across_kinds() {
     );
     // Counts: each row, with the other kinds' filters.
     ch(&mut s, 'F');
-    assert_eq!(count_of(&s, FilterOption::ChartType("pie".into())), 1);
-    assert_eq!(count_of(&s, FilterOption::ChartType("bar".into())), 1);
-    assert_eq!(count_of(&s, FilterOption::Version("original".into())), 2);
-    assert_eq!(count_of(&s, FilterOption::Version("manipulated".into())), 2);
+    assert_eq!(
+        count_of(&s, FilterOption::Facet(Facet::ChartType, "pie".into())),
+        1
+    );
+    assert_eq!(
+        count_of(&s, FilterOption::Facet(Facet::ChartType, "bar".into())),
+        1
+    );
+    assert_eq!(
+        count_of(&s, FilterOption::Facet(Facet::Version, "original".into())),
+        2
+    );
+    assert_eq!(
+        count_of(
+            &s,
+            FilterOption::Facet(Facet::Version, "manipulated".into())
+        ),
+        2
+    );
     press(&mut s, KeyCode::Esc);
     // Turning one off again
-    toggle(&mut s, FilterOption::Version("manipulated".into()));
+    toggle(
+        &mut s,
+        FilterOption::Facet(Facet::Version, "manipulated".into()),
+    );
     assert_eq!(s.visible_items().as_deref(), Some(&[0usize, 1, 2, 3][..]));
 
     // C-VQA groups: boolean + direct keeps both.
     let (_d, mut s) = state("cvqa.jsonl");
-    toggle(&mut s, FilterOption::Group("boolean".into()));
-    toggle(&mut s, FilterOption::Group("direct".into()));
+    toggle(&mut s, FilterOption::Facet(Facet::Group, "boolean".into()));
+    toggle(&mut s, FilterOption::Facet(Facet::Group, "direct".into()));
     assert_eq!(s.visible_items().as_deref(), Some(&[0usize, 1][..]));
 }
 
@@ -536,15 +561,24 @@ fn verification_and_adjudication_filters_follow_my_verdicts() {
         q("d", json!({})),
     ]);
     ch(&mut s, 'F');
-    assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Accept)), 2);
-    assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Fix)), 1);
-    assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Reject)), 1);
+    assert_eq!(
+        count_of(&s, FilterOption::Status(CvqaStatus::Accept.into())),
+        2
+    );
+    assert_eq!(
+        count_of(&s, FilterOption::Status(CvqaStatus::Fix.into())),
+        1
+    );
+    assert_eq!(
+        count_of(&s, FilterOption::Status(CvqaStatus::Reject.into())),
+        1
+    );
     assert_eq!(count_of(&s, FilterOption::NeedsAdjudication), 1);
     assert_eq!(count_of(&s, FilterOption::Adjudicated), 0);
     press(&mut s, KeyCode::Esc);
-    toggle(&mut s, FilterOption::Status(CvqaStatus::Reject));
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Reject.into()));
     assert_eq!(s.visible_items().as_deref(), Some(&[1usize][..]));
-    toggle(&mut s, FilterOption::Status(CvqaStatus::Fix));
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Fix.into()));
     assert_eq!(s.visible_items().as_deref(), Some(&[1usize, 2][..]));
     ch(&mut s, 'X');
     toggle(&mut s, FilterOption::Disagreement);
@@ -569,11 +603,14 @@ fn verification_and_adjudication_filters_follow_my_verdicts() {
     assert_eq!(s.visible_items().as_deref(), Some(&[1usize][..]));
     ch(&mut s, 'X');
     // The final verdict's status is the item's: rejected, no longer accepted.
-    toggle(&mut s, FilterOption::Status(CvqaStatus::Accept));
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Accept.into()));
     assert_eq!(s.visible_items().as_deref(), Some(&[0usize][..]));
     // Counts: the rows of the same kind ignore the kind's own filter, the others apply it.
     ch(&mut s, 'F');
-    assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Reject)), 1);
+    assert_eq!(
+        count_of(&s, FilterOption::Status(CvqaStatus::Reject.into())),
+        1
+    );
     assert_eq!(count_of(&s, FilterOption::Adjudicated), 0);
     ch(&mut s, 'X');
     assert_eq!(count_of(&s, FilterOption::Adjudicated), 1);
@@ -1532,7 +1569,7 @@ fn a_partly_graded_item_is_not_done() {
 
 #[test]
 fn done_is_one_domain_rule() {
-    use verdict::model::{Item, Review};
+    use verdict::bench::{Item, Review};
     use verdict::review::item_done;
     let item = |t: &str| Item::parse(t).unwrap();
     let rev = |t: &str| serde_json::from_str::<Review>(t).unwrap();
@@ -2241,7 +2278,7 @@ fn suspect_answer_keys_are_a_filter() {
     )
     .unwrap();
     let mut s = state_at(&p);
-    toggle(&mut s, FilterOption::SuspectKey);
+    toggle(&mut s, FilterOption::Flag(Facet::SuspectKey));
     let ids: Vec<String> = s
         .visible_items()
         .unwrap()
@@ -2329,7 +2366,7 @@ fn blind_mode_filters_and_summary_show_nothing_of_others() {
     assert!(!screen.contains("anyone"), "{screen}");
     // The verification rows count and select my verdicts only.
     for st in [CvqaStatus::Accept, CvqaStatus::Fix, CvqaStatus::Reject] {
-        let o = FilterOption::Status(st);
+        let o = FilterOption::Status(st.into());
         assert!(!s.filter_hidden(&o));
         assert_eq!(count_of(&s, o.clone()), 0, "{o:?}");
         assert!(s.filter_label(&o).ends_with("by me"));
@@ -2338,7 +2375,7 @@ fn blind_mode_filters_and_summary_show_nothing_of_others() {
     toggle(&mut s, FilterOption::Disagreement);
     assert!(!s.filter_active(&FilterOption::Disagreement));
     assert_eq!(s.visible, None);
-    toggle(&mut s, FilterOption::Status(CvqaStatus::Fix));
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Fix.into()));
     assert_eq!(s.visible_items().as_deref(), Some(&[][..]));
     ch(&mut s, 'X');
     ch(&mut s, 'n');
@@ -2346,10 +2383,16 @@ fn blind_mode_filters_and_summary_show_nothing_of_others() {
     let fx = ch(&mut s, 'a');
     recorded(&mut s, fx);
     ch(&mut s, 'F');
-    assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Accept)), 1);
-    assert_eq!(count_of(&s, FilterOption::Status(CvqaStatus::Fix)), 0);
+    assert_eq!(
+        count_of(&s, FilterOption::Status(CvqaStatus::Accept.into())),
+        1
+    );
+    assert_eq!(
+        count_of(&s, FilterOption::Status(CvqaStatus::Fix.into())),
+        0
+    );
     press(&mut s, KeyCode::Esc);
-    toggle(&mut s, FilterOption::Status(CvqaStatus::Accept));
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Accept.into()));
     assert_eq!(s.visible_items().as_deref(), Some(&[2usize][..]));
     ch(&mut s, 'X');
     // The adjudication queue is others' disagreements: not in blind mode.
@@ -2372,10 +2415,10 @@ fn blind_mode_filters_and_summary_show_nothing_of_others() {
     assert!(!s.filter_active(&FilterOption::Reviewer("bob".into())));
     assert_eq!(s.visible, None);
     ch(&mut s, 'b');
-    toggle(&mut s, FilterOption::Status(CvqaStatus::Fix));
+    toggle(&mut s, FilterOption::Status(CvqaStatus::Fix.into()));
     assert_eq!(s.visible_items().as_deref(), Some(&[0usize][..]));
     ch(&mut s, 'b');
-    assert!(s.filter_active(&FilterOption::Status(CvqaStatus::Fix)));
+    assert!(s.filter_active(&FilterOption::Status(CvqaStatus::Fix.into())));
     assert_eq!(s.visible_items().as_deref(), Some(&[][..]));
 }
 
@@ -3182,7 +3225,7 @@ fn filter_counts_kept_across_toggles_equal_counts_made_afresh() {
         .collect();
     let groups: Vec<FilterOption> = rows
         .iter()
-        .filter(|o| matches!(o, FilterOption::Group(_)))
+        .filter(|o| matches!(o, FilterOption::Facet(Facet::Group, _)))
         .cloned()
         .collect();
     assert!(!models.is_empty() && !groups.is_empty());
@@ -3395,16 +3438,19 @@ fn the_filter_menu_has_lm_evals_filters() {
     let rows: Vec<FilterOption> = s
         .filter_options()
         .into_iter()
-        .filter(|o| matches!(o, FilterOption::LmEvalFilter(_)))
+        .filter(|o| matches!(o, FilterOption::Facet(Facet::LmEvalFilter, _)))
         .collect();
     assert_eq!(
         rows,
         [
-            FilterOption::LmEvalFilter("flexible-extract".into()),
-            FilterOption::LmEvalFilter("strict-match".into())
+            FilterOption::Facet(Facet::LmEvalFilter, "flexible-extract".into()),
+            FilterOption::Facet(Facet::LmEvalFilter, "strict-match".into())
         ]
     );
-    toggle(&mut s, FilterOption::LmEvalFilter("strict-match".into()));
+    toggle(
+        &mut s,
+        FilterOption::Facet(Facet::LmEvalFilter, "strict-match".into()),
+    );
     assert_eq!(s.visible_items().as_deref(), Some(&[0usize, 1, 2, 3][..]));
     assert_eq!(s.filters.describe(), "filter strict-match");
 }

@@ -3,7 +3,7 @@
 //! per benchmark (which grades are automatic, what a verdict implies, a judge) comes
 //! from its [`Spec`](super::Spec).
 
-use crate::model::{Item, ResponseGrades, Review};
+use crate::bench::{Item, ResponseGrades, Review};
 
 /// Do reviewers disagree on this item (leaving out adjudications), or a human with the
 /// LLM judge?

@@ -23,23 +23,27 @@ use crate::bench::kit::agree::{ItemRatings, Variable};
 use crate::bench::kit::check::{BenchInfo, Ctx};
 use crate::bench::kit::row::Row;
 use crate::bench::kit::sums::ResolutionCounts;
-use crate::model::{FieldError, Item, Response, ResponseGrades, Review};
+use crate::model::FieldError;
 use crate::store::Store;
 use disagree::AutoGrades;
 
 pub mod chartom;
 pub mod chartom_qa;
+pub(crate) mod check;
 pub mod cvqa;
 mod disagree;
 pub mod generic;
 pub mod inspect;
+pub mod item;
 pub mod kit;
 pub mod lm_eval;
+pub mod resolve;
 
 pub use disagree::{
     disagreement, disagreement_and_adjudication, needs_adjudication, reviewers_disagree,
 };
 
+pub use item::{Item, Response, ResponseGrades, Review};
 pub use kit::benchmark::Benchmark;
 
 /// Register the container file formats of the benchmarks with the store (once, at
@@ -108,6 +112,71 @@ pub(crate) fn merge_identity(obj: &Map<String, Value>) -> Option<(String, String
 /// The words of [`merge_identity`]'s rules, for `verdict merge`'s messages.
 pub(crate) const MERGE_IDENTITIES: &str =
     "an lm-eval sample by its doc_id and filter, a CharToM-QA evaluation line by its content";
+
+/// The bundled samples `verdict` without a file suggests trying.
+pub const SAMPLES: [&str; 3] = [
+    "sample-data/cvqa.jsonl",
+    "sample-data/chartom.jsonl",
+    "sample-data/chartom-qa.jsonl",
+];
+
+/// `verdict import`: the benchmarks whose authors' files verdict turns into a result set,
+/// each with its own command line (`bench/<name>/import/command.rs`).
+#[derive(clap::Subcommand, Debug)]
+pub enum ImportSource {
+    /// C-VQA: question CSVs and model-output CSVs, merged by row into items.
+    ///
+    /// Each CSV is either bare questions (img_path,query,answer,new query,new answer,type)
+    /// or a model's output (the same plus response,new_response). CSVs of the same split
+    /// (real: direct/indirect/boolean; synthetic: abs_counting_1..6) must describe the same
+    /// questions row by row; the real and the synthetic set may be imported together.
+    /// Item ids are `<split>-<row>` (e.g. `real-00017`).
+    Cvqa(cvqa::import::command::Args),
+    /// CHARTOM: the folder its authors distribute on request.
+    ///
+    /// DIR holds FACT_questions/<chart id>.txt, FACT_answer_keys.csv,
+    /// chart_manipulations.csv and chart_images/<chart id>.png. See docs/import.md for the
+    /// optional model answers, human answers, strategies and HMI files.
+    Chartom(chartom::import::command::Args),
+}
+
+impl ImportSource {
+    /// Read the sources, write the result set, and say what to print.
+    pub fn run(self) -> anyhow::Result<crate::import::Imported> {
+        match self {
+            ImportSource::Cvqa(a) => cvqa::import::command::run(a),
+            ImportSource::Chartom(a) => chartom::import::command::run(a),
+        }
+    }
+}
+
+/// The registry's parse step above the store: a result set's items read into their typed
+/// view, with what their file leaves unnamed named from its path.
+pub trait Items {
+    /// Parse item `i` into its typed view.
+    fn item(&self, i: usize) -> Result<Item, crate::store::ItemError>;
+    /// What the file's path tells about its items (the model of an lm-eval samples file,
+    /// its run's results file), worked out once per store and origin.
+    fn file_info(&self) -> std::sync::Arc<FileInfo>;
+}
+
+impl Items for Store {
+    fn item(&self, i: usize) -> Result<Item, crate::store::ItemError> {
+        let text = self.raw(i)?;
+        match Item::parse(text) {
+            Ok(mut it) => {
+                it.name_from_file(&self.file_info());
+                Ok(it)
+            }
+            Err(fe) => Err(crate::store::classify_parse_error(text, fe)),
+        }
+    }
+
+    fn file_info(&self) -> std::sync::Arc<FileInfo> {
+        self.naming_memo(FileInfo::of)
+            .unwrap_or_else(|| std::sync::Arc::new(FileInfo::of(self.naming_path())))
+    }
+}
 
 /// What a file's path tells about the lines in a benchmark's own layout, worked out once
 /// when the file is opened (the model a CharToM-QA evaluation file or an lm-eval samples
@@ -245,7 +314,7 @@ pub(crate) fn check_grade_fields(
 }
 
 /// A facet of an item that only some benchmarks have, offered by the reviewer's filters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Facet {
     /// CHARTOM: the answer key is far from the human answers.
     SuspectKey,
@@ -337,7 +406,7 @@ impl Sums {
             Benchmark::Cvqa => self.cvqa.add(it, resolution),
             Benchmark::Chartom => self.chartom.add(store, i, it, resolution),
             Benchmark::ChartomQa => self.chartom_qa.add(it, resolution),
-            Benchmark::LmEval => self.lm_eval.add_item(it, store.file_info(), resolution),
+            Benchmark::LmEval => self.lm_eval.add_item(it, &store.file_info(), resolution),
             Benchmark::Inspect => self.inspect.add(it, resolution),
             Benchmark::Other => self.other.add(it, resolution),
         }
@@ -373,8 +442,23 @@ impl Sums {
 pub(crate) struct AgreementVariables {
     cvqa: cvqa::agree::Variables,
     chartom: chartom::agree::Variables,
-    pub(crate) chartom_qa: chartom_qa::agree::Variables,
+    chartom_qa: chartom_qa::agree::Variables,
     other: generic::agree::Variables,
+}
+
+/// The variables an LLM judge rated beside the reviewers, and how many responses it
+/// judged (for the human-vs-judge figures of `verdict agree`).
+pub(crate) struct JudgeVariables<'a> {
+    /// The benchmark whose responses carry the judge's grading.
+    pub(crate) benchmark: Benchmark,
+    /// The bonus points covered, with the judge as one more rater.
+    pub(crate) bonus: &'a Variable,
+    /// The penalty present, with the judge as one more rater.
+    pub(crate) penalty: &'a Variable,
+    /// Responses with a judge grading.
+    pub(crate) judged: usize,
+    /// Of which the judge's bonus could not be parsed.
+    pub(crate) unparsable: usize,
 }
 
 impl AgreementVariables {
@@ -396,5 +480,17 @@ impl AgreementVariables {
         v.extend(self.chartom_qa.human());
         v.extend(self.other.human());
         v
+    }
+
+    /// What the LLM judge rated (CharToM-QA's), `None` when no response had a judge.
+    pub(crate) fn judge(&self) -> Option<JudgeVariables<'_>> {
+        let q = &self.chartom_qa;
+        (q.judged > 0).then_some(JudgeVariables {
+            benchmark: Benchmark::ChartomQa,
+            bonus: &q.j_bonus,
+            penalty: &q.j_penalty,
+            judged: q.judged,
+            unparsable: q.unparsable,
+        })
     }
 }

@@ -28,15 +28,17 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(file) = args.file else {
+        let samples: Vec<String> = crate::bench::SAMPLES
+            .iter()
+            .map(|f| format!("\n  verdict {f}"))
+            .collect();
         crate::cli::out::outln!(
             "verdict: review benchmark results by hand.\n\n\
              Usage: verdict FILE            open the reviewer\n\
              \x20      verdict stats FILE      the papers' figures (--json for scripts)\n\
              \x20      verdict --help          every subcommand and option\n\n\
-             Try the bundled samples:\n\
-             \x20 verdict sample-data/cvqa.jsonl\n\
-             \x20 verdict sample-data/chartom.jsonl\n\
-             \x20 verdict sample-data/chartom-qa.jsonl"
+             Try the bundled samples:{}",
+            samples.concat()
         )?;
         return Ok(ExitCode::SUCCESS);
     };

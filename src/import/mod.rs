@@ -64,6 +64,13 @@ pub(crate) fn strip_bom(b: &[u8]) -> &[u8] {
     b.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(b)
 }
 
+/// What an import wrote, to be printed: lines for standard output and warnings.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Imported {
+    pub out: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
 /// Fail early when `out` cannot be written: it exists (and `force` is off), or a verdict
 /// journal is pending beside it (replacing the file would replay those verdicts onto the
 /// new items).

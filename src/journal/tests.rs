@@ -1,4 +1,5 @@
 use super::*;
+use crate::bench::Items;
 use crate::session::*;
 use crate::store::Store;
 use serde_json::json;

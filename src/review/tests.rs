@@ -1,5 +1,5 @@
 use super::*;
-use crate::model::CvqaReason;
+use crate::bench::cvqa::fields::CvqaReason;
 
 #[test]
 fn toggling_a_bonus_leaves_the_penalty_ungraded() {

@@ -1,6 +1,7 @@
 //! Which item of a store a journal record is about, and whether its review applies there:
 //! the rules a replay and a live session's verdict both follow.
 
+use crate::bench::Items;
 use crate::store::{ReviewEdit, Store};
 
 use crate::journal::Record;
@@ -32,7 +33,9 @@ impl std::fmt::Display for Refusal {
 pub fn prepare(store: &Store, i: usize, r: &Record) -> Result<ReviewEdit, Refusal> {
     if let Some(review) = &r.review {
         let errors = match store.value(i) {
-            Ok(v) => crate::check::review_errors(&v, &r.reviewer, review, store.naming_path()),
+            Ok(v) => {
+                crate::bench::check::review_errors(&v, &r.reviewer, review, store.naming_path())
+            }
             Err(e) => vec![e.to_string()],
         };
         if !errors.is_empty() {

@@ -1,3 +1,4 @@
+use crate::bench::Items;
 use std::fs;
 
 use serde_json::json;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::bench::Items;
 use std::hint::black_box;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;

@@ -8,12 +8,13 @@
 
 pub mod text;
 
+use crate::bench::Items;
 use std::collections::{BTreeMap, BTreeSet};
 
 use indexmap::IndexSet;
 use serde::Serialize;
 
-use crate::model::{Item, Review};
+use crate::bench::{Item, Review};
 use crate::store::Store;
 
 mod coefficients;
@@ -47,7 +48,7 @@ pub struct AgreementReport {
     /// Adjudications (`"final": true`) found and left out of every figure.
     pub adjudications_left_out: usize,
     pub fields: Vec<FieldReport>,
-    /// Human vs LLM judge on CharToM-QA; `null` when no CharToM-QA response has a judge.
+    /// Human vs LLM judge (CharToM-QA's); `null` when no response has a judge.
     pub judge: Option<JudgeReport>,
     pub time: TimeReport,
     /// Things worth knowing that are not errors (bonus numbers out of range...).
@@ -110,8 +111,11 @@ pub struct AlphaReport {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct JudgeReport {
+    /// The benchmark whose responses the judge graded (named in the text, not the JSON).
+    #[serde(skip)]
+    pub benchmark: crate::bench::Benchmark,
     pub judge: &'static str,
-    /// CharToM-QA responses with a judge grading.
+    /// Responses with a judge grading.
     pub responses: usize,
     /// Of those, responses whose judge `bonus` could not be parsed (e.g. `"Null"`): their
     /// bonus units are left out for the judge.
@@ -246,12 +250,12 @@ pub fn report(store: &Store) -> AgreementReport {
         .map(|&r| names[r].clone())
         .collect();
 
-    let (j_bonus, j_penalty) = (&vars.chartom_qa.j_bonus, &vars.chartom_qa.j_penalty);
-    let judge_report = (vars.chartom_qa.judged > 0).then(|| JudgeReport {
+    let judge_report = vars.judge().map(|jv| JudgeReport {
+        benchmark: jv.benchmark,
         judge: JUDGE,
-        responses: vars.chartom_qa.judged,
-        unparsable_bonus: vars.chartom_qa.unparsable,
-        fields: [j_bonus, j_penalty]
+        responses: jv.judged,
+        unparsable_bonus: jv.unparsable,
+        fields: [jv.bonus, jv.penalty]
             .into_iter()
             .filter(|v| !v.units.is_empty())
             .map(|v| v.report(&names, &with_judge))
@@ -260,14 +264,14 @@ pub fn report(store: &Store) -> AgreementReport {
             .iter()
             .map(|&h| VersusReport {
                 reviewer: names[h].clone(),
-                bonus: versus(j_bonus, h, judge),
-                penalty: versus(j_penalty, h, judge),
+                bonus: versus(jv.bonus, h, judge),
+                penalty: versus(jv.penalty, h, judge),
             })
             .filter(|v| v.bonus.is_some() || v.penalty.is_some())
             .collect(),
         raters: with_judge
             .iter()
-            .map(|&r| rater_figures(&names[r], r, j_bonus, j_penalty))
+            .map(|&r| rater_figures(&names[r], r, jv.bonus, jv.penalty))
             .filter(|f| f.bonus_points > 0 || f.penalty_graded > 0)
             .collect(),
     });

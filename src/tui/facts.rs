@@ -6,12 +6,13 @@
 //! a model's answer being wrong, …) is one bit set over the items. A filter is then a few
 //! word-wise ORs and ANDs, and the count of every option a few popcounts.
 
+use crate::bench::Items;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::bench::Facet;
-use crate::model::{CvqaStatus, Item};
+use crate::bench::Item;
 use crate::store::Store;
+use crate::tui::views::review_status;
 
 /// A fixed-size set of item numbers.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -166,93 +167,12 @@ impl Arena {
     }
 }
 
-/// What kind of fact about an item a bit set holds; each kind is one group of the filter
-/// menu (except `Wrong`, which the "model wrong" filter combines with the chosen models).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    Benchmark,
-    ChartType,
-    Version,
-    Dimension,
-    Group,
-    /// lm-eval: the sample's filter (`strict-match`, `flexible-extract`).
-    LmEvalFilter,
-    /// The item has a response of this model.
-    Model,
-    /// This model's answer is wrong (after reviewer overrides).
-    Wrong,
-    /// This reviewer has a verdict on the item.
-    Reviewer,
-    /// This reviewer is done with the item (every required grade given,
-    /// `review::item_done`).
-    Done,
-    /// C-VQA verification status (`accept` / `fix` / `reject`): the final verdict's when
-    /// the item is adjudicated, else any reviewer's.
-    Status,
-    /// Reviewers disagree, or a human disagrees with the LLM judge, and no verdict is
-    /// marked final.
-    Disagreement,
-    /// Reviewers disagree and no verdict is marked final.
-    NeedsAdjudication,
-    /// A verdict is marked final (`A`).
-    Adjudicated,
-    /// CHARTOM: the answer key is far from the human answers (`grade::chartom::suspect_key`,
-    /// docs/stats.md).
-    SuspectKey,
-    /// This reviewer's own C-VQA verification status, named by [`reviewer_status`] (what
-    /// blind mode's verification filter looks at).
-    ReviewerStatus,
-}
-
-const KINDS: usize = 16;
-
-// `Index::facets` is sorted by (kind, name) because it is built in `Kind::ALL`'s order,
-// which must be `Kind`'s own (declaration) order.
-const _: () = {
-    let mut k = 1;
-    while k < KINDS {
-        assert!((Kind::ALL[k - 1] as usize) < (Kind::ALL[k] as usize));
-        k += 1;
-    }
-};
-
-impl Kind {
-    const ALL: [Kind; KINDS] = [
-        Kind::Benchmark,
-        Kind::ChartType,
-        Kind::Version,
-        Kind::Dimension,
-        Kind::Group,
-        Kind::LmEvalFilter,
-        Kind::Model,
-        Kind::Wrong,
-        Kind::Reviewer,
-        Kind::Done,
-        Kind::Status,
-        Kind::Disagreement,
-        Kind::NeedsAdjudication,
-        Kind::Adjudicated,
-        Kind::SuspectKey,
-        Kind::ReviewerStatus,
-    ];
-}
-
 /// Every fact the index keeps about `item`, as (kind, name) pairs; the flags have an
 /// empty name.
 pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
     let benchmark = item.benchmark();
     emit(Kind::Benchmark, benchmark.name());
-    crate::bench::spec(benchmark).facets(item, &mut |f, name| {
-        let kind = match f {
-            Facet::SuspectKey => Kind::SuspectKey,
-            Facet::ChartType => Kind::ChartType,
-            Facet::Version => Kind::Version,
-            Facet::Dimension => Kind::Dimension,
-            Facet::Group => Kind::Group,
-            Facet::LmEvalFilter => Kind::LmEvalFilter,
-        };
-        emit(kind, name)
-    });
+    crate::bench::spec(benchmark).facets(item, &mut |f, name| emit(Kind::Facet(f), name));
     for r in &item.responses {
         emit(Kind::Model, &r.model);
         if crate::bench::model_wrong(item, &r.model) {
@@ -261,7 +181,7 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
     }
     for (name, r) in &item.reviews {
         emit(Kind::Reviewer, name);
-        if let Some(st) = r.cvqa.status {
+        if let Some(st) = review_status(r) {
             emit(Kind::ReviewerStatus, &reviewer_status(name, st));
         }
         if crate::review::item_done(item, Some(r)) {
@@ -274,18 +194,15 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
         .filter(|r| r.is_final == Some(true))
         .collect();
     let adjudicated = !finals.is_empty();
-    let statuses: Vec<CvqaStatus> = if adjudicated {
-        finals.iter().filter_map(|r| r.cvqa.status).collect()
+    let mut statuses: Vec<ReviewStatus> = if adjudicated {
+        finals.iter().filter_map(|r| review_status(r)).collect()
     } else {
-        item.reviews
-            .values()
-            .filter_map(|r| r.cvqa.status)
-            .collect()
+        item.reviews.values().filter_map(review_status).collect()
     };
-    for s in [CvqaStatus::Accept, CvqaStatus::Fix, CvqaStatus::Reject] {
-        if statuses.contains(&s) {
-            emit(Kind::Status, status_name(s));
-        }
+    statuses.sort();
+    statuses.dedup();
+    for s in statuses {
+        emit(Kind::Status, s.name);
     }
     if adjudicated {
         emit(Kind::Adjudicated, "");
@@ -301,12 +218,8 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
 }
 
 /// The name of the [`Kind::ReviewerStatus`] fact of `reviewer`'s status `s`.
-pub fn reviewer_status(reviewer: &str, s: CvqaStatus) -> String {
-    format!("{}\u{0}{reviewer}", status_name(s))
-}
-
-pub fn status_name(s: CvqaStatus) -> &'static str {
-    s.name()
+pub fn reviewer_status(reviewer: &str, s: ReviewStatus) -> String {
+    format!("{}\u{0}{reviewer}", s.name)
 }
 
 /// The facts of one item, collected (for items changed during the session).
@@ -532,7 +445,7 @@ fn index_chunk(store: &Store, lo: usize, hi: usize, tick: &dyn Fn(usize)) -> Par
                 p.search.push(&buf);
                 let facets = &mut p.facets;
                 facts_of_item(&item, &mut |kind, name| {
-                    facets[kind as usize].set(name, k, len)
+                    facets[kind.index()].set(name, k, len)
                 });
             }
             Err(e) => {
@@ -614,7 +527,7 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
         }
     }
     for kind in Kind::ALL {
-        let mut names: Vec<(String, BitSet)> = std::mem::take(&mut merged[kind as usize])
+        let mut names: Vec<(String, BitSet)> = std::mem::take(&mut merged[kind.index()])
             .into_iter()
             .collect();
         names.sort_by(|a, b| a.0.cmp(&b.0));
@@ -626,6 +539,9 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
 }
 
 pub mod cache;
+mod kind;
+use kind::KINDS;
+pub use kind::{Kind, ReviewStatus};
 mod search;
 pub use search::{SEARCH_SHOWN, SearchCache, SearchRequest, SearchWorker, match_indices, search};
 

@@ -6,24 +6,23 @@
 use ratatui::layout::Rect;
 
 use crate::tui::app::{Mode, State};
+use crate::tui::laid;
 use crate::tui::layout::{MIN_H, MIN_W, Screen, item_areas};
 use crate::tui::overlays::help::help_lines;
 use crate::tui::overlays::page::max_scroll_of;
 use crate::tui::overlays::summary::{summary_lines, summary_split};
-use crate::tui::views::item::{item_panes, pane_geometry};
 
 /// How far the item's text can scroll at the current terminal size: the scroll keys stop
 /// there, so `PgDn` never shows a blank pane.
-pub fn max_scroll(state: &State) -> u16 {
+pub fn max_scroll(state: &State) -> usize {
     let screen = Screen::of(state);
     if screen.too_small {
         return 0;
     }
-    item_panes(state, item_areas(state, screen.body))
-        .panes
-        .iter()
-        .filter(|p| !p.aside)
-        .map(|p| pane_geometry(p).1)
+    let laid = laid::of(state, item_areas(state, screen.body));
+    (0..laid.panes.panes.len())
+        .filter(|&k| !laid.panes.panes[k].aside)
+        .map(|k| laid.geometry(k).1)
         .max()
         .unwrap_or(0)
 }
@@ -35,24 +34,24 @@ pub fn aside_at(state: &State, column: u16, row: u16) -> bool {
     if screen.too_small {
         return false;
     }
-    item_panes(state, item_areas(state, screen.body))
+    laid::of(state, item_areas(state, screen.body))
+        .panes
         .panes
         .iter()
         .any(|p| p.aside && crate::tui::layout::contains(p.rect, column, row))
 }
 
 /// The context pane's visible rows and how far it can scroll ((0, 0): none on screen).
-pub fn aside_geometry(state: &State) -> (u16, u16) {
+pub fn aside_geometry(state: &State) -> (u16, usize) {
     let screen = Screen::of(state);
     if screen.too_small {
         return (0, 0);
     }
-    item_panes(state, item_areas(state, screen.body))
-        .panes
-        .iter()
-        .find(|p| p.aside)
-        .map(|p| {
-            let (text, max) = pane_geometry(p);
+    let laid = laid::of(state, item_areas(state, screen.body));
+    let aside = laid.panes.panes.iter().position(|p| p.aside);
+    aside
+        .map(|k| {
+            let (text, max) = laid.geometry(k);
             (text.height, max)
         })
         .unwrap_or((0, 0))
@@ -60,31 +59,29 @@ pub fn aside_geometry(state: &State) -> (u16, u16) {
 
 /// Where the item's text opens: the top when all of it fits or what is graded is on the
 /// first page; else scrolled so that what is graded (`View::target`) is the first line.
-pub fn target_scroll(state: &State) -> u16 {
+pub fn target_scroll(state: &State) -> usize {
     let screen = Screen::of(state);
     if screen.too_small {
         return 0;
     }
-    let panes = item_panes(state, item_areas(state, screen.body));
-    let Some(p) = panes.panes.iter().find(|p| p.target.is_some()) else {
+    let laid = laid::of(state, item_areas(state, screen.body));
+    let Some(at) = laid.panes.panes.iter().position(|p| p.target.is_some()) else {
         return 0;
     };
-    let (text, max) = pane_geometry(p);
-    let rows_to = |k: usize| {
-        crate::tui::wrap::rows(&p.lines[..k.min(p.lines.len())], text.width.max(1))
-            .min(u16::MAX.into()) as u16
-    };
+    let p = &laid.panes.panes[at];
+    let (text, max) = laid.geometry(at);
+    let rows_to = |k: usize| laid.rows_before(at, k);
     // What is graded ends with the selected response's grades (else the text's end).
     let end = rows_to(p.response.map_or(p.lines.len(), |(_, end)| end));
     // All of it on the first page: no need to scroll.
-    if max == 0 || end <= text.height {
+    if max == 0 || end <= usize::from(text.height) {
         return 0;
     }
     let mut row = rows_to(p.target.unwrap_or(0));
     // What is graded does not fit from its start (a question and a long response over a
     // checklist): open at the response, the question a scroll up.
     if let Some((first, _)) = p.response
-        && end.saturating_sub(row) > text.height
+        && end.saturating_sub(row) > usize::from(text.height)
     {
         row = rows_to(first).max(row);
     }
@@ -93,21 +90,20 @@ pub fn target_scroll(state: &State) -> u16 {
 
 /// How far `PgDn`/`PgUp` move the item's text: the visible rows of the pane that scrolls
 /// furthest (the one whose indicator counts lines), less one row kept for context.
-pub fn page_rows(state: &State) -> u16 {
+pub fn page_rows(state: &State) -> usize {
     let screen = Screen::of(state);
     let rows = if screen.too_small {
         0
     } else {
-        item_panes(state, item_areas(state, screen.body))
-            .panes
-            .iter()
-            .filter(|p| !p.aside)
-            .map(pane_geometry)
+        let laid = laid::of(state, item_areas(state, screen.body));
+        (0..laid.panes.panes.len())
+            .filter(|&k| !laid.panes.panes[k].aside)
+            .map(|k| laid.geometry(k))
             .max_by_key(|(_, max)| *max)
             .map(|(text, _)| text.height)
             .unwrap_or(0)
     };
-    rows.saturating_sub(1).max(1)
+    usize::from(rows.saturating_sub(1).max(1))
 }
 
 /// How far the help or the summary can scroll at the current size (0 in other modes):

@@ -10,6 +10,7 @@ pub mod geometry;
 pub mod image;
 pub mod input;
 pub mod keymap;
+pub mod laid;
 pub mod layout;
 pub mod overlays;
 pub mod summary;

@@ -35,7 +35,7 @@ impl ThemeName {
     }
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Theme {
     pub name: ThemeName,
     pub text: Style,

@@ -8,6 +8,10 @@
 //! not fit starts the next row): its rows are counted without wrapping it (at once when
 //! it is printable ASCII, by one pass over its characters when not), and only the rows on
 //! screen are laid out.
+//!
+//! [`measure`] counts a pane's rows once, line by line, with where a long line's rows
+//! begin ([`LineRows`]); the item's panes keep it between frames (`tui::laid`), so a key
+//! that only scrolls draws the rows on screen without another pass over the text.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -46,6 +50,122 @@ pub fn line_rows(l: &Line, width: u16) -> usize {
     }
 }
 
+/// Every this many rows of a long line that is not printable ASCII, [`LineRows`] notes
+/// where the row begins: drawing a row far down the line starts from the mark before it.
+const MARK: usize = 64;
+
+/// How one line is cut into rows at one width, measured once by [`measure`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineRows {
+    /// The rows the line takes.
+    pub rows: usize,
+    long: Long,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Long {
+    /// Up to [`LONG_LINE`] bytes: word-wrapped as ratatui's `Paragraph` does.
+    No,
+    /// Printable ASCII: row `r` is bytes `r * width ..` of the spans one after the other.
+    Ascii,
+    /// Where rows `0, MARK, 2 MARK, …` begin: (span, byte in the span).
+    Marks(Vec<(usize, usize)>),
+}
+
+/// The rows of each of `lines` in a pane `width` columns wide: one pass over each line.
+pub fn measure(lines: &[Line], width: u16) -> Vec<LineRows> {
+    lines.iter().map(|l| measure_line(l, width)).collect()
+}
+
+/// [`measure`] of one line.
+pub fn measure_line(l: &Line, width: u16) -> LineRows {
+    let width = width.max(1);
+    if byte_len(l) <= LONG_LINE {
+        return LineRows {
+            rows: line_rows(l, width),
+            long: Long::No,
+        };
+    }
+    if plain_ascii(l) {
+        return LineRows {
+            rows: byte_len(l).div_ceil(usize::from(width)).max(1),
+            long: Long::Ascii,
+        };
+    }
+    let width = usize::from(width);
+    let mut marks = vec![(0, 0)];
+    let (mut rows, mut col) = (1, 0);
+    for (k, s) in l.spans.iter().enumerate() {
+        for (i, c) in s.content.char_indices() {
+            let w = char_width(c);
+            if col + w > width && col > 0 {
+                if rows % MARK == 0 {
+                    marks.push((k, i));
+                }
+                rows += 1;
+                col = 0;
+            }
+            col += w;
+        }
+    }
+    LineRows {
+        rows,
+        long: Long::Marks(marks),
+    }
+}
+
+/// The rows of a measured pane, in all.
+pub fn total(rows: &[LineRows]) -> usize {
+    rows.iter().map(|r| r.rows).sum()
+}
+
+/// [`render`] of lines measured at `area.width` ([`measure`]): only the rows on screen
+/// are touched, however long the lines scrolled past.
+pub fn render_measured(
+    lines: &[Line],
+    rows: &[LineRows],
+    scroll: usize,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    debug_assert_eq!(lines.len(), rows.len());
+    let mut above = 0usize;
+    let mut y = 0u16;
+    for (l, m) in lines.iter().zip(rows) {
+        if y >= area.height {
+            break;
+        }
+        let n = m.rows;
+        if above + n <= scroll {
+            above += n;
+            continue;
+        }
+        let skip = scroll.saturating_sub(above);
+        let take = (n - skip).min(usize::from(area.height - y));
+        let r = Rect::new(area.x, area.y + y, area.width, take as u16);
+        draw_line(l, Some(m), skip, r, buf);
+        y += take as u16;
+        above += n;
+    }
+}
+
+/// Rows `skip..` of one line into `r` (as many as it is high).
+fn draw_line(l: &Line, m: Option<&LineRows>, skip: usize, r: Rect, buf: &mut Buffer) {
+    let short = match m {
+        Some(m) => m.long == Long::No,
+        None => byte_len(l) <= LONG_LINE,
+    };
+    if short {
+        // A line this short has fewer rows than a u16 holds.
+        Paragraph::new(borrowed(l))
+            .wrap(Wrap { trim: false })
+            .scroll((skip as u16, 0))
+            .render(r, buf);
+    } else {
+        render_long(l, m, skip, r, buf);
+    }
+}
+
 /// Rows `lines` take in a pane `width` columns wide.
 pub fn rows(lines: &[Line], width: u16) -> usize {
     lines.iter().map(|l| line_rows(l, width)).sum()
@@ -69,15 +189,7 @@ pub fn render(lines: &[Line], scroll: usize, area: Rect, buf: &mut Buffer) {
         let skip = scroll.saturating_sub(above);
         let take = (n - skip).min(usize::from(area.height - y));
         let r = Rect::new(area.x, area.y + y, area.width, take as u16);
-        if byte_len(l) <= LONG_LINE {
-            // A line this short has fewer rows than a u16 holds.
-            Paragraph::new(borrowed(l))
-                .wrap(Wrap { trim: false })
-                .scroll((skip as u16, 0))
-                .render(r, buf);
-        } else {
-            render_long(l, skip, r, buf);
-        }
+        draw_line(l, None, skip, r, buf);
         y += take as u16;
         above += n;
     }
@@ -142,9 +254,11 @@ fn long_rows(l: &Line, width: usize) -> usize {
 }
 
 /// Each row `row` of the long line from `first` on, until `f` says stop: the row's parts
-/// as (span, byte range).
+/// as (span, byte range). `m`: the line measured at `width` (else worked out here, from
+/// the line's start).
 fn long_row_parts(
     l: &Line,
+    m: Option<&LineRows>,
     width: usize,
     first: usize,
     mut f: impl FnMut(usize, Vec<(usize, std::ops::Range<usize>)>) -> bool,
@@ -156,7 +270,12 @@ fn long_row_parts(
             _ => parts.push((k, a..b)),
         }
     };
-    if plain_ascii(l) {
+    let ascii = match m.map(|m| &m.long) {
+        Some(Long::Ascii) => true,
+        Some(Long::Marks(_)) => false,
+        _ => plain_ascii(l),
+    };
+    if ascii {
         // Row `r` is bytes `r * width ..` of the spans one after the other.
         let total = byte_len(l);
         let mut row = first;
@@ -180,9 +299,19 @@ fn long_row_parts(
             row += 1;
         }
     }
-    let (mut row, mut col) = (0usize, 0usize);
-    for (k, s) in l.spans.iter().enumerate() {
-        for (i, c) in s.content.char_indices() {
+    // From the mark at or before `first`: row `row` begins at byte `from` of span `k0`.
+    let (mut row, k0, from) = match m.map(|m| &m.long) {
+        Some(Long::Marks(marks)) if !marks.is_empty() => {
+            let j = (first / MARK).min(marks.len() - 1);
+            (j * MARK, marks[j].0, marks[j].1)
+        }
+        _ => (0, 0, 0),
+    };
+    let mut col = 0usize;
+    for (k, s) in l.spans.iter().enumerate().skip(k0) {
+        let start = if k == k0 { from } else { 0 };
+        for (i, c) in s.content[start..].char_indices() {
+            let i = i + start;
             let w = char_width(c);
             if col + w > width && col > 0 {
                 if row >= first && !f(row, std::mem::take(&mut parts)) {
@@ -203,9 +332,9 @@ fn long_row_parts(
 }
 
 /// Draw rows `skip..` of a long line into `area`, one row per line of `area`.
-fn render_long(l: &Line, skip: usize, area: Rect, buf: &mut Buffer) {
+fn render_long(l: &Line, m: Option<&LineRows>, skip: usize, area: Rect, buf: &mut Buffer) {
     let width = usize::from(area.width.max(1));
-    long_row_parts(l, width, skip, |row, parts| {
+    long_row_parts(l, m, width, skip, |row, parts| {
         let y = row - skip;
         if y >= usize::from(area.height) {
             return false;
@@ -237,6 +366,60 @@ mod tests {
                 .render(area, &mut buf);
         }
         buf
+    }
+
+    fn measured(lines: &[Line], m: &[LineRows], scroll: usize, w: u16, h: u16) -> Buffer {
+        let area = Rect::new(0, 0, w, h);
+        let mut buf = Buffer::empty(area);
+        render_measured(lines, m, scroll, area, &mut buf);
+        buf
+    }
+
+    /// A long line measured once draws, at every scroll, what it draws measured anew on
+    /// every frame: printable ASCII and not, one span and several, rows past the marks.
+    #[test]
+    fn a_measured_long_line_draws_as_one_measured_anew() {
+        let mut rng = Rng(11);
+        for (k, w) in [(0, 13u16), (1, 9), (2, 80), (3, 1), (4, 40)] {
+            let pieces: &[&str] = match k {
+                0 => &["abc ", "defgh", " ", "xy"],
+                1 => &["日本語", " a", "é", "👍", "x"],
+                2 => &["é", "word ", "\u{301}", "ab"],
+                3 => &["a", "é", "日"],
+                _ => &["tab ", "日本", "zz", "q"],
+            };
+            let mut spans = Vec::new();
+            let mut bytes = 0;
+            while bytes < LONG_LINE + 3000 {
+                let text: String = (0..1 + rng.below(400))
+                    .map(|_| pieces[rng.below(pieces.len())])
+                    .collect();
+                bytes += text.len();
+                let style = if rng.below(2) == 0 {
+                    Style::default()
+                } else {
+                    Style::default().fg(Color::Red)
+                };
+                spans.push(Span::styled(text, style));
+            }
+            let lines = vec![Line::from("top"), Line::from(spans), Line::from("end")];
+            let m = measure(&lines, w);
+            assert_eq!(total(&m), rows(&lines, w), "width {w}");
+            assert!(m[1].rows > 2 * MARK, "width {w}: {} rows", m[1].rows);
+            let h = 5u16;
+            let n = total(&m);
+            // every scroll near the marks of the first rows and at the end; a stride between
+            let scrolls = (0..=3 * MARK + 1)
+                .chain((0..n).step_by(97))
+                .chain(n.saturating_sub(3 * MARK)..=n);
+            for scroll in scrolls {
+                assert_eq!(
+                    measured(&lines, &m, scroll, w, h),
+                    drawn(&lines, scroll, w, h, true),
+                    "width {w}, scroll {scroll}"
+                );
+            }
+        }
     }
 
     /// A splitmix64 stream.
@@ -300,11 +483,19 @@ mod tests {
                 .wrap(Wrap { trim: false })
                 .line_count(w);
             assert_eq!(rows(&lines, w), whole, "{lines:?} at {w}");
+            let m = measure(&lines, w);
+            assert_eq!(total(&m), whole, "{lines:?} at {w}");
             for scroll in 0..=whole + 1 {
+                let paragraph = drawn(&lines, scroll, w, h, false);
                 assert_eq!(
                     drawn(&lines, scroll, w, h, true),
-                    drawn(&lines, scroll, w, h, false),
+                    paragraph,
                     "{lines:?} at {w}×{h}, scroll {scroll}"
+                );
+                assert_eq!(
+                    measured(&lines, &m, scroll, w, h),
+                    paragraph,
+                    "measured: {lines:?} at {w}×{h}, scroll {scroll}"
                 );
             }
         }

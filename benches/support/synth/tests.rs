@@ -45,7 +45,7 @@ fn every_line_parses_and_the_mix_is_realistic() {
     let mut lines = 0;
     for line in text.lines() {
         lines += 1;
-        let it = verdict::model::Item::parse(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let it = verdict::bench::Item::parse(line).unwrap_or_else(|e| panic!("{e}: {line}"));
         // also valid for the editable view
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         assert!(v.is_object());
@@ -56,24 +56,24 @@ fn every_line_parses_and_the_mix_is_realistic() {
         );
         assert!((2..=3).contains(&it.responses.len()), "{line}");
         match it.benchmark() {
-            verdict::model::Benchmark::Cvqa => {
+            verdict::bench::Benchmark::Cvqa => {
                 counts[0] += 1;
                 assert!(it.original.is_some() && it.counterfactual.is_some());
             }
-            verdict::model::Benchmark::Chartom => {
+            verdict::bench::Benchmark::Chartom => {
                 counts[1] += 1;
                 let hmi = it.mind.unwrap().hmi;
                 assert!((0.0..=1.0).contains(&hmi));
                 assert!(it.fact.as_ref().unwrap().key.is_some());
             }
-            verdict::model::Benchmark::ChartomQa => {
+            verdict::bench::Benchmark::ChartomQa => {
                 counts[2] += 1;
                 assert!(it.context.is_some());
                 assert!(!it.bonus_points.is_empty());
             }
-            verdict::model::Benchmark::LmEval
-            | verdict::model::Benchmark::Inspect
-            | verdict::model::Benchmark::Other => {
+            verdict::bench::Benchmark::LmEval
+            | verdict::bench::Benchmark::Inspect
+            | verdict::bench::Benchmark::Other => {
                 panic!("unexpected benchmark: {line}")
             }
         }
@@ -83,7 +83,7 @@ fn every_line_parses_and_the_mix_is_realistic() {
                 assert!(r.at.is_some());
             }
             // multi-response items keep grades under models.<model>
-            if it.benchmark() != verdict::model::Benchmark::Cvqa {
+            if it.benchmark() != verdict::bench::Benchmark::Cvqa {
                 let r = it.reviews.values().next().unwrap();
                 let m = &it.responses[0].model;
                 assert!(r.for_model(m, it.responses.len()).is_some(), "{line}");
@@ -133,7 +133,7 @@ fn hmi_is_the_stats_rule() {
     let bytes = gen_bytes(600, 11);
     let mut checked = 0;
     for line in std::str::from_utf8(&bytes).unwrap().lines() {
-        let it = verdict::model::Item::parse(line).unwrap();
+        let it = verdict::bench::Item::parse(line).unwrap();
         let Some(fact) = it.fact.as_ref().filter(|f| f.strategies.is_some()) else {
             continue;
         };

@@ -1,8 +1,8 @@
 //! CHARTOM's variable in `verdict agree` (docs/teams.md): the justification grade of each
 //! response, an ordinal scale.
 
+use crate::bench::chartom::fields::JustificationGrade;
 use crate::bench::kit::agree::{ItemRatings, Variable};
-use crate::model::JustificationGrade;
 
 use super::super::Benchmark::Chartom;
 

@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::bench::chartom::fields::{ChartVersion, FactFormat, JustificationGrade};
 use crate::bench::kit::check::{BenchInfo, Ctx, describe, index_in, join, rank_order};
-use crate::model::{ChartVersion, FactFormat, JustificationGrade};
 use crate::sanitize::quote;
 
 const CHART_TYPES: [&str; 5] = ["line", "bar", "pie", "scatter", "map"];

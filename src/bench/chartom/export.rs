@@ -1,8 +1,8 @@
 //! The CHARTOM columns of `verdict export` (see [`Row`]).
 
 use super::grade;
+use crate::bench::Item;
 use crate::bench::kit::row::Row;
-use crate::model::Item;
 
 /// `x` to `digits` significant digits.
 fn significant(x: f64, digits: usize) -> f64 {

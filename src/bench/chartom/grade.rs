@@ -6,8 +6,10 @@ use crate::bench::kit::text::format_number;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::grade::resolve::{Resolved, resolve_response};
-use crate::model::{Fact, FactFormat, Item, JustificationGrade, ResponseGrades};
+use crate::bench::chartom::fields::{Fact, FactFormat, JustificationGrade};
+use crate::bench::resolve::resolve_response;
+use crate::bench::{Item, ResponseGrades};
+use crate::grade::resolve::Resolved;
 
 mod number;
 pub use number::*;

@@ -23,8 +23,8 @@ use crate::bench::chartom::grade::hmi_from_fact;
 
 use crate::import::{ImagePaths, ImportError, Table, TableRow, path_string, read_file, strip_bom};
 
-mod question;
-pub use question::*;
+pub mod command;
+pub use crate::bench::kit::question::*;
 mod keys;
 pub use keys::*;
 mod read;
@@ -416,11 +416,13 @@ pub fn import(dir: &Path, opts: &Options) -> Result<Import, ImportError> {
                 Value::Array(ans.iter().map(|(a, n)| json!([a, n])).collect()),
             );
             // the one rule of verdict::bench::chartom::grade, on the fact as written
-            hmi = serde_json::from_value::<crate::model::Fact>(Value::Object(fact.clone()))
-                .ok()
-                .as_ref()
-                .and_then(hmi_from_fact)
-                .map(|h| h.hmi);
+            hmi = serde_json::from_value::<crate::bench::chartom::fields::Fact>(Value::Object(
+                fact.clone(),
+            ))
+            .ok()
+            .as_ref()
+            .and_then(hmi_from_fact)
+            .map(|h| h.hmi);
             if hmi.is_none() && c.format == Format::Number && strat.is_none() {
                 no_hmi_without_strategies.push(c.id.clone());
             }

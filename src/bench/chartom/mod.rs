@@ -18,7 +18,7 @@ use crate::bench::Facet;
 use crate::bench::disagree::AutoGrades;
 use crate::bench::kit::check::{BenchInfo, Ctx};
 use crate::bench::kit::row::Row;
-use crate::model::{Item, Response, ResponseGrades};
+use crate::bench::{Item, Response, ResponseGrades};
 
 /// The rules of Chartom.
 pub struct Chartom;

@@ -3,6 +3,7 @@
 
 use super::fields::{Grades, JustificationGrade};
 use crate::bench::kit::grades::cycle;
+use crate::grade::resolve::vote_field;
 
 impl Grades {
     /// CHARTOM: the justification grade.
@@ -13,5 +14,16 @@ impl Grades {
     /// CHARTOM `x`: cycle the FACT grade override.
     pub fn cycle_fact(&mut self) {
         self.fact_correct = cycle(self.fact_correct);
+    }
+}
+
+impl Grades {
+    /// Several reviewers' grades of one response, each field voted among those who set
+    /// it (docs/stats.md).
+    pub fn majority(graders: &[(&Grades, usize)], tied: &std::cell::Cell<bool>) -> Grades {
+        Grades {
+            fact_correct: vote_field(graders, |g| g.fact_correct.as_ref(), tied),
+            justification: vote_field(graders, |g| g.justification.as_ref(), tied),
+        }
     }
 }

@@ -2,14 +2,16 @@
 //! error per model, chart type and version; justification grades; one entry per chart
 //! with its recomputed HMI; the charts whose answer key the human answers put in doubt.
 
+use crate::bench::Items;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use super::grade::{self, hmi_from_fact};
+use crate::bench::Item;
+use crate::bench::chartom::fields::JustificationGrade;
 use crate::bench::kit::sums::{Merge, ResolutionCounts, slot};
 use crate::grade::ratio;
-use crate::model::{Item, JustificationGrade};
 use crate::store::Store;
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]

@@ -2,8 +2,8 @@
 //! not and the penalty present or absent, by the reviewers and, as one more rater, by
 //! the LLM judge.
 
+use crate::bench::chartom_qa::fields::JudgeBonus;
 use crate::bench::kit::agree::{ItemRatings, Variable};
-use crate::model::JudgeBonus;
 
 use super::super::Benchmark::ChartomQa;
 

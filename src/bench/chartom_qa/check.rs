@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::bench::chartom_qa::fields::JudgeBonus;
 use crate::bench::kit::check::{BenchInfo, Ctx, describe, index_in, join};
-use crate::model::JudgeBonus;
 use crate::sanitize::quote;
 
 const DIMENSIONS: [&str; 4] = ["belief", "intention", "emotion", "desire"];
@@ -96,7 +96,7 @@ pub(crate) fn item(
                        f: &str,
                        bonus_key: &str,
                        penalty_key: &str| {
-        let judge = crate::model::Judge {
+        let judge = crate::bench::chartom_qa::fields::Judge {
             bonus: judge_obj.get(bonus_key).cloned(),
             penalty: judge_obj.get(penalty_key).cloned(),
         };

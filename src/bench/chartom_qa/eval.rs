@@ -8,7 +8,9 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::model::{Context, FieldError, Item, Judge, Response, parse_with_path};
+use crate::bench::chartom_qa::fields::{Context, Judge};
+use crate::bench::{Item, Response};
+use crate::model::{FieldError, parse_with_path};
 
 /// The model name given to the single response of a CharToM-QA evaluation line that
 /// does not name its model.

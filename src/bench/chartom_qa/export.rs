@@ -3,8 +3,9 @@
 use serde_json::Value;
 
 use super::grade;
+use crate::bench::Item;
+use crate::bench::chartom_qa::fields::JudgeBonus;
 use crate::bench::kit::row::Row;
-use crate::model::{Item, JudgeBonus};
 
 /// Fill `row` with `model`'s response to `it`.
 pub(crate) fn fill(row: &mut Row, it: &Item, model: &str) {

@@ -8,7 +8,7 @@
 //! - Judge: a `bonus` that is not a list of numbers (the script's `"Null"`) is counted as
 //!   unparsable and left out of the BPC (the original script counts it as 3 hits); the
 //!   response still counts for the PR. A penalty counts when its text does not contain
-//!   `None` ([`crate::model::Judge::penalty_text`]).
+//!   `None` ([`crate::bench::chartom_qa::fields::Judge::penalty_text`]).
 //! - Human: the BPC counts only responses whose resolved grades set `bonus`, and the PR
 //!   only responses whose resolved grades set `penalty` (each its own denominator): a
 //!   field the reviewers left unset is not graded, never read as "no point covered" or
@@ -16,9 +16,11 @@
 
 use serde::Serialize;
 
+use crate::bench::chartom_qa::fields::JudgeBonus;
+use crate::bench::resolve::resolve_response;
+use crate::bench::{Item, Response, ResponseGrades};
 use crate::grade::ratio;
-use crate::grade::resolve::{Resolved, resolve_response};
-use crate::model::{Item, JudgeBonus, Response, ResponseGrades};
+use crate::grade::resolve::Resolved;
 
 /// Sums from which BPC and PR are computed; add responses, merge partial sums.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]

@@ -14,10 +14,11 @@ pub(crate) mod stats_text;
 use serde_json::{Map, Value};
 
 use crate::bench::Facet;
+use crate::bench::chartom_qa::fields::JudgeBonus;
 use crate::bench::disagree::sorted;
 use crate::bench::kit::check::{BenchInfo, Ctx};
 use crate::bench::kit::row::Row;
-use crate::model::{Item, JudgeBonus, Response, ResponseGrades};
+use crate::bench::{Item, Response, ResponseGrades};
 
 /// The rules of ChartomQa.
 pub struct ChartomQa;

@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::grade::{self, BpcPr};
+use crate::bench::Item;
 use crate::bench::kit::sums::{Merge, ResolutionCounts, slot};
 use crate::grade::ratio;
-use crate::model::Item;
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct QaStats {

@@ -1,8 +1,8 @@
 //! C-VQA's variables in `verdict agree` (docs/teams.md): the question verification
 //! verdicts, one unit per item.
 
+use crate::bench::cvqa::fields::{CvqaReason, CvqaStatus};
 use crate::bench::kit::agree::{ItemRatings, Variable};
-use crate::model::{CvqaReason, CvqaStatus};
 
 use super::super::Benchmark::Cvqa;
 

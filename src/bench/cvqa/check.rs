@@ -2,9 +2,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::bench::chartom::import::parse_question;
+use crate::bench::cvqa::fields::{CvqaReason, CvqaStatus};
 use crate::bench::kit::check::{BenchInfo, Ctx, join};
-use crate::model::{CvqaReason, CvqaStatus};
+use crate::bench::kit::question::parse_question;
 use crate::sanitize::quote;
 
 const CVQA_GROUPS: [&str; 9] = [

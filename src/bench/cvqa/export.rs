@@ -1,8 +1,8 @@
 //! The C-VQA columns of `verdict export` (see [`Row`]).
 
 use super::grade;
+use crate::bench::Item;
 use crate::bench::kit::row::Row;
-use crate::model::Item;
 
 /// Fill `row` with `model`'s response to `it`.
 pub(crate) fn fill(row: &mut Row, it: &Item, model: &str) {

@@ -23,8 +23,11 @@
 
 use serde::Serialize;
 
-use crate::grade::resolve::{Resolved, Verification, resolve_response, resolve_verification};
-use crate::model::{CvqaStatus, Item, ResponseGrades};
+use crate::bench::cvqa::fields::CvqaStatus;
+use crate::bench::cvqa::resolve::{Verification, resolve_verification};
+use crate::bench::resolve::resolve_response;
+use crate::bench::{Item, ResponseGrades};
+use crate::grade::resolve::Resolved;
 
 /// Which answer extraction applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

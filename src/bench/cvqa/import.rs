@@ -22,6 +22,7 @@ use serde::Serialize;
 
 use crate::import::{ImagePaths, ImportError, LineCounter, norm_column, read_file, strip_bom};
 
+pub mod command;
 mod files;
 pub use files::*;
 

@@ -7,6 +7,7 @@ pub mod export;
 pub mod fields;
 pub mod grade;
 pub mod import;
+pub mod resolve;
 pub mod review;
 pub mod stats;
 pub(crate) mod stats_text;
@@ -17,7 +18,7 @@ use crate::bench::Facet;
 use crate::bench::disagree::AutoGrades;
 use crate::bench::kit::check::{BenchInfo, Ctx};
 use crate::bench::kit::row::Row;
-use crate::model::{Item, Review};
+use crate::bench::{Item, Review};
 
 /// The rules of Cvqa.
 pub struct Cvqa;

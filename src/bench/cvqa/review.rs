@@ -3,8 +3,14 @@
 
 use super::fields::{CvqaReason, CvqaStatus, Grades, Verification};
 use crate::bench::kit::grades::cycle;
+use crate::grade::resolve::vote_field;
 
 impl Verification {
+    /// Does it say anything?
+    pub fn is_empty(&self) -> bool {
+        *self == Verification::default()
+    }
+
     /// C-VQA accept: the generated question is about the image and its answer is right.
     pub fn accept(&mut self) {
         self.status = Some(CvqaStatus::Accept);
@@ -72,5 +78,20 @@ impl Grades {
     /// C-VQA `2`: cycle the counterfactual answer's grade override.
     pub fn cycle_counterfactual(&mut self) {
         self.counterfactual_correct = cycle(self.counterfactual_correct);
+    }
+}
+
+impl Grades {
+    /// Several reviewers' overrides of one response, each field voted among those who set
+    /// it (docs/stats.md).
+    pub fn majority(graders: &[(&Grades, usize)], tied: &std::cell::Cell<bool>) -> Grades {
+        Grades {
+            original_correct: vote_field(graders, |g| g.original_correct.as_ref(), tied),
+            counterfactual_correct: vote_field(
+                graders,
+                |g| g.counterfactual_correct.as_ref(),
+                tied,
+            ),
+        }
     }
 }

@@ -7,10 +7,11 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::grade;
+use crate::bench::Item;
+use crate::bench::cvqa::fields::CvqaStatus;
+use crate::bench::cvqa::resolve::resolve_verification;
 use crate::bench::kit::sums::{Merge, ResolutionCounts, slot};
 use crate::grade::ratio;
-use crate::grade::resolve::resolve_verification;
-use crate::model::{CvqaStatus, Item};
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct CvqaStats {

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::bench::kit::check::{BenchInfo, Ctx};
 use crate::bench::kit::row::Row;
-use crate::model::{Item, Review};
+use crate::bench::{Item, Review};
 
 /// The rules of any other benchmark.
 pub struct Generic;

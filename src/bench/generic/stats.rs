@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::bench::Item;
 use crate::bench::kit::sums::{Merge, ResolutionCounts};
-use crate::grade::resolve::{resolve_response, resolve_verdict};
-use crate::model::Item;
+use crate::bench::resolve::{resolve_response, resolve_verdict};
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct OtherStats {

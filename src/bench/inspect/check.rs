@@ -32,6 +32,9 @@ pub(crate) fn check_line(c: &mut Ctx, obj: &Map<String, Value>) {
     }
     if let Some(Value::Object(reviews)) = obj.get("reviews") {
         for (name, r) in reviews {
+            if let Some(s) = &s {
+                check_scorers(c, s, name, r);
+            }
             if r.get("verdict").and_then(Value::as_str) == Some(Verdict::AmbiguousTarget.name())
                 && r.get("note")
                     .and_then(Value::as_str)
@@ -52,6 +55,64 @@ pub(crate) fn check_line(c: &mut Ctx, obj: &Map<String, Value>) {
                     ),
                 );
             }
+        }
+    }
+}
+
+/// `scorers` of a review: verdicts on scorers other than the headline one, each on a
+/// scorer the sample has, each one of the three, an `ambiguous-target` with a note.
+fn check_scorers(c: &mut Ctx, s: &Sample, who: &str, r: &Value) {
+    let Some(scorers) = r.get("scorers") else {
+        return;
+    };
+    let f = format!("reviews.{who}.scorers");
+    let Some(scorers) = scorers.as_object() else {
+        c.error(
+            &f,
+            "not an object of scorer name → verdict: a save refuses it".to_string(),
+        );
+        return;
+    };
+    for (name, v) in scorers {
+        let f = format!("{f}.{name}");
+        if *name == s.headline {
+            c.error(
+                &f,
+                format!(
+                    "{name:?} is the headline scorer: its verdict is the review's own `verdict` (a save refuses this)"
+                ),
+            );
+        } else if !s.scores.iter().any(|x| x.name == *name) {
+            c.error(
+                &f,
+                format!(
+                    "the sample has no score of scorer {name:?} (scorers: {}): a save refuses this verdict",
+                    s.scores
+                        .iter()
+                        .map(|x| format!("{:?}", x.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
+        match v.get("verdict") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(x)) if Verdict::parse(x).is_some() => {
+                if x == Verdict::AmbiguousTarget.name()
+                    && v.get("note")
+                        .and_then(Value::as_str)
+                        .is_none_or(|n| n.trim().is_empty())
+                {
+                    c.warn(
+                        &format!("{f}.note"),
+                        "an ambiguous-target verdict without a note: the score edit's reason should say what is wrong with the target".to_string(),
+                    );
+                }
+            }
+            Some(x) => c.error(
+                &format!("{f}.verdict"),
+                format!("a verdict on a scorer is correct, incorrect or ambiguous-target, not {x}"),
+            ),
         }
     }
 }

@@ -31,6 +31,13 @@ pub struct Edit {
 /// numbers, `yes`/`true` 1, `no`/`false` 0, numeric strings; `None` for what it warns on
 /// (lists, objects, other strings: it counts them 0) and for `null`.
 pub fn to_float(v: &Value) -> Option<f64> {
+    if let Some(t) = super::nonfinite::token(v) {
+        return Some(match t {
+            "NaN" => f64::NAN,
+            "Infinity" => f64::INFINITY,
+            _ => f64::NEG_INFINITY,
+        });
+    }
     match v {
         Value::Number(n) => n.as_f64(),
         Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
@@ -52,8 +59,11 @@ pub fn to_float(v: &Value) -> Option<f64> {
 /// string (and by default), 1/0 for a number, true/false for a boolean.
 fn value_for(v: Verdict, current: Option<&Value>) -> Value {
     let good = v == Verdict::Correct;
+    // (NaN or Infinity: a float)
+    let number = current.is_some_and(|c| super::nonfinite::token(c).is_some());
     match current {
         Some(Value::Number(_)) => json!(if good { 1 } else { 0 }),
+        _ if number => json!(if good { 1 } else { 0 }),
         Some(Value::Bool(_)) => json!(good),
         _ => json!(if good { "C" } else { "I" }),
     }
@@ -67,6 +77,10 @@ pub fn pointer_escape(s: &str) -> String {
 /// A float as pydantic writes one: the shortest digits that read back, never in
 /// exponent form, and `.0` on whole numbers.
 pub fn float(x: f64) -> Value {
+    if !x.is_finite() {
+        // written back bare, as Python's json writes it
+        return super::nonfinite::value(x);
+    }
     let text = if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e16 {
         format!("{x:.1}")
     } else {
@@ -240,6 +254,10 @@ fn reduce(reducer: &str, xs: &[f64]) -> Option<f64> {
     if xs.is_empty() {
         return None;
     }
+    if xs.iter().any(|x| x.is_nan()) && matches!(reducer, "mean" | "median" | "max") {
+        // numpy's mean and median give NaN (the sample is unscored)
+        return Some(f64::NAN);
+    }
     match reducer {
         "mean" => Some(xs.iter().sum::<f64>() / xs.len() as f64),
         "max" => xs.iter().copied().reduce(f64::max),
@@ -320,6 +338,8 @@ pub fn recompute(
         return skipped;
     }
     let reduced: Vec<f64> = reduced.into_iter().flatten().collect();
+    // A sample reduced to NaN is unscored: left out of the metrics, counted apart.
+    let scored: Vec<f64> = reduced.iter().copied().filter(|x| !x.is_nan()).collect();
     if let Some(list) = reductions.and_then(Value::as_array_mut)
         && let Some(r) = list
             .iter_mut()
@@ -343,6 +363,10 @@ pub fn recompute(
             .iter_mut()
             .filter(|s| s.get("name").and_then(Value::as_str) == Some(scorer))
         {
+            if s.get("scored_samples").is_some_and(Value::is_number) {
+                s["scored_samples"] = json!(scored.len());
+                s["unscored_samples"] = json!(reduced.len() - scored.len());
+            }
             let Some(metrics) = s.get_mut("metrics").and_then(Value::as_object_mut) else {
                 continue;
             };
@@ -350,7 +374,7 @@ pub fn recompute(
                 let plain = m
                     .get("params")
                     .is_none_or(|p| p.as_object().is_none_or(Map::is_empty));
-                match metric(name, &reduced).filter(|_| plain) {
+                match metric(name, &scored).filter(|_| plain) {
                     Some(x) => m["value"] = float(x),
                     None => skipped.push(name.clone()),
                 }

@@ -13,7 +13,10 @@
 
 pub(crate) mod check;
 pub mod edit;
+pub mod fields;
 pub mod log;
+pub mod nonfinite;
+pub mod review;
 pub mod sample;
 pub mod spec;
 pub mod stats;
@@ -22,6 +25,10 @@ pub mod zip;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_nan;
+#[cfg(test)]
+mod tests_scorers;
 
 /// The key of a line made from a sample (`log::line_of`): what it holds of the sample.
 pub const LINE_KEY: &str = "inspect_sample";

@@ -8,7 +8,8 @@ use super::{LINE_KEY, Verdict};
 use crate::bench::Layout;
 use crate::bench::kit::check::{BenchInfo, Ctx};
 use crate::bench::kit::row::Row;
-use crate::model::{FieldError, Item, Response, Review, parse_with_path};
+use crate::bench::{Item, Response, Review};
+use crate::model::{FieldError, parse_with_path};
 
 /// The rules of Inspect samples.
 pub struct Inspect;
@@ -90,8 +91,9 @@ impl crate::bench::Spec for Inspect {
         }
     }
 
+    /// Done with a verdict on any of its scorers (the headline's, or `scorers.<name>`).
     fn item_verdict(&self) -> Option<fn(&Review) -> bool> {
-        Some(|r| r.verdict.is_some())
+        Some(|r| r.verdict.is_some() || r.inspect.scorers.values().any(|s| s.verdict.is_some()))
     }
 
     fn verdicts(&self) -> [&'static str; 3] {
@@ -101,7 +103,7 @@ impl crate::bench::Spec for Inspect {
     /// Wrong after review: the verdict that counts is `incorrect`, or nobody reviewed it
     /// and the headline score is 0.
     fn model_wrong(&self, item: &Item, _model: &str) -> bool {
-        let v = crate::grade::resolve::resolve_verdict(&item.reviews).value;
+        let v = crate::bench::resolve::resolve_verdict(&item.reviews).value;
         match v.as_deref().and_then(Verdict::parse) {
             Some(v) => v == Verdict::Incorrect,
             None => sample(item)

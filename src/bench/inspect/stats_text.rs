@@ -5,8 +5,14 @@ use std::fmt::Write as _;
 use super::stats::InspectStats;
 use crate::bench::kit::text::{clean, table};
 
+/// 4 decimals; a value that is not finite as Inspect writes it (`Infinity`, `NaN`).
 fn four(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".into(), |v| format!("{v:.4}"))
+    match x {
+        None => "-".into(),
+        Some(v) if v.is_nan() => "NaN".into(),
+        Some(v) if v.is_infinite() => if v > 0.0 { "Infinity" } else { "-Infinity" }.into(),
+        Some(v) => format!("{v:.4}"),
+    }
 }
 
 pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
@@ -20,7 +26,7 @@ pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
     }
     let _ = writeln!(
         o,
-        "\nInspect AI log{}: {} samples, {} items (samples × epochs); verdicts on scorer {}",
+        "\nInspect AI log{}: {} samples, {} items (samples × epochs); headline scorer {}",
         if about.is_empty() {
             String::new()
         } else {
@@ -36,11 +42,14 @@ pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
             rows.push(vec![
                 clean(scorer),
                 clean(m),
-                four(v.as_f64()),
-                if *scorer == x.scorer && (m == "accuracy" || m == "mean") {
-                    four(x.corrected_accuracy)
-                } else {
-                    "not corrected".into()
+                // (a value that is not a finite number as the log writes it: `Infinity`)
+                match v.as_f64() {
+                    Some(x) => four(Some(x)),
+                    None => clean(&super::sample::value_text(v)),
+                },
+                match x.scorers.get(scorer) {
+                    Some(f) if m == "accuracy" || m == "mean" => four(f.corrected_accuracy),
+                    _ => "not corrected".into(),
                 },
             ]);
         }
@@ -52,25 +61,34 @@ pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
             &rows,
         );
     }
-    let verdicts = x
-        .verdicts
+    // The headline scorer first, then every other scorer with a verdict on it.
+    let others = x
+        .scorers
         .iter()
-        .map(|(k, n)| format!("{} {n}", clean(k)))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let _ = writeln!(
-        o,
-        "{}: accuracy as scored {}, in the log now {}, corrected {}; {} of {} items reviewed ({})",
-        clean(&x.scorer),
-        four(x.scorer_accuracy),
-        four(x.log_accuracy),
-        four(x.corrected_accuracy),
-        x.reviewed,
-        x.items,
-        if verdicts.is_empty() {
-            "none".into()
-        } else {
-            verdicts
-        }
-    );
+        .filter(|(name, f)| **name != x.scorer && f.reviewed > 0);
+    let head = x.scorers.get(&x.scorer).map(|f| (&x.scorer, f));
+    for (name, f) in head.into_iter().chain(others) {
+        let verdicts = f
+            .verdicts
+            .iter()
+            .map(|(k, n)| format!("{} {n}", clean(k)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = writeln!(
+            o,
+            "{}{}: accuracy as scored {}, in the log now {}, corrected {}; {} of {} items reviewed on it ({})",
+            clean(name),
+            if *name == x.scorer { " (headline)" } else { "" },
+            four(f.scorer_accuracy),
+            four(f.log_accuracy),
+            four(f.corrected_accuracy),
+            f.reviewed,
+            x.items,
+            if verdicts.is_empty() {
+                "none".into()
+            } else {
+                verdicts
+            }
+        );
+    }
 }

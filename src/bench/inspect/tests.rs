@@ -7,16 +7,16 @@ use serde_json::{Value, json};
 
 use super::log::{self, write_to_vec};
 use super::zip::{self, Archive};
-use crate::model::Item;
+use crate::bench::Item;
 use crate::store::container::Opened;
 
-fn fixture(name: &str) -> PathBuf {
+pub(super) fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/real-logs/inspect/logs")
         .join(name)
 }
 
-fn open(name: &str) -> (Vec<u8>, Opened) {
+pub(super) fn open(name: &str) -> (Vec<u8>, Opened) {
     let bytes = std::fs::read(fixture(name)).unwrap();
     let o = log::sniff(&fixture(name), &bytes)
         .expect("an Inspect log")
@@ -24,7 +24,7 @@ fn open(name: &str) -> (Vec<u8>, Opened) {
     (bytes, o)
 }
 
-fn lines(o: &Opened) -> Vec<String> {
+pub(super) fn lines(o: &Opened) -> Vec<String> {
     String::from_utf8(o.lines.clone())
         .unwrap()
         .lines()
@@ -32,7 +32,7 @@ fn lines(o: &Opened) -> Vec<String> {
         .collect()
 }
 
-fn items(o: &Opened) -> Vec<Item> {
+pub(super) fn items(o: &Opened) -> Vec<Item> {
     lines(o).iter().map(|l| Item::parse(l).unwrap()).collect()
 }
 
@@ -107,7 +107,7 @@ fn empty_zip() -> Vec<u8> {
 }
 
 /// A `.json` log with its samples written by hand.
-fn json_log(samples: Value) -> Vec<u8> {
+pub(super) fn json_log(samples: Value) -> Vec<u8> {
     let doc = json!({
         "version": 2,
         "status": "success",
@@ -149,14 +149,18 @@ fn odd_samples_read_numeric_values_missing_scores_and_odd_ids() {
     }
     assert_eq!(its[1].id.as_deref(), Some("a\nb\u{202e} (epoch 3)"));
     assert!(super::spec::sample(&its[1]).unwrap().scores.is_empty());
+    // (shown as Inspect wrote it)
     assert_eq!(
         super::spec::sample(&its[2]).unwrap().scores[0].value,
-        Value::Null
+        json!("NaN")
     );
 }
 
 /// The lines of `o` with `reviews` set on the item `id` (as the store splices them).
-fn graded(o: &Opened, reviews: &[(&str, Value)]) -> impl Fn(usize) -> Option<String> + use<> {
+pub(super) fn graded(
+    o: &Opened,
+    reviews: &[(&str, Value)],
+) -> impl Fn(usize) -> Option<String> + use<> {
     let mut ls = lines(o);
     for (id, r) in reviews {
         let k = ls
@@ -170,12 +174,18 @@ fn graded(o: &Opened, reviews: &[(&str, Value)]) -> impl Fn(usize) -> Option<Str
     move |i| ls.get(i).cloned()
 }
 
-fn entry(bytes: &[u8], name: &str) -> Value {
+/// An entry's text as written (bare `NaN` kept).
+pub(super) fn entry_text(bytes: &[u8], name: &str) -> String {
+    let a = Archive::read(bytes).unwrap();
+    String::from_utf8(zip::read(bytes, a.entry(name).unwrap()).unwrap()).unwrap()
+}
+
+pub(super) fn entry(bytes: &[u8], name: &str) -> Value {
     let a = Archive::read(bytes).unwrap();
     serde_json::from_slice(&zip::read(bytes, a.entry(name).unwrap()).unwrap()).unwrap()
 }
 
-fn raw_record<'a>(bytes: &'a [u8], name: &str) -> &'a [u8] {
+pub(super) fn raw_record<'a>(bytes: &'a [u8], name: &str) -> &'a [u8] {
     let a = Archive::read(bytes).unwrap();
     &bytes[a.entry(name).unwrap().record.clone()]
 }

@@ -4,8 +4,8 @@
 
 use indexmap::{IndexMap, IndexSet};
 
+use crate::bench::item::{Item, Review};
 use crate::bench::kit::benchmark::Benchmark;
-use crate::model::{Item, Review};
 
 /// (item index, model or "", bonus point or 0)
 pub(crate) type UnitKey = (usize, String, u32);

@@ -21,6 +21,16 @@ pub enum Benchmark {
 }
 
 impl Benchmark {
+    /// Every benchmark, in the enum's order.
+    pub const ALL: [Benchmark; 6] = [
+        Benchmark::Chartom,
+        Benchmark::ChartomQa,
+        Benchmark::Cvqa,
+        Benchmark::LmEval,
+        Benchmark::Inspect,
+        Benchmark::Other,
+    ];
+
     pub fn from_name(s: Option<&str>) -> Benchmark {
         match s {
             Some("chartom") => Benchmark::Chartom,

@@ -6,6 +6,7 @@
 //! - [`benchmark`]: the `Benchmark` names.
 //! - [`check`]: what a benchmark's checks report through (`Ctx`, `Problem`, `BenchInfo`).
 //! - [`grades`]: the overrides' cycle the grading operations share.
+//! - [`question`]: a multiple-choice question's text and options, read from its text.
 //! - [`row`]: the `verdict export` row a benchmark fills its columns of.
 //! - [`agree`]: a categorical variable a benchmark rates for `verdict agree`.
 //! - [`sums`]: partial sums of `verdict stats` and the count of human verdicts used.
@@ -15,6 +16,7 @@ pub mod agree;
 pub mod benchmark;
 pub mod check;
 pub mod grades;
+pub mod question;
 pub mod row;
 pub mod sums;
 pub mod text;

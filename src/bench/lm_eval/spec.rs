@@ -8,7 +8,8 @@ use super::{Verdict, is_sample};
 use crate::bench::Layout;
 use crate::bench::kit::check::{BenchInfo, Ctx};
 use crate::bench::kit::row::Row;
-use crate::model::{FieldError, Item, Response, Review, parse_with_path};
+use crate::bench::{Item, Response, Review};
+use crate::model::{FieldError, parse_with_path};
 
 /// The model of a sample until its file names it ([`name_from_file`]).
 pub const UNNAMED_MODEL: &str = "model";
@@ -76,7 +77,7 @@ impl crate::bench::Spec for LmEval {
     /// Wrong after review: the verdict that counts is `incorrect`, or nobody reviewed it
     /// and the harness scored it 0.
     fn model_wrong(&self, item: &Item, _model: &str) -> bool {
-        let v = crate::grade::resolve::resolve_verdict(&item.reviews).value;
+        let v = crate::bench::resolve::resolve_verdict(&item.reviews).value;
         match v.as_deref().and_then(Verdict::parse) {
             Some(v) => v == Verdict::Incorrect,
             None => sample(item)

@@ -16,9 +16,9 @@ use serde_json::Value;
 use super::Verdict;
 use super::sample::{Agg, MetricValue, Sample};
 use crate::bench::FileInfo;
+use crate::bench::Item;
 use crate::bench::kit::sums::ResolutionCounts;
-use crate::grade::resolve::{resolve_response, resolve_verdict};
-use crate::model::Item;
+use crate::bench::resolve::{resolve_response, resolve_verdict};
 
 /// The figures of the samples in a file (`benchmarks."lm-eval"` in `verdict stats
 /// --json`).
@@ -53,6 +53,12 @@ pub struct FilterStats {
     /// a number or `"N/A"`), when the file is beside the samples.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub reported: BTreeMap<String, Value>,
+    /// The figures verdict does not work out from the samples and gives as the results
+    /// file has them: a metric's name for its figure in `harness` (an aggregation
+    /// verdict does not recompute: `f1`, `bleu`, a task's own), `<metric>_stderr` for
+    /// its standard error in `stderr` (a perplexity's bootstrap).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub from_results_file: Vec<String>,
     /// Metrics whose figure from the samples differs from the reported one at the
     /// harness's 4 decimals (the samples file was changed, or is not the run's).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -302,8 +308,24 @@ impl Sums {
                             stats.differs.push(m.clone());
                         }
                     }
-                    if let Some(e) = s.stderr() {
-                        stats.stderr.insert(m.clone(), e);
+                    if s.value().is_none()
+                        && let Some(r) = stats.reported.get(m).and_then(Value::as_f64)
+                    {
+                        stats.harness.insert(m.clone(), r);
+                        stats.from_results_file.push(m.clone());
+                    }
+                    match s.stderr() {
+                        Some(e) => {
+                            stats.stderr.insert(m.clone(), e);
+                        }
+                        None if s.agg != Agg::Mean => {
+                            let k = format!("{m}_stderr");
+                            if let Some(r) = stats.reported.get(&k).and_then(Value::as_f64) {
+                                stats.stderr.insert(m.clone(), r);
+                                stats.from_results_file.push(k);
+                            }
+                        }
+                        None => {}
                     }
                     if f.metric.as_deref() != Some(m.as_str()) {
                         stats.not_corrected.push(m.clone());

@@ -135,3 +135,57 @@ fn rolling_metrics_are_weighted_and_never_corrected() {
     assert_eq!(f.reviewed, 3);
     assert!(f.stderr.is_empty(), "the harness has none: N/A");
 }
+
+/// A figure verdict does not work out from the samples (an aggregation it does not
+/// recompute, such as `f1`; a perplexity's bootstrap stderr) is reported from the run's
+/// results file, and marked so, in `--json` and in the text.
+#[test]
+fn figures_not_from_the_samples_are_the_results_files_and_marked() {
+    let mut s = Sums {
+        run: Some(crate::bench::lm_eval::run::Run {
+            task: "t".into(),
+            results_file: Some("results_x.json".into()),
+            reported: [(
+                "none".to_string(),
+                [
+                    ("f1".to_string(), serde_json::json!(0.8125)),
+                    ("f1_stderr".to_string(), serde_json::json!("N/A")),
+                    ("perplexity".to_string(), serde_json::json!(7.3891)),
+                    ("perplexity_stderr".to_string(), serde_json::json!(3.25)),
+                ]
+                .into_iter()
+                .collect(),
+            )]
+            .into_iter()
+            .collect(),
+            ..Default::default()
+        }),
+        ..Sums::default()
+    };
+    s.add(&sample("none", "f1", 1.0), None);
+    s.add(&sample("none", "f1", 0.0), None);
+    s.add(&sample("none", "perplexity", -2.0), None);
+    s.add(&sample("none", "perplexity", -2.0), None);
+    let x = s.finish().unwrap();
+    let f = &x.filters["none"];
+    assert_eq!(f.aggregation["f1"], "f1");
+    assert_eq!(f.harness["f1"], 0.8125);
+    assert_eq!(f.stderr.get("f1"), None, "N/A stays absent");
+    assert_eq!(f.harness["perplexity"], 2.0f64.exp());
+    assert_eq!(f.stderr["perplexity"], 3.25);
+    assert_eq!(f.from_results_file, ["f1", "perplexity_stderr"]);
+    let mut text = String::new();
+    crate::bench::lm_eval::stats_text::render(&Some(x), &mut text);
+    let row = |m: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(m))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_string()
+    };
+    assert!(row("f1").contains("0.8125 (results)"), "{text}");
+    assert!(row("perplexity").contains("3.2500 (results)"), "{text}");
+    assert!(
+        text.contains("(results): not worked out from the samples"),
+        "{text}"
+    );
+}

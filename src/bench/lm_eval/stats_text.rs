@@ -29,12 +29,24 @@ fn rows(name: &str, f: &FilterStats, with_results: bool) -> Vec<Vec<String>> {
         .keys()
         .map(|m| {
             let is_corrected = f.metric.as_deref() == Some(m.as_str());
+            // (a figure taken from the results file says so)
+            let from = |k: &str| {
+                if f.from_results_file.iter().any(|x| x == k) {
+                    " (results)"
+                } else {
+                    ""
+                }
+            };
             let mut row = vec![
                 clean(name),
                 clean(m),
                 f.samples.to_string(),
-                four(f.harness.get(m).copied()),
-                four(f.stderr.get(m).copied()),
+                format!("{}{}", four(f.harness.get(m).copied()), from(m)),
+                format!(
+                    "{}{}",
+                    four(f.stderr.get(m).copied()),
+                    from(&format!("{m}_stderr"))
+                ),
             ];
             if with_results {
                 let mark = if f.differs.contains(m) {
@@ -111,6 +123,12 @@ pub(crate) fn render(stats: &Option<LmEvalStats>, o: &mut String) {
                 "  no results file of this run beside the samples: a perplexity's bootstrap stderr is not shown"
             );
         }
+    }
+    if x.filters.values().any(|f| !f.from_results_file.is_empty()) {
+        let _ = writeln!(
+            o,
+            "  (results): not worked out from the samples (an aggregation verdict does not recompute,\n    a perplexity's bootstrap stderr): the results file's figure"
+        );
     }
     if x.filters.values().any(|f| !f.differs.is_empty()) {
         let _ = writeln!(

@@ -43,7 +43,7 @@ fn verdicts_round_trip_and_score() {
 
 #[test]
 fn a_sample_line_is_read_as_an_lm_eval_item_and_other_lines_are_not() {
-    use crate::model::{Benchmark, Item};
+    use crate::bench::{Benchmark, Item};
     let line = r#"{"doc_id": 3, "arguments": {"gen_args_0": {"arg_0": "Q?", "arg_1": {}}}, "resps": [["x 7"]], "filtered_resps": ["7"], "filter": "strict-match", "target": "7", "metrics": ["exact_match"], "exact_match": 1.0}"#;
     let mut it = Item::parse(line).unwrap();
     assert_eq!(it.benchmark(), Benchmark::LmEval);

@@ -58,8 +58,11 @@ pub fn render(r: &AgreementReport) -> String {
     if let Some(j) = &r.judge {
         let _ = writeln!(
             o,
-            "\nCharToM-QA: human reviewers vs the LLM judge ({}): {} judged responses, {} with an unparsable bonus (their bonus points left out for the judge)",
-            j.judge, j.responses, j.unparsable_bonus
+            "\n{}: human reviewers vs the LLM judge ({}): {} judged responses, {} with an unparsable bonus (their bonus points left out for the judge)",
+            j.benchmark.title(),
+            j.judge,
+            j.responses,
+            j.unparsable_bonus
         );
         for f in &j.fields {
             o.push('\n');

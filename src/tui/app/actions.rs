@@ -71,9 +71,10 @@ impl State {
             Action::Undo => self.undo(fx),
             Action::Redo => self.redo(fx),
             Action::Note => {
+                // (a view may keep notes per graded part: `View::note`)
                 let note = self
                     .my_review(self.pos)
-                    .and_then(|r| r.note)
+                    .and_then(|r| crate::tui::views::current(self).note(self, &r))
                     .unwrap_or_default();
                 self.mode = Mode::Note(TextEdit::new(&note, true));
             }
@@ -174,7 +175,7 @@ impl State {
                     }
                     return;
                 }
-                let page = rows.saturating_sub(1).max(1);
+                let page = usize::from(rows.saturating_sub(1).max(1));
                 self.aside_scroll = if action == Action::ContextDown {
                     self.aside_scroll.saturating_add(page).min(max)
                 } else {
@@ -195,10 +196,16 @@ impl State {
             | Action::Fix
             | Action::Reject
             | Action::OriginalOverride
-            | Action::CounterfactualOverride => {
+            | Action::CounterfactualOverride
+            | Action::NextScorer => {
                 crate::tui::views::current(self).act(self, action, fx);
             }
             Action::Pass | Action::Fail | Action::Unsure => {
+                // A view whose verdict is on a part of the item it lets the reviewer
+                // choose records it itself.
+                if crate::tui::views::current(self).act(self, action, fx) {
+                    return;
+                }
                 // The value each of the three verdict keys writes is the benchmark's.
                 let slot = match action {
                     Action::Pass => 0,
@@ -207,7 +214,7 @@ impl State {
                 };
                 let b = self
                     .item()
-                    .map_or(crate::model::Benchmark::Other, |it| it.benchmark());
+                    .map_or(crate::bench::Benchmark::Other, |it| it.benchmark());
                 let v = crate::bench::spec(b).verdicts()[slot];
                 if self.change_review(fx, |r, _| review::set_verdict(r, v)) {
                     self.advance_after_grade(fx);

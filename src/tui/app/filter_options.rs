@@ -1,7 +1,8 @@
 //! The filter menu's rows: the kinds of filter and the options of each.
 
-use crate::model::{Benchmark, CvqaStatus};
-use crate::tui::facts::{Index, Kind};
+use crate::bench::{Benchmark, Facet};
+use crate::tui::facts::{Index, Kind, ReviewStatus};
+use crate::tui::views;
 
 /// The filters that are on: options of one group combine with OR, groups with AND.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -48,15 +49,13 @@ pub enum FilterGroup {
     Progress,
     Skipped,
     ModelWrong,
-    SuspectKey,
+    /// A flag facet of the items' benchmarks (`views::is_flag`).
+    Flag(Facet),
     Agreement,
     Verification,
     Benchmark,
-    ChartType,
-    Version,
-    Dimension,
-    Group,
-    LmEvalFilter,
+    /// A facet with values (`bench::Facet`), one group per facet in the registry's order.
+    Facet(Facet),
     Model,
     Reviewer,
 }
@@ -70,23 +69,20 @@ pub enum FilterOption {
     Skipped,
     /// The answer of one of the chosen models (any model when none is chosen) is wrong.
     ModelWrong,
-    /// CHARTOM: the answer key is far from the human answers.
-    SuspectKey,
+    /// A flag facet of the items' benchmarks (`views::is_flag`: CHARTOM's suspect answer
+    /// key).
+    Flag(Facet),
     /// Reviewers disagree, or a human disagrees with the LLM judge; not adjudicated.
     Disagreement,
     /// Reviewers disagree and no verdict is final.
     NeedsAdjudication,
     /// A verdict is marked final.
     Adjudicated,
-    /// C-VQA verification status.
-    Status(CvqaStatus),
+    /// A verification status a reviewer gave (`views::review_status`).
+    Status(ReviewStatus),
     Benchmark(Benchmark),
-    ChartType(String),
-    Version(String),
-    Dimension(String),
-    Group(String),
-    /// lm-eval: the sample's filter.
-    LmEvalFilter(String),
+    /// A value of a facet of the items' benchmarks (CHARTOM's chart type, ...).
+    Facet(Facet, String),
     Model(String),
     Reviewer(String),
 }
@@ -97,17 +93,13 @@ impl FilterOption {
             FilterOption::Ungraded | FilterOption::GradedByMe => FilterGroup::Progress,
             FilterOption::Skipped => FilterGroup::Skipped,
             FilterOption::ModelWrong => FilterGroup::ModelWrong,
-            FilterOption::SuspectKey => FilterGroup::SuspectKey,
+            FilterOption::Flag(f) => FilterGroup::Flag(*f),
             FilterOption::Disagreement
             | FilterOption::NeedsAdjudication
             | FilterOption::Adjudicated => FilterGroup::Agreement,
             FilterOption::Status(_) => FilterGroup::Verification,
             FilterOption::Benchmark(_) => FilterGroup::Benchmark,
-            FilterOption::ChartType(_) => FilterGroup::ChartType,
-            FilterOption::Version(_) => FilterGroup::Version,
-            FilterOption::Dimension(_) => FilterGroup::Dimension,
-            FilterOption::Group(_) => FilterGroup::Group,
-            FilterOption::LmEvalFilter(_) => FilterGroup::LmEvalFilter,
+            FilterOption::Facet(f, _) => FilterGroup::Facet(*f),
             FilterOption::Model(_) => FilterGroup::Model,
             FilterOption::Reviewer(_) => FilterGroup::Reviewer,
         }
@@ -119,19 +111,15 @@ impl FilterOption {
             FilterOption::GradedByMe => "graded by me".into(),
             FilterOption::Skipped => "skipped by me".into(),
             FilterOption::ModelWrong => "model wrong (the chosen models, else any)".into(),
-            FilterOption::SuspectKey => "suspect answer key (far from the humans')".into(),
+            FilterOption::Flag(f) => views::facet_words(*f, "").0,
             FilterOption::Disagreement => "disagreement (reviewers, or human vs judge)".into(),
             FilterOption::NeedsAdjudication => "needs adjudication (no final verdict)".into(),
             FilterOption::Adjudicated => "adjudicated (a verdict is final)".into(),
             // any reviewer's verification (the final one's once adjudicated), where the
             // figures count the verdict that counts: said, so the numbers can differ
-            FilterOption::Status(s) => format!("verification {} by a reviewer", status_label(*s)),
+            FilterOption::Status(s) => format!("verification {} by a reviewer", s.done),
             FilterOption::Benchmark(b) => format!("benchmark {}", b.name()),
-            FilterOption::ChartType(c) => format!("chart type {c}"),
-            FilterOption::Version(v) => format!("version {v}"),
-            FilterOption::Dimension(d) => format!("dimension {d}"),
-            FilterOption::Group(g) => format!("group {g}"),
-            FilterOption::LmEvalFilter(f) => format!("lm-eval filter {f}"),
+            FilterOption::Facet(f, v) => views::facet_words(*f, v).0,
             FilterOption::Model(m) => format!("model {m}"),
             FilterOption::Reviewer(r) => format!("reviewed by {r}"),
         }
@@ -143,15 +131,13 @@ impl FilterOption {
             FilterOption::GradedByMe => "graded by me".into(),
             FilterOption::Skipped => "skipped".into(),
             FilterOption::ModelWrong => "model wrong".into(),
-            FilterOption::SuspectKey => "suspect key".into(),
+            FilterOption::Flag(f) => views::facet_words(*f, "").1,
             FilterOption::Disagreement => "disagreements".into(),
             FilterOption::NeedsAdjudication => "needs adjudication".into(),
             FilterOption::Adjudicated => "adjudicated".into(),
-            FilterOption::Status(s) => format!("{} by a reviewer", status_label(*s)),
+            FilterOption::Status(s) => format!("{} by a reviewer", s.done),
             FilterOption::Benchmark(b) => b.name().into(),
-            FilterOption::ChartType(c) | FilterOption::Version(c) => c.clone(),
-            FilterOption::Dimension(c) | FilterOption::Group(c) => c.clone(),
-            FilterOption::LmEvalFilter(f) => format!("filter {f}"),
+            FilterOption::Facet(f, v) => views::facet_words(*f, v).1,
             FilterOption::Model(m) => format!("model {m}"),
             FilterOption::Reviewer(r) => format!("reviewer {r}"),
         }
@@ -175,16 +161,12 @@ impl FilterOption {
     pub(super) fn fact(&self) -> Option<(Kind, &str)> {
         Some(match self {
             FilterOption::Disagreement => (Kind::Disagreement, ""),
-            FilterOption::SuspectKey => (Kind::SuspectKey, ""),
+            FilterOption::Flag(f) => (Kind::Facet(*f), ""),
             FilterOption::NeedsAdjudication => (Kind::NeedsAdjudication, ""),
             FilterOption::Adjudicated => (Kind::Adjudicated, ""),
-            FilterOption::Status(s) => (Kind::Status, crate::tui::facts::status_name(*s)),
+            FilterOption::Status(s) => (Kind::Status, s.name),
             FilterOption::Benchmark(b) => (Kind::Benchmark, b.name()),
-            FilterOption::ChartType(c) => (Kind::ChartType, c),
-            FilterOption::Version(c) => (Kind::Version, c),
-            FilterOption::Dimension(c) => (Kind::Dimension, c),
-            FilterOption::Group(c) => (Kind::Group, c),
-            FilterOption::LmEvalFilter(c) => (Kind::LmEvalFilter, c),
+            FilterOption::Facet(f, c) => (Kind::Facet(*f), c),
             FilterOption::Model(c) => (Kind::Model, c),
             FilterOption::Reviewer(c) => (Kind::Reviewer, c),
             FilterOption::Ungraded
@@ -195,10 +177,6 @@ impl FilterOption {
             }
         })
     }
-}
-
-pub(super) fn status_label(s: CvqaStatus) -> &'static str {
-    s.done()
 }
 
 /// The filter menu's rows for an index.
@@ -217,36 +195,35 @@ pub(super) fn catalog(ix: &Index) -> Vec<FilterOption> {
         .iter()
         .map(|b| Benchmark::from_name(Some(b)))
         .collect();
-    if benches.contains(&Benchmark::Chartom) {
-        out.insert(4, FilterOption::SuspectKey);
+    // The flags of the file's benchmarks, after "model wrong"; the verification
+    // statuses their reviews give, after the agreement's options.
+    let views: Vec<_> = benches.iter().map(|&b| views::view_of(b)).collect();
+    let flags: Vec<Facet> = views::FACETS
+        .into_iter()
+        .filter(|f| views.iter().any(|v| v.flags().contains(f)))
+        .collect();
+    for (k, f) in flags.into_iter().enumerate() {
+        out.insert(4 + k, FilterOption::Flag(f));
     }
-    if benches.contains(&Benchmark::Cvqa) {
-        out.extend(
-            [CvqaStatus::Accept, CvqaStatus::Fix, CvqaStatus::Reject].map(FilterOption::Status),
-        );
+    let mut statuses: Vec<ReviewStatus> = Vec::new();
+    for s in views.iter().flat_map(|v| v.statuses()) {
+        if !statuses.contains(&s) {
+            statuses.push(s);
+        }
     }
+    out.extend(statuses.into_iter().map(FilterOption::Status));
     if benches.len() > 1 {
         let mut b = benches;
         b.sort();
         out.extend(b.into_iter().map(FilterOption::Benchmark));
     }
-    out.extend(
-        names(Kind::ChartType)
-            .into_iter()
-            .map(FilterOption::ChartType),
-    );
-    out.extend(names(Kind::Version).into_iter().map(FilterOption::Version));
-    out.extend(
-        names(Kind::Dimension)
-            .into_iter()
-            .map(FilterOption::Dimension),
-    );
-    out.extend(names(Kind::Group).into_iter().map(FilterOption::Group));
-    out.extend(
-        names(Kind::LmEvalFilter)
-            .into_iter()
-            .map(FilterOption::LmEvalFilter),
-    );
+    for f in views::FACETS.into_iter().filter(|&f| !views::is_flag(f)) {
+        out.extend(
+            names(Kind::Facet(f))
+                .into_iter()
+                .map(|v| FilterOption::Facet(f, v)),
+        );
+    }
     out.extend(names(Kind::Model).into_iter().map(FilterOption::Model));
     out.extend(
         names(Kind::Reviewer)

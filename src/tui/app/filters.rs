@@ -1,5 +1,6 @@
 //! Filtering the items: which pass, the menu's counts, the items' facts as my verdicts change them.
 
+use crate::bench::Items;
 use std::collections::HashMap;
 
 use crate::tui::facts::{BitSet, Index, Kind};

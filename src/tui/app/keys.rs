@@ -1,13 +1,10 @@
 //! Keys and the mouse: what each does to the state.
 
-use crate::tui::views::cvqa::popups;
 use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
 
-use crate::model::CvqaReason;
-use crate::review;
 use crate::tui::keymap::{Action, Context, Key};
 use crate::tui::layout::{Screen, contains};
-use crate::tui::overlays::{Outcome, filter, fix, jump, note, page, penalty, reject, search};
+use crate::tui::overlays::{Outcome, filter, jump, note, page, search};
 
 use super::*;
 
@@ -180,129 +177,22 @@ impl State {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(t) => {
                         self.mode = Mode::Normal;
-                        self.change_review(fx, |r, _| review::set_note(r, &t));
+                        let set = crate::tui::views::current(self).note_setter(self);
+                        self.change_review(fx, |r, _| set(r, &t));
                     }
                     _ => {}
                 }
                 return;
             }
-            Mode::Penalty(e) => {
-                match penalty::handle_key(e, &self.keymap, &k) {
-                    Outcome::Close => self.mode = Mode::Normal,
-                    Outcome::Submit(t) => {
-                        self.mode = Mode::Normal;
-                        if self.change_grades(fx, |g| g.chartom_qa.set_penalty(Some(&t))) {
-                            self.advance_after_grade(fx);
-                        }
-                    }
-                    _ => {}
-                }
-                return;
-            }
-            Mode::Bonus(e) => {
-                match crate::tui::overlays::bonus::handle_key(e, &self.keymap, &k) {
-                    Outcome::Close => self.mode = Mode::Normal,
-                    Outcome::Submit(t) => {
-                        self.mode = Mode::Normal;
-                        let count = self.item().map_or(0, |i| i.bonus_points.len());
-                        match t.parse::<u32>() {
-                            Ok(n) if n >= 1 && n as usize <= count => {
-                                self.change_grades(fx, |g| g.chartom_qa.toggle_bonus(n));
-                            }
-                            _ => self.set_status(
-                                format!("no bonus point {t}: this item has {count} bonus points"),
-                                Level::Warn,
-                            ),
-                        }
-                    }
-                    _ => {}
-                }
-                return;
-            }
-            Mode::RejectOther(e) => {
-                match reject::handle_other_key(e, &self.keymap, &k) {
-                    Outcome::Close => self.mode = Mode::Normal,
-                    Outcome::Submit(t) if t.trim().is_empty() => {
-                        self.set_status(reject::other_empty(&self.keymap), Level::Warn);
-                    }
-                    Outcome::Submit(t) => {
-                        self.mode = Mode::Normal;
-                        if self.change_review(fx, |r, _| r.cvqa.reject(CvqaReason::Other, Some(&t)))
-                        {
-                            self.advance_after(&popups::rejected(CvqaReason::Other), fx);
-                        }
-                    }
-                    _ => {}
-                }
-                return;
-            }
-            Mode::FixReason {
-                selected,
-                question,
-                answer,
-            } => {
-                let (q, a) = (question.clone(), answer.clone());
-                match fix::handle_reason_key(selected, &self.keymap, &k) {
-                    Outcome::Close => self.mode = Mode::Normal,
-                    // "Other" first asks for a few words, as a reject does.
-                    Outcome::Submit(CvqaReason::Other) => {
-                        let cur = self
-                            .my_review(self.pos)
-                            .and_then(|r| r.cvqa.reason_text)
-                            .unwrap_or_default();
-                        self.mode = Mode::FixOther {
-                            question: q,
-                            answer: a,
-                            text: TextEdit::new(&cur, false),
-                        };
-                    }
-                    Outcome::Submit(reason) => {
-                        self.mode = Mode::Normal;
-                        popups::fix_with(self, (&q, &a), reason, None, fx);
-                    }
-                    _ => {}
-                }
-                return;
-            }
-            Mode::FixOther {
-                question,
-                answer,
-                text,
-            } => {
-                let (q, a) = (question.clone(), answer.clone());
-                match reject::handle_other_key(text, &self.keymap, &k) {
-                    Outcome::Close => self.mode = Mode::Normal,
-                    Outcome::Submit(t) if t.trim().is_empty() => {
-                        self.set_status(reject::other_empty(&self.keymap), Level::Warn);
-                    }
-                    Outcome::Submit(t) => {
-                        self.mode = Mode::Normal;
-                        popups::fix_with(self, (&q, &a), CvqaReason::Other, Some(&t), fx);
-                    }
-                    _ => {}
-                }
-                return;
-            }
-            Mode::Reject { selected } => {
-                match reject::handle_key(selected, &self.keymap, &k) {
-                    Outcome::Close => self.mode = Mode::Normal,
-                    Outcome::Submit(reason) => {
-                        self.mode = Mode::Normal;
-                        popups::reject(self, reason, fx);
-                    }
-                    _ => {}
-                }
-                return;
-            }
-            Mode::Fix(f) => {
-                match fix::handle_key(f, &self.keymap, &k) {
-                    Outcome::Close => self.mode = Mode::Normal,
-                    Outcome::Submit((q, a)) => {
-                        self.mode = Mode::Normal;
-                        popups::fix(self, q, a);
-                    }
-                    _ => {}
-                }
+            // A benchmark's popups: its view says what their outcome records.
+            Mode::Penalty(_)
+            | Mode::Bonus(_)
+            | Mode::RejectOther(_)
+            | Mode::FixReason { .. }
+            | Mode::FixOther { .. }
+            | Mode::Reject { .. }
+            | Mode::Fix(_) => {
+                crate::tui::views::popup_key(self, &k, fx);
                 return;
             }
             Mode::Filter { selected } => {
@@ -326,7 +216,7 @@ impl State {
     }
 
     /// Scroll the item's text down, no further than its end at the current size.
-    pub(super) fn scroll_down(&mut self, by: u16) {
+    pub(super) fn scroll_down(&mut self, by: usize) {
         let max = crate::tui::geometry::max_scroll(self);
         self.scroll = self.scroll.saturating_add(by).min(max.max(self.scroll));
     }

@@ -29,15 +29,15 @@ use std::time::Instant;
 use crossterm::event::{KeyEvent, MouseEvent};
 use serde_json::Value;
 
-use crate::model::{Item, Review};
+use crate::bench::{Item, Review};
 use crate::store::{ItemError, Store};
 use crate::tui::edit::TextEdit;
 use crate::tui::facts::{Index, Kind};
 use crate::tui::image::{ImageEvent, ImageKey};
 use crate::tui::keymap::Keymap;
-pub use crate::tui::overlays::fix::FixState;
 pub use crate::tui::overlays::search::SearchState;
 use crate::tui::theme::{Theme, ThemeName};
+pub use crate::tui::views::FixState;
 
 /// Everything that can happen to the reviewer.
 pub enum Msg {
@@ -189,6 +189,9 @@ pub struct Current {
     pub item: Result<Item, ItemError>,
     /// The item's JSON, for the generic view and error display.
     pub raw: String,
+    /// Which load of an item this is (every load has its own, in the whole process): the
+    /// item's panes kept between frames (`tui::laid`) are those of one load.
+    pub load: u64,
 }
 
 #[derive(Clone)]
@@ -274,11 +277,17 @@ pub struct State {
 
     pub model: usize,
     pub side_by_side: bool,
+    /// What a view's grading keys act on inside the item, when its view offers a choice
+    /// (`View::act` sets it; kept from item to item; `None`: the view's default). The
+    /// view reads it back and says on screen what it is.
+    pub graded_part: Option<String>,
     pub context_len: usize,
-    pub scroll: u16,
+    /// How far the item's text is scrolled, in rows (a line of megabytes is hundreds of
+    /// thousands of rows: wider than a `u16`).
+    pub scroll: usize,
     /// How far the context pane (a long CharToM-QA context beside the item, on a wide
     /// screen) is scrolled.
-    pub aside_scroll: u16,
+    pub aside_scroll: usize,
     pub blind: bool,
     pub image: ImageSlot,
     /// Where the image pane is on screen (set by draw via `image_area`), in cells.
@@ -306,6 +315,9 @@ pub struct State {
     pub zoom: bool,
     /// The picture is hidden for the session (`HideImage`): one line in its place.
     pub image_hidden: bool,
+    /// The item's panes laid out and measured, kept between frames (a cache: `draw` and
+    /// the geometry `update` asks read it; it never changes what they see).
+    pub(crate) laid: crate::tui::laid::Memo,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -360,6 +372,7 @@ impl State {
             visible: None,
             model: 0,
             side_by_side: false,
+            graded_part: None,
             context_len: 2,
             scroll: 0,
             aside_scroll: 0,
@@ -379,6 +392,7 @@ impl State {
             base_progress: (0, 0),
             zoom: false,
             image_hidden: false,
+            laid: Default::default(),
         };
         s.load_current();
         s

@@ -1,5 +1,6 @@
 //! Moving through the items: next, previous, next ungraded, jump, go to; loading the current item and its image.
 
+use crate::bench::Items;
 use std::path::PathBuf;
 
 use crate::tui::image::ImageKey;
@@ -18,7 +19,7 @@ impl State {
         fx
     }
 
-    pub(super) fn step(&mut self, delta: i64, fx: &mut Vec<Effect>) {
+    pub(crate) fn step(&mut self, delta: i64, fx: &mut Vec<Effect>) {
         if self.is_empty() {
             return;
         }
@@ -226,10 +227,12 @@ impl State {
                 String::from_utf8_lossy(self.store.raw_bytes(i).unwrap_or_default()).into_owned()
             }
         };
+        static LOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         self.current = Some(Current {
             index: i,
             item: self.store.item(i),
             raw,
+            load: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         });
     }
 

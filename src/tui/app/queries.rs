@@ -1,8 +1,9 @@
 //! What the screen asks of the state: items, reviews as blind mode reveals them, progress, pace.
 
+use crate::bench::Items;
 use serde_json::Value;
 
-use crate::model::{Item, Review};
+use crate::bench::{Item, Review};
 use crate::review;
 use crate::tui::facts::Kind;
 use crate::tui::keymap::Context;
@@ -16,6 +17,12 @@ impl State {
 
     pub fn is_empty(&self) -> bool {
         self.store.is_empty()
+    }
+
+    /// Drop the item's panes kept between frames (`tui::laid`): the next frame lays the
+    /// item out anew. For tests and benches that compare the two; the screen never needs it.
+    pub fn forget_layout(&self) {
+        self.laid.forget();
     }
 
     pub fn item(&self) -> Option<&Item> {
@@ -100,7 +107,7 @@ impl State {
                         }
                     }
                 }
-                review::has_content(&shown).then(|| (name.clone(), shown))
+                shown.has_content().then(|| (name.clone(), shown))
             })
             .collect();
         if let Some(m) = mine {
@@ -111,7 +118,7 @@ impl State {
 
     /// My review of item `i` as the journal has acknowledged it (before any write still
     /// under way).
-    pub(super) fn acknowledged_review(&self, i: usize) -> Option<Review> {
+    pub(crate) fn acknowledged_review(&self, i: usize) -> Option<Review> {
         match self
             .rec
             .pending

@@ -1,8 +1,9 @@
 //! Recording my verdicts: grades, reviews, skips, the journal writes under way, undo and redo.
 
+use crate::bench::Items;
 use std::collections::BTreeMap;
 
-use crate::model::{Benchmark, ResponseGrades, Review};
+use crate::bench::{ResponseGrades, Review};
 use crate::review;
 use crate::tui::facts::Kind;
 use crate::tui::keymap::{Action, Context};
@@ -25,9 +26,9 @@ pub struct Recording {
     pub redo: Vec<Change>,
     /// This update's grading cleared a skip: the status line says so.
     pub(super) skip_cleared: bool,
-    /// My bonus-point coverage per CharToM-QA item graded this session, and the sum, for
-    /// the running BPC (kept up to date as verdicts are recorded).
-    /// Per item, per model: covered and total bonus points of my grades.
+    /// The running tally a view keeps of my grades (`View::tally`: CharToM-QA's bonus
+    /// point coverage, BPC), per item graded, and the sum (kept up to date as verdicts
+    /// are recorded). Per item, per model: covered and total of my grades.
     pub bpc_items: HashMap<usize, BTreeMap<String, (u64, u64)>>,
     /// Per model: the sums of `bpc_items`.
     pub bpc_sum: BTreeMap<String, (u64, u64)>,
@@ -175,6 +176,16 @@ impl State {
         fx.push(self.session_effect());
     }
 
+    /// The time a change made now is recorded at (RFC 3339, whole seconds, UTC).
+    pub(crate) fn now_at(&self) -> String {
+        self.clock
+            .utc
+            .replace_nanosecond(0)
+            .unwrap_or(self.clock.utc)
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default()
+    }
+
     /// Change my review of the current item and record it; false when nothing was
     /// recorded.
     pub(crate) fn change_review(
@@ -193,19 +204,12 @@ impl State {
         let before = self.my_review(self.pos);
         let mut r = before.clone().unwrap_or_default();
         f(&mut r, n);
-        let at = self
-            .clock
-            .utc
-            .replace_nanosecond(0)
-            .unwrap_or(self.clock.utc)
-            .format(&time::format_description::well_known::Rfc3339)
-            .unwrap_or_default();
-        r.at = Some(at);
+        r.at = Some(self.now_at());
         // Each stretch without a key counts at most two minutes (timing::IDLE_CAP).
         let secs = self.timing.on_item();
         r.seconds = Some((secs * 10.0).round() / 10.0);
         // A review left saying nothing is removed, not written empty.
-        let after = review::has_content(&r).then_some(r);
+        let after = r.has_content().then_some(r);
         if before.is_none() && after.is_none() {
             return false;
         }
@@ -244,7 +248,8 @@ impl State {
         }
     }
 
-    /// Per model: covered and total bonus points of `review` on CharToM-QA item `i`.
+    /// Per model: the running tally of `review` on item `i` that its view keeps
+    /// (`View::tally`: CharToM-QA's covered and total bonus points).
     pub(super) fn coverage(
         &self,
         i: usize,
@@ -258,23 +263,7 @@ impl State {
             parsed = self.store.item(i).ok()?;
             &parsed
         };
-        if item.benchmark() != Benchmark::ChartomQa {
-            return None;
-        }
-        let n = item.responses.len();
-        let points = item.bonus_points.len();
-        let mut out = BTreeMap::new();
-        for resp in &item.responses {
-            if let Some(b) = r
-                .for_model(&resp.model, n)
-                .and_then(|g| g.chartom_qa.bonus.as_ref())
-            {
-                let (c, t): &mut (u64, u64) = out.entry(resp.model.clone()).or_default();
-                *c += crate::bench::chartom_qa::grade::covered_count(b, points);
-                *t += points as u64;
-            }
-        }
-        (!out.is_empty()).then_some(out)
+        crate::tui::views::view_of(item.benchmark()).tally(item, r)
     }
 
     pub(super) fn record(

@@ -1,10 +1,11 @@
 //! The session saved between runs: position, skips, undo history.
 
+use crate::bench::Items;
 use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use crate::model::Review;
+use crate::bench::Review;
 
 use super::*;
 

@@ -1,11 +1,12 @@
 //! `State::update`: one message in, the state changed and the effects out. Pure: the
 //! loop carries the effects out.
 
+use crate::bench::Items;
 use std::collections::{BTreeSet, HashMap};
 
 use crossterm::event::KeyEventKind;
 
-use crate::model::{Benchmark, Review};
+use crate::bench::Review;
 use crate::store::Store;
 use crate::tui::facts::{BitSet, Kind};
 use crate::tui::image::ImageEvent;
@@ -178,15 +179,21 @@ impl State {
             self.meta = Some(std::sync::Arc::new(meta));
             self.rebuild_facts_now();
             self.filter_counts_of = None;
-            // The running BPC counts my grades in the file, not only this session's:
-            // only the CharToM-QA items I reviewed are read (the index says which).
+            // A view's running tally (CharToM-QA's BPC) counts my grades in the file,
+            // not only this session's: only the items I reviewed of a benchmark whose
+            // view keeps one are read (the index says which).
             let in_file: Vec<usize> = self
                 .meta
                 .as_ref()
-                .and_then(|m| {
-                    let mut b = m.facet(Kind::Reviewer, &self.reviewer)?.clone();
-                    b.and_with(m.facet(Kind::Benchmark, Benchmark::ChartomQa.name())?);
-                    Some(b.ones().collect())
+                .map(|m| {
+                    crate::tui::views::tallied_benchmarks()
+                        .filter_map(|bench| {
+                            let mut b = m.facet(Kind::Reviewer, &self.reviewer)?.clone();
+                            b.and_with(m.facet(Kind::Benchmark, bench.name())?);
+                            Some(b.ones().collect::<Vec<_>>())
+                        })
+                        .flatten()
+                        .collect()
                 })
                 .unwrap_or_default();
             for i in in_file {

@@ -77,7 +77,7 @@ pub fn encode(index: &Index, stamp: &str) -> Vec<u8> {
     put_arena(&mut out, &index.search);
     put_u64(&mut out, index.facets.len() as u64);
     for (kind, name, b) in &index.facets {
-        out.push(*kind as u8);
+        out.push(kind.index() as u8);
         put_bytes(&mut out, name.as_bytes());
         put_words(&mut out, b);
     }

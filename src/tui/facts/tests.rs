@@ -257,3 +257,36 @@ fn a_backslash_then_a_space_narrows_like_a_fresh_search() {
     }
     assert_eq!(search(&meta, "a\\ b", None, 10), vec![0]);
 }
+
+/// The index cache writes a kind as its place in `Kind::ALL`: the places are those of
+/// the cache's format ("verdict index 1"), the same since each facet was a kind of its
+/// own.
+#[test]
+fn kinds_keep_their_places_in_the_cache() {
+    use crate::bench::Facet;
+    let want = [
+        Kind::Benchmark,
+        Kind::Facet(Facet::ChartType),
+        Kind::Facet(Facet::Version),
+        Kind::Facet(Facet::Dimension),
+        Kind::Facet(Facet::Group),
+        Kind::Facet(Facet::LmEvalFilter),
+        Kind::Model,
+        Kind::Wrong,
+        Kind::Reviewer,
+        Kind::Done,
+        Kind::Status,
+        Kind::Disagreement,
+        Kind::NeedsAdjudication,
+        Kind::Adjudicated,
+        Kind::Facet(Facet::SuspectKey),
+        Kind::ReviewerStatus,
+    ];
+    assert_eq!(Kind::ALL, want);
+    for (k, kind) in want.iter().enumerate() {
+        assert_eq!(kind.index(), k);
+    }
+    let mut sorted = want;
+    sorted.sort();
+    assert_eq!(sorted, want);
+}

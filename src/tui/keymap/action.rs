@@ -66,6 +66,9 @@ pub enum Action {
     Pass,
     Fail,
     Unsure,
+    // Inspect AI
+    /// Grade the next of the sample's scorers (the verdict keys and the note act on it).
+    NextScorer,
     // adjudication
     Adjudicate,
     AdjudicationQueue,
@@ -172,6 +175,9 @@ impl Action {
             Action::Pass => "verdict: pass".into(),
             Action::Fail => "verdict: fail".into(),
             Action::Unsure => "verdict: unsure".into(),
+            Action::NextScorer => {
+                "grade the next scorer (the verdict keys and the note act on it)".into()
+            }
             Action::Adjudicate => "record the final (adjudicated) verdict from mine".into(),
             Action::AdjudicationQueue => {
                 "adjudication queue: only items whose reviewers disagree, no final verdict yet"
@@ -223,6 +229,7 @@ impl Action {
             Action::Pass => "pass".into(),
             Action::Fail => "fail".into(),
             Action::Unsure => "unsure".into(),
+            Action::NextScorer => "next scorer".into(),
             Action::Submit => "ok".into(),
             Action::Cancel => "cancel".into(),
             Action::SelectNext | Action::SelectPrev => "move".into(),

@@ -2,9 +2,12 @@
 //! it, and the user's config file (`[keys]` in config.toml) remaps actions.
 
 use std::collections::BTreeMap;
+use std::str::FromStr;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use strum::{EnumIter, EnumString, IntoStaticStr};
+use strum::{EnumIter, IntoEnumIterator, IntoStaticStr};
+
+use crate::bench::Benchmark;
 
 mod action;
 mod key;
@@ -13,19 +16,19 @@ pub use action::Action;
 pub use key::Key;
 
 /// Where a binding applies: a table of `default-keys.toml`, named in kebab case
-/// (`chartom-qa`). `Global` bindings work in every item view; benchmark contexts add the
-/// grading keys of that view.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, EnumIter, EnumString, IntoStaticStr,
-)]
+/// (`chartom-qa`). `Global` bindings work in every item view; a benchmark's context adds
+/// the grading keys of its view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, EnumIter, IntoStaticStr)]
 #[strum(serialize_all = "kebab-case")]
 pub enum Context {
     Global,
-    Chartom,
-    #[strum(to_string = "chartom-qa", serialize = "chartom_qa")]
-    ChartomQa,
-    Cvqa,
-    #[strum(to_string = "generic", serialize = "other")]
+    /// A benchmark's own grading keys: its table is the benchmark's name (`chartom-qa`,
+    /// also written `chartom_qa`), for the benchmarks whose view grades with keys of
+    /// its own (`View::context`; `views::keyed_benchmarks`).
+    #[strum(disabled)]
+    Benchmark(Benchmark),
+    /// The three verdict keys of a benchmark graded by a free verdict (table `generic`,
+    /// also written `other`).
     Generic,
     // Overlays: only their own keys reach them.
     Help,
@@ -35,7 +38,7 @@ pub enum Context {
     Jump,
     Note,
     Penalty,
-    /// CharToM-QA: the number of a bonus point past 9.
+    /// A bonus point's number, past 9.
     Bonus,
     Reject,
     RejectOther,
@@ -47,9 +50,7 @@ impl Context {
     pub fn title(self) -> &'static str {
         match self {
             Context::Global => "Everywhere",
-            Context::Chartom => "CHARTOM",
-            Context::ChartomQa => "CharToM-QA",
-            Context::Cvqa => "C-VQA",
+            Context::Benchmark(b) => b.title(),
             Context::Generic => "Other benchmarks",
             Context::Help => "Help",
             Context::Summary => "Summary",
@@ -70,30 +71,49 @@ impl Context {
     pub fn is_view(self) -> bool {
         matches!(
             self,
-            Context::Global
-                | Context::Chartom
-                | Context::ChartomQa
-                | Context::Cvqa
-                | Context::Generic
+            Context::Global | Context::Benchmark(_) | Context::Generic
         )
     }
 
     /// The name of its table in `default-keys.toml` and in `context.action` in the config.
     pub fn name(self) -> &'static str {
-        self.into()
+        match self {
+            Context::Benchmark(b) => b.name(),
+            c => c.into(),
+        }
+    }
+}
+
+impl FromStr for Context {
+    type Err = strum::ParseError;
+
+    /// A table's name (`kebab-case`); a benchmark's with `_` for `-` too, and `other`
+    /// for `generic`, as older keys files write them.
+    fn from_str(s: &str) -> Result<Context, strum::ParseError> {
+        if s == "other" {
+            return Ok(Context::Generic);
+        }
+        Context::iter()
+            .find(|c| c.name() == s)
+            .or_else(|| {
+                crate::tui::views::keyed_benchmarks()
+                    .find(|b| b.name() == s || b.name().replace('-', "_") == s)
+                    .map(Context::Benchmark)
+            })
+            .ok_or(strum::ParseError::VariantNotFound)
     }
 }
 
 /// The default keys: one table per context, `action = ["key", ...]`.
 const DEFAULT_KEYS: &str = include_str!("default-keys.toml");
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Binding {
     pub context: Context,
     pub key: Key,
     pub action: Action,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Keymap {
     pub bindings: Vec<Binding>,
 }

@@ -1,32 +1,48 @@
 use super::*;
+use crate::bench::Benchmark;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::collections::BTreeMap;
 
 #[test]
 fn defaults_match_the_issue() {
     let km = Keymap::default();
-    assert_eq!(km.lookup(Context::Cvqa, Key::ch('a')), Some(Action::Accept));
-    assert_eq!(km.lookup(Context::Cvqa, Key::ch('f')), Some(Action::Fix));
-    assert_eq!(km.lookup(Context::Cvqa, Key::ch('r')), Some(Action::Reject));
     assert_eq!(
-        km.lookup(Context::Chartom, Key::ch('1')),
+        km.lookup(Context::Benchmark(Benchmark::Cvqa), Key::ch('a')),
+        Some(Action::Accept)
+    );
+    assert_eq!(
+        km.lookup(Context::Benchmark(Benchmark::Cvqa), Key::ch('f')),
+        Some(Action::Fix)
+    );
+    assert_eq!(
+        km.lookup(Context::Benchmark(Benchmark::Cvqa), Key::ch('r')),
+        Some(Action::Reject)
+    );
+    assert_eq!(
+        km.lookup(Context::Benchmark(Benchmark::Chartom), Key::ch('1')),
         Some(Action::Identifies)
     );
     assert_eq!(
-        km.lookup(Context::Chartom, Key::ch('3')),
+        km.lookup(Context::Benchmark(Benchmark::Chartom), Key::ch('3')),
         Some(Action::Misses)
     );
     assert_eq!(
-        km.lookup(Context::ChartomQa, Key::ch('7')),
+        km.lookup(Context::Benchmark(Benchmark::ChartomQa), Key::ch('7')),
         Some(Action::Bonus(7))
     );
     assert_eq!(
-        km.lookup(Context::ChartomQa, Key::ch('e')),
+        km.lookup(Context::Benchmark(Benchmark::ChartomQa), Key::ch('e')),
         Some(Action::Penalty)
     );
-    assert_eq!(km.lookup(Context::Cvqa, Key::ch('n')), Some(Action::Next));
     assert_eq!(
-        km.lookup(Context::Cvqa, Key::code(KeyCode::Left)),
+        km.lookup(Context::Benchmark(Benchmark::Cvqa), Key::ch('n')),
+        Some(Action::Next)
+    );
+    assert_eq!(
+        km.lookup(
+            Context::Benchmark(Benchmark::Cvqa),
+            Key::code(KeyCode::Left)
+        ),
         Some(Action::Prev)
     );
     assert_eq!(km.lookup(Context::Global, Key::ch('u')), Some(Action::Undo));
@@ -63,11 +79,26 @@ fn config_remaps() {
     cfg.insert("fly".to_string(), vec!["z".to_string()]);
     let problems = km.apply_config(&cfg);
     assert_eq!(problems, vec!["unknown action `fly`".to_string()]);
-    assert_eq!(km.lookup(Context::Cvqa, Key::ch('y')), Some(Action::Accept));
-    assert_eq!(km.lookup(Context::Cvqa, Key::ch('a')), None);
-    assert_eq!(km.lookup(Context::Cvqa, Key::ch('l')), Some(Action::Next));
-    assert_eq!(km.lookup(Context::Cvqa, Key::ctrl('n')), Some(Action::Next));
-    assert_eq!(km.lookup(Context::Cvqa, Key::ch('n')), None);
+    assert_eq!(
+        km.lookup(Context::Benchmark(Benchmark::Cvqa), Key::ch('y')),
+        Some(Action::Accept)
+    );
+    assert_eq!(
+        km.lookup(Context::Benchmark(Benchmark::Cvqa), Key::ch('a')),
+        None
+    );
+    assert_eq!(
+        km.lookup(Context::Benchmark(Benchmark::Cvqa), Key::ch('l')),
+        Some(Action::Next)
+    );
+    assert_eq!(
+        km.lookup(Context::Benchmark(Benchmark::Cvqa), Key::ctrl('n')),
+        Some(Action::Next)
+    );
+    assert_eq!(
+        km.lookup(Context::Benchmark(Benchmark::Cvqa), Key::ch('n')),
+        None
+    );
 }
 
 #[test]
@@ -81,7 +112,7 @@ fn action_names_round_trip() {
         Action::CounterfactualOverride.name(),
         "counterfactual_override"
     );
-    assert_eq!(Action::all().len(), 48 + 9 + 7 + 5);
+    assert_eq!(Action::all().len(), 49 + 9 + 7 + 5);
     assert_eq!(Action::Reason(5).name(), "reason_5");
     assert_eq!(Action::from_name("select_next"), Some(Action::SelectNext));
     for bad in [
@@ -125,13 +156,20 @@ fn config_names_are_the_ones_users_know() {
 #[test]
 fn help_lists_view_and_global_keys() {
     let km = Keymap::default();
-    let rows = km.help(Context::Cvqa);
-    assert!(rows.iter().any(|r| r.0 == Context::Cvqa && r.1 == "a"));
+    let rows = km.help(Context::Benchmark(Benchmark::Cvqa));
+    assert!(
+        rows.iter()
+            .any(|r| r.0 == Context::Benchmark(Benchmark::Cvqa) && r.1 == "a")
+    );
     assert!(
         rows.iter()
             .any(|r| r.0 == Context::Global && r.1.starts_with("n → ↓"))
     );
-    assert!(!rows.iter().any(|r| r.0 == Context::Chartom));
+    assert!(
+        !rows
+            .iter()
+            .any(|r| r.0 == Context::Benchmark(Benchmark::Chartom))
+    );
 }
 
 #[test]
@@ -173,9 +211,15 @@ fn every_action_has_a_default_key_or_is_deliberately_unbound() {
 
 #[test]
 fn context_names_are_those_of_the_config() {
-    assert_eq!(Context::ChartomQa.name(), "chartom-qa");
+    assert_eq!(
+        Context::Benchmark(Benchmark::ChartomQa).name(),
+        "chartom-qa"
+    );
     assert_eq!(Context::Generic.name(), "generic");
-    assert_eq!("chartom_qa".parse::<Context>(), Ok(Context::ChartomQa));
+    assert_eq!(
+        "chartom_qa".parse::<Context>(),
+        Ok(Context::Benchmark(Benchmark::ChartomQa))
+    );
     assert_eq!("other".parse::<Context>(), Ok(Context::Generic));
     assert!("Global".parse::<Context>().is_err());
 }
@@ -193,7 +237,10 @@ fn a_keys_file_reports_what_it_cannot_read() {
             "unknown context `moon`".to_string(),
         ]
     );
-    assert_eq!(km.lookup(Context::Cvqa, Key::ch('y')), Some(Action::Accept));
+    assert_eq!(
+        km.lookup(Context::Benchmark(Benchmark::Cvqa), Key::ch('y')),
+        Some(Action::Accept)
+    );
     assert_eq!(km.bindings.len(), 1);
 }
 
@@ -350,10 +397,13 @@ fn plain_names_keep_their_meaning_for_the_item_view() {
     cfg.insert("scroll_down".to_string(), vec!["J".to_string()]);
     km.apply_config(&cfg);
     assert_eq!(
-        km.lookup(Context::Cvqa, Key::ch('J')),
+        km.lookup(Context::Benchmark(Benchmark::Cvqa), Key::ch('J')),
         Some(Action::ScrollDown)
     );
-    assert_eq!(km.lookup(Context::Cvqa, Key::ch('j')), None);
+    assert_eq!(
+        km.lookup(Context::Benchmark(Benchmark::Cvqa), Key::ch('j')),
+        None
+    );
     let j = ev(KeyCode::Char('j'), KeyModifiers::NONE);
     assert_eq!(
         km.in_overlay(Context::Help, &j, false),
@@ -389,7 +439,7 @@ fn a_reason_key_for_each_cvqa_reason() {
         .into_iter()
         .filter(|a| matches!(a, Action::Reason(_)))
         .count();
-    assert_eq!(reasons, crate::model::CvqaReason::ALL.len());
+    assert_eq!(reasons, crate::bench::cvqa::fields::CvqaReason::ALL.len());
 }
 
 #[test]
@@ -398,4 +448,23 @@ fn an_overlays_help_rows_are_its_own_keys() {
     let rows = km.help(Context::Note);
     assert!(rows.iter().all(|r| r.0 == Context::Note), "{rows:?}");
     assert!(rows.iter().any(|r| r.1 == "Enter"), "{rows:?}");
+}
+
+/// The benchmark tables are those of the views with keys of their own (from the views,
+/// not a list here): a benchmark graded by a free verdict has none, and its name is no
+/// table.
+#[test]
+fn benchmark_tables_are_those_of_the_views_with_keys() {
+    let keyed: Vec<&str> = crate::tui::views::keyed_benchmarks()
+        .map(|b| Context::Benchmark(b).name())
+        .collect();
+    assert_eq!(keyed, ["chartom", "chartom-qa", "cvqa", "inspect"]);
+    assert!("lm-eval".parse::<Context>().is_err());
+    assert_eq!(
+        "inspect".parse::<Context>(),
+        Ok(Context::Benchmark(Benchmark::Inspect))
+    );
+    let (_, problems) = Keymap::from_toml("[lm-eval]\npass = [\"y\"]\n");
+    assert_eq!(problems, vec!["unknown context `lm-eval`".to_string()]);
+    assert_eq!(Context::Benchmark(Benchmark::Cvqa).title(), "C-VQA");
 }

@@ -5,7 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::model::Benchmark;
+use crate::bench::Benchmark;
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::overlays::note;

@@ -1,4 +1,5 @@
-//! Overlays: the popups over the item (search, jump, note, penalty, reject, fix, filter)
+//! Overlays: the popups over the item (search, jump, note, penalty, bonus, filter; a
+//! benchmark's own popups are its view's, `View::draw_popup`)
 //! and the pages that take the body's place (help, summary). Each owns, in its own file,
 //! its state (a `Mode` variant's payload), its keys (`handle_key`, which says what should
 //! happen as an [`Outcome`]; `State::update` turns that into changes and effects) and its
@@ -7,14 +8,11 @@
 pub mod bonus;
 pub mod dialog;
 pub mod filter;
-pub mod fix;
 pub mod help;
 pub mod jump;
 pub mod note;
 pub mod page;
 pub mod penalty;
-pub mod reason;
-pub mod reject;
 pub mod search;
 pub mod summary;
 
@@ -47,10 +45,6 @@ pub fn draw(state: &State, f: &mut Frame, screen: &Screen) {
         }
         Mode::Jump(e) => jump::draw(state, f, area, e),
         Mode::Note(e) => note::draw(state, f, area, e),
-        Mode::RejectOther(e) => reject::draw_other(state, f, area, e, reject::OTHER_TITLE),
-        Mode::FixOther { text, .. } => {
-            reject::draw_other(state, f, area, text, "Fix, other: why, in a few words")
-        }
         Mode::Penalty(e) => penalty::draw(state, f, area, e),
         Mode::Bonus(e) => bonus::draw(
             state,
@@ -59,9 +53,14 @@ pub fn draw(state: &State, f: &mut Frame, screen: &Screen) {
             e,
             state.item().map_or(0, |i| i.bonus_points.len()),
         ),
-        Mode::Fix(fx) => fix::draw(state, f, area, fx),
-        Mode::Reject { selected } => reject::draw(state, f, area, *selected),
-        Mode::FixReason { selected, .. } => fix::draw_reason(state, f, area, *selected),
+        // A benchmark's popups: its view draws them.
+        Mode::Reject { .. }
+        | Mode::RejectOther(_)
+        | Mode::FixOther { .. }
+        | Mode::Fix(_)
+        | Mode::FixReason { .. } => {
+            crate::tui::views::draw_popup(state, f, area);
+        }
         Mode::Filter { selected } => {
             if let Some(list) = &screen.filter {
                 filter::draw(state, f, list, *selected)

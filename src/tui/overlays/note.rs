@@ -23,5 +23,13 @@ pub fn handle_key(e: &mut TextEdit, km: &Keymap, k: &KeyEvent) -> Outcome<String
 
 pub fn draw(state: &State, f: &mut Frame, area: Rect, e: &TextEdit) {
     let keys = save_cancel(&state.keymap, KEYS, "", "Alt-Enter new line · ");
-    draw_input(state, f, area, (TITLE, &keys), e, None);
+    // A view that keeps a note per part of the item says whose it is (`on match`).
+    let part = state
+        .item()
+        .and_then(|it| crate::tui::views::current(state).graded_part(state, it));
+    let title = match part {
+        Some(p) => format!("{TITLE} {}", crate::tui::text::one_line(&p)),
+        None => TITLE.to_string(),
+    };
+    draw_input(state, f, area, (&title, &keys), e, None);
 }

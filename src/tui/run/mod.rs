@@ -6,6 +6,7 @@
 mod event_loop;
 mod exit;
 
+use crate::bench::Items;
 use event_loop::{Display, Loop};
 use exit::{exit_message, fold};
 

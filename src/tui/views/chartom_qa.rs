@@ -1,13 +1,19 @@
 //! The CharToM-QA screen: the book, the context at the chosen length, the question and
 //! reference answer; per response its text and the bonus points to tick.
 
+use std::collections::BTreeMap;
+
+use crate::bench::Benchmark;
 use crate::tui::app::{Effect, Level, Mode};
 use crate::tui::edit::TextEdit;
+use crate::tui::overlays::{Outcome, bonus, penalty};
+use crossterm::event::KeyEvent;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
+use crate::bench::chartom_qa::fields::JudgeBonus;
 use crate::bench::chartom_qa::stats::QaStats;
-use crate::model::{Item, JudgeBonus, Response, ResponseGrades, Review};
+use crate::bench::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::{CONTEXT_LENGTHS, State};
 use crate::tui::keymap::{Action, Context};
 use crate::tui::summary::{SummaryBlock, bar, fit, pct};
@@ -17,6 +23,7 @@ use crate::tui::views::View;
 use crate::tui::views::common::{heading, kv, mark, my_grades_for, text_lines};
 use crate::tui::views::model_line::NOT_GRADED;
 use crate::tui::views::status::act;
+use crate::tui::views::verdicts::Field;
 
 pub(crate) fn chartom_qa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
     let t = &state.theme;
@@ -42,7 +49,10 @@ pub(crate) fn chartom_qa_lines(state: &State, item: &Item) -> Vec<Line<'static>>
             Span::styled(
                 format!(
                     "[{} switches 0/1000/2000]",
-                    state.keymap.hint(Context::ChartomQa, Action::ContextLength)
+                    state.keymap.hint(
+                        Context::Benchmark(Benchmark::ChartomQa),
+                        Action::ContextLength
+                    )
                 ),
                 t.dim,
             ),
@@ -222,8 +232,65 @@ impl View for ChartomQaView {
         true
     }
 
+    /// Per model: covered and total bonus points of my grades (the running BPC).
+    fn tally(&self, item: &Item, r: &Review) -> Option<BTreeMap<String, (u64, u64)>> {
+        let n = item.responses.len();
+        let points = item.bonus_points.len();
+        let mut out = BTreeMap::new();
+        for resp in &item.responses {
+            if let Some(b) = r
+                .for_model(&resp.model, n)
+                .and_then(|g| g.chartom_qa.bonus.as_ref())
+            {
+                let (c, t): &mut (u64, u64) = out.entry(resp.model.clone()).or_default();
+                *c += crate::bench::chartom_qa::grade::covered_count(b, points);
+                *t += points as u64;
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    fn keeps_tally(&self) -> bool {
+        true
+    }
+
+    /// The penalty's text and a bonus point's number past 9.
+    fn popup_key(&self, st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
+        match &mut st.mode {
+            Mode::Penalty(e) => match penalty::handle_key(e, &st.keymap, k) {
+                Outcome::Close => st.mode = Mode::Normal,
+                Outcome::Submit(t) => {
+                    st.mode = Mode::Normal;
+                    if st.change_grades(fx, |g| g.chartom_qa.set_penalty(Some(&t))) {
+                        st.advance_after_grade(fx);
+                    }
+                }
+                _ => {}
+            },
+            Mode::Bonus(e) => match bonus::handle_key(e, &st.keymap, k) {
+                Outcome::Close => st.mode = Mode::Normal,
+                Outcome::Submit(t) => {
+                    st.mode = Mode::Normal;
+                    let count = st.item().map_or(0, |i| i.bonus_points.len());
+                    match t.parse::<u32>() {
+                        Ok(n) if n >= 1 && n as usize <= count => {
+                            st.change_grades(fx, |g| g.chartom_qa.toggle_bonus(n));
+                        }
+                        _ => st.set_status(
+                            format!("no bonus point {t}: this item has {count} bonus points"),
+                            Level::Warn,
+                        ),
+                    }
+                }
+                _ => {}
+            },
+            _ => return false,
+        }
+        true
+    }
+
     fn context(&self) -> Context {
-        Context::ChartomQa
+        Context::Benchmark(Benchmark::ChartomQa)
     }
 
     /// A long context beside the item on a wide screen, scrolled on its own: the context
@@ -241,9 +308,17 @@ impl View for ChartomQaView {
         );
         let title = format!(
             " Context ({len}) · {} switches 0/1000/2000 · {}/{} scroll ",
-            state.keymap.hint(Context::ChartomQa, Action::ContextLength),
-            state.keymap.hint(Context::ChartomQa, Action::ContextDown),
-            state.keymap.hint(Context::ChartomQa, Action::ContextUp)
+            state.keymap.hint(
+                Context::Benchmark(Benchmark::ChartomQa),
+                Action::ContextLength
+            ),
+            state.keymap.hint(
+                Context::Benchmark(Benchmark::ChartomQa),
+                Action::ContextDown
+            ),
+            state
+                .keymap
+                .hint(Context::Benchmark(Benchmark::ChartomQa), Action::ContextUp)
         );
         // the book line, then the context's heading and its text
         let range = 1..2 + lines.len();
@@ -379,5 +454,28 @@ impl SummaryBlock for QaStats {
                 ]));
             }
         }
+    }
+}
+
+/// My bonus points of a response, in the verdicts and the adjudication table (listed in
+/// `views::GRADE_FIELDS`).
+pub(crate) fn bonus_field(g: &ResponseGrades) -> Field {
+    Field {
+        label: "bonus",
+        cell: g.chartom_qa.bonus.as_ref().map(|b| format!("{b:?}")),
+        line: g.chartom_qa.bonus.as_ref().map(|b| format!("bonus {b:?}")),
+    }
+}
+
+/// My penalty of a response (`Some(None)`: none), as `bonus_field`.
+pub(crate) fn penalty_field(g: &ResponseGrades) -> Field {
+    let p = g.chartom_qa.penalty.as_ref();
+    Field {
+        label: "penalty",
+        cell: p.map(|p| p.clone().unwrap_or_else(|| "none".into())),
+        line: p.map(|p| match p {
+            Some(p) => format!("penalty “{}”", truncate(p, 30)),
+            None => "no penalty".into(),
+        }),
     }
 }

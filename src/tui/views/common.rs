@@ -5,7 +5,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders};
 
-use crate::model::{Item, ResponseGrades};
+use crate::bench::{Item, ResponseGrades};
 use crate::tui::app::State;
 use crate::tui::text::sanitize;
 use crate::tui::theme::Theme;

@@ -3,7 +3,7 @@
 use ratatui::text::Line;
 use serde_json::Value;
 
-use crate::model::{Item, ResponseGrades, Review};
+use crate::bench::{Item, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::Action;
 use crate::tui::text::{one_line, truncate};

@@ -6,18 +6,19 @@
 
 use ratatui::text::{Line, Span};
 
-use crate::bench::inspect::Verdict;
 use crate::bench::inspect::sample::{Input, Sample, value_text};
 use crate::bench::inspect::spec::sample;
 use crate::bench::inspect::stats::InspectStats;
-use crate::model::{Item, ResponseGrades, Review};
-use crate::tui::app::State;
-use crate::tui::keymap::Action;
+use crate::bench::inspect::{Verdict, review};
+use crate::bench::{Benchmark, Item, ResponseGrades, Review};
+use crate::tui::app::{Effect, Level, State};
+use crate::tui::keymap::{Action, Context};
 use crate::tui::summary::{SummaryBlock, bar, finite, fit};
 use crate::tui::text::one_line;
 use crate::tui::theme::Theme;
-use crate::tui::views::View;
 use crate::tui::views::common::{heading, kv, text_lines};
+use crate::tui::views::model_line::NOT_GRADED;
+use crate::tui::views::{NoteSetter, View};
 
 /// The view of an Inspect sample.
 pub struct InspectView;
@@ -77,12 +78,24 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
     out.push(heading(t, "Output (completion)"));
     out.extend(text_lines(&s.completion, t.accent));
     out.push(Line::from(""));
+    let graded = graded_scorer(state, s);
+    let switch = if s.scores.len() > 1 {
+        format!(
+            "; {} grades the next",
+            state
+                .keymap
+                .hint(Context::Benchmark(Benchmark::Inspect), Action::NextScorer)
+        )
+    } else {
+        String::new()
+    };
     out.push(heading(
         t,
-        "Scores (verdicts grade the headline scorer, marked >)",
+        &format!("Scores (the verdict keys grade the one marked >{switch})"),
     ));
+    let reviews = state.reviews();
     for sc in &s.scores {
-        let head = sc.name == s.headline;
+        let head = sc.name == graded;
         let value = if sc.original != sc.value && !sc.original.is_null() {
             format!(
                 "{} (scored {})",
@@ -94,11 +107,45 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
         };
         out.push(Line::from(vec![
             Span::styled(
-                format!("{} {}: ", if head { '>' } else { ' ' }, one_line(&sc.name)),
-                t.dim,
+                format!(
+                    "{} {}{}: ",
+                    if head { '>' } else { ' ' },
+                    one_line(&sc.name),
+                    if sc.name == s.headline {
+                        " (headline)"
+                    } else {
+                        ""
+                    }
+                ),
+                if head { t.title } else { t.dim },
             ),
             Span::styled(value, if head { t.accent } else { t.text }),
         ]));
+        // The verdicts on this scorer: mine as it stands now, and others' as blind mode
+        // reveals them.
+        let said: Vec<String> = reviews
+            .iter()
+            .filter_map(|(who, r)| {
+                let v = review::verdict_of(r, &s.headline, &sc.name);
+                let n = review::note_of(r, &s.headline, &sc.name);
+                if v.is_none() && n.is_none() {
+                    return None;
+                }
+                let who = if *who == state.reviewer {
+                    "mine".to_string()
+                } else {
+                    one_line(who)
+                };
+                Some(format!(
+                    "{who} {}{}",
+                    one_line(v.unwrap_or("(note only)")),
+                    n.map(|n| format!(" ({})", one_line(n))).unwrap_or_default()
+                ))
+            })
+            .collect();
+        if !said.is_empty() {
+            out.push(kv(t, "    verdicts", &said.join(" · ")));
+        }
         if let Some(a) = &sc.answer {
             out.push(kv(t, "    answer", &one_line(a)));
         }
@@ -146,7 +193,152 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
     out
 }
 
+/// The scorer the verdict keys and the note grade on `s`: the one picked with the
+/// next-scorer key (`State::graded_part`) when the sample has it, else the headline.
+pub(crate) fn graded_scorer(state: &State, s: &Sample) -> String {
+    match &state.graded_part {
+        Some(p) if s.scores.iter().any(|x| x.name == *p) => p.clone(),
+        _ => s.headline.clone(),
+    }
+}
+
 impl View for InspectView {
+    fn context(&self) -> Context {
+        Context::Benchmark(Benchmark::Inspect)
+    }
+
+    /// The verdict keys on the graded scorer, and the next-scorer key.
+    fn act(&self, state: &mut State, action: Action, fx: &mut Vec<Effect>) -> bool {
+        let Some(s) = state.item().and_then(sample) else {
+            return false;
+        };
+        let headline = s.headline.clone();
+        let graded = graded_scorer(state, s);
+        let names: Vec<String> = s.scores.iter().map(|x| x.name.clone()).collect();
+        let v = match action {
+            Action::Pass => Verdict::Correct,
+            Action::Fail => Verdict::Incorrect,
+            Action::Unsure => Verdict::AmbiguousTarget,
+            Action::NextScorer => {
+                if names.len() < 2 {
+                    state.set_status(
+                        format!(
+                            "this sample has {} scorer: no other to grade",
+                            if names.is_empty() { "no" } else { "one" }
+                        ),
+                        Level::Info,
+                    );
+                    return true;
+                }
+                let k = names.iter().position(|n| *n == graded).unwrap_or(0);
+                let next = names[(k + 1) % names.len()].clone();
+                state.set_status(
+                    format!(
+                        "the verdict keys and the note now grade scorer {}{}",
+                        one_line(&next),
+                        if next == headline {
+                            " (the headline)"
+                        } else {
+                            ""
+                        }
+                    ),
+                    Level::Info,
+                );
+                state.graded_part = Some(next);
+                return true;
+            }
+            _ => return false,
+        };
+        let at = state.now_at();
+        let (h, g) = (headline.clone(), graded.clone());
+        if !state.change_review(fx, move |r, _| review::set_verdict(r, &h, &g, v, &at)) {
+            return true;
+        }
+        if graded == headline {
+            state.advance_after_grade(fx);
+        } else if state.auto_advance && !state.queue {
+            // (on to the next item: "done" is about any verdict, and this scorer's may
+            // still be open on the items a reviewer graded the headline of)
+            let id = state.display_id(state.pos);
+            state.step(1, fx);
+            state.set_status(
+                format!("graded {} on {}", one_line(&graded), one_line(&id)),
+                Level::Info,
+            );
+        }
+        true
+    }
+
+    fn note(&self, state: &State, r: &Review) -> Option<String> {
+        let s = state.item().and_then(sample)?;
+        review::note_of(r, &s.headline, &graded_scorer(state, s)).map(str::to_string)
+    }
+
+    fn note_setter(&self, state: &State) -> NoteSetter {
+        let Some(s) = state.item().and_then(sample) else {
+            return Box::new(crate::review::set_note);
+        };
+        let (h, g, at) = (s.headline.clone(), graded_scorer(state, s), state.now_at());
+        Box::new(move |r, t| review::set_note(r, &h, &g, t, &at))
+    }
+
+    fn graded_part(&self, state: &State, item: &Item) -> Option<String> {
+        let s = sample(item)?;
+        let g = graded_scorer(state, s);
+        Some(format!(
+            "on {}{}",
+            one_line(&g),
+            if g == s.headline { " (headline)" } else { "" }
+        ))
+    }
+
+    fn notes_on_grade_line(&self) -> bool {
+        false
+    }
+
+    /// My verdict on the graded scorer first, then my verdicts on the others, each named.
+    fn grade_parts_in(
+        &self,
+        state: &State,
+        item: &Item,
+        mine: Option<&Review>,
+        _g: Option<&ResponseGrades>,
+        _model: Option<&str>,
+        _column: bool,
+    ) -> Vec<String> {
+        let Some(s) = sample(item) else {
+            return crate::tui::views::generic::verdict_parts(mine);
+        };
+        let graded = graded_scorer(state, s);
+        let Some(r) = mine else {
+            return vec![NOT_GRADED.to_string()];
+        };
+        let mut parts = vec![
+            review::verdict_of(r, &s.headline, &graded)
+                .map_or_else(|| NOT_GRADED.to_string(), one_line),
+        ];
+        if review::note_of(r, &s.headline, &graded).is_some() {
+            parts.push("note".into());
+        }
+        for sc in s.scores.iter().filter(|x| x.name != graded) {
+            let v = review::verdict_of(r, &s.headline, &sc.name);
+            let n = review::note_of(r, &s.headline, &sc.name);
+            if v.is_some() || n.is_some() {
+                parts.push(format!(
+                    "{}: {}{}",
+                    one_line(&sc.name),
+                    one_line(v.unwrap_or("note only")),
+                    if v.is_some() && n.is_some() {
+                        " + note"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+        }
+        parts
+    }
+
     fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
         match sample(item) {
             Some(s) => sample_lines(state, s),
@@ -165,13 +357,27 @@ impl View for InspectView {
         crate::tui::views::generic::verdict_parts(mine)
     }
 
-    /// The three verdict keys, named by the values they write here.
+    /// The three verdict keys, named by the values they write here, and the
+    /// next-scorer key when the sample has several.
     fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>) {
         for (a, v) in [Action::Pass, Action::Fail, Action::Unsure]
             .into_iter()
             .zip(Verdict::ALL)
         {
-            parts.push((state.keymap.hint(state.context(), a), v.name().into()));
+            parts.push((
+                state.keymap.hint(Context::Benchmark(Benchmark::Inspect), a),
+                v.name().into(),
+            ));
+        }
+        if let Some(s) = state.item().and_then(sample)
+            && s.scores.len() > 1
+        {
+            parts.push((
+                state
+                    .keymap
+                    .hint(Context::Benchmark(Benchmark::Inspect), Action::NextScorer),
+                Action::NextScorer.label(),
+            ));
         }
     }
 }
@@ -197,34 +403,53 @@ impl SummaryBlock for InspectStats {
         for (scorer, metrics) in &self.harness {
             for (m, v) in metrics {
                 let log = finite(v.as_f64());
+                // (a value that is not a finite number as the log writes it: `Infinity`)
+                let log_text = match v.as_f64() {
+                    Some(_) => four(log),
+                    None => one_line(&value_text(v)),
+                };
                 lines.push(Line::from(Span::styled(
                     format!("  {} · {}", one_line(scorer), one_line(m)),
                     t.accent,
                 )));
-                if *scorer == self.scorer && (m == "accuracy" || m == "mean") {
-                    let corrected = finite(self.corrected_accuracy);
-                    lines.push(Line::from(vec![
-                        Span::raw(format!("    log {} ", four(log))),
-                        bar(log, fit(width, 40) / 2, t.bar_other),
-                        Span::raw(format!("  corrected {} ", four(corrected))),
-                        bar(corrected, fit(width, 40) / 2, t.bar),
-                    ]));
-                } else {
-                    lines.push(Line::from(Span::styled(
-                        format!("    log {} (verdicts do not change it)", four(log)),
+                match self.scorers.get(scorer) {
+                    Some(f) if m == "accuracy" || m == "mean" => {
+                        let corrected = finite(f.corrected_accuracy);
+                        lines.push(Line::from(vec![
+                            Span::raw(format!("    log {log_text} ")),
+                            bar(log, fit(width, 40) / 2, t.bar_other),
+                            Span::raw(format!("  corrected {} ", four(corrected))),
+                            bar(corrected, fit(width, 40) / 2, t.bar),
+                        ]));
+                    }
+                    _ => lines.push(Line::from(Span::styled(
+                        format!("    log {log_text} (verdicts do not change it)"),
                         t.dim,
-                    )));
+                    ))),
                 }
             }
         }
-        lines.push(Line::from(Span::styled(
-            format!(
-                "  verdicts on scorer {} · reviewed {} of {} items",
-                one_line(&self.scorer),
-                self.reviewed,
-                self.items
-            ),
-            t.dim,
-        )));
+        // The headline scorer, then every other scorer someone gave a verdict on.
+        let others = self
+            .scorers
+            .iter()
+            .filter(|(name, f)| **name != self.scorer && f.reviewed > 0);
+        let head = self.scorers.get(&self.scorer).map(|f| (&self.scorer, f));
+        for (name, f) in head.into_iter().chain(others) {
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "  verdicts on scorer {}{} · reviewed {} of {} items",
+                    one_line(name),
+                    if *name == self.scorer {
+                        " (headline)"
+                    } else {
+                        ""
+                    },
+                    f.reviewed,
+                    self.items
+                ),
+                t.dim,
+            )));
+        }
     }
 }

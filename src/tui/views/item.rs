@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use crate::model::Item;
+use crate::bench::Item;
 use crate::tui::app::{ImageSlot, Mode, State};
 use crate::tui::image;
 use crate::tui::keymap::{Action, Context};
@@ -18,6 +18,7 @@ use crate::tui::views::model_line::{grade_line, model_tabs};
 use crate::tui::views::verdicts::{Scope, review_lines};
 
 /// One scrolled pane of the item view.
+#[derive(Debug, PartialEq)]
 pub(crate) struct Pane {
     pub(crate) rect: Rect,
     title: Line<'static>,
@@ -33,9 +34,9 @@ pub(crate) struct Pane {
     pub(crate) aside: bool,
 }
 
-/// The item view's layout and content: computed once per frame, drawn by `draw_item`,
-/// measured by `max_scroll`.
-#[derive(Default)]
+/// The item view's layout and content: built when what they show changes and kept
+/// between frames (`tui::laid`), drawn by `draw_item`, measured by `max_scroll`.
+#[derive(Debug, Default, PartialEq)]
 pub(crate) struct ItemPanes {
     image: Option<Rect>,
     /// The image pane collapsed to one line: there is no picture to show.
@@ -133,13 +134,19 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
     // The two columns do not scroll: they are shown only when all of them fits above a
     // responses pane of at least `PAIR_RESPONSE_ROWS` rows; else the item's lines scroll
     // in one column (nothing of the question, its options or its key is ever cut off).
-    let pair = pair.and_then(|(title, o, c)| {
+    let pair = pair.map(|(title, o, c)| {
         let col_w = text_rect.width / 2 - 2;
-        let h = wrapped_height(&o, col_w).max(wrapped_height(&c, col_w)) + 3;
-        (h + PAIR_RESPONSE_ROWS <= text_rect.height).then_some((h, title, o, c))
+        let h = wrapped_height(&o, col_w)
+            .max(wrapped_height(&c, col_w))
+            .saturating_add(3);
+        if h.saturating_add(PAIR_RESPONSE_ROWS) <= text_rect.height {
+            Ok((h, title, o, c))
+        } else {
+            Err((title, o, c))
+        }
     });
     let main = match pair {
-        Some((h, mut title, o, c)) => {
+        Some(Ok((h, mut title, o, c))) => {
             let parts =
                 Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
             title.spans.insert(0, Span::raw(" "));
@@ -148,7 +155,18 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
             text_rect = parts[1];
             vec![]
         }
-        None => view.item_lines(state, item, text_rect.width),
+        // The view's lines are these columns one under the other: not built again (a
+        // question of megabytes would be split and copied twice).
+        Some(Err((title, o, c))) if view.item_lines_are_the_pair() => {
+            let mut lines = Vec::with_capacity(o.len() + c.len() + 2);
+            lines.push(title);
+            lines.extend(o);
+            lines.push(Line::from(""));
+            lines.extend(c);
+            debug_assert_eq!(lines, view.item_lines(state, item, text_rect.width));
+            lines
+        }
+        _ => view.item_lines(state, item, text_rect.width),
     };
     let n = item.responses.len();
     if state.side_by_side && n > 1 {
@@ -293,54 +311,52 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
     out
 }
 
-/// The rows of a pane's text that are not scrolled away, and how far it can scroll (at
-/// most as far as the reviewer's scroll counts, `u16::MAX`).
-pub(crate) fn pane_geometry(p: &Pane) -> (Rect, u16) {
-    let (text, max) = pane_rows(p);
-    (text, max.min(u16::MAX.into()) as u16)
-}
-
-/// The rows of a pane's text that are not scrolled away, and how far its text goes past
-/// them (in rows).
-fn pane_rows(p: &Pane) -> (Rect, usize) {
+/// The rows of a pane where its text is drawn (inside the borders, under the pinned
+/// line).
+pub(crate) fn text_rect(p: &Pane) -> Rect {
     let inner = Block::default().borders(Borders::ALL).inner(p.rect);
     let pinned = u16::from(p.pinned.is_some());
-    let text = Rect::new(
+    Rect::new(
         inner.x,
         inner.y + pinned.min(inner.height),
         inner.width,
         inner.height.saturating_sub(pinned),
-    );
-    let total = crate::tui::wrap::rows(&p.lines, text.width.max(1));
-    (text, total.saturating_sub(text.height.into()))
+    )
 }
 
 pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
     let t = &state.theme;
-    let panes = item_panes(state, areas);
+    let laid = crate::tui::laid::of(state, areas);
+    let panes = &laid.panes;
     if let (Some(r), Some(item)) = (panes.image, state.item()) {
         draw_image(state, f, r, item);
     }
     if let (Some(r), Some(item)) = (panes.image_line, state.item()) {
         draw_image_line(state, f, r, item);
     }
-    if let Some((r, title, o, c)) = panes.pair {
-        let b = block(t, title);
-        let inner = b.inner(r);
-        f.render_widget(b, r);
+    if let Some((r, title, o, c)) = &panes.pair {
+        let b = block(t, title.clone());
+        let inner = b.inner(*r);
+        f.render_widget(b, *r);
         let cols = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
             .spacing(1)
             .split(inner);
-        f.render_widget(Paragraph::new(o).wrap(Wrap { trim: false }), cols[0]);
-        f.render_widget(Paragraph::new(c).wrap(Wrap { trim: false }), cols[1]);
+        f.render_widget(
+            Paragraph::new(o.clone()).wrap(Wrap { trim: false }),
+            cols[0],
+        );
+        f.render_widget(
+            Paragraph::new(c.clone()).wrap(Wrap { trim: false }),
+            cols[1],
+        );
     }
-    for p in &panes.panes {
-        let (text, max) = pane_rows(p);
-        let scroll = usize::from(if p.aside {
+    for (k, p) in panes.panes.iter().enumerate() {
+        let (text, max) = laid.geometry(k);
+        let scroll = if p.aside {
             state.aside_scroll
         } else {
             state.scroll
-        })
+        }
         .min(max);
         let mut b = block(t, p.title.clone());
         if max > 0 {
@@ -354,7 +370,7 @@ pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
                 Rect::new(inner.x, inner.y, inner.width, inner.height.min(1)),
             );
         }
-        crate::tui::wrap::render(&p.lines, scroll, text, f.buffer_mut());
+        crate::tui::wrap::render_measured(&p.lines, &laid.rows[k], scroll, text, f.buffer_mut());
     }
 }
 
@@ -441,11 +457,12 @@ pub(crate) fn draw_image(state: &State, f: &mut Frame, r: Rect, item: &Item) {
     );
 }
 
-/// Rows a paragraph of `lines` takes when wrapped to `width`.
+/// Rows a paragraph of `lines` takes when wrapped to `width` (at most `u16::MAX`).
 pub(crate) fn wrapped_height(lines: &[Line], width: u16) -> u16 {
     let w = width.max(1) as usize;
     lines
         .iter()
-        .map(|l| (crate::tui::wrap::line_width(l).max(1)).div_ceil(w) as u16)
-        .sum()
+        .map(|l| (crate::tui::wrap::line_width(l).max(1)).div_ceil(w))
+        .sum::<usize>()
+        .min(u16::MAX.into()) as u16
 }

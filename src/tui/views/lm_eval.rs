@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use crate::bench::lm_eval::sample::{Agg, Answer, Choices, MetricValue, Sample};
 use crate::bench::lm_eval::spec::sample;
 use crate::bench::lm_eval::stats::LmEvalStats;
-use crate::model::{Item, ResponseGrades, Review};
+use crate::bench::{Item, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::Action;
 use crate::tui::summary::{SummaryBlock, bar, finite, fit};
@@ -277,7 +277,18 @@ impl SummaryBlock for LmEvalStats {
                 .harness
                 .iter()
                 .filter(|(m, _)| Some(m.as_str()) != metric)
-                .map(|(m, v)| format!("{} {}", one_line(m), four(finite(Some(*v)))))
+                .map(|(m, v)| {
+                    format!(
+                        "{} {}{}",
+                        one_line(m),
+                        four(finite(Some(*v))),
+                        if fv.from_results_file.contains(m) {
+                            " (from the results file)"
+                        } else {
+                            ""
+                        }
+                    )
+                })
                 .collect();
             if !parts.is_empty() {
                 lines.push(Line::from(Span::styled(
@@ -300,5 +311,40 @@ impl SummaryBlock for LmEvalStats {
                 )));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::lm_eval::stats::FilterStats;
+
+    /// A figure taken from the results file (not worked out from the samples) says so on
+    /// the summary page too.
+    #[test]
+    fn the_summary_marks_a_figure_from_the_results_file() {
+        let mut f = FilterStats {
+            samples: 2,
+            metric: Some("acc".into()),
+            ..FilterStats::default()
+        };
+        f.harness.insert("acc".into(), 0.5);
+        f.harness.insert("f1".into(), 0.8125);
+        f.from_results_file.push("f1".into());
+        let x = LmEvalStats {
+            filters: [("none".to_string(), f)].into_iter().collect(),
+            ..LmEvalStats::default()
+        };
+        let mut lines = Vec::new();
+        x.summary_lines(
+            &Theme::new(crate::tui::theme::ThemeName::Mono),
+            80,
+            &mut lines,
+        );
+        let text: String = lines
+            .iter()
+            .map(|l| l.to_string() + "\n")
+            .collect::<String>();
+        assert!(text.contains("f1 0.8125 (from the results file)"), "{text}");
     }
 }

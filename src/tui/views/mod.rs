@@ -17,16 +17,20 @@ pub mod model_line;
 pub mod status;
 pub mod verdicts;
 
+use std::collections::BTreeMap;
+
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
-use crate::bench::Benchmarks;
-use crate::model::{Benchmark, Item, Response, ResponseGrades, Review};
+use crate::bench::{Benchmark, Benchmarks, Facet, Item, Response, ResponseGrades, Review};
 use crate::store::Store;
-use crate::tui::app::State;
+use crate::tui::app::{Effect, State};
+use crate::tui::facts::ReviewStatus;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::summary::{Summary, SummaryBlock};
+use crate::tui::views::verdicts::Field;
+use crossterm::event::KeyEvent;
 
 /// A benchmark's screen: what its item and its responses show, what my grade line says,
 /// and which grading keys the footer names first.
@@ -34,12 +38,7 @@ pub trait View: Sync {
     /// The benchmark's own grading keys (its keymap context's actions): what `action`
     /// does to the state. `State::act` keeps the global actions and hands these to the
     /// view of the item. False when `action` is not one of this benchmark's.
-    fn act(
-        &self,
-        _state: &mut State,
-        _action: Action,
-        _fx: &mut Vec<crate::tui::app::Effect>,
-    ) -> bool {
+    fn act(&self, _state: &mut State, _action: Action, _fx: &mut Vec<Effect>) -> bool {
         false
     }
 
@@ -54,6 +53,13 @@ pub trait View: Sync {
         _item: &Item,
     ) -> Option<(Line<'static>, Vec<Line<'static>>, Vec<Line<'static>>)> {
         None
+    }
+
+    /// `item_lines` are the columns of `pair` one under the other (its title, the left
+    /// column, a blank line, the right column): when the pair does not fit, the item's
+    /// lines are made from it instead of being built again.
+    fn item_lines_are_the_pair(&self) -> bool {
+        false
     }
 
     /// One response and its grades (`selected`: the keys act on it, so they are named).
@@ -112,6 +118,80 @@ pub trait View: Sync {
         None
     }
 
+    /// A key pressed in one of this view's popups (the `Mode`s its grading keys open):
+    /// what the popup's outcome records. False when the mode is none of its.
+    fn popup_key(&self, _st: &mut State, _k: &KeyEvent, _fx: &mut Vec<Effect>) -> bool {
+        false
+    }
+
+    /// Draw this view's popup of the current mode over the screen, in `area`; false
+    /// when the mode is none of its (the overlays draw theirs).
+    fn draw_popup(&self, _state: &State, _f: &mut Frame, _area: Rect) -> bool {
+        false
+    }
+
+    /// A running figure of my grades that the view keeps as I grade (CharToM-QA's bonus
+    /// point coverage): per model, (covered, total) in my `review` of `item`. None: it
+    /// keeps none (see `keeps_tally`), or this review adds nothing to it.
+    fn tally(&self, _item: &Item, _review: &Review) -> Option<BTreeMap<String, (u64, u64)>> {
+        None
+    }
+
+    /// Does the view keep a running tally (`tally`)? My reviews of its items in the file
+    /// are then counted when the index arrives.
+    fn keeps_tally(&self) -> bool {
+        false
+    }
+
+    /// The verification statuses its reviews give, for the filter menu of a file with
+    /// items of its benchmark (`views::review_status` reads them from a review).
+    fn statuses(&self) -> Vec<ReviewStatus> {
+        Vec::new()
+    }
+
+    /// The flag facets (`views::is_flag`) the filter menu offers for a file with items
+    /// of its benchmark.
+    fn flags(&self) -> &'static [Facet] {
+        &[]
+    }
+
+    /// My note as the note key shows it for editing (`r`: my review): the review's own
+    /// note, unless the view keeps notes per part of the item it grades.
+    fn note(&self, _state: &State, r: &Review) -> Option<String> {
+        r.note.clone()
+    }
+
+    /// What saving the note field does to my review (the text as typed).
+    fn note_setter(&self, _state: &State) -> NoteSetter {
+        Box::new(crate::review::set_note)
+    }
+
+    /// My grade line's words after "My grade" that say what the grading keys act on, when
+    /// the view lets the reviewer choose (`State::graded_part`): e.g. `on scorer match`.
+    fn graded_part(&self, _state: &State, _item: &Item) -> Option<String> {
+        None
+    }
+
+    /// My grade line ends with `note` when my review has a note (a view whose
+    /// `grade_parts_in` says where its notes are answers false).
+    fn notes_on_grade_line(&self) -> bool {
+        true
+    }
+
+    /// What my grade line says after "My grade:" ([`View::grade_parts`]), for a view that
+    /// needs the state to say it (what [`View::graded_part`] selects).
+    fn grade_parts_in(
+        &self,
+        _state: &State,
+        item: &Item,
+        mine: Option<&Review>,
+        g: Option<&ResponseGrades>,
+        model: Option<&str>,
+        column: bool,
+    ) -> Vec<String> {
+        self.grade_parts(item, mine, g, model, column)
+    }
+
     /// The keymap's context whose keys grade this view's items.
     fn context(&self) -> Context {
         Context::Generic
@@ -120,6 +200,9 @@ pub trait View: Sync {
     /// The grading keys the footer names first: (key, label) from the live keymap.
     fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>);
 }
+
+/// What saving the note field does to my review ([`View::note_setter`]).
+pub type NoteSetter = Box<dyn FnOnce(&mut Review, &str)>;
 
 /// Where the graded part of an item's screen begins ([`View::target`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,6 +226,109 @@ pub fn view_of(b: Benchmark) -> &'static dyn View {
         Benchmark::Other => &generic::GenericView,
     }
 }
+
+/// The benchmarks whose view grades with keys of its own: each has a keymap context
+/// (`Context::Benchmark`) and a table of its name in `default-keys.toml`.
+pub fn keyed_benchmarks() -> impl Iterator<Item = Benchmark> {
+    Benchmark::ALL
+        .into_iter()
+        .filter(|&b| view_of(b).context() == Context::Benchmark(b))
+}
+
+/// The benchmarks whose view keeps a running tally of my grades (`View::keeps_tally`).
+pub fn tallied_benchmarks() -> impl Iterator<Item = Benchmark> {
+    Benchmark::ALL
+        .into_iter()
+        .filter(|&b| view_of(b).keeps_tally())
+}
+
+/// A key in a popup a view opened: the view whose popup it is handles it (`View::popup_key`).
+/// False when no view owns the mode.
+pub(crate) fn popup_key(st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
+    Benchmark::ALL
+        .into_iter()
+        .any(|b| view_of(b).popup_key(st, k, fx))
+}
+
+/// Draw the popup a view opened, if the mode is one (`View::draw_popup`).
+pub(crate) fn draw_popup(state: &State, f: &mut Frame, area: Rect) -> bool {
+    Benchmark::ALL
+        .into_iter()
+        .any(|b| view_of(b).draw_popup(state, f, area))
+}
+
+/// Each benchmark's item-level review fields, in the order the verdicts under an item
+/// and the adjudication table give them (whatever the item's benchmark: a stray field
+/// shows too).
+pub(crate) const REVIEW_FIELDS: &[fn(&Review) -> Field] = &[
+    cvqa::verdicts::status,
+    cvqa::verdicts::reason,
+    cvqa::verdicts::reason_text,
+    cvqa::verdicts::fixed_question,
+    cvqa::verdicts::fixed_answer,
+];
+
+/// Each benchmark's grades of a response, in the adjudication table's order.
+pub(crate) const GRADE_FIELDS: &[fn(&ResponseGrades) -> Field] = &[
+    chartom::verdicts::justification,
+    chartom::verdicts::fact,
+    chartom_qa::bonus_field,
+    chartom_qa::penalty_field,
+    cvqa::verdicts::original,
+    cvqa::verdicts::counterfactual,
+];
+
+/// The same on a reviewer's line under the item: CHARTOM's FACT after CharToM-QA's
+/// grades, as the line has always given them.
+pub(crate) const GRADE_FIELDS_LINE: &[fn(&ResponseGrades) -> Field] = &[
+    chartom::verdicts::justification,
+    chartom_qa::bonus_field,
+    chartom_qa::penalty_field,
+    chartom::verdicts::fact,
+    cvqa::verdicts::original,
+    cvqa::verdicts::counterfactual,
+];
+
+/// The registry's facets (`bench::Facet`), in its order: the filter menu's order of
+/// their groups, and the index's (`facts::Kind::Facet`).
+pub(crate) const FACETS: [Facet; 6] = [
+    Facet::SuspectKey,
+    Facet::ChartType,
+    Facet::Version,
+    Facet::Dimension,
+    Facet::Group,
+    Facet::LmEvalFilter,
+];
+
+/// A facet that is a flag (no value; its name is empty): the filter menu offers it with
+/// the progress filters, for a file with items of a benchmark whose view names it
+/// (`View::flags`). The others are offered per value, after the benchmarks.
+pub(crate) const fn is_flag(f: Facet) -> bool {
+    matches!(f, Facet::SuspectKey)
+}
+
+/// A facet's option in the filter menu: its label there and its name on the status line.
+pub(crate) fn facet_words(f: Facet, value: &str) -> (String, String) {
+    match f {
+        Facet::SuspectKey => (
+            "suspect answer key (far from the humans')".into(),
+            "suspect key".into(),
+        ),
+        Facet::ChartType => (format!("chart type {value}"), value.into()),
+        Facet::Version => (format!("version {value}"), value.into()),
+        Facet::Dimension => (format!("dimension {value}"), value.into()),
+        Facet::Group => (format!("group {value}"), value.into()),
+        Facet::LmEvalFilter => (format!("lm-eval filter {value}"), format!("filter {value}")),
+    }
+}
+
+/// The verification status a review gives, whatever the item's benchmark (C-VQA's).
+pub(crate) fn review_status(r: &Review) -> Option<ReviewStatus> {
+    cvqa::verdicts::status_of(r)
+}
+
+/// The fix popup's state (C-VQA's), held by `Mode::Fix`.
+pub use cvqa::fix::FixState;
 
 /// The view of the current item (the generic one when there is none).
 pub fn current(state: &State) -> &'static dyn View {

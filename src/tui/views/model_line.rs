@@ -2,7 +2,7 @@
 
 use ratatui::text::{Line, Span};
 
-use crate::model::Item;
+use crate::bench::Item;
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, truncate};
@@ -75,14 +75,17 @@ pub(crate) fn grade_line(
     if let Some(m) = model.filter(|_| n > 1 && !column && per_response) {
         spans.push(Span::styled(format!(" of {}", one_line(m)), t.title));
     }
-    spans.push(Span::styled(": ", t.title));
     let view = views::view_of(item.benchmark());
+    if let Some(p) = view.graded_part(state, item) {
+        spans.push(Span::styled(format!(" {}", one_line(&p)), t.title));
+    }
+    spans.push(Span::styled(": ", t.title));
     let ungraded = NOT_GRADED.to_string();
-    let mut parts = view.grade_parts(item, mine.as_ref(), g.as_ref(), model, column);
+    let mut parts = view.grade_parts_in(state, item, mine.as_ref(), g.as_ref(), model, column);
     if mine.as_ref().is_some_and(|r| r.is_final == Some(true)) {
         parts.push("FINAL".into());
     }
-    if mine.as_ref().is_some_and(|r| r.note.is_some()) {
+    if view.notes_on_grade_line() && mine.as_ref().is_some_and(|r| r.note.is_some()) {
         parts.push("note".into());
     }
     let graded = !parts

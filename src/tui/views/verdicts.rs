@@ -3,12 +3,12 @@
 
 use ratatui::text::{Line, Span};
 
-use crate::model::{Item, ResponseGrades, Review};
+use crate::bench::{Item, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, truncate};
 use crate::tui::views;
-use crate::tui::views::common::{heading, shown_fix};
+use crate::tui::views::common::heading;
 
 /// The widest a column of the adjudication table grows.
 const MAX_CELL: usize = 16;
@@ -25,50 +25,34 @@ pub(crate) enum Scope<'a> {
     Model(&'a str),
 }
 
+/// One field of a review, as the verdicts show it: its row in the adjudication table
+/// (`label`, and its `cell` for one reviewer) and its words on a reviewer's line. Each
+/// benchmark's view describes its own fields; `views::REVIEW_FIELDS`, `GRADE_FIELDS` and
+/// `GRADE_FIELDS_LINE` list them.
+pub(crate) struct Field {
+    pub label: &'static str,
+    /// None: not set (the table shows "·").
+    pub cell: Option<String>,
+    /// None: not set (the line leaves it out).
+    pub line: Option<String>,
+}
+
+/// A right-or-wrong grade in words.
+pub(crate) fn correct_or_wrong(b: Option<bool>) -> Option<String> {
+    b.map(|b| if b { "correct" } else { "wrong" }.to_string())
+}
+
 pub(crate) fn grades_summary(g: &ResponseGrades) -> Vec<String> {
-    let mut gp = Vec::new();
-    if let Some(j) = g.chartom.justification {
-        gp.push(j.name().to_string());
-    }
-    if let Some(b) = &g.chartom_qa.bonus {
-        gp.push(format!("bonus {b:?}"));
-    }
-    match &g.chartom_qa.penalty {
-        Some(Some(p)) => gp.push(format!("penalty “{}”", truncate(p, 30))),
-        Some(None) => gp.push("no penalty".into()),
-        None => {}
-    }
-    if let Some(c) = g.chartom.fact_correct {
-        gp.push(format!("FACT {}", if c { "correct" } else { "wrong" }));
-    }
-    if let Some(c) = g.cvqa.original_correct {
-        gp.push(format!("orig {}", if c { "✔" } else { "✘" }));
-    }
-    if let Some(c) = g.cvqa.counterfactual_correct {
-        gp.push(format!("cf {}", if c { "✔" } else { "✘" }));
-    }
-    gp
+    views::GRADE_FIELDS_LINE
+        .iter()
+        .filter_map(|f| f(g).line)
+        .collect()
 }
 
 pub(crate) fn review_summary(item: &Item, r: &Review, scope: Scope) -> String {
     let mut parts = Vec::new();
     if !matches!(scope, Scope::Model(_)) {
-        if let Some(s) = r.cvqa.status {
-            parts.push(format!("{s:?}").to_lowercase());
-        }
-        if let Some(reason) = r.cvqa.reason {
-            parts.push(reason.name().to_string());
-        }
-        if let Some(t) = &r.cvqa.reason_text {
-            parts.push(format!("“{t}”"));
-        }
-        // a C-VQA fix: the corrected counterfactual pair (docs/format.md)
-        if let Some(q) = &r.cvqa.fixed_question {
-            parts.push(format!("fixed Q {}", shown_fix(q, true)));
-        }
-        if let Some(a) = &r.cvqa.fixed_answer {
-            parts.push(format!("fixed A {}", shown_fix(a, true)));
-        }
+        parts.extend(views::REVIEW_FIELDS.iter().filter_map(|f| f(r).line));
         if let Some(v) = &r.verdict {
             parts.push(v.clone());
         }
@@ -309,61 +293,19 @@ pub fn comparison(
     let each = |f: &dyn Fn(&Review) -> Option<String>| -> Vec<Option<String>> {
         reviews.iter().map(|(_, r)| f(r)).collect()
     };
-    row(
-        "status".into(),
-        each(&|r| r.cvqa.status.map(|s| s.name().to_string())),
-    );
-    row(
-        "reason".into(),
-        each(&|r| r.cvqa.reason.map(|x| x.name().to_string())),
-    );
-    row("reason text".into(), each(&|r| r.cvqa.reason_text.clone()));
-    row(
-        "fixed question".into(),
-        each(&|r| r.cvqa.fixed_question.clone()),
-    );
-    row(
-        "fixed answer".into(),
-        each(&|r| r.cvqa.fixed_answer.clone()),
-    );
+    for f in views::REVIEW_FIELDS {
+        row(f(&Review::default()).label.into(), each(&|r| f(r).cell));
+    }
     row("verdict".into(), each(&|r| r.verdict.clone()));
     for resp in &item.responses {
         let m = resp.model.as_str();
-        let g = |r: &Review| r.for_model(m, n).cloned();
-        let yn = |b: Option<bool>| b.map(|b| if b { "correct" } else { "wrong" }.to_string());
-        row(
-            format!("{m} · justification"),
-            each(&|r| {
-                g(r).and_then(|g| g.chartom.justification)
-                    .map(|j| j.name().to_string())
-            }),
-        );
-        row(
-            format!("{m} · FACT"),
-            each(&|r| yn(g(r).and_then(|g| g.chartom.fact_correct))),
-        );
-        row(
-            format!("{m} · bonus"),
-            each(&|r| {
-                g(r).and_then(|g| g.chartom_qa.bonus)
-                    .map(|b| format!("{b:?}"))
-            }),
-        );
-        row(
-            format!("{m} · penalty"),
-            each(&|r| {
-                g(r).and_then(|g| g.chartom_qa.penalty)
-                    .map(|p| p.unwrap_or_else(|| "none".into()))
-            }),
-        );
-        row(
-            format!("{m} · original"),
-            each(&|r| yn(g(r).and_then(|g| g.cvqa.original_correct))),
-        );
-        row(
-            format!("{m} · counterfactual"),
-            each(&|r| yn(g(r).and_then(|g| g.cvqa.counterfactual_correct))),
-        );
+        for f in views::GRADE_FIELDS {
+            let label = f(&ResponseGrades::default()).label;
+            row(
+                format!("{m} · {label}"),
+                each(&|r| r.for_model(m, n).and_then(|g| f(g).cell)),
+            );
+        }
     }
     row("note".into(), each(&|r| r.note.clone()));
     row(
@@ -371,4 +313,51 @@ pub fn comparison(
         each(&|r| (r.is_final == Some(true)).then(|| "FINAL".to_string())),
     );
     (names, rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::views::common::shown_fix;
+
+    /// A review with every benchmark's fields (a stray field shows too): each
+    /// benchmark's view describes its own, and the line and the table keep their order.
+    #[test]
+    fn every_benchmarks_fields_in_the_line_and_the_table_in_order() {
+        let item = Item::parse(
+            r#"{"id":"x","benchmark":"cvqa","responses":[{"model":"m"}],"reviews":{"al":{"status":"fix","reason":"other","reason_text":"why","fixed_question":"Q2","fixed_answer":"A2","verdict":"pass","justification":"misses","fact_correct":true,"bonus":[1],"penalty":"bad","original_correct":true,"counterfactual_correct":false}}}"#,
+        )
+        .unwrap();
+        let r = item.reviews["al"].clone();
+        let line = review_summary(&item, &r, Scope::All);
+        let want = format!(
+            "fix · other · “why” · fixed Q {} · fixed A {} · pass · misses, bonus [1], penalty “bad”, FACT correct, orig ✔, cf ✘",
+            shown_fix("Q2", true),
+            shown_fix("A2", true)
+        );
+        assert_eq!(line, want);
+        let (names, rows) = comparison(&item, &[("al".into(), r)]);
+        assert_eq!(names, ["al"]);
+        let rows: Vec<String> = rows
+            .into_iter()
+            .map(|(l, c)| format!("{l}={}", c.join("|")))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                "status=fix",
+                "reason=other",
+                "reason text=why",
+                "fixed question=Q2",
+                "fixed answer=A2",
+                "verdict=pass",
+                "m · justification=misses",
+                "m · FACT=correct",
+                "m · bonus=[1]",
+                "m · penalty=bad",
+                "m · original=correct",
+                "m · counterfactual=wrong",
+            ]
+        );
+    }
 }

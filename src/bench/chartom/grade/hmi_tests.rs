@@ -3,7 +3,7 @@
 
 use super::tests::*;
 use super::*;
-use crate::model::Strategies;
+use crate::bench::chartom::fields::Strategies;
 use serde_json::json;
 
 /// Human answers are read like the model's, in the question's unit (JSON numbers too).

@@ -403,7 +403,7 @@ fn fact_wrong_is_what_the_effective_grade_says() {
         for a in answers {
             for over in [None, Some(true), Some(false)] {
                 let mut item = base.clone();
-                item.responses.push(crate::model::Response {
+                item.responses.push(crate::bench::Response {
                     model: "probe".into(),
                     fact: a.map(String::from),
                     ..Default::default()
@@ -415,7 +415,7 @@ fn fact_wrong_is_what_the_effective_grade_says() {
                     },
                     ..Default::default()
                 };
-                let mut r = crate::model::Review::default();
+                let mut r = crate::bench::Review::default();
                 if item.responses.len() == 1 {
                     r.grades = g;
                 } else {

@@ -340,14 +340,14 @@ fn response_wrong_is_what_the_effective_grades_say() {
             for oo in overrides {
                 for co in overrides {
                     let mut item = base.clone();
-                    item.responses.push(crate::model::Response {
+                    item.responses.push(crate::bench::Response {
                         model: "probe".into(),
                         original: o.map(String::from),
                         counterfactual: c.map(String::from),
                         ..Default::default()
                     });
                     let n = item.responses.len();
-                    let mut r = crate::model::Review::default();
+                    let mut r = crate::bench::Review::default();
                     let g = ResponseGrades {
                         cvqa: crate::bench::cvqa::fields::Grades {
                             original_correct: oo,

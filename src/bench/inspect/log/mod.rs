@@ -19,8 +19,8 @@ use serde_json::{Map, Value, json};
 mod write;
 pub use write::write_to_vec;
 
-use super::edit;
 use super::zip::{self, Archive};
+use super::{edit, nonfinite};
 use crate::store::container::{Container, Opened};
 
 /// Where a log's samples are.
@@ -82,7 +82,11 @@ pub fn sniff(_path: &Path, bytes: &[u8]) -> Option<Result<Opened, String>> {
     {
         return None;
     }
-    let doc: Value = serde_json::from_slice(&nan_as_null(bytes)).ok()?;
+    let doc: Value = match nonfinite::encode(bytes) {
+        Ok(b) => serde_json::from_slice(&b).ok()?,
+        // (a document that starts as Inspect writes its logs: refused, saying why)
+        Err(e) => return Some(Err(e)),
+    };
     let o = doc.as_object()?;
     if o.contains_key("items") || o.get("eval").is_none_or(|e| e.get("task").is_none()) {
         return None;
@@ -90,53 +94,11 @@ pub fn sniff(_path: &Path, bytes: &[u8]) -> Option<Result<Opened, String>> {
     Some(Log::read_json(bytes, doc).map(Log::opened))
 }
 
-/// `NaN`, `Infinity` and `-Infinity` outside strings (Inspect writes them for unscored
-/// values) read as `null`, for showing; a sample that has them is not written back.
-fn nan_as_null(b: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    if memchr::memmem::find(b, b"NaN").is_none() && memchr::memmem::find(b, b"Infinity").is_none() {
-        return std::borrow::Cow::Borrowed(b);
-    }
-    let mut out = Vec::with_capacity(b.len());
-    let (mut i, mut in_str) = (0, false);
-    while i < b.len() {
-        let c = b[i];
-        if in_str {
-            out.push(c);
-            if c == b'\\' && i + 1 < b.len() {
-                out.push(b[i + 1]);
-                i += 2;
-                continue;
-            }
-            in_str = c != b'"';
-        } else if c == b'"' {
-            in_str = true;
-            out.push(c);
-        } else if b[i..].starts_with(b"NaN") {
-            out.extend_from_slice(b"null");
-            i += 3;
-            continue;
-        } else if b[i..].starts_with(b"-Infinity") {
-            out.extend_from_slice(b"null");
-            i += 9;
-            continue;
-        } else if b[i..].starts_with(b"Infinity") {
-            out.extend_from_slice(b"null");
-            i += 8;
-            continue;
-        } else {
-            out.push(c);
-        }
-        i += 1;
-    }
-    std::borrow::Cow::Owned(out)
-}
-
-fn has_nan(b: &[u8]) -> bool {
-    matches!(nan_as_null(b), std::borrow::Cow::Owned(_))
-}
-
+/// A JSON entry or document of the log, with bare `NaN` / `Infinity` as marked values
+/// (`nonfinite`), written back as they were.
 fn parse(b: &[u8], what: &str) -> Result<Value, String> {
-    serde_json::from_slice(&nan_as_null(b)).map_err(|e| format!("{what}: {e}"))
+    let b = nonfinite::encode(b).map_err(|e| format!("{what}: {e}"))?;
+    serde_json::from_slice(&b).map_err(|e| format!("{what}: {e}"))
 }
 
 /// The sample id as text: a string as it is, a number as written.
@@ -311,7 +273,7 @@ fn harness_figures(header: &Value) -> Value {
             .into_iter()
             .flatten()
         {
-            out.push(json!({"scorer": name, "metric": m, "value": v.get("value").cloned().unwrap_or(Value::Null)}));
+            out.push(json!({"scorer": name, "metric": m, "value": v.get("value").map(nonfinite::shown).unwrap_or(Value::Null)}));
         }
     }
     Value::Array(out)
@@ -461,7 +423,7 @@ fn line_of(s: &Value, headline: &str, run: &Value, harness: &Value) -> String {
                     "author": p.get("author").cloned().unwrap_or(Value::Null),
                     "at": p.get("timestamp").cloned().unwrap_or(Value::Null),
                     "reason": p.get("reason").cloned().unwrap_or(Value::Null),
-                    "value": e.get("value").cloned().unwrap_or(Value::Null),
+                    "value": e.get("value").map(nonfinite::shown).unwrap_or(Value::Null),
                 }))
             })
             .collect();
@@ -470,18 +432,38 @@ fn line_of(s: &Value, headline: &str, run: &Value, harness: &Value) -> String {
             .filter(|e| e.get("provenance").is_none_or(Value::is_null))
             .and_then(|e| e.get("value"))
             .or_else(|| sc.get("value"))
-            .cloned()
+            .map(nonfinite::shown)
             .unwrap_or(Value::Null);
         scores.push(json!({
             "name": name,
-            "value": sc.get("value").cloned().unwrap_or(Value::Null),
+            "value": sc.get("value").map(nonfinite::shown).unwrap_or(Value::Null),
             "original": original,
             "answer": sc.get("answer").cloned().unwrap_or(Value::Null),
             "explanation": sc.get("explanation").cloned().unwrap_or(Value::Null),
             "edits": edits,
         }));
         if name == headline {
-            reviews = reviews_of(sc);
+            for (who, r) in reviews_of(sc) {
+                let merged = reviews.entry(who).or_insert_with(|| json!({}));
+                if let (Some(m), Value::Object(r)) = (merged.as_object_mut(), r) {
+                    for (k, v) in r {
+                        m.insert(k, v);
+                    }
+                }
+            }
+        } else {
+            // A verdict on another scorer: `scorers.<name>` of its author's review (an
+            // adjudicator's mark is the headline's only).
+            for (who, mut r) in reviews_of(sc) {
+                if let Some(o) = r.as_object_mut() {
+                    o.shift_remove("final");
+                }
+                let merged = reviews.entry(who).or_insert_with(|| json!({}));
+                if merged.get("scorers").is_none() {
+                    merged["scorers"] = json!({});
+                }
+                merged["scorers"][name.as_str()] = r;
+            }
         }
     }
     let id = s.get("id").cloned().unwrap_or(Value::Null);
@@ -519,19 +501,29 @@ fn line_reviews(text: &str) -> Map<String, Value> {
         .unwrap_or_default()
 }
 
-/// Do two reviews say the same to Inspect (verdict, time, note)?
-fn same_edit(a: &Value, b: &Value) -> bool {
-    let at = |v: &Value| {
-        v.get("at")
-            .and_then(Value::as_str)
-            .and_then(|s| {
-                time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).ok()
-            })
-            .map(|t| t.unix_timestamp_nanos())
+/// What a review says of one scorer: the review's own `verdict`, `note`, `at` and `final`
+/// for the headline scorer, `scorers.<name>` for another; `None` when it gives that
+/// scorer neither a verdict nor a note.
+fn part(r: &Value, headline: &str, scorer: &str) -> Option<Value> {
+    let p = if scorer == headline {
+        let mut m = Map::new();
+        for k in ["verdict", "note", "at", "final"] {
+            if let Some(v) = r.get(k).filter(|v| !v.is_null()) {
+                m.insert(k.into(), v.clone());
+            }
+        }
+        Value::Object(m)
+    } else {
+        r.get("scorers")?.get(scorer)?.clone()
     };
+    let said = |k: &str| p.get(k).is_some_and(|v| !v.is_null());
+    (said("verdict") || said("note")).then_some(p)
+}
+
+/// Do two verdicts on one scorer say the same to Inspect (verdict, note, the final mark)?
+/// The time is not compared: the review's `at` moves with any change to the review (a
+/// verdict on another scorer too), and the same verdict given again is no new edit.
+fn same_edit(a: &Value, b: &Value) -> bool {
     let fin = |v: &Value| v.get("final") == Some(&Value::Bool(true));
-    a.get("verdict") == b.get("verdict")
-        && a.get("note") == b.get("note")
-        && at(a) == at(b)
-        && fin(a) == fin(b)
+    a.get("verdict") == b.get("verdict") && a.get("note") == b.get("note") && fin(a) == fin(b)
 }

@@ -5,11 +5,13 @@ use super::*;
 
 impl Log {
     /// The score edits the current lines ask for, sample by sample: for each reviewer
-    /// whose review differs from the one the log holds, an edit (in time order).
+    /// and each scorer whose verdict or note differs from the one the log holds, an edit
+    /// of that scorer (in time order). The review's own `verdict` and `note` are the
+    /// headline scorer's, `scorers.<name>` another scorer's.
     fn edits(
         &self,
         current: &dyn Fn(usize) -> Option<String>,
-    ) -> io::Result<BTreeMap<usize, Vec<edit::Edit>>> {
+    ) -> io::Result<BTreeMap<usize, Vec<(String, edit::Edit)>>> {
         let mut out = BTreeMap::new();
         for (i, orig) in self.lines.iter().enumerate() {
             let Some(now) = current(i) else { continue };
@@ -17,50 +19,90 @@ impl Log {
                 continue;
             }
             let (before, after) = (line_reviews(orig), line_reviews(&now));
+            let id = || item_id(&self.samples[i].id, self.samples[i].epoch);
             let mut list = Vec::new();
-            for (who, r) in &after {
-                if before.get(who).is_some_and(|b| same_edit(b, r)) {
-                    continue;
+            let mut authors: Vec<&String> = after.keys().collect();
+            authors.extend(before.keys().filter(|w| !after.contains_key(*w)));
+            for who in authors {
+                let (b, a) = (before.get(who), after.get(who));
+                let mut scorers = vec![self.headline.clone()];
+                for r in [b, a].into_iter().flatten() {
+                    match r.get("scorers") {
+                        None | Some(Value::Null) => {}
+                        Some(Value::Object(m)) => {
+                            for k in m.keys() {
+                                if *k == self.headline {
+                                    return Err(io::Error::other(format!(
+                                        "{}: reviews.{who}.scorers.{k} names the headline scorer, whose verdict is the review's own `verdict`; nothing saved",
+                                        id()
+                                    )));
+                                }
+                                if !scorers.contains(k) {
+                                    scorers.push(k.clone());
+                                }
+                            }
+                        }
+                        Some(v) => {
+                            return Err(io::Error::other(format!(
+                                "{}: reviews.{who}.scorers is {v}, not an object of scorers; nothing saved",
+                                id()
+                            )));
+                        }
+                    }
                 }
-                // No verdict (a note alone): an edit that keeps the value.
-                let v = match r.get("verdict") {
-                    None | Some(Value::Null) => None,
-                    Some(verdict) => Some(
-                        verdict
-                            .as_str()
-                            .and_then(crate::bench::inspect::Verdict::parse)
-                            .ok_or_else(|| {
-                                io::Error::other(format!(
-                                    "{}: reviews.{who}.verdict is {verdict}, not correct, incorrect or ambiguous-target; nothing saved",
-                                    item_id(&self.samples[i].id, self.samples[i].epoch)
-                                ))
-                            })?,
-                    ),
-                };
-                list.push(edit::Edit {
-                    author: who.clone(),
-                    at: r
-                        .get("at")
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                        .unwrap_or_else(|| self.now()),
-                    note: r.get("note").and_then(Value::as_str).map(str::to_string),
-                    verdict: v,
-                    withdrawn: false,
-                    is_final: r.get("final") == Some(&Value::Bool(true)),
-                });
+                for scorer in scorers {
+                    let part_b = b.and_then(|r| part(r, &self.headline, &scorer));
+                    let part_a = a.and_then(|r| part(r, &self.headline, &scorer));
+                    match (&part_b, &part_a) {
+                        (None, None) => {}
+                        (Some(x), Some(y)) if same_edit(x, y) => {}
+                        (_, Some(r)) => {
+                            // No verdict (a note alone): an edit that keeps the value.
+                            let v = match r.get("verdict") {
+                                None | Some(Value::Null) => None,
+                                Some(verdict) => Some(
+                                    verdict
+                                        .as_str()
+                                        .and_then(crate::bench::inspect::Verdict::parse)
+                                        .ok_or_else(|| {
+                                            io::Error::other(format!(
+                                                "{}: the verdict of {who} on scorer {scorer} is {verdict}, not correct, incorrect or ambiguous-target; nothing saved",
+                                                id()
+                                            ))
+                                        })?,
+                                ),
+                            };
+                            list.push((
+                                scorer.clone(),
+                                edit::Edit {
+                                    author: who.clone(),
+                                    at: r
+                                        .get("at")
+                                        .and_then(Value::as_str)
+                                        .map(str::to_string)
+                                        .unwrap_or_else(|| self.now()),
+                                    note: r.get("note").and_then(Value::as_str).map(str::to_string),
+                                    verdict: v,
+                                    withdrawn: false,
+                                    is_final: r.get("final") == Some(&Value::Bool(true)),
+                                },
+                            ));
+                        }
+                        (Some(_), None) => list.push((
+                            scorer.clone(),
+                            edit::Edit {
+                                author: who.clone(),
+                                at: self.now(),
+                                note: Some("verdict withdrawn".into()),
+                                verdict: None,
+                                withdrawn: true,
+                                is_final: false,
+                            },
+                        )),
+                    }
+                }
             }
-            for who in before.keys().filter(|w| !after.contains_key(*w)) {
-                list.push(edit::Edit {
-                    author: who.clone(),
-                    at: self.now(),
-                    note: Some("verdict withdrawn".into()),
-                    verdict: None,
-                    withdrawn: true,
-                    is_final: false,
-                });
-            }
-            list.sort_by(|a, b| (&a.at, &a.author).cmp(&(&b.at, &b.author)));
+            list.sort_by(|(_, a), (_, b)| (&a.at, &a.author).cmp(&(&b.at, &b.author)));
             if !list.is_empty() {
                 out.insert(i, list);
             }
@@ -130,21 +172,17 @@ impl Log {
         let mut changed_scorers = std::collections::BTreeSet::new();
         for (&i, list) in &edits {
             let mut s = self.sample(i).map_err(io::Error::other)?;
-            let raw_nan = match &self.kind {
-                Kind::Eval(a) => zip::read(&self.bytes, &a.entries[self.samples[i].index])
-                    .is_ok_and(|b| has_nan(&b)),
-                Kind::Json(_) => false,
-            };
-            if raw_nan {
-                return Err(io::Error::other(format!(
-                    "{}: the sample holds NaN or Infinity, which verdict cannot write back yet; nothing saved",
-                    item_id(&self.samples[i].id, self.samples[i].epoch)
-                )));
+            for (scorer, e) in list {
+                if s.get("scores").and_then(|m| m.get(scorer)).is_none() {
+                    return Err(io::Error::other(format!(
+                        "{}: the sample has no score of scorer {scorer:?}, so {}'s verdict on it cannot be written back; nothing saved",
+                        item_id(&self.samples[i].id, self.samples[i].epoch),
+                        e.author
+                    )));
+                }
+                edit::apply(&mut s, scorer, e);
+                changed_scorers.insert(scorer.clone());
             }
-            for e in list {
-                edit::apply(&mut s, &self.headline, e);
-            }
-            changed_scorers.insert(self.headline.clone());
             edited.insert(i, s);
         }
         let mut header = self.header.clone();
@@ -192,7 +230,9 @@ impl Log {
                         )
                         .map_err(io::Error::other)?;
                         for s in edited.values() {
-                            edit::update_summary(&mut sums, s, &self.headline);
+                            for scorer in &changed_scorers {
+                                edit::update_summary(&mut sums, s, scorer);
+                            }
                         }
                         replaced.insert("summaries.json".into(), compact(&sums).into_bytes());
                     }
@@ -214,7 +254,9 @@ impl Log {
                 if let Some(r) = reductions {
                     doc["reductions"] = r;
                 }
-                let text = serde_json::to_string_pretty(&doc).map_err(io::Error::other)?;
+                let text = nonfinite::decode(
+                    serde_json::to_string_pretty(&doc).map_err(io::Error::other)?,
+                );
                 out.write_all(text.as_bytes())?;
                 Ok(text.len() as u64)
             }
@@ -222,9 +264,9 @@ impl Log {
     }
 }
 
-/// Compact JSON, as Inspect writes an entry of a `.eval` log.
+/// Compact JSON, as Inspect writes an entry of a `.eval` log (`NaN` and `Infinity` bare).
 fn compact(v: &Value) -> String {
-    serde_json::to_string(v).expect("a Value always serializes")
+    nonfinite::decode(serde_json::to_string(v).expect("a Value always serializes"))
 }
 
 impl Container for Log {
@@ -244,18 +286,30 @@ impl Container for Log {
     }
 
     fn describe(&self) -> String {
-        match self.kind {
-            Kind::Eval(_) => format!(
-                "an Inspect AI .eval log ({} samples × epochs; verdicts on scorer {})",
-                self.samples.len(),
-                self.headline
-            ),
-            Kind::Json(_) => format!(
-                "an Inspect AI .json log ({} samples × epochs; verdicts on scorer {})",
-                self.samples.len(),
-                self.headline
-            ),
-        }
+        let format = match self.kind {
+            Kind::Eval(_) => "eval",
+            Kind::Json(_) => "json",
+        };
+        let others: Vec<String> = self
+            .header
+            .pointer("/results/scores")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.get("name").and_then(Value::as_str))
+            .filter(|n| *n != self.headline)
+            .map(str::to_string)
+            .collect();
+        format!(
+            "an Inspect AI .{format} log ({} samples × epochs; verdicts on scorer {}{})",
+            self.samples.len(),
+            self.headline,
+            if others.is_empty() {
+                String::new()
+            } else {
+                format!(" (the headline) or {}", others.join(", "))
+            }
+        )
     }
 }
 

@@ -1,8 +1,8 @@
 //! What the CHARTOM screen shows of the grading rules: thin adapters over
 //! `crate::bench::chartom::grade`, shaped for display. No rule is implemented here.
 
+use crate::bench::Item;
 use crate::bench::chartom::grade as chartom;
-use crate::model::Item;
 
 pub struct FactView {
     pub parsed: Option<String>,
@@ -37,7 +37,7 @@ pub fn chartom_hmi(item: &Item) -> Option<HmiView> {
 }
 
 /// The key line of the item screen ([`chartom::key_line`]).
-pub fn fact_key_display(fact: &crate::model::Fact) -> String {
+pub fn fact_key_display(fact: &crate::bench::chartom::fields::Fact) -> String {
     chartom::key_line(fact)
 }
 

@@ -3,8 +3,9 @@
 
 use serde_json::Value;
 
+use crate::bench::Item;
+use crate::bench::chartom::fields::{Fact, FactFormat};
 use crate::bench::chartom::grade as chartom;
-use crate::model::{Fact, FactFormat, Item};
 
 pub struct Bucket {
     pub label: String,

@@ -1,11 +1,12 @@
 //! The CHARTOM screen: the chart, the FACT question with the human answers' histogram, the
 //! HMI; per response the FACT answer, the MIND prediction and the justification to grade.
 
-use crate::model::JustificationGrade;
+use crate::bench::Benchmark;
+use crate::bench::chartom::fields::JustificationGrade;
 use crate::tui::app::Effect;
 use ratatui::text::{Line, Span};
 
-use crate::model::{Item, Response, ResponseGrades, Review};
+use crate::bench::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, sanitize};
@@ -22,6 +23,7 @@ pub mod grading;
 pub mod histogram;
 pub mod hmi_plot;
 pub mod summary;
+pub(crate) mod verdicts;
 
 pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
     let t = &state.theme;
@@ -217,8 +219,12 @@ impl View for ChartomView {
         crate::tui::views::Target::Response
     }
 
+    fn flags(&self) -> &'static [crate::bench::Facet] {
+        &[crate::bench::Facet::SuspectKey]
+    }
+
     fn context(&self) -> Context {
-        Context::Chartom
+        Context::Benchmark(Benchmark::Chartom)
     }
 
     fn item_lines(&self, state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {

@@ -1,12 +1,18 @@
 //! The C-VQA screen: the original and counterfactual question pair (two columns when
 //! wide), the fix if any; per response both answers with the rule's grade and overrides.
 
-use crate::tui::app::{Effect, FixState, Level, Mode};
+use crate::bench::Benchmark;
+use crate::tui::app::{Effect, Level, Mode};
 use crate::tui::edit::TextEdit;
+use crossterm::event::KeyEvent;
+use fix::FixState;
+use ratatui::Frame;
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
+use crate::bench::cvqa::fields::{CvqaReason, CvqaStatus};
 use crate::bench::cvqa::grade as cvqa;
-use crate::model::{CvqaReason, CvqaStatus, Item, Response, ResponseGrades, Review};
+use crate::bench::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, sanitize};
@@ -18,8 +24,12 @@ use crate::tui::views::common::{
 use crate::tui::views::model_line::NOT_VERIFIED;
 use crate::tui::views::status::act;
 
+pub mod fix;
 pub(crate) mod popups;
+pub(crate) mod reason;
+pub mod reject;
 pub mod summary;
+pub(crate) mod verdicts;
 
 pub(crate) fn cvqa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
     let (o, c) = cvqa_columns(state, item);
@@ -117,7 +127,7 @@ impl View for CvqaView {
         match action {
             Action::Accept => {
                 if st.change_review(fx, |r, _| r.cvqa.accept()) {
-                    st.advance_after(crate::model::CvqaStatus::Accept.done(), fx);
+                    st.advance_after(crate::bench::cvqa::fields::CvqaStatus::Accept.done(), fx);
                 }
             }
             Action::Fix => {
@@ -156,8 +166,20 @@ impl View for CvqaView {
         true
     }
 
+    fn popup_key(&self, st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
+        popups::key(st, k, fx)
+    }
+
+    fn draw_popup(&self, state: &State, f: &mut Frame, area: Rect) -> bool {
+        popups::draw(state, f, area)
+    }
+
     fn context(&self) -> Context {
-        Context::Cvqa
+        Context::Benchmark(Benchmark::Cvqa)
+    }
+
+    fn statuses(&self) -> Vec<crate::tui::facts::ReviewStatus> {
+        CvqaStatus::ALL.map(Into::into).to_vec()
     }
 
     fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
@@ -171,6 +193,11 @@ impl View for CvqaView {
     ) -> Option<(Line<'static>, Vec<Line<'static>>, Vec<Line<'static>>)> {
         let (o, c) = cvqa_columns(state, item);
         Some((cvqa_title(state, item), o, c))
+    }
+
+    /// `cvqa_lines`.
+    fn item_lines_are_the_pair(&self) -> bool {
+        true
     }
 
     fn response_lines(

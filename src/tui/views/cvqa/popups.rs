@@ -1,10 +1,116 @@
 //! C-VQA's verification keys that go through a popup: reject with a reason, and fix the
 //! generated question and answer, then say why.
 
-use crate::model::{CvqaReason, CvqaStatus};
+use crossterm::event::KeyEvent;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+
+use super::{fix, reject};
+use crate::bench::Benchmark;
+use crate::bench::cvqa::fields::{CvqaReason, CvqaStatus};
 use crate::tui::app::{Effect, Level, Mode, State};
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context};
+use crate::tui::overlays::Outcome;
+
+/// A key in one of C-VQA's popups (`View::popup_key`): what its outcome records. False
+/// when the mode is none of them.
+pub(crate) fn key(st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
+    match &mut st.mode {
+        Mode::RejectOther(e) => match reject::handle_other_key(e, &st.keymap, k) {
+            Outcome::Close => st.mode = Mode::Normal,
+            Outcome::Submit(t) if t.trim().is_empty() => {
+                st.set_status(reject::other_empty(&st.keymap), Level::Warn);
+            }
+            Outcome::Submit(t) => {
+                st.mode = Mode::Normal;
+                if st.change_review(fx, |r, _| r.cvqa.reject(CvqaReason::Other, Some(&t))) {
+                    st.advance_after(&rejected(CvqaReason::Other), fx);
+                }
+            }
+            _ => {}
+        },
+        Mode::FixReason {
+            selected,
+            question,
+            answer,
+        } => {
+            let (q, a) = (question.clone(), answer.clone());
+            match fix::handle_reason_key(selected, &st.keymap, k) {
+                Outcome::Close => st.mode = Mode::Normal,
+                // "Other" first asks for a few words, as a reject does.
+                Outcome::Submit(CvqaReason::Other) => {
+                    let cur = st
+                        .my_review(st.pos)
+                        .and_then(|r| r.cvqa.reason_text)
+                        .unwrap_or_default();
+                    st.mode = Mode::FixOther {
+                        question: q,
+                        answer: a,
+                        text: TextEdit::new(&cur, false),
+                    };
+                }
+                Outcome::Submit(reason) => {
+                    st.mode = Mode::Normal;
+                    fix_with(st, (&q, &a), reason, None, fx);
+                }
+                _ => {}
+            }
+        }
+        Mode::FixOther {
+            question,
+            answer,
+            text,
+        } => {
+            let (q, a) = (question.clone(), answer.clone());
+            match reject::handle_other_key(text, &st.keymap, k) {
+                Outcome::Close => st.mode = Mode::Normal,
+                Outcome::Submit(t) if t.trim().is_empty() => {
+                    st.set_status(reject::other_empty(&st.keymap), Level::Warn);
+                }
+                Outcome::Submit(t) => {
+                    st.mode = Mode::Normal;
+                    fix_with(st, (&q, &a), CvqaReason::Other, Some(&t), fx);
+                }
+                _ => {}
+            }
+        }
+        Mode::Reject { selected } => match reject::handle_key(selected, &st.keymap, k) {
+            Outcome::Close => st.mode = Mode::Normal,
+            Outcome::Submit(reason) => {
+                st.mode = Mode::Normal;
+                self::reject(st, reason, fx);
+            }
+            _ => {}
+        },
+        Mode::Fix(f) => match fix::handle_key(f, &st.keymap, k) {
+            Outcome::Close => st.mode = Mode::Normal,
+            Outcome::Submit((q, a)) => {
+                st.mode = Mode::Normal;
+                self::fix(st, q, a);
+            }
+            _ => {}
+        },
+        _ => return false,
+    }
+    true
+}
+
+/// Draw C-VQA's popup of the current mode (`View::draw_popup`); false when the mode is
+/// none of its.
+pub(crate) fn draw(state: &State, f: &mut Frame, area: Rect) -> bool {
+    match &state.mode {
+        Mode::RejectOther(e) => reject::draw_other(state, f, area, e, reject::OTHER_TITLE),
+        Mode::FixOther { text, .. } => {
+            reject::draw_other(state, f, area, text, "Fix, other: why, in a few words")
+        }
+        Mode::Fix(fx) => fix::draw(state, f, area, fx),
+        Mode::Reject { selected } => reject::draw(state, f, area, *selected),
+        Mode::FixReason { selected, .. } => fix::draw_reason(state, f, area, *selected),
+        _ => return false,
+    }
+    true
+}
 
 /// Reject for `reason`; "other" first asks for a few words.
 pub(crate) fn reject(st: &mut State, reason: CvqaReason, fx: &mut Vec<Effect>) {
@@ -47,7 +153,9 @@ pub(crate) fn fix(st: &mut State, q: String, a: String) {
         a
     };
     if q == cf.question && a == cf.answer {
-        let accept = st.keymap.hint(Context::Cvqa, Action::Accept);
+        let accept = st
+            .keymap
+            .hint(Context::Benchmark(Benchmark::Cvqa), Action::Accept);
         let msg = if empty.is_empty() {
             format!("nothing changed: use {accept} to accept as it is")
         } else {
@@ -70,8 +178,7 @@ pub(crate) fn fix(st: &mut State, q: String, a: String) {
         st.set_status(
             format!(
                 "{m}: verdict check will warn; a reason records it anyway, {} cancels",
-                st.keymap
-                    .hint(crate::tui::overlays::fix::REASON_KEYS, Action::Cancel)
+                st.keymap.hint(super::fix::REASON_KEYS, Action::Cancel)
             ),
             Level::Warn,
         );

@@ -1,5 +1,8 @@
 use super::*;
-use crate::model::JustificationGrade;
+use crate::bench::chartom::fields::JustificationGrade;
+use crate::bench::cvqa::fields::{CvqaReason, CvqaStatus};
+use crate::bench::cvqa::resolve::resolve_verification;
+use crate::grade::resolve::Source;
 
 fn reviews(json: &str) -> IndexMap<String, Review> {
     serde_json::from_str(json).unwrap()

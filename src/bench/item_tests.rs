@@ -1,4 +1,9 @@
 use super::*;
+use crate::bench::chartom::fields::{ChartVersion, FactFormat, JustificationGrade};
+use crate::bench::chartom_qa::eval::{EVAL_DEFAULT_MODEL, eval_model_name};
+use crate::bench::chartom_qa::fields::JudgeBonus;
+use crate::bench::cvqa::fields::{CvqaReason, CvqaStatus};
+use serde_json::Value;
 
 #[test]
 fn context_is_a_text_or_texts_by_length_and_errors_name_it() {

@@ -1,4 +1,5 @@
-//! Questions and their options, as the CHARTOM folder writes them.
+//! Questions and their options, as the CHARTOM folder writes them (C-VQA's check reads its
+//! generated questions with it too).
 
 // ---------------------------------------------------------------------------------------
 // Questions and their options

@@ -4,12 +4,13 @@ use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::model::CvqaReason;
+use crate::bench::cvqa::fields::CvqaReason;
 use crate::tui::app::State;
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context, Keymap};
+use crate::tui::overlays::Outcome;
 use crate::tui::overlays::dialog::{FieldKey, draw_input, field_key, move_keys, save_cancel};
-use crate::tui::overlays::{Outcome, reason};
+use crate::tui::views::cvqa::reason;
 
 /// The menu's title.
 const TITLE: &str = "Reject: why?";

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Measure the release binary from outside, as a person would: in tmux, reading the screen.
+
+    benches/outside.py big FILE          open, index, 200 steps, a jump by id, memory,
+                                         a verdict, quit (shell back), the fold, the
+                                         kept index's reopen, `verdict stats`
+    benches/outside.py keys FILE         a long item: per key (j, PageDown, n, p) until
+                                         the screen changes, and memory
+
+Times are from the key (or the start) to the first screen that shows its effect, polled
+with `tmux capture-pane` (a poll costs 2-5 ms: figures under ~10 ms are at that
+resolution). The load average is printed with every figure. Each run uses a data and a
+config folder of its own (VERDICT_DATA_DIR, VERDICT_CONFIG_DIR) in a temporary folder,
+so it finds no kept index and no session of an earlier run. docs/performance.md, "10M
+items" and "Long lines", has the figures and how they were run (benches/big.sh).
+"""
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.environ.get("VERDICT_BIN", os.path.join(ROOT, "target", "release", "verdict"))
+SESSION = "verdict-outside-%d" % os.getpid()
+
+
+def load():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def tmux(*args):
+    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+
+
+def screen():
+    return tmux("capture-pane", "-p", "-t", SESSION)
+
+
+def wait_for(pred, timeout=600.0, every=0.002):
+    """Poll the screen until pred(screen) holds; the seconds it took and the screen."""
+    t0 = time.monotonic()
+    while True:
+        s = screen()
+        if pred(s):
+            return time.monotonic() - t0, s
+        if time.monotonic() - t0 > timeout:
+            raise SystemExit("timed out; the screen:\n" + s)
+        time.sleep(every)
+
+
+def keys(*k):
+    tmux("send-keys", "-t", SESSION, *k)
+
+
+def pid():
+    return int(tmux("display-message", "-p", "-t", SESSION, "#{pane_pid}").strip())
+
+
+def memory(p):
+    """Private memory of process p: Anonymous and Private_Dirty of smaps_rollup, in MiB."""
+    out = {}
+    with open("/proc/%d/smaps_rollup" % p) as f:
+        for line in f:
+            k, _, v = line.partition(":")
+            if k in ("Anonymous", "Private_Dirty", "Rss"):
+                out[k] = int(v.split()[0]) / 1024
+    return out
+
+
+def start(file, w, h, env):
+    cmd = "exec %s --reviewer bench --image-protocol none %s" % (BIN, file)
+    t0 = time.monotonic()
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", SESSION, "-x", str(w), "-y", str(h), cmd],
+        check=True,
+        env=env,
+    )
+    tmux("set-option", "-t", SESSION, "remain-on-exit", "on")
+    return t0
+
+
+def alive(p):
+    try:
+        os.kill(p, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie (remain-on-exit keeps the pane) has exited
+    with open("/proc/%d/stat" % p) as f:
+        return f.read().split(")")[-1].split()[0] != "Z"
+
+
+def kill_session():
+    subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
+
+
+def row(what, secs, floor="", note=""):
+    print("| %s | %s | %s | %s | %s |" % (what, fmt(secs), floor, load(), note), flush=True)
+
+
+def fmt(secs):
+    if isinstance(secs, str):
+        return secs
+    return "%.0f ms" % (secs * 1000) if secs < 10 else "%.1f s" % secs
+
+
+def timed(cmd):
+    t0 = time.monotonic()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return time.monotonic() - t0
+
+
+def last_id(file):
+    import json
+
+    with open(file, "rb") as f:
+        f.seek(max(0, os.path.getsize(file) - 200_000))
+        line = f.read().rstrip(b"\n").split(b"\n")[-1]
+    return json.loads(line)["id"]
+
+
+def folds_running(file):
+    """verdict processes folding `file` (started by the reviewer after `q`)."""
+    n = 0
+    for d in glob.glob("/proc/[0-9]*/cmdline"):
+        try:
+            with open(d, "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if b"__fold" in argv and any(a.endswith(os.path.basename(file).encode()) for a in argv):
+            n += 1
+    return n
+
+
+def big(file):
+    tmp = tempfile.mkdtemp(prefix="verdict-outside-")
+    env = dict(os.environ, VERDICT_DATA_DIR=tmp + "/data", VERDICT_CONFIG_DIR=tmp + "/config")
+    size = os.path.getsize(file)
+    print("file %s, %.0f MB; load average %s" % (file, size / 1e6, load()))
+    print("| step | time | floor | load average | note |")
+    print("| --- | ---: | --- | --- | --- |")
+    timed(["wc", "-l", file])  # warm the page cache as far as it holds the file
+    row("floor: `wc -l` (newline scan)", timed(["wc", "-l", file]))
+    t0 = start(file, 80, 24, env)
+    try:
+        first, s = wait_for(lambda s: "/" in s.split("\n")[0] and "·" in s.split("\n")[0])
+        row("first frame (start → the first item on screen)", first)
+        p = pid()
+        m = memory(p)
+        row("private memory at the first frame", "%.0f MiB" % m["Anonymous"], "", "%.4f× the file" % (m["Anonymous"] * 2**20 / size))
+        t, s = wait_for(lambda s: "indexing" not in s)
+        row("index: search and filters ready (from the start)", time.monotonic() - t0)
+        m = memory(p)
+        row("private memory, index built", "%.0f MiB" % m["Anonymous"], "", "%.4f× the file" % (m["Anonymous"] * 2**20 / size))
+        t1 = time.monotonic()
+        keys(*(["n"] * 200))
+        t, s = wait_for(lambda s: " 201/" in s.split("\n")[0])
+        row("200 steps (`n` × 200 sent at once → item 201 on screen)", time.monotonic() - t1)
+        ident = last_id(file)
+        t1 = time.monotonic()
+        keys(":", ident, "Enter")
+        t, s = wait_for(lambda s: ident in s.split("\n")[0] and ":" not in s.split("\n")[-1][:3])
+        row("jump by id to the last item (`:` id Enter)", time.monotonic() - t1, "", ident)
+        m = memory(p)
+        row("private memory after the steps and the jump", "%.0f MiB" % m["Anonymous"], "", "%.4f× the file" % (m["Anonymous"] * 2**20 / size))
+        keys("1")
+        wait_for(lambda s: "journaled" in s.split("\n")[0])
+        t1 = time.monotonic()
+        keys("q")
+        while alive(p):
+            time.sleep(0.0005)
+        row("quit with a verdict to fold: `q` → the shell back", time.monotonic() - t1)
+        while folds_running(file) or glob.glob(file + ".folding") or glob.glob(
+            os.path.join(os.path.dirname(file), "." + os.path.basename(file) + ".*.verdict-journal*")
+        ):
+            time.sleep(0.01)
+        row("the fold done (the file holds the verdict; its kept index written)", time.monotonic() - t1)
+        kill_session()
+        t0 = start(file, 80, 24, env)
+        first, s = wait_for(lambda s: "/" in s.split("\n")[0] and "·" in s.split("\n")[0])
+        row("reopen: first frame", first)
+        t, s = wait_for(lambda s: "indexing" not in s)
+        row("reopen: search and filters ready (the kept index)", time.monotonic() - t0)
+        keys("q")
+        p = pid()
+        while alive(p):
+            time.sleep(0.001)
+    finally:
+        kill_session()
+    row("`verdict stats FILE`", timed([BIN, "stats", file]), "the plain `Value` parse: `cargo bench --bench store -- --stats-only`")
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def long_keys(file):
+    tmp = tempfile.mkdtemp(prefix="verdict-outside-")
+    env = dict(os.environ, VERDICT_DATA_DIR=tmp + "/data", VERDICT_CONFIG_DIR=tmp + "/config")
+    print("file %s, %.0f MB; load average %s" % (file, os.path.getsize(file) / 1e6, load()))
+    for w, h in ((80, 24), (200, 50)):
+        print("\n%d×%d" % (w, h))
+        print("| key | median | max | load average | private memory |")
+        print("| --- | ---: | ---: | --- | ---: |")
+        t0 = start(file, w, h, env)
+        try:
+            first, s = wait_for(lambda s: "lines" in s)
+            p = pid()
+            print("| first frame | %s | | %s | %.0f MiB |" % (fmt(first), load(), memory(p)["Anonymous"]))
+            times = {}
+
+            def press(k):
+                before = screen()
+                t1 = time.monotonic()
+                keys(k)
+                wait_for(lambda s: s != before)
+                times.setdefault(k, []).append(time.monotonic() - t1)
+                time.sleep(0.02)
+
+            for k, reps in (("j", 30), ("PageDown", 30), ("k", 10)):
+                for _ in range(reps):
+                    press(k)
+            # leave the long item (the next is short) and show it again
+            for _ in range(5):
+                press("n")
+                press("p")
+            for k in ("j", "PageDown", "k", "n", "p"):
+                ts = sorted(times[k])
+                print(
+                    "| %s | %s | %s | %s | %.0f MiB |"
+                    % (k, fmt(ts[len(ts) // 2]), fmt(ts[-1]), load(), memory(p)["Anonymous"])
+                )
+            print("```\n" + screen() + "```")
+        finally:
+            kill_session()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in ("big", "keys"):
+        raise SystemExit(__doc__)
+    {"big": big, "keys": long_keys}[sys.argv[1]](sys.argv[2])

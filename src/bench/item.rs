@@ -1,0 +1,230 @@
+//! The typed view of one item, holding each benchmark's fields as this registry lists
+//! them (docs/format.md).
+//!
+//! An [`Item`] is parsed from the raw JSON text of one item. Keys no benchmark knows are
+//! ignored here; the store keeps the raw text, so nothing is lost on save. Edits go
+//! through `serde_json::Value` (see `store`), never through these structs.
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+
+use crate::bench::chartom::fields::{Chart, Fact, Mind};
+use crate::bench::chartom_qa::fields::{Context, Judge};
+use crate::bench::cvqa::fields::QuestionAnswer;
+use crate::bench::{Benchmark, FileInfo, Layout};
+use crate::model::{FieldError, opt_string_or_number, parse_with_path};
+
+/// One benchmark item with its responses and reviews.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct Item {
+    pub id: Option<String>,
+    /// The raw `benchmark` value; use [`Item::benchmark`] for the parsed kind.
+    #[serde(rename = "benchmark")]
+    pub benchmark_name: Option<String>,
+    pub image: Option<String>,
+    pub responses: Vec<Response>,
+    pub reviews: IndexMap<String, Review>,
+
+    // CHARTOM
+    pub chart: Option<Chart>,
+    pub fact: Option<Fact>,
+    pub mind: Option<Mind>,
+
+    // CharToM-QA
+    pub book: Option<String>,
+    pub character: Option<String>,
+    pub dimension: Option<String>,
+    pub context: Option<Context>,
+    pub question: Option<String>,
+    #[serde(deserialize_with = "opt_string_or_number")]
+    pub answer: Option<String>,
+    pub bonus_points: Vec<String>,
+    pub choices: Vec<String>,
+    pub key: Option<i64>,
+
+    // C-VQA
+    pub split: Option<String>,
+    pub group: Option<String>,
+    pub original: Option<QuestionAnswer>,
+    pub counterfactual: Option<QuestionAnswer>,
+
+    /// The line is in a benchmark's own layout, not a result set's: which, and what of it
+    /// the benchmark keeps (set by [`crate::bench::sniff`]).
+    #[serde(skip)]
+    pub layout: Option<Layout>,
+}
+
+impl Item {
+    /// Parse one item from its JSON text. Errors carry the path of the offending field.
+    /// A line that names no benchmark may be in a benchmark's own layout: the registry
+    /// ([`crate::bench::sniff`]) maps it onto the result-set fields.
+    pub fn parse(text: &str) -> Result<Item, FieldError> {
+        let mut item: Item = parse_with_path(text)?;
+        if item.benchmark_name.is_none() {
+            crate::bench::sniff(text, &mut item)?;
+        }
+        Ok(item)
+    }
+
+    pub fn benchmark(&self) -> Benchmark {
+        match Benchmark::from_name(self.benchmark_name.as_deref()) {
+            // A benchmark known by the shape of its lines (`bench::sniff`), never by a name
+            // (lm-eval's samples): a result-set line that names it is an unknown
+            // benchmark, shown and graded with the generic view (docs/format.md).
+            b if b.by_layout_only() && self.layout.is_none() => Benchmark::Other,
+            b => b,
+        }
+    }
+
+    /// True when this line is in the CharToM-QA evaluation JSONL layout.
+    pub fn is_chartom_qa_eval(&self) -> bool {
+        matches!(self.layout, Some(Layout::ChartomQaEval(_)))
+    }
+
+    /// Name the model of a line that names none from its file, as its layout says
+    /// ([`crate::bench::chartom_qa::eval::eval_model_name`]).
+    pub fn name_eval_model(&mut self, path: &std::path::Path) {
+        crate::bench::name_from_file(self, &FileInfo::of(path));
+    }
+
+    /// [`Item::name_eval_model`] with what was worked out when the file was opened.
+    pub fn name_from_file(&mut self, file: &FileInfo) {
+        crate::bench::name_from_file(self, file);
+    }
+
+    /// The `misleading_choices` of an evaluation line, when they are what `choices` shows
+    /// (they are wrong answers, not options with a key).
+    pub fn shows_misleading_choices(&self) -> bool {
+        match &self.layout {
+            Some(Layout::ChartomQaEval(l)) => {
+                l.shows_misleading_choices(self.choices.len()) && self.key.is_none()
+            }
+            _ => false,
+        }
+    }
+
+    /// The response of `model`, if any.
+    pub fn response(&self, model: &str) -> Option<&Response> {
+        self.responses.iter().find(|r| r.model == model)
+    }
+}
+
+/// One model's answer to an item. Which fields are present depends on the benchmark.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct Response {
+    pub model: String,
+    // CHARTOM
+    #[serde(deserialize_with = "opt_string_or_number")]
+    pub fact: Option<String>,
+    pub mind: Option<f64>,
+    pub justification: Option<String>,
+    // CharToM-QA
+    pub text: Option<String>,
+    pub choice: Option<i64>,
+    pub judge: Option<Judge>,
+    // C-VQA
+    #[serde(deserialize_with = "opt_string_or_number")]
+    pub original: Option<String>,
+    #[serde(deserialize_with = "opt_string_or_number")]
+    pub counterfactual: Option<String>,
+}
+
+/// A reviewer's verdict on one item (`reviews.<name>` in the file).
+///
+/// Grades of a response live at the top level when the item has one response, and under
+/// `models.<model>` when it has several (see docs/format.md); [`Review::for_model`]
+/// resolves which applies.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(default)]
+pub struct Review {
+    /// RFC 3339 UTC time of the verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Seconds the reviewer spent on the item.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
+    /// An adjudicator's final verdict (docs/teams.md).
+    #[serde(rename = "final", skip_serializing_if = "Option::is_none")]
+    pub is_final: Option<bool>,
+    /// A free verdict for items of unknown benchmarks (`"pass"`, `"fail"`, anything).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+
+    /// C-VQA: the verification of the item's generated question (flat in the review).
+    #[serde(flatten)]
+    pub cvqa: crate::bench::cvqa::fields::Verification,
+    /// Inspect: verdicts on scorers other than the headline one (`scorers`).
+    #[serde(flatten)]
+    pub inspect: crate::bench::inspect::fields::Grades,
+
+    /// Response grades (single-response items); see `models` for several.
+    #[serde(flatten)]
+    pub grades: ResponseGrades,
+    /// Response grades per model, for items with several responses.
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub models: IndexMap<String, ResponseGrades>,
+}
+
+/// A reviewer's grades of one model response.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(default)]
+pub struct ResponseGrades {
+    /// CHARTOM: the FACT override and the justification grade.
+    #[serde(flatten)]
+    pub chartom: crate::bench::chartom::fields::Grades,
+    /// CharToM-QA: the bonus points covered and the penalty.
+    #[serde(flatten)]
+    pub chartom_qa: crate::bench::chartom_qa::fields::Grades,
+    /// C-VQA: overrides of the automatic grading.
+    #[serde(flatten)]
+    pub cvqa: crate::bench::cvqa::fields::Grades,
+}
+
+impl ResponseGrades {
+    pub fn is_empty(&self) -> bool {
+        *self == ResponseGrades::default()
+    }
+
+    /// The same grades written alike whatever order they were given in (two reviewers'
+    /// grades that agree compare equal).
+    pub fn normalized(&self) -> ResponseGrades {
+        ResponseGrades {
+            chartom_qa: self.chartom_qa.normalized(),
+            ..self.clone()
+        }
+    }
+}
+
+impl Review {
+    /// Does the review say anything? `at`, `seconds` and `final` alone are not a verdict: a
+    /// review left with nothing else is removed rather than written empty.
+    pub fn has_content(&self) -> bool {
+        self.note.is_some()
+            || self.verdict.is_some()
+            || !self.cvqa.is_empty()
+            || !self.inspect.is_empty()
+            || !self.grades.is_empty()
+            || self.models.values().any(|g| !g.is_empty())
+    }
+
+    /// The grades this review gives to `model`'s response, on an item with `n_responses`
+    /// responses: `models.<model>` when present, else the top-level grades when the item
+    /// has exactly one response.
+    pub fn for_model(&self, model: &str, n_responses: usize) -> Option<&ResponseGrades> {
+        if let Some(g) = self.models.get(model) {
+            return Some(g);
+        }
+        if n_responses <= 1 && !self.grades.is_empty() {
+            return Some(&self.grades);
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+#[path = "item_tests.rs"]
+mod tests;
