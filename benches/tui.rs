@@ -17,6 +17,8 @@
 //! cargo bench --bench tui -- --sizes 100000 --keys-only   # filters and keys only
 //! cargo bench --bench tui -- --sizes 1000000 --index-only  # floors, open and index only
 //! cargo bench --bench tui -- --sizes 100000,1000000 --search-only  # up to the search rows
+//!     # (keeps each size's index in target/bench-data/, 188 MB at 1M; a later run reads
+//!     # it back and prints only the search rows, with their floor: the full scan)
 //! cargo bench --bench tui -- --long-lines  # a 1 MB and a 20 MB line, per key
 //! ```
 //!
@@ -115,6 +117,26 @@ fn state_for(store: &Store, meta: &facts::Index, w: u16, h: u16) -> State {
 }
 
 fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_only: bool) {
+    let runs = if smoke {
+        1
+    } else if n >= 1_000_000 {
+        3
+    } else {
+        5
+    };
+    // The search rows need only the index: kept from an earlier run when there is one.
+    let kept = index_file(n);
+    if search_only
+        && !smoke
+        && let Some(meta) = facts::cache::load(&kept, &index_stamp(n))
+    {
+        println!(
+            "\n== {n} items, {runs} runs (medians); index read from {} ==",
+            kept.display()
+        );
+        bench_search(&meta, runs, smoke);
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     // `VERDICT_BENCH_FILE`: a set generated before (the 10M run, benches/big.sh), used
     // as it is instead of generating one here.
@@ -129,13 +151,6 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
         }
     };
     let size = std::fs::metadata(&path).unwrap().len();
-    let runs = if smoke {
-        1
-    } else if n >= 1_000_000 {
-        3
-    } else {
-        5
-    };
     println!(
         "\n== {n} items, {:.0} MB, {runs} runs (medians) ==",
         size as f64 / 1e6
@@ -203,102 +218,16 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
     if index_only {
         return;
     }
-
-    // ----- search as you type: every keystroke of the query, on the worker's code, with
-    // the full scan of every candidate (before) and the scan that stops once the best 500
-    // are known (after). "aeiou" is the worst case found for the latter: most texts match
-    // each keystroke but few or none at the highest score, so it cannot stop early.
-    let shared = Arc::new(meta.clone());
-    for q in ["flowers purple", "how many", "real-0004", "aeiou", "real"] {
-        for (full_scan, no_reach) in [(true, false), (false, true), (false, false)] {
-            let mut worst = Vec::new();
-            for _ in 0..runs {
-                let mut cache = SearchCache::default();
-                cache.full_scan = full_scan;
-                cache.no_reach = no_reach;
-                for end in 1..=q.len() {
-                    let req = SearchRequest {
-                        seq: 0,
-                        query: q[..end].to_string(),
-                        meta: shared.clone(),
-                        within: None,
-                    };
-                    let t = Instant::now();
-                    black_box(cache.run(&req, 500));
-                    worst.push(t.elapsed());
-                }
-            }
-            let (med, p99, max) = spread(worst);
-            println!(
-                "| search as you type {q:?}, per keystroke, {} | {med:.1} ms (p99 {p99:.1}, max {max:.1}) | | | ≤ 200 ms |",
-                match (full_scan, no_reach) {
-                    (true, _) => "full scan",
-                    (false, true) => "stops early, no reach check (before)",
-                    (false, false) => "stops early and skips what cannot reach (after)",
-                }
-            );
-        }
+    if search_only && !smoke {
+        // For the next run's search rows (188 MB at 1M).
+        let _ = std::fs::create_dir_all(kept.parent().unwrap());
+        let _ = facts::cache::save(&kept, &meta, &index_stamp(n));
     }
-    // The same, typed with 150 ms between keys (a fast typist), during which the worker
-    // goes on with the last search where it stopped (`SearchCache::go_on`, 4,096 items at
-    // a time, as `SearchWorker` does): the keystroke alone is timed.
-    let gap = Duration::from_millis(if smoke { 1 } else { 150 });
-    for (q, no_reach) in [
-        ("real-0004", true),
-        ("real-0004", false),
-        ("aeiou", true),
-        ("aeiou", false),
-    ] {
-        let mut times = Vec::new();
-        for _ in 0..runs {
-            let mut cache = SearchCache::default();
-            cache.no_reach = no_reach;
-            for end in 1..=q.len() {
-                let req = SearchRequest {
-                    seq: 0,
-                    query: q[..end].to_string(),
-                    meta: shared.clone(),
-                    within: None,
-                };
-                let t = Instant::now();
-                black_box(cache.run(&req, 500));
-                times.push(t.elapsed());
-                let pause = Instant::now();
-                while pause.elapsed() < gap && cache.go_on(4096) {}
-                std::thread::sleep(gap.saturating_sub(pause.elapsed()));
-            }
-        }
-        let (med, p99, max) = spread(times);
-        println!(
-            "| search as you type {q:?}, per keystroke, 150 ms between keys ({}) | {med:.1} ms (p99 {p99:.1}, max {max:.1}) | | | ≤ 200 ms |",
-            if no_reach { "before" } else { "after" }
-        );
-    }
-    for full_scan in [true, false] {
-        let fresh = time(runs, || {
-            let mut cache = SearchCache::default();
-            cache.full_scan = full_scan;
-            let req = SearchRequest {
-                seq: 0,
-                query: "e".to_string(),
-                meta: shared.clone(),
-                within: None,
-            };
-            cache.run(&req, 500)
-        });
-        println!(
-            "| search, one letter from scratch, {} | {fresh:.1} ms | | | ≤ 200 ms |",
-            if full_scan {
-                "full scan (before)"
-            } else {
-                "stops early (after)"
-            }
-        );
-    }
-
+    bench_search(&meta, runs, smoke);
     if search_only {
         return;
     }
+
     let anon_after = bench_keys(&store, &meta, runs, smoke);
     if let (Some(a), Some(b), Some(c)) = (anon_before, anon_index, anon_after) {
         // What opening, indexing, searching and filtering added to this process.
@@ -308,6 +237,191 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
             "| private memory (Anonymous in smaps_rollup, MiB) | {b:.0} with the store and index; {c:.0} after search and filters | file {file_mb:.0} | {:.2}× | ≤ 0.3× file |",
             b.max(c) / file_mb
         );
+    }
+}
+
+/// `target/bench-data/` of this build (as `benches/store.rs`), or `VERDICT_BENCH_DIR`.
+fn data_dir() -> std::path::PathBuf {
+    if let Some(d) = std::env::var_os("VERDICT_BENCH_DIR") {
+        return d.into();
+    }
+    let exe = std::env::current_exe().expect("current_exe");
+    exe.ancestors()
+        .nth(3)
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"))
+        .join("bench-data")
+}
+
+/// Where `--search-only` keeps the index of the generated set of `n` items.
+fn index_file(n: usize) -> std::path::PathBuf {
+    data_dir().join(format!("tui-index-{}.idx", index_stamp(n)))
+}
+
+/// What the kept index is of: the generator's version, the size and the seed.
+fn index_stamp(n: usize) -> String {
+    format!("synth-v{}-n{n}-seed42", synth::VERSION)
+}
+
+/// CPU time of this process so far (user and system, every thread), in ms: on a machine
+/// shared with other work, what a keystroke cost whatever it had to wait for.
+fn cpu_ms() -> f64 {
+    // SAFETY: getrusage fills the struct it is given.
+    let r = unsafe {
+        let mut r: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut r);
+        r
+    };
+    let t = |v: libc::timeval| v.tv_sec as f64 * 1e3 + v.tv_usec as f64 / 1e3;
+    t(r.ru_utime) + t(r.ru_stime)
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The search rows: every keystroke of each query typed one letter at a time, on the
+/// worker's code (`SearchCache::run`), for the full scan of every candidate (the floor),
+/// the scan as it was before the ceiling (stops early, skips by growth and reach) and
+/// as it is (skips below the ceiling too), back to back; the load average before and
+/// after each query.
+fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
+    let shared = Arc::new(meta.clone());
+    // "aeiou" is the worst case found: most texts match each keystroke but few or none
+    // at the highest score. "real" reaches `cvqa-real-…` after a `-`, below the highest.
+    let all = ["flowers purple", "how many", "real-0004", "aeiou", "real"];
+    // `VERDICT_BENCH_QUERY=aeiou`: that query's rows alone (for profiling).
+    let only = std::env::var("VERDICT_BENCH_QUERY").ok();
+    let queries: Vec<&str> = all
+        .into_iter()
+        .filter(|q| only.as_deref().is_none_or(|o| o == *q))
+        .collect();
+    #[derive(Clone, Copy, PartialEq)]
+    enum Way {
+        Full,
+        Before,
+        After,
+    }
+    let ways = [
+        (Way::Full, "full: the full scan (floor)"),
+        (Way::Before, "before: stops early, growth and reach skips"),
+        (Way::After, "after: and skips below the ceiling"),
+    ];
+    let cache_for = |way: Way| {
+        let mut c = SearchCache::default();
+        c.full_scan = way == Way::Full;
+        c.before_ceiling = way == Way::Before;
+        c
+    };
+    println!(
+        "| search as you type, per keystroke (ms) | median | p99 | max | slowest keystroke | CPU of the slowest | load average before → after |"
+    );
+    println!("| --- | ---: | ---: | ---: | --- | ---: | --- |");
+    // `VERDICT_BENCH_WAYS=after`: those ways alone (full, before, after).
+    let ways_on = std::env::var("VERDICT_BENCH_WAYS").ok();
+    let on = |label: &str| {
+        ways_on
+            .as_deref()
+            .is_none_or(|w| w.split(',').any(|w| label.starts_with(w)))
+    };
+    for &q in &queries {
+        let ends: Vec<usize> = (1..=q.len()).collect();
+        for (way, label) in ways {
+            if !on(label) {
+                continue;
+            }
+            let load = load_average();
+            let mut all = Vec::new();
+            let mut per_key = vec![(Duration::ZERO, 0.0); ends.len()];
+            // The full scan is the floor: once is enough at 1M (seconds a keystroke).
+            let runs = if way == Way::Full && meta.len() >= 1_000_000 {
+                1
+            } else {
+                runs
+            };
+            for _ in 0..runs {
+                let mut cache = cache_for(way);
+                for (k, &end) in ends.iter().enumerate() {
+                    let req = SearchRequest {
+                        seq: 0,
+                        query: q[..end].to_string(),
+                        meta: shared.clone(),
+                        within: None,
+                    };
+                    let (t, cpu) = (Instant::now(), cpu_ms());
+                    black_box(cache.run(&req, 500));
+                    let e = t.elapsed();
+                    all.push(e);
+                    if e > per_key[k].0 {
+                        per_key[k] = (e, cpu_ms() - cpu);
+                    }
+                }
+            }
+            let (med, p99, max) = spread(all);
+            let slowest = (0..ends.len()).max_by_key(|&k| per_key[k].0).unwrap();
+            println!(
+                "| {q:?}, {label} | {med:.1} | {p99:.1} | {max:.1} | {:?} | {:.0} | {load} → {} |",
+                &q[..ends[slowest]],
+                per_key[slowest].1,
+                load_average()
+            );
+        }
+    }
+    // The same, typed with 150 ms between keys (a fast typist), during which the worker
+    // goes on with the last search where it stopped (`SearchCache::go_on`, 4,096 items at
+    // a time, as `SearchWorker` does): the keystroke alone is timed.
+    let gap = Duration::from_millis(if smoke { 1 } else { 150 });
+    for q in ["real-0004", "aeiou"] {
+        if !queries.contains(&q) {
+            continue;
+        }
+        for (way, label) in &ways[1..] {
+            if !on(label) {
+                continue;
+            }
+            let load = load_average();
+            let mut times = Vec::new();
+            for _ in 0..runs {
+                let mut cache = cache_for(*way);
+                for end in 1..=q.len() {
+                    let req = SearchRequest {
+                        seq: 0,
+                        query: q[..end].to_string(),
+                        meta: shared.clone(),
+                        within: None,
+                    };
+                    let t = Instant::now();
+                    black_box(cache.run(&req, 500));
+                    times.push(t.elapsed());
+                    let pause = Instant::now();
+                    while pause.elapsed() < gap && cache.go_on(4096) {}
+                    std::thread::sleep(gap.saturating_sub(pause.elapsed()));
+                }
+            }
+            let (med, p99, max) = spread(times);
+            println!(
+                "| {q:?}, 150 ms between keys, {label} | {med:.1} | {p99:.1} | {max:.1} | | | {load} → {} |",
+                load_average()
+            );
+        }
+    }
+    for (way, label) in ways {
+        let fresh = time(runs, || {
+            let mut cache = cache_for(way);
+            let req = SearchRequest {
+                seq: 0,
+                query: "e".to_string(),
+                meta: shared.clone(),
+                within: None,
+            };
+            cache.run(&req, 500)
+        });
+        println!("| one letter (\"e\") from scratch, {label} | {fresh:.1} | | | | | |");
     }
 }
 

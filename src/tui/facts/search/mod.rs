@@ -12,6 +12,9 @@ use super::Index;
 mod bound;
 #[cfg(test)]
 mod bound_tests;
+mod ceiling;
+#[cfg(test)]
+mod ceiling_tests;
 mod reach;
 #[cfg(test)]
 mod reach_tests;
@@ -238,10 +241,11 @@ pub struct SearchCache {
     /// and the tests' reference; the results are the same).
     #[doc(hidden)]
     pub full_scan: bool,
-    /// Never skip a text for the reach check ([`reach`]): the scan as it was before it
-    /// (the benchmark's comparison; the results are the same).
+    /// The scan as it was before the ceiling ([`ceiling`]): texts skipped by the reach
+    /// check ([`reach`]), not by their ceiling (the benchmark's comparison; the results
+    /// are the same).
     #[doc(hidden)]
-    pub no_reach: bool,
+    pub before_ceiling: bool,
     /// Threads and chunk sizes of the scan (the tests make chunks small).
     tuning: Opts,
 }
@@ -319,7 +323,8 @@ impl SearchCache {
             };
             let opts = Opts {
                 prefilter: !self.no_prefilter,
-                reach: !self.no_reach && self.tuning.reach,
+                reach: self.before_ceiling || self.tuning.reach,
+                ceiling: !self.before_ceiling && self.tuning.ceiling,
                 early_stop: in_item_order(within),
                 ..self.tuning.clone()
             };

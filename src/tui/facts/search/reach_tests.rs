@@ -6,13 +6,14 @@ use std::sync::Arc;
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
 use super::reach::Reach;
+use super::scan::Opts;
 use super::scan::{Candidates, Tail, scan};
 use super::tests::{LIMITS, Rng, corpus, full_scan, index_of, queries, tunings};
 use super::*;
 
 /// Texts like the generated sets': ids such as `cvqa-real-00041`, words, capitals,
 /// digits, delimiters and other punctuation, several spaces.
-fn texts(n: usize, seed: u64) -> Vec<(String, String)> {
+pub(super) fn texts(n: usize, seed: u64) -> Vec<(String, String)> {
     let words = [
         "how",
         "many",
@@ -90,7 +91,7 @@ fn texts(n: usize, seed: u64) -> Vec<(String, String)> {
         .collect()
 }
 
-const TYPED: &[&str] = &[
+pub(super) const TYPED: &[&str] = &[
     "real",
     "re",
     "rea",
@@ -119,6 +120,18 @@ fn nucleo_score(q: &str, text: &str) -> Option<u32> {
     let mut m = Matcher::new(Config::DEFAULT);
     let mut buf = Vec::new();
     pattern(q).score(Utf32Str::new(text, &mut buf), &mut m)
+}
+
+/// The scan's tunings with the reach check as its only skip below the best found.
+fn reach_tunings() -> Vec<Opts> {
+    tunings()
+        .into_iter()
+        .map(|t| Opts {
+            reach: true,
+            ceiling: false,
+            ..t
+        })
+        .collect()
 }
 
 #[test]
@@ -158,7 +171,7 @@ fn a_scan_that_skips_what_cannot_reach_returns_the_full_scans_results() {
         for limit in LIMITS {
             let want = full_scan(&ix, q, None, limit);
             assert_eq!(search(&ix, q, None, limit), want, "{q:?} {limit}");
-            for opts in tunings() {
+            for opts in reach_tunings() {
                 let cands = Candidates {
                     head: &[],
                     growth: None,
@@ -180,7 +193,7 @@ fn typing_with_skips_returns_the_full_scans_results() {
     let rows = texts(3000, 8);
     let ix = Arc::new(index_of(&rows));
     for limit in LIMITS {
-        for tuning in tunings() {
+        for tuning in reach_tunings() {
             for word in TYPED {
                 let mut cache = SearchCache {
                     tuning: tuning.clone(),

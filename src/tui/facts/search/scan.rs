@@ -13,6 +13,11 @@
 //! (or a bound on it) plus what the query can add to it ([`growth`]) is a bound on its
 //! score now; below the `limit`-th best score found so far, it cannot enter. It stays a
 //! candidate for the next letter, with that bound.
+//!
+//! Once it has `limit` matches, a scan also skips, without nucleo, a text that cannot
+//! reach the worst of them: by its [`Ceiling`] (nucleo's score or above, at a fraction
+//! of its cost), which it keeps as the text's bound for the next letter (or, when asked,
+//! by the reach check, [`Reach`]).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -25,6 +30,7 @@ use nucleo_matcher::{Config, Matcher, Utf32Str};
 
 use super::super::Index;
 use super::bound::{Growth, score_bound};
+use super::ceiling::{Ceiling, Scratch};
 use super::reach::Reach;
 use super::{may_match, pattern, prefilter_needles, rank};
 
@@ -89,8 +95,13 @@ pub(super) struct Opts {
     /// Skip texts that the cheap subsequence check says nucleo cannot match.
     pub prefilter: bool,
     /// Skip, once `limit` matches are found, the texts that cannot reach the worst of
-    /// them ([`Reach`]).
+    /// them ([`Reach`]). Off unless asked for: once the ceiling skips, the reach check
+    /// costs more than it saves (its walk over the text is as long as the ceiling's, and
+    /// a text it skips keeps only "below the worst" as its bound for the next letter).
     pub reach: bool,
+    /// Skip, once `limit` matches are found, the texts whose [`Ceiling`] is below the
+    /// worst of them.
+    pub ceiling: bool,
     /// Stop once the best `limit` are known (only when candidates are in item order).
     pub early_stop: bool,
     /// Threads, the caller's included; 0: two when there are 20,000 candidates or more.
@@ -105,7 +116,8 @@ impl Default for Opts {
     fn default() -> Opts {
         Opts {
             prefilter: true,
-            reach: true,
+            reach: false,
+            ceiling: true,
             early_stop: true,
             threads: 0,
             first_chunk: 1024,
@@ -148,6 +160,8 @@ struct Query<'a> {
     growth: Option<Growth>,
     /// Which texts can reach a score ([`Reach`]); None when it does not apply.
     reach: Option<Reach>,
+    /// The most each text can score ([`Ceiling`]); None when it does not apply.
+    ceiling: Option<Ceiling>,
 }
 
 impl Query<'_> {
@@ -249,10 +263,14 @@ pub(super) fn scan(
         },
         growth: cands.growth.filter(|_| !q.is_empty()),
         reach: None,
+        ceiling: None,
     };
     let query = Query {
         reach: (opts.reach && !q.is_empty() && limit > 0)
             .then(|| Reach::new(&query.pattern))
+            .flatten(),
+        ceiling: (opts.ceiling && !q.is_empty() && limit > 0)
+            .then(|| Ceiling::new(&query.pattern))
             .flatten(),
         ..query
     };
@@ -283,6 +301,7 @@ pub(super) fn scan(
     let work = || {
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut buf = Vec::new();
+        let mut scratch = Scratch::default();
         let mut done = Vec::new();
         while !stop.load(Ordering::Relaxed) {
             let c = next.fetch_add(1, Ordering::Relaxed);
@@ -296,18 +315,37 @@ pub(super) fn scan(
                     && query.grows_at_most(index, i)
                 {
                     found.push((ub, i, false));
-                } else if worst > 0
-                    && let Some(r) = &query.reach
-                    && !r.may_reach(index.search_text(i), worst)
-                    && !is_id(index, i, query.q)
-                {
-                    // It scores below the `limit`-th best found: it cannot enter.
-                    found.push((worst - 1, i, false));
-                } else if let Some(s) = query.score(index, i, &mut matcher, &mut buf) {
+                    return;
+                }
+                // Once `limit` are found, a text that cannot reach the worst of them
+                // cannot enter (an exact id hit is left to nucleo: its bonus is not
+                // counted).
+                if worst > 0 && !is_id(index, i, query.q) {
+                    let text = index.search_text(i);
+                    if let Some(r) = &query.reach
+                        && !r.may_reach(text, worst)
+                    {
+                        found.push((worst - 1, i, false));
+                        return;
+                    }
+                    if let Some(c) = &query.ceiling {
+                        match c.of(text, &mut scratch) {
+                            // nucleo does not match it.
+                            None => return,
+                            Some(most) if most < worst => {
+                                found.push((most, i, false));
+                                return;
+                            }
+                            Some(_) => {}
+                        }
+                    }
+                }
+                if let Some(s) = query.score(index, i, &mut matcher, &mut buf) {
                     found.push((s, i, true));
                 }
             });
-            if bound.is_some() || query.growth.is_some() || query.reach.is_some() {
+            let skips = query.growth.is_some() || query.reach.is_some() || query.ceiling.is_some();
+            if bound.is_some() || skips {
                 let mut p = progress.lock().expect("search progress");
                 if let Some(b) = bound {
                     p.at_bound[c] = Some(found.iter().filter(|m| m.2 && m.0 >= b).count());
@@ -319,7 +357,7 @@ pub(super) fn scan(
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
-                if (query.growth.is_some() || query.reach.is_some()) && limit > 0 {
+                if skips && limit > 0 {
                     for &(s, _, exact) in &found {
                         if !exact {
                             continue;

@@ -1,0 +1,501 @@
+//! A ceiling on nucleo's score of a text: a number never below what nucleo gives it, and
+//! in nearly every text equal to it, computed without nucleo's matrix (issue 21: `aeiou`
+//! scored a million texts on every keystroke, most of them within 20 points of the
+//! 500th best, so no check cheaper than the score itself could rule them out).
+//!
+//! nucleo-matcher (0.3, `fuzzy_optimal.rs`, `score.rs`, `Config::DEFAULT`) scores a fuzzy
+//! word with a matrix: a row per character of the word, a column per character of the
+//! text. The cell of row `k` at column `j` (the word's `k`-th character matched at `j`)
+//! holds a score and the bonus its run carries (`next_m_cell`): from the cell of row
+//! `k − 1` at `j − 1` (the run goes on: `16 + max(carried, bonus(j))`, the carried bonus
+//! at least 4 and raised to `bonus(j)` when that is 8 or more) or from the best cell of
+//! row `k − 1` before `j − 1` less its gap (a new run: `16 + bonus(j)`, the gap costing 3
+//! for its first character and 1 for each further one, a running score never below 0);
+//! the first row scores `16 + 2 bonus(j)`; the word's score is the best cell of its last
+//! row. nucleo keeps, of the two ways into a cell, the higher score *and that way's
+//! carried bonus*; the ceiling keeps the higher score and the *higher* carried bonus.
+//! Every step is monotone in the score and the carried bonus of the cells it comes from,
+//! so every cell here is at least nucleo's cell (and at least any path's score that ends
+//! there: nucleo's one-character, whole-text, contiguous and greedy ways of scoring
+//! score one path each). Nucleo only leaves cells out (those before the first place each
+//! character can be, and after the last place the word's last character is): leaving out
+//! lowers a maximum.
+//!
+//! Only the places where a character of the word occurs hold a cell, so the ceiling
+//! walks those places (bit sets of the text's positions, one per character) rather than
+//! every cell of the matrix; what nucleo does per cell, it does per occurrence.
+//!
+//! A text that is not ASCII is walked as nucleo sees it (one position per grapheme, see
+//! [`super::scan::utf32`]), each character above ASCII as nucleo compares it with a word
+//! of ASCII characters: with its class (`char_class_non_ascii`) and, normalised (`é` →
+//! `e`), as the ASCII character it becomes, or as a character that matches none. One
+//! for which that cannot be told is a joker: it matches any character of the word, its
+//! own bonus is the highest (10), and so is the bonus of a character after it, as far as
+//! that character's class allows; a joker can only raise the ceiling. The ceiling is
+//! the sum of its words' ceilings; a text in which some word has no match (jokers
+//! included) has none: nucleo does not match it either.
+//!
+//! `ceiling_is_never_below_nucleo` in the tests checks this against nucleo on many texts
+//! and queries, and fails when the ceiling is lowered by one point.
+
+use nucleo_matcher::Utf32Str;
+use nucleo_matcher::pattern::{AtomKind, Pattern};
+
+const SCORE_MATCH: u32 = 16;
+const PENALTY_GAP_START: u32 = 3;
+const BONUS_BOUNDARY: u8 = 8;
+const BONUS_CONSECUTIVE: u8 = 4;
+/// The highest bonus of any character (`bonus_boundary_white`).
+const BONUS_MAX: u8 = 10;
+/// A character above ASCII that might match any character of a word, in the byte form
+/// of a text.
+const JOKER: u8 = 0x80;
+/// A character above ASCII that matches no character of a word: `NONE + class`.
+const NONE: u8 = 0x88;
+/// Words longer than this get no ceiling (the scan scores them with nucleo).
+const MAX_WORD: usize = 64;
+
+/// nucleo's character classes (`chars.rs`, with `Config::DEFAULT`'s delimiters), in its
+/// order, and the joker.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Class {
+    Whitespace = 0,
+    NonWord = 1,
+    Delimiter = 2,
+    Lower = 3,
+    Upper = 4,
+    Letter = 5,
+    Number = 6,
+    Joker = 7,
+}
+
+const CLASSES: [Class; 7] = [
+    Class::Whitespace,
+    Class::NonWord,
+    Class::Delimiter,
+    Class::Lower,
+    Class::Upper,
+    Class::Letter,
+    Class::Number,
+];
+
+const fn class_of(b: u8) -> Class {
+    match b {
+        b'a'..=b'z' => Class::Lower,
+        b'A'..=b'Z' => Class::Upper,
+        b'0'..=b'9' => Class::Number,
+        b' ' | b'\t' | b'\n' | 0x0c | b'\r' => Class::Whitespace,
+        b'/' | b',' | b':' | b';' | b'|' => Class::Delimiter,
+        0x88 => Class::Whitespace,
+        0x89 => Class::NonWord,
+        0x8a => Class::Delimiter,
+        0x8b => Class::Lower,
+        0x8c => Class::Upper,
+        0x8d => Class::Letter,
+        0x8e => Class::Number,
+        0x80..=0xff => Class::Joker,
+        _ => Class::NonWord,
+    }
+}
+
+/// `Config::bonus_for` (nucleo's `score.rs`) for classes of nucleo's own.
+const fn bonus_for(prev: Class, class: Class) -> u8 {
+    let word = matches!(
+        class,
+        Class::Lower | Class::Upper | Class::Letter | Class::Number
+    );
+    if word {
+        match prev {
+            Class::Whitespace => return 10,
+            Class::Delimiter => return 9,
+            Class::NonWord => return BONUS_BOUNDARY,
+            _ => {}
+        }
+    }
+    let camel = matches!((prev, class), (Class::Lower, Class::Upper));
+    let number = !matches!(prev, Class::Number) && matches!(class, Class::Number);
+    if camel || number {
+        5
+    } else {
+        match class {
+            Class::Whitespace => 10,
+            Class::NonWord => BONUS_BOUNDARY,
+            _ => 0,
+        }
+    }
+}
+
+/// The bonus of a character of class `class` after one of class `prev`, the joker being
+/// any class (its highest bonus).
+const fn bonus(prev: Class, class: Class) -> u8 {
+    match (prev, class) {
+        (_, Class::Joker) => BONUS_MAX,
+        (Class::Joker, c) => {
+            let mut best = 0;
+            let mut k = 0;
+            while k < CLASSES.len() {
+                let b = bonus_for(CLASSES[k], c);
+                if b > best {
+                    best = b;
+                }
+                k += 1;
+            }
+            best
+        }
+        (p, c) => bonus_for(p, c),
+    }
+}
+
+/// Each byte's class.
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = class_of(b as u8) as u8;
+        b += 1;
+    }
+    t
+};
+
+/// The bonus of a character after another, by their classes (`[prev * 8 + class]`).
+const BONUS: [u8; 64] = {
+    const ALL: [Class; 8] = [
+        Class::Whitespace,
+        Class::NonWord,
+        Class::Delimiter,
+        Class::Lower,
+        Class::Upper,
+        Class::Letter,
+        Class::Number,
+        Class::Joker,
+    ];
+    let mut t = [0u8; 64];
+    let mut p = 0;
+    while p < 8 {
+        let mut c = 0;
+        while c < 8 {
+            t[p * 8 + c] = bonus(ALL[p], ALL[c]);
+            c += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// One fuzzy word of the query.
+struct Word {
+    /// Its distinct characters, as nucleo compares them (lower case when matched
+    /// without case).
+    distinct: Vec<u8>,
+    /// Which of them each of its characters is.
+    which: Vec<usize>,
+    ignore_case: bool,
+}
+
+/// The ceiling for one query.
+pub(super) struct Ceiling {
+    words: Vec<Word>,
+}
+
+/// Buffers reused from text to text.
+#[derive(Default)]
+pub(super) struct Scratch {
+    bytes: Vec<u8>,
+    chars: Vec<char>,
+    /// One bit set of positions per distinct character of a word.
+    masks: Vec<u64>,
+    /// The cells of two rows: position, score, carried bonus; in position order.
+    rows: [Vec<Cell>; 2],
+}
+
+/// A cell of a row of the matrix.
+#[derive(Clone, Copy)]
+struct Cell {
+    at: u32,
+    score: u32,
+    carried: u8,
+}
+
+impl Ceiling {
+    /// None when it does not apply: a word of another kind than fuzzy, negated, empty,
+    /// longer than 64 characters or not ASCII.
+    pub(super) fn new(pattern: &Pattern) -> Option<Ceiling> {
+        let mut words = Vec::new();
+        for atom in &pattern.atoms {
+            if atom.negative || atom.kind != AtomKind::Fuzzy {
+                return None;
+            }
+            let Utf32Str::Ascii(needle) = atom.needle_text() else {
+                return None;
+            };
+            if needle.is_empty() || needle.len() > MAX_WORD {
+                return None;
+            }
+            // Smart case: without case unless the word has a capital (nucleo keeps such
+            // a word as typed, and lower-cases the text's capitals only without case).
+            let ignore_case = !needle.iter().any(u8::is_ascii_uppercase);
+            let mut distinct = Vec::new();
+            let which = needle
+                .iter()
+                .map(|c| match distinct.iter().position(|x| x == c) {
+                    Some(d) => d,
+                    None => {
+                        distinct.push(*c);
+                        distinct.len() - 1
+                    }
+                })
+                .collect();
+            words.push(Word {
+                distinct,
+                which,
+                ignore_case,
+            });
+        }
+        (!words.is_empty()).then_some(Ceiling { words })
+    }
+
+    /// A score nucleo's for `text` is never above; None when nucleo does not match it.
+    pub(super) fn of(&self, text: &str, s: &mut Scratch) -> Option<u32> {
+        let mut bytes = std::mem::take(&mut s.bytes);
+        let ascii = text.is_ascii();
+        let h: &[u8] = if ascii {
+            text.as_bytes()
+        } else {
+            as_nucleo_sees(text, &mut s.chars, &mut bytes);
+            &bytes
+        };
+        let mut sum = 0u32;
+        let mut out = Some(0);
+        for w in &self.words {
+            match word_ceiling(h, w, ascii, s) {
+                Some(c) => sum += c,
+                None => {
+                    out = None;
+                    break;
+                }
+            }
+        }
+        s.bytes = bytes;
+        out.map(|_| sum)
+    }
+}
+
+/// The text as nucleo's positions, one byte each (see [`nucleo_byte`]).
+fn as_nucleo_sees(text: &str, chars: &mut Vec<char>, out: &mut Vec<u8>) {
+    out.clear();
+    match super::scan::utf32(text, chars) {
+        Utf32Str::Ascii(b) => out.extend_from_slice(b),
+        Utf32Str::Unicode(c) => out.extend(c.iter().map(|&c| nucleo_byte(c))),
+    }
+}
+
+/// A character of the text as one byte: an ASCII character as it is; another as the ASCII
+/// character nucleo turns it into (`é` → `e`, `É` → `E`: nucleo's normalisation, then its
+/// case folding when the word has no capital) when that character has its class; as
+/// [`NONE`] plus its class when it can become no ASCII character (it matches no
+/// character of a word, which are all ASCII here); a [`JOKER`] otherwise.
+fn nucleo_byte(c: char) -> u8 {
+    use nucleo_matcher::chars::{is_upper_case, normalize, to_lower_case};
+    if c.is_ascii() {
+        return c as u8;
+    }
+    // nucleo's `char_class_non_ascii`.
+    let class = if c.is_lowercase() {
+        Class::Lower
+    } else if is_upper_case(c) {
+        Class::Upper
+    } else if c.is_numeric() {
+        Class::Number
+    } else if c.is_alphabetic() {
+        Class::Letter
+    } else if c.is_whitespace() {
+        Class::Whitespace
+    } else {
+        Class::NonWord
+    };
+    let norm = normalize(c);
+    let folded = to_lower_case(norm);
+    if norm.is_ascii() {
+        let b = norm as u8;
+        if class_of(b) == class && folded == norm.to_ascii_lowercase() {
+            return b;
+        }
+        return JOKER;
+    }
+    if folded.is_ascii() {
+        return JOKER;
+    }
+    NONE + class as u8
+}
+
+/// For each character `c` of `chars` (compared without case when it is a lower-case
+/// letter and `fold`), the positions of `h` that match it, as bit sets of `blocks` words
+/// each, one after the other in `out`; a joker matches every character.
+fn positions(h: &[u8], chars: &[u8], fold: bool, out: &mut [u64], blocks: usize) {
+    for (bi, block) in h.chunks(64).enumerate() {
+        let mut b64 = [0u8; 64];
+        b64[..block.len()].copy_from_slice(block);
+        let valid = if block.len() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << block.len()) - 1
+        };
+        block_masks(&b64, chars, fold, |d, bits| {
+            out[d * blocks + bi] = bits & valid;
+        });
+    }
+}
+
+/// [`positions`] of one block of 64 bytes: `put(d, bits)` for the `d`-th character.
+#[cfg(target_arch = "x86_64")]
+fn block_masks(b64: &[u8; 64], chars: &[u8], fold: bool, mut put: impl FnMut(usize, u64)) {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    let join = |m: [i32; 4]| {
+        m.iter()
+            .enumerate()
+            .fold(0u64, |acc, (k, &x)| acc | (u64::from(x as u16) << (16 * k)))
+    };
+    // SAFETY: SSE2 is part of x86_64 (the intrinsics need no feature check), and each
+    // load reads 16 of the 64 bytes of `b64`.
+    unsafe {
+        let v: [__m128i; 4] =
+            std::array::from_fn(|k| _mm_loadu_si128(b64.as_ptr().add(16 * k).cast()));
+        let joker = _mm_set1_epi8(JOKER as i8);
+        let jokers = join(v.map(|x| _mm_movemask_epi8(_mm_cmpeq_epi8(x, joker))));
+        // A lower-case letter matches itself and its capital: `b | 0x20` maps exactly
+        // those two bytes to it.
+        let lowered = v.map(|x| _mm_or_si128(x, _mm_set1_epi8(0x20)));
+        for (d, &c) in chars.iter().enumerate() {
+            let from = if fold && c.is_ascii_lowercase() {
+                &lowered
+            } else {
+                &v
+            };
+            let cc = _mm_set1_epi8(c as i8);
+            let eq = from.map(|x| _mm_movemask_epi8(_mm_cmpeq_epi8(x, cc)));
+            put(d, jokers | join(eq));
+        }
+    }
+}
+
+/// [`positions`] of one block of 64 bytes: `put(d, bits)` for the `d`-th character.
+#[cfg(not(target_arch = "x86_64"))]
+fn block_masks(b64: &[u8; 64], chars: &[u8], fold: bool, mut put: impl FnMut(usize, u64)) {
+    let mut jokers = 0u64;
+    for (i, &b) in b64.iter().enumerate() {
+        jokers |= u64::from(b == JOKER) << i;
+    }
+    for (d, &c) in chars.iter().enumerate() {
+        let fold = fold && c.is_ascii_lowercase();
+        let mut bits = jokers;
+        for (i, &b) in b64.iter().enumerate() {
+            let x = if fold { b | 0x20 } else { b };
+            bits |= u64::from(x == c) << i;
+        }
+        put(d, bits);
+    }
+}
+
+/// The ceiling of one word: see the module's comment.
+fn word_ceiling(h: &[u8], w: &Word, ascii: bool, s: &mut Scratch) -> Option<u32> {
+    let n = w.which.len();
+    let len = h.len();
+    if n > len {
+        return None;
+    }
+    let blocks = len.div_ceil(64);
+    s.masks.clear();
+    s.masks.resize(blocks * w.distinct.len(), 0);
+    positions(h, &w.distinct, w.ignore_case, &mut s.masks, blocks);
+    // nucleo scores a word of one character in a text that is not ASCII with the bonus
+    // after the last place it matched, not after the character before
+    // (`substring_match_1_non_ascii`): any class, as after a joker.
+    let any_before = n == 1 && !ascii;
+    let bonus_at = |j: usize| {
+        let prev = match j {
+            _ if any_before => Class::Joker as usize,
+            0 => Class::Whitespace as usize,
+            _ => CLASS[usize::from(h[j - 1])] as usize,
+        };
+        BONUS[prev * 8 + CLASS[usize::from(h[j])] as usize]
+    };
+    let mask = |k: usize| {
+        let d = w.which[k];
+        &s.masks[d * blocks..(d + 1) * blocks]
+    };
+    let [mut row, mut next] = std::mem::take(&mut s.rows);
+    // Row 0: the first character, its bonus counted twice.
+    row.clear();
+    each_bit(mask(0), 0, |j| {
+        let b = bonus_at(j);
+        row.push(Cell {
+            at: j as u32,
+            score: SCORE_MATCH + 2 * u32::from(b),
+            carried: b,
+        });
+    });
+    for k in 1..n {
+        next.clear();
+        let Some(first) = row.first() else { break };
+        // The previous row's best `score + position` among its cells up to `j - 2` (a
+        // gap before `j`), and how many of its cells that takes in.
+        let mut best: Option<u32> = None;
+        let mut taken = 0;
+        each_bit(mask(k), first.at as usize + 1, |j| {
+            while let Some(c) = row.get(taken).filter(|c| c.at as usize + 2 <= j) {
+                let v = c.score + c.at;
+                best = Some(best.map_or(v, |x| x.max(v)));
+                taken += 1;
+            }
+            // From the best cell before the gap, less the gap: 3 for its first
+            // character, 1 for each further one, never below 0 (`best` is only held
+            // when `j >= 2`).
+            let gap = best.map(|g| g.saturating_sub(j as u32 - 2 + PENALTY_GAP_START));
+            let bonus = bonus_at(j);
+            let cell = match row.get(taken).filter(|c| c.at as usize + 1 == j) {
+                // Right after a cell of the previous row: the run goes on, or starts
+                // again here.
+                Some(c) => {
+                    let mut carry = c.carried.max(BONUS_CONSECUTIVE);
+                    if bonus >= BONUS_BOUNDARY && bonus > carry {
+                        carry = bonus;
+                    }
+                    let on = c.score + u32::from(carry.max(bonus));
+                    let new = gap.unwrap_or(0) + u32::from(bonus);
+                    Some((on.max(new), carry.max(bonus)))
+                }
+                None => gap.map(|g| (g + u32::from(bonus), bonus)),
+            };
+            if let Some((score, carried)) = cell {
+                next.push(Cell {
+                    at: j as u32,
+                    score: score + SCORE_MATCH,
+                    carried,
+                });
+            }
+        });
+        std::mem::swap(&mut row, &mut next);
+    }
+    // The best cell of the last row.
+    let top = row.iter().map(|c| c.score).max();
+    s.rows = [row, next];
+    top
+}
+
+/// Call `f` with the positions from `from` on whose bit is set in `mask`, in order.
+#[inline]
+fn each_bit(mask: &[u64], from: usize, mut f: impl FnMut(usize)) {
+    for (bi, &m) in mask.iter().enumerate().skip(from / 64) {
+        let mut bits = if bi == from / 64 {
+            m & (u64::MAX << (from % 64))
+        } else {
+            m
+        };
+        while bits != 0 {
+            f(bi * 64 + bits.trailing_zeros() as usize);
+            bits &= bits - 1;
+        }
+    }
+}

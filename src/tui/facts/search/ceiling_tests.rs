@@ -1,0 +1,206 @@
+//! The ceiling is never below nucleo's score (and equals it on nearly every text), and a
+//! scan that skips with it returns exactly what the full scan returns.
+
+use std::sync::Arc;
+
+use nucleo_matcher::{Config, Matcher};
+
+use super::ceiling::{Ceiling, Scratch};
+use super::reach_tests::{TYPED, texts};
+use super::scan::{Candidates, Opts, Tail, scan};
+use super::tests::{
+    LIMITS, Rng, ascii_texts_for, corpus, full_scan, haystacks_for, index_of, queries, raw_score,
+    tunings,
+};
+use super::*;
+
+/// Characters of every class nucleo tells apart, and the characters above ASCII it
+/// normalises, folds, joins or sees as white space: precomposed and combining accents,
+/// the Kelvin sign and the long s (folded to ASCII), a ligature, a non-breaking and an
+/// em space, superscript and Roman numerals, letters without case, CJK, curly quotes.
+const PIECES: &[&str] = &[
+    "a", "e", "i", "o", "u", "r", "l", "x", "A", "E", "R", "L", "0", "4", "9", " ", " ", "  ",
+    "\t", "\n", "\r", "\r\n", "-", "_", "/", ",", ":", ";", "|", ".", "(", "'", "é", "É", "ß",
+    "\u{2019}", "\u{201c}", "\u{212a}", "\u{17f}", "\u{fb01}", "\u{a0}", "\u{2003}", "\u{b2}",
+    "\u{216b}", "\u{aa}", "\u{5d0}", "中", "α", "Ω", "e\u{301}", "i\u{307}", "\u{1c6}",
+];
+
+/// Texts of [`PIECES`] and of a query's own characters.
+fn piece_texts(q: &str, rng: &mut Rng, n: usize) -> Vec<String> {
+    let own: Vec<String> = q.chars().map(String::from).collect();
+    (0..n)
+        .map(|_| {
+            let len = 1 + rng.below(60);
+            (0..len)
+                .map(|_| {
+                    if rng.chance(40) && !own.is_empty() {
+                        own[rng.below(own.len())].clone()
+                    } else {
+                        rng.pick(PIECES).to_string()
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The queries and texts of the check, each query with the texts to try it on.
+fn cases() -> Vec<(String, Vec<String>)> {
+    let mut rng = Rng(61);
+    let shared: Vec<String> = texts(1500, 13)
+        .into_iter()
+        .chain(corpus(500, 17))
+        .map(|(id, t)| format!("{id} {t}"))
+        .collect();
+    let mut qs: Vec<String> = TYPED.iter().map(|s| s.to_string()).collect();
+    qs.extend(queries(120, 19));
+    qs.extend(["aei", "ii", "eie", "l-0", "0004", "Re", "rE", "e4", "x x"].map(String::from));
+    qs.into_iter()
+        .map(|q| {
+            let mut t = shared.clone();
+            t.extend(haystacks_for(&q, &mut rng));
+            t.extend(ascii_texts_for(&q, &mut rng, 150));
+            t.extend(piece_texts(&q, &mut rng, 150));
+            (q, t)
+        })
+        .collect()
+}
+
+/// The first text on which the ceiling less `lower` is below nucleo's score, or says
+/// no match where nucleo matches; and how many matches of ASCII texts it was tried on,
+/// and on how many it was nucleo's score.
+fn check(cases: &[(String, Vec<String>)], lower: u32) -> (Option<String>, usize, usize) {
+    let mut m = Matcher::new(Config::DEFAULT);
+    let mut s = Scratch::default();
+    let (mut ascii, mut equal) = (0, 0);
+    for (q, ts) in cases {
+        let Some(c) = Ceiling::new(&pattern(q.trim())) else {
+            continue;
+        };
+        for t in ts {
+            let Some(score) = raw_score(q.trim(), t, &mut m) else {
+                continue;
+            };
+            let most = c.of(t, &mut s);
+            if most.is_none_or(|x| x.saturating_sub(lower) < score) {
+                return (
+                    Some(format!("{q:?} scores {score} on {t:?}, ceiling {most:?}")),
+                    ascii,
+                    equal,
+                );
+            }
+            if t.is_ascii() {
+                ascii += 1;
+                equal += usize::from(most == Some(score));
+            }
+        }
+    }
+    (None, ascii, equal)
+}
+
+#[test]
+fn ceiling_is_never_below_nucleo() {
+    let cases = cases();
+    let (failed, ascii, equal) = check(&cases, 0);
+    assert_eq!(failed, None);
+    // Worth something only if it is nucleo's score on nearly every text.
+    assert!(equal * 100 >= ascii * 99, "{equal} of {ascii}");
+    // And a ceiling one point lower is caught.
+    assert!(check(&cases, 1).0.is_some());
+}
+
+#[test]
+fn ceiling_says_no_match_only_when_nucleo_does() {
+    // (A ceiling of None is a claim that nucleo does not match: checked above for every
+    // text nucleo matches; here the claim is seen to be made.)
+    let mut s = Scratch::default();
+    let c = Ceiling::new(&pattern("aeiou")).unwrap();
+    assert_eq!(c.of("a e i o", &mut s), None);
+    assert_eq!(c.of("uoiea", &mut s), None);
+    assert!(c.of("a e i o u", &mut s).is_some());
+    // A character above ASCII that becomes `u` matches.
+    assert!(c.of("a e i o ü", &mut s).is_some());
+    assert_eq!(Ceiling::new(&pattern("中")).map(|_| ()), None);
+}
+
+/// The scan with the ceiling as its only skip below the best found (the default) and
+/// with the reach check before it.
+fn ceiling_tunings() -> Vec<Opts> {
+    tunings()
+        .into_iter()
+        .flat_map(|t| {
+            [
+                Opts {
+                    reach: true,
+                    ..t.clone()
+                },
+                t,
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn a_scan_that_skips_below_the_ceiling_returns_the_full_scans_results() {
+    let mut rows = texts(1500, 23);
+    rows.extend(corpus(300, 29));
+    let ix = index_of(&rows);
+    let mut qs: Vec<String> = TYPED.iter().map(|s| s.to_string()).collect();
+    qs.extend(queries(60, 31));
+    let (mut skipped, mut scored) = (0usize, 0usize);
+    for q in &qs {
+        for limit in LIMITS {
+            let want = full_scan(&ix, q, None, limit);
+            for opts in ceiling_tunings() {
+                let cands = Candidates {
+                    head: &[],
+                    growth: None,
+                    tail: Tail::Range(0, ix.len()),
+                };
+                let found = scan(&ix, q, cands, limit, &opts);
+                assert_eq!(found.best(limit), want, "{q:?} {limit} {opts:?}");
+                if !opts.reach {
+                    skipped += found.kept.iter().filter(|k| !k.2).count();
+                    scored += found.kept.iter().filter(|k| k.2).count();
+                }
+            }
+        }
+    }
+    // Worth something only if the ceiling skipped many texts.
+    assert!(skipped > scored / 4, "{skipped} skipped, {scored} scored");
+}
+
+#[test]
+fn typing_with_the_ceiling_returns_the_full_scans_results() {
+    let mut rows = texts(1500, 37);
+    rows.extend(corpus(300, 41));
+    let ix = Arc::new(index_of(&rows));
+    for limit in LIMITS {
+        for tuning in ceiling_tunings() {
+            for word in TYPED.iter().chain(&["aeiou", "real-0004"]) {
+                let mut cache = SearchCache {
+                    tuning: tuning.clone(),
+                    ..SearchCache::default()
+                };
+                let ends: Vec<usize> = word.char_indices().map(|(i, c)| i + c.len_utf8()).collect();
+                for (k, &end) in ends.iter().enumerate() {
+                    let q = &word[..end];
+                    let req = SearchRequest {
+                        seq: 0,
+                        query: q.to_string(),
+                        meta: ix.clone(),
+                        within: None,
+                    };
+                    assert_eq!(
+                        cache.run(&req, limit),
+                        full_scan(&ix, q, None, limit),
+                        "{q:?} {limit} {tuning:?}"
+                    );
+                    if k % 3 == 2 {
+                        cache.go_on(100);
+                    }
+                }
+            }
+        }
+    }
+}
