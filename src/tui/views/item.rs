@@ -66,55 +66,22 @@ pub fn side_window(n: usize, selected: usize, width: u16) -> (usize, usize) {
 
 pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
     let area = areas.text;
-    let t = &state.theme;
     let mut out = ItemPanes::default();
     let Some(cur) = &state.current else {
-        out.panes.push(Pane {
-            rect: area,
-            title: Line::from(" empty "),
-            pinned: None,
-            lines: vec![Line::from(Span::styled(
+        out.panes.push(message_pane(
+            area,
+            " empty ",
+            vec![Line::from(Span::styled(
                 "This result set has no items.",
-                t.dim,
+                state.theme.dim,
             ))],
-            target: None,
-            response: None,
-            aside: false,
-        });
+        ));
         return out;
     };
     let item = match &cur.item {
         Ok(it) => view_item(state, it),
         Err(e) => {
-            let mut lines = vec![
-                Line::from(Span::styled(
-                    format!(
-                        "This item cannot be read (line {}): {}",
-                        state.store.line(cur.index),
-                        one_line(&e.to_string())
-                    ),
-                    t.bad,
-                )),
-                Line::from(Span::styled(
-                    "It is left as it is in the file. Its text:",
-                    t.dim,
-                )),
-                Line::from(""),
-            ];
-            lines.extend(
-                sanitize(&truncate(&cur.raw, 20_000))
-                    .lines()
-                    .map(|l| Line::from(l.to_string())),
-            );
-            out.panes.push(Pane {
-                rect: area,
-                title: Line::from(" unreadable item "),
-                pinned: None,
-                lines,
-                target: None,
-                response: None,
-                aside: false,
-            });
+            out.panes.push(unreadable_pane(state, cur, e, area));
             return out;
         }
     };
@@ -126,6 +93,70 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
         return out;
     }
     let view = views::view_of(item.benchmark());
+    let main = pair_or_item_lines(state, view, item, &mut text_rect, &mut out);
+    let n = item.responses.len();
+    if state.side_by_side && n > 1 {
+        side_by_side_panes(state, view, item, main, text_rect, &mut out);
+    } else {
+        one_column_panes(state, view, item, main, text_rect, &mut out);
+    }
+    out
+}
+
+/// A pane that says something instead of an item: no scrolling target, no response.
+fn message_pane(rect: Rect, title: &'static str, lines: Vec<Line<'static>>) -> Pane {
+    Pane {
+        rect,
+        title: Line::from(title),
+        pinned: None,
+        lines,
+        target: None,
+        response: None,
+        aside: false,
+    }
+}
+
+/// The pane of an item that cannot be read: why, and its text as it is in the file.
+fn unreadable_pane(
+    state: &State,
+    cur: &crate::tui::app::Current,
+    e: &crate::store::ItemError,
+    area: Rect,
+) -> Pane {
+    let t = &state.theme;
+    let mut lines = vec![
+        Line::from(Span::styled(
+            format!(
+                "This item cannot be read (line {}): {}",
+                state.store.line(cur.index),
+                one_line(&e.to_string())
+            ),
+            t.bad,
+        )),
+        Line::from(Span::styled(
+            "It is left as it is in the file. Its text:",
+            t.dim,
+        )),
+        Line::from(""),
+    ];
+    lines.extend(
+        sanitize(&truncate(&cur.raw, 20_000))
+            .lines()
+            .map(|l| Line::from(l.to_string())),
+    );
+    message_pane(area, " unreadable item ", lines)
+}
+
+/// The item's lines: none when the view's two columns (`View::pair`) fit above the
+/// responses (they are then `out.pair`, and `text_rect` is what is left below them), else
+/// the view's lines of the item.
+fn pair_or_item_lines(
+    state: &State,
+    view: &dyn views::View,
+    item: &Item,
+    text_rect: &mut Rect,
+    out: &mut ItemPanes,
+) -> Vec<Line<'static>> {
     let pair = if text_rect.width >= 70 {
         view.pair(state, item)
     } else {
@@ -145,14 +176,14 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
             Err((title, o, c))
         }
     });
-    let main = match pair {
+    match pair {
         Some(Ok((h, mut title, o, c))) => {
             let parts =
-                Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
+                Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(*text_rect);
             title.spans.insert(0, Span::raw(" "));
             title.spans.push(Span::raw(" "));
             out.pair = Some((parts[0], title, o, c));
-            text_rect = parts[1];
+            *text_rect = parts[1];
             vec![]
         }
         // The view's lines are these columns one under the other: not built again (a
@@ -167,148 +198,169 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
             lines
         }
         _ => view.item_lines(state, item, text_rect.width),
-    };
+    }
+}
+
+/// Side by side: the item (and the reviews of it) in a pane on top, each response in a
+/// column of its own below.
+fn side_by_side_panes(
+    state: &State,
+    view: &dyn views::View,
+    item: &Item,
+    main: Vec<Line<'static>>,
+    text_rect: Rect,
+    out: &mut ItemPanes,
+) {
+    let t = &state.theme;
     let n = item.responses.len();
-    if state.side_by_side && n > 1 {
-        let (start, per) = side_window(n, state.model, text_rect.width);
-        let mut item_lines = main;
-        let verdicts = review_lines(state, item, Scope::Item, text_rect.width.saturating_sub(2));
-        // no blank line to open an otherwise empty pane
-        let skip = usize::from(item_lines.is_empty());
-        item_lines.extend(verdicts.into_iter().skip(skip));
-        let inner_w = text_rect.width.saturating_sub(2);
-        let want = crate::tui::wrap::rows(&item_lines, inner_w)
-            .saturating_add(2)
-            .min(u16::MAX.into()) as u16;
-        let h = want.min(text_rect.height / 3).max(3);
-        let parts = Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
-        let mut title = format!(" {} · side by side", one_line(&state.display_id(state.pos)));
-        if per < n {
-            title.push_str(&format!(
-                " · responses {}–{} of {n} ({} moves)",
-                start + 1,
-                start + per,
-                state.keymap.hint(Context::Global, Action::NextModel)
-            ));
-        }
-        title.push(' ');
+    let (start, per) = side_window(n, state.model, text_rect.width);
+    let mut item_lines = main;
+    let verdicts = review_lines(state, item, Scope::Item, text_rect.width.saturating_sub(2));
+    // no blank line to open an otherwise empty pane
+    let skip = usize::from(item_lines.is_empty());
+    item_lines.extend(verdicts.into_iter().skip(skip));
+    let inner_w = text_rect.width.saturating_sub(2);
+    let want = crate::tui::wrap::rows(&item_lines, inner_w)
+        .saturating_add(2)
+        .min(u16::MAX.into()) as u16;
+    let h = want.min(text_rect.height / 3).max(3);
+    let parts = Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
+    let mut title = format!(" {} · side by side", one_line(&state.display_id(state.pos)));
+    if per < n {
+        title.push_str(&format!(
+            " · responses {}–{} of {n} ({} moves)",
+            start + 1,
+            start + per,
+            state.keymap.hint(Context::Global, Action::NextModel)
+        ));
+    }
+    title.push(' ');
+    out.panes.push(Pane {
+        rect: parts[0],
+        title: Line::from(title),
+        pinned: None,
+        lines: item_lines,
+        target: None,
+        response: None,
+        aside: false,
+    });
+    let cols =
+        Layout::horizontal((0..per).map(|_| Constraint::Ratio(1, per as u32))).split(parts[1]);
+    for (k, r) in item.responses.iter().enumerate().skip(start).take(per) {
+        let selected = k == state.model;
+        let mut lines = view.response_lines(state, item, r, selected);
+        lines.extend(review_lines(
+            state,
+            item,
+            Scope::Model(&r.model),
+            cols[k - start].width.saturating_sub(2),
+        ));
         out.panes.push(Pane {
-            rect: parts[0],
-            title: Line::from(title),
-            pinned: None,
-            lines: item_lines,
+            rect: cols[k - start],
+            title: Line::from(Span::styled(
+                format!(" {} ({}/{n}) ", one_line(&r.model), k + 1),
+                if selected { t.selected } else { t.title },
+            )),
+            pinned: Some(grade_line(
+                state,
+                item,
+                Some(&r.model),
+                true,
+                cols[k - start].width.saturating_sub(2),
+            )),
+            lines,
             target: None,
             response: None,
             aside: false,
         });
-        let cols =
-            Layout::horizontal((0..per).map(|_| Constraint::Ratio(1, per as u32))).split(parts[1]);
-        for (k, r) in item.responses.iter().enumerate().skip(start).take(per) {
-            let selected = k == state.model;
-            let mut lines = view.response_lines(state, item, r, selected);
-            lines.extend(review_lines(
-                state,
-                item,
-                Scope::Model(&r.model),
-                cols[k - start].width.saturating_sub(2),
-            ));
-            out.panes.push(Pane {
-                rect: cols[k - start],
-                title: Line::from(Span::styled(
-                    format!(" {} ({}/{n}) ", one_line(&r.model), k + 1),
-                    if selected { t.selected } else { t.title },
-                )),
-                pinned: Some(grade_line(
-                    state,
-                    item,
-                    Some(&r.model),
-                    true,
-                    cols[k - start].width.saturating_sub(2),
-                )),
-                lines,
-                target: None,
-                response: None,
-                aside: false,
-            });
-        }
-    } else {
-        let mut all = main;
-        let mut target = match view.target(state, item) {
-            views::Target::Top => None,
-            views::Target::ItemLine(k) => Some(k.min(all.len())),
-            views::Target::Response => None,
-        };
-        // On a wide screen a long text of the item (a CharToM-QA context) has its own
-        // pane beside the rest, scrolled on its own: what is graded stays in sight.
-        // Only a long one: a short text stays in the item's.
-        let aside = (text_rect.width >= ASIDE_MIN)
-            .then(|| view.aside(state, item))
-            .flatten()
-            .filter(|(_, lines, _)| {
-                wrapped_height(lines, text_rect.width.saturating_sub(2)) > text_rect.height / 2
-            });
-        if let Some((title, lines, range)) = aside {
-            let cols = Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)])
-                .split(text_rect);
-            let r = range.start.min(all.len())..range.end.min(all.len());
-            all.drain(r.clone());
-            target = target.map(|k| {
-                if k >= r.end {
-                    k - r.len()
-                } else {
-                    k.min(r.start)
-                }
-            });
-            out.panes.push(Pane {
-                rect: cols[0],
-                title: Line::from(title),
-                pinned: None,
-                lines,
-                target: None,
-                response: None,
-                aside: true,
-            });
-            text_rect = cols[1];
-        }
-        let mut response = None;
-        if let Some(r) = item.responses.get(state.model) {
-            if !all.is_empty() {
-                all.push(Line::from(""));
+    }
+}
+
+/// One column: the item, the response shown and the reviews in one pane (a long text of
+/// the item in a pane beside it on a wide screen).
+fn one_column_panes(
+    state: &State,
+    view: &dyn views::View,
+    item: &Item,
+    main: Vec<Line<'static>>,
+    mut text_rect: Rect,
+    out: &mut ItemPanes,
+) {
+    let mut all = main;
+    let mut target = match view.target(state, item) {
+        views::Target::Top => None,
+        views::Target::ItemLine(k) => Some(k.min(all.len())),
+        views::Target::Response => None,
+    };
+    // On a wide screen a long text of the item (a CharToM-QA context) has its own
+    // pane beside the rest, scrolled on its own: what is graded stays in sight.
+    // Only a long one: a short text stays in the item's.
+    let aside = (text_rect.width >= ASIDE_MIN)
+        .then(|| view.aside(state, item))
+        .flatten()
+        .filter(|(_, lines, _)| {
+            wrapped_height(lines, text_rect.width.saturating_sub(2)) > text_rect.height / 2
+        });
+    if let Some((title, lines, range)) = aside {
+        let cols = Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)])
+            .split(text_rect);
+        let r = range.start.min(all.len())..range.end.min(all.len());
+        all.drain(r.clone());
+        target = target.map(|k| {
+            if k >= r.end {
+                k - r.len()
+            } else {
+                k.min(r.start)
             }
-            let first = all.len();
-            if view.target(state, item) == views::Target::Response {
-                target = Some(first);
-            }
-            all.push(model_tabs(state, item));
-            all.extend(view.response_lines(state, item, r, true));
-            if target.is_some() {
-                response = Some((first, all.len()));
-            }
+        });
+        out.panes.push(Pane {
+            rect: cols[0],
+            title: Line::from(title),
+            pinned: None,
+            lines,
+            target: None,
+            response: None,
+            aside: true,
+        });
+        text_rect = cols[1];
+    }
+    let mut response = None;
+    if let Some(r) = item.responses.get(state.model) {
+        if !all.is_empty() {
+            all.push(Line::from(""));
         }
-        all.extend(review_lines(
+        let first = all.len();
+        if view.target(state, item) == views::Target::Response {
+            target = Some(first);
+        }
+        all.push(model_tabs(state, item));
+        all.extend(view.response_lines(state, item, r, true));
+        if target.is_some() {
+            response = Some((first, all.len()));
+        }
+    }
+    all.extend(review_lines(
+        state,
+        item,
+        Scope::All,
+        text_rect.width.saturating_sub(2),
+    ));
+    let model = item.responses.get(state.model).map(|r| r.model.as_str());
+    out.panes.push(Pane {
+        rect: text_rect,
+        title: Line::from(format!(" {} ", one_line(&state.display_id(state.pos)))),
+        pinned: Some(grade_line(
             state,
             item,
-            Scope::All,
+            model,
+            false,
             text_rect.width.saturating_sub(2),
-        ));
-        let model = item.responses.get(state.model).map(|r| r.model.as_str());
-        out.panes.push(Pane {
-            rect: text_rect,
-            title: Line::from(format!(" {} ", one_line(&state.display_id(state.pos)))),
-            pinned: Some(grade_line(
-                state,
-                item,
-                model,
-                false,
-                text_rect.width.saturating_sub(2),
-            )),
-            lines: all,
-            target,
-            response,
-            aside: false,
-        });
-    }
-    out
+        )),
+        lines: all,
+        target,
+        response,
+        aside: false,
+    });
 }
 
 /// The rows of a pane where its text is drawn (inside the borders, under the pinned
