@@ -81,7 +81,13 @@ fn popups_never_wait_for_a_terminal_answer() {
             !has(&out[mark..], b"\x1b[6n"),
             "{protocol}: a cursor-position query was written after start-up"
         );
+        // Esc, then `q` once the summary is closed: sent at once, the two bytes can arrive
+        // in one read and be Alt+q.
         p.send("\x1b");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while p.contents().contains(" Summary (") && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
         p.send("q");
         assert!(p.wait_exit().success(), "{protocol}");
     }
