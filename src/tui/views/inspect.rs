@@ -6,7 +6,7 @@
 
 use ratatui::text::{Line, Span};
 
-use crate::bench::inspect::sample::{Input, Sample, value_text};
+use crate::bench::inspect::sample::{Input, Sample, Score, value_text};
 use crate::bench::inspect::spec::sample;
 use crate::bench::inspect::stats::InspectStats;
 use crate::bench::inspect::{Verdict, review};
@@ -41,6 +41,19 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
     if let Some(e) = &s.error {
         out.push(kv(t, "error", e));
     }
+    input_lines(t, s, &mut out);
+    target_lines(t, s, &mut out);
+    out.push(Line::from(""));
+    out.push(heading(t, "Output (completion)"));
+    out.extend(text_lines(&s.completion, t.accent));
+    out.push(Line::from(""));
+    score_lines(state, s, &mut out);
+    figure_and_message_lines(t, s, &mut out);
+    out
+}
+
+/// The sample's input: a text, or each message under its role.
+fn input_lines(t: &Theme, s: &Sample, out: &mut Vec<Line<'static>>) {
     out.push(heading(t, "Input"));
     match &s.input {
         Input::Text(x) => out.extend(text_lines(x, t.text)),
@@ -54,6 +67,10 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
             }
         }
     }
+}
+
+/// The target, and the choices lettered as Inspect letters them (the target's marked).
+fn target_lines(t: &Theme, s: &Sample, out: &mut Vec<Line<'static>>) {
     out.push(Line::from(""));
     out.push(Line::from(vec![
         Span::styled("target: ", t.dim),
@@ -74,10 +91,12 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
             ]));
         }
     }
-    out.push(Line::from(""));
-    out.push(heading(t, "Output (completion)"));
-    out.extend(text_lines(&s.completion, t.accent));
-    out.push(Line::from(""));
+}
+
+/// Every scorer's value, the verdicts on it, its answer, explanation and edits; the one
+/// the verdict keys grade marked `>`.
+fn score_lines(state: &State, s: &Sample, out: &mut Vec<Line<'static>>) {
+    let t = &state.theme;
     let graded = graded_scorer(state, s);
     let switch = if s.scores.len() > 1 {
         format!(
@@ -95,79 +114,99 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
     ));
     let reviews = state.reviews();
     for sc in &s.scores {
-        let head = sc.name == graded;
-        let value = if sc.original != sc.value && !sc.original.is_null() {
-            format!(
-                "{} (scored {})",
-                one_line(&value_text(&sc.value)),
-                one_line(&value_text(&sc.original))
-            )
-        } else {
-            one_line(&value_text(&sc.value))
-        };
-        out.push(Line::from(vec![
-            Span::styled(
-                format!(
-                    "{} {}{}: ",
-                    if head { '>' } else { ' ' },
-                    one_line(&sc.name),
-                    if sc.name == s.headline {
-                        " (headline)"
-                    } else {
-                        ""
-                    }
-                ),
-                if head { t.title } else { t.dim },
-            ),
-            Span::styled(value, if head { t.accent } else { t.text }),
-        ]));
-        // The verdicts on this scorer: mine as it stands now, and others' as blind mode
-        // reveals them.
-        let said: Vec<String> = reviews
-            .iter()
-            .filter_map(|(who, r)| {
-                let v = review::verdict_of(r, &s.headline, &sc.name);
-                let n = review::note_of(r, &s.headline, &sc.name);
-                if v.is_none() && n.is_none() {
-                    return None;
-                }
-                let who = if *who == state.reviewer {
-                    "mine".to_string()
-                } else {
-                    one_line(who)
-                };
-                Some(format!(
-                    "{who} {}{}",
-                    one_line(v.unwrap_or("(note only)")),
-                    n.map(|n| format!(" ({})", one_line(n))).unwrap_or_default()
-                ))
-            })
-            .collect();
-        if !said.is_empty() {
-            out.push(kv(t, "    verdicts", &said.join(" · ")));
-        }
-        if let Some(a) = &sc.answer {
-            out.push(kv(t, "    answer", &one_line(a)));
-        }
-        if let Some(e) = &sc.explanation {
-            out.push(kv(t, "    explanation", &one_line(e)));
-        }
-        for e in &sc.edits {
-            out.push(Line::from(Span::styled(
-                format!(
-                    "    edited to {} by {} at {}{}",
-                    one_line(&value_text(&e.value)),
-                    one_line(e.author.as_deref().unwrap_or("?")),
-                    one_line(e.at.as_deref().unwrap_or("?")),
-                    e.reason
-                        .as_deref()
-                        .map(|r| format!(": {}", one_line(r)))
-                        .unwrap_or_default()
-                ),
-                t.dim,
-            )));
-        }
+        one_score_lines(state, s, sc, sc.name == graded, &reviews, out);
     }
+}
+
+/// One scorer's lines ([`score_lines`]); `head`: the one the verdict keys grade.
+fn one_score_lines(
+    state: &State,
+    s: &Sample,
+    sc: &Score,
+    head: bool,
+    reviews: &[(String, Review)],
+    out: &mut Vec<Line<'static>>,
+) {
+    let t = &state.theme;
+    let value = if sc.original != sc.value && !sc.original.is_null() {
+        format!(
+            "{} (scored {})",
+            one_line(&value_text(&sc.value)),
+            one_line(&value_text(&sc.original))
+        )
+    } else {
+        one_line(&value_text(&sc.value))
+    };
+    out.push(Line::from(vec![
+        Span::styled(
+            format!(
+                "{} {}{}: ",
+                if head { '>' } else { ' ' },
+                one_line(&sc.name),
+                if sc.name == s.headline {
+                    " (headline)"
+                } else {
+                    ""
+                }
+            ),
+            if head { t.title } else { t.dim },
+        ),
+        Span::styled(value, if head { t.accent } else { t.text }),
+    ]));
+    let said = verdicts_on(state, s, sc, reviews);
+    if !said.is_empty() {
+        out.push(kv(t, "    verdicts", &said.join(" · ")));
+    }
+    if let Some(a) = &sc.answer {
+        out.push(kv(t, "    answer", &one_line(a)));
+    }
+    if let Some(e) = &sc.explanation {
+        out.push(kv(t, "    explanation", &one_line(e)));
+    }
+    for e in &sc.edits {
+        out.push(Line::from(Span::styled(
+            format!(
+                "    edited to {} by {} at {}{}",
+                one_line(&value_text(&e.value)),
+                one_line(e.author.as_deref().unwrap_or("?")),
+                one_line(e.at.as_deref().unwrap_or("?")),
+                e.reason
+                    .as_deref()
+                    .map(|r| format!(": {}", one_line(r)))
+                    .unwrap_or_default()
+            ),
+            t.dim,
+        )));
+    }
+}
+
+/// The verdicts on scorer `sc`: mine as it stands now, and others' as blind mode reveals
+/// them (`who verdict (note)`).
+fn verdicts_on(state: &State, s: &Sample, sc: &Score, reviews: &[(String, Review)]) -> Vec<String> {
+    reviews
+        .iter()
+        .filter_map(|(who, r)| {
+            let v = review::verdict_of(r, &s.headline, &sc.name);
+            let n = review::note_of(r, &s.headline, &sc.name);
+            if v.is_none() && n.is_none() {
+                return None;
+            }
+            let who = if *who == state.reviewer {
+                "mine".to_string()
+            } else {
+                one_line(who)
+            };
+            Some(format!(
+                "{who} {}{}",
+                one_line(v.unwrap_or("(note only)")),
+                n.map(|n| format!(" ({})", one_line(n))).unwrap_or_default()
+            ))
+        })
+        .collect()
+}
+
+/// The log's figures, and the conversation when it has more than one message.
+fn figure_and_message_lines(t: &Theme, s: &Sample, out: &mut Vec<Line<'static>>) {
     if !s.harness.is_empty() {
         out.push(Line::from(""));
         out.push(heading(t, "The log's figures (results)"));
@@ -190,7 +229,6 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
             out.extend(text_lines(&m.text, t.text));
         }
     }
-    out
 }
 
 /// The scorer the verdict keys and the note grade on `s`: the one picked with the
