@@ -7,6 +7,7 @@ use crate::bench::{Item, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, truncate};
+use crate::tui::theme::Theme;
 use crate::tui::views;
 use crate::tui::views::common::heading;
 
@@ -104,83 +105,15 @@ pub(crate) fn comparison_lines(
     let t = &state.theme;
     let (names, rows) = comparison(item, reviews);
     let w = usize::from(width);
-    let len = |s: &str| one_line(s).chars().count();
-    let label_nat = rows.iter().map(|(l, _)| len(l)).max().unwrap_or(0).min(40);
-    let mut cols: Vec<usize> = names
-        .iter()
-        .enumerate()
-        .map(|(k, n)| {
-            rows.iter()
-                .map(|(_, c)| len(&c[k]))
-                .chain([len(n)])
-                .max()
-                .unwrap_or(1)
-                .min(MAX_CELL)
-        })
-        .collect();
-    let need = |label_w: usize, cols: &[usize]| {
-        1 + label_w + 1 + cols.iter().map(|c| c + 1).sum::<usize>()
-    };
-    let mut label_w = label_nat;
-    if need(label_w, &cols) > w {
-        label_w = label_nat.min((w / 4).max(12));
-        // the widest column gives way first, one character at a time
-        while need(label_w, &cols) > w {
-            let (k, &widest) = cols
-                .iter()
-                .enumerate()
-                .max_by_key(|(k, c)| (**c, std::cmp::Reverse(*k)))
-                .expect("a table has reviewers");
-            if widest <= MIN_CELL {
-                break;
-            }
-            cols[k] -= 1;
-        }
-    }
+    let (label_w, cols) = column_widths(&names, &rows, w);
     let mut out = vec![heading(
         t,
         "Adjudication: every reviewer's grades side by side",
     )];
-    let label = |l: &str, lw: usize| format!(" {:<lw$} ", truncate(&one_line(l), lw));
-    if need(label_w, &cols) > w {
-        // too narrow for a column each: under each field, one line per reviewer
-        let name_w = names.iter().map(|n| len(n)).max().unwrap_or(0).min(w / 3);
-        for (l, cells) in rows {
-            let differ = cells.iter().any(|c| *c != cells[0]);
-            out.push(Line::from(Span::styled(
-                format!(" {}", one_line(&l)),
-                t.dim,
-            )));
-            for (n, c) in names.iter().zip(&cells) {
-                out.push(Line::from(vec![
-                    Span::styled(
-                        format!("   {:<name_w$} ", truncate(&one_line(n), name_w)),
-                        t.title,
-                    ),
-                    Span::styled(one_line(c), if differ { t.warn } else { t.text }),
-                ]));
-            }
-        }
+    if table_width(label_w, &cols) > w {
+        stacked_rows(t, &names, rows, w, &mut out);
     } else {
-        let cell = |s: &str, cw: usize| format!("{:<cw$} ", truncate(&one_line(s), cw));
-        let mut head = vec![Span::raw(label("", label_w))];
-        head.extend(
-            names
-                .iter()
-                .zip(&cols)
-                .map(|(n, &cw)| Span::styled(cell(n, cw), t.title)),
-        );
-        out.push(Line::from(head));
-        for (l, cells) in rows {
-            let differ = cells.iter().any(|c| *c != cells[0]);
-            let mut spans = vec![Span::styled(label(&l, label_w), t.dim)];
-            spans.extend(
-                cells.iter().zip(&cols).map(|(c, &cw)| {
-                    Span::styled(cell(c, cw), if differ { t.warn } else { t.text })
-                }),
-            );
-            out.push(Line::from(spans));
-        }
+        table_rows(t, &names, rows, label_w, &cols, &mut out);
     }
     let is_final = state
         .my_review(state.pos)
@@ -195,6 +128,126 @@ pub(crate) fn comparison_lines(
         )));
     }
     out
+}
+
+/// A text's width on one line.
+fn cell_len(s: &str) -> usize {
+    one_line(s).chars().count()
+}
+
+/// The table's width with a label column of `label_w` and these columns.
+fn table_width(label_w: usize, cols: &[usize]) -> usize {
+    1 + label_w + 1 + cols.iter().map(|c| c + 1).sum::<usize>()
+}
+
+/// The label column's width and each reviewer's column's, fitted to `w` where they can
+/// be: the labels first, then the widest column, a character at a time, down to
+/// [`MIN_CELL`].
+fn column_widths(
+    names: &[String],
+    rows: &[(String, Vec<String>)],
+    w: usize,
+) -> (usize, Vec<usize>) {
+    let label_nat = rows
+        .iter()
+        .map(|(l, _)| cell_len(l))
+        .max()
+        .unwrap_or(0)
+        .min(40);
+    let mut cols: Vec<usize> = names
+        .iter()
+        .enumerate()
+        .map(|(k, n)| {
+            rows.iter()
+                .map(|(_, c)| cell_len(&c[k]))
+                .chain([cell_len(n)])
+                .max()
+                .unwrap_or(1)
+                .min(MAX_CELL)
+        })
+        .collect();
+    let mut label_w = label_nat;
+    if table_width(label_w, &cols) > w {
+        label_w = label_nat.min((w / 4).max(12));
+        // the widest column gives way first, one character at a time
+        while table_width(label_w, &cols) > w {
+            let (k, &widest) = cols
+                .iter()
+                .enumerate()
+                .max_by_key(|(k, c)| (**c, std::cmp::Reverse(*k)))
+                .expect("a table has reviewers");
+            if widest <= MIN_CELL {
+                break;
+            }
+            cols[k] -= 1;
+        }
+    }
+    (label_w, cols)
+}
+
+/// Too narrow for a column each: under each field, one line per reviewer.
+fn stacked_rows(
+    t: &Theme,
+    names: &[String],
+    rows: Vec<(String, Vec<String>)>,
+    w: usize,
+    out: &mut Vec<Line<'static>>,
+) {
+    let name_w = names
+        .iter()
+        .map(|n| cell_len(n))
+        .max()
+        .unwrap_or(0)
+        .min(w / 3);
+    for (l, cells) in rows {
+        let differ = cells.iter().any(|c| *c != cells[0]);
+        out.push(Line::from(Span::styled(
+            format!(" {}", one_line(&l)),
+            t.dim,
+        )));
+        for (n, c) in names.iter().zip(&cells) {
+            out.push(Line::from(vec![
+                Span::styled(
+                    format!("   {:<name_w$} ", truncate(&one_line(n), name_w)),
+                    t.title,
+                ),
+                Span::styled(one_line(c), if differ { t.warn } else { t.text }),
+            ]));
+        }
+    }
+}
+
+/// A column per reviewer under a header of their names; a field whose cells differ is
+/// in the warning colour.
+fn table_rows(
+    t: &Theme,
+    names: &[String],
+    rows: Vec<(String, Vec<String>)>,
+    label_w: usize,
+    cols: &[usize],
+    out: &mut Vec<Line<'static>>,
+) {
+    let label = |l: &str, lw: usize| format!(" {:<lw$} ", truncate(&one_line(l), lw));
+    let cell = |s: &str, cw: usize| format!("{:<cw$} ", truncate(&one_line(s), cw));
+    let mut head = vec![Span::raw(label("", label_w))];
+    head.extend(
+        names
+            .iter()
+            .zip(cols)
+            .map(|(n, &cw)| Span::styled(cell(n, cw), t.title)),
+    );
+    out.push(Line::from(head));
+    for (l, cells) in rows {
+        let differ = cells.iter().any(|c| *c != cells[0]);
+        let mut spans = vec![Span::styled(label(&l, label_w), t.dim)];
+        spans.extend(
+            cells
+                .iter()
+                .zip(cols)
+                .map(|(c, &cw)| Span::styled(cell(c, cw), if differ { t.warn } else { t.text })),
+        );
+        out.push(Line::from(spans));
+    }
 }
 
 /// The verdicts' lines for a pane `width` columns wide inside (the adjudication table is
