@@ -243,7 +243,6 @@ pub fn rewrite(
     replaced: &std::collections::BTreeMap<String, Vec<u8>>,
     out: &mut dyn Write,
 ) -> io::Result<u64> {
-    let too_big = || io::Error::other("the log is too large to rewrite (over 4 GiB)");
     let mut n: u64 = 0;
     // Local records in the order they are in the file.
     let mut order: Vec<&Entry> = a.entries.iter().collect();
@@ -266,22 +265,7 @@ pub fn rewrite(
             }
             Some(content) => {
                 let data = &packed[&e.central.start];
-                let h = e.record.start;
-                let nlen = u16_at(b, h + 26).unwrap_or(0) as usize;
-                let name = &b[h + 30..h + 30 + nlen];
-                let mut head = Vec::with_capacity(30 + nlen);
-                head.extend_from_slice(&b[h..h + 6]); // signature, version needed
-                let flags = u16_at(b, h + 6).unwrap_or(0) & !0x0008; // no data descriptor
-                head.extend_from_slice(&flags.to_le_bytes());
-                head.extend_from_slice(&b[h + 8..h + 14]); // method, time, date
-                head.extend_from_slice(&crc32fast::hash(content).to_le_bytes());
-                let csize = u32::try_from(data.len()).map_err(|_| too_big())?;
-                let usize_ = u32::try_from(content.len()).map_err(|_| too_big())?;
-                head.extend_from_slice(&csize.to_le_bytes());
-                head.extend_from_slice(&usize_.to_le_bytes());
-                head.extend_from_slice(&(nlen as u16).to_le_bytes());
-                head.extend_from_slice(&0u16.to_le_bytes()); // no extra field
-                head.extend_from_slice(name);
+                let head = local_header(b, e, content, data)?;
                 out.write_all(&head)?;
                 out.write_all(data)?;
                 n += (head.len() + data.len()) as u64;
@@ -295,79 +279,141 @@ pub fn rewrite(
         let offset = offsets[&e.central.start];
         let nlen = u16_at(c, 28).unwrap_or(0) as usize;
         let xlen = u16_at(c, 30).unwrap_or(0) as usize;
-        let extra = &c[46 + nlen..46 + nlen + xlen];
-        let offset32 = u32::try_from(offset).map_err(|_| too_big())?;
         match replaced.get(&e.name) {
             None => {
-                let mut rec = c.to_vec();
-                if u32_at(c, 42) == Some(0xFFFF_FFFF) {
-                    // The offset is in the ZIP64 block, after the sizes that overflowed.
-                    let mut q = 46 + nlen;
-                    let mut done = false;
-                    while q + 4 <= 46 + nlen + xlen {
-                        let id = u16_at(c, q).unwrap_or(0);
-                        let len = u16_at(c, q + 2).unwrap_or(0) as usize;
-                        if id == 0x0001 {
-                            let mut at = q + 4;
-                            at += 8 * usize::from(u32_at(c, 24) == Some(0xFFFF_FFFF));
-                            at += 8 * usize::from(u32_at(c, 20) == Some(0xFFFF_FFFF));
-                            rec[at..at + 8].copy_from_slice(&offset.to_le_bytes());
-                            done = true;
-                        }
-                        q += 4 + len;
-                    }
-                    if !done {
-                        return Err(io::Error::other("a ZIP64 record without its offset"));
-                    }
-                } else {
-                    rec[42..46].copy_from_slice(&offset32.to_le_bytes());
-                }
+                let rec = moved_central(c, nlen, xlen, offset)?;
                 out.write_all(&rec)?;
                 n += rec.len() as u64;
             }
             Some(content) => {
                 let data_len = packed[&e.central.start].len();
-                let mut rec = Vec::with_capacity(c.len());
-                rec.extend_from_slice(&c[..8]); // signature, made by, needed
-                let flags = u16_at(c, 8).unwrap_or(0) & !0x0008;
-                rec.extend_from_slice(&flags.to_le_bytes());
-                rec.extend_from_slice(&c[10..16]); // method, time, date
-                rec.extend_from_slice(&crc32fast::hash(content).to_le_bytes());
-                rec.extend_from_slice(
-                    &u32::try_from(data_len)
-                        .map_err(|_| too_big())?
-                        .to_le_bytes(),
-                );
-                rec.extend_from_slice(
-                    &u32::try_from(content.len())
-                        .map_err(|_| too_big())?
-                        .to_le_bytes(),
-                );
-                // Without its ZIP64 block (the sizes and offset fit).
-                let mut kept = Vec::new();
-                let mut q = 0;
-                while q + 4 <= extra.len() {
-                    let id = u16_at(extra, q).unwrap_or(0);
-                    let len = u16_at(extra, q + 2).unwrap_or(0) as usize;
-                    if id != 0x0001 {
-                        kept.extend_from_slice(&extra[q..(q + 4 + len).min(extra.len())]);
-                    }
-                    q += 4 + len;
-                }
-                rec.extend_from_slice(&(nlen as u16).to_le_bytes());
-                rec.extend_from_slice(&(kept.len() as u16).to_le_bytes());
-                rec.extend_from_slice(&c[32..42]); // comment length, disk, attributes
-                rec.extend_from_slice(&offset32.to_le_bytes());
-                rec.extend_from_slice(&c[46..46 + nlen]);
-                rec.extend_from_slice(&kept);
-                rec.extend_from_slice(&c[46 + nlen + xlen..]);
+                let rec = replaced_central(c, (nlen, xlen), content, data_len, offset)?;
                 out.write_all(&rec)?;
                 n += rec.len() as u64;
             }
         }
     }
-    let cd_size = n - cd_start;
-    let count = u16::try_from(a.entries.len()).map_err(|_| too_big())?;
+    let end = end_record(
+        a.entries.len(),
+        cd_start,
+        n - cd_start,
+        &b[a.comment.clone()],
+    )?;
+    out.write_all(&end)?;
+    n += end.len() as u64;
+    Ok(n)
+}
+
+fn too_big() -> io::Error {
+    io::Error::other("the log is too large to rewrite (over 4 GiB)")
+}
+
+/// The local header of a replaced entry at `b[e.record]`: its name and flags kept, its
+/// sizes and CRC those of `content` compressed to `data`, no data descriptor, no extra
+/// field.
+fn local_header(b: &[u8], e: &Entry, content: &[u8], data: &[u8]) -> io::Result<Vec<u8>> {
+    let h = e.record.start;
+    let nlen = u16_at(b, h + 26).unwrap_or(0) as usize;
+    let name = &b[h + 30..h + 30 + nlen];
+    let mut head = Vec::with_capacity(30 + nlen);
+    head.extend_from_slice(&b[h..h + 6]); // signature, version needed
+    let flags = u16_at(b, h + 6).unwrap_or(0) & !0x0008; // no data descriptor
+    head.extend_from_slice(&flags.to_le_bytes());
+    head.extend_from_slice(&b[h + 8..h + 14]); // method, time, date
+    head.extend_from_slice(&crc32fast::hash(content).to_le_bytes());
+    let csize = u32::try_from(data.len()).map_err(|_| too_big())?;
+    let usize_ = u32::try_from(content.len()).map_err(|_| too_big())?;
+    head.extend_from_slice(&csize.to_le_bytes());
+    head.extend_from_slice(&usize_.to_le_bytes());
+    head.extend_from_slice(&(nlen as u16).to_le_bytes());
+    head.extend_from_slice(&0u16.to_le_bytes()); // no extra field
+    head.extend_from_slice(name);
+    Ok(head)
+}
+
+/// An entry's central record `c` as it was, pointing at its local record's new `offset`
+/// (in its ZIP64 block when the offset was there).
+fn moved_central(c: &[u8], nlen: usize, xlen: usize, offset: u64) -> io::Result<Vec<u8>> {
+    let offset32 = u32::try_from(offset).map_err(|_| too_big())?;
+    let mut rec = c.to_vec();
+    if u32_at(c, 42) == Some(0xFFFF_FFFF) {
+        // The offset is in the ZIP64 block, after the sizes that overflowed.
+        let mut q = 46 + nlen;
+        let mut done = false;
+        while q + 4 <= 46 + nlen + xlen {
+            let id = u16_at(c, q).unwrap_or(0);
+            let len = u16_at(c, q + 2).unwrap_or(0) as usize;
+            if id == 0x0001 {
+                let mut at = q + 4;
+                at += 8 * usize::from(u32_at(c, 24) == Some(0xFFFF_FFFF));
+                at += 8 * usize::from(u32_at(c, 20) == Some(0xFFFF_FFFF));
+                rec[at..at + 8].copy_from_slice(&offset.to_le_bytes());
+                done = true;
+            }
+            q += 4 + len;
+        }
+        if !done {
+            return Err(io::Error::other("a ZIP64 record without its offset"));
+        }
+    } else {
+        rec[42..46].copy_from_slice(&offset32.to_le_bytes());
+    }
+    Ok(rec)
+}
+
+/// A replaced entry's central record: `c`'s name, attributes, comment and extra fields
+/// but its ZIP64 block, the sizes and CRC of `content` compressed to `data_len` bytes, at
+/// `offset`. `(nlen, xlen)`: the name's and the extra field's lengths in `c`.
+fn replaced_central(
+    c: &[u8],
+    (nlen, xlen): (usize, usize),
+    content: &[u8],
+    data_len: usize,
+    offset: u64,
+) -> io::Result<Vec<u8>> {
+    let extra = &c[46 + nlen..46 + nlen + xlen];
+    let offset32 = u32::try_from(offset).map_err(|_| too_big())?;
+    let mut rec = Vec::with_capacity(c.len());
+    rec.extend_from_slice(&c[..8]); // signature, made by, needed
+    let flags = u16_at(c, 8).unwrap_or(0) & !0x0008;
+    rec.extend_from_slice(&flags.to_le_bytes());
+    rec.extend_from_slice(&c[10..16]); // method, time, date
+    rec.extend_from_slice(&crc32fast::hash(content).to_le_bytes());
+    rec.extend_from_slice(
+        &u32::try_from(data_len)
+            .map_err(|_| too_big())?
+            .to_le_bytes(),
+    );
+    rec.extend_from_slice(
+        &u32::try_from(content.len())
+            .map_err(|_| too_big())?
+            .to_le_bytes(),
+    );
+    // Without its ZIP64 block (the sizes and offset fit).
+    let mut kept = Vec::new();
+    let mut q = 0;
+    while q + 4 <= extra.len() {
+        let id = u16_at(extra, q).unwrap_or(0);
+        let len = u16_at(extra, q + 2).unwrap_or(0) as usize;
+        if id != 0x0001 {
+            kept.extend_from_slice(&extra[q..(q + 4 + len).min(extra.len())]);
+        }
+        q += 4 + len;
+    }
+    rec.extend_from_slice(&(nlen as u16).to_le_bytes());
+    rec.extend_from_slice(&(kept.len() as u16).to_le_bytes());
+    rec.extend_from_slice(&c[32..42]); // comment length, disk, attributes
+    rec.extend_from_slice(&offset32.to_le_bytes());
+    rec.extend_from_slice(&c[46..46 + nlen]);
+    rec.extend_from_slice(&kept);
+    rec.extend_from_slice(&c[46 + nlen + xlen..]);
+    Ok(rec)
+}
+
+/// The end of central directory record: `count` entries, the directory's start and size,
+/// the archive's comment.
+fn end_record(count: usize, cd_start: u64, cd_size: u64, comment: &[u8]) -> io::Result<Vec<u8>> {
+    let count = u16::try_from(count).map_err(|_| too_big())?;
     let mut end = Vec::with_capacity(22);
     end.extend_from_slice(&EOCD.to_le_bytes());
     end.extend_from_slice(&[0, 0, 0, 0]);
@@ -379,10 +425,7 @@ pub fn rewrite(
             .map_err(|_| too_big())?
             .to_le_bytes(),
     );
-    let comment = &b[a.comment.clone()];
     end.extend_from_slice(&(comment.len() as u16).to_le_bytes());
     end.extend_from_slice(comment);
-    out.write_all(&end)?;
-    n += end.len() as u64;
-    Ok(n)
+    Ok(end)
 }
