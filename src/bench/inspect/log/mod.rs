@@ -413,58 +413,8 @@ fn line_of(s: &Value, headline: &str, run: &Value, harness: &Value) -> String {
         .into_iter()
         .flatten()
     {
-        let history = sc.get("history").and_then(Value::as_array);
-        let edits: Vec<Value> = history
-            .into_iter()
-            .flatten()
-            .filter_map(|e| {
-                let p = e.get("provenance").filter(|p| p.is_object())?;
-                Some(json!({
-                    "author": p.get("author").cloned().unwrap_or(Value::Null),
-                    "at": p.get("timestamp").cloned().unwrap_or(Value::Null),
-                    "reason": p.get("reason").cloned().unwrap_or(Value::Null),
-                    "value": e.get("value").map(nonfinite::shown).unwrap_or(Value::Null),
-                }))
-            })
-            .collect();
-        let original = history
-            .and_then(|h| h.first())
-            .filter(|e| e.get("provenance").is_none_or(Value::is_null))
-            .and_then(|e| e.get("value"))
-            .or_else(|| sc.get("value"))
-            .map(nonfinite::shown)
-            .unwrap_or(Value::Null);
-        scores.push(json!({
-            "name": name,
-            "value": sc.get("value").map(nonfinite::shown).unwrap_or(Value::Null),
-            "original": original,
-            "answer": sc.get("answer").cloned().unwrap_or(Value::Null),
-            "explanation": sc.get("explanation").cloned().unwrap_or(Value::Null),
-            "edits": edits,
-        }));
-        if name == headline {
-            for (who, r) in reviews_of(sc) {
-                let merged = reviews.entry(who).or_insert_with(|| json!({}));
-                if let (Some(m), Value::Object(r)) = (merged.as_object_mut(), r) {
-                    for (k, v) in r {
-                        m.insert(k, v);
-                    }
-                }
-            }
-        } else {
-            // A verdict on another scorer: `scorers.<name>` of its author's review (an
-            // adjudicator's mark is the headline's only).
-            for (who, mut r) in reviews_of(sc) {
-                if let Some(o) = r.as_object_mut() {
-                    o.shift_remove("final");
-                }
-                let merged = reviews.entry(who).or_insert_with(|| json!({}));
-                if merged.get("scorers").is_none() {
-                    merged["scorers"] = json!({});
-                }
-                merged["scorers"][name.as_str()] = r;
-            }
-        }
+        scores.push(score_shown(name, sc));
+        merge_reviews(&mut reviews, name, sc, headline);
     }
     let id = s.get("id").cloned().unwrap_or(Value::Null);
     let epoch = s.get("epoch").and_then(Value::as_u64).unwrap_or(1);
@@ -491,6 +441,69 @@ fn line_of(s: &Value, headline: &str, run: &Value, harness: &Value) -> String {
         line.insert("reviews".into(), Value::Object(reviews));
     }
     serde_json::to_string(&Value::Object(line)).expect("a Value always serializes")
+}
+
+/// A scorer's score as the view shows it: its value, the value the scorer gave, its
+/// answer and explanation, and the edits with a provenance.
+fn score_shown(name: &str, sc: &Value) -> Value {
+    let history = sc.get("history").and_then(Value::as_array);
+    let edits: Vec<Value> = history
+        .into_iter()
+        .flatten()
+        .filter_map(|e| {
+            let p = e.get("provenance").filter(|p| p.is_object())?;
+            Some(json!({
+                "author": p.get("author").cloned().unwrap_or(Value::Null),
+                "at": p.get("timestamp").cloned().unwrap_or(Value::Null),
+                "reason": p.get("reason").cloned().unwrap_or(Value::Null),
+                "value": e.get("value").map(nonfinite::shown).unwrap_or(Value::Null),
+            }))
+        })
+        .collect();
+    let original = history
+        .and_then(|h| h.first())
+        .filter(|e| e.get("provenance").is_none_or(Value::is_null))
+        .and_then(|e| e.get("value"))
+        .or_else(|| sc.get("value"))
+        .map(nonfinite::shown)
+        .unwrap_or(Value::Null);
+    json!({
+        "name": name,
+        "value": sc.get("value").map(nonfinite::shown).unwrap_or(Value::Null),
+        "original": original,
+        "answer": sc.get("answer").cloned().unwrap_or(Value::Null),
+        "explanation": sc.get("explanation").cloned().unwrap_or(Value::Null),
+        "edits": edits,
+    })
+}
+
+/// The reviews `sc`'s history gives, merged into `reviews` by author: the headline's as
+/// the review itself, another scorer's as `scorers.<name>` of it (an adjudicator's mark is
+/// the headline's only).
+fn merge_reviews(reviews: &mut Map<String, Value>, name: &str, sc: &Value, headline: &str) {
+    if name == headline {
+        for (who, r) in reviews_of(sc) {
+            let merged = reviews.entry(who).or_insert_with(|| json!({}));
+            if let (Some(m), Value::Object(r)) = (merged.as_object_mut(), r) {
+                for (k, v) in r {
+                    m.insert(k, v);
+                }
+            }
+        }
+    } else {
+        // A verdict on another scorer: `scorers.<name>` of its author's review (an
+        // adjudicator's mark is the headline's only).
+        for (who, mut r) in reviews_of(sc) {
+            if let Some(o) = r.as_object_mut() {
+                o.shift_remove("final");
+            }
+            let merged = reviews.entry(who).or_insert_with(|| json!({}));
+            if merged.get("scorers").is_none() {
+                merged["scorers"] = json!({});
+            }
+            merged["scorers"][name] = r;
+        }
+    }
 }
 
 /// The reviews of a line (as opened or as it is now).
