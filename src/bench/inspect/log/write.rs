@@ -168,9 +168,36 @@ impl Log {
             out.write_all(&self.bytes)?;
             return Ok(self.bytes.len() as u64);
         }
+        let (edited, changed_scorers) = self.edited_samples(&edits)?;
+        let mut header = self.header.clone();
+        let mut reductions = self.reductions(&header)?;
+        for scorer in &changed_scorers {
+            let values = self.values(scorer, &edited);
+            let kept = edit::recompute(&mut header, reductions.as_mut(), scorer, &values);
+            if !kept.is_empty() {
+                log::warn!(
+                    "scorer {scorer}: not recomputed, kept as they were: {}",
+                    kept.join(", ")
+                );
+            }
+        }
+        match &self.kind {
+            Kind::Eval(a) => {
+                self.write_eval(a, &edited, &changed_scorers, &header, &reductions, out)
+            }
+            Kind::Json(doc) => self.write_json(doc, &edited, &header, reductions, out),
+        }
+    }
+
+    /// The samples the edits change, with the edits applied, and the scorers they edit.
+    #[allow(clippy::type_complexity)]
+    fn edited_samples(
+        &self,
+        edits: &BTreeMap<usize, Vec<(String, edit::Edit)>>,
+    ) -> io::Result<(BTreeMap<usize, Value>, std::collections::BTreeSet<String>)> {
         let mut edited: BTreeMap<usize, Value> = BTreeMap::new();
         let mut changed_scorers = std::collections::BTreeSet::new();
-        for (&i, list) in &edits {
+        for (&i, list) in edits {
             let mut s = self.sample(i).map_err(io::Error::other)?;
             for (scorer, e) in list {
                 if s.get("scores").and_then(|m| m.get(scorer)).is_none() {
@@ -185,8 +212,12 @@ impl Log {
             }
             edited.insert(i, s);
         }
-        let mut header = self.header.clone();
-        let mut reductions = match &self.kind {
+        Ok((edited, changed_scorers))
+    }
+
+    /// The log's reductions: its `reductions.json` entry, or the `.json` log's key.
+    fn reductions(&self, header: &Value) -> io::Result<Option<Value>> {
+        Ok(match &self.kind {
             Kind::Eval(a) => match a.entry("reductions.json") {
                 Some(e) => Some(
                     parse(
@@ -198,69 +229,76 @@ impl Log {
                 None => None,
             },
             Kind::Json(_) => header.get("reductions").cloned(),
-        };
-        for scorer in &changed_scorers {
-            let values = self.values(scorer, &edited);
-            let kept = edit::recompute(&mut header, reductions.as_mut(), scorer, &values);
-            if !kept.is_empty() {
-                log::warn!(
-                    "scorer {scorer}: not recomputed, kept as they were: {}",
-                    kept.join(", ")
-                );
+        })
+    }
+
+    /// A `.eval` log: the edited samples, the header, reductions and summaries replaced;
+    /// every other entry copied as it was.
+    fn write_eval(
+        &self,
+        a: &zip::Archive,
+        edited: &BTreeMap<usize, Value>,
+        changed_scorers: &std::collections::BTreeSet<String>,
+        header: &Value,
+        reductions: &Option<Value>,
+        out: &mut dyn Write,
+    ) -> io::Result<u64> {
+        let mut replaced: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+        for (&i, s) in edited {
+            let name = self.samples[i].entry.clone().unwrap_or_default();
+            replaced.insert(name, compact(s).into_bytes());
+        }
+        if !edited.is_empty() {
+            if a.entry("header.json").is_some() {
+                replaced.insert("header.json".into(), compact(header).into_bytes());
+            }
+            if let (Some(r), Some(_)) = (reductions, a.entry("reductions.json")) {
+                replaced.insert("reductions.json".into(), compact(r).into_bytes());
+            }
+            if let Some(e) = a.entry("summaries.json") {
+                let mut sums = parse(
+                    &zip::read(&self.bytes, e).map_err(io::Error::other)?,
+                    "summaries.json",
+                )
+                .map_err(io::Error::other)?;
+                for s in edited.values() {
+                    for scorer in changed_scorers {
+                        edit::update_summary(&mut sums, s, scorer);
+                    }
+                }
+                replaced.insert("summaries.json".into(), compact(&sums).into_bytes());
             }
         }
-        match &self.kind {
-            Kind::Eval(a) => {
-                let mut replaced: BTreeMap<String, Vec<u8>> = BTreeMap::new();
-                for (&i, s) in &edited {
-                    let name = self.samples[i].entry.clone().unwrap_or_default();
-                    replaced.insert(name, compact(s).into_bytes());
-                }
-                if !edited.is_empty() {
-                    if a.entry("header.json").is_some() {
-                        replaced.insert("header.json".into(), compact(&header).into_bytes());
-                    }
-                    if let (Some(r), Some(_)) = (&reductions, a.entry("reductions.json")) {
-                        replaced.insert("reductions.json".into(), compact(r).into_bytes());
-                    }
-                    if let Some(e) = a.entry("summaries.json") {
-                        let mut sums = parse(
-                            &zip::read(&self.bytes, e).map_err(io::Error::other)?,
-                            "summaries.json",
-                        )
-                        .map_err(io::Error::other)?;
-                        for s in edited.values() {
-                            for scorer in &changed_scorers {
-                                edit::update_summary(&mut sums, s, scorer);
-                            }
-                        }
-                        replaced.insert("summaries.json".into(), compact(&sums).into_bytes());
-                    }
-                }
-                zip::rewrite(&self.bytes, a, &replaced, out)
-            }
-            Kind::Json(doc) => {
-                if edited.is_empty() {
-                    out.write_all(&self.bytes)?;
-                    return Ok(self.bytes.len() as u64);
-                }
-                let mut doc = (**doc).clone();
-                for (&i, s) in &edited {
-                    doc["samples"][self.samples[i].index] = s.clone();
-                }
-                if let Some(r) = header.get("results") {
-                    doc["results"] = r.clone();
-                }
-                if let Some(r) = reductions {
-                    doc["reductions"] = r;
-                }
-                let text = nonfinite::decode(
-                    serde_json::to_string_pretty(&doc).map_err(io::Error::other)?,
-                );
-                out.write_all(text.as_bytes())?;
-                Ok(text.len() as u64)
-            }
+        zip::rewrite(&self.bytes, a, &replaced, out)
+    }
+
+    /// A `.json` log: the edited samples, `results` and `reductions` replaced, written
+    /// with two-space indents as Inspect writes it.
+    fn write_json(
+        &self,
+        doc: &Value,
+        edited: &BTreeMap<usize, Value>,
+        header: &Value,
+        reductions: Option<Value>,
+        out: &mut dyn Write,
+    ) -> io::Result<u64> {
+        if edited.is_empty() {
+            out.write_all(&self.bytes)?;
+            return Ok(self.bytes.len() as u64);
         }
+        let mut doc = doc.clone();
+        for (&i, s) in edited {
+            doc["samples"][self.samples[i].index] = s.clone();
+        }
+        if let Some(r) = header.get("results") {
+            doc["results"] = r.clone();
+        }
+        if let Some(r) = reductions {
+            doc["reductions"] = r;
+        }
+        let text = nonfinite::decode(serde_json::to_string_pretty(&doc).map_err(io::Error::other)?);
+        out.write_all(text.as_bytes())?;
+        Ok(text.len() as u64)
     }
 }
 
