@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::stats::{AccFigures, CvqaStats};
 use crate::bench::Benchmark;
-use crate::bench::kit::text::{clean, pct, pts, table};
+use crate::bench::kit::text::{clean, counts, pct, pts, table};
 
 pub(crate) fn acc_row(name: &str, f: &AccFigures) -> Vec<String> {
     vec![
@@ -45,12 +45,7 @@ pub(crate) fn render(stats: &Option<CvqaStats>, o: &mut String) {
             );
         }
         let v = &c.verification;
-        let reasons = v
-            .by_reason
-            .iter()
-            .map(|(k, n)| format!("{} {n}", clean(k)))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let reasons = counts(&v.by_reason);
         let _ = writeln!(
             o,
             "\n  question verification (the verdict that counts): {} accepted, {} fixed, {} rejected, {} unreviewed{}",

@@ -3,17 +3,12 @@
 use std::fmt::Write as _;
 
 use super::stats::OtherStats;
-use crate::bench::kit::text::clean;
+use crate::bench::kit::text::counts;
 
 /// Its block of `verdict stats` text, when the file has items of it.
 pub(crate) fn render(stats: &Option<OtherStats>, o: &mut String) {
     if let Some(x) = stats {
-        let verdicts = x
-            .verdicts
-            .iter()
-            .map(|(k, n)| format!("{} {n}", clean(k)))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let verdicts = counts(&x.verdicts);
         let _ = writeln!(
             o,
             "\nOther benchmarks: {} items; verdicts: {}",

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::stats::InspectStats;
-use crate::bench::kit::text::{clean, table};
+use crate::bench::kit::text::{clean, counts, table};
 
 /// 4 decimals; a value that is not finite as Inspect writes it (`Infinity`, `NaN`).
 fn four(x: Option<f64>) -> String {
@@ -68,12 +68,7 @@ pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
         .filter(|(name, f)| **name != x.scorer && f.reviewed > 0);
     let head = x.scorers.get(&x.scorer).map(|f| (&x.scorer, f));
     for (name, f) in head.into_iter().chain(others) {
-        let verdicts = f
-            .verdicts
-            .iter()
-            .map(|(k, n)| format!("{} {n}", clean(k)))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let verdicts = counts(&f.verdicts);
         let _ = writeln!(
             o,
             "{}{}: accuracy as scored {}, in the log now {}, corrected {}; {} of {} items reviewed on it ({})",

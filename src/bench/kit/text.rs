@@ -67,3 +67,14 @@ pub(crate) fn clean(s: &str) -> String {
 pub fn format_number(x: f64) -> String {
     format!("{x}")
 }
+
+/// Counts as `name n, name n`, each name cleaned ([`clean`]), in the order given.
+pub(crate) fn counts<'a, K: AsRef<str> + 'a, N: std::fmt::Display + 'a>(
+    items: impl IntoIterator<Item = (&'a K, &'a N)>,
+) -> String {
+    items
+        .into_iter()
+        .map(|(k, n)| format!("{} {n}", clean(k.as_ref())))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
