@@ -165,7 +165,11 @@ impl Items for Store {
         let text = self.raw(i)?;
         match Item::parse(text) {
             Ok(mut it) => {
-                it.name_from_file(&self.file_info());
+                // Only a line in a benchmark's own layout is named from its file: a
+                // result-set line neither asks for nor pays for what the path tells.
+                if it.layout.is_some() {
+                    it.name_from_file(&self.file_info());
+                }
                 Ok(it)
             }
             Err(fe) => Err(crate::store::classify_parse_error(text, fe)),
