@@ -18,96 +18,129 @@ impl Log {
             if now == *orig {
                 continue;
             }
-            let (before, after) = (line_reviews(orig), line_reviews(&now));
-            let id = || item_id(&self.samples[i].id, self.samples[i].epoch);
-            let mut list = Vec::new();
-            let mut authors: Vec<&String> = after.keys().collect();
-            authors.extend(before.keys().filter(|w| !after.contains_key(*w)));
-            for who in authors {
-                let (b, a) = (before.get(who), after.get(who));
-                let mut scorers = vec![self.headline.clone()];
-                for r in [b, a].into_iter().flatten() {
-                    match r.get("scorers") {
-                        None | Some(Value::Null) => {}
-                        Some(Value::Object(m)) => {
-                            for k in m.keys() {
-                                if *k == self.headline {
-                                    return Err(io::Error::other(format!(
-                                        "{}: reviews.{who}.scorers.{k} names the headline scorer, whose verdict is the review's own `verdict`; nothing saved",
-                                        id()
-                                    )));
-                                }
-                                if !scorers.contains(k) {
-                                    scorers.push(k.clone());
-                                }
-                            }
-                        }
-                        Some(v) => {
-                            return Err(io::Error::other(format!(
-                                "{}: reviews.{who}.scorers is {v}, not an object of scorers; nothing saved",
-                                id()
-                            )));
-                        }
-                    }
-                }
-                for scorer in scorers {
-                    let part_b = b.and_then(|r| part(r, &self.headline, &scorer));
-                    let part_a = a.and_then(|r| part(r, &self.headline, &scorer));
-                    match (&part_b, &part_a) {
-                        (None, None) => {}
-                        (Some(x), Some(y)) if same_edit(x, y) => {}
-                        (_, Some(r)) => {
-                            // No verdict (a note alone): an edit that keeps the value.
-                            let v = match r.get("verdict") {
-                                None | Some(Value::Null) => None,
-                                Some(verdict) => Some(
-                                    verdict
-                                        .as_str()
-                                        .and_then(crate::bench::inspect::Verdict::parse)
-                                        .ok_or_else(|| {
-                                            io::Error::other(format!(
-                                                "{}: the verdict of {who} on scorer {scorer} is {verdict}, not correct, incorrect or ambiguous-target; nothing saved",
-                                                id()
-                                            ))
-                                        })?,
-                                ),
-                            };
-                            list.push((
-                                scorer.clone(),
-                                edit::Edit {
-                                    author: who.clone(),
-                                    at: r
-                                        .get("at")
-                                        .and_then(Value::as_str)
-                                        .map(str::to_string)
-                                        .unwrap_or_else(|| self.now()),
-                                    note: r.get("note").and_then(Value::as_str).map(str::to_string),
-                                    verdict: v,
-                                    withdrawn: false,
-                                    is_final: r.get("final") == Some(&Value::Bool(true)),
-                                },
-                            ));
-                        }
-                        (Some(_), None) => list.push((
-                            scorer.clone(),
-                            edit::Edit {
-                                author: who.clone(),
-                                at: self.now(),
-                                note: Some("verdict withdrawn".into()),
-                                verdict: None,
-                                withdrawn: true,
-                                is_final: false,
-                            },
-                        )),
-                    }
-                }
-            }
-            list.sort_by(|(_, a), (_, b)| (&a.at, &a.author).cmp(&(&b.at, &b.author)));
+            let list = self.sample_edits(i, orig, &now)?;
             if !list.is_empty() {
                 out.insert(i, list);
             }
         }
         Ok(out)
+    }
+
+    /// The edits of sample `i`, whose line was `orig` and is `now`, in time order.
+    fn sample_edits(
+        &self,
+        i: usize,
+        orig: &str,
+        now: &str,
+    ) -> io::Result<Vec<(String, edit::Edit)>> {
+        let (before, after) = (line_reviews(orig), line_reviews(now));
+        let id = || item_id(&self.samples[i].id, self.samples[i].epoch);
+        let mut list = Vec::new();
+        let mut authors: Vec<&String> = after.keys().collect();
+        authors.extend(before.keys().filter(|w| !after.contains_key(*w)));
+        for who in authors {
+            let (b, a) = (before.get(who), after.get(who));
+            for scorer in self.scorers_of(who, b, a, &id)? {
+                let part_b = b.and_then(|r| part(r, &self.headline, &scorer));
+                let part_a = a.and_then(|r| part(r, &self.headline, &scorer));
+                if let Some(e) = self.edit_of(who, &scorer, &part_b, &part_a, &id)? {
+                    list.push((scorer.clone(), e));
+                }
+            }
+        }
+        list.sort_by(|(_, a), (_, b)| (&a.at, &a.author).cmp(&(&b.at, &b.author)));
+        Ok(list)
+    }
+
+    /// The scorers `who`'s review before (`b`) and after (`a`) speaks of: the headline,
+    /// then the others its `scorers` names, in order. An error when `scorers` names the
+    /// headline or is not an object.
+    fn scorers_of(
+        &self,
+        who: &str,
+        b: Option<&Value>,
+        a: Option<&Value>,
+        id: &dyn Fn() -> String,
+    ) -> io::Result<Vec<String>> {
+        let mut scorers = vec![self.headline.clone()];
+        for r in [b, a].into_iter().flatten() {
+            match r.get("scorers") {
+                None | Some(Value::Null) => {}
+                Some(Value::Object(m)) => {
+                    for k in m.keys() {
+                        if *k == self.headline {
+                            return Err(io::Error::other(format!(
+                                "{}: reviews.{who}.scorers.{k} names the headline scorer, whose verdict is the review's own `verdict`; nothing saved",
+                                id()
+                            )));
+                        }
+                        if !scorers.contains(k) {
+                            scorers.push(k.clone());
+                        }
+                    }
+                }
+                Some(v) => {
+                    return Err(io::Error::other(format!(
+                        "{}: reviews.{who}.scorers is {v}, not an object of scorers; nothing saved",
+                        id()
+                    )));
+                }
+            }
+        }
+        Ok(scorers)
+    }
+
+    /// The edit of `scorer` by `who` when what their review says of it went from `part_b`
+    /// to `part_a`: none when it says the same, a withdrawal when it says nothing now.
+    fn edit_of(
+        &self,
+        who: &str,
+        scorer: &str,
+        part_b: &Option<Value>,
+        part_a: &Option<Value>,
+        id: &dyn Fn() -> String,
+    ) -> io::Result<Option<edit::Edit>> {
+        Ok(match (part_b, part_a) {
+            (None, None) => None,
+            (Some(x), Some(y)) if same_edit(x, y) => None,
+            (_, Some(r)) => {
+                // No verdict (a note alone): an edit that keeps the value.
+                let v = match r.get("verdict") {
+                    None | Some(Value::Null) => None,
+                    Some(verdict) => Some(
+                        verdict
+                            .as_str()
+                            .and_then(crate::bench::inspect::Verdict::parse)
+                            .ok_or_else(|| {
+                                io::Error::other(format!(
+                                    "{}: the verdict of {who} on scorer {scorer} is {verdict}, not correct, incorrect or ambiguous-target; nothing saved",
+                                    id()
+                                ))
+                            })?,
+                    ),
+                };
+                Some(edit::Edit {
+                    author: who.to_string(),
+                    at: r
+                        .get("at")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                        .unwrap_or_else(|| self.now()),
+                    note: r.get("note").and_then(Value::as_str).map(str::to_string),
+                    verdict: v,
+                    withdrawn: false,
+                    is_final: r.get("final") == Some(&Value::Bool(true)),
+                })
+            }
+            (Some(_), None) => Some(edit::Edit {
+                author: who.to_string(),
+                at: self.now(),
+                note: Some("verdict withdrawn".into()),
+                verdict: None,
+                withdrawn: true,
+                is_final: false,
+            }),
+        })
     }
 
     fn now(&self) -> String {

@@ -34,7 +34,7 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
             return out;
         }
     };
-    let item = &item;
+    let item: &Item = &item;
     out.image = areas.image;
     out.image_line = areas.image_line;
     let mut text_rect = areas.text;
