@@ -20,8 +20,8 @@ pub fn max_scroll(state: &State) -> usize {
         return 0;
     }
     let laid = laid::of(state, item_areas(state, screen.body));
-    (0..laid.panes.panes.len())
-        .filter(|&k| !laid.panes.panes[k].aside)
+    (0..laid.panes().panes.len())
+        .filter(|&k| !laid.panes().panes[k].aside)
         .map(|k| laid.geometry(k).1)
         .max()
         .unwrap_or(0)
@@ -35,7 +35,7 @@ pub fn aside_at(state: &State, column: u16, row: u16) -> bool {
         return false;
     }
     laid::of(state, item_areas(state, screen.body))
-        .panes
+        .panes()
         .panes
         .iter()
         .any(|p| p.aside && crate::tui::layout::contains(p.rect, column, row))
@@ -48,7 +48,7 @@ pub fn aside_geometry(state: &State) -> (u16, usize) {
         return (0, 0);
     }
     let laid = laid::of(state, item_areas(state, screen.body));
-    let aside = laid.panes.panes.iter().position(|p| p.aside);
+    let aside = laid.panes().panes.iter().position(|p| p.aside);
     aside
         .map(|k| {
             let (text, max) = laid.geometry(k);
@@ -65,10 +65,10 @@ pub fn target_scroll(state: &State) -> usize {
         return 0;
     }
     let laid = laid::of(state, item_areas(state, screen.body));
-    let Some(at) = laid.panes.panes.iter().position(|p| p.target.is_some()) else {
+    let Some(at) = laid.panes().panes.iter().position(|p| p.target.is_some()) else {
         return 0;
     };
-    let p = &laid.panes.panes[at];
+    let p = &laid.panes().panes[at];
     let (text, max) = laid.geometry(at);
     let rows_to = |k: usize| laid.rows_before(at, k);
     // What is graded ends with the selected response's grades (else the text's end).
@@ -96,8 +96,8 @@ pub fn page_rows(state: &State) -> usize {
         0
     } else {
         let laid = laid::of(state, item_areas(state, screen.body));
-        (0..laid.panes.panes.len())
-            .filter(|&k| !laid.panes.panes[k].aside)
+        (0..laid.panes().panes.len())
+            .filter(|&k| !laid.panes().panes[k].aside)
             .map(|k| laid.geometry(k))
             .max_by_key(|(_, max)| *max)
             .map(|(text, _)| text.height)

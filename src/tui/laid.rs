@@ -21,18 +21,31 @@ use std::rc::Rc;
 
 use ratatui::layout::Rect;
 
-use crate::bench::Review;
+use crate::bench::{Item, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::Keymap;
 use crate::tui::layout::ItemAreas;
 use crate::tui::theme::Theme;
+use crate::tui::views::common::view_item;
 use crate::tui::views::item::{ItemPanes, item_panes, text_rect};
 use crate::tui::wrap::{self, LineRows};
+
+self_cell::self_cell!(
+    /// The item shown (`views::common::view_item`; none when there is no readable item)
+    /// and its panes, whose lines borrow its texts: a text of megabytes is not copied
+    /// into them (issue 21).
+    struct Shown {
+        owner: Option<Rc<Item>>,
+        #[covariant]
+        dependent: ItemPanes,
+    }
+    impl {Debug}
+);
 
 /// The item's panes and each pane's lines measured at its width.
 #[derive(Debug)]
 pub(crate) struct Laid {
-    pub(crate) panes: ItemPanes,
+    shown: Shown,
     /// Per pane, per line: its rows at the pane's width.
     pub(crate) rows: Vec<Vec<LineRows>>,
     /// Per pane: its rows in all.
@@ -40,7 +53,15 @@ pub(crate) struct Laid {
 }
 
 impl Laid {
-    pub(crate) fn new(panes: ItemPanes) -> Laid {
+    /// The item's panes in `areas` as the state stands, laid out and measured.
+    pub(crate) fn new(state: &State, areas: ItemAreas) -> Laid {
+        let item = state
+            .current
+            .as_ref()
+            .and_then(|c| c.item.as_ref().ok())
+            .map(|it| view_item(state, it));
+        let shown = Shown::new(item, |it| item_panes(state, areas, it.as_deref()));
+        let panes = shown.borrow_dependent();
         let rows: Vec<Vec<LineRows>> = panes
             .panes
             .iter()
@@ -48,15 +69,20 @@ impl Laid {
             .collect();
         let totals = rows.iter().map(|r| wrap::total(r)).collect();
         Laid {
-            panes,
+            shown,
             rows,
             totals,
         }
     }
 
+    /// The panes.
+    pub(crate) fn panes(&self) -> &ItemPanes<'_> {
+        self.shown.borrow_dependent()
+    }
+
     /// Pane `k`'s rows of text that are not scrolled away, and how far it can scroll.
     pub(crate) fn geometry(&self, k: usize) -> (Rect, usize) {
-        let text = text_rect(&self.panes.panes[k]);
+        let text = text_rect(&self.panes().panes[k]);
         (text, self.totals[k].saturating_sub(text.height.into()))
     }
 
@@ -150,7 +176,7 @@ pub(crate) fn of(state: &State, areas: ItemAreas) -> Rc<Laid> {
         }
         return Rc::clone(laid);
     }
-    let laid = Rc::new(Laid::new(item_panes(state, areas)));
+    let laid = Rc::new(Laid::new(state, areas));
     *state.laid.0.borrow_mut() = Some((key, Rc::clone(&laid)));
     laid
 }
@@ -158,7 +184,7 @@ pub(crate) fn of(state: &State, areas: ItemAreas) -> Rc<Laid> {
 /// The kept panes are what the state builds now.
 fn check(state: &State, areas: ItemAreas, kept: &Laid) {
     let bytes: usize = kept
-        .panes
+        .panes()
         .panes
         .iter()
         .flat_map(|p| &p.lines)
@@ -168,10 +194,10 @@ fn check(state: &State, areas: ItemAreas, kept: &Laid) {
     if bytes > CHECKED_UP_TO {
         return;
     }
-    let now = Laid::new(item_panes(state, areas));
+    let now = Laid::new(state, areas);
     assert_eq!(
-        (&now.panes, &now.rows),
-        (&kept.panes, &kept.rows),
+        (now.panes(), &now.rows),
+        (kept.panes(), &kept.rows),
         "the item's kept panes are stale: something they are built from is not in laid::Key"
     );
 }

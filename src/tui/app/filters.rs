@@ -331,7 +331,7 @@ impl State {
             return;
         }
         let item = match self.current.as_ref().filter(|c| c.index == i) {
-            Some(c) => c.item.clone().ok(),
+            Some(c) => c.item.as_deref().ok().cloned(),
             None => self.store.item(i).ok(),
         };
         let Some(mut item) = item else { return };

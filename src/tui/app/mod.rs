@@ -186,7 +186,9 @@ pub struct Change {
 #[derive(Debug, Clone)]
 pub struct Current {
     pub index: usize,
-    pub item: Result<Item, ItemError>,
+    /// Shared with the panes kept between frames, whose lines borrow its texts
+    /// (`tui::laid`).
+    pub item: Result<std::rc::Rc<Item>, ItemError>,
     /// The item's JSON, for the generic view and error display: empty for an item whose
     /// view does not show it (`View::shows_raw`).
     pub raw: String,

@@ -237,7 +237,7 @@ impl State {
         static LOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         self.current = Some(Current {
             index: i,
-            item,
+            item: item.map(std::rc::Rc::new),
             raw,
             load: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         });

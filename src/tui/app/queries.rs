@@ -26,7 +26,7 @@ impl State {
     }
 
     pub fn item(&self) -> Option<&Item> {
-        self.current.as_ref().and_then(|c| c.item.as_ref().ok())
+        self.current.as_ref().and_then(|c| c.item.as_deref().ok())
     }
 
     /// The keymap's context of the current item: its benchmark view's.
@@ -39,7 +39,7 @@ impl State {
             return m.id(i).to_string();
         }
         if let Some(c) = self.current.as_ref().filter(|c| c.index == i)
-            && let Ok(Item { id: Some(id), .. }) = &c.item
+            && let Ok(Item { id: Some(id), .. }) = c.item.as_deref()
         {
             return id.clone();
         }

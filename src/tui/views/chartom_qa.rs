@@ -295,11 +295,11 @@ impl View for ChartomQaView {
 
     /// A long context beside the item on a wide screen, scrolled on its own: the context
     /// lines of `chartom_qa_lines` (its heading and text).
-    fn aside(
+    fn aside<'a>(
         &self,
         state: &State,
-        item: &Item,
-    ) -> Option<(String, Vec<Line<'static>>, std::ops::Range<usize>)> {
+        item: &'a Item,
+    ) -> Option<(String, Vec<Line<'a>>, std::ops::Range<usize>)> {
         let c = item.context.as_ref()?;
         let len = CONTEXT_LENGTHS[state.context_len];
         let lines = text_lines(
@@ -336,7 +336,7 @@ impl View for ChartomQaView {
         crate::tui::views::Target::ItemLine(1 + context + 1)
     }
 
-    fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
+    fn item_lines<'a>(&self, state: &State, item: &'a Item, _width: u16) -> Vec<Line<'a>> {
         chartom_qa_lines(state, item)
     }
 

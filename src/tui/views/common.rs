@@ -2,6 +2,7 @@
 //! indicator. Every text from the file goes through `text::sanitize`.
 
 use std::borrow::Cow;
+use std::rc::Rc;
 
 use indexmap::IndexMap;
 use ratatui::style::Style;
@@ -56,6 +57,21 @@ pub(crate) fn text_lines(s: &str, style: Style) -> Vec<Line<'static>> {
         .split('\n')
         .map(|l| Line::from(Span::styled(l.to_string(), style)))
         .collect()
+}
+
+/// [`text_lines`] borrowing `s` where nothing in it needed sanitising (no copy of a long
+/// text: the item's panes keep the item, `tui::laid`).
+pub(crate) fn text_lines_of(s: &str, style: Style) -> Vec<Line<'_>> {
+    match crate::tui::text::sanitized(s) {
+        Cow::Borrowed(b) => b
+            .split('\n')
+            .map(|l| Line::from(Span::styled(l, style)))
+            .collect(),
+        Cow::Owned(o) => o
+            .split('\n')
+            .map(|l| Line::from(Span::styled(l.to_string(), style)))
+            .collect(),
+    }
 }
 
 pub(crate) fn mark(t: &Theme, ok: Option<bool>) -> Span<'static> {
@@ -140,15 +156,15 @@ pub(crate) fn shown_fix(s: &str, quoted: bool) -> String {
 /// The item itself when its reviews are those (an item nobody reviewed, or one whose
 /// reviews are all shown and unchanged this session): a copy of an item with a text of
 /// megabytes is one of the passes showing it costs (issue 21).
-pub(crate) fn view_item<'a>(state: &State, item: &'a Item) -> Cow<'a, Item> {
+pub(crate) fn view_item(state: &State, item: &Rc<Item>) -> Rc<Item> {
     let reviews: IndexMap<String, Review> = state.reviews().into_iter().collect();
     // in the same order too (an `IndexMap`'s `==` is the maps', whatever their order)
     if reviews.iter().eq(item.reviews.iter()) {
-        return Cow::Borrowed(item);
+        return Rc::clone(item);
     }
-    let mut it = item.clone();
+    let mut it = Item::clone(item);
     it.reviews = reviews;
-    Cow::Owned(it)
+    Rc::new(it)
 }
 
 /// My grades of `model`'s response on the current item.

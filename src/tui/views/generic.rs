@@ -53,7 +53,7 @@ impl View for GenericView {
         true
     }
 
-    fn item_lines(&self, state: &State, _item: &Item, _width: u16) -> Vec<Line<'static>> {
+    fn item_lines<'a>(&self, state: &State, _item: &'a Item, _width: u16) -> Vec<Line<'a>> {
         generic_lines(state, &state.raw_shown())
     }
 

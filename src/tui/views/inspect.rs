@@ -383,7 +383,7 @@ impl View for InspectView {
         sample(item).is_none()
     }
 
-    fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
+    fn item_lines<'a>(&self, state: &State, item: &'a Item, _width: u16) -> Vec<Line<'a>> {
         match sample(item) {
             Some(s) => sample_lines(state, s),
             None => crate::tui::views::generic::generic_lines(state, &state.raw_shown()),

@@ -15,7 +15,7 @@ use crate::tui::summary::{SummaryBlock, bar, finite, fit};
 use crate::tui::text::one_line;
 use crate::tui::theme::Theme;
 use crate::tui::views::View;
-use crate::tui::views::common::{heading, kv, text_lines};
+use crate::tui::views::common::{heading, kv, text_lines, text_lines_of};
 
 /// The view of a logged sample.
 pub struct LmEvalView;
@@ -40,7 +40,7 @@ fn metric_text(v: MetricValue) -> String {
     }
 }
 
-fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
+fn sample_lines<'a>(state: &State, s: &'a Sample) -> Vec<Line<'a>> {
     let t = &state.theme;
     let mut out = Vec::new();
     let filter = s.filter.as_deref().unwrap_or("none");
@@ -48,7 +48,7 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
     // A rolling task's prompt is its target: the text, shown once.
     if !matches!(s.answer, Answer::Rolling { .. }) {
         out.push(heading(t, "Prompt"));
-        out.extend(text_lines(&s.prompt, t.text));
+        out.extend(text_lines_of(&s.prompt, t.text));
         out.push(Line::from(""));
     }
     out.push(heading(
@@ -93,7 +93,7 @@ fn key_text(s: &Sample) -> String {
 
 /// What the model answered, by the kind of task: a generation (filtered and raw), a
 /// continuation's log-likelihood, a rolling log-likelihood, or the choices.
-fn answer_lines(t: &Theme, answer: &Answer, out: &mut Vec<Line<'static>>) {
+fn answer_lines(t: &Theme, answer: &Answer, out: &mut Vec<Line<'_>>) {
     match answer {
         Answer::Generated { raw, filtered } => {
             out.push(heading(t, "Filtered answer"));
@@ -141,7 +141,7 @@ fn answer_lines(t: &Theme, answer: &Answer, out: &mut Vec<Line<'static>>) {
 
 /// A multiple-choice sample's choices, each with its log-likelihood and marks for the
 /// picks and the key.
-fn choice_lines(t: &Theme, c: &Choices, out: &mut Vec<Line<'static>>) {
+fn choice_lines(t: &Theme, c: &Choices, out: &mut Vec<Line<'_>>) {
     out.push(heading(
         t,
         "Choices (log-likelihood; > acc's pick, ~ acc_norm's pick, * key)",
@@ -174,7 +174,7 @@ fn choice_lines(t: &Theme, c: &Choices, out: &mut Vec<Line<'static>>) {
 }
 
 /// The harness's metrics of the sample, and which of them a verdict stands in for.
-fn metric_lines(t: &Theme, s: &Sample, out: &mut Vec<Line<'static>>) {
+fn metric_lines(t: &Theme, s: &Sample, out: &mut Vec<Line<'_>>) {
     out.push(heading(t, "Harness metrics"));
     let primary = s.primary().map(|(n, _)| n.to_string());
     for m in &s.metrics {
@@ -201,7 +201,7 @@ impl View for LmEvalView {
         sample(item).is_none()
     }
 
-    fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
+    fn item_lines<'a>(&self, state: &State, item: &'a Item, _width: u16) -> Vec<Line<'a>> {
         match sample(item) {
             Some(s) => sample_lines(state, s),
             None => crate::tui::views::generic::generic_lines(state, &state.raw_shown()),

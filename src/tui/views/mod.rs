@@ -43,15 +43,16 @@ pub trait View: Sync {
     }
 
     /// The item's own text, above the responses (`width`: the pane's width).
-    fn item_lines(&self, state: &State, item: &Item, width: u16) -> Vec<Line<'static>>;
+    /// Its lines may borrow the item's texts (the panes keep the item: `tui::laid`).
+    fn item_lines<'a>(&self, state: &State, item: &'a Item, width: u16) -> Vec<Line<'a>>;
 
     /// The item's two columns shown above the responses when the pane is wide enough:
     /// (title, left, right). None: the item's lines are one column.
-    fn pair(
+    fn pair<'a>(
         &self,
         _state: &State,
-        _item: &Item,
-    ) -> Option<(Line<'static>, Vec<Line<'static>>, Vec<Line<'static>>)> {
+        _item: &'a Item,
+    ) -> Option<(Line<'static>, Vec<Line<'a>>, Vec<Line<'a>>)> {
         None
     }
 
@@ -117,11 +118,11 @@ pub trait View: Sync {
 
     /// A pane beside the item on a wide screen (`item::ASIDE_MIN` columns): its title,
     /// its lines, and the item's lines (`item_lines`) it takes out of the item's text.
-    fn aside(
+    fn aside<'a>(
         &self,
         _state: &State,
-        _item: &Item,
-    ) -> Option<(String, Vec<Line<'static>>, std::ops::Range<usize>)> {
+        _item: &'a Item,
+    ) -> Option<(String, Vec<Line<'a>>, std::ops::Range<usize>)> {
         None
     }
 

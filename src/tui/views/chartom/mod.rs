@@ -227,7 +227,7 @@ impl View for ChartomView {
         Context::Benchmark(Benchmark::Chartom)
     }
 
-    fn item_lines(&self, state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
+    fn item_lines<'a>(&self, state: &State, item: &'a Item, width: u16) -> Vec<Line<'a>> {
         chartom_lines(state, item, width)
     }
 

@@ -19,7 +19,7 @@ use crate::tui::text::{one_line, sanitize};
 use crate::tui::views::View;
 use crate::tui::views::common::{
     effective_spans, heading, my_grades_for, ok_word, override_cycle, override_key, shown_fix,
-    text_lines, tick,
+    text_lines_of, tick,
 };
 use crate::tui::views::model_line::NOT_VERIFIED;
 use crate::tui::views::status::act;
@@ -31,7 +31,7 @@ pub mod reject;
 pub mod summary;
 pub(crate) mod verdicts;
 
-pub(crate) fn cvqa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
+pub(crate) fn cvqa_lines<'a>(state: &State, item: &'a Item) -> Vec<Line<'a>> {
     let (o, c) = cvqa_columns(state, item);
     let mut out = vec![cvqa_title(state, item)];
     out.extend(o);
@@ -55,7 +55,7 @@ pub(crate) fn cvqa_title(state: &State, item: &Item) -> Line<'static> {
 const OPTIONS_WIDTH: usize = 36;
 
 /// The original and the counterfactual pair, as two columns of lines.
-pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
+pub(crate) fn cvqa_columns<'a>(state: &State, item: &'a Item) -> (Vec<Line<'a>>, Vec<Line<'a>>) {
     let t = &state.theme;
     let mine = state.my_review(state.pos);
     let mut cols = Vec::new();
@@ -74,10 +74,10 @@ pub(crate) fn cvqa_columns(state: &State, item: &Item) -> (Vec<Line<'static>>, V
             continue;
         };
         let (stem, opts) = split_options(&qa.question);
-        out.extend(text_lines(stem, t.text));
+        out.extend(text_lines_of(stem, t.text));
         // The options packed side by side, as many to a line as fit a column: the
         // question, its options and its key stay in sight together.
-        let mut line: Vec<Span<'static>> = vec![];
+        let mut line: Vec<Span<'a>> = vec![];
         let mut used = 0;
         for (letter, text) in opts {
             let is_key = qa.answer.trim() == letter.to_string();
@@ -182,15 +182,15 @@ impl View for CvqaView {
         CvqaStatus::ALL.map(Into::into).to_vec()
     }
 
-    fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
+    fn item_lines<'a>(&self, state: &State, item: &'a Item, _width: u16) -> Vec<Line<'a>> {
         cvqa_lines(state, item)
     }
 
-    fn pair(
+    fn pair<'a>(
         &self,
         state: &State,
-        item: &Item,
-    ) -> Option<(Line<'static>, Vec<Line<'static>>, Vec<Line<'static>>)> {
+        item: &'a Item,
+    ) -> Option<(Line<'static>, Vec<Line<'a>>, Vec<Line<'a>>)> {
         let (o, c) = cvqa_columns(state, item);
         Some((cvqa_title(state, item), o, c))
     }

@@ -15,13 +15,13 @@ use crate::tui::views::verdicts::{Scope, review_lines};
 
 /// Side by side: the item (and the reviews of it) in a pane on top, each response in a
 /// column of its own below.
-pub(super) fn side_by_side_panes(
+pub(super) fn side_by_side_panes<'a>(
     state: &State,
     view: &dyn views::View,
-    item: &Item,
-    main: Vec<Line<'static>>,
+    item: &'a Item,
+    main: Vec<Line<'a>>,
     text_rect: Rect,
-    out: &mut ItemPanes,
+    out: &mut ItemPanes<'a>,
 ) {
     let t = &state.theme;
     let n = item.responses.len();
@@ -90,13 +90,13 @@ pub(super) fn side_by_side_panes(
 
 /// One column: the item, the response shown and the reviews in one pane (a long text of
 /// the item in a pane beside it on a wide screen).
-pub(super) fn one_column_panes(
+pub(super) fn one_column_panes<'a>(
     state: &State,
     view: &dyn views::View,
-    item: &Item,
-    main: Vec<Line<'static>>,
+    item: &'a Item,
+    main: Vec<Line<'a>>,
     text_rect: Rect,
-    out: &mut ItemPanes,
+    out: &mut ItemPanes<'a>,
 ) {
     let mut all = main;
     let mut target = match view.target(state, item) {
@@ -134,14 +134,14 @@ pub(super) fn one_column_panes(
 /// beside the rest, scrolled on its own: what is graded stays in sight. Only a long one:
 /// a short text stays in the item's. Its lines are taken out of `all` (`target` moved
 /// with them) and its pane pushed; the rect left for the item's pane.
-fn aside_pane(
+fn aside_pane<'a>(
     state: &State,
     view: &dyn views::View,
-    item: &Item,
-    all: &mut Vec<Line<'static>>,
+    item: &'a Item,
+    all: &mut Vec<Line<'a>>,
     target: &mut Option<usize>,
     text_rect: Rect,
-    out: &mut ItemPanes,
+    out: &mut ItemPanes<'a>,
 ) -> Rect {
     let aside = (text_rect.width >= ASIDE_MIN)
         .then(|| view.aside(state, item))
@@ -178,11 +178,11 @@ fn aside_pane(
 /// The selected response (its model tabs, then its lines) after the item's lines in
 /// `all`; `target` set to it when the view grades the response. Its first line and the
 /// line after it when there is a target (`Pane::response`).
-fn selected_response(
+fn selected_response<'a>(
     state: &State,
     view: &dyn views::View,
-    item: &Item,
-    all: &mut Vec<Line<'static>>,
+    item: &'a Item,
+    all: &mut Vec<Line<'a>>,
     target: &mut Option<usize>,
 ) -> Option<(usize, usize)> {
     let r = item.responses.get(state.model)?;

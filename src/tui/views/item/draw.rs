@@ -17,7 +17,7 @@ use crate::tui::views::common::{block, scroll_indicator};
 pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
     let t = &state.theme;
     let laid = crate::tui::laid::of(state, areas);
-    let panes = &laid.panes;
+    let panes = laid.panes();
     if let (Some(r), Some(item)) = (panes.image, state.item()) {
         draw_image(state, f, r, item);
     }

@@ -20,12 +20,13 @@ pub(crate) use panes::item_panes;
 
 /// One scrolled pane of the item view.
 #[derive(Debug, PartialEq)]
-pub(crate) struct Pane {
+pub(crate) struct Pane<'a> {
     pub(crate) rect: Rect,
     title: Line<'static>,
     /// A line pinned at the top, never scrolled away: my grade and what it applies to.
     pinned: Option<Line<'static>>,
-    pub(crate) lines: Vec<Line<'static>>,
+    /// Borrowing the item's texts where the view can (`tui::laid` keeps the item).
+    pub(crate) lines: Vec<Line<'a>>,
     /// The line where what is graded begins (`View::target`), when not the top.
     pub(crate) target: Option<usize>,
     /// The selected response's first line (its model tabs) and the line after its grades:
@@ -38,13 +39,13 @@ pub(crate) struct Pane {
 /// The item view's layout and content: built when what they show changes and kept
 /// between frames (`tui::laid`), drawn by `draw_item`, measured by `max_scroll`.
 #[derive(Debug, Default, PartialEq)]
-pub(crate) struct ItemPanes {
+pub(crate) struct ItemPanes<'a> {
     image: Option<Rect>,
     /// The image pane collapsed to one line: there is no picture to show.
     image_line: Option<Rect>,
     /// C-VQA: the original and counterfactual pair in two columns (title, left, right).
-    pair: Option<(Rect, Line<'static>, Vec<Line<'static>>, Vec<Line<'static>>)>,
-    pub(crate) panes: Vec<Pane>,
+    pair: Option<(Rect, Line<'static>, Vec<Line<'a>>, Vec<Line<'a>>)>,
+    pub(crate) panes: Vec<Pane<'a>>,
 }
 
 /// The width from which a view's aside (`View::aside`) is a pane of its own.
@@ -67,7 +68,7 @@ pub fn side_window(n: usize, selected: usize, width: u16) -> (usize, usize) {
 
 /// The rows of a pane where its text is drawn (inside the borders, under the pinned
 /// line).
-pub(crate) fn text_rect(p: &Pane) -> Rect {
+pub(crate) fn text_rect(p: &Pane<'_>) -> Rect {
     let inner = Block::default().borders(Borders::ALL).inner(p.rect);
     let pinned = u16::from(p.pinned.is_some());
     Rect::new(

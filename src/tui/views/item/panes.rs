@@ -11,9 +11,14 @@ use crate::tui::app::State;
 use crate::tui::layout::ItemAreas;
 use crate::tui::text::{one_line, sanitize, truncate};
 use crate::tui::views;
-use crate::tui::views::common::view_item;
 
-pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
+/// The item's panes; `shown`: the current item as the view shows it (`views::common::
+/// view_item`), which their lines borrow.
+pub(crate) fn item_panes<'a>(
+    state: &State,
+    areas: ItemAreas,
+    shown: Option<&'a Item>,
+) -> ItemPanes<'a> {
     let area = areas.text;
     let mut out = ItemPanes::default();
     let Some(cur) = &state.current else {
@@ -27,14 +32,13 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
         ));
         return out;
     };
-    let item = match &cur.item {
-        Ok(it) => view_item(state, it),
-        Err(e) => {
-            out.panes.push(unreadable_pane(state, cur, e, area));
-            return out;
-        }
+    if let Err(e) = &cur.item {
+        out.panes.push(unreadable_pane(state, cur, e, area));
+        return out;
+    }
+    let Some(item) = shown else {
+        return out;
     };
-    let item: &Item = &item;
     out.image = areas.image;
     out.image_line = areas.image_line;
     let mut text_rect = areas.text;
@@ -53,7 +57,7 @@ pub(crate) fn item_panes(state: &State, areas: ItemAreas) -> ItemPanes {
 }
 
 /// A pane that says something instead of an item: no scrolling target, no response.
-fn message_pane(rect: Rect, title: &'static str, lines: Vec<Line<'static>>) -> Pane {
+fn message_pane(rect: Rect, title: &'static str, lines: Vec<Line<'static>>) -> Pane<'static> {
     Pane {
         rect,
         title: Line::from(title),
@@ -71,7 +75,7 @@ fn unreadable_pane(
     cur: &crate::tui::app::Current,
     e: &crate::store::ItemError,
     area: Rect,
-) -> Pane {
+) -> Pane<'static> {
     let t = &state.theme;
     let mut lines = vec![
         Line::from(Span::styled(
@@ -99,13 +103,13 @@ fn unreadable_pane(
 /// The item's lines: none when the view's two columns (`View::pair`) fit above the
 /// responses (they are then `out.pair`, and `text_rect` is what is left below them), else
 /// the view's lines of the item.
-fn pair_or_item_lines(
+fn pair_or_item_lines<'a>(
     state: &State,
     view: &dyn views::View,
-    item: &Item,
+    item: &'a Item,
     text_rect: &mut Rect,
-    out: &mut ItemPanes,
-) -> Vec<Line<'static>> {
+    out: &mut ItemPanes<'a>,
+) -> Vec<Line<'a>> {
     let pair = if text_rect.width >= 70 {
         view.pair(state, item)
     } else {
