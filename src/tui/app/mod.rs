@@ -32,7 +32,7 @@ use serde_json::Value;
 use crate::bench::{Item, Review};
 use crate::store::{ItemError, Store};
 use crate::tui::edit::TextEdit;
-use crate::tui::facts::{Index, Kind};
+use crate::tui::facts::Index;
 use crate::tui::image::{ImageEvent, ImageKey};
 use crate::tui::keymap::Keymap;
 pub use crate::tui::overlays::search::SearchState;
@@ -250,11 +250,8 @@ pub struct State {
     pub rec: Recording,
 
     pub meta: Option<std::sync::Arc<Index>>,
-    /// The index's facts of the items whose verdict changed this session (with my verdict
-    /// as it stands now), which override the index's bits for those items.
-    /// Changed only through `set_live` and `clear_live`, which keep `facts_now` in step.
-    pub(crate) live: HashMap<usize, Vec<(Kind, String)>>,
-    /// The index's facets corrected by `live`: what filters and counts read.
+    /// The facts of the items changed this session, and the index's facets corrected by
+    /// them: what filters and counts read (changed through `set_live` and `clear_live`).
     pub(crate) facts_now: facts_now::FactsNow,
     /// How far the background index is (items read, total) while it is being built.
     pub index_progress: (usize, usize),
@@ -361,7 +358,6 @@ impl State {
             current: None,
             meta: None,
             index_generation: 0,
-            live: HashMap::new(),
             facts_now: Default::default(),
             index_progress: (0, 0),
             filter_catalog: vec![],
