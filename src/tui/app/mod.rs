@@ -11,6 +11,7 @@ mod navigation;
 mod queries;
 mod recording;
 mod session;
+mod summary_figures;
 mod timing;
 mod update;
 mod visible;
@@ -18,6 +19,7 @@ mod visible;
 use filter_options::catalog;
 pub use filter_options::{FilterGroup, FilterOption, Filters};
 pub use recording::Recording;
+pub use summary_figures::{SummaryFigures, SummaryResult};
 pub use timing::Timing;
 pub use visible::Visible;
 
@@ -293,9 +295,8 @@ pub struct State {
 
     pub status: Option<(String, Level)>,
     pub saved: SaveState,
-    pub summary: Option<Result<crate::tui::summary::Summary, String>>,
-    /// The newest summary asked for.
-    pub summary_seq: u64,
+    /// The summary page's figures and the newest request for them.
+    pub summary: SummaryFigures,
     /// The seconds on the current item, and the session's pace.
     pub timing: Timing,
     /// Move to the next item after a C-VQA accept or reject (the config's
@@ -378,8 +379,7 @@ impl State {
             image_area: None,
             status: None,
             saved: SaveState::Saved,
-            summary: None,
-            summary_seq: 0,
+            summary: SummaryFigures::default(),
             timing: Timing::new(clock.instant),
             rec: Recording::default(),
             auto_advance: false,
