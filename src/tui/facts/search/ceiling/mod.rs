@@ -38,149 +38,20 @@
 //! `ceiling_is_never_below_nucleo` in the tests checks this against nucleo on many texts
 //! and queries, and fails when the ceiling is lowered by one point.
 
+mod classes;
+mod positions;
+
 use nucleo_matcher::Utf32Str;
 use nucleo_matcher::pattern::{AtomKind, Pattern};
 
+use classes::{BONUS, BONUS_BOUNDARY, CLASS, Class, as_nucleo_sees};
+use positions::{each_bit, positions};
+
 const SCORE_MATCH: u32 = 16;
 const PENALTY_GAP_START: u32 = 3;
-const BONUS_BOUNDARY: u8 = 8;
 const BONUS_CONSECUTIVE: u8 = 4;
-/// The highest bonus of any character (`bonus_boundary_white`).
-const BONUS_MAX: u8 = 10;
-/// A character above ASCII that might match any character of a word, in the byte form
-/// of a text.
-const JOKER: u8 = 0x80;
-/// A character above ASCII that matches no character of a word: `NONE + class`.
-const NONE: u8 = 0x88;
 /// Words longer than this get no ceiling (the scan scores them with nucleo).
 const MAX_WORD: usize = 64;
-
-/// nucleo's character classes (`chars.rs`, with `Config::DEFAULT`'s delimiters), in its
-/// order, and the joker.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Class {
-    Whitespace = 0,
-    NonWord = 1,
-    Delimiter = 2,
-    Lower = 3,
-    Upper = 4,
-    Letter = 5,
-    Number = 6,
-    Joker = 7,
-}
-
-const CLASSES: [Class; 7] = [
-    Class::Whitespace,
-    Class::NonWord,
-    Class::Delimiter,
-    Class::Lower,
-    Class::Upper,
-    Class::Letter,
-    Class::Number,
-];
-
-const fn class_of(b: u8) -> Class {
-    match b {
-        b'a'..=b'z' => Class::Lower,
-        b'A'..=b'Z' => Class::Upper,
-        b'0'..=b'9' => Class::Number,
-        b' ' | b'\t' | b'\n' | 0x0c | b'\r' => Class::Whitespace,
-        b'/' | b',' | b':' | b';' | b'|' => Class::Delimiter,
-        0x88 => Class::Whitespace,
-        0x89 => Class::NonWord,
-        0x8a => Class::Delimiter,
-        0x8b => Class::Lower,
-        0x8c => Class::Upper,
-        0x8d => Class::Letter,
-        0x8e => Class::Number,
-        0x80..=0xff => Class::Joker,
-        _ => Class::NonWord,
-    }
-}
-
-/// `Config::bonus_for` (nucleo's `score.rs`) for classes of nucleo's own.
-const fn bonus_for(prev: Class, class: Class) -> u8 {
-    let word = matches!(
-        class,
-        Class::Lower | Class::Upper | Class::Letter | Class::Number
-    );
-    if word {
-        match prev {
-            Class::Whitespace => return 10,
-            Class::Delimiter => return 9,
-            Class::NonWord => return BONUS_BOUNDARY,
-            _ => {}
-        }
-    }
-    let camel = matches!((prev, class), (Class::Lower, Class::Upper));
-    let number = !matches!(prev, Class::Number) && matches!(class, Class::Number);
-    if camel || number {
-        5
-    } else {
-        match class {
-            Class::Whitespace => 10,
-            Class::NonWord => BONUS_BOUNDARY,
-            _ => 0,
-        }
-    }
-}
-
-/// The bonus of a character of class `class` after one of class `prev`, the joker being
-/// any class (its highest bonus).
-const fn bonus(prev: Class, class: Class) -> u8 {
-    match (prev, class) {
-        (_, Class::Joker) => BONUS_MAX,
-        (Class::Joker, c) => {
-            let mut best = 0;
-            let mut k = 0;
-            while k < CLASSES.len() {
-                let b = bonus_for(CLASSES[k], c);
-                if b > best {
-                    best = b;
-                }
-                k += 1;
-            }
-            best
-        }
-        (p, c) => bonus_for(p, c),
-    }
-}
-
-/// Each byte's class.
-const CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = class_of(b as u8) as u8;
-        b += 1;
-    }
-    t
-};
-
-/// The bonus of a character after another, by their classes (`[prev * 8 + class]`).
-const BONUS: [u8; 64] = {
-    const ALL: [Class; 8] = [
-        Class::Whitespace,
-        Class::NonWord,
-        Class::Delimiter,
-        Class::Lower,
-        Class::Upper,
-        Class::Letter,
-        Class::Number,
-        Class::Joker,
-    ];
-    let mut t = [0u8; 64];
-    let mut p = 0;
-    while p < 8 {
-        let mut c = 0;
-        while c < 8 {
-            t[p * 8 + c] = bonus(ALL[p], ALL[c]);
-            c += 1;
-        }
-        p += 1;
-    }
-    t
-};
 
 /// One fuzzy word of the query.
 struct Word {
@@ -280,124 +151,6 @@ impl Ceiling {
     }
 }
 
-/// The text as nucleo's positions, one byte each (see [`nucleo_byte`]).
-fn as_nucleo_sees(text: &str, chars: &mut Vec<char>, out: &mut Vec<u8>) {
-    out.clear();
-    match super::scan::utf32(text, chars) {
-        Utf32Str::Ascii(b) => out.extend_from_slice(b),
-        Utf32Str::Unicode(c) => out.extend(c.iter().map(|&c| nucleo_byte(c))),
-    }
-}
-
-/// A character of the text as one byte: an ASCII character as it is; another as the ASCII
-/// character nucleo turns it into (`é` → `e`, `É` → `E`: nucleo's normalisation, then its
-/// case folding when the word has no capital) when that character has its class; as
-/// [`NONE`] plus its class when it can become no ASCII character (it matches no
-/// character of a word, which are all ASCII here); a [`JOKER`] otherwise.
-fn nucleo_byte(c: char) -> u8 {
-    use nucleo_matcher::chars::{is_upper_case, normalize, to_lower_case};
-    if c.is_ascii() {
-        return c as u8;
-    }
-    // nucleo's `char_class_non_ascii`.
-    let class = if c.is_lowercase() {
-        Class::Lower
-    } else if is_upper_case(c) {
-        Class::Upper
-    } else if c.is_numeric() {
-        Class::Number
-    } else if c.is_alphabetic() {
-        Class::Letter
-    } else if c.is_whitespace() {
-        Class::Whitespace
-    } else {
-        Class::NonWord
-    };
-    let norm = normalize(c);
-    let folded = to_lower_case(norm);
-    if norm.is_ascii() {
-        let b = norm as u8;
-        if class_of(b) == class && folded == norm.to_ascii_lowercase() {
-            return b;
-        }
-        return JOKER;
-    }
-    if folded.is_ascii() {
-        return JOKER;
-    }
-    NONE + class as u8
-}
-
-/// For each character `c` of `chars` (compared without case when it is a lower-case
-/// letter and `fold`), the positions of `h` that match it, as bit sets of `blocks` words
-/// each, one after the other in `out`; a joker matches every character.
-fn positions(h: &[u8], chars: &[u8], fold: bool, out: &mut [u64], blocks: usize) {
-    for (bi, block) in h.chunks(64).enumerate() {
-        let mut b64 = [0u8; 64];
-        b64[..block.len()].copy_from_slice(block);
-        let valid = if block.len() == 64 {
-            u64::MAX
-        } else {
-            (1u64 << block.len()) - 1
-        };
-        block_masks(&b64, chars, fold, |d, bits| {
-            out[d * blocks + bi] = bits & valid;
-        });
-    }
-}
-
-/// [`positions`] of one block of 64 bytes: `put(d, bits)` for the `d`-th character.
-#[cfg(target_arch = "x86_64")]
-fn block_masks(b64: &[u8; 64], chars: &[u8], fold: bool, mut put: impl FnMut(usize, u64)) {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-    let join = |m: [i32; 4]| {
-        m.iter()
-            .enumerate()
-            .fold(0u64, |acc, (k, &x)| acc | (u64::from(x as u16) << (16 * k)))
-    };
-    // SAFETY: SSE2 is part of x86_64 (the intrinsics need no feature check), and each
-    // load reads 16 of the 64 bytes of `b64`.
-    unsafe {
-        let v: [__m128i; 4] =
-            std::array::from_fn(|k| _mm_loadu_si128(b64.as_ptr().add(16 * k).cast()));
-        let joker = _mm_set1_epi8(JOKER as i8);
-        let jokers = join(v.map(|x| _mm_movemask_epi8(_mm_cmpeq_epi8(x, joker))));
-        // A lower-case letter matches itself and its capital: `b | 0x20` maps exactly
-        // those two bytes to it.
-        let lowered = v.map(|x| _mm_or_si128(x, _mm_set1_epi8(0x20)));
-        for (d, &c) in chars.iter().enumerate() {
-            let from = if fold && c.is_ascii_lowercase() {
-                &lowered
-            } else {
-                &v
-            };
-            let cc = _mm_set1_epi8(c as i8);
-            let eq = from.map(|x| _mm_movemask_epi8(_mm_cmpeq_epi8(x, cc)));
-            put(d, jokers | join(eq));
-        }
-    }
-}
-
-/// [`positions`] of one block of 64 bytes: `put(d, bits)` for the `d`-th character.
-#[cfg(not(target_arch = "x86_64"))]
-fn block_masks(b64: &[u8; 64], chars: &[u8], fold: bool, mut put: impl FnMut(usize, u64)) {
-    let mut jokers = 0u64;
-    for (i, &b) in b64.iter().enumerate() {
-        jokers |= u64::from(b == JOKER) << i;
-    }
-    for (d, &c) in chars.iter().enumerate() {
-        let fold = fold && c.is_ascii_lowercase();
-        let mut bits = jokers;
-        for (i, &b) in b64.iter().enumerate() {
-            let x = if fold { b | 0x20 } else { b };
-            bits |= u64::from(x == c) << i;
-        }
-        put(d, bits);
-    }
-}
-
 /// The ceiling of one word: see the module's comment.
 fn word_ceiling(h: &[u8], w: &Word, ascii: bool, s: &mut Scratch) -> Option<u32> {
     let n = w.which.len();
@@ -482,20 +235,4 @@ fn word_ceiling(h: &[u8], w: &Word, ascii: bool, s: &mut Scratch) -> Option<u32>
     let top = row.iter().map(|c| c.score).max();
     s.rows = [row, next];
     top
-}
-
-/// Call `f` with the positions from `from` on whose bit is set in `mask`, in order.
-#[inline]
-fn each_bit(mask: &[u64], from: usize, mut f: impl FnMut(usize)) {
-    for (bi, &m) in mask.iter().enumerate().skip(from / 64) {
-        let mut bits = if bi == from / 64 {
-            m & (u64::MAX << (from % 64))
-        } else {
-            m
-        };
-        while bits != 0 {
-            f(bi * 64 + bits.trailing_zeros() as usize);
-            bits &= bits - 1;
-        }
-    }
 }
