@@ -266,6 +266,13 @@ impl Store {
     pub fn len_so_far(&self) -> (usize, bool) {
         self.offsets.so_far()
     }
+    /// Let go of the page tables of a mapped file once every item has been read (the
+    /// index built): the file's pages stay in the page cache, but quitting no longer
+    /// pays for unmapping them (101 ms at 1M items). Waits for the scan.
+    pub fn release_pages(&self) {
+        self.offsets.complete();
+        self.buf.release_pages();
+    }
     /// Is there an item `i`? Waits until the scan has found it or has ended.
     pub fn has(&self, i: usize) -> bool {
         self.offsets.get(i).is_some()

@@ -714,3 +714,47 @@ fn an_item_pushed_onto_a_store_still_scanned_goes_after_every_item() {
     // The clone it was taken from is not changed.
     assert_eq!(s.len(), 40);
 }
+
+/// Resident kB of this process's mapping that starts at `addr` (`Rss:` in smaps).
+#[cfg(target_os = "linux")]
+fn mapped_rss_kb(addr: usize) -> Option<u64> {
+    let smaps = fs::read_to_string("/proc/self/smaps").ok()?;
+    let mut inside = false;
+    for l in smaps.lines() {
+        if let Some((range, _)) = l.split_once(' ')
+            && let Some((start, _)) = range.split_once('-')
+            && start.chars().all(|c| c.is_ascii_hexdigit())
+            && !start.is_empty()
+            && !l.starts_with("Rss")
+        {
+            inside = usize::from_str_radix(start, 16).ok() == Some(addr);
+            continue;
+        }
+        if inside && let Some(v) = l.strip_prefix("Rss:") {
+            return v.trim().trim_end_matches(" kB").trim().parse().ok();
+        }
+    }
+    None
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn releasing_a_mapped_files_pages_keeps_every_item_and_unmaps_them() {
+    let (_d, p) = lines_file(20_000);
+    test_hook::map_every_file(true);
+    let s = Store::open(&p).unwrap();
+    test_hook::map_every_file(false);
+    let before: Vec<Vec<u8>> = (0..s.len())
+        .map(|i| s.raw_bytes(i).unwrap().to_vec())
+        .collect();
+    let addr = s.buf.as_ptr() as usize;
+    let touched = mapped_rss_kb(addr).expect("the mapping in smaps");
+    assert!(touched > 100, "every page read: {touched} kB");
+    s.release_pages();
+    let released = mapped_rss_kb(addr).unwrap();
+    assert!(released < touched / 10, "{touched} kB → {released} kB");
+    for (i, b) in before.iter().enumerate() {
+        assert_eq!(s.raw_bytes(i).unwrap(), b.as_slice(), "item {i}");
+    }
+    assert_eq!(s.len(), 20_000);
+}
