@@ -53,10 +53,9 @@ pub struct Store {
     path: PathBuf,
     format: Format,
     buf: Arc<map::Bytes>,
-    /// Byte span of each item in `buf` (JSONL: the line without its terminator).
-    spans: Vec<Range<usize>>,
-    /// 1-based line number of each item's first byte (JSONL: its line).
-    lines: Vec<u32>,
+    /// Byte span and 1-based first line of each item in `buf` (JSONL: the line without
+    /// its terminator), shared by the clones ([`offsets`]).
+    offsets: Arc<offsets::Offsets>,
     /// Replacement text of edited items.
     edits: BTreeMap<usize, String>,
     /// Items changed since the last save. Edits stay after a save (the buffer keeps the
@@ -90,16 +89,24 @@ impl Store {
     /// Open a result set; the format follows the extension (`.jsonl`/`.ndjson` vs
     /// `.json`), else the content.
     pub fn open(path: impl AsRef<Path>) -> Result<Store, StoreError> {
+        Store::open_with(path, Scan::Whole)
+    }
+
+    /// `open`, finding the items as `scan` says: with [`Scan::Background`], a large JSONL
+    /// file's store is returned once its first items are found, and every question about
+    /// an item not found yet waits for the scan (`len` and a save wait for all of it;
+    /// only [`Store::len_so_far`] does not wait).
+    pub fn open_with(path: impl AsRef<Path>, scan: Scan) -> Result<Store, StoreError> {
         let path = path.as_ref().to_path_buf();
         #[cfg(test)]
         if test_hook::maps_every_file() {
-            return Store::open_mapping_from(path, 0);
+            return Store::open_mapping_from(path, 0, scan);
         }
-        Store::open_mapping_from(path, MAP_FROM)
+        Store::open_mapping_from(path, MAP_FROM, scan)
     }
 
-    /// `open`, mapping files of `map_from` bytes or more.
-    fn open_mapping_from(path: PathBuf, map_from: u64) -> Result<Store, StoreError> {
+    /// `open_with`, mapping files of `map_from` bytes or more.
+    fn open_mapping_from(path: PathBuf, map_from: u64, scan: Scan) -> Result<Store, StoreError> {
         let io_err = |source| StoreError::Io {
             path: path.clone(),
             source,
@@ -120,7 +127,15 @@ impl Store {
             Some(Err(message)) => return Err(StoreError::Document { path, message }),
             None => {
                 let format = detect_format(&path, &bytes);
-                Store::from_backing(path, format, bytes)?
+                let gate = scan::Gate::from_env();
+                if scan == Scan::Background
+                    && format == Format::Jsonl
+                    && (bytes.file().is_some() || gate.is_some())
+                {
+                    Store::scanning(path, bytes, gate)
+                } else {
+                    Store::from_backing(path, format, bytes)?
+                }
             }
         };
         s.stamp = Some(Stamp::of(&meta));
@@ -147,8 +162,9 @@ impl Store {
             path,
             format,
             buf: Arc::new(buf),
-            spans,
-            lines,
+            offsets: Arc::new(offsets::Offsets::whole(offsets::Table::from_vecs(
+                spans, lines,
+            ))),
             edits: BTreeMap::new(),
             dirty: BTreeSet::new(),
             saved_edits: BTreeSet::new(),
@@ -157,6 +173,29 @@ impl Store {
             image_dir: None,
             container: None,
         })
+    }
+
+    /// A JSONL store whose lines a scan finds in the background.
+    fn scanning(path: PathBuf, buf: map::Bytes, gate: Option<scan::Gate>) -> Store {
+        let buf = Arc::new(buf);
+        let offsets = Arc::new(offsets::Offsets::default());
+        scan::spawn(Arc::clone(&buf), Arc::clone(&offsets), gate);
+        // Its first items (or its end): what the first screen shows.
+        offsets.get(0);
+        Store {
+            naming: Arc::default(),
+            path,
+            format: Format::Jsonl,
+            buf,
+            offsets,
+            edits: BTreeMap::new(),
+            dirty: BTreeSet::new(),
+            saved_edits: BTreeSet::new(),
+            stamp: None,
+            origin: None,
+            image_dir: None,
+            container: None,
+        }
     }
 
     /// Take names and images from `source` (see [`origin`]): its folder holds the images
@@ -217,10 +256,26 @@ impl Store {
         self.container.as_ref().map(|c| c.describe())
     }
     pub fn len(&self) -> usize {
-        self.spans.len()
+        self.offsets.complete().len()
     }
     pub fn is_empty(&self) -> bool {
-        self.spans.is_empty()
+        self.offsets.get(0).is_none()
+    }
+    /// How many items the open has found so far, without waiting for a scan still
+    /// running ([`Scan::Background`]), and whether it has found them all.
+    pub fn len_so_far(&self) -> (usize, bool) {
+        self.offsets.so_far()
+    }
+    /// Let go of the page tables of a mapped file once every item has been read (the
+    /// index built): the file's pages stay in the page cache, but quitting no longer
+    /// pays for unmapping them (101 ms at 1M items). Waits for the scan.
+    pub fn release_pages(&self) {
+        self.offsets.complete();
+        self.buf.release_pages();
+    }
+    /// Is there an item `i`? Waits until the scan has found it or has ended.
+    pub fn has(&self, i: usize) -> bool {
+        self.offsets.get(i).is_some()
     }
     pub fn is_dirty(&self) -> bool {
         !self.dirty.is_empty()
@@ -232,15 +287,15 @@ impl Store {
     /// 1-based line of item `i` in the file (JSONL: its line; JSON: where it starts).
     /// 0 when there is no item `i` (lines are 1-based).
     pub fn line(&self, i: usize) -> u32 {
-        self.lines.get(i).copied().unwrap_or(0)
+        self.offsets.get(i).map_or(0, |(_, line)| line)
     }
 
     /// How messages name item `i` when it has no id: `#<line>` (JSONL) or `#<index>`
     /// (JSON, 1-based).
     /// (Without an item `i`, `#<index>`.)
     pub fn fallback_id(&self, i: usize) -> String {
-        match (self.format, self.lines.get(i)) {
-            (Format::Jsonl, Some(line)) => format!("#{line}"),
+        match (self.format, self.offsets.get(i)) {
+            (Format::Jsonl, Some((_, line))) => format!("#{line}"),
             _ => format!("#{}", i + 1),
         }
     }
@@ -249,7 +304,7 @@ impl Store {
     pub fn raw_bytes(&self, i: usize) -> Option<&[u8]> {
         match self.edits.get(&i) {
             Some(t) => Some(t.as_bytes()),
-            None => self.spans.get(i).map(|s| &self.buf[s.clone()]),
+            None => self.offsets.get(i).map(|(s, _)| &self.buf[s]),
         }
     }
 
@@ -333,7 +388,7 @@ impl Store {
 
     /// The item's bytes in the file as read.
     fn orig_bytes(&self, i: usize) -> &[u8] {
-        self.spans.get(i).map_or(&[], |s| &self.buf[s.clone()])
+        self.offsets.get(i).map_or(&[], |(s, _)| &self.buf[s])
     }
 
     /// Make `text` the current text of item `i`; back to the file's bytes when it equals
@@ -364,9 +419,20 @@ impl Store {
 
     /// Append a new item (for imports). The text must be one line of JSON.
     pub fn push_raw(&mut self, text: String) {
-        let i = self.spans.len();
-        self.spans.push(self.buf.len()..self.buf.len());
-        self.lines.push(i as u32 + 1);
+        let end = self.buf.len();
+        let table = match Arc::get_mut(&mut self.offsets) {
+            Some(o) => o.complete_mut(),
+            // Shared with a clone: this store's own copy from now on.
+            None => {
+                let t = self.offsets.complete().clone();
+                self.offsets = Arc::new(offsets::Offsets::whole(t));
+                Arc::get_mut(&mut self.offsets)
+                    .expect("just made")
+                    .complete_mut()
+            }
+        };
+        let i = table.len();
+        table.push(end..end, i as u32 + 1);
         self.edits.insert(i, text);
         self.dirty.insert(i);
     }
@@ -401,6 +467,21 @@ pub(crate) mod test_hook {
         static MAP_ALL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
 
+    thread_local! {
+        static SCAN_GATE: RefCell<Option<(usize, std::path::PathBuf)>> =
+            const { RefCell::new(None) };
+    }
+
+    /// Hold the background scans of the files this thread opens after their first
+    /// `after` items until `path` exists (`VERDICT_TEST_SCAN_GATE` for this thread).
+    pub(crate) fn gate_scans(gate: Option<(usize, std::path::PathBuf)>) {
+        SCAN_GATE.with(|g| *g.borrow_mut() = gate);
+    }
+
+    pub(crate) fn scan_gate() -> Option<(usize, std::path::PathBuf)> {
+        SCAN_GATE.with(|g| g.borrow().clone())
+    }
+
     /// Map every file this thread opens, however small (as a large one is).
     pub(crate) fn map_every_file(on: bool) {
         MAP_ALL.with(|m| m.set(on));
@@ -423,6 +504,9 @@ mod splice;
 pub(crate) use splice::set_member_like;
 use splice::*;
 
+mod offsets;
+mod scan;
+pub use scan::Scan;
 mod spans;
 use spans::*;
 
