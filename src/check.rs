@@ -68,7 +68,7 @@ impl Default for Options {
 
 /// Open `path` and check it, noting a pending verdict journal beside it.
 pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
-    let store = crate::session::open_store(path)?;
+    let store = crate::session::open_store(path, crate::store::Scan::Whole)?;
     let mut report = check_store_with(&store, opts);
     let mut notice = |message: String| {
         report.problems.insert(

@@ -42,8 +42,8 @@ pub struct Opened {
 
 /// Open a result set's file, a folder named for one said in the registry's words (what
 /// to open in it, or how to import it: [`crate::bench::folder_error`]).
-pub fn open_store(path: &Path) -> Result<Store, StoreError> {
-    Store::open(path).map_err(|e| match e {
+pub fn open_store(path: &Path, scan: crate::store::Scan) -> Result<Store, StoreError> {
+    Store::open_with(path, scan).map_err(|e| match e {
         StoreError::Folder { path } => crate::bench::folder_error(&path),
         e => e,
     })
@@ -54,12 +54,18 @@ pub fn open_store(path: &Path) -> Result<Store, StoreError> {
 /// left by sessions that ended (killed) are to be folded by this one. Journals holding
 /// entries that were not applied are copied aside first, so folding never deletes them.
 pub fn open(file: &Path, reviewer: &str) -> anyhow::Result<Opened> {
+    open_as(file, reviewer, crate::store::Scan::Whole)
+}
+
+/// [`open`], the file's items found as `scan` says (the reviewer: in the background, so
+/// its first screen does not wait for a large file's scan).
+pub fn open_as(file: &Path, reviewer: &str, scan: crate::store::Scan) -> anyhow::Result<Opened> {
     let mut tries = 0;
     loop {
         wait_for_fold(file, reviewer, |j| {
             log::info!("waiting for the fold of {} to end", j.display())
         });
-        let (store, replayed, replay) = crate::session::open_with_journal(file)
+        let (store, replayed, replay) = crate::session::open_with_journal_as(file, scan)
             .with_context(|| format!("cannot open {}", file.display()))?;
         match Journal::for_session(file, reviewer) {
             Ok(own) => return opened(file, reviewer, store, own, replayed, replay),
@@ -81,10 +87,11 @@ fn opened(
     replayed: Vec<PathBuf>,
     replay: Replay,
 ) -> anyhow::Result<Opened> {
+    let (found, all) = store.len_so_far();
     log::info!(
-        "opened {} ({} items) as {reviewer}",
+        "opened {} ({found} items{}) as {reviewer}",
         file.display(),
-        store.len()
+        if all { "" } else { " so far: still reading it" }
     );
     let stale: Vec<PathBuf> = replayed
         .into_iter()

@@ -881,7 +881,7 @@ fn hmi_plot(theme: ThemeName, w: u16, h: u16) -> (Vec<String>, ratatui::buffer::
     ch(&mut s, 's');
     let v = verdict::tui::summary::compute(&s.store);
     s.update(Msg::Summary {
-        seq: s.summary_seq,
+        seq: s.summary.seq(),
         result: Ok(v),
     });
     let backend = ratatui::backend::TestBackend::new(w, h);

@@ -108,10 +108,12 @@ fn the_summary_page_puts_the_logs_figures_beside_the_corrected_ones() {
         s.size = (w, h);
         s.mode = verdict::tui::app::Mode::Normal;
         let fx = ch(&mut s, 's');
-        assert!(fx.contains(&Effect::ComputeSummary { seq: s.summary_seq }));
+        assert!(fx.contains(&Effect::ComputeSummary {
+            seq: s.summary.seq()
+        }));
         let v = verdict::tui::summary::compute(&s.store);
         s.update(Msg::Summary {
-            seq: s.summary_seq,
+            seq: s.summary.seq(),
             result: Ok(v),
         });
         let out = render_to_string(&s, w, h);
@@ -324,7 +326,7 @@ fn the_summary_page_corrects_each_scorer_by_its_own_verdicts() {
     ch(&mut s, 's');
     let v = verdict::tui::summary::compute(&s.store);
     s.update(Msg::Summary {
-        seq: s.summary_seq,
+        seq: s.summary.seq(),
         result: Ok(v),
     });
     let mut text = String::new();

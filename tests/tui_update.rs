@@ -1377,7 +1377,7 @@ fn hmi_plot_shows_every_point_with_distinct_glyphs() {
     let v = verdict::tui::summary::compute(&s.store);
     let charts = v.stats.benchmarks.chartom.as_ref().unwrap().charts.len();
     s.update(Msg::Summary {
-        seq: s.summary_seq,
+        seq: s.summary.seq(),
         result: Ok(v),
     });
     let out = render_to_string(&s, 200, 50);
@@ -3063,7 +3063,7 @@ fn the_filter_menu_names_and_takes_the_live_clear_key() {
 fn summary_arrives(s: &mut State) {
     let v = verdict::tui::summary::compute(&s.store);
     s.update(Msg::Summary {
-        seq: s.summary_seq,
+        seq: s.summary.seq(),
         result: Ok(v),
     });
 }
@@ -3143,7 +3143,7 @@ fn the_help_names_the_verdicts_the_keys_write_on_an_lm_eval_sample() {
 fn a_summary_computed_before_a_reload_is_not_shown_after_it() {
     let (d, mut s) = state("cvqa.jsonl");
     let p = d.path().join("cvqa.jsonl");
-    let old = s.summary_seq;
+    let old = s.summary.seq();
     let fx = ch(&mut s, 's');
     assert!(
         fx.contains(&Effect::ComputeSummary { seq: old + 1 }),
@@ -3169,14 +3169,14 @@ fn a_summary_computed_before_a_reload_is_not_shown_after_it() {
         seq: old + 1,
         result: Ok(before),
     });
-    assert_eq!(s.summary, None, "the old file's figures were shown");
+    assert_eq!(s.summary.get(), None, "the old file's figures were shown");
     // the answer to the request made after the reload is shown
     let now = verdict::tui::summary::compute(&s.store);
     s.update(Msg::Summary {
         seq: old + 2,
         result: Ok(now),
     });
-    assert!(matches!(s.summary, Some(Ok(_))));
+    assert!(matches!(s.summary.get(), Some(Ok(_))));
 }
 
 #[test]
@@ -3184,11 +3184,11 @@ fn the_summary_opened_again_does_not_show_the_old_figures() {
     let (_d, mut s) = state("cvqa.jsonl");
     ch(&mut s, 's');
     summary_arrives(&mut s);
-    assert!(s.summary.is_some());
+    assert!(s.summary.get().is_some());
     press(&mut s, KeyCode::Esc);
     ch(&mut s, 's');
     // until the new figures arrive, "computing…", not the figures of before
-    assert_eq!(s.summary, None);
+    assert_eq!(s.summary.get(), None);
 }
 
 #[test]
@@ -3287,7 +3287,9 @@ fn the_summary_of_lm_eval_samples_shows_the_harness_and_the_corrected_metric() {
         s.size = (w, h);
         s.mode = Mode::Normal;
         let fx = ch(&mut s, 's');
-        assert!(fx.contains(&Effect::ComputeSummary { seq: s.summary_seq }));
+        assert!(fx.contains(&Effect::ComputeSummary {
+            seq: s.summary.seq()
+        }));
         summary_arrives(&mut s);
         let out = render_to_string(&s, w, h);
         let at = out

@@ -102,7 +102,8 @@ pub struct Locator {
 
 impl Locator {
     pub fn locate(&mut self, store: &Store, r: &Record) -> Result<usize, Missing> {
-        if r.item < store.len() && item_id(store, r.item) == r.id {
+        // (`has` waits for a scan still running to reach the item, not for all of them.)
+        if store.has(r.item) && item_id(store, r.item) == r.id {
             // An item without an id is the one at that place only if its content is the
             // one graded (records of earlier versions have no key: by place).
             if r.id.is_some() || r.key.is_none() || content_key(store, r.item) == r.key {

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::journal::*;
+use crate::store::Scan;
 
 /// Open a result set and replay every journal of it (verdicts of sessions still running
 /// or killed). Returns the journals replayed; a journal that cannot be read (or must not
@@ -14,9 +15,19 @@ use crate::journal::*;
 /// (its items would no longer read as indexed) is read again, up to a few times; then the
 /// open fails rather than call every verdict "no longer in the file".
 pub fn open_with_journal(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
+    open_with_journal_as(path, Scan::Whole)
+}
+
+/// [`open_with_journal`], the file's items found as `scan` says. A journal holding
+/// records waits for the whole scan (finding a record's item may read every id), so a
+/// verdict of an earlier session is on its item before the store is handed out.
+pub fn open_with_journal_as(
+    path: &Path,
+    scan: Scan,
+) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
     read_in_step(path, || {
         for _ in 0..5 {
-            let (store, replayed, total) = read_with_journals(path)?;
+            let (store, replayed, total) = read_with_journals(path, scan)?;
             if !store.changed_on_disk() {
                 return Ok((store, replayed, total));
             }
@@ -28,8 +39,8 @@ pub fn open_with_journal(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Re
     })
 }
 
-fn read_with_journals(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
-    let mut store = super::open_store(path)?;
+fn read_with_journals(path: &Path, scan: Scan) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
+    let mut store = super::open_store(path, scan)?;
     #[cfg(test)]
     crate::store::test_hook::at("read-after-open");
     let mut total = Replay::default();

@@ -110,6 +110,19 @@ impl Bytes {
         }
     }
 
+    /// Drop this process's page tables of a mapped file (its pages stay in the page cache
+    /// and are mapped again when read): unmapping a file every page of which was read
+    /// costs ~0.1 s per 2 GB, which would otherwise be paid when the reviewer quits.
+    pub fn release_pages(&self) {
+        #[cfg(unix)]
+        if let Bytes::Mapped { map, .. } = self {
+            // SAFETY: a read-only shared mapping of a file: MADV_DONTNEED drops only the
+            // page table entries, and the next read maps the file's page again, with the
+            // same bytes (a file changed under us shows as any change does, see above).
+            let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
+        }
+    }
+
     /// Were pages of the mapping lost (the file was truncated under us)?
     pub fn damaged(&self) -> bool {
         match self {

@@ -409,20 +409,20 @@ impl super::Store {
             cancel,
         };
         let mut pos = 0;
-        let appended_from = self
-            .spans
-            .iter()
+        let table = self.offsets.complete();
+        let appended_from = table
+            .spans()
             .position(|s| s.start == self.buf.len() && s.is_empty() && self.format == Format::Jsonl)
-            .unwrap_or(self.spans.len());
+            .unwrap_or(table.len());
         // Unchanged runs go out as one range each, however many items they hold.
         for (&i, text) in self.edits.range(..appended_from) {
-            let span = &self.spans[i];
+            let span = table.span(i).expect("an edited item is in the table");
             o.copy(&self.buf, pos..span.start)?;
             o.put(text.as_bytes())?;
             pos = span.end;
         }
         o.copy(&self.buf, pos..self.buf.len())?;
-        for i in appended_from..self.spans.len() {
+        for i in appended_from..table.len() {
             if o.last.is_some_and(|l| l != b'\n') {
                 o.put(b"\n")?;
             }

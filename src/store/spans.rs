@@ -45,6 +45,17 @@ pub(super) fn detect_format(path: &Path, buf: &[u8]) -> Format {
 pub(super) fn index_jsonl(buf: &[u8]) -> (Vec<Range<usize>>, Vec<u32>) {
     let mut spans = Vec::with_capacity(buf.len() / 1024 + 1);
     let mut lines = Vec::with_capacity(buf.len() / 1024 + 1);
+    each_line(buf, |s, line| {
+        spans.push(s);
+        lines.push(line);
+        true
+    });
+    (spans, lines)
+}
+
+/// Every non-blank line's span (without its `\n` or `\r\n`) and 1-based line number,
+/// in order, until `f` says stop.
+pub(super) fn each_line(buf: &[u8], mut f: impl FnMut(Range<usize>, u32) -> bool) {
     let mut start = 0;
     let mut line = 1u32;
     let mut push = |s: usize, mut e: usize, line: u32| {
@@ -52,19 +63,21 @@ pub(super) fn index_jsonl(buf: &[u8]) -> (Vec<Range<usize>>, Vec<u32>) {
             e -= 1;
         }
         if buf[s..e].iter().any(|b| !b.is_ascii_whitespace()) {
-            spans.push(s..e);
-            lines.push(line);
+            f(s..e, line)
+        } else {
+            true
         }
     };
     for nl in memchr::memchr_iter(b'\n', buf) {
-        push(start, nl, line);
+        if !push(start, nl, line) {
+            return;
+        }
         start = nl + 1;
         line += 1;
     }
     if start < buf.len() {
         push(start, buf.len(), line);
     }
-    (spans, lines)
 }
 
 /// Spans of the items of a `{"items": [...]}` document (or a bare array).

@@ -112,7 +112,7 @@ pub fn page_rows(state: &State) -> usize {
 pub fn page_rows_of_page(state: &State) -> u16 {
     let (w, h) = state.size;
     let inner = Rect::new(1, 2, w.saturating_sub(2), h.saturating_sub(5));
-    let rows = match (&state.mode, &state.summary) {
+    let rows = match (&state.mode, state.summary.get()) {
         (Mode::Summary { .. }, Some(Ok(s))) => {
             let (_, plot) = summary_lines(state, s, inner.width);
             summary_split(inner, plot).0.height
@@ -130,7 +130,7 @@ pub fn page_max_scroll(state: &State) -> u16 {
     let inner = Rect::new(1, 2, w.saturating_sub(2), h.saturating_sub(5));
     match &state.mode {
         Mode::Help { .. } => max_scroll_of(&help_lines(state), inner),
-        Mode::Summary { .. } => match &state.summary {
+        Mode::Summary { .. } => match state.summary.get() {
             Some(Ok(s)) => {
                 let (lines, plot) = summary_lines(state, s, inner.width);
                 max_scroll_of(&lines, summary_split(inner, plot).0)

@@ -47,6 +47,7 @@ pub(super) fn spawn_index(
                     p.display()
                 );
                 let _ = tx.send(Msg::Indexed { generation, meta });
+                store.release_pages();
                 return;
             }
             let total = store.len();
@@ -74,6 +75,8 @@ pub(super) fn spawn_index(
             {
                 log::warn!("keeping the index in {}: {e}", p.display());
             }
+            // Every item was read: the page tables of the file go now, not at quitting.
+            store.release_pages();
         });
     if let Err(e) = spawned {
         log::error!("could not start the index thread: {e}");

@@ -466,7 +466,7 @@ fn keep_index_of(file: &std::path::Path) {
     let Some(data) = config::Dirs::locate().data_dir else {
         return;
     };
-    let store = match crate::session::open_store(file) {
+    let store = match crate::session::open_store(file, crate::store::Scan::Whole) {
         Ok(s) => s,
         Err(e) => {
             log::warn!("keeping the index of {}: {e}", file.display());

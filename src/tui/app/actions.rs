@@ -30,6 +30,10 @@ impl State {
                     self.goto(t, fx)
                 }
             }
+            Action::Last if self.visible.is_none() && self.still_reading() => {
+                // The last item is not known until the whole file is read.
+                self.set_status(self.reading_notice(), Level::Info);
+            }
             Action::Last => {
                 if let Some(t) = self.last_visible() {
                     self.goto(t, fx)

@@ -1,5 +1,5 @@
 //! The items' facts as they stand now: the index's bit sets, corrected for the items whose
-//! facts changed this session (`State::live`), so that the filters and the menu's counts
+//! facts changed this session (`FactsNow::live`), so that the filters and the menu's counts
 //! are word-wise ANDs and popcounts with no per-item correction afterwards.
 
 use std::borrow::Cow;
@@ -8,11 +8,16 @@ use crate::tui::facts::{BitSet, Index, Kind};
 
 use super::*;
 
-/// A copy of each facet that an item changed this session gained or lost, corrected for
-/// those items (every other facet is the index's own). Kept in step by
-/// `State::set_live`; made for one index (a new index starts it afresh).
+/// The facts of the items changed this session, and a copy of each facet such an item
+/// gained or lost, corrected for those items (every other facet is the index's own).
+/// Changed only through `State::set_live` and `State::clear_live` (its fields are private
+/// to this module), which keep the copies in step with the facts; the copies are made for
+/// one index (`State::rebuild_facts_now` makes them afresh for a new one).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct FactsNow {
+    /// The index's facts of the items whose verdict changed this session (with my verdict
+    /// as it stands now), which override the index's bits for those items.
+    live: HashMap<usize, Vec<(Kind, String)>>,
     /// The index the copies were made from (its address); copies made from another index
     /// are never read (`State::facet_now` corrects the index's set on the spot instead).
     index: usize,
@@ -21,11 +26,15 @@ pub(crate) struct FactsNow {
 }
 
 impl FactsNow {
-    fn new(ix: &Arc<Index>) -> FactsNow {
-        FactsNow {
-            index: Arc::as_ptr(ix) as usize,
-            sets: Vec::new(),
-        }
+    /// The facts item `i` has as it stands now, when it changed this session.
+    pub(super) fn live(&self, i: usize) -> Option<&[(Kind, String)]> {
+        self.live.get(&i).map(Vec::as_slice)
+    }
+
+    /// No copies: the index's facets as they are (the facts kept).
+    fn drop_sets(&mut self) {
+        self.index = 0;
+        self.sets = Vec::new();
     }
 
     fn is_for(&self, ix: &Arc<Index>) -> bool {
@@ -73,38 +82,38 @@ impl State {
                 self.rebuild_facts_now();
             }
             let ix = self.meta.clone().expect("the index");
-            let old = match self.live.get(&i) {
+            let old = match self.facts_now.live.get(&i) {
                 Some(f) => f.clone(),
                 None => ix.facts(i),
             };
             self.facts_now.change(&ix, i, &old, &facts);
         }
-        self.live.insert(i, facts);
+        self.facts_now.live.insert(i, facts);
     }
 
     /// Forget every item's changed facts (the file was read again).
     pub(super) fn clear_live(&mut self) {
-        self.live.clear();
         self.facts_now = FactsNow::default();
     }
 
-    /// Make the corrected sets afresh, for the index there is now, from `live`.
+    /// Make the corrected sets afresh, for the index there is now, from the facts kept.
     pub(super) fn rebuild_facts_now(&mut self) {
         let Some(ix) = self.meta.clone() else {
-            self.facts_now = FactsNow::default();
+            self.facts_now.drop_sets();
             return;
         };
-        let mut now = FactsNow::new(&ix);
-        let mut items: Vec<usize> = self
-            .live
-            .keys()
-            .copied()
-            .filter(|&i| i < ix.len())
-            .collect();
+        let live = std::mem::take(&mut self.facts_now.live);
+        let mut now = FactsNow {
+            live: HashMap::new(),
+            index: Arc::as_ptr(&ix) as usize,
+            sets: Vec::new(),
+        };
+        let mut items: Vec<usize> = live.keys().copied().filter(|&i| i < ix.len()).collect();
         items.sort_unstable();
         for i in items {
-            now.change(&ix, i, &ix.facts(i), &self.live[&i]);
+            now.change(&ix, i, &ix.facts(i), &live[&i]);
         }
+        now.live = live;
         self.facts_now = now;
     }
 
@@ -129,7 +138,7 @@ impl State {
             .facet(kind, name)
             .cloned()
             .unwrap_or_else(|| BitSet::new(ix.len()));
-        for (&i, f) in self.live.iter().filter(|(i, _)| **i < ix.len()) {
+        for (&i, f) in self.facts_now.live.iter().filter(|(i, _)| **i < ix.len()) {
             b.set(i, f.iter().any(|(k, n)| *k == kind && n == name));
         }
         Cow::Owned(b)

@@ -107,7 +107,7 @@ impl State {
 
     /// Does fact (kind, name) hold for item `i` as it stands now?
     pub(super) fn holds(&self, i: usize, kind: Kind, name: &str) -> bool {
-        if let Some(f) = self.live.get(&i) {
+        if let Some(f) = self.facts_now.live(i) {
             return f.iter().any(|(k, n)| *k == kind && n == name);
         }
         self.meta.as_ref().is_some_and(|m| m.has(i, kind, name))

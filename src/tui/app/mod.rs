@@ -11,6 +11,7 @@ mod navigation;
 mod queries;
 mod recording;
 mod session;
+mod summary_figures;
 mod timing;
 mod update;
 mod visible;
@@ -18,6 +19,7 @@ mod visible;
 use filter_options::catalog;
 pub use filter_options::{FilterGroup, FilterOption, Filters};
 pub use recording::Recording;
+pub use summary_figures::{SummaryFigures, SummaryResult};
 pub use timing::Timing;
 pub use visible::Visible;
 
@@ -32,7 +34,7 @@ use serde_json::Value;
 use crate::bench::{Item, Review};
 use crate::store::{ItemError, Store};
 use crate::tui::edit::TextEdit;
-use crate::tui::facts::{Index, Kind};
+use crate::tui::facts::Index;
 use crate::tui::image::{ImageEvent, ImageKey};
 use crate::tui::keymap::Keymap;
 pub use crate::tui::overlays::search::SearchState;
@@ -252,11 +254,8 @@ pub struct State {
     pub rec: Recording,
 
     pub meta: Option<std::sync::Arc<Index>>,
-    /// The index's facts of the items whose verdict changed this session (with my verdict
-    /// as it stands now), which override the index's bits for those items.
-    /// Changed only through `set_live` and `clear_live`, which keep `facts_now` in step.
-    pub(crate) live: HashMap<usize, Vec<(Kind, String)>>,
-    /// The index's facets corrected by `live`: what filters and counts read.
+    /// The facts of the items changed this session, and the index's facets corrected by
+    /// them: what filters and counts read (changed through `set_live` and `clear_live`).
     pub(crate) facts_now: facts_now::FactsNow,
     /// How far the background index is (items read, total) while it is being built.
     pub index_progress: (usize, usize),
@@ -298,9 +297,8 @@ pub struct State {
 
     pub status: Option<(String, Level)>,
     pub saved: SaveState,
-    pub summary: Option<Result<crate::tui::summary::Summary, String>>,
-    /// The newest summary asked for.
-    pub summary_seq: u64,
+    /// The summary page's figures and the newest request for them.
+    pub summary: SummaryFigures,
     /// The seconds on the current item, and the session's pace.
     pub timing: Timing,
     /// Move to the next item after a C-VQA accept or reject (the config's
@@ -363,7 +361,6 @@ impl State {
             current: None,
             meta: None,
             index_generation: 0,
-            live: HashMap::new(),
             facts_now: Default::default(),
             index_progress: (0, 0),
             filter_catalog: vec![],
@@ -384,8 +381,7 @@ impl State {
             image_area: None,
             status: None,
             saved: SaveState::Saved,
-            summary: None,
-            summary_seq: 0,
+            summary: SummaryFigures::default(),
             timing: Timing::new(clock.instant),
             rec: Recording::default(),
             auto_advance: false,

@@ -12,7 +12,7 @@ impl State {
     pub fn start_at(&mut self, index: usize) -> Vec<Effect> {
         let mut fx = Vec::new();
         if !self.store.is_empty() {
-            self.goto(index.min(self.store.len() - 1), &mut fx);
+            self.goto(index.min(self.len().saturating_sub(1)), &mut fx);
             // Opened with what is graded in sight (the first item too).
             self.scroll = crate::tui::geometry::target_scroll(self);
         }
@@ -26,6 +26,12 @@ impl State {
         let target = match &self.visible {
             None => {
                 let t = self.pos as i64 + delta;
+                if t >= self.len() as i64 && self.still_reading() {
+                    // Never an item that is not the next one: the reviewer steps on
+                    // once the scan has found it.
+                    self.set_status(self.reading_notice(), Level::Info);
+                    return;
+                }
                 if t < 0 || t >= self.len() as i64 {
                     self.set_status(
                         if delta > 0 { "last item" } else { "first item" },
@@ -90,12 +96,19 @@ impl State {
                 .iter_from(pos + 1)
                 .chain(v.iter_from(0).take_while(|&i| i < pos))
                 .find(|&i| self.wanted_next(i)),
+            // While the file is read, the items after the last one found are not known:
+            // never wrap round past them.
+            (_, None) if self.still_reading() => (pos + 1..n).find(|&i| self.wanted_next(i)),
             (_, None) => (pos + 1..n)
                 .chain(0..pos.min(n))
                 .find(|&i| self.wanted_next(i)),
         };
         if let Some(i) = found {
             self.goto(i, fx);
+            return;
+        }
+        if self.still_reading() && self.visible.is_none() {
+            self.set_status(self.reading_notice(), Level::Info);
             return;
         }
         self.set_status(
@@ -136,11 +149,19 @@ impl State {
         }
         if let Ok(n) = q.trim_start_matches('#').parse::<usize>()
             && n >= 1
-            && n <= self.len()
             && !q.starts_with('#')
         {
-            self.goto(n - 1, fx);
-            return;
+            if n <= self.len() {
+                self.goto(n - 1, fx);
+                return;
+            }
+            if self.still_reading() {
+                self.set_status(
+                    format!("no item {n} yet: {}", self.reading_notice()),
+                    Level::Info,
+                );
+                return;
+            }
         }
         let Some(m) = &self.meta else {
             // Finding an id now would read every item on this thread (seconds on a large

@@ -11,8 +11,20 @@ use crate::tui::keymap::Context;
 use super::*;
 
 impl State {
+    /// The items found so far: every item while the file is being read (a large file's
+    /// scan goes on in the background, `Store::len_so_far`), never waiting for it.
     pub fn len(&self) -> usize {
-        self.store.len()
+        self.store.len_so_far().0
+    }
+
+    /// Is the file still being read (more items may follow the ones found so far)?
+    pub fn still_reading(&self) -> bool {
+        !self.store.len_so_far().1
+    }
+
+    /// What the screen says while the file is being read: the items found so far.
+    pub(crate) fn reading_notice(&self) -> String {
+        format!("still reading the file: {} items so far", self.len())
     }
 
     pub fn is_empty(&self) -> bool {

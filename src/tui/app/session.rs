@@ -43,11 +43,12 @@ impl State {
     /// Find an item saved by a session (by index when its id still matches, else by id).
     pub(super) fn locate(&self, r: &crate::tui::config::ItemRef) -> Option<usize> {
         let id_at = |i: usize| self.store.item(i).ok().and_then(|it| it.id);
-        if r.index < self.len() && id_at(r.index) == r.id {
+        // (Waits for the file's scan to reach the item, or every item for an id.)
+        if self.store.has(r.index) && id_at(r.index) == r.id {
             return Some(r.index);
         }
         let id = r.id.as_ref()?;
-        (0..self.len()).find(|&i| id_at(i).as_ref() == Some(id))
+        (0..self.store.len()).find(|&i| id_at(i).as_ref() == Some(id))
     }
 
     /// Take up what an earlier session left: its skipped items, and its undo history as

@@ -60,9 +60,7 @@ impl State {
                 );
             }
             Msg::Summary { seq, result } => {
-                if seq == self.summary_seq {
-                    self.summary = Some(result);
-                }
+                self.summary.arrived(seq, result);
             }
             Msg::SearchDone { seq, results } => {
                 if let Mode::Search(st) = &mut self.mode
@@ -327,11 +325,10 @@ impl State {
         }
         self.search_seq += 1;
         // Figures of the old file, or being computed from it, are not the file's now.
-        self.summary = None;
         if matches!(self.mode, Mode::Summary { .. }) {
             self.request_summary(fx);
         } else {
-            self.summary_seq += 1;
+            self.summary.forget();
         }
     }
 
@@ -357,11 +354,8 @@ impl State {
     /// Ask for the set's figures afresh: until they arrive the summary says it is
     /// computing, and any answer to an earlier request is dropped.
     pub(super) fn request_summary(&mut self, fx: &mut Vec<Effect>) {
-        self.summary_seq += 1;
-        self.summary = None;
-        fx.push(Effect::ComputeSummary {
-            seq: self.summary_seq,
-        });
+        let seq = self.summary.request();
+        fx.push(Effect::ComputeSummary { seq });
     }
 
     pub(crate) fn set_status(&mut self, s: impl Into<String>, level: Level) {

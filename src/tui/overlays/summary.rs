@@ -30,7 +30,7 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
     );
     let inner = b.inner(area);
     f.render_widget(b, area);
-    let s = match &state.summary {
+    let s = match state.summary.get() {
         None => {
             f.render_widget(Paragraph::new("computing…").style(t.dim), inner);
             return;

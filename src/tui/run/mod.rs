@@ -117,7 +117,8 @@ fn open(opts: &Options, reviewer: &str) -> anyhow::Result<crate::session::Opened
             opts.file.display()
         );
     });
-    crate::session::open(&opts.file, reviewer)
+    // The first screen is drawn from the first lines while a large file's scan goes on.
+    crate::session::open_as(&opts.file, reviewer, crate::store::Scan::Background)
 }
 
 /// Start the IO worker, the only writer of the file and the journal, on the opened
@@ -182,7 +183,7 @@ fn start_state(
                 notices.push(format!(
                     "--at: no item {} (1–{} or an id): opened item 1",
                     crate::tui::text::one_line(s),
-                    state.len()
+                    state.store.len()
                 ));
             }
             found
@@ -293,18 +294,21 @@ fn replay_notices(replay: &crate::session::Replay, kept_aside: &[PathBuf]) -> Ve
     notices
 }
 
+/// (Waits for the file's scan to reach the item asked for, or to end.)
 fn find_start(state: &State, s: &str) -> Option<usize> {
     if let Ok(n) = s.parse::<usize>()
         && n >= 1
-        && n <= state.len()
+        && state.store.has(n - 1)
     {
         return Some(n - 1);
     }
-    (0..state.len()).find(|&i| state.store.item(i).ok().and_then(|it| it.id).as_deref() == Some(s))
+    (0..state.store.len())
+        .find(|&i| state.store.item(i).ok().and_then(|it| it.id).as_deref() == Some(s))
 }
 
+/// (Waits for the file's scan to reach the saved position.)
 fn locate(state: &State, p: config::Position) -> usize {
-    if p.index < state.len() {
+    if state.store.has(p.index) {
         let id = state.store.item(p.index).ok().and_then(|it| it.id);
         if id == p.id || p.id.is_none() {
             return p.index;
@@ -312,5 +316,5 @@ fn locate(state: &State, p: config::Position) -> usize {
     }
     p.id.as_deref()
         .and_then(|id| find_start(state, id))
-        .unwrap_or(p.index.min(state.len().saturating_sub(1)))
+        .unwrap_or(p.index.min(state.store.len().saturating_sub(1)))
 }

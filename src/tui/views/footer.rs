@@ -22,6 +22,9 @@ pub fn label(state: &State) -> String {
         }
         None => String::new(),
     };
+    if state.still_reading() {
+        return format!(" me {me}/? · {} ", state.reading_notice());
+    }
     let any_s = match any {
         _ if state.blind => String::new(),
         Some(a) => format!(" · anyone {a}"),
@@ -36,6 +39,8 @@ pub(crate) fn draw_footer(state: &State, f: &mut Frame, screen: &Screen) {
     let any = if state.blind { Some(me) } else { any };
     let label = label(state);
     let bar_w = screen.bar.width as usize;
+    // No share of a total not known yet.
+    let total = if state.still_reading() { 0 } else { total };
     let filled = if total > 0 {
         (me as f64 / total as f64 * bar_w as f64).round() as usize
     } else {

@@ -11,6 +11,12 @@ use crate::tui::text::{one_line, truncate};
 pub(crate) fn draw_header(state: &State, f: &mut Frame, area: Rect) {
     let t = &state.theme;
     let (n, total) = state.position_in_view();
+    // The count is not known until the whole file is read.
+    let total = if state.still_reading() {
+        "?".to_string()
+    } else {
+        total.to_string()
+    };
     let bench = state.item().map(|i| i.benchmark().name()).unwrap_or("—");
     let id = state
         .current
