@@ -163,52 +163,7 @@ pub fn fold(
     };
     let n = store.edited().count();
     if n > 0 {
-        let prefix = format!("{}: ", path.display());
-        let reason = |e: StoreError| match e {
-            // The file itself is gone: say so, not just "No such file".
-            StoreError::Io { source, .. }
-                if source.kind() == std::io::ErrorKind::NotFound && !path.exists() =>
-            {
-                format!("{} is gone (deleted or moved)", path.display())
-            }
-            e if crate::store::is_cancelled(&e) => CANCELLED.to_string(),
-            e => e
-                .to_string()
-                .trim_start_matches(prefix.as_str())
-                .to_string(),
-        };
-        // Under the lock no other session saves; only a program that does not take it
-        // can change the file between our look and our rename: then rebase again.
-        let mut rebases = 0;
-        loop {
-            match store.save_until(cancel) {
-                Ok(_) => {
-                    if let (Some(l), Some(stamp)) = (&mut lock, store.stamp_text()) {
-                        l.note_written(&who, &stamp);
-                    }
-                    break;
-                }
-                Err(StoreError::Conflict { .. }) if rebases < REBASES => {
-                    rebases += 1;
-                    *store = rebased(store, own, stale).map_err(|e| match e {
-                        Rebase::Store(e) => reason(e),
-                        Rebase::Other(e) => e,
-                    })?;
-                    log::info!(
-                        "the file changed on disk (last saved by {}); re-applied the journal to it",
-                        lock.as_ref().map(|l| l.last_saver()).unwrap_or_default()
-                    );
-                }
-                Err(StoreError::Conflict { .. }) => {
-                    return Err(format!(
-                        "the file keeps being changed by another program ({REBASES} tries); \
-                         nothing saved, your verdicts stay in {}",
-                        own.path().display()
-                    ));
-                }
-                Err(e) => return Err(reason(e)),
-            }
-        }
+        save_rebasing(store, own, stale, &mut lock, &who, cancel)?;
         if store.container().is_some() {
             // A container file's items are what its reader makes of the file (an
             // Inspect log's samples show the score edits this save wrote, and the
@@ -228,6 +183,70 @@ pub fn fold(
         }
     }
     Ok(n)
+}
+
+/// Save the store under the save lock `lock` (held by `who`), noting the save in it.
+/// Under the lock no other session saves; only a program that does not take it can change
+/// the file between our look and our rename: then the journals are applied to the file
+/// as it is now (`rebased`) and the save tried again, up to `REBASES` times.
+fn save_rebasing(
+    store: &mut Store,
+    own: &Journal,
+    stale: &[PathBuf],
+    lock: &mut Option<journal::SaveLock>,
+    who: &str,
+    cancel: &AtomicBool,
+) -> Result<(), String> {
+    let path = store.path().to_path_buf();
+    let mut rebases = 0;
+    loop {
+        match store.save_until(cancel) {
+            Ok(_) => {
+                if let (Some(l), Some(stamp)) = (lock.as_mut(), store.stamp_text()) {
+                    l.note_written(who, &stamp);
+                }
+                return Ok(());
+            }
+            Err(StoreError::Conflict { .. }) if rebases < REBASES => {
+                rebases += 1;
+                *store = rebased(store, own, stale).map_err(|e| match e {
+                    Rebase::Store(e) => save_error(&path, e),
+                    Rebase::Other(e) => e,
+                })?;
+                log::info!(
+                    "the file changed on disk (last saved by {}); re-applied the journal to it",
+                    lock.as_ref().map(|l| l.last_saver()).unwrap_or_default()
+                );
+            }
+            Err(StoreError::Conflict { .. }) => {
+                return Err(format!(
+                    "the file keeps being changed by another program ({REBASES} tries); \
+                     nothing saved, your verdicts stay in {}",
+                    own.path().display()
+                ));
+            }
+            Err(e) => return Err(save_error(&path, e)),
+        }
+    }
+}
+
+/// Why the save of `path` failed, in words: the file gone, the fold cancelled, or the
+/// store's error without the path it starts with.
+fn save_error(path: &Path, e: StoreError) -> String {
+    let prefix = format!("{}: ", path.display());
+    match e {
+        // The file itself is gone: say so, not just "No such file".
+        StoreError::Io { source, .. }
+            if source.kind() == std::io::ErrorKind::NotFound && !path.exists() =>
+        {
+            format!("{} is gone (deleted or moved)", path.display())
+        }
+        e if crate::store::is_cancelled(&e) => CANCELLED.to_string(),
+        e => e
+            .to_string()
+            .trim_start_matches(prefix.as_str())
+            .to_string(),
+    }
 }
 
 /// How many times a fold reads the file again after it changed under it.

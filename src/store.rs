@@ -11,15 +11,17 @@
 
 use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs::{self, File};
-use std::io;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use crate::model::FieldError;
+// What the tests module (`super::*`) uses of what moved to `disk` and `error`.
+#[cfg(test)]
+use std::fs::{self, File};
+#[cfg(test)]
+use std::io;
 
 /// Files of this size or more are mapped rather than read into memory.
 const MAP_FROM: u64 = 64 << 20;
@@ -31,203 +33,17 @@ pub enum Format {
     Json,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("{path}: {source}")]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    },
-    #[error("{path}: not a result set: {message}")]
-    Document { path: PathBuf, message: String },
-    /// A folder where a result set is expected (`bench::folder_error` says what to do).
-    #[error("{path}: not a result set: is a folder")]
-    Folder { path: PathBuf },
-    #[error(
-        "{path}: the file was changed by another program since it was read; not overwriting it (reopen it to see the changes)"
-    )]
-    Conflict { path: PathBuf },
-    #[error("{path}: the file is read-only for you; not overwriting it (make it writable to save)")]
-    ReadOnly { path: PathBuf },
-    #[error(
-        "{path}: the file belongs to another user (uid {uid}, gid {gid}) and saving would change its owner; not overwriting it"
-    )]
-    Owner { path: PathBuf, uid: u32, gid: u32 },
-    #[error(
-        "{path}: not a regular file ({kind}); verdict reads result sets from regular files (or symlinks to them)"
-    )]
-    NotRegular { path: PathBuf, kind: &'static str },
-    #[error("{path}: {what}: {message}")]
-    Item {
-        path: PathBuf,
-        what: String,
-        message: String,
-    },
-}
+mod error;
+pub use error::{ItemError, StoreError, classify_parse_error};
+mod disk;
+use disk::{Stamp, open_regular, sync_dir};
+pub use disk::{parent_dir, special_kind, stamp_text_of};
 
 /// An item's text with one review set or removed, from `Store::prepare_review`.
 #[derive(Debug)]
 pub struct ReviewEdit {
     item: usize,
     text: String,
-}
-
-/// Why one item could not be read.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ItemError {
-    #[error("invalid UTF-8 at byte {0} of the item")]
-    Utf8(usize),
-    #[error("malformed JSON: {0}")]
-    Syntax(String),
-    #[error("{0}")]
-    Field(#[from] FieldError),
-    #[error("an item must be a JSON object, found {0}")]
-    NotObject(&'static str),
-    #[error("no item {0} (the set has fewer items)")]
-    NoSuchItem(usize),
-    #[error(
-        "the file was changed in place by another program since it was opened; reopen it to see it (your verdicts are safe in the journal)"
-    )]
-    ChangedOnDisk,
-}
-
-impl ItemError {
-    /// The field the error is about, if it names one.
-    pub fn field(&self) -> Option<&str> {
-        match self {
-            ItemError::Field(f) => Some(&f.field),
-            _ => None,
-        }
-    }
-}
-
-/// What identifies the file on disk as the one we read. The status-change time (ctime,
-/// to the nanosecond) is set by the kernel on every write and cannot be put back by the
-/// writer, so an in-place edit that restores the size and mtime (`rsync --inplace -t`)
-/// still shows.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Stamp {
-    len: u64,
-    modified: Option<std::time::SystemTime>,
-    #[cfg(unix)]
-    ino: u64,
-    #[cfg(unix)]
-    dev: u64,
-    #[cfg(unix)]
-    ctime: (i64, i64),
-}
-
-/// What identifies the file now at `path` (its stamp, as text), to tell whether it is the
-/// file a save wrote; `None` when it cannot be looked at.
-pub fn stamp_text_of(path: &Path) -> Option<String> {
-    fs::metadata(path).ok().map(|m| Stamp::of(&m).text())
-}
-
-impl Stamp {
-    fn text(&self) -> String {
-        #[cfg(unix)]
-        return format!(
-            "{}:{}:{}:{}.{}",
-            self.dev, self.ino, self.len, self.ctime.0, self.ctime.1
-        );
-        #[cfg(not(unix))]
-        return format!("{}:{:?}", self.len, self.modified);
-    }
-
-    fn of(meta: &fs::Metadata) -> Stamp {
-        #[cfg(unix)]
-        use std::os::unix::fs::MetadataExt;
-        Stamp {
-            len: meta.len(),
-            modified: meta.modified().ok(),
-            #[cfg(unix)]
-            ino: meta.ino(),
-            #[cfg(unix)]
-            dev: meta.dev(),
-            #[cfg(unix)]
-            ctime: (meta.ctime(), meta.ctime_nsec()),
-        }
-    }
-}
-
-/// The folder a file is in (`.` for a bare file name).
-pub fn parent_dir(p: &Path) -> PathBuf {
-    match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// What a file that is neither a regular file nor a folder is, in words: "a FIFO", "a
-/// character device", "a block device", "a socket", else "a special file".
-pub fn special_kind(ft: &fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if ft.is_fifo() {
-            "a FIFO"
-        } else if ft.is_char_device() {
-            "a character device"
-        } else if ft.is_block_device() {
-            "a block device"
-        } else if ft.is_socket() {
-            "a socket"
-        } else {
-            "a special file"
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = ft;
-        "a special file"
-    }
-}
-
-/// Open `path` for reading, refusing anything but a regular file (a symlink is followed
-/// to its target, which must be one). The open does not block (a FIFO without a writer
-/// would), and the type is checked on what was opened, so nothing is read from a FIFO,
-/// device or socket.
-fn open_regular(path: &Path) -> Result<(File, fs::Metadata), StoreError> {
-    let io_err = |source| StoreError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut opts = fs::OpenOptions::new();
-    opts.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY);
-    }
-    let f = opts.open(path).map_err(io_err)?;
-    let meta = f.metadata().map_err(io_err)?;
-    let ft = meta.file_type();
-    if ft.is_dir() {
-        return Err(StoreError::Folder {
-            path: path.to_path_buf(),
-        });
-    }
-    if !ft.is_file() {
-        return Err(StoreError::NotRegular {
-            path: path.to_path_buf(),
-            kind: special_kind(&ft),
-        });
-    }
-    #[cfg(unix)]
-    {
-        // Back to blocking reads (O_NONBLOCK means nothing for a regular file, but keep
-        // the descriptor ordinary for whoever reads it).
-        // SAFETY: fcntl on a descriptor we own.
-        unsafe {
-            let fd = std::os::fd::AsRawFd::as_raw_fd(&f);
-            let fl = libc::fcntl(fd, libc::F_GETFL);
-            if fl >= 0 {
-                libc::fcntl(fd, libc::F_SETFL, fl & !libc::O_NONBLOCK);
-            }
-        }
-    }
-    Ok((f, meta))
 }
 
 /// An open result set. Cloning is cheap (the file's bytes are shared): the reviewer keeps
@@ -607,39 +423,8 @@ mod splice;
 pub(crate) use splice::set_member_like;
 use splice::*;
 
-/// Why `text` did not parse into a typed view that failed with `fe`: its JSON's syntax, or
-/// the field.
-pub fn classify_parse_error(text: &str, fe: FieldError) -> ItemError {
-    // serde_path_to_error reports syntax errors at the path it had reached; tell them apart
-    // from type errors by checking the JSON itself.
-    match serde_json::from_str::<serde::de::IgnoredAny>(text) {
-        Err(e) => ItemError::Syntax(e.to_string()),
-        Ok(_) => {
-            let first = text.trim_start().as_bytes().first().copied();
-            if first != Some(b'{') {
-                let v: Value = serde_json::from_str(text).unwrap_or(Value::Null);
-                ItemError::NotObject(crate::model::kind(&v))
-            } else {
-                ItemError::Field(fe)
-            }
-        }
-    }
-}
-
 mod spans;
 use spans::*;
-
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    #[cfg(unix)]
-    {
-        File::open(dir)?.sync_all()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = dir;
-        Ok(())
-    }
-}
 
 /// The file's bytes: mapped from the file (the page cache's pages, not private memory),
 /// or owned (stores built in memory).

@@ -312,3 +312,71 @@ fn the_kept_layout_is_the_one_laid_out_anew_at_every_scroll_and_after_every_chan
     s.update(Msg::Reloaded(Store::open(&p).unwrap()));
     same_kept_and_anew(&s, "reload, a colleague's verdict");
 }
+
+/// Stepping between long items of different texts shows each one's own text, never the
+/// one shown before (issue 21: the view borrows the item it shows when nothing of it
+/// changed this session, and keeps the line's text only for a view that shows it): two
+/// C-VQA questions of the same length (the same rows), an item of no known benchmark
+/// (its line shown as JSON), a verdict on one of them (the view's item then differs
+/// from the file's), each checked against the screen laid out anew.
+#[test]
+fn each_long_item_shows_its_own_text_when_stepping_between_them() {
+    let d = tempfile::tempdir().unwrap();
+    let text = words(200_000);
+    let cvqa = |id: &str, first: &str| {
+        serde_json::json!({
+            "id": id, "benchmark": "cvqa", "split": "real", "group": "direct",
+            "image": "none.png",
+            "original": {"question": format!("{first} {text}"), "answer": "5"},
+            "counterfactual": {"question": "How many now?", "answer": "3"},
+            "responses": [{"model": "m", "original": "5", "counterfactual": "3"}]
+        })
+        .to_string()
+    };
+    let other = format!(
+        r#"{{"prompt":"THIRDTEXT {text}","id":"other-3","benchmark":"some-bench","responses":[{{"model":"m","response":"x"}}]}}"#
+    );
+    let p = d.path().join("long.jsonl");
+    std::fs::write(
+        &p,
+        format!(
+            "{}\n{}\n{other}\n",
+            cvqa("one-1", "FIRSTTEXT"),
+            cvqa("two-2", "SECONDTEXT")
+        ),
+    )
+    .unwrap();
+    let mut s = state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
+    s.size = (80, 24);
+    let marks = ["FIRSTTEXT", "SECONDTEXT", "THIRDTEXT"];
+    let shows = |s: &verdict::tui::app::State, pos: usize, what: &str| {
+        same_kept_and_anew(s, what);
+        let screen = render_to_string(s, 80, 24);
+        assert_eq!(s.pos, pos, "{what}");
+        for (k, m) in marks.iter().enumerate() {
+            assert_eq!(
+                screen.contains(m),
+                k == pos,
+                "{what}: item {pos} shows {m}: {}\n{screen}",
+                screen.contains(m)
+            );
+        }
+        screen
+    };
+    shows(&s, 0, "open");
+    for (k, pos) in [('n', 1), ('n', 2), ('p', 1), ('p', 0)] {
+        s.update(key(KeyCode::Char(k)));
+        shows(&s, pos, &format!("{k} to item {pos}"));
+    }
+    // my verdict on the first: the view's item now has my review, the file's has none
+    let before = shows(&s, 0, "before the verdict");
+    s.update(key(KeyCode::Char('a')));
+    let graded = shows(&s, 0, "the verdict");
+    assert_ne!(before, graded, "the verdict is shown");
+    s.update(key(KeyCode::Char('n')));
+    let second = shows(&s, 1, "n after the verdict");
+    s.update(key(KeyCode::Char('p')));
+    assert_eq!(shows(&s, 0, "back to the graded item"), graded);
+    s.update(key(KeyCode::Char('n')));
+    assert_eq!(shows(&s, 1, "the second again"), second);
+}

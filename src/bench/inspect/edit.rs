@@ -126,69 +126,22 @@ pub fn apply(s: &mut Value, scorer: &str, e: &Edit) {
     else {
         return;
     };
-    let history = score
+    let mut history = score
         .get("history")
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    // The value before any edit.
-    let original = history
-        .first()
-        .and_then(|h| h.get("value"))
-        .or_else(|| score.get("value"))
-        .cloned()
-        .unwrap_or(Value::Null);
-    let value = match e.verdict {
-        _ if e.withdrawn => original,
-        Some(Verdict::AmbiguousTarget) | None => json!("UNCHANGED"),
-        Some(v) => value_for(v, score.get("value")),
-    };
-    let mut provenance = Map::new();
-    provenance.insert("timestamp".into(), json!(e.at));
-    provenance.insert("author".into(), json!(e.author));
-    if let Some(n) = &e.note {
-        provenance.insert("reason".into(), json!(n));
-    }
-    let mut meta = match e.verdict {
-        _ if e.withdrawn => json!({"verdict": "withdrawn"}),
-        Some(Verdict::AmbiguousTarget) => json!({"verdict": Verdict::AmbiguousTarget.name()}),
-        None => json!({"verdict": "none"}),
-        _ => json!({}),
-    };
-    if e.is_final {
-        meta["final"] = json!(true);
-    }
-    provenance.insert("metadata".into(), meta);
     let edit = json!({
-        "value": value,
+        "value": edit_value(score, &history, e),
         "answer": "UNCHANGED",
         "explanation": "UNCHANGED",
         "reason": "UNCHANGED",
         "metadata": "UNCHANGED",
-        "provenance": provenance,
+        "provenance": provenance(e),
     });
     // The original score first, when the history is empty (as `edit_score` does).
-    let mut history = history;
     if history.is_empty() {
-        let mut first = Map::new();
-        first.insert(
-            "value".into(),
-            score.get("value").cloned().unwrap_or(Value::Null),
-        );
-        for k in ["answer", "explanation", "reason"] {
-            if let Some(v) = score.get(k).filter(|v| !v.is_null()) {
-                first.insert(k.into(), v.clone());
-            }
-        }
-        first.insert(
-            "metadata".into(),
-            score
-                .get("metadata")
-                .filter(|m| !m.is_null())
-                .cloned()
-                .unwrap_or_else(|| json!({})),
-        );
-        history.push(Value::Object(first));
+        history.push(original_entry(score));
     }
     if edit["value"] != json!("UNCHANGED") {
         score.insert("value".into(), edit["value"].clone());
@@ -207,6 +160,70 @@ pub fn apply(s: &mut Value, scorer: &str, e: &Edit) {
             e.author, e.at
         ),
     );
+}
+
+/// The value an edit writes: the value before any edit for a withdrawal, `UNCHANGED`
+/// for a note alone or an ambiguous target, else the verdict's value.
+fn edit_value(score: &Map<String, Value>, history: &[Value], e: &Edit) -> Value {
+    // The value before any edit.
+    let original = history
+        .first()
+        .and_then(|h| h.get("value"))
+        .or_else(|| score.get("value"))
+        .cloned()
+        .unwrap_or(Value::Null);
+    match e.verdict {
+        _ if e.withdrawn => original,
+        Some(Verdict::AmbiguousTarget) | None => json!("UNCHANGED"),
+        Some(v) => value_for(v, score.get("value")),
+    }
+}
+
+/// The edit's `provenance`: the time, the author, the note as the reason, and in its
+/// `metadata` what the value does not say (the verdict when it is not a value, the final
+/// mark).
+fn provenance(e: &Edit) -> Map<String, Value> {
+    let mut provenance = Map::new();
+    provenance.insert("timestamp".into(), json!(e.at));
+    provenance.insert("author".into(), json!(e.author));
+    if let Some(n) = &e.note {
+        provenance.insert("reason".into(), json!(n));
+    }
+    let mut meta = match e.verdict {
+        _ if e.withdrawn => json!({"verdict": "withdrawn"}),
+        Some(Verdict::AmbiguousTarget) => json!({"verdict": Verdict::AmbiguousTarget.name()}),
+        None => json!({"verdict": "none"}),
+        _ => json!({}),
+    };
+    if e.is_final {
+        meta["final"] = json!(true);
+    }
+    provenance.insert("metadata".into(), meta);
+    provenance
+}
+
+/// The score as the scorer gave it, as the first entry of its history: its value, answer,
+/// explanation, reason and metadata.
+fn original_entry(score: &Map<String, Value>) -> Value {
+    let mut first = Map::new();
+    first.insert(
+        "value".into(),
+        score.get("value").cloned().unwrap_or(Value::Null),
+    );
+    for k in ["answer", "explanation", "reason"] {
+        if let Some(v) = score.get(k).filter(|v| !v.is_null()) {
+            first.insert(k.into(), v.clone());
+        }
+    }
+    first.insert(
+        "metadata".into(),
+        score
+            .get("metadata")
+            .filter(|m| !m.is_null())
+            .cloned()
+            .unwrap_or_else(|| json!({})),
+    );
+    Value::Object(first)
 }
 
 /// The `score_edit` event, just before the end of the sample's last `scorers` span (in
@@ -307,7 +324,31 @@ pub fn recompute(
     scorer: &str,
     values: &[(Value, Value)],
 ) -> Vec<String> {
-    // The epochs of each sample, in the order the samples first appear.
+    let (order, by_id) = epochs_by_sample(values);
+    let reducer = reductions
+        .as_deref()
+        .and_then(Value::as_array)
+        .and_then(|a| {
+            a.iter()
+                .find(|r| r.get("scorer").and_then(Value::as_str) == Some(scorer))
+        })
+        .and_then(|r| r.get("reducer").and_then(Value::as_str))
+        .unwrap_or("mean")
+        .to_string();
+    let reduced: Vec<Option<f64>> = by_id.iter().map(|xs| reduce(&reducer, xs)).collect();
+    if reduced.iter().any(Option::is_none) {
+        return vec![format!("reducer {reducer}")];
+    }
+    let reduced: Vec<f64> = reduced.into_iter().flatten().collect();
+    if let Some(list) = reductions.and_then(Value::as_array_mut) {
+        set_reductions(list, scorer, &order, &reduced);
+    }
+    set_metrics(header, scorer, &reduced)
+}
+
+/// The epochs' values of each sample, as floats, with the sample ids in the order the
+/// samples first appear.
+fn epochs_by_sample(values: &[(Value, Value)]) -> (Vec<Value>, Vec<Vec<f64>>) {
     let mut order: Vec<Value> = Vec::new();
     let mut by_id: Vec<Vec<f64>> = Vec::new();
     for (id, v) in values {
@@ -321,29 +362,15 @@ pub fn recompute(
         };
         by_id[k].push(to_float(v).unwrap_or(0.0));
     }
-    let reducer = reductions
-        .as_deref()
-        .and_then(Value::as_array)
-        .and_then(|a| {
-            a.iter()
-                .find(|r| r.get("scorer").and_then(Value::as_str) == Some(scorer))
-        })
-        .and_then(|r| r.get("reducer").and_then(Value::as_str))
-        .unwrap_or("mean")
-        .to_string();
-    let reduced: Vec<Option<f64>> = by_id.iter().map(|xs| reduce(&reducer, xs)).collect();
-    let mut skipped = Vec::new();
-    if reduced.iter().any(Option::is_none) {
-        skipped.push(format!("reducer {reducer}"));
-        return skipped;
-    }
-    let reduced: Vec<f64> = reduced.into_iter().flatten().collect();
-    // A sample reduced to NaN is unscored: left out of the metrics, counted apart.
-    let scored: Vec<f64> = reduced.iter().copied().filter(|x| !x.is_nan()).collect();
-    if let Some(list) = reductions.and_then(Value::as_array_mut)
-        && let Some(r) = list
-            .iter_mut()
-            .find(|r| r.get("scorer").and_then(Value::as_str) == Some(scorer))
+    (order, by_id)
+}
+
+/// Each sample's reduced value in `scorer`'s entry of the reductions (`order`: the sample
+/// ids of `reduced`).
+fn set_reductions(list: &mut [Value], scorer: &str, order: &[Value], reduced: &[f64]) {
+    if let Some(r) = list
+        .iter_mut()
+        .find(|r| r.get("scorer").and_then(Value::as_str) == Some(scorer))
         && let Some(samples) = r.get_mut("samples").and_then(Value::as_array_mut)
     {
         for s in samples {
@@ -355,6 +382,14 @@ pub fn recompute(
             }
         }
     }
+}
+
+/// `scorer`'s metrics in `header.results` from the samples' reduced values, and its
+/// scored and unscored counts; returns the metrics it could not recompute.
+fn set_metrics(header: &mut Value, scorer: &str, reduced: &[f64]) -> Vec<String> {
+    let mut skipped = Vec::new();
+    // A sample reduced to NaN is unscored: left out of the metrics, counted apart.
+    let scored: Vec<f64> = reduced.iter().copied().filter(|x| !x.is_nan()).collect();
     if let Some(scores) = header
         .pointer_mut("/results/scores")
         .and_then(Value::as_array_mut)

@@ -59,7 +59,49 @@ pub fn looks_like_zip(bytes: &[u8]) -> bool {
 impl Archive {
     /// Read the table of contents of the ZIP archive `b`.
     pub fn read(b: &[u8]) -> Result<Archive, String> {
-        let bad = |what: &str| format!("not a readable ZIP archive ({what})");
+        let end = EndRecord::find(b)?;
+        let cd_end = end
+            .cd_off
+            .checked_add(end.cd_size)
+            .filter(|&e| e as usize <= b.len())
+            .ok_or_else(|| bad("central directory out of the file"))?;
+        let mut entries = Vec::new();
+        let mut p = end.cd_off as usize;
+        for _ in 0..end.count {
+            let e = Entry::central_record(b, p)?;
+            p = e.central.end;
+            entries.push(e);
+        }
+        if p as u64 > cd_end {
+            return Err(bad("central directory longer than said"));
+        }
+        set_records(b, &mut entries, end.cd_off)?;
+        Ok(Archive {
+            entries,
+            comment: end.comment,
+        })
+    }
+
+    pub fn entry(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+}
+
+fn bad(what: &str) -> String {
+    format!("not a readable ZIP archive ({what})")
+}
+
+/// What the end of central directory record (and its ZIP64 record, when there is one)
+/// says: where the central directory is, how many entries it lists, the comment.
+struct EndRecord {
+    comment: Range<usize>,
+    count: u64,
+    cd_size: u64,
+    cd_off: u64,
+}
+
+impl EndRecord {
+    fn find(b: &[u8]) -> Result<EndRecord, String> {
         // The end of central directory record: in the last 64 KiB + 22 bytes.
         let from = b.len().saturating_sub(22 + 0xFFFF);
         let eocd = (from..b.len().saturating_sub(21))
@@ -80,77 +122,78 @@ impl Archive {
             cd_size = u64_at(b, at + 40).ok_or_else(|| bad("ZIP64 end record"))?;
             cd_off = u64_at(b, at + 48).ok_or_else(|| bad("ZIP64 end record"))?;
         }
-        let cd_end = cd_off
-            .checked_add(cd_size)
-            .filter(|&e| e as usize <= b.len())
-            .ok_or_else(|| bad("central directory out of the file"))?;
-        let mut entries = Vec::new();
-        let mut p = cd_off as usize;
-        for _ in 0..count {
-            if u32_at(b, p) != Some(CENTRAL) {
-                return Err(bad("central directory record"));
-            }
-            let method = u16_at(b, p + 10).ok_or_else(|| bad("central record"))?;
-            let crc = u32_at(b, p + 16).ok_or_else(|| bad("central record"))?;
-            let mut compressed = u32_at(b, p + 20).ok_or_else(|| bad("central record"))? as u64;
-            let mut size = u32_at(b, p + 24).ok_or_else(|| bad("central record"))? as u64;
-            let nlen = u16_at(b, p + 28).ok_or_else(|| bad("central record"))? as usize;
-            let xlen = u16_at(b, p + 30).ok_or_else(|| bad("central record"))? as usize;
-            let clen = u16_at(b, p + 32).ok_or_else(|| bad("central record"))? as usize;
-            let mut offset = u32_at(b, p + 42).ok_or_else(|| bad("central record"))? as u64;
-            let name_bytes = b.get(p + 46..p + 46 + nlen).ok_or_else(|| bad("name"))?;
-            let name = String::from_utf8_lossy(name_bytes).into_owned();
-            let extra = b
-                .get(p + 46 + nlen..p + 46 + nlen + xlen)
-                .ok_or_else(|| bad("extra field"))?;
-            // ZIP64: the fields that overflowed, in this order, in extra block 0x0001.
-            if let Some(z) = zip64_block(extra) {
-                let mut q = 0;
-                for field in [&mut size, &mut compressed, &mut offset] {
-                    if *field == 0xFFFF_FFFF {
-                        *field = u64_at(z, q).ok_or_else(|| bad("ZIP64 extra"))?;
-                        q += 8;
-                    }
+        Ok(EndRecord {
+            comment,
+            count,
+            cd_size,
+            cd_off,
+        })
+    }
+}
+
+impl Entry {
+    /// The entry the central directory record at `p` describes (its local record not
+    /// yet known: `set_records`).
+    fn central_record(b: &[u8], p: usize) -> Result<Entry, String> {
+        if u32_at(b, p) != Some(CENTRAL) {
+            return Err(bad("central directory record"));
+        }
+        let method = u16_at(b, p + 10).ok_or_else(|| bad("central record"))?;
+        let crc = u32_at(b, p + 16).ok_or_else(|| bad("central record"))?;
+        let mut compressed = u32_at(b, p + 20).ok_or_else(|| bad("central record"))? as u64;
+        let mut size = u32_at(b, p + 24).ok_or_else(|| bad("central record"))? as u64;
+        let nlen = u16_at(b, p + 28).ok_or_else(|| bad("central record"))? as usize;
+        let xlen = u16_at(b, p + 30).ok_or_else(|| bad("central record"))? as usize;
+        let clen = u16_at(b, p + 32).ok_or_else(|| bad("central record"))? as usize;
+        let mut offset = u32_at(b, p + 42).ok_or_else(|| bad("central record"))? as u64;
+        let name_bytes = b.get(p + 46..p + 46 + nlen).ok_or_else(|| bad("name"))?;
+        let name = String::from_utf8_lossy(name_bytes).into_owned();
+        let extra = b
+            .get(p + 46 + nlen..p + 46 + nlen + xlen)
+            .ok_or_else(|| bad("extra field"))?;
+        // ZIP64: the fields that overflowed, in this order, in extra block 0x0001.
+        if let Some(z) = zip64_block(extra) {
+            let mut q = 0;
+            for field in [&mut size, &mut compressed, &mut offset] {
+                if *field == 0xFFFF_FFFF {
+                    *field = u64_at(z, q).ok_or_else(|| bad("ZIP64 extra"))?;
+                    q += 8;
                 }
             }
-            let end = p + 46 + nlen + xlen + clen;
-            entries.push(Entry {
-                name,
-                method,
-                crc,
-                compressed,
-                size,
-                record: 0..0,
-                central: p..end,
-                offset,
-            });
-            p = end;
         }
-        if p as u64 > cd_end {
-            return Err(bad("central directory longer than said"));
-        }
-        // Each local record runs to the next one (or to the central directory).
-        let mut starts: Vec<u64> = entries.iter().map(|e| e.offset).collect();
-        starts.sort_unstable();
-        for e in &mut entries {
-            let next = starts
-                .get(starts.partition_point(|&s| s <= e.offset))
-                .copied()
-                .unwrap_or(cd_off);
-            if e.offset >= next || next > b.len() as u64 {
-                return Err(bad("local record out of place"));
-            }
-            if u32_at(b, e.offset as usize) != Some(LOCAL) {
-                return Err(bad("local header"));
-            }
-            e.record = e.offset as usize..next as usize;
-        }
-        Ok(Archive { entries, comment })
+        let end = p + 46 + nlen + xlen + clen;
+        Ok(Entry {
+            name,
+            method,
+            crc,
+            compressed,
+            size,
+            record: 0..0,
+            central: p..end,
+            offset,
+        })
     }
+}
 
-    pub fn entry(&self, name: &str) -> Option<&Entry> {
-        self.entries.iter().find(|e| e.name == name)
+/// Each entry's local record: from its local header to the next one (or to the central
+/// directory at `cd_off`).
+fn set_records(b: &[u8], entries: &mut [Entry], cd_off: u64) -> Result<(), String> {
+    let mut starts: Vec<u64> = entries.iter().map(|e| e.offset).collect();
+    starts.sort_unstable();
+    for e in entries {
+        let next = starts
+            .get(starts.partition_point(|&s| s <= e.offset))
+            .copied()
+            .unwrap_or(cd_off);
+        if e.offset >= next || next > b.len() as u64 {
+            return Err(bad("local record out of place"));
+        }
+        if u32_at(b, e.offset as usize) != Some(LOCAL) {
+            return Err(bad("local header"));
+        }
+        e.record = e.offset as usize..next as usize;
     }
+    Ok(())
 }
 
 fn zip64_block(extra: &[u8]) -> Option<&[u8]> {

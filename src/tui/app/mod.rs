@@ -187,7 +187,8 @@ pub struct Change {
 pub struct Current {
     pub index: usize,
     pub item: Result<Item, ItemError>,
-    /// The item's JSON, for the generic view and error display.
+    /// The item's JSON, for the generic view and error display: empty for an item whose
+    /// view does not show it (`View::shows_raw`).
     pub raw: String,
     /// Which load of an item this is (every load has its own, in the whole process): the
     /// item's panes kept between frames (`tui::laid`) are those of one load.

@@ -221,7 +221,14 @@ impl State {
             return;
         }
         let i = self.pos;
+        let item = self.store.item(i);
+        // The line's text is copied only for a view that shows it, or an item that cannot
+        // be read (issue 21: a copy of a line of megabytes for nothing).
+        let shows_raw = item.as_ref().map_or(true, |it| {
+            crate::tui::views::view_of(it.benchmark()).shows_raw(it)
+        });
         let raw = match self.store.raw(i) {
+            _ if !shows_raw => String::new(),
             Ok(t) => t.to_string(),
             Err(_) => {
                 String::from_utf8_lossy(self.store.raw_bytes(i).unwrap_or_default()).into_owned()
@@ -230,7 +237,7 @@ impl State {
         static LOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         self.current = Some(Current {
             index: i,
-            item: self.store.item(i),
+            item,
             raw,
             load: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         });

@@ -245,74 +245,69 @@ impl State {
     /// Show the file as another program left it: every item index this session holds
     /// (position, my verdicts, writes under way, undo, skips) follows its item by id.
     pub(super) fn reload(&mut self, store: Store, fx: &mut Vec<Effect>) {
-        let ids: HashMap<String, usize> = (0..store.len())
-            .filter_map(|i| store.item(i).ok().and_then(|it| it.id).map(|id| (id, i)))
-            .collect();
-        let old_id = |i: usize| -> Option<String> {
-            match self.meta.as_ref().filter(|m| i < m.len()) {
-                Some(m) => m.item_id(i).map(str::to_string),
-                None => self.store.item(i).ok().and_then(|it| it.id),
-            }
-        };
         let n = store.len();
-        // By id; an item without id by its content (as a replay finds it), which keeps
-        // its index unless lines were added or removed before it.
-        let locator = std::cell::RefCell::new(crate::session::Locator::default());
-        let old_store = &self.store;
-        let map = |i: usize| -> Option<usize> {
-            match old_id(i) {
-                Some(id) => ids.get(&id).copied(),
-                None => {
-                    let r = crate::journal::Record {
-                        item: i,
-                        id: None,
-                        reviewer: String::new(),
-                        review: None,
-                        key: crate::session::content_key(old_store, i),
-                    };
-                    locator.borrow_mut().locate(&store, &r).ok()
-                }
-            }
-        };
-        let pos = map(self.pos).unwrap_or(self.pos.min(n.saturating_sub(1)));
+        let kept = self.remapped(&store);
+        self.store = store;
+        self.rec.undo = kept.undo;
+        self.rec.redo = kept.redo;
+        self.skipped = kept.skipped;
+        self.rec.pending = kept.pending;
+        self.forget_old_file(kept.pos, fx);
+        for (i, r) in kept.mine {
+            self.set_mine(i, r);
+        }
+        self.load_again(fx);
+        self.set_status(
+            format!("the file changed on disk: read it again ({n} items); your verdicts are kept"),
+            Level::Warn,
+        );
+    }
+
+    /// What the session keeps of the file as it was, its indices moved to `store` (the
+    /// file read again): the position, my verdicts, the journal writes under way, undo
+    /// and redo, the skipped and the finished items. `Remap::map` is called in this order.
+    fn remapped(&mut self, store: &Store) -> Kept {
+        let mut remap = Remap::new(self.meta.as_deref(), &self.store, store);
+        let pos = remap
+            .map(self.pos)
+            .unwrap_or(self.pos.min(store.len().saturating_sub(1)));
         let mine: HashMap<usize, Option<Review>> = self
             .rec
             .mine
             .drain()
-            .filter_map(|(i, r)| map(i).map(|j| (j, r)))
+            .filter_map(|(i, r)| remap.map(i).map(|j| (j, r)))
             .collect();
         let pending: HashMap<u64, (usize, Option<Review>)> = self
             .rec
             .pending
             .drain()
-            .filter_map(|(seq, (i, r))| map(i).map(|j| (seq, (j, r))))
+            .filter_map(|(seq, (i, r))| remap.map(i).map(|j| (seq, (j, r))))
             .collect();
-        let remap_changes = |v: &mut Vec<Change>| {
-            let old = std::mem::take(v);
-            *v = old
-                .into_iter()
-                .filter_map(|mut c| {
-                    c.item = map(c.item)?;
-                    Some(c)
-                })
-                .collect();
-        };
         let mut undo = std::mem::take(&mut self.rec.undo);
         let mut redo = std::mem::take(&mut self.rec.redo);
-        remap_changes(&mut undo);
-        remap_changes(&mut redo);
-        let skipped: BTreeSet<usize> = self.skipped.iter().filter_map(|&i| map(i)).collect();
+        remap.changes(&mut undo);
+        remap.changes(&mut redo);
+        let skipped: BTreeSet<usize> = self.skipped.iter().filter_map(|&i| remap.map(i)).collect();
         self.timing.finished = self
             .timing
             .finished
             .iter()
-            .filter_map(|&i| map(i))
+            .filter_map(|&i| remap.map(i))
             .collect();
-        self.store = store;
-        self.rec.undo = undo;
-        self.rec.redo = redo;
-        self.skipped = skipped;
-        self.rec.pending = pending;
+        Kept {
+            pos,
+            mine,
+            pending,
+            undo,
+            redo,
+            skipped,
+        }
+    }
+
+    /// Drop what was worked out from the file as it was: the index and the facts, the
+    /// filters' counts and the visible items, my verdicts' tallies, the item loaded, the
+    /// search and the filter menu, the figures; `pos` is the position in the new file.
+    fn forget_old_file(&mut self, pos: usize, fx: &mut Vec<Effect>) {
         self.meta = None;
         self.clear_live();
         self.facts_rev += 1;
@@ -338,9 +333,11 @@ impl State {
         } else {
             self.summary_seq += 1;
         }
-        for (i, r) in mine {
-            self.set_mine(i, r);
-        }
+    }
+
+    /// Load the item at the position again (keeping the response shown where it still
+    /// exists, and the scroll), ask for its image, and for an index of the new file.
+    fn load_again(&mut self, fx: &mut Vec<Effect>) {
         if !self.is_empty() {
             let model = self.model;
             let scroll = self.scroll;
@@ -355,10 +352,6 @@ impl State {
         fx.push(Effect::Index {
             generation: self.index_generation,
         });
-        self.set_status(
-            format!("the file changed on disk: read it again ({n} items); your verdicts are kept"),
-            Level::Warn,
-        );
     }
 
     /// Ask for the set's figures afresh: until they arrive the summary says it is
@@ -373,5 +366,80 @@ impl State {
 
     pub(crate) fn set_status(&mut self, s: impl Into<String>, level: Level) {
         self.status = Some((s.into(), level));
+    }
+}
+
+/// What `reload` keeps of the session, in the new file's indices.
+struct Kept {
+    pos: usize,
+    mine: HashMap<usize, Option<Review>>,
+    pending: HashMap<u64, (usize, Option<Review>)>,
+    undo: Vec<Change>,
+    redo: Vec<Change>,
+    skipped: BTreeSet<usize>,
+}
+
+/// Where an item of the file as it was is in the file read again: by id; an item without
+/// id by its content (as a replay finds it), which keeps its index unless lines were added
+/// or removed before it. The locator remembers the items it has matched, so the order of
+/// the calls counts.
+struct Remap<'a> {
+    /// The new file's items by id.
+    ids: HashMap<String, usize>,
+    /// The old file's index, when it covers the item asked.
+    meta: Option<&'a Index>,
+    old: &'a Store,
+    new: &'a Store,
+    locator: crate::session::Locator,
+}
+
+impl<'a> Remap<'a> {
+    fn new(meta: Option<&'a Index>, old: &'a Store, new: &'a Store) -> Remap<'a> {
+        let ids = (0..new.len())
+            .filter_map(|i| new.item(i).ok().and_then(|it| it.id).map(|id| (id, i)))
+            .collect();
+        Remap {
+            ids,
+            meta,
+            old,
+            new,
+            locator: Default::default(),
+        }
+    }
+
+    /// The old item's id: from the index when it has it, else from the old file.
+    fn old_id(&self, i: usize) -> Option<String> {
+        match self.meta.filter(|m| i < m.len()) {
+            Some(m) => m.item_id(i).map(str::to_string),
+            None => self.old.item(i).ok().and_then(|it| it.id),
+        }
+    }
+
+    fn map(&mut self, i: usize) -> Option<usize> {
+        match self.old_id(i) {
+            Some(id) => self.ids.get(&id).copied(),
+            None => {
+                let r = crate::journal::Record {
+                    item: i,
+                    id: None,
+                    reviewer: String::new(),
+                    review: None,
+                    key: crate::session::content_key(self.old, i),
+                };
+                self.locator.locate(self.new, &r).ok()
+            }
+        }
+    }
+
+    /// The changes moved to the new file; a change of an item that is gone is dropped.
+    fn changes(&mut self, v: &mut Vec<Change>) {
+        let old = std::mem::take(v);
+        *v = old
+            .into_iter()
+            .filter_map(|mut c| {
+                c.item = self.map(c.item)?;
+                Some(c)
+            })
+            .collect();
     }
 }

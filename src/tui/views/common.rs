@@ -1,11 +1,14 @@
 //! Small pieces every view draws with: bordered blocks, headings, marks, the scroll
 //! indicator. Every text from the file goes through `text::sanitize`.
 
+use std::borrow::Cow;
+
+use indexmap::IndexMap;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders};
 
-use crate::bench::{Item, ResponseGrades};
+use crate::bench::{Item, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::text::sanitize;
 use crate::tui::theme::Theme;
@@ -133,10 +136,19 @@ pub(crate) fn shown_fix(s: &str, quoted: bool) -> String {
 /// The current item as the reviewer should see it: with my review as it stands now (this
 /// session's changes included, which the item read from the file does not have yet), and
 /// with only what blind mode reveals of others' reviews (`State::reviews`).
-pub(crate) fn view_item(state: &State, item: &Item) -> Item {
+///
+/// The item itself when its reviews are those (an item nobody reviewed, or one whose
+/// reviews are all shown and unchanged this session): a copy of an item with a text of
+/// megabytes is one of the passes showing it costs (issue 21).
+pub(crate) fn view_item<'a>(state: &State, item: &'a Item) -> Cow<'a, Item> {
+    let reviews: IndexMap<String, Review> = state.reviews().into_iter().collect();
+    // in the same order too (an `IndexMap`'s `==` is the maps', whatever their order)
+    if reviews.iter().eq(item.reviews.iter()) {
+        return Cow::Borrowed(item);
+    }
     let mut it = item.clone();
-    it.reviews = state.reviews().into_iter().collect();
-    it
+    it.reviews = reviews;
+    Cow::Owned(it)
 }
 
 /// My grades of `model`'s response on the current item.

@@ -49,6 +49,10 @@ pub(crate) fn verdict_parts(mine: Option<&Review>) -> Vec<String> {
 pub struct GenericView;
 
 impl View for GenericView {
+    fn shows_raw(&self, _item: &Item) -> bool {
+        true
+    }
+
     fn item_lines(&self, state: &State, _item: &Item, _width: u16) -> Vec<Line<'static>> {
         generic_lines(state, &state.raw_shown())
     }

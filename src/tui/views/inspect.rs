@@ -377,6 +377,12 @@ impl View for InspectView {
         parts
     }
 
+    /// A line that is not a sample (a `benchmark` named but not its layout) is shown as
+    /// JSON.
+    fn shows_raw(&self, item: &Item) -> bool {
+        sample(item).is_none()
+    }
+
     fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
         match sample(item) {
             Some(s) => sample_lines(state, s),

@@ -195,6 +195,12 @@ fn metric_lines(t: &Theme, s: &Sample, out: &mut Vec<Line<'static>>) {
 }
 
 impl View for LmEvalView {
+    /// A line that is not a sample (a `benchmark` named but not its layout) is shown as
+    /// JSON.
+    fn shows_raw(&self, item: &Item) -> bool {
+        sample(item).is_none()
+    }
+
     fn item_lines(&self, state: &State, item: &Item, _width: u16) -> Vec<Line<'static>> {
         match sample(item) {
             Some(s) => sample_lines(state, s),

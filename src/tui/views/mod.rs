@@ -55,6 +55,13 @@ pub trait View: Sync {
         None
     }
 
+    /// The view shows `item`'s line as it is in the file (`State::raw_shown`): the item
+    /// keeps a copy of it when it is loaded (`Current::raw`). Only then: the copy of a
+    /// line of megabytes is one of the passes showing it costs (issue 21).
+    fn shows_raw(&self, _item: &Item) -> bool {
+        false
+    }
+
     /// `item_lines` are the columns of `pair` one under the other (its title, the left
     /// column, a blank line, the right column): when the pair does not fit, the item's
     /// lines are made from it instead of being built again.

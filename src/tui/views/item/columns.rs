@@ -1,0 +1,199 @@
+//! The item, its responses and the reviews in panes: one column (a long text of the item
+//! in a pane of its own beside it on a wide screen) or the responses side by side.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+
+use super::{ASIDE_MIN, ItemPanes, Pane, side_window, wrapped_height};
+use crate::bench::Item;
+use crate::tui::app::State;
+use crate::tui::keymap::{Action, Context};
+use crate::tui::text::one_line;
+use crate::tui::views;
+use crate::tui::views::model_line::{grade_line, model_tabs};
+use crate::tui::views::verdicts::{Scope, review_lines};
+
+/// Side by side: the item (and the reviews of it) in a pane on top, each response in a
+/// column of its own below.
+pub(super) fn side_by_side_panes(
+    state: &State,
+    view: &dyn views::View,
+    item: &Item,
+    main: Vec<Line<'static>>,
+    text_rect: Rect,
+    out: &mut ItemPanes,
+) {
+    let t = &state.theme;
+    let n = item.responses.len();
+    let (start, per) = side_window(n, state.model, text_rect.width);
+    let mut item_lines = main;
+    let verdicts = review_lines(state, item, Scope::Item, text_rect.width.saturating_sub(2));
+    // no blank line to open an otherwise empty pane
+    let skip = usize::from(item_lines.is_empty());
+    item_lines.extend(verdicts.into_iter().skip(skip));
+    let inner_w = text_rect.width.saturating_sub(2);
+    let want = crate::tui::wrap::rows(&item_lines, inner_w)
+        .saturating_add(2)
+        .min(u16::MAX.into()) as u16;
+    let h = want.min(text_rect.height / 3).max(3);
+    let parts = Layout::vertical([Constraint::Length(h), Constraint::Min(3)]).split(text_rect);
+    let mut title = format!(" {} · side by side", one_line(&state.display_id(state.pos)));
+    if per < n {
+        title.push_str(&format!(
+            " · responses {}–{} of {n} ({} moves)",
+            start + 1,
+            start + per,
+            state.keymap.hint(Context::Global, Action::NextModel)
+        ));
+    }
+    title.push(' ');
+    out.panes.push(Pane {
+        rect: parts[0],
+        title: Line::from(title),
+        pinned: None,
+        lines: item_lines,
+        target: None,
+        response: None,
+        aside: false,
+    });
+    let cols =
+        Layout::horizontal((0..per).map(|_| Constraint::Ratio(1, per as u32))).split(parts[1]);
+    for (k, r) in item.responses.iter().enumerate().skip(start).take(per) {
+        let selected = k == state.model;
+        let mut lines = view.response_lines(state, item, r, selected);
+        lines.extend(review_lines(
+            state,
+            item,
+            Scope::Model(&r.model),
+            cols[k - start].width.saturating_sub(2),
+        ));
+        out.panes.push(Pane {
+            rect: cols[k - start],
+            title: Line::from(Span::styled(
+                format!(" {} ({}/{n}) ", one_line(&r.model), k + 1),
+                if selected { t.selected } else { t.title },
+            )),
+            pinned: Some(grade_line(
+                state,
+                item,
+                Some(&r.model),
+                true,
+                cols[k - start].width.saturating_sub(2),
+            )),
+            lines,
+            target: None,
+            response: None,
+            aside: false,
+        });
+    }
+}
+
+/// One column: the item, the response shown and the reviews in one pane (a long text of
+/// the item in a pane beside it on a wide screen).
+pub(super) fn one_column_panes(
+    state: &State,
+    view: &dyn views::View,
+    item: &Item,
+    main: Vec<Line<'static>>,
+    text_rect: Rect,
+    out: &mut ItemPanes,
+) {
+    let mut all = main;
+    let mut target = match view.target(state, item) {
+        views::Target::Top => None,
+        views::Target::ItemLine(k) => Some(k.min(all.len())),
+        views::Target::Response => None,
+    };
+    let text_rect = aside_pane(state, view, item, &mut all, &mut target, text_rect, out);
+    let response = selected_response(state, view, item, &mut all, &mut target);
+    all.extend(review_lines(
+        state,
+        item,
+        Scope::All,
+        text_rect.width.saturating_sub(2),
+    ));
+    let model = item.responses.get(state.model).map(|r| r.model.as_str());
+    out.panes.push(Pane {
+        rect: text_rect,
+        title: Line::from(format!(" {} ", one_line(&state.display_id(state.pos)))),
+        pinned: Some(grade_line(
+            state,
+            item,
+            model,
+            false,
+            text_rect.width.saturating_sub(2),
+        )),
+        lines: all,
+        target,
+        response,
+        aside: false,
+    });
+}
+
+/// On a wide screen a long text of the item (a CharToM-QA context) has its own pane
+/// beside the rest, scrolled on its own: what is graded stays in sight. Only a long one:
+/// a short text stays in the item's. Its lines are taken out of `all` (`target` moved
+/// with them) and its pane pushed; the rect left for the item's pane.
+fn aside_pane(
+    state: &State,
+    view: &dyn views::View,
+    item: &Item,
+    all: &mut Vec<Line<'static>>,
+    target: &mut Option<usize>,
+    text_rect: Rect,
+    out: &mut ItemPanes,
+) -> Rect {
+    let aside = (text_rect.width >= ASIDE_MIN)
+        .then(|| view.aside(state, item))
+        .flatten()
+        .filter(|(_, lines, _)| {
+            wrapped_height(lines, text_rect.width.saturating_sub(2)) > text_rect.height / 2
+        });
+    let Some((title, lines, range)) = aside else {
+        return text_rect;
+    };
+    let cols = Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)])
+        .split(text_rect);
+    let r = range.start.min(all.len())..range.end.min(all.len());
+    all.drain(r.clone());
+    *target = target.map(|k| {
+        if k >= r.end {
+            k - r.len()
+        } else {
+            k.min(r.start)
+        }
+    });
+    out.panes.push(Pane {
+        rect: cols[0],
+        title: Line::from(title),
+        pinned: None,
+        lines,
+        target: None,
+        response: None,
+        aside: true,
+    });
+    cols[1]
+}
+
+/// The selected response (its model tabs, then its lines) after the item's lines in
+/// `all`; `target` set to it when the view grades the response. Its first line and the
+/// line after it when there is a target (`Pane::response`).
+fn selected_response(
+    state: &State,
+    view: &dyn views::View,
+    item: &Item,
+    all: &mut Vec<Line<'static>>,
+    target: &mut Option<usize>,
+) -> Option<(usize, usize)> {
+    let r = item.responses.get(state.model)?;
+    if !all.is_empty() {
+        all.push(Line::from(""));
+    }
+    let first = all.len();
+    if view.target(state, item) == views::Target::Response {
+        *target = Some(first);
+    }
+    all.push(model_tabs(state, item));
+    all.extend(view.response_lines(state, item, r, true));
+    target.map(|_| (first, all.len()))
+}
