@@ -336,6 +336,7 @@ impl SearchCache {
                 reach: self.before_ceiling || self.tuning.reach,
                 ceiling: !self.before_ceiling && self.tuning.ceiling,
                 ties: !self.before_ties && self.tuning.ties,
+                walk_stops: self.tuning.walk_stops,
                 seed: !self.before_ties && self.tuning.seed,
                 early_stop: in_item_order(within),
                 cancel: self.cancel.clone(),

@@ -118,6 +118,12 @@ pub(super) struct Opts {
     /// Skip, once `limit` matches are found, the texts whose [`Ceiling`] is below the
     /// worst of them.
     pub ceiling: bool,
+    /// Stop a text's ceiling walk once it cannot reach the worst of the best `limit`
+    /// ([`Ceiling::of_at_least`]). Off unless asked for: it spares the keystroke where
+    /// it happens (at 1M "real": 728 → 463 ms of CPU) but leaves a looser bound for the
+    /// next letters, which then walk those texts again ("real-0004"'s median 165 → 293
+    /// ms; docs/performance.md).
+    pub walk_stops: bool,
     /// Skip, once `limit` matches are found, a candidate whose bound ties with the worst
     /// of them when its item comes after that one's (it would lose on its item).
     pub ties: bool,
@@ -143,6 +149,7 @@ impl Default for Opts {
             prefilter: true,
             reach: false,
             ceiling: true,
+            walk_stops: false,
             ties: true,
             seed: true,
             early_stop: true,
@@ -449,7 +456,9 @@ pub(super) fn scan(
                         return;
                     }
                     if let Some(c) = &query.ceiling {
-                        match c.of(text, &mut scratch) {
+                        // (Its walk stops once it cannot reach the worst's score.)
+                        let need = if opts.walk_stops { worst_score } else { 0 };
+                        match c.of_at_least(text, &mut scratch, need) {
                             // nucleo does not match it.
                             None => return,
                             Some(most) if beaten(most, i) => {
