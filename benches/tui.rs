@@ -287,9 +287,9 @@ fn load_average() -> String {
 
 /// The search rows: every keystroke of each query typed one letter at a time, on the
 /// worker's code (`SearchCache::run`), for the full scan of every candidate (the floor),
-/// the scan as it was before the ceiling (stops early, skips by growth and reach) and
-/// as it is (skips below the ceiling too), back to back; the load average before and
-/// after each query.
+/// the scan as it was before ties were skipped and seeds used (stops early, skips by
+/// growth and below the ceiling) and as it is, back to back; the load average before
+/// and after each query.
 fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
     let shared = Arc::new(meta.clone());
     // "aeiou" is the worst case found: most texts match each keystroke but few or none
@@ -309,19 +309,19 @@ fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
     }
     let ways = [
         (Way::Full, "full: the full scan (floor)"),
-        (Way::Before, "before: stops early, growth and reach skips"),
-        (Way::After, "after: and skips below the ceiling"),
+        (Way::Before, "before: stops early, growth and ceiling skips"),
+        (Way::After, "after: and skips ties, from a seed"),
     ];
     let cache_for = |way: Way| {
         let mut c = SearchCache::default();
         c.full_scan = way == Way::Full;
-        c.before_ceiling = way == Way::Before;
+        c.before_ties = way == Way::Before;
         c
     };
     println!(
-        "| search as you type, per keystroke (ms) | median | p99 | max | slowest keystroke | CPU of the slowest | load average before → after |"
+        "| search as you type, per keystroke (ms) | median | p99 | max | slowest keystroke | CPU of the slowest | CPU: median, max | load average before → after |"
     );
-    println!("| --- | ---: | ---: | ---: | --- | ---: | --- |");
+    println!("| --- | ---: | ---: | ---: | --- | ---: | ---: | --- |");
     // `VERDICT_BENCH_WAYS=after`: those ways alone (full, before, after).
     let ways_on = std::env::var("VERDICT_BENCH_WAYS").ok();
     let on = |label: &str| {
@@ -337,6 +337,7 @@ fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
             }
             let load = load_average();
             let mut all = Vec::new();
+            let mut cpus = Vec::new();
             let mut per_key = vec![(Duration::ZERO, 0.0); ends.len()];
             // The full scan is the floor: once is enough at 1M (seconds a keystroke).
             let runs = if way == Way::Full && meta.len() >= 1_000_000 {
@@ -356,18 +357,23 @@ fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
                     let (t, cpu) = (Instant::now(), cpu_ms());
                     black_box(cache.run(&req, 500));
                     let e = t.elapsed();
+                    let c = cpu_ms() - cpu;
                     all.push(e);
+                    cpus.push(c);
                     if e > per_key[k].0 {
-                        per_key[k] = (e, cpu_ms() - cpu);
+                        per_key[k] = (e, c);
                     }
                 }
             }
             let (med, p99, max) = spread(all);
             let slowest = (0..ends.len()).max_by_key(|&k| per_key[k].0).unwrap();
+            cpus.sort_by(f64::total_cmp);
             println!(
-                "| {q:?}, {label} | {med:.1} | {p99:.1} | {max:.1} | {:?} | {:.0} | {load} → {} |",
+                "| {q:?}, {label} | {med:.1} | {p99:.1} | {max:.1} | {:?} | {:.0} | {:.0}, {:.0} | {load} → {} |",
                 &q[..ends[slowest]],
                 per_key[slowest].1,
+                cpus[cpus.len() / 2],
+                cpus[cpus.len() - 1],
                 load_average()
             );
         }
@@ -405,7 +411,7 @@ fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
             }
             let (med, p99, max) = spread(times);
             println!(
-                "| {q:?}, 150 ms between keys, {label} | {med:.1} | {p99:.1} | {max:.1} | | | {load} → {} |",
+                "| {q:?}, 150 ms between keys, {label} | {med:.1} | {p99:.1} | {max:.1} | | | | {load} → {} |",
                 load_average()
             );
         }
@@ -421,7 +427,7 @@ fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
             };
             cache.run(&req, 500)
         });
-        println!("| one letter (\"e\") from scratch, {label} | {fresh:.1} | | | | | |");
+        println!("| one letter (\"e\") from scratch, {label} | {fresh:.1} | | | | | | |");
     }
 }
 

@@ -123,8 +123,8 @@ fn ceiling_says_no_match_only_when_nucleo_does() {
     assert_eq!(Ceiling::new(&pattern("中")).map(|_| ()), None);
 }
 
-/// The scan with the ceiling as its only skip below the best found (the default) and
-/// with the reach check before it.
+/// The scan with the ceiling as its only skip below the best found (the default), with
+/// the reach check before it, and with the ceiling's walk stopped early.
 fn ceiling_tunings() -> Vec<Opts> {
     tunings()
         .into_iter()
@@ -132,6 +132,10 @@ fn ceiling_tunings() -> Vec<Opts> {
             [
                 Opts {
                     reach: true,
+                    ..t.clone()
+                },
+                Opts {
+                    walk_stops: true,
                     ..t.clone()
                 },
                 t,
@@ -203,4 +207,39 @@ fn typing_with_the_ceiling_returns_the_full_scans_results() {
             }
         }
     }
+}
+
+/// A walk stopped early is still a ceiling: the exact one whenever that reaches what is
+/// needed, and otherwise a score below it that nucleo's is never above.
+#[test]
+fn a_ceiling_stopped_early_is_still_a_ceiling() {
+    let mut m = Matcher::new(Config::DEFAULT);
+    let mut s = Scratch::default();
+    let (mut stopped, mut tried) = (0usize, 0usize);
+    for (q, ts) in cases() {
+        let Some(c) = Ceiling::new(&pattern(q.trim())) else {
+            continue;
+        };
+        for t in &ts {
+            let exact = c.of(t, &mut s);
+            let score = raw_score(q.trim(), t, &mut m);
+            let around = exact.unwrap_or(60);
+            for need in (around.saturating_sub(40)..around + 40).step_by(7) {
+                tried += 1;
+                let got = c.of_at_least(t, &mut s, need);
+                match (exact, got) {
+                    (Some(e), _) if e >= need => assert_eq!(got, exact, "{q:?} {t:?} {need}"),
+                    (_, Some(g)) => {
+                        assert!(g < need, "{q:?} {t:?} {need}: {g}");
+                        assert!(exact.is_none_or(|e| e <= g), "{q:?} {t:?} {need}: {g}");
+                        assert!(score.is_none_or(|x| x <= g), "{q:?} {t:?} {need}: {g}");
+                        stopped += usize::from(got != exact);
+                    }
+                    (_, None) => assert_eq!(score, None, "{q:?} {t:?} {need}"),
+                }
+            }
+        }
+    }
+    // Worth something only if walks stop early.
+    assert!(stopped * 20 > tried, "{stopped} of {tried} stopped early");
 }

@@ -15,6 +15,8 @@ mod bound_tests;
 mod ceiling;
 #[cfg(test)]
 mod ceiling_tests;
+#[cfg(test)]
+mod rank_tests;
 mod reach;
 #[cfg(test)]
 mod reach_tests;
@@ -246,6 +248,13 @@ pub struct SearchCache {
     /// are the same).
     #[doc(hidden)]
     pub before_ceiling: bool,
+    /// The scan as it was before ties were skipped and a query typed on started from a
+    /// seed ([`Opts::ties`], [`Opts::seed`]): the benchmark's "before" (the results are
+    /// the same).
+    #[doc(hidden)]
+    pub before_ties: bool,
+    /// Give up a scan as soon as this is above 0 (the worker: a newer request waits).
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
     /// Threads and chunk sizes of the scan (the tests make chunks small).
     tuning: Opts,
 }
@@ -295,7 +304,8 @@ impl SearchCache {
         next.is_some()
     }
 
-    /// The best `limit` matches of the request.
+    /// The best `limit` matches of the request (when a scan is given up for a newer
+    /// request, the best of what it tried: see [`SearchWorker`]).
     pub fn run(&mut self, req: &SearchRequest, limit: usize) -> Vec<usize> {
         let same_index = self
             .index
@@ -325,7 +335,11 @@ impl SearchCache {
                 prefilter: !self.no_prefilter,
                 reach: self.before_ceiling || self.tuning.reach,
                 ceiling: !self.before_ceiling && self.tuning.ceiling,
+                ties: !self.before_ties && self.tuning.ties,
+                walk_stops: self.tuning.walk_stops,
+                seed: !self.before_ties && self.tuning.seed,
                 early_stop: in_item_order(within),
+                cancel: self.cancel.clone(),
                 ..self.tuning.clone()
             };
             let found = scan(&req.meta, q, cands, limit, &opts);
@@ -404,35 +418,56 @@ impl LastSearch {
 const GO_ON_ITEMS: usize = 4096;
 
 /// Runs fuzzy searches off the UI thread. Requests that pile up while one runs are
-/// dropped but for the newest, so typing fast never queues work. Between requests it
-/// goes on with the last search where it stopped early ([`SearchCache::go_on`]).
+/// dropped but for the newest, so typing fast never queues work, and a scan running when
+/// a newer request comes is given up where it is (the newer one narrows from what it
+/// tried); its results are not sent. Between requests it goes on with the last search
+/// where it stopped early ([`SearchCache::go_on`]).
 pub struct SearchWorker {
     tx: std::sync::mpsc::Sender<SearchRequest>,
+    /// Requests sent and not yet taken by the worker.
+    waiting: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl SearchWorker {
     pub fn spawn(send: Box<dyn Fn(u64, Vec<usize>) + Send>) -> SearchWorker {
+        use std::sync::atomic::Ordering;
         let (tx, rx) = std::sync::mpsc::channel::<SearchRequest>();
+        let waiting = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let pending = waiting.clone();
         std::thread::Builder::new()
             .name("verdict-search".into())
             .spawn(move || {
-                let mut cache = SearchCache::default();
-                let mut waiting = rx.recv().ok();
-                while let Some(mut req) = waiting.take() {
+                let mut cache = SearchCache {
+                    cancel: Some(pending.clone()),
+                    ..SearchCache::default()
+                };
+                // Each request taken from the channel is no longer waiting.
+                let took = |r: SearchRequest| {
+                    pending.fetch_sub(1, Ordering::Relaxed);
+                    r
+                };
+                let mut next = rx.recv().ok().map(took);
+                while let Some(mut req) = next.take() {
                     while let Ok(newer) = rx.try_recv() {
-                        req = newer;
+                        req = took(newer);
                     }
                     let results = cache.run(&req, SEARCH_SHOWN);
+                    if pending.load(Ordering::Relaxed) > 0 {
+                        // A newer request came while it ran: its scan may have been given
+                        // up, and the newer one is answered instead.
+                        next = rx.recv().ok().map(took);
+                        continue;
+                    }
                     send(req.seq, results);
                     // Until the next request: go on with this search where it stopped,
                     // a few milliseconds at a time, so that the next letter has less to do.
-                    waiting = loop {
+                    next = loop {
                         match rx.try_recv() {
-                            Ok(next) => break Some(next),
+                            Ok(r) => break Some(took(r)),
                             Err(std::sync::mpsc::TryRecvError::Disconnected) => break None,
                             Err(std::sync::mpsc::TryRecvError::Empty) => {
                                 if !cache.go_on(GO_ON_ITEMS) {
-                                    break rx.recv().ok();
+                                    break rx.recv().ok().map(took);
                                 }
                             }
                         }
@@ -440,10 +475,13 @@ impl SearchWorker {
                 }
             })
             .expect("spawn the search worker");
-        SearchWorker { tx }
+        SearchWorker { tx, waiting }
     }
 
     pub fn request(&self, req: SearchRequest) {
+        // Counted before it is sent: the worker sees it waiting once it can take it.
+        self.waiting
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let _ = self.tx.send(req);
     }
 }

@@ -18,12 +18,28 @@
 //! reach the worst of them: by its [`Ceiling`] (nucleo's score or above, at a fraction
 //! of its cost), which it keeps as the text's bound for the next letter (or, when asked,
 //! by the reach check, [`Reach`]).
+//!
+//! "Cannot enter" counts the item too ([`Opts::ties`]): the best `limit` of the candidates
+//! tried so far rank at or above the full scan's `limit`-th (a set's `limit`-th best is
+//! never above a larger set's), so a candidate whose bound ranks below the worst of
+//! them — a lower score, or the same score and a later item — cannot enter. Many texts tie
+//! at the worst score (`real` matches every `cvqa-real-…` id alike): they are skipped on
+//! their ceiling where nucleo scored each of them before.
+//!
+//! A query typed on from the last one starts with that worst not at nothing but at the
+//! `limit`-th best of a few hundred candidates picked by their bound ([`Opts::seed`]):
+//! real matches among the candidates, so the same argument holds, and the scan skips from
+//! its first chunk on what it would only skip once it had found its best otherwise.
+//!
+//! A scan ends, leaving its candidates from there on not tried, as soon as `cancel` says
+//! a newer request waits (the worker's): what it kept is what a scan that stopped there
+//! keeps, so the next query still narrows from it.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::ops::Range;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use nucleo_matcher::pattern::Pattern;
 use nucleo_matcher::{Config, Matcher, Utf32Str};
@@ -102,8 +118,23 @@ pub(super) struct Opts {
     /// Skip, once `limit` matches are found, the texts whose [`Ceiling`] is below the
     /// worst of them.
     pub ceiling: bool,
+    /// Stop a text's ceiling walk once it cannot reach the worst of the best `limit`
+    /// ([`Ceiling::of_at_least`]). Off unless asked for: it spares the keystroke where
+    /// it happens (at 1M "real": 728 → 463 ms of CPU) but leaves a looser bound for the
+    /// next letters, which then walk those texts again ("real-0004"'s median 165 → 293
+    /// ms; docs/performance.md).
+    pub walk_stops: bool,
+    /// Skip, once `limit` matches are found, a candidate whose bound ties with the worst
+    /// of them when its item comes after that one's (it would lose on its item).
+    pub ties: bool,
+    /// Start a query typed on from the last one with the worst of the best `limit` among
+    /// the candidates with the highest bounds, scored first.
+    pub seed: bool,
     /// Stop once the best `limit` are known (only when candidates are in item order).
     pub early_stop: bool,
+    /// Give up (the candidates from there on not tried) when this is above 0: a newer
+    /// request waits.
+    pub cancel: Option<Arc<AtomicUsize>>,
     /// Threads, the caller's included; 0: two when there are 20,000 candidates or more.
     pub threads: usize,
     /// The first two chunks' size; each next two are twice the size, up to `max_chunk`
@@ -118,7 +149,11 @@ impl Default for Opts {
             prefilter: true,
             reach: false,
             ceiling: true,
+            walk_stops: false,
+            ties: true,
+            seed: true,
             early_stop: true,
+            cancel: None,
             threads: 0,
             first_chunk: 1024,
             max_chunk: 32768,
@@ -146,6 +181,17 @@ impl Scan {
     }
 }
 
+/// Where a match ranks: higher is better (score high to low, then item low to high). An
+/// item past `u32::MAX` ranks as the last of its score (see [`Scan`]'s use: only with
+/// `ties` off then).
+pub(super) fn rank_key(score: u32, i: usize) -> u64 {
+    let item = u32::try_from(i).unwrap_or(u32::MAX);
+    (u64::from(score) << 32) | u64::from(u32::MAX - item)
+}
+
+/// How many candidates with the highest bounds a seed scores, per result wanted.
+const SEED_PER_RESULT: usize = 2;
+
 /// Is item `i`'s id the query (ASCII case aside)? Its score has [`ID_BONUS`].
 fn is_id(index: &Index, i: usize, q: &str) -> bool {
     let id = index.id(i);
@@ -165,6 +211,25 @@ struct Query<'a> {
 }
 
 impl Query<'_> {
+    fn new<'a>(q: &'a str, cands: &Candidates, limit: usize, opts: &Opts) -> Query<'a> {
+        let pattern = pattern(q);
+        let some = !q.is_empty() && limit > 0;
+        Query {
+            q,
+            needles: if opts.prefilter && !q.is_empty() {
+                prefilter_needles(q)
+            } else {
+                None
+            },
+            growth: cands.growth.filter(|_| !q.is_empty()),
+            reach: (opts.reach && some).then(|| Reach::new(&pattern)).flatten(),
+            ceiling: (opts.ceiling && some)
+                .then(|| Ceiling::new(&pattern))
+                .flatten(),
+            pattern,
+        }
+    }
+
     /// Does [`Growth`] hold for item `i`: an ASCII text short enough, and an id that is
     /// not the query (whose bonus it does not count)?
     fn grows_at_most(&self, index: &Index, i: usize) -> bool {
@@ -236,12 +301,66 @@ fn chunk_ends(total: usize, first: usize, max: usize) -> Vec<usize> {
 }
 
 /// Which chunks are done, and how many matches at the bound the done ones from the
-/// first on (with no chunk missing between) hold; the best `limit` scores found.
+/// first on (with no chunk missing between) hold; the best `limit` matches found (their
+/// [`rank_key`]s).
 struct Progress {
     at_bound: Vec<Option<usize>>,
     prefix: usize,
     prefix_at_bound: usize,
-    best: BinaryHeap<Reverse<u32>>,
+    best: BinaryHeap<Reverse<u64>>,
+}
+
+/// The rank ([`rank_key`]) of the `limit`-th best match among the head candidates with
+/// the highest bounds (`SEED_PER_RESULT × limit` of them, scored), or 0 when fewer match.
+/// Every one of them is a candidate of this scan, so the `limit`-th best of all candidates
+/// ranks at least as high.
+fn seed(index: &Index, query: &Query<'_>, cands: &Candidates<'_>, limit: usize) -> u64 {
+    let pick = limit.saturating_mul(SEED_PER_RESULT);
+    if limit == 0 || cands.head.len() <= pick {
+        return 0;
+    }
+    // The `pick` highest bounds (ties: the earlier item), in a heap whose top is the
+    // lowest of them.
+    let mut top: BinaryHeap<Reverse<(u32, Reverse<usize>)>> = BinaryHeap::with_capacity(pick + 1);
+    for &(b, i) in cands.head {
+        if top.len() < pick {
+            top.push(Reverse((b, Reverse(i))));
+        } else if top.peek().is_some_and(|w| w.0.0 < b) {
+            top.pop();
+            top.push(Reverse((b, Reverse(i))));
+        }
+    }
+    let mut matcher = Matcher::new(Config::DEFAULT);
+    let mut buf = Vec::new();
+    let mut keys: Vec<u64> = top
+        .into_iter()
+        .filter_map(|Reverse((_, Reverse(i)))| {
+            let s = query.score(index, i, &mut matcher, &mut buf)?;
+            Some(rank_key(s, i))
+        })
+        .collect();
+    if keys.len() < limit {
+        return 0;
+    }
+    keys.select_nth_unstable_by(limit - 1, |a, b| b.cmp(a));
+    keys[limit - 1]
+}
+
+/// [`seed`] as [`scan`] works it out for `query` (trimmed).
+#[cfg(test)]
+pub(super) fn seed_for_tests(
+    index: &Index,
+    query: &str,
+    cands: &Candidates,
+    limit: usize,
+    opts: &Opts,
+) -> u64 {
+    seed(
+        index,
+        &Query::new(query.trim(), cands, limit, opts),
+        cands,
+        limit,
+    )
 }
 
 /// Score `cands` against `query` (trimmed); see the module's comment for when it stops.
@@ -253,27 +372,7 @@ pub(super) fn scan(
     opts: &Opts,
 ) -> Scan {
     let q = query.trim();
-    let query = Query {
-        q,
-        pattern: pattern(q),
-        needles: if opts.prefilter && !q.is_empty() {
-            prefilter_needles(q)
-        } else {
-            None
-        },
-        growth: cands.growth.filter(|_| !q.is_empty()),
-        reach: None,
-        ceiling: None,
-    };
-    let query = Query {
-        reach: (opts.reach && !q.is_empty() && limit > 0)
-            .then(|| Reach::new(&query.pattern))
-            .flatten(),
-        ceiling: (opts.ceiling && !q.is_empty() && limit > 0)
-            .then(|| Ceiling::new(&query.pattern))
-            .flatten(),
-        ..query
-    };
+    let query = Query::new(q, &cands, limit, opts);
     let bound = match q.is_empty() {
         _ if !opts.early_stop => None,
         // Every candidate matches with 0.
@@ -289,9 +388,21 @@ pub(super) fn scan(
     };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    // The `limit`-th best score found so far (0: fewer found): a candidate whose bound
-    // is below it is skipped.
-    let worst_best = AtomicU32::new(0);
+    let cancelled = || {
+        opts.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed) > 0)
+    };
+    let skips = query.growth.is_some() || query.reach.is_some() || query.ceiling.is_some();
+    // Ties are told apart by the item only when every item has its own rank.
+    let ties = opts.ties && index.len() <= u32::MAX as usize;
+    // The rank of the `limit`-th best match found so far ([`rank_key`]; 0: fewer found,
+    // and no seed): a candidate whose bound ranks below it is skipped.
+    let worst_best = AtomicU64::new(if opts.seed && skips && query.growth.is_some() {
+        seed(index, &query, &cands, limit)
+    } else {
+        0
+    });
     let progress = Mutex::new(Progress {
         at_bound: vec![None; ends.len()],
         prefix: 0,
@@ -304,14 +415,30 @@ pub(super) fn scan(
         let mut scratch = Scratch::default();
         let mut done = Vec::new();
         while !stop.load(Ordering::Relaxed) {
+            if cancelled() {
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
             let c = next.fetch_add(1, Ordering::Relaxed);
             let Some(&end) = ends.get(c) else { break };
             let start = if c == 0 { 0 } else { ends[c - 1] };
             let mut found = Vec::new();
             let worst = worst_best.load(Ordering::Relaxed);
+            // The worst's score, and whether a candidate whose bound is `ub` ranks below
+            // the worst (it cannot enter). Not at: the worst may be this candidate's own
+            // rank (a seed's, not yet found).
+            let worst_score = (worst >> 32) as u32;
+            let beaten = |ub: u32, i: usize| {
+                worst > 0
+                    && if ties {
+                        rank_key(ub, i) < worst
+                    } else {
+                        ub < worst_score
+                    }
+            };
             cands.each(start..end, |ub, i| {
                 if let Some(ub) = ub
-                    && ub < worst
+                    && beaten(ub, i)
                     && query.grows_at_most(index, i)
                 {
                     found.push((ub, i, false));
@@ -323,16 +450,18 @@ pub(super) fn scan(
                 if worst > 0 && !is_id(index, i, query.q) {
                     let text = index.search_text(i);
                     if let Some(r) = &query.reach
-                        && !r.may_reach(text, worst)
+                        && !r.may_reach(text, worst_score)
                     {
-                        found.push((worst - 1, i, false));
+                        found.push((worst_score.saturating_sub(1), i, false));
                         return;
                     }
                     if let Some(c) = &query.ceiling {
-                        match c.of(text, &mut scratch) {
+                        // (Its walk stops once it cannot reach the worst's score.)
+                        let need = if opts.walk_stops { worst_score } else { 0 };
+                        match c.of_at_least(text, &mut scratch, need) {
                             // nucleo does not match it.
                             None => return,
-                            Some(most) if most < worst => {
+                            Some(most) if beaten(most, i) => {
                                 found.push((most, i, false));
                                 return;
                             }
@@ -344,7 +473,6 @@ pub(super) fn scan(
                     found.push((s, i, true));
                 }
             });
-            let skips = query.growth.is_some() || query.reach.is_some() || query.ceiling.is_some();
             if bound.is_some() || skips {
                 let mut p = progress.lock().expect("search progress");
                 if let Some(b) = bound {
@@ -358,21 +486,23 @@ pub(super) fn scan(
                     }
                 }
                 if skips && limit > 0 {
-                    for &(s, _, exact) in &found {
+                    for &(s, i, exact) in &found {
                         if !exact {
                             continue;
                         }
+                        let k = rank_key(s, i);
                         if p.best.len() < limit {
-                            p.best.push(Reverse(s));
-                        } else if p.best.peek().is_some_and(|w| w.0 < s) {
+                            p.best.push(Reverse(k));
+                        } else if p.best.peek().is_some_and(|w| w.0 < k) {
                             p.best.pop();
-                            p.best.push(Reverse(s));
+                            p.best.push(Reverse(k));
                         }
                     }
                     if p.best.len() == limit
                         && let Some(w) = p.best.peek()
                     {
-                        worst_best.store(w.0, Ordering::Relaxed);
+                        // Never below the seed: both are ranks the final worst reaches.
+                        worst_best.fetch_max(w.0, Ordering::Relaxed);
                     }
                 }
             }
@@ -399,7 +529,8 @@ pub(super) fn scan(
     let tried = chunks.len().checked_sub(1).map_or(0, |last| ends[last]);
     let kept = chunks.into_iter().flat_map(|c| c.1).collect();
     let mut id_hits = Vec::new();
-    if tried < total && !q.is_empty() {
+    // (A scan given up leaves its id hits to the next: they are among its candidates.)
+    if tried < total && !q.is_empty() && !cancelled() {
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut buf = Vec::new();
         cands.each(tried..total, |_, i| {

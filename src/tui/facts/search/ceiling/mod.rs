@@ -44,12 +44,17 @@ mod positions;
 use nucleo_matcher::Utf32Str;
 use nucleo_matcher::pattern::{AtomKind, Pattern};
 
-use classes::{BONUS, BONUS_BOUNDARY, CLASS, Class, as_nucleo_sees};
+use classes::{BONUS, BONUS_BOUNDARY, BONUS_MAX, CLASS, Class, as_nucleo_sees};
 use positions::{each_bit, positions};
 
 const SCORE_MATCH: u32 = 16;
 const PENALTY_GAP_START: u32 = 3;
 const BONUS_CONSECUTIVE: u8 = 4;
+/// The most a character after the first adds to a word's score: a match and the
+/// highest bonus.
+const PER_CHAR: u32 = SCORE_MATCH + BONUS_MAX as u32;
+/// The first character's bonus counts twice.
+const FIRST_CHAR_EXTRA: u32 = BONUS_MAX as u32;
 /// Words longer than this get no ceiling (the scan scores them with nucleo).
 const MAX_WORD: usize = 64;
 
@@ -61,6 +66,8 @@ struct Word {
     /// Which of them each of its characters is.
     which: Vec<usize>,
     ignore_case: bool,
+    /// The most the words after it can score (`26 n + 10` each).
+    rest: u32,
 }
 
 /// The ceiling for one query.
@@ -120,13 +127,28 @@ impl Ceiling {
                 distinct,
                 which,
                 ignore_case,
+                rest: 0,
             });
+        }
+        let mut rest = 0;
+        for w in words.iter_mut().rev() {
+            w.rest = rest;
+            rest += PER_CHAR * w.which.len() as u32 + FIRST_CHAR_EXTRA;
         }
         (!words.is_empty()).then_some(Ceiling { words })
     }
 
     /// A score nucleo's for `text` is never above; None when nucleo does not match it.
+    #[cfg(test)]
     pub(super) fn of(&self, text: &str, s: &mut Scratch) -> Option<u32> {
+        self.of_at_least(text, s, 0)
+    }
+
+    /// The ceiling of `text` (the module's) when it is `need` or more; otherwise a
+    /// score below `need` that nucleo's is never above (the walk stops once its best cell
+    /// plus the most each row left can add is below `need`), or None when nucleo does
+    /// not match. The scan's walk stops only when asked (`Opts::walk_stops`).
+    pub(super) fn of_at_least(&self, text: &str, s: &mut Scratch, need: u32) -> Option<u32> {
         let mut bytes = std::mem::take(&mut s.bytes);
         let ascii = text.is_ascii();
         let h: &[u8] = if ascii {
@@ -138,8 +160,14 @@ impl Ceiling {
         let mut sum = 0u32;
         let mut out = Some(0);
         for w in &self.words {
-            match word_ceiling(h, w, ascii, s) {
-                Some(c) => sum += c,
+            let need_here = need.saturating_sub(sum + w.rest);
+            match word_ceiling(h, w, ascii, s, need_here) {
+                Some((c, false)) => sum += c,
+                // Stopped early: the words after it at their most.
+                Some((c, true)) => {
+                    sum += c + w.rest;
+                    break;
+                }
                 None => {
                     out = None;
                     break;
@@ -151,8 +179,16 @@ impl Ceiling {
     }
 }
 
-/// The ceiling of one word: see the module's comment.
-fn word_ceiling(h: &[u8], w: &Word, ascii: bool, s: &mut Scratch) -> Option<u32> {
+/// The ceiling of one word: see the module's comment; with true when the walk stopped
+/// early, its best cell plus the most the rows left can add (each row's best cell is at
+/// most its previous row's best plus [`PER_CHAR`]) being below `need`.
+fn word_ceiling(
+    h: &[u8],
+    w: &Word,
+    ascii: bool,
+    s: &mut Scratch,
+    need: u32,
+) -> Option<(u32, bool)> {
     let n = w.which.len();
     let len = h.len();
     if n > len {
@@ -190,6 +226,17 @@ fn word_ceiling(h: &[u8], w: &Word, ascii: bool, s: &mut Scratch) -> Option<u32>
         });
     });
     for k in 1..n {
+        // The most the rows from `k` on can reach.
+        let most = (need > 0)
+            .then(|| row.iter().map(|c| c.score).max())
+            .flatten()
+            .map(|m| m + PER_CHAR * (n - k) as u32);
+        if let Some(most) = most
+            && most < need
+        {
+            s.rows = [row, next];
+            return Some((most, true));
+        }
         next.clear();
         let Some(first) = row.first() else { break };
         // The previous row's best `score + position` among its cells up to `j - 2` (a
@@ -234,5 +281,5 @@ fn word_ceiling(h: &[u8], w: &Word, ascii: bool, s: &mut Scratch) -> Option<u32>
     // The best cell of the last row.
     let top = row.iter().map(|c| c.score).max();
     s.rows = [row, next];
-    top
+    top.map(|t| (t, false))
 }
