@@ -92,6 +92,21 @@ fn the_first_screen_is_up_while_the_file_is_still_read_and_says_so() {
     // The scan ends: the count is known and every item can be reached.
     std::fs::write(&gate, "").unwrap();
     p.wait_for("1/40");
+    // and nothing on screen still says it is being read (the notice of a key pressed
+    // meanwhile is gone with it, once the screen knows: a tick at most)
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while p.with_screen(|s| s.contents().contains("still reading"))
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    p.with_screen(|s| {
+        assert!(
+            !s.contents().contains("still reading") && !s.contents().contains("no item 30 yet"),
+            "{}",
+            s.contents()
+        )
+    });
     p.send("G");
     p.wait_for("item-40");
     p.send(":30\r");

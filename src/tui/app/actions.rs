@@ -32,7 +32,7 @@ impl State {
             }
             Action::Last if self.visible.is_none() && self.still_reading() => {
                 // The last item is not known until the whole file is read.
-                self.set_status(self.reading_notice(), Level::Info);
+                self.set_reading_status(self.reading_notice());
             }
             Action::Last => {
                 if let Some(t) = self.last_visible() {

@@ -296,6 +296,10 @@ pub struct State {
     pub image_area: Option<(u16, u16)>,
 
     pub status: Option<(String, Level)>,
+    /// A status that is true only while the file is being read (a key that could not go
+    /// past the items found so far): taken down once the whole file is read, if it is
+    /// still the status then (`State::set_reading_status`).
+    pub(crate) reading_status: Option<String>,
     pub saved: SaveState,
     /// The summary page's figures and the newest request for them.
     pub summary: SummaryFigures,
@@ -380,6 +384,7 @@ impl State {
             image: ImageSlot::None,
             image_area: None,
             status: None,
+            reading_status: None,
             saved: SaveState::Saved,
             summary: SummaryFigures::default(),
             timing: Timing::new(clock.instant),

@@ -29,7 +29,7 @@ impl State {
                 if t >= self.len() as i64 && self.still_reading() {
                     // Never an item that is not the next one: the reviewer steps on
                     // once the scan has found it.
-                    self.set_status(self.reading_notice(), Level::Info);
+                    self.set_reading_status(self.reading_notice());
                     return;
                 }
                 if t < 0 || t >= self.len() as i64 {
@@ -108,7 +108,7 @@ impl State {
             return;
         }
         if self.still_reading() && self.visible.is_none() {
-            self.set_status(self.reading_notice(), Level::Info);
+            self.set_reading_status(self.reading_notice());
             return;
         }
         self.set_status(
@@ -156,10 +156,7 @@ impl State {
                 return;
             }
             if self.still_reading() {
-                self.set_status(
-                    format!("no item {n} yet: {}", self.reading_notice()),
-                    Level::Info,
-                );
+                self.set_reading_status(format!("no item {n} yet: {}", self.reading_notice()));
                 return;
             }
         }

@@ -81,10 +81,27 @@ impl State {
             };
             self.status = Some(msg);
         }
+        self.take_down_reading_status();
         if !tick {
             self.clamp_scroll();
         }
         fx
+    }
+
+    /// A status said while the file was being read, and true only then: shown until the
+    /// whole file is read (the tick redraws within a second of it), never after.
+    pub(crate) fn set_reading_status(&mut self, s: String) {
+        self.set_status(s.clone(), Level::Info);
+        self.reading_status = Some(s);
+    }
+
+    fn take_down_reading_status(&mut self) {
+        if self.reading_status.is_some() && !self.still_reading() {
+            if self.status.as_ref().map(|(s, _)| s) == self.reading_status.as_ref() {
+                self.status = None;
+            }
+            self.reading_status = None;
+        }
     }
 
     /// Pasted text goes into the text field being edited.
