@@ -157,35 +157,27 @@ impl Store {
                 message,
             })?,
         };
-        Ok(Store {
-            naming: Arc::default(),
+        Ok(Store::of(
             path,
             format,
-            buf: Arc::new(buf),
-            offsets: Arc::new(offsets::Offsets::whole(offsets::Table::from_vecs(
+            Arc::new(buf),
+            Arc::new(offsets::Offsets::whole(offsets::Table::from_vecs(
                 spans, lines,
             ))),
-            edits: BTreeMap::new(),
-            dirty: BTreeSet::new(),
-            saved_edits: BTreeSet::new(),
-            stamp: None,
-            origin: None,
-            image_dir: None,
-            container: None,
-        })
+        ))
     }
 
-    /// A JSONL store whose lines a scan finds in the background.
-    fn scanning(path: PathBuf, buf: map::Bytes, gate: Option<scan::Gate>) -> Store {
-        let buf = Arc::new(buf);
-        let offsets = Arc::new(offsets::Offsets::default());
-        scan::spawn(Arc::clone(&buf), Arc::clone(&offsets), gate);
-        // Its first items (or its end): what the first screen shows.
-        offsets.get(0);
+    /// A store of `buf`'s items at `offsets`, with no edit, stamp or origin yet.
+    fn of(
+        path: PathBuf,
+        format: Format,
+        buf: Arc<map::Bytes>,
+        offsets: Arc<offsets::Offsets>,
+    ) -> Store {
         Store {
             naming: Arc::default(),
             path,
-            format: Format::Jsonl,
+            format,
             buf,
             offsets,
             edits: BTreeMap::new(),
@@ -196,6 +188,16 @@ impl Store {
             image_dir: None,
             container: None,
         }
+    }
+
+    /// A JSONL store whose lines a scan finds in the background.
+    fn scanning(path: PathBuf, buf: map::Bytes, gate: Option<scan::Gate>) -> Store {
+        let buf = Arc::new(buf);
+        let offsets = Arc::new(offsets::Offsets::default());
+        scan::spawn(Arc::clone(&buf), Arc::clone(&offsets), gate);
+        // Its first items (or its end): what the first screen shows.
+        offsets.get(0);
+        Store::of(path, Format::Jsonl, buf, offsets)
     }
 
     /// Take names and images from `source` (see [`origin`]): its folder holds the images

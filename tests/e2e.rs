@@ -909,32 +909,28 @@ fn the_index_is_kept_for_the_next_open_and_never_used_stale() {
             .filter_map(|e| e.metadata().ok()?.modified().ok())
             .max()
     };
-    let open_and_quit_keeping = |want: &str| {
-        let before = kept_at();
+    // Open, see `want`, and quit once `done` holds (or 30 s): a session that is to leave
+    // an index waits until it is kept; one that is to read the kept index waits for the
+    // read (it is read in the background: under load the screen is up before it, and a
+    // `q` then ends the session before it reads), so the assertions count every read.
+    let open_and_quit_once = |want: &str, done: &dyn Fn() -> bool| {
         let mut p = sb.open("cvqa.jsonl", &[], 200);
         let screen = p.wait_for("anyone");
         assert!(screen.contains(want), "{screen}");
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-        while kept_at() <= before && std::time::Instant::now() < deadline {
+        while !done() && std::time::Instant::now() < deadline {
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
         p.send("q");
         assert!(p.wait_exit().success());
     };
-    // An open that is to read the kept index waits for the read before `q` (it is read
-    // in the background: under load the screen is up before it, and a `q` then ends the
-    // session before it reads): the assertions after it then count every read there was.
+    let open_and_quit_keeping = |want: &str| {
+        let before = kept_at();
+        open_and_quit_once(want, &|| kept_at() > before);
+    };
     let open_and_quit = |want: &str| {
         let before = reads();
-        let mut p = sb.open("cvqa.jsonl", &[], 200);
-        let screen = p.wait_for("anyone");
-        assert!(screen.contains(want), "{screen}");
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-        while reads() <= before && std::time::Instant::now() < deadline {
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        p.send("q");
-        assert!(p.wait_exit().success());
+        open_and_quit_once(want, &|| reads() > before);
     };
     open_and_quit_keeping("/3 ·");
     let kept: Vec<_> = std::fs::read_dir(sb.path("data/index"))
