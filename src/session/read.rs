@@ -18,9 +18,10 @@ pub fn open_with_journal(path: &Path) -> anyhow::Result<(Store, Vec<PathBuf>, Re
     open_with_journal_as(path, Scan::Whole)
 }
 
-/// [`open_with_journal`], the file's items found as `scan` says. A journal holding
-/// records waits for the whole scan (finding a record's item may read every id), so a
-/// verdict of an earlier session is on its item before the store is handed out.
+/// [`open_with_journal`], the file's items found as `scan` says. A journal's replay waits
+/// for the scan to reach each record's item (`Store::has`; for every id when the item is
+/// no longer at its place: `Locator::locate`), so a verdict of an earlier session is on
+/// its item before the store is handed out.
 pub fn open_with_journal_as(
     path: &Path,
     scan: Scan,
