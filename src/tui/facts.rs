@@ -31,12 +31,45 @@ impl PartialEq for Arena {
     }
 }
 
-/// The texts of items `first..first + ends.len()`.
+/// The texts of items `first..first + count()`.
 #[derive(Debug, Clone, Default)]
 struct Run {
     first: usize,
     text: String,
     ends: Vec<usize>,
+}
+
+impl Run {
+    /// How many texts the run holds.
+    fn count(&self) -> usize {
+        self.ends.len()
+    }
+    /// Where the run's `j`-th text ends in [`Run::bytes`].
+    fn end(&self, j: usize) -> usize {
+        self.ends[j]
+    }
+    /// The run's texts, one after the other.
+    fn bytes(&self) -> &[u8] {
+        self.text.as_bytes()
+    }
+    /// The run's `j`-th text.
+    fn get(&self, j: usize) -> &str {
+        let lo = if j == 0 { 0 } else { self.end(j - 1) };
+        &self.text[lo..self.end(j)]
+    }
+    /// How many of the run's texts end at or before byte `p`.
+    fn ends_upto(&self, p: usize) -> usize {
+        let (mut lo, mut hi) = (0, self.count());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.end(mid) <= p {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
 }
 
 impl Arena {
@@ -52,17 +85,15 @@ impl Arena {
         // The last run starting at or before `i` (a handful of runs).
         let k = self.runs.partition_point(|r| r.first <= i) - 1;
         let r = &self.runs[k];
-        let j = i - r.first;
-        let lo = if j == 0 { 0 } else { r.ends[j - 1] };
-        &r.text[lo..r.ends[j]]
+        r.get(i - r.first)
     }
     fn len(&self) -> usize {
-        self.runs.last().map_or(0, |r| r.first + r.ends.len())
+        self.runs.last().map_or(0, |r| r.first + r.count())
     }
     /// `o`'s texts after this one's.
     fn append(&mut self, o: Arena) {
         let base = self.len();
-        for mut r in o.runs.into_iter().filter(|r| !r.ends.is_empty()) {
+        for mut r in o.runs.into_iter().filter(|r| r.count() > 0) {
             r.first += base;
             self.runs.push(r);
         }
@@ -218,14 +249,14 @@ impl Index {
         }
         let finder = memchr::memmem::Finder::new(want);
         for r in &self.ids.runs {
-            let text = r.text.as_bytes();
+            let text = r.bytes();
             let mut from = 0;
             let mut hits = 0;
             while let Some(q) = finder.find(&text[from..]) {
                 let p = from + q;
-                let k = r.ends.partition_point(|&e| e <= p);
-                let start = if k == 0 { 0 } else { r.ends[k - 1] };
-                if start == p && r.ends.get(k) == Some(&(p + want.len())) {
+                let k = r.ends_upto(p);
+                let start = if k == 0 { 0 } else { r.end(k - 1) };
+                if start == p && k < r.count() && r.end(k) == p + want.len() {
                     return Some(r.first + k);
                 }
                 from = p + 1;
