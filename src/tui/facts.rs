@@ -35,27 +35,72 @@ impl PartialEq for Arena {
 #[derive(Debug, Clone, Default)]
 struct Run {
     first: usize,
-    text: String,
-    ends: Vec<usize>,
+    texts: Texts,
+}
+
+/// Where a run's texts are.
+#[derive(Debug, Clone)]
+enum Texts {
+    /// Built here: the texts one after the other, and where each ends.
+    Owned { text: String, ends: Vec<usize> },
+    /// In a kept index, used in place ([`cache`]): the texts at `text` in `map`, and
+    /// where each of the `count` ends as u64s (little-endian) from `ends` on. Checked
+    /// when the cache was read; read through checks again (a file changed under its
+    /// mapping shows through it).
+    Kept {
+        map: std::sync::Arc<crate::store::FileBytes>,
+        text: std::ops::Range<usize>,
+        ends: usize,
+        count: usize,
+    },
+}
+
+impl Default for Texts {
+    fn default() -> Texts {
+        Texts::Owned {
+            text: String::new(),
+            ends: Vec::new(),
+        }
+    }
 }
 
 impl Run {
     /// How many texts the run holds.
     fn count(&self) -> usize {
-        self.ends.len()
+        match &self.texts {
+            Texts::Owned { ends, .. } => ends.len(),
+            Texts::Kept { count, .. } => *count,
+        }
     }
     /// Where the run's `j`-th text ends in [`Run::bytes`].
     fn end(&self, j: usize) -> usize {
-        self.ends[j]
+        match &self.texts {
+            Texts::Owned { ends, .. } => ends[j],
+            Texts::Kept { map, ends, .. } => map
+                .get(ends + 8 * j..ends + 8 * j + 8)
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, |b| u64::from_le_bytes(b) as usize),
+        }
     }
     /// The run's texts, one after the other.
     fn bytes(&self) -> &[u8] {
-        self.text.as_bytes()
+        match &self.texts {
+            Texts::Owned { text, .. } => text.as_bytes(),
+            Texts::Kept { map, text, .. } => map.get(text.clone()).unwrap_or_default(),
+        }
     }
     /// The run's `j`-th text.
     fn get(&self, j: usize) -> &str {
         let lo = if j == 0 { 0 } else { self.end(j - 1) };
-        &self.text[lo..self.end(j)]
+        let hi = self.end(j);
+        match &self.texts {
+            Texts::Owned { text, .. } => &text[lo..hi],
+            Texts::Kept { .. } => self
+                .bytes()
+                .get(lo..hi)
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or_default(),
+        }
     }
     /// How many of the run's texts end at or before byte `p`.
     fn ends_upto(&self, p: usize) -> usize {
@@ -74,12 +119,27 @@ impl Run {
 
 impl Arena {
     fn push(&mut self, s: &str) {
-        if self.runs.is_empty() {
-            self.runs.push(Run::default());
+        if !matches!(
+            self.runs.last(),
+            Some(Run {
+                texts: Texts::Owned { .. },
+                ..
+            })
+        ) {
+            let first = self.len();
+            self.runs.push(Run {
+                first,
+                texts: Texts::default(),
+            });
         }
-        let r = self.runs.last_mut().expect("a run");
-        r.text.push_str(s);
-        r.ends.push(r.text.len());
+        if let Some(Run {
+            texts: Texts::Owned { text, ends },
+            ..
+        }) = self.runs.last_mut()
+        {
+            text.push_str(s);
+            ends.push(text.len());
+        }
     }
     fn get(&self, i: usize) -> &str {
         // The last run starting at or before `i` (a handful of runs).
