@@ -140,11 +140,34 @@ impl Written {
     }
 }
 
+/// A temporary cache this old is one a session did not finish (it quit, or was killed,
+/// while writing it: ~2 GB at 10M items), never one being written.
+const ABANDONED: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Remove the temporary caches in `dir` that were abandoned ([`ABANDONED`]).
+fn remove_abandoned(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let old = e
+            .metadata()
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > ABANDONED);
+        if old && e.file_name().to_string_lossy().starts_with(".index.") {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
 /// Write the cache of `index` (of `store`'s items, the file whose stamp is `stamp`) to a
 /// temporary file beside `path`.
 pub fn write(path: &Path, index: &Index, store: &Store, stamp: &str) -> io::Result<Written> {
     let dir = path.parent().unwrap_or(Path::new("."));
     crate::tui::config::create_private_dir(dir)?;
+    remove_abandoned(dir);
     // tempfile creates it 0600.
     let tmp = tempfile::Builder::new()
         .prefix(".index.")
@@ -340,6 +363,35 @@ mod tests {
         // and the written cache, before it is in its place
         let w = write(&p, &ix, &s, &stamp).unwrap();
         assert_eq!(w.index(&stamp), Some(ix));
+    }
+
+    #[test]
+    fn a_temporary_cache_left_by_a_session_that_quit_while_writing_it_goes() {
+        let (d, s, ix) = sample_index();
+        let stamp = s.stamp_text().unwrap();
+        let p = path_for(d.path(), s.path());
+        let dir = p.parent().unwrap();
+        fs::create_dir_all(dir).unwrap();
+        let left = dir.join(".index.left");
+        let writing = dir.join(".index.writing");
+        let other = dir.join("other.idx");
+        for f in [&left, &writing, &other] {
+            fs::write(f, b"x").unwrap();
+        }
+        let long_ago = std::time::SystemTime::now() - 2 * ABANDONED;
+        for f in [&left, &other] {
+            fs::File::options()
+                .write(true)
+                .open(f)
+                .unwrap()
+                .set_modified(long_ago)
+                .unwrap();
+        }
+        save(&p, &ix, &s, &stamp).unwrap();
+        assert!(!left.exists());
+        // one being written now, and another file's cache, stay
+        assert!(writing.exists() && other.exists());
+        assert_eq!(load(&p, &stamp), Some(ix));
     }
 
     #[test]
