@@ -61,8 +61,10 @@ pub fn register_containers() {
 pub enum Layout {
     /// The CharToM-QA evaluation JSONL.
     ChartomQaEval(chartom_qa::eval::EvalLine),
-    /// An lm-evaluation-harness logged sample.
-    LmEvalSample(Box<lm_eval::sample::Sample>),
+    /// An lm-evaluation-harness logged sample, shared by the item's copies (its prompt
+    /// may be megabytes: the reviewer copies the item it shows when my verdict changes
+    /// the reviews shown, issue 21).
+    LmEvalSample(std::sync::Arc<lm_eval::sample::Sample>),
     /// A line made from an Inspect AI log's sample (its container, `inspect::log`).
     InspectSample(Box<inspect::sample::Sample>),
 }

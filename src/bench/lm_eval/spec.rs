@@ -139,7 +139,7 @@ pub(crate) fn sniff(line: &Keys, item: &mut Item) -> Result<bool, FieldError> {
         text: Some(response_text(&s)),
         ..Response::default()
     }];
-    item.layout = Some(Layout::LmEvalSample(Box::new(s)));
+    item.layout = Some(Layout::LmEvalSample(std::sync::Arc::new(s)));
     Ok(true)
 }
 
@@ -181,6 +181,8 @@ pub(crate) fn name_from_file(item: &mut Item, file: &crate::bench::FileInfo) {
     if let Some(Layout::LmEvalSample(s)) = &mut item.layout
         && let Some(c) = run.and_then(|r| r.config.as_ref())
     {
+        // Not shared yet (the item was just read): no copy.
+        let s = std::sync::Arc::make_mut(s);
         s.apply(Some(c));
         let text = response_text(s);
         if let [r] = item.responses.as_mut_slice() {
