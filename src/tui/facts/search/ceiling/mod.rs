@@ -45,7 +45,7 @@ use nucleo_matcher::Utf32Str;
 use nucleo_matcher::pattern::{AtomKind, Pattern};
 
 use classes::{BONUS, BONUS_BOUNDARY, BONUS_MAX, CLASS, Class, as_nucleo_sees};
-use positions::{each_bit, positions};
+use positions::{bits_from, positions_of};
 
 const SCORE_MATCH: u32 = 16;
 const PENALTY_GAP_START: u32 = 3;
@@ -80,8 +80,10 @@ pub(super) struct Ceiling {
 pub(super) struct Scratch {
     bytes: Vec<u8>,
     chars: Vec<char>,
-    /// One bit set of positions per distinct character of a word.
+    /// One bit set of positions per distinct character of a word, each made when its
+    /// row is first reached (`made`).
     masks: Vec<u64>,
+    made: Vec<bool>,
     /// The cells of two rows: position, score, carried bonus; in position order.
     rows: [Vec<Cell>; 2],
 }
@@ -197,7 +199,8 @@ fn word_ceiling(
     let blocks = len.div_ceil(64);
     s.masks.clear();
     s.masks.resize(blocks * w.distinct.len(), 0);
-    positions(h, &w.distinct, w.ignore_case, &mut s.masks, blocks);
+    s.made.clear();
+    s.made.resize(w.distinct.len(), false);
     // nucleo scores a word of one character in a text that is not ASCII with the bonus
     // after the last place it matched, not after the character before
     // (`substring_match_1_non_ascii`): any class, as after a joker.
@@ -210,21 +213,28 @@ fn word_ceiling(
         };
         BONUS[prev * 8 + CLASS[usize::from(h[j])] as usize]
     };
-    let mask = |k: usize| {
+    // The bit set of the `k`-th character's positions, made the first time it is asked.
+    let mask = |s: &mut Scratch, k: usize| {
         let d = w.which[k];
-        &s.masks[d * blocks..(d + 1) * blocks]
+        let m = &mut s.masks[d * blocks..(d + 1) * blocks];
+        if !s.made[d] {
+            positions_of(h, w.distinct[d], w.ignore_case, m);
+            s.made[d] = true;
+        }
     };
     let [mut row, mut next] = std::mem::take(&mut s.rows);
     // Row 0: the first character, its bonus counted twice.
     row.clear();
-    each_bit(mask(0), 0, |j| {
+    mask(s, 0);
+    let d = w.which[0];
+    for j in bits_from(&s.masks[d * blocks..(d + 1) * blocks], 0) {
         let b = bonus_at(j);
         row.push(Cell {
             at: j as u32,
             score: SCORE_MATCH + 2 * u32::from(b),
             carried: b,
         });
-    });
+    }
     for k in 1..n {
         // The most the rows from `k` on can reach.
         let most = (need > 0)
@@ -243,7 +253,12 @@ fn word_ceiling(
         // gap before `j`), and how many of its cells that takes in.
         let mut best: Option<u32> = None;
         let mut taken = 0;
-        each_bit(mask(k), first.at as usize + 1, |j| {
+        mask(s, k);
+        let d = w.which[k];
+        for j in bits_from(
+            &s.masks[d * blocks..(d + 1) * blocks],
+            first.at as usize + 1,
+        ) {
             while let Some(c) = row.get(taken).filter(|c| c.at as usize + 2 <= j) {
                 let v = c.score + c.at;
                 best = Some(best.map_or(v, |x| x.max(v)));
@@ -275,7 +290,7 @@ fn word_ceiling(
                     carried,
                 });
             }
-        });
+        }
         std::mem::swap(&mut row, &mut next);
     }
     // The best cell of the last row.
