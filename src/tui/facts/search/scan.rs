@@ -230,15 +230,11 @@ impl Query<'_> {
         }
     }
 
-    /// Does [`Growth`] hold for item `i`: an ASCII text short enough, and an id that is
-    /// not the query (whose bonus it does not count)?
-    fn grows_at_most(&self, index: &Index, i: usize) -> bool {
+    /// Does [`Growth`] hold for an item with search text `text`: an ASCII text short
+    /// enough, and an id that is not the query (`id_is_q`; its bonus is not counted)?
+    fn grows_at_most(&self, text: &str, id_is_q: bool) -> bool {
         let Some(g) = self.growth else { return false };
-        let text = index.search_text(i);
-        text.len() <= 2048
-            && text.len() * g.word <= 100 * 1024
-            && text.is_ascii()
-            && !index.id(i).eq_ignore_ascii_case(self.q)
+        text.len() <= 2048 && text.len() * g.word <= 100 * 1024 && text.is_ascii() && !id_is_q
     }
 
     /// The score of item `i`, None when it does not match; the same as the full scan's.
@@ -437,9 +433,11 @@ pub(super) fn scan(
                     }
             };
             cands.each(start..end, |ub, i| {
+                let text = index.search_text(i);
+                let id_is_q = is_id(index, i, query.q);
                 if let Some(ub) = ub
                     && beaten(ub, i)
-                    && query.grows_at_most(index, i)
+                    && query.grows_at_most(text, id_is_q)
                 {
                     found.push((ub, i, false));
                     return;
@@ -447,8 +445,7 @@ pub(super) fn scan(
                 // Once `limit` are found, a text that cannot reach the worst of them
                 // cannot enter (an exact id hit is left to nucleo: its bonus is not
                 // counted).
-                if worst > 0 && !is_id(index, i, query.q) {
-                    let text = index.search_text(i);
+                if worst > 0 && !id_is_q {
                     if let Some(r) = &query.reach
                         && !r.may_reach(text, worst_score)
                     {
