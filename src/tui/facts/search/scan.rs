@@ -118,11 +118,12 @@ pub(super) struct Opts {
     /// Skip, once `limit` matches are found, the texts whose [`Ceiling`] is below the
     /// worst of them.
     pub ceiling: bool,
-    /// Stop a text's ceiling walk once it cannot reach the worst of the best `limit`
-    /// ([`Ceiling::of_at_least`]). Off unless asked for: it spares the keystroke where
-    /// it happens (at 1M "real": 728 → 463 ms of CPU) but leaves a looser bound for the
-    /// next letters, which then walk those texts again ("real-0004"'s median 165 → 293
-    /// ms; docs/performance.md).
+    /// Walk, for a candidate tried for the first time (no bound from the last query),
+    /// only the cells of the ceiling's matrix that can reach the worst of the best
+    /// `limit` ([`Ceiling::of_at_least`]); a candidate with a bound is walked whole. At
+    /// 1M it halves the "real" keystroke (a million `cvqa-real-…` ids and texts after
+    /// "rea" stopped early; docs/performance.md). Walking every candidate so leaves
+    /// bounds near the worst's score, and the next letter walks them all again.
     pub walk_stops: bool,
     /// Skip, once `limit` matches are found, a candidate whose bound ties with the worst
     /// of them when its item comes after that one's (it would lose on its item).
@@ -149,7 +150,7 @@ impl Default for Opts {
             prefilter: true,
             reach: false,
             ceiling: true,
-            walk_stops: false,
+            walk_stops: true,
             ties: true,
             seed: true,
             early_stop: true,
@@ -453,8 +454,16 @@ pub(super) fn scan(
                         return;
                     }
                     if let Some(c) = &query.ceiling {
-                        // (Its walk stops once it cannot reach the worst's score.)
-                        let need = if opts.walk_stops { worst_score } else { 0 };
+                        // A candidate tried for the first time walks only what can
+                        // reach the worst's score; one with a bound walks it whole, so
+                        // that its bound for the next letter is its ceiling (a walk that
+                        // stopped leaves a bound near the worst's score, and the next
+                        // letter would walk it again).
+                        let need = if opts.walk_stops && ub.is_none() {
+                            worst_score
+                        } else {
+                            0
+                        };
                         match c.of_at_least(text, &mut scratch, need) {
                             // nucleo does not match it.
                             None => return,
