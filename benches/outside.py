@@ -6,6 +6,10 @@
                                          kept index's reopen, `verdict stats`
     benches/outside.py keys FILE         a long item: per key (j, PageDown, n, p) until
                                          the screen changes, and memory
+    benches/outside.py long-lm-eval OUT  write the long item "keys" is run on: lm-eval's
+                                         gsm8k sample log (sample-data/lm-eval) with its
+                                         first prompt 20 MB of words (seeded), into the
+                                         folder OUT (OUT/example__tiny-llama-1b/samples_…)
 
 Times are from the key (or the start) to the first screen that shows its effect, polled
 with `tmux capture-pane` (a poll costs 2-5 ms: figures under ~10 ms are at that
@@ -209,7 +213,9 @@ def long_keys(file):
         print("| --- | ---: | ---: | --- | ---: |")
         t0 = start(file, w, h, env)
         try:
-            first, s = wait_for(lambda s: "lines" in s)
+            wait_for(lambda s: "lines" in s)
+            # from the start (t0, before tmux starts the binary), not from the first poll
+            first = time.monotonic() - t0
             p = pid()
             print("| first frame | %s | | %s | %.0f MiB |" % (fmt(first), load(), memory(p)["Anonymous"]))
             times = {}
@@ -241,7 +247,33 @@ def long_keys(file):
     shutil.rmtree(tmp, ignore_errors=True)
 
 
+def long_lm_eval(out):
+    """The gsm8k sample log with its first prompt replaced by 20 MB of words."""
+    import json
+    import random
+
+    name = "samples_gsm8k_2026-11-20T10-15-42.518246.jsonl"
+    src = os.path.join(ROOT, "sample-data", "lm-eval", "example__tiny-llama-1b", name)
+    words = "alpha beta gamma delta epsilon zeta eta theta iota kappa".split()
+    rng = random.Random(21)
+    parts, n = [], 0
+    while n < 20_000_000:
+        w = rng.choice(words)
+        parts.append(w)
+        n += len(w) + 1
+    with open(src) as f:
+        lines = f.read().splitlines()
+    first = json.loads(lines[0])
+    first["arguments"]["gen_args_0"]["arg_0"] = "Question: " + " ".join(parts) + "\nAnswer:"
+    lines[0] = json.dumps(first)
+    os.makedirs(os.path.join(out, "example__tiny-llama-1b"), exist_ok=True)
+    path = os.path.join(out, "example__tiny-llama-1b", name)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(path)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("big", "keys"):
+    if len(sys.argv) != 3 or sys.argv[1] not in ("big", "keys", "long-lm-eval"):
         raise SystemExit(__doc__)
-    {"big": big, "keys": long_keys}[sys.argv[1]](sys.argv[2])
+    {"big": big, "keys": long_keys, "long-lm-eval": long_lm_eval}[sys.argv[1]](sys.argv[2])

@@ -712,7 +712,9 @@ fn main() {
 /// An item whose question is one line of `mb` MB of words (issue 21: a 20 MB prompt), the
 /// next item short: showing it (`p` from the next), a scroll key, a page down and a
 /// scroll far down the line, each with its frame at 80×24; next to the floor of one pass over
-/// the text (`str::is_ascii`) and a copy of it.
+/// the text (`str::is_ascii`) and a copy of it. Twice: a C-VQA question, and an lm-eval
+/// gsm8k sample's prompt (a line in the harness's own layout, read by its sniffer), with
+/// a verdict on it (`1`, `2`: each changes my review).
 fn bench_long_lines(smoke: bool) {
     println!(
         "\nlong lines; load average: {}",
@@ -721,7 +723,6 @@ fn bench_long_lines(smoke: bool) {
             .trim()
     );
     for mb in if smoke { vec![1] } else { vec![1, 20] } {
-        let dir = tempfile::tempdir().unwrap();
         let words = [
             "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
         ];
@@ -732,7 +733,7 @@ fn bench_long_lines(smoke: bool) {
             text.push(' ');
             k = k.wrapping_mul(31).wrapping_add(7) % 1009;
         }
-        let item = |id: &str, q: &str| {
+        let cvqa = |id: &str, q: &str| {
             serde_json::json!({
                 "id": id, "benchmark": "cvqa", "split": "real", "group": "direct",
                 "image": "none.png",
@@ -742,52 +743,119 @@ fn bench_long_lines(smoke: bool) {
             })
             .to_string()
         };
-        let path = dir.path().join("long.jsonl");
-        std::fs::write(
-            &path,
-            format!("{}\n{}\n", item("long", &text), item("short", "How many?")),
-        )
-        .unwrap();
-        let store = Store::open(&path).unwrap();
-        let meta = facts::index(&store, 2);
-        let mut state = state_for(&store, &meta, 80, 24);
-        let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
-        let reps = if smoke { 2 } else { 20 };
-        let floor = time(reps, || text.is_ascii());
-        let copy = time(reps, || text.clone());
-        // What showing the item cannot do without: parse its line (a plain `Value`).
-        let line = item("long", &text);
-        let parse = time(reps, || {
-            serde_json::from_str::<serde_json::Value>(&line).unwrap()
-        });
-        let mut row = |label: &str, keys: &[KeyCode], state: &mut State| {
-            let mut times = Vec::new();
-            for _ in 0..reps {
-                let t = Instant::now();
-                for &k in keys {
-                    state.update(key(k));
-                }
-                term.draw(|f| verdict::tui::draw::draw(state, f)).unwrap();
-                times.push(t.elapsed());
-            }
-            let (med, p99, max) = spread(times);
-            println!(
-                "| {mb} MB line: {label}, with its frame at 80×24 | {med:.1} ms (p99 {p99:.1}, max {max:.1}) | one pass {floor:.1} ms, a copy {copy:.1} ms, the line's `Value` parse {parse:.1} ms | ≤ 50 ms |"
-            );
+        // lm-eval's own key order (`doc_id`, `doc`, `target`, `arguments`, `resps`,
+        // `filtered_resps`, …): the prompt comes before the keys that say it is a sample.
+        let lm_eval = |doc_id: usize, q: &str| {
+            serde_json::json!({
+                "doc_id": doc_id,
+                "doc": {"question": "How many pencils are left?", "answer": "36 - 9 = 27.\n#### 27"},
+                "target": "36 - 9 = 27.\n#### 27",
+                "arguments": {"gen_args_0": {
+                    "arg_0": format!("Question: {q}\nAnswer:"),
+                    "arg_1": {"until": ["Question:", "</s>"], "do_sample": false, "temperature": 0.0}
+                }},
+                "resps": [[" She has 36 - 9 = 27.\n#### 27"]],
+                "filtered_resps": ["27"],
+                "filter": "strict-match",
+                "metrics": ["exact_match"],
+                "doc_hash": "16caecc1", "prompt_hash": "300cce62", "target_hash": "bfc265ea",
+                "exact_match": 1.0
+            })
+            .to_string()
         };
-        row(
-            "show it (n, p)",
-            &[KeyCode::Char('n'), KeyCode::Char('p')],
-            &mut state,
+        long_line_rows(
+            mb,
+            "C-VQA question",
+            &text,
+            "long.jsonl",
+            &cvqa("long", &text),
+            &cvqa("short", "How many?"),
+            false,
+            smoke,
         );
-        row("scroll (j)", &[KeyCode::Char('j')], &mut state);
-        row("page down", &[KeyCode::PageDown], &mut state);
-        // Far down the line: three quarters of its rows (past 65,535 at 20 MB).
-        let far = verdict::tui::draw::max_scroll(&state) * 3 / 4;
-        state.scroll = far;
+        long_line_rows(
+            mb,
+            "lm-eval prompt",
+            &text,
+            "example__m/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl",
+            &lm_eval(0, &text),
+            &lm_eval(1, "How many?"),
+            true,
+            smoke,
+        );
+    }
+}
+
+/// The rows of one long item (`long`, its text `text`) followed by a short one, in a file
+/// at `name` in a folder of its own; `grade`: also a verdict on it (`1`, then `2`).
+#[allow(clippy::too_many_arguments)]
+fn long_line_rows(
+    mb: usize,
+    what: &str,
+    text: &str,
+    name: &str,
+    long: &str,
+    short: &str,
+    grade: bool,
+    smoke: bool,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, format!("{long}\n{short}\n")).unwrap();
+    let store = Store::open(&path).unwrap();
+    let meta = facts::index(&store, 2);
+    let mut state = state_for(&store, &meta, 80, 24);
+    let mut term = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let reps = if smoke { 2 } else { 20 };
+    let floor = time(reps, || text.is_ascii());
+    let copy = time(reps, || text.to_string());
+    // What showing the item cannot do without: parse its line (a plain `Value`).
+    let parse = time(reps, || {
+        serde_json::from_str::<serde_json::Value>(long).unwrap()
+    });
+    println!(
+        "load average: {}",
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+    );
+    // Each run presses `keys[run % keys.len()]` (the keys of one run, then its frame).
+    let mut row = |label: &str, keys: &[&[KeyCode]], state: &mut State| {
+        let mut times = Vec::new();
+        for r in 0..reps {
+            let t = Instant::now();
+            for &k in keys[r % keys.len()] {
+                state.update(key(k));
+            }
+            term.draw(|f| verdict::tui::draw::draw(state, f)).unwrap();
+            times.push(t.elapsed());
+        }
+        let (med, p99, max) = spread(times);
+        println!(
+            "| {mb} MB {what}: {label}, with its frame at 80×24 | {med:.1} ms (p99 {p99:.1}, max {max:.1}) | one pass {floor:.1} ms, a copy {copy:.1} ms, the line's `Value` parse {parse:.1} ms | ≤ 50 ms |"
+        );
+    };
+    row(
+        "show it (n, p)",
+        &[&[KeyCode::Char('n'), KeyCode::Char('p')]],
+        &mut state,
+    );
+    row("scroll (j)", &[&[KeyCode::Char('j')]], &mut state);
+    row("page down", &[&[KeyCode::PageDown]], &mut state);
+    // Far down the line: three quarters of its rows (past 65,535 at 20 MB).
+    let far = verdict::tui::draw::max_scroll(&state) * 3 / 4;
+    state.scroll = far;
+    row(
+        &format!("scroll (j) at row {far}"),
+        &[&[KeyCode::Char('j')]],
+        &mut state,
+    );
+    if grade {
+        // `1` and `2` in turn: each changes my verdict, so the item as shown changes.
         row(
-            &format!("scroll (j) at row {far}"),
-            &[KeyCode::Char('j')],
+            "a verdict (1, 2 in turn)",
+            &[&[KeyCode::Char('1')], &[KeyCode::Char('2')]],
             &mut state,
         );
     }

@@ -6,6 +6,9 @@
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+mod keys;
+pub(crate) use keys::Keys;
+
 /// A field-level parse error: `field` is a JSON path like `fact.key` or `responses[1].mind`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("field `{field}`: {message}")]

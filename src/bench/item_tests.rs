@@ -121,6 +121,33 @@ fn evaluation_keys_on_a_result_set_item_are_ignored() {
     assert_eq!(e.field, "model");
 }
 
+/// A line without a benchmark that has no `book_name` is no evaluation line, whatever
+/// else it holds: the evaluation layout's keys on it are unknown keys, as on an item of
+/// a result set, with or without an escape in its text. (Any escape made the evaluation
+/// sniffer parse the line, and its `response` as a text: the line was unreadable.)
+#[test]
+fn evaluation_keys_on_a_line_without_book_name_are_ignored() {
+    for t in [
+        r#"{"id":"a","question":"one line","response":{"text":"x"},"model":3}"#,
+        r#"{"id":"a","question":"two\nlines","response":{"text":"x"},"model":3}"#,
+        r#"{"id":"a","question":"two\nlines","book_name":null,"response":{"text":"x"}}"#,
+    ] {
+        let it = Item::parse(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+        assert_eq!(it.benchmark(), Benchmark::Other, "{t}");
+        assert!(it.responses.is_empty(), "{t}");
+        assert!(it.layout.is_none(), "{t}");
+    }
+    // With a `book_name` it is one, escaped or not, and its keys are checked.
+    for t in [
+        r#"{"book_name":"E","model":3,"response":"r"}"#,
+        r#"{"book\u005fname":"E","q":"a\nb","model":3,"response":"r"}"#,
+    ] {
+        assert_eq!(Item::parse(t).unwrap_err().field, "model", "{t}");
+    }
+    let it = Item::parse(r#"{"book\u005fname":"E","response":"r"}"#).unwrap();
+    assert_eq!(it.benchmark(), Benchmark::ChartomQa);
+}
+
 #[test]
 fn judge_null_bonus_is_unparsable() {
     let j = Judge {

@@ -70,7 +70,13 @@ pub enum Layout {
 /// Offer a line that names no benchmark, already parsed into `item`, to each benchmark
 /// that opens a layout of its own; the first that recognises it maps it onto `item`.
 pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<(), FieldError> {
-    if !chartom_qa::eval::sniff(text, item)? && !lm_eval::spec::sniff(text, item)? {
+    // The line's keys, read once (its values skipped, not copied): each benchmark asks
+    // them whether the line is one of its.
+    let keys = crate::model::Keys::of(text).map_err(|e| FieldError {
+        field: "(item)".into(),
+        message: e.to_string(),
+    })?;
+    if !chartom_qa::eval::sniff(text, &keys, item)? && !lm_eval::spec::sniff(&keys, item)? {
         inspect::spec::sniff(text, item)?;
     }
     Ok(())

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::bench::chartom_qa::fields::{Context, Judge};
 use crate::bench::{Item, Response};
-use crate::model::{FieldError, parse_with_path};
+use crate::model::{FieldError, Keys, parse_with_path};
 
 /// The model name given to the single response of a CharToM-QA evaluation line that
 /// does not name its model.
@@ -56,11 +56,10 @@ pub fn is_eval_object(obj: &serde_json::Map<String, Value>) -> bool {
 }
 
 /// If `text`, a line that names no benchmark, is in the evaluation layout (it has a
-/// `book_name`), map it onto `item` and return true.
-pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<bool, FieldError> {
-    // Most lines are not: look for the key before parsing (a key may be written with
-    // escapes, so a line with any escape is parsed).
-    if !text.contains("book_name") && !text.contains('\\') {
+/// `book_name`, as its keys `line` say), map it onto `item` and return true. Only then are
+/// the layout's keys read (and checked): on any other line they are unknown keys.
+pub(crate) fn sniff(text: &str, line: &Keys, item: &mut Item) -> Result<bool, FieldError> {
+    if !line.has_value("book_name") {
         return Ok(false);
     }
     let f: Fields = parse_with_path(text)?;

@@ -44,10 +44,12 @@ pub fn merge_identity(obj: &Map<String, Value>) -> Option<(String, String)> {
 /// A line is an lm-eval sample when it names no `benchmark` and has the keys every
 /// logged sample has: `doc_id`, `arguments` and `filtered_resps`.
 pub fn is_sample(obj: &Map<String, Value>) -> bool {
-    !obj.contains_key("benchmark")
-        && obj.contains_key("doc_id")
-        && obj.contains_key("arguments")
-        && obj.contains_key("filtered_resps")
+    is_sample_by(|k| obj.contains_key(k))
+}
+
+/// [`is_sample`], asking `has` whether the line has a key.
+pub(crate) fn is_sample_by(has: impl Fn(&str) -> bool) -> bool {
+    !has("benchmark") && has("doc_id") && has("arguments") && has("filtered_resps")
 }
 
 /// The reviewer's verdict on a sample (the REVIEW's `verdict`).

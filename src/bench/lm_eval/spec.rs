@@ -4,12 +4,12 @@
 use serde_json::{Map, Value};
 
 use super::sample::{Answer, MetricValue, Sample};
-use super::{Verdict, is_sample};
+use super::{Verdict, is_sample_by};
 use crate::bench::Layout;
 use crate::bench::kit::check::{BenchInfo, Ctx};
 use crate::bench::kit::row::Row;
 use crate::bench::{Item, Response, Review};
-use crate::model::{FieldError, parse_with_path};
+use crate::model::{FieldError, Keys};
 
 /// The model of a sample until its file names it ([`name_from_file`]).
 pub const UNNAMED_MODEL: &str = "model";
@@ -119,19 +119,18 @@ pub fn sample(item: &Item) -> Option<&Sample> {
     }
 }
 
-/// If `text`, a line that names no benchmark, is a logged sample (it has `doc_id`,
-/// `arguments` and `filtered_resps`), map it onto `item` and return true.
-pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<bool, FieldError> {
-    // Most lines are not: look for the key before parsing (a key may be written with
-    // escapes, so a line with any escape is parsed).
-    if !text.contains("filtered_resps") && !text.contains('\\') {
+/// If `line`, a line that names no benchmark, is a logged sample (it has `doc_id`,
+/// `arguments` and `filtered_resps`), map it onto `item` and return true. The sample is
+/// read from the line's values parsed once, its prompt moved out of them (issue 21).
+pub(crate) fn sniff(line: &Keys, item: &mut Item) -> Result<bool, FieldError> {
+    if !is_sample_by(|k| line.contains(k)) {
         return Ok(false);
     }
-    let obj: Map<String, Value> = parse_with_path(text)?;
-    if !is_sample(&obj) {
-        return Ok(false);
-    }
-    let s = Sample::read(&obj);
+    let obj = line.map().map_err(|e| FieldError {
+        field: "(item)".into(),
+        message: e.to_string(),
+    })?;
+    let s = Sample::take(obj);
     item.benchmark_name = Some("lm-eval".into());
     // The line has no id: it is named `#<line>`, as every line without one
     // (docs/format.md); the view shows its `doc_id` and `filter`.

@@ -29,6 +29,21 @@ pub(super) fn requests(v: Option<&Value>) -> Vec<Vec<&Value>> {
     }
 }
 
+/// The first request's first argument (its prompt), as [`requests`] finds it.
+pub(super) fn first_argument(v: Option<&mut Value>) -> Option<&mut Value> {
+    match v? {
+        Value::Object(m) => match m.get_mut("gen_args_0")? {
+            Value::Object(args) => args.get_mut("arg_0"),
+            _ => None,
+        },
+        Value::Array(a) => match a.first_mut()? {
+            Value::Array(args) => args.first_mut(),
+            other => Some(other),
+        },
+        _ => None,
+    }
+}
+
 /// `[loglikelihood, is_greedy]`, as numbers and booleans or as their text.
 pub(super) fn is_loglikelihood(v: &Value) -> bool {
     matches!(v.as_array(), Some(p) if p.len() == 2 && number(&p[0]).is_some()

@@ -272,3 +272,52 @@ fn repeats_keep_each_raw_answer_apart() {
     );
     assert_eq!(filtered, "5");
 }
+
+/// `Sample::take` (the prompt moved out of the parsed line) reads what `Sample::read`
+/// reads, on every sample file lm-eval wrote here and on the older and odd shapes of
+/// `arguments`.
+#[test]
+fn taking_the_prompt_reads_the_same_sample_as_reading_it() {
+    let mut objs: Vec<Map<String, Value>> = Vec::new();
+    for dir in [
+        DIR.to_string(),
+        REAL.to_string(),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/real-logs/lm-eval/flat/"
+        )
+        .into(),
+    ] {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "jsonl") {
+                let text = std::fs::read_to_string(&p).unwrap();
+                objs.extend(
+                    text.lines()
+                        .map(|l| serde_json::from_str::<Map<_, _>>(l).unwrap()),
+                );
+            }
+        }
+    }
+    assert!(objs.len() > 40, "{}", objs.len());
+    for arguments in [
+        r#"[["Question: old\nAnswer:", " 4"], ["Question: old", " 5"]]"#,
+        r#"["a bare prompt", ["p", " c"]]"#,
+        r#"[[12, " c"]]"#,
+        r#"{"gen_args_0": {"arg_0": {"a": 1}, "arg_1": " c"}}"#,
+        r#"{"gen_args_0": "not an object"}"#,
+        r#"{"gen_args_1": {"arg_0": "no first request"}}"#,
+        r#"[]"#,
+        r#"null"#,
+    ] {
+        let mut o = objs[0].clone();
+        o.insert("arguments".into(), serde_json::from_str(arguments).unwrap());
+        objs.push(o.clone());
+        o.remove("arguments");
+        objs.push(o);
+    }
+    for obj in &objs {
+        let read = Sample::read(obj);
+        assert_eq!(Sample::take(obj.clone()), read, "{obj:?}");
+    }
+}
