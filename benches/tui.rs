@@ -408,9 +408,9 @@ fn load_average() -> String {
 
 /// The search rows: every keystroke of each query typed one letter at a time, on the
 /// worker's code (`SearchCache::run`), for the full scan of every candidate (the floor),
-/// the scan as it was before ties were skipped and seeds used (stops early, skips by
-/// growth and below the ceiling) and as it is, back to back; the load average before
-/// and after each query.
+/// the scan as it was before the ceiling's walk left out what cannot enter (every text's
+/// ceiling walked whole: `SearchCache::before_pruning`) and as it is, back to back; the
+/// load average before and after each query.
 fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
     let shared = Arc::new(meta.clone());
     // "aeiou" is the worst case found: most texts match each keystroke but few or none
@@ -430,13 +430,13 @@ fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
     }
     let ways = [
         (Way::Full, "full: the full scan (floor)"),
-        (Way::Before, "before: stops early, growth and ceiling skips"),
-        (Way::After, "after: and skips ties, from a seed"),
+        (Way::Before, "before: every ceiling walked whole"),
+        (Way::After, "after: walks leave out what cannot enter"),
     ];
     let cache_for = |way: Way| {
         let mut c = SearchCache::default();
         c.full_scan = way == Way::Full;
-        c.before_ties = way == Way::Before;
+        c.before_pruning = way == Way::Before;
         c
     };
     println!(
@@ -460,6 +460,8 @@ fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
             let mut all = Vec::new();
             let mut cpus = Vec::new();
             let mut per_key = vec![(Duration::ZERO, 0.0); ends.len()];
+            // Each keystroke's CPU, every run (`VERDICT_BENCH_KEYS=1` prints them).
+            let mut key_cpus = vec![Vec::new(); ends.len()];
             // The full scan is the floor: once is enough at 1M (seconds a keystroke).
             let runs = if way == Way::Full && meta.len() >= 1_000_000 {
                 1
@@ -481,6 +483,7 @@ fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
                     let c = cpu_ms() - cpu;
                     all.push(e);
                     cpus.push(c);
+                    key_cpus[k].push(c);
                     if e > per_key[k].0 {
                         per_key[k] = (e, c);
                     }
@@ -497,6 +500,14 @@ fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
                 cpus[cpus.len() - 1],
                 load_average()
             );
+            if std::env::var_os("VERDICT_BENCH_KEYS").is_some() {
+                let each: Vec<String> = ends
+                    .iter()
+                    .zip(&mut key_cpus)
+                    .map(|(&end, c)| format!("{:?} {:.0}", &q[..end], median(c)))
+                    .collect();
+                println!("|   CPU per keystroke, median (ms): {} |", each.join(", "));
+            }
         }
     }
     // The same, typed with 150 ms between keys (a fast typist), during which the worker
