@@ -209,10 +209,6 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
         let during = if busy { ", one core busy" } else { "" };
         let load = load_average();
         let (parse2, parse2_cpu) = time_cpu(runs, || parse_lines_2t(&bytes));
-        let (lean2, lean2_cpu) = time_cpu(runs, || lean_parse_2t(&bytes));
-        let (full, full_cpu) = time_cpu(runs, || {
-            facts::index_parsed(&store, 2, facts::Parse::Full, &|_| {})
-        });
         let (index, index_cpu) = time_cpu(runs, || {
             meta = None;
             meta = Some(facts::index(&store, 2));
@@ -222,18 +218,8 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
             "| serde_json::Value parse, 2 threads{during} | {parse2:.0} ms (CPU {parse2_cpu:.0}) | | | load {load} |"
         );
         println!(
-            "| index's lean parse alone (`Item::parse_for_facts`, {} of {} lines), 2 threads{during} | {lean2:.0} ms (CPU {lean2_cpu:.0}) | | | |",
-            lean_parse_2t(&bytes),
-            store.len()
-        );
-        println!(
-            "| index, every item by the full parse (before){during} | {full:.0} ms (CPU {full_cpu:.0}) | Value parse {parse2:.0} ms | {:.2}× | |",
-            full / parse2
-        );
-        println!(
-            "| index (search, filters ready){during} | {index:.0} ms (CPU {index_cpu:.0}) | Value parse {parse2:.0} ms; lean parse {lean2:.0} ms | {:.2}×; {:.2}× | ≤ 3 s after the first frame (load after: {after}) |",
-            index / parse2,
-            index / lean2
+            "| index (search, filters ready){during} | {index:.0} ms (CPU {index_cpu:.0}) | Value parse {parse2:.0} ms | {:.2}× | ≤ 3 s after the first frame (load after: {after}) |",
+            index / parse2
         );
     }
     let meta = meta.unwrap();
@@ -339,26 +325,6 @@ impl Drop for Busy {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-/// The index's own parse of every line (`Item::parse_for_facts`, falling back to nothing),
-/// on two threads, each half of the lines: the floor of the index's reading.
-fn lean_parse_2t(bytes: &[u8]) -> usize {
-    fn lean(bytes: &[u8]) -> usize {
-        bytes
-            .split(|&b| b == b'\n')
-            .filter(|l| !l.is_empty())
-            .filter_map(|l| std::str::from_utf8(l).ok())
-            .filter(|l| black_box(verdict::bench::Item::parse_for_facts(l)).is_some())
-            .count()
-    }
-    let half = bytes.len() / 2;
-    let mid = half + memchr::memchr(b'\n', &bytes[half..]).map_or(0, |p| p + 1);
-    let (a, b) = bytes.split_at(mid);
-    std::thread::scope(|s| {
-        let h = s.spawn(|| lean(b));
-        lean(a) + h.join().unwrap()
-    })
 }
 
 /// `target/bench-data/` of this build (as `benches/store.rs`), or `VERDICT_BENCH_DIR`.

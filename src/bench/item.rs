@@ -225,8 +225,6 @@ impl Review {
     }
 }
 
-mod lean;
-
 #[cfg(test)]
 #[path = "item_tests.rs"]
 mod tests;

@@ -407,17 +407,7 @@ impl Names {
     }
 }
 
-/// How the index reads each item.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Parse {
-    /// [`Item::parse_for_facts`], falling back to the full parse where it is not sure.
-    Lean,
-    /// The full [`Item::parse`] of every item (what the item view shows): the lean
-    /// parse's tests and the bench's "before".
-    Full,
-}
-
-fn index_chunk(store: &Store, lo: usize, hi: usize, parse: Parse, tick: &dyn Fn(usize)) -> Partial {
+fn index_chunk(store: &Store, lo: usize, hi: usize, tick: &dyn Fn(usize)) -> Partial {
     let len = hi - lo;
     let mut p = Partial {
         lo,
@@ -434,11 +424,7 @@ fn index_chunk(store: &Store, lo: usize, hi: usize, parse: Parse, tick: &dyn Fn(
             tick(4096);
         }
         let k = i - lo;
-        let lean = match parse {
-            Parse::Lean => store.raw(i).ok().and_then(Item::parse_for_facts),
-            Parse::Full => None,
-        };
-        match lean.map_or_else(|| store.item(i), Ok) {
+        match store.item(i) {
             Ok(item) => {
                 let id = match &item.id {
                     Some(id) => std::borrow::Cow::Borrowed(id.as_str()),
@@ -474,16 +460,6 @@ pub fn index(store: &Store, threads: usize) -> Index {
 
 /// [`index`], calling `progress` with the number of items read so far now and then.
 pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Sync)) -> Index {
-    index_parsed(store, threads, Parse::Lean, progress)
-}
-
-/// [`index_with`], each item read as `parse` says.
-pub fn index_parsed(
-    store: &Store,
-    threads: usize,
-    parse: Parse,
-    progress: &(dyn Fn(usize) + Sync),
-) -> Index {
     let n = store.len();
     let threads = threads.clamp(1, 8);
     // About eight chunks per thread, handed out as threads come free, so that a thread
@@ -509,7 +485,7 @@ pub fn index_parsed(
                             return mine;
                         }
                         let lo = c * chunk;
-                        mine.push(index_chunk(store, lo, (lo + chunk).min(n), parse, tick));
+                        mine.push(index_chunk(store, lo, (lo + chunk).min(n), tick));
                     }
                 })
             })
@@ -567,6 +543,3 @@ mod tests;
 
 #[cfg(test)]
 mod index_tests;
-
-#[cfg(test)]
-mod lean_tests;
