@@ -119,7 +119,11 @@ mod tests {
             );
             for (k, v) in &parsed {
                 let raw = keys.get(k).unwrap().get();
-                assert_eq!(serde_json::from_str::<Value>(raw).unwrap(), *v, "{text}: {k}");
+                assert_eq!(
+                    serde_json::from_str::<Value>(raw).unwrap(),
+                    *v,
+                    "{text}: {k}"
+                );
                 assert!(keys.contains(k));
                 assert_eq!(keys.has_value(k), !v.is_null());
             }
