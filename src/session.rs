@@ -65,7 +65,7 @@ pub fn open_as(file: &Path, reviewer: &str, scan: crate::store::Scan) -> anyhow:
         wait_for_fold(file, reviewer, |j| {
             log::info!("waiting for the fold of {} to end", j.display())
         });
-        let (store, replayed, replay) = crate::session::open_with_journal_as(file, scan)
+        let (store, replayed, replay) = crate::session::open_with_journal_as(file, scan.clone())
             .with_context(|| format!("cannot open {}", file.display()))?;
         match Journal::for_session(file, reviewer) {
             Ok(own) => return opened(file, reviewer, store, own, replayed, replay),

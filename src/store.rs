@@ -128,11 +128,23 @@ impl Store {
             None => {
                 let format = detect_format(&path, &bytes);
                 let gate = scan::Gate::from_env();
-                if scan == Scan::Background
+                if scan != Scan::Whole
                     && format == Format::Jsonl
                     && (bytes.file().is_some() || gate.is_some())
                 {
-                    Store::scanning(path, bytes, gate)
+                    let kept = match &scan {
+                        Scan::Kept(k) => kept::open(k, &Stamp::of(&meta).text(), &bytes),
+                        _ => None,
+                    };
+                    match kept {
+                        Some(t) => Store::of(
+                            path,
+                            Format::Jsonl,
+                            Arc::new(bytes),
+                            Arc::new(offsets::Offsets::whole(t)),
+                        ),
+                        None => Store::scanning(path, bytes, gate),
+                    }
                 } else {
                     Store::from_backing(path, format, bytes)?
                 }
@@ -308,6 +320,17 @@ impl Store {
             Some(t) => Some(t.as_bytes()),
             None => self.offsets.get(i).map(|(s, _)| &self.buf[s]),
         }
+    }
+
+    /// Write the head of the kept index of this store's file ([`kept`]): the stamp of
+    /// the file it describes (this store's, `stamp_text`, but for a benchmark's) and
+    /// where its items are. Waits for the scan.
+    pub fn write_kept_head<W: std::io::Write>(
+        &self,
+        w: &mut kept::Summed<W>,
+        stamp: &str,
+    ) -> std::io::Result<()> {
+        kept::write_head(w, stamp, self.offsets.complete())
     }
 
     /// The stamp of the file as this store last read or saved it, as text.
@@ -506,6 +529,7 @@ mod splice;
 pub(crate) use splice::set_member_like;
 use splice::*;
 
+pub mod kept;
 mod offsets;
 mod scan;
 pub use scan::Scan;
@@ -521,6 +545,7 @@ use spans::*;
 /// then sees unreadable items instead of crashing, and the store refuses to save over the
 /// changed file (its stamp differs as well). A SIGBUS elsewhere keeps its default action.
 mod map;
+pub use map::Bytes as FileBytes;
 
 #[cfg(test)]
 mod tests;

@@ -901,11 +901,13 @@ fn the_index_is_kept_for_the_next_open_and_never_used_stale() {
     let reads = || log().matches("read from").count();
     // The newest time an index was kept: a session keeps the index it builds once it
     // is built, so a session that is to leave one behind waits for it before `q`.
+    // (A kept index in its place: `<hash>.idx`, not the temporary it is written to.)
     let kept_at = || {
         std::fs::read_dir(sb.path("data/index"))
             .into_iter()
             .flatten()
             .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "idx"))
             .filter_map(|e| e.metadata().ok()?.modified().ok())
             .max()
     };

@@ -197,3 +197,59 @@ fn an_earlier_sessions_verdict_shows_on_its_item_when_the_file_is_read_in_the_ba
         "pass"
     );
 }
+
+/// The kept index in the data folder (`data/index/<hash>.idx`), once a session has kept
+/// it (20 s at most).
+fn wait_for_kept_index(sb: &Sandbox) {
+    let deadline = std::time::Instant::now() + common::WAIT;
+    while std::time::Instant::now() < deadline {
+        let kept = std::fs::read_dir(sb.path("data/index"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| e.path().extension().is_some_and(|x| x == "idx"));
+        if kept {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("no index kept in {}", sb.path("data/index").display());
+}
+
+#[test]
+fn a_reopen_with_the_kept_index_shows_the_saved_item_deep_in_the_file_at_once() {
+    let sb = Sandbox::new();
+    write_set(&sb, "set.jsonl", 40);
+    let gate = sb.path("gate");
+    std::fs::write(&gate, "").unwrap();
+    // A session reads the whole file and keeps its index, goes to the last item and
+    // quits there (nothing to write).
+    let mut p = open(&sb, "set.jsonl", 3, &gate);
+    p.wait_for("1/40");
+    wait_for_kept_index(&sb);
+    p.send("G");
+    p.wait_for("item-40");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    std::fs::remove_file(&gate).unwrap();
+
+    // The next session, the scan held after 3 items: the saved item, the last, is on
+    // the first screen, the count known, and every item can be reached; no scan was
+    // needed (its gate never opened).
+    let mut p = open(&sb, "set.jsonl", 3, &gate);
+    p.wait_for("item-40");
+    assert!(header(&p).contains("40/40"), "{}", header(&p));
+    p.send("p");
+    p.wait_for("item-39");
+    p.send(":20\r");
+    p.wait_for("item-20");
+    p.send("2");
+    p.wait_for("✔ journaled");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    assert!(!gate.exists());
+    assert_eq!(
+        sb.review("set.jsonl", "item-20", "erin").unwrap()["verdict"],
+        "fail"
+    );
+}

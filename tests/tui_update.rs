@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use verdict::bench::Facet;
 use verdict::bench::cvqa::fields::CvqaStatus;
 use verdict::store::Store;
-use verdict::tui::app::{Effect, FilterOption, Level, Mode, Msg, SaveState, State};
+use verdict::tui::app::{Effect, FilterOption, Found, Level, Mode, Msg, SaveState, State};
 use verdict::tui::draw::render_to_string;
 use verdict::tui::facts;
 use verdict::tui::keymap::{Action, Keymap};
@@ -128,6 +128,37 @@ fn moving_keys() {
     press(&mut s, KeyCode::Enter);
     assert_eq!(s.pos, 1);
     assert!(s.status.as_ref().unwrap().0.contains("no item nope"));
+}
+
+/// While the file is read, the count of items comes from the loop (`Msg::Found`), never
+/// from the scan beside `update`: keys past the items found say so, and the notice goes
+/// once the loop says every item is found.
+#[test]
+fn the_items_found_come_from_the_loop() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    s.update(Msg::Found(Found {
+        items: 1,
+        all: false,
+    }));
+    assert_eq!((s.len(), s.still_reading()), (1, true));
+    assert!(render_to_string(&s, 80, 24).contains("1/?"));
+    ch(&mut s, 'G');
+    assert_eq!(s.pos, 0, "the store has 3 items, but only 1 is found");
+    let status = s.status.clone().unwrap().0;
+    assert!(
+        status.contains("still reading the file: 1 items so far"),
+        "{status}"
+    );
+    ch(&mut s, 'n');
+    assert_eq!(s.pos, 0);
+    s.update(Msg::Found(Found {
+        items: 3,
+        all: true,
+    }));
+    assert_eq!(s.status, None, "the reading notice is taken down");
+    assert!(render_to_string(&s, 80, 24).contains("1/3"));
+    ch(&mut s, 'G');
+    assert_eq!(s.pos, 2);
 }
 
 /// Before the index is built, a jump by id would read every item on the screen's thread

@@ -225,6 +225,8 @@ impl Review {
     }
 }
 
+mod lean;
+
 #[cfg(test)]
 #[path = "item_tests.rs"]
 mod tests;

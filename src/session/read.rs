@@ -28,7 +28,7 @@ pub fn open_with_journal_as(
 ) -> anyhow::Result<(Store, Vec<PathBuf>, Replay)> {
     read_in_step(path, || {
         for _ in 0..5 {
-            let (store, replayed, total) = read_with_journals(path, scan)?;
+            let (store, replayed, total) = read_with_journals(path, scan.clone())?;
             if !store.changed_on_disk() {
                 return Ok((store, replayed, total));
             }

@@ -6,13 +6,17 @@ use super::offsets::Offsets;
 use super::*;
 
 /// How a store finds its items when it opens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Scan {
     /// Every item before the open returns.
     Whole,
     /// A large JSONL file (one that is mapped): the items found so far at once, the rest
     /// by a scan on a thread of its own. Every other file is scanned whole.
     Background,
+    /// As `Background`, but every item at once from the kept index at this path
+    /// ([`super::kept`]) when it describes exactly the file opened and passes its checks
+    /// (no scan then); else as `Background`.
+    Kept(PathBuf),
 }
 
 /// Items found before the first hand-over to readers (the first screen needs one).

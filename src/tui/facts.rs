@@ -31,38 +31,129 @@ impl PartialEq for Arena {
     }
 }
 
-/// The texts of items `first..first + ends.len()`.
+/// The texts of items `first..first + count()`.
 #[derive(Debug, Clone, Default)]
 struct Run {
     first: usize,
-    text: String,
-    ends: Vec<usize>,
+    texts: Texts,
+}
+
+/// Where a run's texts are.
+#[derive(Debug, Clone)]
+enum Texts {
+    /// Built here: the texts one after the other, and where each ends.
+    Owned { text: String, ends: Vec<usize> },
+    /// In a kept index, used in place ([`cache`]): the texts at `text` in `map`, and
+    /// where each of the `count` ends as u64s (little-endian) from `ends` on. Checked
+    /// when the cache was read; read through checks again (a file changed under its
+    /// mapping shows through it).
+    Kept {
+        map: std::sync::Arc<crate::store::FileBytes>,
+        text: std::ops::Range<usize>,
+        ends: usize,
+        count: usize,
+    },
+}
+
+impl Default for Texts {
+    fn default() -> Texts {
+        Texts::Owned {
+            text: String::new(),
+            ends: Vec::new(),
+        }
+    }
+}
+
+impl Run {
+    /// How many texts the run holds.
+    fn count(&self) -> usize {
+        match &self.texts {
+            Texts::Owned { ends, .. } => ends.len(),
+            Texts::Kept { count, .. } => *count,
+        }
+    }
+    /// Where the run's `j`-th text ends in [`Run::bytes`].
+    fn end(&self, j: usize) -> usize {
+        match &self.texts {
+            Texts::Owned { ends, .. } => ends[j],
+            Texts::Kept { map, ends, .. } => map
+                .get(ends + 8 * j..ends + 8 * j + 8)
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, |b| u64::from_le_bytes(b) as usize),
+        }
+    }
+    /// The run's texts, one after the other.
+    fn bytes(&self) -> &[u8] {
+        match &self.texts {
+            Texts::Owned { text, .. } => text.as_bytes(),
+            Texts::Kept { map, text, .. } => map.get(text.clone()).unwrap_or_default(),
+        }
+    }
+    /// The run's `j`-th text.
+    fn get(&self, j: usize) -> &str {
+        let lo = if j == 0 { 0 } else { self.end(j - 1) };
+        let hi = self.end(j);
+        match &self.texts {
+            Texts::Owned { text, .. } => &text[lo..hi],
+            Texts::Kept { .. } => self
+                .bytes()
+                .get(lo..hi)
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or_default(),
+        }
+    }
+    /// How many of the run's texts end at or before byte `p`.
+    fn ends_upto(&self, p: usize) -> usize {
+        let (mut lo, mut hi) = (0, self.count());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.end(mid) <= p {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
 }
 
 impl Arena {
     fn push(&mut self, s: &str) {
-        if self.runs.is_empty() {
-            self.runs.push(Run::default());
+        if !matches!(
+            self.runs.last(),
+            Some(Run {
+                texts: Texts::Owned { .. },
+                ..
+            })
+        ) {
+            let first = self.len();
+            self.runs.push(Run {
+                first,
+                texts: Texts::default(),
+            });
         }
-        let r = self.runs.last_mut().expect("a run");
-        r.text.push_str(s);
-        r.ends.push(r.text.len());
+        if let Some(Run {
+            texts: Texts::Owned { text, ends },
+            ..
+        }) = self.runs.last_mut()
+        {
+            text.push_str(s);
+            ends.push(text.len());
+        }
     }
     fn get(&self, i: usize) -> &str {
         // The last run starting at or before `i` (a handful of runs).
         let k = self.runs.partition_point(|r| r.first <= i) - 1;
         let r = &self.runs[k];
-        let j = i - r.first;
-        let lo = if j == 0 { 0 } else { r.ends[j - 1] };
-        &r.text[lo..r.ends[j]]
+        r.get(i - r.first)
     }
     fn len(&self) -> usize {
-        self.runs.last().map_or(0, |r| r.first + r.ends.len())
+        self.runs.last().map_or(0, |r| r.first + r.count())
     }
     /// `o`'s texts after this one's.
     fn append(&mut self, o: Arena) {
         let base = self.len();
-        for mut r in o.runs.into_iter().filter(|r| !r.ends.is_empty()) {
+        for mut r in o.runs.into_iter().filter(|r| r.count() > 0) {
             r.first += base;
             self.runs.push(r);
         }
@@ -218,14 +309,14 @@ impl Index {
         }
         let finder = memchr::memmem::Finder::new(want);
         for r in &self.ids.runs {
-            let text = r.text.as_bytes();
+            let text = r.bytes();
             let mut from = 0;
             let mut hits = 0;
             while let Some(q) = finder.find(&text[from..]) {
                 let p = from + q;
-                let k = r.ends.partition_point(|&e| e <= p);
-                let start = if k == 0 { 0 } else { r.ends[k - 1] };
-                if start == p && r.ends.get(k) == Some(&(p + want.len())) {
+                let k = r.ends_upto(p);
+                let start = if k == 0 { 0 } else { r.end(k - 1) };
+                if start == p && k < r.count() && r.end(k) == p + want.len() {
                     return Some(r.first + k);
                 }
                 from = p + 1;
@@ -316,7 +407,17 @@ impl Names {
     }
 }
 
-fn index_chunk(store: &Store, lo: usize, hi: usize, tick: &dyn Fn(usize)) -> Partial {
+/// How the index reads each item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Parse {
+    /// [`Item::parse_for_facts`], falling back to the full parse where it is not sure.
+    Lean,
+    /// The full [`Item::parse`] of every item (what the item view shows): the lean
+    /// parse's tests and the bench's "before".
+    Full,
+}
+
+fn index_chunk(store: &Store, lo: usize, hi: usize, parse: Parse, tick: &dyn Fn(usize)) -> Partial {
     let len = hi - lo;
     let mut p = Partial {
         lo,
@@ -333,7 +434,11 @@ fn index_chunk(store: &Store, lo: usize, hi: usize, tick: &dyn Fn(usize)) -> Par
             tick(4096);
         }
         let k = i - lo;
-        match store.item(i) {
+        let lean = match parse {
+            Parse::Lean => store.raw(i).ok().and_then(Item::parse_for_facts),
+            Parse::Full => None,
+        };
+        match lean.map_or_else(|| store.item(i), Ok) {
             Ok(item) => {
                 let id = match &item.id {
                     Some(id) => std::borrow::Cow::Borrowed(id.as_str()),
@@ -369,6 +474,16 @@ pub fn index(store: &Store, threads: usize) -> Index {
 
 /// [`index`], calling `progress` with the number of items read so far now and then.
 pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Sync)) -> Index {
+    index_parsed(store, threads, Parse::Lean, progress)
+}
+
+/// [`index_with`], each item read as `parse` says.
+pub fn index_parsed(
+    store: &Store,
+    threads: usize,
+    parse: Parse,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Index {
     let n = store.len();
     let threads = threads.clamp(1, 8);
     // About eight chunks per thread, handed out as threads come free, so that a thread
@@ -394,7 +509,7 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
                             return mine;
                         }
                         let lo = c * chunk;
-                        mine.push(index_chunk(store, lo, (lo + chunk).min(n), tick));
+                        mine.push(index_chunk(store, lo, (lo + chunk).min(n), parse, tick));
                     }
                 })
             })
@@ -452,3 +567,6 @@ mod tests;
 
 #[cfg(test)]
 mod index_tests;
+
+#[cfg(test)]
+mod lean_tests;

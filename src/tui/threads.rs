@@ -64,16 +64,33 @@ pub(super) fn spawn_index(
             // (A file written in place while it was read is not the file of that stamp.)
             // Kept once a session, at its open: a rebuild after every colleague's save
             // would write the whole index again each time (188 MB at 1M items), and the
-            // fold after quitting keeps the index of the file it leaves. Encoded before
-            // the index is handed over, written (and fsynced) after.
-            let keep = cache
-                .filter(|_| generation == 0 && !store.changed_on_disk())
-                .map(|(p, stamp)| (p, facts::cache::encode(&meta, &stamp)));
+            // fold after quitting keeps the index of the file it leaves. Written before
+            // the index is handed over, and what is handed over is the index as written,
+            // used in place from the cache's mapping: the texts built here are dropped,
+            // not kept in private memory (issue 21). Made durable and put in its place
+            // after.
+            let keep = cache.filter(|_| generation == 0 && !store.changed_on_disk());
+            let mut meta = meta;
+            let mut written = None;
+            if let Some((p, stamp)) = &keep {
+                match facts::cache::write(p, &meta, &store, stamp) {
+                    Ok(w) => {
+                        match w.index(stamp) {
+                            Some(kept) if kept.len() == meta.len() => meta = kept,
+                            _ => {
+                                log::warn!("the index written to {} reads back wrong", p.display())
+                            }
+                        }
+                        written = Some(w);
+                    }
+                    Err(e) => log::warn!("keeping the index in {}: {e}", p.display()),
+                }
+            }
             let _ = tx.send(Msg::Indexed { generation, meta });
-            if let Some((p, bytes)) = keep
-                && let Err(e) = facts::cache::write(&p, &bytes)
+            if let Some(w) = written
+                && let Err(e) = w.persist()
             {
-                log::warn!("keeping the index in {}: {e}", p.display());
+                log::warn!("keeping the index: {e}");
             }
             // Every item was read: the page tables of the file go now, not at quitting.
             store.release_pages();

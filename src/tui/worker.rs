@@ -483,7 +483,7 @@ fn keep_index_of(file: &std::path::Path) {
         return;
     }
     let p = crate::tui::facts::cache::path_for(&data, file);
-    match crate::tui::facts::cache::save(&p, &meta, &stamp) {
+    match crate::tui::facts::cache::save(&p, &meta, &store, &stamp) {
         Ok(()) => log::info!("kept the index of {} in {}", file.display(), p.display()),
         Err(e) => log::warn!("keeping the index in {}: {e}", p.display()),
     }

@@ -48,6 +48,10 @@ pub enum Msg {
     Paste(String),
     Resize(u16, u16),
     Tick,
+    /// How many items the file's read has found (`Store::len_so_far`): sent by the loop
+    /// before any other message whenever it changed, so `update` reads the count from its
+    /// state and never from the scan going on beside it.
+    Found(Found),
     /// The journal write of verdict `seq` finished (Ok: durable on disk).
     Recorded {
         seq: u64,
@@ -300,6 +304,9 @@ pub struct State {
     /// past the items found so far): taken down once the whole file is read, if it is
     /// still the status then (`State::set_reading_status`).
     pub(crate) reading_status: Option<String>,
+    /// The items found so far, as the last `Msg::Found` said (at the start: as the open
+    /// found them).
+    pub(crate) found: Found,
     pub saved: SaveState,
     /// The summary page's figures and the newest request for them.
     pub summary: SummaryFigures,
@@ -336,6 +343,21 @@ pub enum SaveState {
     Error(String),
 }
 
+/// How many items a read of the file has found, and whether that is all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Found {
+    pub items: usize,
+    pub all: bool,
+}
+
+impl Found {
+    /// What `store` has found so far, without waiting for its scan.
+    pub fn of(store: &Store) -> Found {
+        let (items, all) = store.len_so_far();
+        Found { items, all }
+    }
+}
+
 pub const CONTEXT_LENGTHS: [&str; 3] = ["0", "1000", "2000"];
 
 impl State {
@@ -351,7 +373,9 @@ impl State {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let found = Found::of(&store);
         let mut s = State {
+            found,
             store,
             file_name,
             reviewer,

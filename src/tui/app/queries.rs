@@ -12,14 +12,14 @@ use super::*;
 
 impl State {
     /// The items found so far: every item while the file is being read (a large file's
-    /// scan goes on in the background, `Store::len_so_far`), never waiting for it.
+    /// scan goes on in the background), as the loop last said (`Msg::Found`).
     pub fn len(&self) -> usize {
-        self.store.len_so_far().0
+        self.found.items
     }
 
     /// Is the file still being read (more items may follow the ones found so far)?
     pub fn still_reading(&self) -> bool {
-        !self.store.len_so_far().1
+        !self.found.all
     }
 
     /// What the screen says while the file is being read: the items found so far.

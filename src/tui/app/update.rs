@@ -34,6 +34,7 @@ impl State {
                 self.size = (w, h);
             }
             Msg::Tick => {}
+            Msg::Found(found) => self.found = found,
             Msg::Recorded { seq, result } => self.on_recorded(seq, result),
             Msg::Saved(r) => self.on_saved(r),
             Msg::Indexed { generation, meta } => self.on_indexed(generation, meta, &mut fx),
@@ -263,6 +264,11 @@ impl State {
         let n = store.len();
         let kept = self.remapped(&store);
         self.store = store;
+        // (`store.len()` waited for its scan to end: this is all of it.)
+        self.found = Found {
+            items: n,
+            all: true,
+        };
         self.rec.undo = kept.undo;
         self.rec.redo = kept.redo;
         self.skipped = kept.skipped;

@@ -10,24 +10,37 @@
 //! (those change facts): anything else reads the items, as without a cache. A stale cache
 //! is never used: filters are always what the items say.
 //!
-//! **Checked before use**: the whole file is read and every length, bound, text and order
-//! checked; a cache that does not pass (cut short, written by another version, damaged)
-//! is not used. Written atomically (a temporary renamed over it), readable by the user
-//! only (it holds the items' questions).
+//! **Used in place** (issue 21, private memory ≤ 0.1× the file): the cache is mapped, not
+//! read, and the ids and search texts stay in the mapping (the page cache's pages, not
+//! the reviewer's private memory); the facets' bit sets are copied. A session that builds
+//! the index writes the cache and then uses it the same way, and drops what it built.
 //!
-//! Layout (little-endian): `MAGIC`, the stamp (u32 length + bytes), the item count (u64),
-//! the ids and the search texts (each: runs count, and per run its first item, its text
-//! and its ends), the facets (count; per facet its kind as u8, its name, its words), the
-//! broken and no-id sets (words), a checksum of all that (`checksum`: any one byte
-//! changed changes it), `END`.
+//! **Checked before use**: every byte of the mapping is read and every length, bound,
+//! text (UTF-8, each text ending at a character's end) and order checked, with a checksum
+//! of the whole; a cache that does not pass (cut short, written by another version,
+//! damaged) is not used. A text read later from the mapping is checked again as it is
+//! read (a file changed under a mapping shows through it): a text that is no longer
+//! UTF-8 reads as empty. Written atomically (a temporary renamed over it), readable by the
+//! user only (it holds the items' questions).
+//!
+//! Layout (little-endian; every table at a multiple of 8 bytes from the start): the head
+//! of `store::kept` (its magic `verdict index 2`, the stamp, the item count `n`, the
+//! items' offsets, which let the store open the file without scanning it, and the head's
+//! checksum); then the ids and the search texts, each as the length of all texts (u64),
+//! the texts one after the other, zeros to a multiple of 8, and where each text ends (`n`
+//! u64); the facets (count; per facet its kind (u64), its name (u64 length, bytes,
+//! zeros), its words (u64 count, words)); the broken and no-id sets (words); a checksum
+//! of all that (`store::kept::Sum`: any one byte changed changes it); `END`.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use super::{Arena, BitSet, Index, KINDS, Kind, Run};
+use super::{Arena, BitSet, Index, KINDS, Kind, Run, Texts};
+use crate::store::kept::{Reader, Summed};
+use crate::store::{FileBytes, Store};
 
-const MAGIC: &[u8] = b"verdict index 1\n";
 const END: &[u8] = b"end\n";
 
 /// Where the cache of `results` goes in the data folder `data_dir`: `index/<hash>.idx`,
@@ -38,197 +51,229 @@ pub fn path_for(data_dir: &Path, results: &Path) -> PathBuf {
     data_dir.join("index").join(format!("{h:016x}.idx"))
 }
 
-fn put_u64(out: &mut Vec<u8>, x: u64) {
-    out.extend_from_slice(&x.to_le_bytes());
-}
+/// Writes in blocks of this size (the sum and the writer see a few large writes).
+const BLOCK: usize = 64 << 10;
 
-fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
-    put_u64(out, b.len() as u64);
-    out.extend_from_slice(b);
-}
-
-fn put_words(out: &mut Vec<u8>, b: &BitSet) {
-    put_u64(out, b.words.len() as u64);
+fn put_words<W: Write>(out: &mut Summed<W>, b: &BitSet) -> io::Result<()> {
+    out.u64(b.words.len() as u64)?;
+    let mut buf = Vec::with_capacity(BLOCK);
     for w in &b.words {
-        out.extend_from_slice(&w.to_le_bytes());
+        buf.extend_from_slice(&w.to_le_bytes());
+        if buf.len() >= BLOCK {
+            out.put(&buf)?;
+            buf.clear();
+        }
+    }
+    out.put(&buf)
+}
+
+fn put_arena<W: Write>(out: &mut Summed<W>, a: &Arena) -> io::Result<()> {
+    let total: usize = a.runs.iter().map(|r| r.bytes().len()).sum();
+    out.u64(total as u64)?;
+    for r in &a.runs {
+        out.put(r.bytes())?;
+    }
+    out.pad()?;
+    let mut buf = Vec::with_capacity(BLOCK);
+    let mut base = 0;
+    for r in &a.runs {
+        for j in 0..r.count() {
+            buf.extend_from_slice(&((base + r.end(j)) as u64).to_le_bytes());
+            if buf.len() >= BLOCK {
+                out.put(&buf)?;
+                buf.clear();
+            }
+        }
+        base += r.bytes().len();
+    }
+    out.put(&buf)
+}
+
+/// Write the cache of `index`, the index of `store`'s items, to `w`, for the file whose
+/// stamp is `stamp` (the store's).
+pub fn encode_to<W: Write>(w: W, index: &Index, store: &Store, stamp: &str) -> io::Result<()> {
+    let mut out = Summed::new(w);
+    store.write_kept_head(&mut out, stamp)?;
+    put_arena(&mut out, &index.ids)?;
+    put_arena(&mut out, &index.search)?;
+    out.u64(index.facets.len() as u64)?;
+    for (kind, name, b) in &index.facets {
+        out.u64(kind.index() as u64)?;
+        out.u64(name.len() as u64)?;
+        out.put(name.as_bytes())?;
+        out.pad()?;
+        put_words(&mut out, b)?;
+    }
+    put_words(&mut out, &index.broken)?;
+    put_words(&mut out, &index.no_id)?;
+    out.put_sum()?;
+    out.put(END)?;
+    out.into_inner().flush()
+}
+
+/// The cache's bytes (tests and the benchmark).
+pub fn encode(index: &Index, store: &Store, stamp: &str) -> Vec<u8> {
+    let mut v = Vec::new();
+    let _ = encode_to(&mut v, index, store, stamp);
+    v
+}
+
+/// A cache written to a temporary file beside its place, not yet in its place.
+pub struct Written {
+    tmp: tempfile::NamedTempFile,
+    path: PathBuf,
+}
+
+impl Written {
+    /// Make it durable and put it in its place (atomically: renamed over the old one).
+    pub fn persist(self) -> io::Result<()> {
+        self.tmp.as_file().sync_all()?;
+        self.tmp.persist(&self.path).map_err(|e| e.error)?;
+        Ok(())
+    }
+
+    /// The index it holds, used in place (mapped and checked; see the module's comment).
+    pub fn index(&self, stamp: &str) -> Option<Index> {
+        let f = self.tmp.reopen().ok()?;
+        let len = f.metadata().ok()?.len();
+        decode(Arc::new(FileBytes::map(f, len, true).ok()?), stamp)
     }
 }
 
-fn put_arena(out: &mut Vec<u8>, a: &Arena) {
-    put_u64(out, a.runs.len() as u64);
-    for r in &a.runs {
-        put_u64(out, r.first as u64);
-        put_bytes(out, r.text.as_bytes());
-        put_u64(out, r.ends.len() as u64);
-        for &e in &r.ends {
-            put_u64(out, e as u64);
+/// A temporary cache this old is one a session did not finish (it quit, or was killed,
+/// while writing it: ~2 GB at 10M items), never one being written.
+const ABANDONED: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Remove the temporary caches in `dir` that were abandoned ([`ABANDONED`]).
+fn remove_abandoned(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let old = e
+            .metadata()
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > ABANDONED);
+        if old && e.file_name().to_string_lossy().starts_with(".index.") {
+            let _ = fs::remove_file(e.path());
         }
     }
 }
 
-/// The cache's bytes: `index` of the file whose stamp is `stamp`.
-pub fn encode(index: &Index, stamp: &str) -> Vec<u8> {
-    let mut out = Vec::new();
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(stamp.len() as u32).to_le_bytes());
-    out.extend_from_slice(stamp.as_bytes());
-    put_u64(&mut out, index.n as u64);
-    put_arena(&mut out, &index.ids);
-    put_arena(&mut out, &index.search);
-    put_u64(&mut out, index.facets.len() as u64);
-    for (kind, name, b) in &index.facets {
-        out.push(kind.index() as u8);
-        put_bytes(&mut out, name.as_bytes());
-        put_words(&mut out, b);
-    }
-    put_words(&mut out, &index.broken);
-    put_words(&mut out, &index.no_id);
-    let sum = checksum(&out);
-    put_u64(&mut out, sum);
-    out.extend_from_slice(END);
-    out
-}
-
-/// A word-at-a-time hash of `b` (fast enough for a cache of 200 MB): each step is a
-/// bijection of the running value for a given word, so changing any one word (any one
-/// byte) changes the result.
-fn checksum(b: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ b.len() as u64;
-    let mut chunks = b.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-        h = (h ^ w).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(23);
-    }
-    for &x in chunks.remainder() {
-        h = (h ^ u64::from(x))
-            .wrapping_mul(0x0000_0100_0000_01b3)
-            .rotate_left(23);
-    }
-    h
-}
-
-/// Write the cache of the file whose stamp is `stamp` to `path`, atomically.
-pub fn save(path: &Path, index: &Index, stamp: &str) -> io::Result<()> {
-    write(path, &encode(index, stamp))
-}
-
-/// Write a cache already encoded (`encode`) to `path`, atomically.
-pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// Write the cache of `index` (of `store`'s items, the file whose stamp is `stamp`) to a
+/// temporary file beside `path`.
+pub fn write(path: &Path, index: &Index, store: &Store, stamp: &str) -> io::Result<Written> {
     let dir = path.parent().unwrap_or(Path::new("."));
     crate::tui::config::create_private_dir(dir)?;
-    let mut tmp = tempfile::Builder::new()
+    remove_abandoned(dir);
+    // tempfile creates it 0600.
+    let tmp = tempfile::Builder::new()
         .prefix(".index.")
         .tempfile_in(dir)?;
-    // tempfile creates it 0600.
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    encode_to(
+        BufWriter::with_capacity(1 << 20, tmp.as_file()),
+        index,
+        store,
+        stamp,
+    )?;
+    Ok(Written {
+        tmp,
+        path: path.to_path_buf(),
+    })
 }
 
-/// The index the cache at `path` holds, if it describes the file whose stamp is `stamp`
-/// and passes every check; `None` otherwise (then the items are read).
+/// Write the cache of `index` (of `store`'s items, the file whose stamp is `stamp`) to
+/// `path`, atomically.
+pub fn save(path: &Path, index: &Index, store: &Store, stamp: &str) -> io::Result<()> {
+    write(path, index, store, stamp)?.persist()
+}
+
+/// The index the cache at `path` holds, used in place, if it describes the file whose
+/// stamp is `stamp` and passes every check; `None` otherwise (then the items are read).
 pub fn load(path: &Path, stamp: &str) -> Option<Index> {
-    let bytes = fs::read(path).ok()?;
-    decode(&bytes, stamp)
+    decode(Arc::new(crate::store::kept::map(path)?), stamp)
 }
 
-struct Reader<'a> {
-    b: &'a [u8],
+fn words(r: &mut Reader, n: usize) -> Option<BitSet> {
+    let k = r.count(8)?;
+    if k != n.div_ceil(64) {
+        return None;
+    }
+    let words: Vec<u64> = r
+        .take(k * 8)?
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect();
+    // No bit past the last item.
+    if !n.is_multiple_of(64) && words.last().is_some_and(|w| w >> (n % 64) != 0) {
+        return None;
+    }
+    Some(BitSet { words, len: n })
 }
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        if n > self.b.len() {
+/// `n` texts in place in `map`, checked.
+fn arena(r: &mut Reader, n: usize, map: &Arc<FileBytes>) -> Option<Arena> {
+    let len = r.count(1)?;
+    let at = r.at;
+    let text = std::str::from_utf8(r.take(len)?).ok()?;
+    r.pad()?;
+    if n.checked_mul(8)? > r.b.len() - r.at {
+        return None;
+    }
+    let ends = r.at;
+    let mut prev = 0;
+    for c in r.take(n * 8)?.chunks_exact(8) {
+        let e = usize::try_from(u64::from_le_bytes(c.try_into().ok()?)).ok()?;
+        if e < prev || e > len || !text.is_char_boundary(e) {
             return None;
         }
-        let (a, rest) = self.b.split_at(n);
-        self.b = rest;
-        Some(a)
+        prev = e;
     }
-    fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    if prev != len {
+        return None;
     }
-    /// A count of things of at least `each` bytes that must fit in what is left.
-    fn count(&mut self, each: usize) -> Option<usize> {
-        let n = usize::try_from(self.u64()?).ok()?;
-        (n.checked_mul(each.max(1))? <= self.b.len()).then_some(n)
+    let mut a = Arena::default();
+    if n > 0 {
+        a.runs.push(Run {
+            first: 0,
+            texts: Texts::Kept {
+                map: Arc::clone(map),
+                text: at..at + len,
+                ends,
+                count: n,
+            },
+        });
     }
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = self.count(1)?;
-        self.take(n)
-    }
-    fn words(&mut self, n: usize) -> Option<BitSet> {
-        let k = self.count(8)?;
-        if k != n.div_ceil(64) {
-            return None;
-        }
-        let words: Vec<u64> = self
-            .take(k * 8)?
-            .chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-            .collect();
-        // No bit past the last item.
-        if !n.is_multiple_of(64) && words.last().is_some_and(|w| w >> (n % 64) != 0) {
-            return None;
-        }
-        Some(BitSet { words, len: n })
-    }
-    fn arena(&mut self, n: usize) -> Option<Arena> {
-        let runs = self.count(24)?;
-        let mut a = Arena::default();
-        let mut next = 0;
-        for _ in 0..runs {
-            let first = usize::try_from(self.u64()?).ok()?;
-            if first != next {
-                return None;
-            }
-            let text = String::from_utf8(self.bytes()?.to_vec()).ok()?;
-            let k = self.count(8)?;
-            let mut ends = Vec::with_capacity(k);
-            let mut prev = 0;
-            for _ in 0..k {
-                let e = usize::try_from(self.u64()?).ok()?;
-                if e < prev || e > text.len() || !text.is_char_boundary(e) {
-                    return None;
-                }
-                ends.push(e);
-                prev = e;
-            }
-            if ends.last().copied().unwrap_or(0) != text.len() {
-                return None;
-            }
-            next += k;
-            a.runs.push(Run { first, text, ends });
-        }
-        (next == n).then_some(a)
-    }
+    Some(a)
 }
 
-/// [`load`] of bytes already read.
-pub fn decode(bytes: &[u8], stamp: &str) -> Option<Index> {
+/// [`load`] of a cache already mapped (or read: `FileBytes::Owned`).
+pub fn decode(map: Arc<FileBytes>, stamp: &str) -> Option<Index> {
+    let bytes: &[u8] = &map;
     let body = bytes.len().checked_sub(8 + END.len())?;
     let sum = u64::from_le_bytes(bytes[body..body + 8].try_into().ok()?);
-    if &bytes[body + 8..] != END || checksum(&bytes[..body]) != sum {
+    if &bytes[body + 8..] != END
+        || crate::store::kept::Sum::of(&bytes[..body]) != sum
+        || map.damaged()
+    {
         return None;
     }
-    let mut r = Reader { b: &bytes[..body] };
-    if r.take(MAGIC.len())? != MAGIC {
-        return None;
-    }
-    let k = u32::from_le_bytes(r.take(4)?.try_into().ok()?) as usize;
-    if r.take(k)? != stamp.as_bytes() {
-        return None;
-    }
-    let n = usize::try_from(r.u64()?).ok()?;
-    let ids = r.arena(n)?;
-    let search = r.arena(n)?;
+    let head = crate::store::kept::read_head(&bytes[..body], stamp)?;
+    let n = head.n;
+    let mut r = Reader::new(&bytes[..body]);
+    r.at = head.end;
+    let ids = arena(&mut r, n, &map)?;
+    let search = arena(&mut r, n, &map)?;
     let nf = r.count(1)?;
     let mut facets: Vec<(Kind, String, BitSet)> = Vec::with_capacity(nf);
     for _ in 0..nf {
-        let kind = *Kind::ALL.get(usize::from(r.take(1)?[0]))?;
-        let name = String::from_utf8(r.bytes()?.to_vec()).ok()?;
-        let b = r.words(n)?;
+        let kind = *Kind::ALL.get(usize::try_from(r.u64()?).ok()?)?;
+        let k = r.count(1)?;
+        let name = std::str::from_utf8(r.take(k)?).ok()?.to_string();
+        r.pad()?;
+        let b = words(&mut r, n)?;
         // Sorted by (kind, name), each once: `Index::facet` searches them.
         if facets
             .last()
@@ -238,12 +283,15 @@ pub fn decode(bytes: &[u8], stamp: &str) -> Option<Index> {
         }
         facets.push((kind, name, b));
     }
-    let broken = r.words(n)?;
-    let no_id = r.words(n)?;
-    if !r.b.is_empty() {
+    let broken = words(&mut r, n)?;
+    let no_id = words(&mut r, n)?;
+    if r.at != r.b.len() || map.damaged() {
         return None;
     }
     debug_assert_eq!(Kind::ALL.len(), KINDS);
+    // Every page was read to check it: the page tables go now (they map again when a
+    // text is read), so quitting does not pay for unmapping them all.
+    map.release_pages();
     Some(Index {
         n,
         ids,
@@ -254,10 +302,14 @@ pub fn decode(bytes: &[u8], stamp: &str) -> Option<Index> {
     })
 }
 
+/// [`decode`] of bytes in memory.
+pub fn decode_bytes(bytes: Vec<u8>, stamp: &str) -> Option<Index> {
+    decode(Arc::new(FileBytes::Owned(bytes)), stamp)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Store;
 
     fn sample_index() -> (tempfile::TempDir, Store, Index) {
         let d = tempfile::tempdir().unwrap();
@@ -277,8 +329,28 @@ mod tests {
         let (d, s, ix) = sample_index();
         let stamp = s.stamp_text().unwrap();
         let p = path_for(d.path(), s.path());
-        save(&p, &ix, &stamp).unwrap();
-        assert_eq!(load(&p, &stamp), Some(ix.clone()));
+        save(&p, &ix, &s, &stamp).unwrap();
+        let back = load(&p, &stamp).unwrap();
+        assert_eq!(back, ix);
+        // used in place: the texts are the mapping's
+        assert!(
+            back.ids
+                .runs
+                .iter()
+                .all(|r| matches!(r.texts, Texts::Kept { .. }))
+        );
+        assert!(
+            back.search
+                .runs
+                .iter()
+                .all(|r| matches!(r.texts, Texts::Kept { .. }))
+        );
+        for i in 0..ix.len() {
+            assert_eq!(back.id(i), ix.id(i));
+            assert_eq!(back.item_id(i), ix.item_id(i));
+            assert_eq!(back.search_text(i), ix.search_text(i));
+            assert_eq!(back.position_of(ix.id(i)), ix.position_of(ix.id(i)));
+        }
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -287,36 +359,72 @@ mod tests {
         }
         // an index of many runs (threads) too
         let many = crate::tui::facts::index(&s, 8);
-        assert_eq!(decode(&encode(&many, &stamp), &stamp), Some(many));
+        assert_eq!(decode_bytes(encode(&many, &s, &stamp), &stamp), Some(many));
+        // and the written cache, before it is in its place
+        let w = write(&p, &ix, &s, &stamp).unwrap();
+        assert_eq!(w.index(&stamp), Some(ix));
+    }
+
+    #[test]
+    fn a_temporary_cache_left_by_a_session_that_quit_while_writing_it_goes() {
+        let (d, s, ix) = sample_index();
+        let stamp = s.stamp_text().unwrap();
+        let p = path_for(d.path(), s.path());
+        let dir = p.parent().unwrap();
+        fs::create_dir_all(dir).unwrap();
+        let left = dir.join(".index.left");
+        let writing = dir.join(".index.writing");
+        let other = dir.join("other.idx");
+        for f in [&left, &writing, &other] {
+            fs::write(f, b"x").unwrap();
+        }
+        let long_ago = std::time::SystemTime::now() - 2 * ABANDONED;
+        for f in [&left, &other] {
+            fs::File::options()
+                .write(true)
+                .open(f)
+                .unwrap()
+                .set_modified(long_ago)
+                .unwrap();
+        }
+        save(&p, &ix, &s, &stamp).unwrap();
+        assert!(!left.exists());
+        // one being written now, and another file's cache, stay
+        assert!(writing.exists() && other.exists());
+        assert_eq!(load(&p, &stamp), Some(ix));
     }
 
     #[test]
     fn a_cache_of_another_file_state_is_never_used() {
         let (_d, s, ix) = sample_index();
         let stamp = s.stamp_text().unwrap();
-        let bytes = encode(&ix, &stamp);
-        assert!(decode(&bytes, "1:2:3:4.5").is_none());
-        assert!(decode(&bytes, &format!("{stamp}0")).is_none());
+        let bytes = encode(&ix, &s, &stamp);
+        assert!(decode_bytes(bytes.clone(), "1:2:3:4.5").is_none());
+        assert!(decode_bytes(bytes, &format!("{stamp}0")).is_none());
     }
 
     #[test]
     fn a_damaged_or_cut_cache_is_never_used() {
         let (_d, s, ix) = sample_index();
         let stamp = s.stamp_text().unwrap();
-        let bytes = encode(&ix, &stamp);
+        let bytes = encode(&ix, &s, &stamp);
+        assert!(decode_bytes(bytes.clone(), &stamp).is_some());
         // every cut
         for cut in 0..bytes.len() {
-            assert!(decode(&bytes[..cut], &stamp).is_none(), "cut at {cut}");
+            assert!(
+                decode_bytes(bytes[..cut].to_vec(), &stamp).is_none(),
+                "cut at {cut}"
+            );
         }
         // one more byte
         let mut longer = bytes.clone();
         longer.push(0);
-        assert!(decode(&longer, &stamp).is_none());
-        // any one byte changed (a text, a bit, a length)
+        assert!(decode_bytes(longer, &stamp).is_none());
+        // any one byte changed (a text, a bit, a length, an offset)
         for i in 0..bytes.len() {
             let mut b = bytes.clone();
             b[i] ^= 0x5a;
-            assert!(decode(&b, &stamp).is_none(), "byte {i} changed");
+            assert!(decode_bytes(b, &stamp).is_none(), "byte {i} changed");
         }
     }
 }

@@ -5,7 +5,7 @@ use super::*;
 
 /// The samples of every result-set benchmark, each item also with forty more models (a
 /// kind with many names) and with reviewers who disagree.
-fn corpus() -> String {
+pub(super) fn corpus() -> String {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-data/");
     let mut out = String::new();
     for f in [

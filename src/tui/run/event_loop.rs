@@ -93,12 +93,14 @@ impl Loop {
                 .recv()
                 .map_err(|_| anyhow::anyhow!("all workers stopped"))?;
             state.clock = Clock::now();
+            found_now(state, &mut fx);
             fx.extend(state.update(msg));
             // The terminal's late answer to the graphics query may have upgraded images.
             self.drawing = self.images.drawing();
             state.protocol_name = self.drawing.name();
             // Take whatever else is already waiting before drawing again.
             while let Ok(m) = self.rx.try_recv() {
+                found_now(state, &mut fx);
                 fx.extend(state.update(m));
                 if state.quit {
                     break;
@@ -178,6 +180,15 @@ impl Loop {
         self.io_tx
             .send(req)
             .map_err(|_| anyhow::anyhow!("the IO worker stopped"))
+    }
+}
+
+/// Tell the state how many items the file's read has found, when that changed since it
+/// was last told (`Msg::Found`): `update` never reads the scan going on beside it.
+fn found_now(state: &mut State, fx: &mut Vec<Effect>) {
+    let now = app::Found::of(&state.store);
+    if now != state.found {
+        fx.extend(state.update(Msg::Found(now)));
     }
 }
 

@@ -31,13 +31,18 @@ use super::{app, config, draw, facts, keymap, worker};
 /// be folded into the file (they stay in the journal, and the message says where).
 pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let setup = Setup::read(&opts)?;
+    let index_cache = setup
+        .dirs
+        .data_dir
+        .as_ref()
+        .map(|d| facts::cache::path_for(d, &opts.file));
     let crate::session::Opened {
         store,
         own,
         stale,
         replay,
         kept_aside,
-    } = open(&opts, &setup.reviewer)?;
+    } = open(&opts, &setup.reviewer, index_cache.as_deref())?;
     let own_path = own.path().to_path_buf();
     let moved = own.moved.clone();
 
@@ -58,11 +63,6 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
         }))
     };
     spawn_ticks(tx.clone());
-    let index_cache = setup
-        .dirs
-        .data_dir
-        .as_ref()
-        .map(|d| facts::cache::path_for(d, &opts.file));
     spawn_index(snapshot.clone(), 0, tx.clone(), index_cache.clone());
 
     let terminal = Terminal::new(CrosstermBackend::new(terminal_out()))?;
@@ -110,15 +110,25 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
 
 /// Open the file with the journals' verdicts, once the fold of this reviewer's last
 /// session is done.
-fn open(opts: &Options, reviewer: &str) -> anyhow::Result<crate::session::Opened> {
+fn open(
+    opts: &Options,
+    reviewer: &str,
+    kept: Option<&std::path::Path>,
+) -> anyhow::Result<crate::session::Opened> {
     crate::session::wait_for_fold(&opts.file, reviewer, |_| {
         let _ = crate::out::errln!(
             "verdict: waiting for your last session's verdicts to be written into {}…",
             opts.file.display()
         );
     });
-    // The first screen is drawn from the first lines while a large file's scan goes on.
-    crate::session::open_as(&opts.file, reviewer, crate::store::Scan::Background)
+    // The first screen is drawn from the first lines while a large file's scan goes on;
+    // with a kept index of exactly this file, from its offsets, with no scan at all (a
+    // saved position deep in the file shows at once).
+    let scan = match kept {
+        Some(p) => crate::store::Scan::Kept(p.to_path_buf()),
+        None => crate::store::Scan::Background,
+    };
+    crate::session::open_as(&opts.file, reviewer, scan)
 }
 
 /// Start the IO worker, the only writer of the file and the journal, on the opened

@@ -243,3 +243,49 @@ fn a_ceiling_stopped_early_is_still_a_ceiling() {
     // Worth something only if walks stop early.
     assert!(stopped * 20 > tried, "{stopped} of {tried} stopped early");
 }
+
+/// The first text on which the walk that leaves out what cannot reach `need` says less
+/// than nucleo's score (or no match where nucleo matches), for a few needs around each
+/// text's ceiling; and how often it left cells out.
+fn check_leaving_out(cases: &[(String, Vec<String>)], less: u32) -> (Option<String>, usize) {
+    let mut m = Matcher::new(Config::DEFAULT);
+    let mut s = Scratch::default();
+    let mut left_out = 0;
+    for (q, ts) in cases {
+        let Some(c) = Ceiling::new(&pattern(q.trim())) else {
+            continue;
+        };
+        let c = c.counting_less(less);
+        for t in ts {
+            let Some(score) = raw_score(q.trim(), t, &mut m) else {
+                continue;
+            };
+            let exact = c.of(t, &mut s);
+            for need in [score, score + 1, score + 3, score + 9, score + 27] {
+                let got = c.of_at_least(t, &mut s, need);
+                if got.is_none_or(|g| g < score) {
+                    return (
+                        Some(format!(
+                            "{q:?} scores {score} on {t:?}, need {need}: {got:?}"
+                        )),
+                        left_out,
+                    );
+                }
+                left_out += usize::from(got != exact);
+            }
+        }
+    }
+    (None, left_out)
+}
+
+/// The walk that leaves out the cells that cannot reach what is needed (the scan's, for
+/// the candidates it tries first) is never below nucleo, and a walk counting one point
+/// less a row than a row can add is caught.
+#[test]
+fn a_walk_that_leaves_out_cells_is_never_below_nucleo() {
+    let cases = cases();
+    let (failed, left_out) = check_leaving_out(&cases, 0);
+    assert_eq!(failed, None);
+    assert!(left_out > 1000, "{left_out} walks left cells out");
+    assert!(check_leaving_out(&cases, 1).0.is_some());
+}

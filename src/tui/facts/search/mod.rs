@@ -253,6 +253,11 @@ pub struct SearchCache {
     /// the same).
     #[doc(hidden)]
     pub before_ties: bool,
+    /// The scan as it was before the ceiling's walk left out what cannot reach the worst
+    /// of the best found ([`Opts::walk_stops`]): every walk whole (the benchmark's
+    /// "before"; the results are the same).
+    #[doc(hidden)]
+    pub before_pruning: bool,
     /// Give up a scan as soon as this is above 0 (the worker: a newer request waits).
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
     /// Threads and chunk sizes of the scan (the tests make chunks small).
@@ -336,7 +341,7 @@ impl SearchCache {
                 reach: self.before_ceiling || self.tuning.reach,
                 ceiling: !self.before_ceiling && self.tuning.ceiling,
                 ties: !self.before_ties && self.tuning.ties,
-                walk_stops: self.tuning.walk_stops,
+                walk_stops: !self.before_pruning && self.tuning.walk_stops,
                 seed: !self.before_ties && self.tuning.seed,
                 early_stop: in_item_order(within),
                 cancel: self.cancel.clone(),

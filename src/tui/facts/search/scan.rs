@@ -118,11 +118,12 @@ pub(super) struct Opts {
     /// Skip, once `limit` matches are found, the texts whose [`Ceiling`] is below the
     /// worst of them.
     pub ceiling: bool,
-    /// Stop a text's ceiling walk once it cannot reach the worst of the best `limit`
-    /// ([`Ceiling::of_at_least`]). Off unless asked for: it spares the keystroke where
-    /// it happens (at 1M "real": 728 → 463 ms of CPU) but leaves a looser bound for the
-    /// next letters, which then walk those texts again ("real-0004"'s median 165 → 293
-    /// ms; docs/performance.md).
+    /// Walk, for a candidate tried for the first time (no bound from the last query),
+    /// only the cells of the ceiling's matrix that can reach the worst of the best
+    /// `limit` ([`Ceiling::of_at_least`]); a candidate with a bound is walked whole. At
+    /// 1M it halves the "real" keystroke (a million `cvqa-real-…` ids and texts after
+    /// "rea" stopped early; docs/performance.md). Walking every candidate so leaves
+    /// bounds near the worst's score, and the next letter walks them all again.
     pub walk_stops: bool,
     /// Skip, once `limit` matches are found, a candidate whose bound ties with the worst
     /// of them when its item comes after that one's (it would lose on its item).
@@ -149,7 +150,7 @@ impl Default for Opts {
             prefilter: true,
             reach: false,
             ceiling: true,
-            walk_stops: false,
+            walk_stops: true,
             ties: true,
             seed: true,
             early_stop: true,
@@ -230,15 +231,11 @@ impl Query<'_> {
         }
     }
 
-    /// Does [`Growth`] hold for item `i`: an ASCII text short enough, and an id that is
-    /// not the query (whose bonus it does not count)?
-    fn grows_at_most(&self, index: &Index, i: usize) -> bool {
+    /// Does [`Growth`] hold for an item with search text `text`: an ASCII text short
+    /// enough, and an id that is not the query (`id_is_q`; its bonus is not counted)?
+    fn grows_at_most(&self, text: &str, id_is_q: bool) -> bool {
         let Some(g) = self.growth else { return false };
-        let text = index.search_text(i);
-        text.len() <= 2048
-            && text.len() * g.word <= 100 * 1024
-            && text.is_ascii()
-            && !index.id(i).eq_ignore_ascii_case(self.q)
+        text.len() <= 2048 && text.len() * g.word <= 100 * 1024 && text.is_ascii() && !id_is_q
     }
 
     /// The score of item `i`, None when it does not match; the same as the full scan's.
@@ -437,9 +434,11 @@ pub(super) fn scan(
                     }
             };
             cands.each(start..end, |ub, i| {
+                let text = index.search_text(i);
+                let id_is_q = is_id(index, i, query.q);
                 if let Some(ub) = ub
                     && beaten(ub, i)
-                    && query.grows_at_most(index, i)
+                    && query.grows_at_most(text, id_is_q)
                 {
                     found.push((ub, i, false));
                     return;
@@ -447,8 +446,7 @@ pub(super) fn scan(
                 // Once `limit` are found, a text that cannot reach the worst of them
                 // cannot enter (an exact id hit is left to nucleo: its bonus is not
                 // counted).
-                if worst > 0 && !is_id(index, i, query.q) {
-                    let text = index.search_text(i);
+                if worst > 0 && !id_is_q {
                     if let Some(r) = &query.reach
                         && !r.may_reach(text, worst_score)
                     {
@@ -456,8 +454,16 @@ pub(super) fn scan(
                         return;
                     }
                     if let Some(c) = &query.ceiling {
-                        // (Its walk stops once it cannot reach the worst's score.)
-                        let need = if opts.walk_stops { worst_score } else { 0 };
+                        // A candidate tried for the first time walks only what can
+                        // reach the worst's score; one with a bound walks it whole, so
+                        // that its bound for the next letter is its ceiling (a walk that
+                        // stopped leaves a bound near the worst's score, and the next
+                        // letter would walk it again).
+                        let need = if opts.walk_stops && ub.is_none() {
+                            worst_score
+                        } else {
+                            0
+                        };
                         match c.of_at_least(text, &mut scratch, need) {
                             // nucleo does not match it.
                             None => return,

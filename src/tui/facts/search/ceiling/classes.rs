@@ -143,10 +143,60 @@ pub(super) const BONUS: [u8; 64] = {
 /// The text as nucleo's positions, one byte each (see [`nucleo_byte`]).
 pub(super) fn as_nucleo_sees(text: &str, chars: &mut Vec<char>, out: &mut Vec<u8>) {
     out.clear();
+    // The texts `utf32` converts without segmenting (every character one grapheme, but
+    // `\r\n`), each character looked up in a table made once.
+    if !text.is_ascii() {
+        let mut cr = false;
+        let all = text.chars().all(|c| {
+            let b = if c.is_ascii() {
+                c as u8
+            } else {
+                match one_each_byte(c) {
+                    Some(b) => b,
+                    None => return false,
+                }
+            };
+            if !(cr && c == '\n') {
+                out.push(b);
+            }
+            cr = c == '\r';
+            true
+        });
+        if all {
+            return;
+        }
+        out.clear();
+    }
     match super::super::scan::utf32(text, chars) {
         Utf32Str::Ascii(b) => out.extend_from_slice(b),
         Utf32Str::Unicode(c) => out.extend(c.iter().map(|&c| nucleo_byte(c))),
     }
+}
+
+/// The characters above ASCII that `utf32` keeps one a grapheme without segmenting
+/// (U+00A0–U+02FF, U+2010–U+205E), as [`nucleo_byte`] has them.
+const ONE_EACH: [std::ops::RangeInclusive<u32>; 2] = [0xA0..=0x2FF, 0x2010..=0x205E];
+
+/// [`nucleo_byte`] of a character of [`ONE_EACH`] (from a table made once), None for
+/// any other.
+fn one_each_byte(c: char) -> Option<u8> {
+    static TABLE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        ONE_EACH
+            .iter()
+            .flat_map(|r| r.clone())
+            .map(|u| nucleo_byte(char::from_u32(u).expect("a character")))
+            .collect()
+    });
+    let u = u32::from(c);
+    let mut at = 0;
+    for r in &ONE_EACH {
+        if r.contains(&u) {
+            return Some(table[at + (u - r.start()) as usize]);
+        }
+        at += (r.end() - r.start() + 1) as usize;
+    }
+    None
 }
 
 /// A character of the text as one byte: an ASCII character as it is; another as the ASCII
@@ -186,4 +236,45 @@ fn nucleo_byte(c: char) -> u8 {
         return JOKER;
     }
     NONE + class as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The text as nucleo's positions the long way: `utf32`, then each character.
+    fn the_long_way(text: &str) -> Vec<u8> {
+        let mut chars = Vec::new();
+        match super::super::super::scan::utf32(text, &mut chars) {
+            Utf32Str::Ascii(b) => b.to_vec(),
+            Utf32Str::Unicode(c) => c.iter().map(|&c| nucleo_byte(c)).collect(),
+        }
+    }
+
+    #[test]
+    fn the_table_sees_texts_as_nucleo_does() {
+        // Every character of both ranges and their neighbours outside them, after an
+        // ASCII letter and a `\r` (a `\r\n` is one position), and texts segmented.
+        let mut texts: Vec<String> = (0x7Fu32..=0x310)
+            .chain(0x2000..=0x2070)
+            .filter_map(char::from_u32)
+            .flat_map(|c| [format!("a{c}b"), format!("\r\n{c}\r\n"), format!("{c}\r")])
+            .collect();
+        texts.extend(
+            [
+                "é\r\nx",
+                "e\u{301}é",
+                "déjà vu “café”",
+                "\u{2019}\r\n\r\n",
+                "中é",
+                "\u{2010}\u{205e}\u{205f}",
+            ]
+            .map(String::from),
+        );
+        let (mut chars, mut out) = (Vec::new(), Vec::new());
+        for t in &texts {
+            as_nucleo_sees(t, &mut chars, &mut out);
+            assert_eq!(out, the_long_way(t), "{t:?}");
+        }
+    }
 }

@@ -45,7 +45,7 @@ use nucleo_matcher::Utf32Str;
 use nucleo_matcher::pattern::{AtomKind, Pattern};
 
 use classes::{BONUS, BONUS_BOUNDARY, BONUS_MAX, CLASS, Class, as_nucleo_sees};
-use positions::{each_bit, positions};
+use positions::{bits_from, positions_of};
 
 const SCORE_MATCH: u32 = 16;
 const PENALTY_GAP_START: u32 = 3;
@@ -73,6 +73,9 @@ struct Word {
 /// The ceiling for one query.
 pub(super) struct Ceiling {
     words: Vec<Word>,
+    /// The most a row adds to a cell's score, as the walk that leaves out cells counts
+    /// it ([`PER_CHAR`]; the tests lower it to see the walk fail).
+    per_row: u32,
 }
 
 /// Buffers reused from text to text.
@@ -80,8 +83,10 @@ pub(super) struct Ceiling {
 pub(super) struct Scratch {
     bytes: Vec<u8>,
     chars: Vec<char>,
-    /// One bit set of positions per distinct character of a word.
+    /// One bit set of positions per distinct character of a word, each made when its
+    /// row is first reached (`made`).
     masks: Vec<u64>,
+    made: Vec<bool>,
     /// The cells of two rows: position, score, carried bonus; in position order.
     rows: [Vec<Cell>; 2],
 }
@@ -135,7 +140,20 @@ impl Ceiling {
             w.rest = rest;
             rest += PER_CHAR * w.which.len() as u32 + FIRST_CHAR_EXTRA;
         }
-        (!words.is_empty()).then_some(Ceiling { words })
+        (!words.is_empty()).then_some(Ceiling {
+            words,
+            per_row: PER_CHAR,
+        })
+    }
+
+    /// The same, its walk counting `by` points less a row than a row can add: a walk
+    /// that is wrong (for the tests).
+    #[cfg(test)]
+    pub(super) fn counting_less(self, by: u32) -> Ceiling {
+        Ceiling {
+            per_row: self.per_row - by,
+            ..self
+        }
     }
 
     /// A score nucleo's for `text` is never above; None when nucleo does not match it.
@@ -144,10 +162,11 @@ impl Ceiling {
         self.of_at_least(text, s, 0)
     }
 
-    /// The ceiling of `text` (the module's) when it is `need` or more; otherwise a
-    /// score below `need` that nucleo's is never above (the walk stops once its best cell
-    /// plus the most each row left can add is below `need`), or None when nucleo does
-    /// not match. The scan's walk stops only when asked (`Opts::walk_stops`).
+    /// A score nucleo's for `text` is never above, or None when nucleo does not match:
+    /// the ceiling (the module's) when `need` is 0, and otherwise walked only through
+    /// the cells that can reach `need` (a cell's score plus [`PER_CHAR`] for each row
+    /// left); when none does, the most a cell left out could have led to (below `need`).
+    /// Each character's bit set of positions is made only when its row is reached.
     pub(super) fn of_at_least(&self, text: &str, s: &mut Scratch, need: u32) -> Option<u32> {
         let mut bytes = std::mem::take(&mut s.bytes);
         let ascii = text.is_ascii();
@@ -161,7 +180,7 @@ impl Ceiling {
         let mut out = Some(0);
         for w in &self.words {
             let need_here = need.saturating_sub(sum + w.rest);
-            match word_ceiling(h, w, ascii, s, need_here) {
+            match word_ceiling(h, w, ascii, s, need_here, self.per_row) {
                 Some((c, false)) => sum += c,
                 // Stopped early: the words after it at their most.
                 Some((c, true)) => {
@@ -179,15 +198,19 @@ impl Ceiling {
     }
 }
 
-/// The ceiling of one word: see the module's comment; with true when the walk stopped
-/// early, its best cell plus the most the rows left can add (each row's best cell is at
-/// most its previous row's best plus [`PER_CHAR`]) being below `need`.
+/// The ceiling of one word: see the module's comment. Cells that cannot reach `need`
+/// (their score plus `per_row` for each row left) are left out, and with them all they
+/// lead to: every cell kept is at least nucleo's cell on any way that reaches `need`
+/// (each cell of such a way can reach it), so a word nucleo scores `need` or more gets
+/// at least that score. With true when the last row is empty but cells were left out:
+/// the most those could have led to, below `need`, and nucleo's score no higher.
 fn word_ceiling(
     h: &[u8],
     w: &Word,
     ascii: bool,
     s: &mut Scratch,
     need: u32,
+    per_row: u32,
 ) -> Option<(u32, bool)> {
     let n = w.which.len();
     let len = h.len();
@@ -197,7 +220,8 @@ fn word_ceiling(
     let blocks = len.div_ceil(64);
     s.masks.clear();
     s.masks.resize(blocks * w.distinct.len(), 0);
-    positions(h, &w.distinct, w.ignore_case, &mut s.masks, blocks);
+    s.made.clear();
+    s.made.resize(w.distinct.len(), false);
     // nucleo scores a word of one character in a text that is not ASCII with the bonus
     // after the last place it matched, not after the character before
     // (`substring_match_1_non_ascii`): any class, as after a joker.
@@ -210,40 +234,52 @@ fn word_ceiling(
         };
         BONUS[prev * 8 + CLASS[usize::from(h[j])] as usize]
     };
-    let mask = |k: usize| {
+    // The bit set of the `k`-th character's positions, made the first time it is asked.
+    let mask = |s: &mut Scratch, k: usize| {
         let d = w.which[k];
-        &s.masks[d * blocks..(d + 1) * blocks]
+        let m = &mut s.masks[d * blocks..(d + 1) * blocks];
+        if !s.made[d] {
+            positions_of(h, w.distinct[d], w.ignore_case, m);
+            s.made[d] = true;
+        }
     };
+    // What a cell scoring `score` in row `k` can lead to: each row after it adds at most
+    // [`PER_CHAR`]. A cell that cannot reach `need` this way is left out, and so is all
+    // it would lead to; `dropped` keeps the most any cell left out could have led to.
+    let ahead = |k: usize| per_row * (n - 1 - k) as u32;
+    let mut dropped: Option<u32> = None;
+    let mut leave_out = |most: u32| dropped = Some(dropped.map_or(most, |d| d.max(most)));
     let [mut row, mut next] = std::mem::take(&mut s.rows);
     // Row 0: the first character, its bonus counted twice.
     row.clear();
-    each_bit(mask(0), 0, |j| {
+    mask(s, 0);
+    let d = w.which[0];
+    for j in bits_from(&s.masks[d * blocks..(d + 1) * blocks], 0) {
         let b = bonus_at(j);
+        let score = SCORE_MATCH + 2 * u32::from(b);
+        if score + ahead(0) < need {
+            leave_out(score + ahead(0));
+            continue;
+        }
         row.push(Cell {
             at: j as u32,
-            score: SCORE_MATCH + 2 * u32::from(b),
+            score,
             carried: b,
         });
-    });
+    }
     for k in 1..n {
-        // The most the rows from `k` on can reach.
-        let most = (need > 0)
-            .then(|| row.iter().map(|c| c.score).max())
-            .flatten()
-            .map(|m| m + PER_CHAR * (n - k) as u32);
-        if let Some(most) = most
-            && most < need
-        {
-            s.rows = [row, next];
-            return Some((most, true));
-        }
         next.clear();
         let Some(first) = row.first() else { break };
         // The previous row's best `score + position` among its cells up to `j - 2` (a
         // gap before `j`), and how many of its cells that takes in.
         let mut best: Option<u32> = None;
         let mut taken = 0;
-        each_bit(mask(k), first.at as usize + 1, |j| {
+        mask(s, k);
+        let d = w.which[k];
+        for j in bits_from(
+            &s.masks[d * blocks..(d + 1) * blocks],
+            first.at as usize + 1,
+        ) {
             while let Some(c) = row.get(taken).filter(|c| c.at as usize + 2 <= j) {
                 let v = c.score + c.at;
                 best = Some(best.map_or(v, |x| x.max(v)));
@@ -269,17 +305,43 @@ fn word_ceiling(
                 None => gap.map(|g| (g + u32::from(bonus), bonus)),
             };
             if let Some((score, carried)) = cell {
-                next.push(Cell {
-                    at: j as u32,
-                    score: score + SCORE_MATCH,
-                    carried,
-                });
+                let score = score + SCORE_MATCH;
+                if score + ahead(k) < need {
+                    leave_out(score + ahead(k));
+                } else {
+                    next.push(Cell {
+                        at: j as u32,
+                        score,
+                        carried,
+                    });
+                }
             }
-        });
+            // Once every cell of the row before is behind, a cell further on comes only
+            // after a gap, from `best`, at most the highest bonus: the walk of this row
+            // ends when the next place can no longer reach `need`, nor any after it.
+            if need > 0
+                && taken == row.len()
+                && let Some(g) = best
+            {
+                let most = g.saturating_sub(j as u32 - 1 + PENALTY_GAP_START)
+                    + u32::from(BONUS_MAX)
+                    + SCORE_MATCH
+                    + ahead(k);
+                if most < need {
+                    leave_out(most);
+                    break;
+                }
+            }
+        }
         std::mem::swap(&mut row, &mut next);
     }
-    // The best cell of the last row.
+    // The best cell of the last row (all at `need` or more), or the most a cell left
+    // out could have led to; None when no cell was left out and none is in the last row.
     let top = row.iter().map(|c| c.score).max();
     s.rows = [row, next];
-    top.map(|t| (t, false))
+    match (top, dropped) {
+        (Some(t), _) => Some((t, false)),
+        (None, Some(d)) => Some((d, true)),
+        (None, None) => None,
+    }
 }

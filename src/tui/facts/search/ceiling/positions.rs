@@ -2,27 +2,28 @@
 
 use super::classes::JOKER;
 
-/// For each character `c` of `chars` (compared without case when it is a lower-case
-/// letter and `fold`), the positions of `h` that match it, as bit sets of `blocks` words
-/// each, one after the other in `out`; a joker matches every character.
-pub(super) fn positions(h: &[u8], chars: &[u8], fold: bool, out: &mut [u64], blocks: usize) {
+/// The positions of `h` that match `c` (compared without case when it is a lower-case
+/// letter and `fold`), as a bit set of `out.len()` words (`h.len()` bits at most); a
+/// joker matches every character.
+pub(super) fn positions_of(h: &[u8], c: u8, fold: bool, out: &mut [u64]) {
+    let fold = fold && c.is_ascii_lowercase();
     for (bi, block) in h.chunks(64).enumerate() {
-        let mut b64 = [0u8; 64];
-        b64[..block.len()].copy_from_slice(block);
-        let valid = if block.len() == 64 {
-            u64::MAX
+        let bits = if block.len() == 64 {
+            let b64: &[u8; 64] = block.try_into().expect("64 bytes");
+            block_mask(b64, c, fold)
         } else {
-            (1u64 << block.len()) - 1
+            let mut b64 = [0u8; 64];
+            b64[..block.len()].copy_from_slice(block);
+            block_mask(&b64, c, fold) & ((1u64 << block.len()) - 1)
         };
-        block_masks(&b64, chars, fold, |d, bits| {
-            out[d * blocks + bi] = bits & valid;
-        });
+        out[bi] = bits;
     }
 }
 
-/// [`positions`] of one block of 64 bytes: `put(d, bits)` for the `d`-th character.
+/// [`positions_of`] for one block of 64 bytes.
 #[cfg(target_arch = "x86_64")]
-fn block_masks(b64: &[u8; 64], chars: &[u8], fold: bool, mut put: impl FnMut(usize, u64)) {
+#[inline]
+fn block_mask(b64: &[u8; 64], c: u8, fold: bool) -> u64 {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     };
@@ -37,53 +38,60 @@ fn block_masks(b64: &[u8; 64], chars: &[u8], fold: bool, mut put: impl FnMut(usi
         let v: [__m128i; 4] =
             std::array::from_fn(|k| _mm_loadu_si128(b64.as_ptr().add(16 * k).cast()));
         let joker = _mm_set1_epi8(JOKER as i8);
-        let jokers = join(v.map(|x| _mm_movemask_epi8(_mm_cmpeq_epi8(x, joker))));
+        let cc = _mm_set1_epi8(c as i8);
         // A lower-case letter matches itself and its capital: `b | 0x20` maps exactly
         // those two bytes to it.
-        let lowered = v.map(|x| _mm_or_si128(x, _mm_set1_epi8(0x20)));
-        for (d, &c) in chars.iter().enumerate() {
-            let from = if fold && c.is_ascii_lowercase() {
-                &lowered
+        let eq = v.map(|x| {
+            let from = if fold {
+                _mm_or_si128(x, _mm_set1_epi8(0x20))
             } else {
-                &v
+                x
             };
-            let cc = _mm_set1_epi8(c as i8);
-            let eq = from.map(|x| _mm_movemask_epi8(_mm_cmpeq_epi8(x, cc)));
-            put(d, jokers | join(eq));
-        }
+            _mm_movemask_epi8(_mm_or_si128(
+                _mm_cmpeq_epi8(from, cc),
+                _mm_cmpeq_epi8(x, joker),
+            ))
+        });
+        join(eq)
     }
 }
 
-/// [`positions`] of one block of 64 bytes: `put(d, bits)` for the `d`-th character.
+/// [`positions_of`] for one block of 64 bytes.
 #[cfg(not(target_arch = "x86_64"))]
-fn block_masks(b64: &[u8; 64], chars: &[u8], fold: bool, mut put: impl FnMut(usize, u64)) {
-    let mut jokers = 0u64;
+fn block_mask(b64: &[u8; 64], c: u8, fold: bool) -> u64 {
+    let mut bits = 0u64;
     for (i, &b) in b64.iter().enumerate() {
-        jokers |= u64::from(b == JOKER) << i;
+        let x = if fold { b | 0x20 } else { b };
+        bits |= u64::from(x == c || b == JOKER) << i;
     }
-    for (d, &c) in chars.iter().enumerate() {
-        let fold = fold && c.is_ascii_lowercase();
-        let mut bits = jokers;
-        for (i, &b) in b64.iter().enumerate() {
-            let x = if fold { b | 0x20 } else { b };
-            bits |= u64::from(x == c) << i;
-        }
-        put(d, bits);
-    }
+    bits
 }
 
-/// Call `f` with the positions from `from` on whose bit is set in `mask`, in order.
+/// The positions from `from` on whose bit is set in `mask`, in order.
 #[inline]
-pub(super) fn each_bit(mask: &[u64], from: usize, mut f: impl FnMut(usize)) {
-    for (bi, &m) in mask.iter().enumerate().skip(from / 64) {
-        let mut bits = if bi == from / 64 {
-            m & (u64::MAX << (from % 64))
-        } else {
-            m
-        };
-        while bits != 0 {
-            f(bi * 64 + bits.trailing_zeros() as usize);
-            bits &= bits - 1;
+pub(super) fn bits_from(mask: &[u64], from: usize) -> Bits<'_> {
+    let bi = from / 64;
+    let bits = mask.get(bi).map_or(0, |&m| m & (u64::MAX << (from % 64)));
+    Bits { mask, bi, bits }
+}
+
+/// See [`bits_from`].
+pub(super) struct Bits<'a> {
+    mask: &'a [u64],
+    bi: usize,
+    bits: u64,
+}
+
+impl Iterator for Bits<'_> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.bits == 0 {
+            self.bi += 1;
+            self.bits = *self.mask.get(self.bi)?;
         }
+        let j = self.bi * 64 + self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(j)
     }
 }
