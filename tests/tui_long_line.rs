@@ -22,6 +22,7 @@ struct Counting;
 thread_local! {
     static COUNTING: Cell<bool> = const { Cell::new(false) };
     static ALLOCS: Cell<u64> = const { Cell::new(0) };
+    static BYTES: Cell<u64> = const { Cell::new(0) };
 }
 
 unsafe impl GlobalAlloc for Counting {
@@ -29,6 +30,7 @@ unsafe impl GlobalAlloc for Counting {
         let _ = COUNTING.try_with(|c| {
             if c.get() {
                 ALLOCS.with(|a| a.set(a.get() + 1));
+                BYTES.with(|b| b.set(b.get() + l.size() as u64));
             }
         });
         unsafe { System.alloc(l) }
@@ -40,6 +42,7 @@ unsafe impl GlobalAlloc for Counting {
         let _ = COUNTING.try_with(|c| {
             if c.get() {
                 ALLOCS.with(|a| a.set(a.get() + 1));
+                BYTES.with(|b| b.set(b.get() + n as u64));
             }
         });
         unsafe { System.realloc(p, l, n) }
@@ -49,9 +52,10 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static A: Counting = Counting;
 
-/// Allocations made by `f` on this thread.
+/// Allocations made by `f` on this thread (their bytes: [`BYTES`]).
 fn allocations<T>(f: impl FnOnce() -> T) -> (u64, T) {
     ALLOCS.with(|a| a.set(0));
+    BYTES.with(|b| b.set(0));
     COUNTING.with(|c| c.set(true));
     let out = f();
     COUNTING.with(|c| c.set(false));
@@ -114,6 +118,49 @@ fn allocations_per_key(bytes: usize) -> u64 {
         render_to_string(&s, 80, 24)
     });
     n
+}
+
+/// Before the index is ready, a frame on a long item without an id (an lm-eval sample:
+/// every one has none) reads nothing of its line again: the header and the pane's title
+/// name it from the item on screen. (Each parsed the whole line again for its `#1`, on
+/// every frame until the index came: the first frame of a 20 MB prompt paid for three
+/// parses of it, issue 21.)
+#[test]
+fn a_frame_before_the_index_does_not_read_a_long_item_without_an_id_again() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("example__m");
+    std::fs::create_dir(&dir).unwrap();
+    let sample = |doc_id: usize, prompt: &str| {
+        serde_json::json!({
+            "doc_id": doc_id, "doc": {"question": "q"}, "target": "27",
+            "arguments": {"gen_args_0": {"arg_0": format!("Question: {prompt}\nAnswer:"), "arg_1": {}}},
+            "resps": [[" 27"]], "filtered_resps": ["27"], "filter": "strict-match",
+            "metrics": ["exact_match"], "exact_match": 1.0
+        })
+    };
+    let p = dir.join("samples_gsm8k_2026-11-20T10-15-42.518246.jsonl");
+    let text = format!(
+        "{}\n{}\n",
+        sample(0, &words(2_000_000)),
+        sample(1, "How many?")
+    );
+    std::fs::write(&p, text).unwrap();
+    let s = verdict::tui::app::State::new(
+        Store::open(&p).unwrap(),
+        "carol".into(),
+        Keymap::default(),
+        verdict::tui::theme::ThemeName::Mono,
+        state::clock(),
+    );
+    assert!(s.meta.is_none(), "no index yet");
+    let (_, screen) = allocations(|| render_to_string(&s, 80, 24));
+    let bytes = BYTES.with(|b| b.get());
+    assert!(screen.contains("lm-eval · #1"), "{screen}");
+    assert!(screen.contains("Question: "), "{screen}");
+    assert!(
+        bytes < 1_000_000,
+        "the first frame allocated {bytes} bytes on a 2 MB prompt"
+    );
 }
 
 #[test]

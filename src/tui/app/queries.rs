@@ -50,10 +50,13 @@ impl State {
         if let Some(m) = self.meta.as_ref().filter(|m| i < m.len()) {
             return m.id(i).to_string();
         }
+        // The item on screen is parsed already: its id, or none (an lm-eval sample has
+        // none), without reading its line again (issue 21: a 20 MB line, twice a frame
+        // until the index is ready).
         if let Some(c) = self.current.as_ref().filter(|c| c.index == i)
-            && let Ok(Item { id: Some(id), .. }) = c.item.as_deref()
+            && let Ok(item) = c.item.as_deref()
         {
-            return id.clone();
+            return item.id.clone().unwrap_or_else(|| self.store.fallback_id(i));
         }
         self.store
             .item(i)
