@@ -257,7 +257,7 @@ fn stress_child() {
             seq,
             item: i,
             id: Some(ids[i].clone()),
-            key: None,
+            content: None,
             reviewer: who.clone(),
             review: review.clone(),
         })

@@ -125,8 +125,8 @@ fn allocations_per_key(bytes: usize) -> u64 {
 /// name it from the item on screen. (Each parsed the whole line again for its `#1`, on
 /// every frame until the index came: the first frame of a 20 MB prompt paid for three
 /// parses of it, issue 21.)
-#[test]
-fn a_frame_before_the_index_does_not_read_a_long_item_without_an_id_again() {
+/// An lm-eval run's samples (no ids), the first one's prompt `prompt`, the second short.
+fn lm_eval_set(prompt: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let d = tempfile::tempdir().unwrap();
     let dir = d.path().join("example__m");
     std::fs::create_dir(&dir).unwrap();
@@ -139,12 +139,14 @@ fn a_frame_before_the_index_does_not_read_a_long_item_without_an_id_again() {
         })
     };
     let p = dir.join("samples_gsm8k_2026-11-20T10-15-42.518246.jsonl");
-    let text = format!(
-        "{}\n{}\n",
-        sample(0, &words(2_000_000)),
-        sample(1, "How many?")
-    );
+    let text = format!("{}\n{}\n", sample(0, prompt), sample(1, "How many?"));
     std::fs::write(&p, text).unwrap();
+    (d, p)
+}
+
+#[test]
+fn a_frame_before_the_index_does_not_read_a_long_item_without_an_id_again() {
+    let (_d, p) = lm_eval_set(&words(2_000_000));
     let s = verdict::tui::app::State::new(
         Store::open(&p).unwrap(),
         "carol".into(),
@@ -160,6 +162,37 @@ fn a_frame_before_the_index_does_not_read_a_long_item_without_an_id_again() {
     assert!(
         bytes < 1_000_000,
         "the first frame allocated {bytes} bytes on a 2 MB prompt"
+    );
+}
+
+/// A verdict on a long item without an id (an lm-eval sample: every one has none) works
+/// out the item's content key (`session::content_key`, what finds it again if lines are
+/// added above it) off the screen's thread: the key press copies the item's text once for
+/// the IO worker, where it parsed the whole line into a `Value` and wrote it out again
+/// (256 ms on the screen's thread for a 20 MB prompt, issue 21). The worker's key is the
+/// one `content_key` gives.
+#[test]
+fn a_verdict_on_a_long_item_without_an_id_leaves_its_key_to_the_worker() {
+    let mb = 2_000_000;
+    let (_d, p) = lm_eval_set(&words(mb));
+    let mut s = state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
+    render_to_string(&s, 80, 24);
+    let (_, fx) = allocations(|| s.update(key(KeyCode::Char('1'))));
+    let bytes = BYTES.with(|b| b.get());
+    let content = fx.iter().find_map(|e| match e {
+        verdict::tui::app::Effect::Record { content, .. } => Some(content.clone()),
+        _ => None,
+    });
+    let content = content
+        .expect("a verdict is recorded")
+        .expect("with the item's text");
+    assert_eq!(
+        verdict::session::content_key_of(&content),
+        verdict::session::content_key(&s.store, 0)
+    );
+    assert!(
+        bytes < (mb + mb / 2) as u64,
+        "a verdict allocated {bytes} bytes on the screen's thread for a 2 MB item"
     );
 }
 

@@ -3558,7 +3558,12 @@ fn my_verdict_on_an_item_without_id_follows_it_when_lines_are_added_above() {
     // a verdict given now names c's content
     let fx = ch(&mut s, '2');
     let key = fx.iter().find_map(|e| match e {
-        Effect::Record { item, key, .. } => Some((*item, key.clone())),
+        Effect::Record { item, content, .. } => Some((
+            *item,
+            content
+                .as_deref()
+                .and_then(verdict::session::content_key_of),
+        )),
         _ => None,
     });
     assert_eq!(key, Some((3, verdict::session::content_key(&s.store, 3))));

@@ -22,7 +22,9 @@ pub enum Req {
         seq: u64,
         item: usize,
         id: Option<String>,
-        key: Option<String>,
+        /// For an item without an id, its text as the screen had it: its content key
+        /// (`session::content_key_of`) is worked out here, not on the screen's thread.
+        content: Option<String>,
         reviewer: String,
         review: Option<Value>,
     },
@@ -159,7 +161,7 @@ fn run(session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 seq,
                 item,
                 id,
-                key,
+                content,
                 reviewer,
                 review,
             }) => io.record(
@@ -169,7 +171,7 @@ fn run(session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                     id,
                     reviewer,
                     review,
-                    key,
+                    key: content.as_deref().and_then(crate::session::content_key_of),
                 },
             ),
             Some(Req::SaveSession(_) | Req::SavePosition(_)) => {}
@@ -672,7 +674,7 @@ mod refusals {
             seq: 1,
             item: 0,
             id: id.map(str::to_string),
-            key: None,
+            content: None,
             reviewer: "ann".into(),
             review,
         })

@@ -99,9 +99,11 @@ pub enum Effect {
         seq: u64,
         item: usize,
         id: Option<String>,
-        /// For an item without an id, what its content is (`crate::session::content_key`), to
-        /// find it again if lines were added or removed before it.
-        key: Option<String>,
+        /// For an item without an id, its text as the screen has it: the IO worker works
+        /// out what its content is from it (`crate::session::content_key_of`), to find it
+        /// again if lines were added or removed before it (off the screen's thread: a
+        /// long item's takes hundreds of milliseconds).
+        content: Option<String>,
         reviewer: String,
         review: Option<Value>,
     },

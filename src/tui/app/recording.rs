@@ -284,15 +284,15 @@ impl State {
             self.store.item(item).ok().and_then(|i| i.id)
         };
         // Only an item without an id needs its content to be found again.
-        let key = match id {
+        let content = match id {
             Some(_) => None,
-            None => crate::session::content_key(&self.store, item),
+            None => self.store.raw(item).ok().map(str::to_owned),
         };
         fx.push(Effect::Record {
             seq,
             item,
             id,
-            key,
+            content,
             reviewer: self.reviewer.clone(),
             review: after.map(|r| review_value(&r)),
         });
