@@ -10,7 +10,7 @@ use super::reach_tests::{TYPED, texts};
 use super::scan::{Candidates, Opts, Tail, scan};
 use super::tests::{
     LIMITS, Rng, ascii_texts_for, corpus, full_scan, haystacks_for, index_of, queries, raw_score,
-    tunings,
+    tunings, type_through,
 };
 use super::*;
 
@@ -186,24 +186,8 @@ fn typing_with_the_ceiling_returns_the_full_scans_results() {
                     tuning: tuning.clone(),
                     ..SearchCache::default()
                 };
-                let ends: Vec<usize> = word.char_indices().map(|(i, c)| i + c.len_utf8()).collect();
-                for (k, &end) in ends.iter().enumerate() {
-                    let q = &word[..end];
-                    let req = SearchRequest {
-                        seq: 0,
-                        query: q.to_string(),
-                        meta: ix.clone(),
-                        within: None,
-                    };
-                    assert_eq!(
-                        cache.run(&req, limit),
-                        full_scan(&ix, q, None, limit),
-                        "{q:?} {limit} {tuning:?}"
-                    );
-                    if k % 3 == 2 {
-                        cache.go_on(100);
-                    }
-                }
+                let what = format!("{tuning:?}");
+                type_through(&mut cache, &ix, word, limit, (3, 2, 100), &what);
             }
         }
     }

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::reach_tests::{TYPED, texts};
 use super::scan::{Candidates, Opts, Tail, scan};
-use super::tests::{LIMITS, Rng, corpus, full_scan, index_of, tunings};
+use super::tests::{LIMITS, Rng, corpus, full_scan, index_of, request, tunings, type_through};
 use super::*;
 
 /// Items like the generated sets' C-VQA ones, most of which score alike for `real` (the
@@ -32,15 +32,6 @@ fn tied(n: usize, seed: u64) -> Vec<(String, String)> {
             (id, rng.pick(&questions).to_string())
         })
         .collect()
-}
-
-fn request(q: &str, ix: &Arc<Index>) -> SearchRequest {
-    SearchRequest {
-        seq: 0,
-        query: q.to_string(),
-        meta: ix.clone(),
-        within: None,
-    }
 }
 
 #[test]
@@ -102,19 +93,8 @@ fn typing_with_ties_and_seeds_returns_the_full_scans_results() {
                         },
                         ..SearchCache::default()
                     };
-                    let ends: Vec<usize> =
-                        word.char_indices().map(|(i, c)| i + c.len_utf8()).collect();
-                    for (k, &end) in ends.iter().enumerate() {
-                        let q = &word[..end];
-                        assert_eq!(
-                            cache.run(&request(q, &ix), limit),
-                            full_scan(&ix, q, None, limit),
-                            "{q:?} {limit} seed {seed} {tuning:?}"
-                        );
-                        if k % 3 == 1 {
-                            cache.go_on(150);
-                        }
-                    }
+                    let what = format!("seed {seed} {tuning:?}");
+                    type_through(&mut cache, &ix, word, limit, (3, 1, 150), &what);
                 }
             }
         }

@@ -8,7 +8,7 @@ use nucleo_matcher::{Config, Matcher, Utf32Str};
 use super::reach::Reach;
 use super::scan::Opts;
 use super::scan::{Candidates, Tail, scan};
-use super::tests::{LIMITS, Rng, corpus, full_scan, index_of, queries, tunings};
+use super::tests::{LIMITS, Rng, corpus, full_scan, index_of, queries, tunings, type_through};
 use super::*;
 
 /// Texts like the generated sets': ids such as `cvqa-real-00041`, words, capitals,
@@ -199,24 +199,8 @@ fn typing_with_skips_returns_the_full_scans_results() {
                     tuning: tuning.clone(),
                     ..SearchCache::default()
                 };
-                let ends: Vec<usize> = word.char_indices().map(|(i, c)| i + c.len_utf8()).collect();
-                for (k, &end) in ends.iter().enumerate() {
-                    let q = &word[..end];
-                    let req = SearchRequest {
-                        seq: 0,
-                        query: q.to_string(),
-                        meta: ix.clone(),
-                        within: None,
-                    };
-                    assert_eq!(
-                        cache.run(&req, limit),
-                        full_scan(&ix, q, None, limit),
-                        "{q:?} {limit} {tuning:?}"
-                    );
-                    if k % 2 == 1 {
-                        cache.go_on(100);
-                    }
-                }
+                let what = format!("{tuning:?}");
+                type_through(&mut cache, &ix, word, limit, (2, 1, 100), &what);
             }
         }
     }

@@ -239,6 +239,41 @@ pub(super) fn full_scan(ix: &Index, q: &str, within: Option<&[usize]>, limit: us
 
 pub(super) const LIMITS: [usize; 3] = [1, 10, 500];
 
+/// A search request for `q` over the whole of `ix`.
+pub(super) fn request(q: &str, ix: &Arc<Index>) -> SearchRequest {
+    SearchRequest {
+        seq: 0,
+        query: q.to_string(),
+        meta: ix.clone(),
+        within: None,
+    }
+}
+
+/// Type `word` into `cache` one character at a time: every prefix finds what the full
+/// scan finds. After the `k`-th character (from 0) with `k % every == at`, the cache goes
+/// on with `go_on` items, as between keystrokes. `what` names the case in a failure.
+pub(super) fn type_through(
+    cache: &mut SearchCache,
+    ix: &Arc<Index>,
+    word: &str,
+    limit: usize,
+    (every, at, go_on): (usize, usize, usize),
+    what: &str,
+) {
+    let ends = word.char_indices().map(|(i, c)| i + c.len_utf8());
+    for (k, end) in ends.enumerate() {
+        let q = &word[..end];
+        assert_eq!(
+            cache.run(&request(q, ix), limit),
+            full_scan(ix, q, None, limit),
+            "{q:?} {limit} {what}"
+        );
+        if k % every == at {
+            cache.go_on(go_on);
+        }
+    }
+}
+
 /// The scan's options the tests try: one thread and small chunks, three threads and odd
 /// chunk sizes, one chunk per candidate, and the defaults.
 pub(super) fn tunings() -> Vec<Opts> {
