@@ -219,7 +219,7 @@ impl State {
                 .store
                 .item(n)
                 .ok()
-                .and_then(|it| it.image)
+                .and_then(|it| it.into_fields().image)
                 .map(|im| self.resolve(&im))
         {
             fx.push(Effect::PrefetchImage(p));

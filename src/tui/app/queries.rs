@@ -61,7 +61,7 @@ impl State {
         self.store
             .item(i)
             .ok()
-            .and_then(|it| it.id)
+            .and_then(|it| it.into_fields().id)
             .unwrap_or_else(|| self.store.fallback_id(i))
     }
 

@@ -413,7 +413,12 @@ struct Remap<'a> {
 impl<'a> Remap<'a> {
     fn new(meta: Option<&'a Index>, old: &'a Store, new: &'a Store) -> Remap<'a> {
         let ids = (0..new.len())
-            .filter_map(|i| new.item(i).ok().and_then(|it| it.id).map(|id| (id, i)))
+            .filter_map(|i| {
+                new.item(i)
+                    .ok()
+                    .and_then(|it| it.into_fields().id)
+                    .map(|id| (id, i))
+            })
             .collect();
         Remap {
             ids,
@@ -428,7 +433,7 @@ impl<'a> Remap<'a> {
     fn old_id(&self, i: usize) -> Option<String> {
         match self.meta.filter(|m| i < m.len()) {
             Some(m) => m.item_id(i).map(str::to_string),
-            None => self.old.item(i).ok().and_then(|it| it.id),
+            None => self.old.item(i).ok().and_then(|it| it.into_fields().id),
         }
     }
 
