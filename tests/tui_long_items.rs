@@ -259,3 +259,17 @@ fn showing_a_long_chartom_question_copies_it_once() {
 fn showing_a_long_chartom_qa_context_copies_it_once() {
     showing_copies_the_text_once("CharToM-QA context");
 }
+
+/// An Inspect sample's input is read once, into the sample (before: the line searched
+/// for `inspect_sample`, parsed into a `Value` map, the sample copied out of it, and the
+/// input copied again as the item's question: 8.6 MB for a 2 MB input). Messages are
+/// read into the sample and the view's lines borrow them.
+#[test]
+fn showing_a_long_inspect_input_copies_it_once() {
+    showing_copies_the_text_once("Inspect input");
+}
+
+#[test]
+fn showing_long_inspect_messages_copies_them_once() {
+    showing_copies_the_text_once("Inspect messages");
+}
