@@ -197,9 +197,12 @@ pub struct Current {
     /// Shared with the panes kept between frames, whose lines borrow its texts
     /// (`tui::laid`).
     pub item: Result<std::rc::Rc<Item>, ItemError>,
-    /// The item's JSON, for the generic view and error display: empty for an item whose
-    /// view does not show it (`View::shows_raw`).
+    /// The item's line as text, for an item that cannot be read or a line that is not
+    /// JSON (the error's display, the generic view); else empty.
     pub raw: String,
+    /// The item's line parsed, each string cut to what the generic view shows of it
+    /// (`tui::text::json_cut`), for a view that shows the line (`View::shows_raw`).
+    pub json: Option<serde_json::Value>,
     /// Which load of an item this is (every load has its own, in the whole process): the
     /// item's panes kept between frames (`tui::laid`) are those of one load.
     pub load: u64,
