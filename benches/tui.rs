@@ -801,7 +801,9 @@ fn main() {
 /// scroll far down the line, each with its frame at 80×24; next to the floor of one pass over
 /// the text (`str::is_ascii`) and a copy of it. Twice: a C-VQA question, and an lm-eval
 /// gsm8k sample's prompt (a line in the harness's own layout, read by its sniffer), with
-/// a verdict on it (`1`, `2`: each changes my review).
+/// a verdict on it (`1`, `2`: each changes my review); and, each with a verdict, a
+/// generic item's question, a CHARTOM question, a CharToM-QA context and an Inspect
+/// sample's input (a text, and messages).
 fn bench_long_lines(smoke: bool) {
     println!(
         "\nlong lines; load average: {}",
@@ -850,6 +852,83 @@ fn bench_long_lines(smoke: bool) {
             })
             .to_string()
         };
+        // Every other layout's long field (issue 21: each copied its item on a verdict):
+        // a generic item's question, a CHARTOM question, a CharToM-QA context, an
+        // Inspect sample's input as a text and as messages.
+        let generic = |id: &str, q: &str| {
+            serde_json::json!({
+                "id": id, "benchmark": "mmlu", "subject": "astronomy", "question": q,
+                "choices": ["Mercury", "Venus"], "key": 1,
+                "responses": [{"model": "m", "text": "Mercury"}]
+            })
+            .to_string()
+        };
+        let chartom = |id: &str, q: &str| {
+            serde_json::json!({
+                "id": id, "benchmark": "chartom", "image": "none.png",
+                "chart": {"pair": "G1_Q1", "version": "original", "type": "line"},
+                "fact": {"question": q, "format": "number", "options": [], "key": 1.2,
+                         "human_answers": [[1.2, 30], [6, 5]]},
+                "mind": {"hmi": 0.2},
+                "responses": [{"model": "m", "fact": "1.2", "mind": 0.2, "justification": "a reason"}]
+            })
+            .to_string()
+        };
+        let chartom_qa = |id: &str, c: &str| {
+            serde_json::json!({
+                "id": id, "benchmark": "chartom-qa", "book": "Pride and Prejudice",
+                "character": "Elizabeth", "dimension": "belief",
+                "context": {"0": "Short.", "1000": "Short, longer.", "2000": c},
+                "question": "What does Elizabeth believe?", "answer": "That he is proud.",
+                "bonus_points": ["proud", "unjust"],
+                "responses": [{"model": "m", "text": "He is proud."}]
+            })
+            .to_string()
+        };
+        let inspect = |id: &str, input: serde_json::Value| {
+            serde_json::json!({
+                "id": id,
+                "inspect_sample": {
+                    "sample": id, "epoch": 1, "input": input, "target": ["A"],
+                    "choices": ["yes", "no"], "completion": "ANSWER: A",
+                    "messages": [{"role": "user", "text": "See the input."},
+                                 {"role": "assistant", "text": "ANSWER: A"}],
+                    "scores": [{"name": "choice", "value": "C", "original": "C", "answer": "A",
+                                "explanation": "A", "edits": []}],
+                    "headline": "choice",
+                    "run": {"task": "t", "model": "mockllm/model", "format": "json", "status": "success"},
+                    "harness": [{"scorer": "choice", "metric": "accuracy", "value": 1.0}],
+                    "error": null
+                }
+            })
+            .to_string()
+        };
+        let messages = |t: &str| {
+            serde_json::json!([
+                {"role": "system", "text": "Answer with a letter."},
+                {"role": "user", "text": t}
+            ])
+        };
+        type Make<'a> = &'a dyn Fn(&str, &str) -> String;
+        let others: [(&str, Make); 5] = [
+            ("generic question", &generic),
+            ("CHARTOM question", &chartom),
+            ("CharToM-QA context", &chartom_qa),
+            ("Inspect input", &|id, t| inspect(id, serde_json::json!(t))),
+            ("Inspect messages", &|id, t| inspect(id, messages(t))),
+        ];
+        for (what, make) in others {
+            long_line_rows(
+                mb,
+                what,
+                &text,
+                "long.jsonl",
+                &make("long", &text),
+                &make("short", "How many?"),
+                true,
+                smoke,
+            );
+        }
         long_line_rows(
             mb,
             "C-VQA question",
