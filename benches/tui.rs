@@ -126,7 +126,7 @@ fn state_for(store: &Store, meta: &facts::Index, w: u16, h: u16) -> State {
     );
     state.update(Msg::Indexed {
         generation: 0,
-        meta: meta.clone(),
+        meta: meta.clone().into(),
     });
     state.size = (w, h);
     state

@@ -189,7 +189,7 @@ fn a_jump_by_id_before_the_index_waits_for_it() {
     let meta = facts::index(&s.store, 2);
     s.update(Msg::Indexed {
         generation: 0,
-        meta,
+        meta: meta.into(),
     });
     ch(&mut s, ':');
     typ(&mut s, "real-00002");
@@ -1956,7 +1956,10 @@ fn a_file_changed_on_disk_is_shown_as_it_is_now() {
     // moving away and back shows the new text (by id: once the new index is there)
     let meta = facts::index(&s.store, 2);
     let generation = s.index_generation;
-    s.update(Msg::Indexed { generation, meta });
+    s.update(Msg::Indexed {
+        generation,
+        meta: meta.into(),
+    });
     ch(&mut s, 'g');
     ch(&mut s, ':');
     typ(&mut s, "real-00002");
@@ -2082,7 +2085,7 @@ fn search_typed_before_the_index_is_ready_runs_when_it_arrives() {
     assert!(screen.contains("indexing"), "{screen}");
     let fx = s.update(Msg::Indexed {
         generation: 0,
-        meta,
+        meta: meta.into(),
     });
     let Some(Effect::Search {
         seq,
@@ -2234,12 +2237,12 @@ fn an_index_started_before_a_reload_is_dropped() {
     );
     s.update(Msg::Indexed {
         generation: 0,
-        meta: stale,
+        meta: stale.into(),
     });
     assert!(s.meta.is_none(), "the stale index was accepted");
     s.update(Msg::Indexed {
         generation: s.index_generation,
-        meta: fresh_meta,
+        meta: fresh_meta.into(),
     });
     assert_eq!(
         s.meta.as_ref().unwrap().item_id(0),
@@ -3288,7 +3291,7 @@ fn filter_counts_kept_across_toggles_equal_counts_made_afresh() {
         fresh.filters = s.filters.clone();
         fresh.update(Msg::Indexed {
             generation: 0,
-            meta,
+            meta: meta.into(),
         });
         assert_eq!(kept, fresh.filter_counts, "after toggling {o:?}");
         press(&mut s, KeyCode::Esc);
@@ -3524,7 +3527,10 @@ fn my_finished_items_stay_done_after_a_colleagues_save() {
     }));
     let meta = facts::index(&s.store, 2);
     let generation = s.index_generation;
-    s.update(Msg::Indexed { generation, meta });
+    s.update(Msg::Indexed {
+        generation,
+        meta: meta.into(),
+    });
     assert_eq!(s.progress(), (2, Some(3), 10), "with the new index");
     // `Space` goes to the next item I have not finished, not back to one I did
     ch(&mut s, 'g');

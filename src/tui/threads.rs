@@ -46,7 +46,10 @@ pub(super) fn spawn_index(
                     store.path().display(),
                     p.display()
                 );
-                let _ = tx.send(Msg::Indexed { generation, meta });
+                let _ = tx.send(Msg::Indexed {
+                    generation,
+                    meta: meta.into(),
+                });
                 store.release_pages();
                 return;
             }
@@ -86,7 +89,10 @@ pub(super) fn spawn_index(
                     Err(e) => log::warn!("keeping the index in {}: {e}", p.display()),
                 }
             }
-            let _ = tx.send(Msg::Indexed { generation, meta });
+            let _ = tx.send(Msg::Indexed {
+                generation,
+                meta: meta.into(),
+            });
             if let Some(w) = written
                 && let Err(e) = w.persist()
             {

@@ -63,7 +63,7 @@ pub enum Msg {
     /// it was started for (an index of the file before a reload is dropped).
     Indexed {
         generation: u64,
-        meta: Index,
+        meta: std::sync::Arc<Index>,
     },
     /// Another program changed the file: the IO worker read it again (with every
     /// journaled verdict on it).

@@ -174,7 +174,7 @@ impl State {
     fn on_indexed(
         &mut self,
         generation: u64,
-        meta: crate::tui::facts::Index,
+        meta: std::sync::Arc<crate::tui::facts::Index>,
         fx: &mut Vec<Effect>,
     ) {
         if generation == self.index_generation && meta.len() == self.len() {
@@ -192,7 +192,7 @@ impl State {
                 anyone.count(),
             );
             self.filter_catalog = catalog(&meta);
-            self.meta = Some(std::sync::Arc::new(meta));
+            self.meta = Some(meta);
             self.rebuild_facts_now();
             self.filter_counts_of = None;
             // A view's running tally (CharToM-QA's BPC) counts my grades in the file,
