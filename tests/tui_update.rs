@@ -3605,3 +3605,60 @@ fn a_fix_for_another_reason_asks_why_in_a_few_words() {
         json!({"status": "fix", "image_related": true, "answer_ok": false, "fixed_answer": "B", "reason": "other", "reason_text": "unit missing"})
     );
 }
+
+#[test]
+fn the_kept_index_takes_the_built_ones_place_and_changes_nothing_shown() {
+    let (d, mut s) = state("cvqa.jsonl");
+    // a twin session that keeps the built index, for what follows
+    let mut twin = state_at(&d.path().join("cvqa.jsonl"));
+    // a verdict of this session and a filter on, before the kept index arrives
+    for s in [&mut s, &mut twin] {
+        let fx = ch(s, 'a');
+        recorded(s, fx);
+        toggle(s, FilterOption::ModelWrong);
+    }
+    ch(&mut s, 'F');
+    let counts = s.filter_counts.clone();
+    press(&mut s, KeyCode::Esc);
+    let (visible, pos, progress) = (s.visible.clone(), s.pos, s.progress());
+    assert!(visible.is_some());
+    let built = s.meta.clone().unwrap();
+    assert!(!built.texts_in_place());
+    // the same index as the data folder keeps it, used in place
+    let store = Store::open(d.path().join("cvqa.jsonl")).unwrap();
+    let stamp = store.stamp_text().unwrap();
+    let kept: std::sync::Arc<facts::Index> =
+        facts::cache::decode_bytes(facts::cache::encode(&built, &store, &stamp), &stamp)
+            .unwrap()
+            .into();
+    assert!(kept.texts_in_place());
+    // for another generation (the file read again since): dropped
+    s.update(Msg::IndexKept {
+        generation: s.index_generation + 1,
+        meta: kept.clone(),
+    });
+    assert!(std::sync::Arc::ptr_eq(s.meta.as_ref().unwrap(), &built));
+    s.update(Msg::IndexKept {
+        generation: s.index_generation,
+        meta: kept.clone(),
+    });
+    assert!(std::sync::Arc::ptr_eq(s.meta.as_ref().unwrap(), &kept));
+    assert_eq!(
+        (s.visible.clone(), s.pos, s.progress()),
+        (visible, pos, progress)
+    );
+    ch(&mut s, 'F');
+    assert_eq!(s.filter_counts, counts);
+    press(&mut s, KeyCode::Esc);
+    // verdicts after it count as on the built index
+    for s in [&mut s, &mut twin] {
+        for _ in 0..2 {
+            ch(s, 'n');
+            let fx = ch(s, 'a');
+            recorded(s, fx);
+        }
+        ch(s, 'F');
+    }
+    assert_eq!(s.filter_counts, twin.filter_counts);
+    assert_eq!((s.visible, s.pos), (twin.visible, twin.pos));
+}
