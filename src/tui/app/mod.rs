@@ -63,7 +63,14 @@ pub enum Msg {
     /// it was started for (an index of the file before a reload is dropped).
     Indexed {
         generation: u64,
-        meta: Index,
+        meta: std::sync::Arc<Index>,
+    },
+    /// The index of generation `generation`, as kept in the data folder and used in place
+    /// from its mapping: the same index as the one `Msg::Indexed` gave (the index thread
+    /// checks), which it replaces so that the texts built in memory are dropped.
+    IndexKept {
+        generation: u64,
+        meta: std::sync::Arc<Index>,
     },
     /// Another program changed the file: the IO worker read it again (with every
     /// journaled verdict on it).
