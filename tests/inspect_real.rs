@@ -857,3 +857,36 @@ fn kill_9_after_a_verdict_on_the_second_scorer_loses_nothing() {
         json!("erin")
     );
 }
+
+/// A save of the session's own verdicts into an Inspect log (`.json` and `.eval`: the
+/// log is read again after the save) is not another program's change: the status line
+/// does not say "the file changed on disk", and the screen stays where the reviewer is.
+#[test]
+fn the_sessions_own_save_of_a_log_is_not_called_a_change_on_disk() {
+    for name in ["vr_mc.json", "vr_mc.eval"] {
+        let sb = Sandbox::new();
+        std::fs::copy(fixture(name), sb.path(name)).unwrap();
+        let before = std::fs::read(sb.path(name)).unwrap();
+        let mut p = sb.open(name, &[], 200);
+        p.wait_for("1/8");
+        p.send("1");
+        p.wait_for("2/8");
+        p.wait_for("✔ saved");
+        // (the fold ran: the file is the one it wrote)
+        let t0 = std::time::Instant::now();
+        while std::fs::read(sb.path(name)).unwrap() == before {
+            assert!(t0.elapsed().as_secs() < 20, "{name}: never saved");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        // what the screen shows once the worker has said all it says after the save
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        let screen = p.with_screen(|s| s.contents());
+        assert!(
+            !screen.contains("changed on disk"),
+            "{name}: its own save called a change on disk:\n{screen}"
+        );
+        assert!(screen.contains("2/8"), "{name}: moved:\n{screen}");
+        p.send("q");
+        assert!(p.wait_exit().success());
+    }
+}

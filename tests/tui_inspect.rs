@@ -366,3 +366,38 @@ fn the_summary_page_corrects_each_scorer_by_its_own_verdicts() {
         "{text}"
     );
 }
+
+/// The log as this session's own save wrote it, read again (`Msg::Resaved`), leaves the
+/// screen as the reviewer has it: the search being typed stays open with its query, the
+/// item and the status line stay; no "changed on disk". A store with another count of
+/// items is a change by someone else too, and is said.
+#[test]
+fn the_log_read_again_after_its_own_save_leaves_the_screen_as_it_is() {
+    let (d, mut s) = state("vr_mc.json");
+    let p = d.path().join("vr_mc.json");
+    let fx = ch(&mut s, '1');
+    assert_eq!(recorded(&mut s, fx).len(), 1);
+    let status = s.status.clone();
+    ch(&mut s, '/');
+    ch(&mut s, 'q');
+    let pos = s.pos;
+    s.update(Msg::Resaved(Store::open(&p).unwrap()));
+    let verdict::tui::app::Mode::Search(st) = &s.mode else {
+        panic!("the search was closed: {:?}", s.mode)
+    };
+    assert_eq!(st.query.text(), "q");
+    assert_eq!(s.pos, pos);
+    assert_eq!(s.status, status);
+    // another program wrote another log there meanwhile (other samples): said, as any
+    // change is
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/real-logs/inspect/logs/vr_nan.json"),
+        &p,
+    )
+    .unwrap();
+    assert_ne!(Store::open(&p).unwrap().len(), s.store.len());
+    s.update(Msg::Resaved(Store::open(&p).unwrap()));
+    let said = s.status.as_ref().map(|x| x.0.clone()).unwrap_or_default();
+    assert!(said.contains("changed on disk"), "{said}");
+}

@@ -303,8 +303,8 @@ impl Io {
                 self.folded_total += n;
                 if stamp_before && n > 0 && self.session.store.container().is_some() {
                     // The fold read the container file again: the screen shows it as
-                    // it now is (`session::fold`).
-                    let _ = self.out.send(Msg::Reloaded(self.session.store.clone()));
+                    // it now is (`session::fold`), as this session's own save.
+                    let _ = self.out.send(Msg::Resaved(self.session.store.clone()));
                 }
                 if !stamp_before {
                     // The fold rebased our verdicts onto another program's change:

@@ -75,6 +75,10 @@ pub enum Msg {
     /// Another program changed the file: the IO worker read it again (with every
     /// journaled verdict on it).
     Reloaded(Store),
+    /// The file as this session's own save wrote it, read again by the IO worker (a
+    /// container file, whose reader shows what the save wrote: an Inspect log's score
+    /// edits and recomputed figures). Not a change by anyone else.
+    Resaved(Store),
     /// The change just read (`Reloaded`) was the save of another verdict session, by this
     /// reviewer: their verdicts came in (no foreign edit).
     ColleagueSaved(String),

@@ -49,6 +49,7 @@ impl State {
                 }
             }
             Msg::Reloaded(store) => self.reload(store, &mut fx),
+            Msg::Resaved(store) => self.take_up_own_save(store, &mut fx),
             Msg::ColleagueSaved(who) => {
                 let who = if who.is_empty() {
                     "another reviewer".into()
@@ -299,6 +300,26 @@ impl State {
             format!("the file changed on disk: read it again ({n} items); your verdicts are kept"),
             Level::Warn,
         );
+    }
+
+    /// The file as this session's own save wrote it, read again: its items are the ones
+    /// shown, in their places (a save rewrites reviews; an Inspect log keeps its samples'
+    /// order), so the screen stays as the reviewer has it (a search or the filter menu
+    /// open, the response and the scroll) and shows the item again as the file now has
+    /// it. Nothing is said: it is the save the status line already reports. Another
+    /// count of items (the file was not only ours) is taken up as `reload` takes up a
+    /// change, and said.
+    pub(super) fn take_up_own_save(&mut self, store: Store, fx: &mut Vec<Effect>) {
+        if store.len() != self.store.len() {
+            return self.reload(store, fx);
+        }
+        self.store = store;
+        if !self.is_empty() {
+            let (model, scroll) = (self.model, self.scroll);
+            self.load_current();
+            self.model = model.min(self.item().map(|i| i.responses.len()).unwrap_or(1).max(1) - 1);
+            self.scroll = scroll;
+        }
     }
 
     /// What the session keeps of the file as it was, its indices moved to `store` (the
