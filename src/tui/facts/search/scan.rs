@@ -195,8 +195,10 @@ const SEED_PER_RESULT: usize = 2;
 
 /// Is item `i`'s id the query (ASCII case aside)? Its score has [`ID_BONUS`].
 fn is_id(index: &Index, i: usize, q: &str) -> bool {
-    let id = index.id(i);
-    id.len() == q.len() && id.eq_ignore_ascii_case(q)
+    // The bytes as they are: equal to the query's (valid UTF-8) but for ASCII case, they
+    // are valid UTF-8 too, and `index.id(i)` is them.
+    let id = index.id_bytes(i);
+    id.len() == q.len() && id.eq_ignore_ascii_case(q.as_bytes())
 }
 
 /// The query as every candidate is scored against it.
@@ -231,11 +233,12 @@ impl Query<'_> {
         }
     }
 
-    /// Does [`Growth`] hold for an item with search text `text`: an ASCII text short
-    /// enough, and an id that is not the query (`id_is_q`; its bonus is not counted)?
-    fn grows_at_most(&self, text: &str, id_is_q: bool) -> bool {
+    /// Does [`Growth`] hold for an item whose search text's bytes are `raw` (ASCII or
+    /// not: `ascii`): an ASCII text short enough, and an id that is not the query
+    /// (`id_is_q`; its bonus is not counted)?
+    fn grows_at_most(&self, raw: &[u8], ascii: bool, id_is_q: bool) -> bool {
         let Some(g) = self.growth else { return false };
-        text.len() <= 2048 && text.len() * g.word <= 100 * 1024 && text.is_ascii() && !id_is_q
+        raw.len() <= 2048 && raw.len() * g.word <= 100 * 1024 && ascii && !id_is_q
     }
 
     /// The score of item `i`, None when it does not match; the same as the full scan's.
@@ -434,11 +437,14 @@ pub(super) fn scan(
                     }
             };
             cands.each(start..end, |ub, i| {
-                let text = index.search_text(i);
+                // The text's bytes, checked to be UTF-8 only when they are not ASCII
+                // (`Index::search_bytes`).
+                let raw = index.search_bytes(i);
+                let ascii = raw.is_ascii();
                 let id_is_q = is_id(index, i, query.q);
                 if let Some(ub) = ub
                     && beaten(ub, i)
-                    && query.grows_at_most(text, id_is_q)
+                    && query.grows_at_most(raw, ascii, id_is_q)
                 {
                     found.push((ub, i, false));
                     return;
@@ -448,7 +454,7 @@ pub(super) fn scan(
                 // counted).
                 if worst > 0 && !id_is_q {
                     if let Some(r) = &query.reach
-                        && !r.may_reach(text, worst_score)
+                        && !r.may_reach(index.search_text(i), worst_score)
                     {
                         found.push((worst_score.saturating_sub(1), i, false));
                         return;
@@ -464,7 +470,12 @@ pub(super) fn scan(
                         } else {
                             0
                         };
-                        match c.of_at_least(text, &mut scratch, need) {
+                        let most = if ascii {
+                            c.of_ascii_at_least(raw, &mut scratch, need)
+                        } else {
+                            c.of_at_least(index.search_text(i), &mut scratch, need)
+                        };
+                        match most {
                             // nucleo does not match it.
                             None => return,
                             Some(most) if beaten(most, i) => {
@@ -540,9 +551,7 @@ pub(super) fn scan(
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut buf = Vec::new();
         cands.each(tried..total, |_, i| {
-            let id = index.id(i);
-            if id.len() == q.len()
-                && id.eq_ignore_ascii_case(q)
+            if is_id(index, i, q)
                 && let Some(s) = query.score(index, i, &mut matcher, &mut buf)
             {
                 id_hits.push((s, i));
