@@ -10,6 +10,12 @@
                                          gsm8k sample log (sample-data/lm-eval) with its
                                          first prompt 20 MB of words (seeded), into the
                                          folder OUT (OUT/example__tiny-llama-1b/samples_…)
+    benches/outside.py long-layouts OUT  the same 20 MB of words in every other layout,
+                                         into OUT: generic.jsonl (a question),
+                                         chartom.jsonl (a FACT question), chartom-qa.jsonl
+                                         (the 2000-word context), inspect-input.json and
+                                         inspect-messages.json (an Inspect log's first
+                                         sample's input, a text and a user message)
 
 Times are from the key (or the start) to the first screen that shows its effect, polled
 with `tmux capture-pane` (a poll costs 2-5 ms: figures under ~10 ms are at that
@@ -247,13 +253,10 @@ def long_keys(file):
     shutil.rmtree(tmp, ignore_errors=True)
 
 
-def long_lm_eval(out):
-    """The gsm8k sample log with its first prompt replaced by 20 MB of words."""
-    import json
+def twenty_mb_of_words():
+    """20 MB of words (seeded)."""
     import random
 
-    name = "samples_gsm8k_2026-11-20T10-15-42.518246.jsonl"
-    src = os.path.join(ROOT, "sample-data", "lm-eval", "example__tiny-llama-1b", name)
     words = "alpha beta gamma delta epsilon zeta eta theta iota kappa".split()
     rng = random.Random(21)
     parts, n = [], 0
@@ -261,6 +264,16 @@ def long_lm_eval(out):
         w = rng.choice(words)
         parts.append(w)
         n += len(w) + 1
+    return parts
+
+
+def long_lm_eval(out):
+    """The gsm8k sample log with its first prompt replaced by 20 MB of words."""
+    import json
+
+    name = "samples_gsm8k_2026-11-20T10-15-42.518246.jsonl"
+    src = os.path.join(ROOT, "sample-data", "lm-eval", "example__tiny-llama-1b", name)
+    parts = twenty_mb_of_words()
     with open(src) as f:
         lines = f.read().splitlines()
     first = json.loads(lines[0])
@@ -273,7 +286,47 @@ def long_lm_eval(out):
     print(path)
 
 
+def long_layouts(out):
+    """The samples of every other layout with 20 MB of words in their first item."""
+    import json
+
+    text = " ".join(twenty_mb_of_words())
+    os.makedirs(out, exist_ok=True)
+
+    def jsonl(name, change):
+        with open(os.path.join(ROOT, "sample-data", name)) as f:
+            lines = f.read().splitlines()
+        first = json.loads(lines[0])
+        change(first)
+        lines[0] = json.dumps(first)
+        path = os.path.join(out, name)
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        print(path)
+
+    jsonl("generic.jsonl", lambda it: it.__setitem__("question", text))
+    jsonl("chartom.jsonl", lambda it: it["fact"].__setitem__("question", text))
+    jsonl("chartom-qa.jsonl", lambda it: it["context"].__setitem__("2000", text))
+    log = os.path.join(ROOT, "tests", "fixtures", "real-logs", "inspect", "logs", "vr_mc.json")
+    for name, value in (
+        ("inspect-input.json", text),
+        ("inspect-messages.json", [{"role": "user", "content": text}]),
+    ):
+        with open(log) as f:
+            d = json.load(f)
+        s = d["samples"][0]
+        s["input"] = value
+        for m in s.get("messages") or []:
+            if m.get("role") == "user":
+                m["content"] = text
+        path = os.path.join(out, name)
+        with open(path, "w") as f:
+            json.dump(d, f, indent=2)  # as Inspect writes it (its sniffer asks)
+        print(path)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] not in ("big", "keys", "long-lm-eval"):
+    commands = {"big": big, "keys": long_keys, "long-lm-eval": long_lm_eval, "long-layouts": long_layouts}
+    if len(sys.argv) != 3 or sys.argv[1] not in commands:
         raise SystemExit(__doc__)
-    {"big": big, "keys": long_keys, "long-lm-eval": long_lm_eval}[sys.argv[1]](sys.argv[2])
+    commands[sys.argv[1]](sys.argv[2])

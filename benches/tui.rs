@@ -126,7 +126,7 @@ fn state_for(store: &Store, meta: &facts::Index, w: u16, h: u16) -> State {
     );
     state.update(Msg::Indexed {
         generation: 0,
-        meta: meta.clone(),
+        meta: meta.clone().into(),
     });
     state.size = (w, h);
     state
@@ -234,15 +234,16 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
     let reopen = time(runs, || {
         assert!(facts::cache::load(&cache, &stamp).is_some());
     });
-    // What a first open adds before the built index is handed to the screen: the cache
-    // written (not yet fsynced) and mapped back, checked, to be used in place.
+    // What a first open does after the built index is handed to the screen (not on the
+    // way to a ready screen since open21): the cache written (not yet fsynced), mapped
+    // back, checked, and compared with the built index before it takes its place.
     let written = dir.path().join("written.idx");
-    let write = time(runs, || {
+    let (write, write_cpu) = time_cpu(runs, || {
         let w = facts::cache::write(&written, &meta, &store, &stamp).unwrap();
-        assert!(w.index(&stamp).is_some());
+        assert!(w.index(&stamp).is_some_and(|kept| kept == meta));
     });
     println!(
-        "| kept index written and mapped back, checked (before the built index is handed over) | {write:.0} ms | | | |"
+        "| kept index written, mapped back, checked and compared (after the built index is handed over) | {write:.0} ms (CPU {write_cpu:.0}) | | | |"
     );
     println!(
         "| reopen: kept index read and checked ({cache_mb:.0} MB) | {reopen:.0} ms | read the file {read_floor:.0} ms | {:.1}× | ≤ 0.5 s after the first frame |",
@@ -801,7 +802,9 @@ fn main() {
 /// scroll far down the line, each with its frame at 80×24; next to the floor of one pass over
 /// the text (`str::is_ascii`) and a copy of it. Twice: a C-VQA question, and an lm-eval
 /// gsm8k sample's prompt (a line in the harness's own layout, read by its sniffer), with
-/// a verdict on it (`1`, `2`: each changes my review).
+/// a verdict on it (`1`, `2`: each changes my review); and, each with a verdict, a
+/// generic item's question, a CHARTOM question, a CharToM-QA context and an Inspect
+/// sample's input (a text, and messages).
 fn bench_long_lines(smoke: bool) {
     println!(
         "\nlong lines; load average: {}",
@@ -850,6 +853,83 @@ fn bench_long_lines(smoke: bool) {
             })
             .to_string()
         };
+        // Every other layout's long field (issue 21: each copied its item on a verdict):
+        // a generic item's question, a CHARTOM question, a CharToM-QA context, an
+        // Inspect sample's input as a text and as messages.
+        let generic = |id: &str, q: &str| {
+            serde_json::json!({
+                "id": id, "benchmark": "mmlu", "subject": "astronomy", "question": q,
+                "choices": ["Mercury", "Venus"], "key": 1,
+                "responses": [{"model": "m", "text": "Mercury"}]
+            })
+            .to_string()
+        };
+        let chartom = |id: &str, q: &str| {
+            serde_json::json!({
+                "id": id, "benchmark": "chartom", "image": "none.png",
+                "chart": {"pair": "G1_Q1", "version": "original", "type": "line"},
+                "fact": {"question": q, "format": "number", "options": [], "key": 1.2,
+                         "human_answers": [[1.2, 30], [6, 5]]},
+                "mind": {"hmi": 0.2},
+                "responses": [{"model": "m", "fact": "1.2", "mind": 0.2, "justification": "a reason"}]
+            })
+            .to_string()
+        };
+        let chartom_qa = |id: &str, c: &str| {
+            serde_json::json!({
+                "id": id, "benchmark": "chartom-qa", "book": "Pride and Prejudice",
+                "character": "Elizabeth", "dimension": "belief",
+                "context": {"0": "Short.", "1000": "Short, longer.", "2000": c},
+                "question": "What does Elizabeth believe?", "answer": "That he is proud.",
+                "bonus_points": ["proud", "unjust"],
+                "responses": [{"model": "m", "text": "He is proud."}]
+            })
+            .to_string()
+        };
+        let inspect = |id: &str, input: serde_json::Value| {
+            serde_json::json!({
+                "id": id,
+                "inspect_sample": {
+                    "sample": id, "epoch": 1, "input": input, "target": ["A"],
+                    "choices": ["yes", "no"], "completion": "ANSWER: A",
+                    "messages": [{"role": "user", "text": "See the input."},
+                                 {"role": "assistant", "text": "ANSWER: A"}],
+                    "scores": [{"name": "choice", "value": "C", "original": "C", "answer": "A",
+                                "explanation": "A", "edits": []}],
+                    "headline": "choice",
+                    "run": {"task": "t", "model": "mockllm/model", "format": "json", "status": "success"},
+                    "harness": [{"scorer": "choice", "metric": "accuracy", "value": 1.0}],
+                    "error": null
+                }
+            })
+            .to_string()
+        };
+        let messages = |t: &str| {
+            serde_json::json!([
+                {"role": "system", "text": "Answer with a letter."},
+                {"role": "user", "text": t}
+            ])
+        };
+        type Make<'a> = &'a dyn Fn(&str, &str) -> String;
+        let others: [(&str, Make); 5] = [
+            ("generic question", &generic),
+            ("CHARTOM question", &chartom),
+            ("CharToM-QA context", &chartom_qa),
+            ("Inspect input", &|id, t| inspect(id, serde_json::json!(t))),
+            ("Inspect messages", &|id, t| inspect(id, messages(t))),
+        ];
+        for (what, make) in others {
+            long_line_rows(
+                mb,
+                what,
+                &text,
+                "long.jsonl",
+                &make("long", &text),
+                &make("short", "How many?"),
+                true,
+                smoke,
+            );
+        }
         long_line_rows(
             mb,
             "C-VQA question",

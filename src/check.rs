@@ -227,7 +227,7 @@ fn parse(c: &mut Ctx, text: &str) -> Option<Value> {
                 .then(|| Item::parse(text).ok())
                 .flatten();
             if let Some(it) = typed {
-                if let Some(id) = it.id {
+                if let Some(id) = it.into_fields().id {
                     c.id = id;
                 }
                 c.error(

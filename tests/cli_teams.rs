@@ -231,7 +231,7 @@ fn split_and_grade() -> Scenario {
         // grade it as the reviewer would, through the store
         let mut store = Store::open(&path).unwrap();
         for i in 0..store.len() {
-            let id = store.item(i).unwrap().id.unwrap();
+            let id = store.item(i).unwrap().into_fields().id.unwrap();
             let n = item_number(&id);
             let at = format!("2026-05-04T10:{:02}:00Z", n);
             store
@@ -553,7 +553,7 @@ fn merge_keeps_the_newer_verdict_of_the_same_reviewer_and_reports_it() {
     // a regrades one item later, in another copy of the file
     let path = dir.join("split/set.a.jsonl");
     let store = Store::open(&path).unwrap();
-    let id = store.item(0).unwrap().id.unwrap();
+    let id = store.item(0).unwrap().into_fields().id.unwrap();
     let n = item_number(&id);
     let old_at = format!("2026-05-04T10:{n:02}:00Z");
     let new_at = "2026-05-05T09:00:00Z";

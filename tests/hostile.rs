@@ -567,7 +567,7 @@ fn the_reviewer_draws_every_view_harmlessly() {
     );
     s.update(Msg::Indexed {
         generation: 0,
-        meta,
+        meta: meta.into(),
     });
     s.size = (120, 40);
     let key = |s: &mut State, c: char| {

@@ -217,7 +217,7 @@ fn stress_child() {
     let mut seed: u64 = env("VERDICT_STRESS_SEED").parse().unwrap();
     let opened = verdict::session::open(&file, &who).unwrap();
     let ids: Vec<String> = (0..opened.store.len())
-        .map(|i| opened.store.item(i).unwrap().id.unwrap())
+        .map(|i| opened.store.item(i).unwrap().into_fields().id.unwrap())
         .collect();
     let (out, msgs) = mpsc::channel();
     let (tx, rx) = mpsc::channel();

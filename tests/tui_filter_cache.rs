@@ -50,7 +50,10 @@ fn press(s: &mut State, code: KeyCode) {
 fn indexed(s: &mut State) {
     let meta = facts::index(&s.store, 2);
     let generation = s.index_generation;
-    s.update(Msg::Indexed { generation, meta });
+    s.update(Msg::Indexed {
+        generation,
+        meta: meta.into(),
+    });
 }
 
 fn state_at(p: &Path, reviewer: &str) -> State {

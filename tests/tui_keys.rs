@@ -38,7 +38,7 @@ fn state(name: &str, keys: &[(&str, &[&str])]) -> (tempfile::TempDir, State) {
     let mut s = State::new(store, "carol".into(), keymap, ThemeName::Mono, clock);
     s.update(Msg::Indexed {
         generation: 0,
-        meta,
+        meta: meta.into(),
     });
     s.size = (100, 30);
     (d, s)

@@ -4,9 +4,6 @@
 //! it wraps): it must not grow with the line's length. And the scroll indicator counts
 //! the line's rows right (a count over 65,535 rows wrapped around before).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use verdict::store::Store;
 use verdict::tui::app::Msg;
@@ -16,51 +13,9 @@ use verdict::tui::keymap::Keymap;
 #[path = "support/state.rs"]
 mod state;
 
-/// Counts the allocations of the thread that asks (`COUNTING`), none of the others.
-struct Counting;
-
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-    static ALLOCS: Cell<u64> = const { Cell::new(0) };
-    static BYTES: Cell<u64> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let _ = COUNTING.try_with(|c| {
-            if c.get() {
-                ALLOCS.with(|a| a.set(a.get() + 1));
-                BYTES.with(|b| b.set(b.get() + l.size() as u64));
-            }
-        });
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        let _ = COUNTING.try_with(|c| {
-            if c.get() {
-                ALLOCS.with(|a| a.set(a.get() + 1));
-                BYTES.with(|b| b.set(b.get() + n as u64));
-            }
-        });
-        unsafe { System.realloc(p, l, n) }
-    }
-}
-
-#[global_allocator]
-static A: Counting = Counting;
-
-/// Allocations made by `f` on this thread (their bytes: [`BYTES`]).
-fn allocations<T>(f: impl FnOnce() -> T) -> (u64, T) {
-    ALLOCS.with(|a| a.set(0));
-    BYTES.with(|b| b.set(0));
-    COUNTING.with(|c| c.set(true));
-    let out = f();
-    COUNTING.with(|c| c.set(false));
-    (ALLOCS.with(|a| a.get()), out)
-}
+#[path = "support/counting.rs"]
+mod counting;
+use counting::{BYTES, allocations};
 
 /// Words, `bytes` long in all, on one line.
 fn words(bytes: usize) -> String {

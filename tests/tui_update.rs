@@ -189,7 +189,7 @@ fn a_jump_by_id_before_the_index_waits_for_it() {
     let meta = facts::index(&s.store, 2);
     s.update(Msg::Indexed {
         generation: 0,
-        meta,
+        meta: meta.into(),
     });
     ch(&mut s, ':');
     typ(&mut s, "real-00002");
@@ -1956,7 +1956,10 @@ fn a_file_changed_on_disk_is_shown_as_it_is_now() {
     // moving away and back shows the new text (by id: once the new index is there)
     let meta = facts::index(&s.store, 2);
     let generation = s.index_generation;
-    s.update(Msg::Indexed { generation, meta });
+    s.update(Msg::Indexed {
+        generation,
+        meta: meta.into(),
+    });
     ch(&mut s, 'g');
     ch(&mut s, ':');
     typ(&mut s, "real-00002");
@@ -2082,7 +2085,7 @@ fn search_typed_before_the_index_is_ready_runs_when_it_arrives() {
     assert!(screen.contains("indexing"), "{screen}");
     let fx = s.update(Msg::Indexed {
         generation: 0,
-        meta,
+        meta: meta.into(),
     });
     let Some(Effect::Search {
         seq,
@@ -2234,12 +2237,12 @@ fn an_index_started_before_a_reload_is_dropped() {
     );
     s.update(Msg::Indexed {
         generation: 0,
-        meta: stale,
+        meta: stale.into(),
     });
     assert!(s.meta.is_none(), "the stale index was accepted");
     s.update(Msg::Indexed {
         generation: s.index_generation,
-        meta: fresh_meta,
+        meta: fresh_meta.into(),
     });
     assert_eq!(
         s.meta.as_ref().unwrap().item_id(0),
@@ -3288,7 +3291,7 @@ fn filter_counts_kept_across_toggles_equal_counts_made_afresh() {
         fresh.filters = s.filters.clone();
         fresh.update(Msg::Indexed {
             generation: 0,
-            meta,
+            meta: meta.into(),
         });
         assert_eq!(kept, fresh.filter_counts, "after toggling {o:?}");
         press(&mut s, KeyCode::Esc);
@@ -3524,7 +3527,10 @@ fn my_finished_items_stay_done_after_a_colleagues_save() {
     }));
     let meta = facts::index(&s.store, 2);
     let generation = s.index_generation;
-    s.update(Msg::Indexed { generation, meta });
+    s.update(Msg::Indexed {
+        generation,
+        meta: meta.into(),
+    });
     assert_eq!(s.progress(), (2, Some(3), 10), "with the new index");
     // `Space` goes to the next item I have not finished, not back to one I did
     ch(&mut s, 'g');
@@ -3598,4 +3604,61 @@ fn a_fix_for_another_reason_asks_why_in_a_few_words() {
         strip_time(&r[0].1),
         json!({"status": "fix", "image_related": true, "answer_ok": false, "fixed_answer": "B", "reason": "other", "reason_text": "unit missing"})
     );
+}
+
+#[test]
+fn the_kept_index_takes_the_built_ones_place_and_changes_nothing_shown() {
+    let (d, mut s) = state("cvqa.jsonl");
+    // a twin session that keeps the built index, for what follows
+    let mut twin = state_at(&d.path().join("cvqa.jsonl"));
+    // a verdict of this session and a filter on, before the kept index arrives
+    for s in [&mut s, &mut twin] {
+        let fx = ch(s, 'a');
+        recorded(s, fx);
+        toggle(s, FilterOption::ModelWrong);
+    }
+    ch(&mut s, 'F');
+    let counts = s.filter_counts.clone();
+    press(&mut s, KeyCode::Esc);
+    let (visible, pos, progress) = (s.visible.clone(), s.pos, s.progress());
+    assert!(visible.is_some());
+    let built = s.meta.clone().unwrap();
+    assert!(!built.texts_in_place());
+    // the same index as the data folder keeps it, used in place
+    let store = Store::open(d.path().join("cvqa.jsonl")).unwrap();
+    let stamp = store.stamp_text().unwrap();
+    let kept: std::sync::Arc<facts::Index> =
+        facts::cache::decode_bytes(facts::cache::encode(&built, &store, &stamp), &stamp)
+            .unwrap()
+            .into();
+    assert!(kept.texts_in_place());
+    // for another generation (the file read again since): dropped
+    s.update(Msg::IndexKept {
+        generation: s.index_generation + 1,
+        meta: kept.clone(),
+    });
+    assert!(std::sync::Arc::ptr_eq(s.meta.as_ref().unwrap(), &built));
+    s.update(Msg::IndexKept {
+        generation: s.index_generation,
+        meta: kept.clone(),
+    });
+    assert!(std::sync::Arc::ptr_eq(s.meta.as_ref().unwrap(), &kept));
+    assert_eq!(
+        (s.visible.clone(), s.pos, s.progress()),
+        (visible, pos, progress)
+    );
+    ch(&mut s, 'F');
+    assert_eq!(s.filter_counts, counts);
+    press(&mut s, KeyCode::Esc);
+    // verdicts after it count as on the built index
+    for s in [&mut s, &mut twin] {
+        for _ in 0..2 {
+            ch(s, 'n');
+            let fx = ch(s, 'a');
+            recorded(s, fx);
+        }
+        ch(s, 'F');
+    }
+    assert_eq!(s.filter_counts, twin.filter_counts);
+    assert_eq!((s.visible, s.pos), (twin.visible, twin.pos));
 }

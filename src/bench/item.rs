@@ -5,6 +5,8 @@
 //! ignored here; the store keeps the raw text, so nothing is lost on save. Edits go
 //! through `serde_json::Value` (see `store`), never through these structs.
 
+use std::sync::Arc;
+
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
@@ -15,16 +17,31 @@ use crate::bench::{Benchmark, FileInfo, Layout};
 use crate::model::{FieldError, opt_string_or_number, parse_with_path};
 
 /// One benchmark item with its responses and reviews.
+///
+/// Its reviews are its own; everything else ([`ItemFields`], read and written through
+/// the item as if they were its fields) is shared by its clones: a clone with other
+/// reviews (the reviewer's item as shown, its facts with my verdict) does not copy a
+/// question or a context of megabytes (issue 21). Writing a field of a clone copies the
+/// fields first (`Arc::make_mut`).
+#[derive(Debug, Clone, Default)]
+pub struct Item {
+    pub reviews: IndexMap<String, Review>,
+    fields: Arc<ItemFields>,
+}
+
+/// An [`Item`]'s fields but its reviews: the result-set fields of docs/format.md.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(default)]
-pub struct Item {
+pub struct ItemFields {
     pub id: Option<String>,
     /// The raw `benchmark` value; use [`Item::benchmark`] for the parsed kind.
     #[serde(rename = "benchmark")]
     pub benchmark_name: Option<String>,
     pub image: Option<String>,
     pub responses: Vec<Response>,
-    pub reviews: IndexMap<String, Review>,
+    /// The reviews as parsed, moved into [`Item::reviews`] at once.
+    #[serde(rename = "reviews")]
+    parsed_reviews: IndexMap<String, Review>,
 
     // CHARTOM
     pub chart: Option<Chart>,
@@ -55,7 +72,35 @@ pub struct Item {
     pub layout: Option<Layout>,
 }
 
+impl<'de> Deserialize<'de> for Item {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Item, D::Error> {
+        let mut fields = ItemFields::deserialize(d)?;
+        Ok(Item {
+            reviews: std::mem::take(&mut fields.parsed_reviews),
+            fields: Arc::new(fields),
+        })
+    }
+}
+
+impl std::ops::Deref for Item {
+    type Target = ItemFields;
+    fn deref(&self) -> &ItemFields {
+        &self.fields
+    }
+}
+
+impl std::ops::DerefMut for Item {
+    fn deref_mut(&mut self) -> &mut ItemFields {
+        Arc::make_mut(&mut self.fields)
+    }
+}
+
 impl Item {
+    /// The item's fields, taken from it (copied only when a clone shares them).
+    pub fn into_fields(self) -> ItemFields {
+        Arc::unwrap_or_clone(self.fields)
+    }
+
     /// Parse one item from its JSON text. Errors carry the path of the offending field.
     /// A line that names no benchmark may be in a benchmark's own layout: the registry
     /// ([`crate::bench::sniff`]) maps it onto the result-set fields.

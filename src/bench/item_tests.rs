@@ -197,5 +197,5 @@ fn enum_names_are_the_file_names() {
 #[test]
 fn cvqa_answers_may_be_numbers() {
     let it = Item::parse(r#"{"benchmark":"cvqa","original":{"question":"q","answer":3},"counterfactual":{"question":"q2","answer":"yes"}}"#).unwrap();
-    assert_eq!(it.original.unwrap().answer, "3");
+    assert_eq!(it.original.as_ref().unwrap().answer, "3");
 }

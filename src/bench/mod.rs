@@ -82,7 +82,7 @@ pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<(), FieldError> {
         message: e.to_string(),
     })?;
     if !chartom_qa::eval::sniff(text, &keys, item)? && !lm_eval::spec::sniff(&keys, item)? {
-        inspect::spec::sniff(text, item)?;
+        inspect::spec::sniff(&keys, item)?;
     }
     Ok(())
 }

@@ -7,7 +7,7 @@ use crate::store::{ReviewEdit, Store};
 use crate::journal::Record;
 
 fn item_id(store: &Store, i: usize) -> Option<String> {
-    store.item(i).ok().and_then(|it| it.id)
+    store.item(i).ok().and_then(|it| it.into_fields().id)
 }
 
 /// Why a verdict is not applied to an item.

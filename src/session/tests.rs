@@ -301,7 +301,7 @@ fn a_reader_never_sees_the_old_file_with_an_emptied_journal() {
     let graded: Vec<String> = (0..store.len())
         .filter_map(|i| store.item(i).ok())
         .filter(|it| it.reviews.contains_key("alice"))
-        .filter_map(|it| it.id)
+        .filter_map(|it| it.into_fields().id)
         .collect();
     assert_eq!(graded, ["q0"]);
 }

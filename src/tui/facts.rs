@@ -351,6 +351,13 @@ impl Index {
         }
         None
     }
+    /// Are the ids and search texts used in place from a kept index's mapping (not built
+    /// in memory)?
+    pub fn texts_in_place(&self) -> bool {
+        [&self.ids, &self.search]
+            .iter()
+            .all(|a| a.runs.iter().all(|r| matches!(r.texts, Texts::Kept { .. })))
+    }
     /// The facts of item `i`, as the index holds them.
     pub fn facts(&self, i: usize) -> Vec<(Kind, String)> {
         self.facets

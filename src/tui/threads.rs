@@ -46,7 +46,10 @@ pub(super) fn spawn_index(
                     store.path().display(),
                     p.display()
                 );
-                let _ = tx.send(Msg::Indexed { generation, meta });
+                let _ = tx.send(Msg::Indexed {
+                    generation,
+                    meta: meta.into(),
+                });
                 store.release_pages();
                 return;
             }
@@ -61,36 +64,47 @@ pub(super) fn spawn_index(
                     total,
                 });
             });
+            // Handed over at once: search and filters are ready now, not after the index
+            // is written (issue 21: 208 MB at 1M items, its checksum, and its check when
+            // mapped back were on the way to a ready screen).
+            let meta = std::sync::Arc::new(meta);
+            let _ = tx.send(Msg::Indexed {
+                generation,
+                meta: std::sync::Arc::clone(&meta),
+            });
             // (A file written in place while it was read is not the file of that stamp.)
             // Kept once a session, at its open: a rebuild after every colleague's save
             // would write the whole index again each time (188 MB at 1M items), and the
-            // fold after quitting keeps the index of the file it leaves. Written before
-            // the index is handed over, and what is handed over is the index as written,
-            // used in place from the cache's mapping: the texts built here are dropped,
-            // not kept in private memory (issue 21). Made durable and put in its place
-            // after.
+            // fold after quitting keeps the index of the file it leaves. Written after the
+            // index is handed over; then the index as written, used in place from the
+            // cache's mapping, takes the built one's place on the screen
+            // (`Msg::IndexKept`), so that the texts built here are dropped, not kept in
+            // private memory (issue 21). It is handed over only when it is the same index
+            // (every text, fact and bit): the swap changes nothing the reviewer sees. Made
+            // durable and put in its place after.
             let keep = cache.filter(|_| generation == 0 && !store.changed_on_disk());
-            let mut meta = meta;
-            let mut written = None;
             if let Some((p, stamp)) = &keep {
                 match facts::cache::write(p, &meta, &store, stamp) {
                     Ok(w) => {
                         match w.index(stamp) {
-                            Some(kept) if kept.len() == meta.len() => meta = kept,
+                            Some(kept) if kept == *meta => {
+                                // Ours goes as soon as the screen lets go of it.
+                                drop(meta);
+                                let _ = tx.send(Msg::IndexKept {
+                                    generation,
+                                    meta: kept.into(),
+                                });
+                            }
                             _ => {
                                 log::warn!("the index written to {} reads back wrong", p.display())
                             }
                         }
-                        written = Some(w);
+                        if let Err(e) = w.persist() {
+                            log::warn!("keeping the index: {e}");
+                        }
                     }
                     Err(e) => log::warn!("keeping the index in {}: {e}", p.display()),
                 }
-            }
-            let _ = tx.send(Msg::Indexed { generation, meta });
-            if let Some(w) = written
-                && let Err(e) = w.persist()
-            {
-                log::warn!("keeping the index: {e}");
             }
             // Every item was read: the page tables of the file go now, not at quitting.
             store.release_pages();
@@ -169,5 +183,70 @@ pub(super) fn init_log(dirs: &config::Dirs) {
         && log::set_boxed_logger(Box::new(FileLog(std::sync::Mutex::new(f)))).is_ok()
     {
         log::set_max_level(log::LevelFilter::Info);
+    }
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    /// The index thread's answers about the sample `cvqa.jsonl` opened with a data folder,
+    /// until the thread ends; and the store and cache path.
+    fn answers() -> (
+        tempfile::TempDir,
+        crate::store::Store,
+        std::path::PathBuf,
+        Vec<Msg>,
+    ) {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("cvqa.jsonl");
+        std::fs::copy(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/sample-data/cvqa.jsonl"),
+            &p,
+        )
+        .unwrap();
+        let store = crate::store::Store::open(&p).unwrap();
+        let cache = facts::cache::path_for(&d.path().join("data"), &p);
+        let (tx, rx) = mpsc::channel();
+        spawn_index(store.clone(), 0, tx, Some(cache.clone()));
+        let mut got = Vec::new();
+        // The thread drops its sender when it ends.
+        while let Ok(m) = rx.recv_timeout(Duration::from_secs(60)) {
+            if !matches!(m, Msg::IndexProgress { .. }) {
+                got.push(m);
+            }
+        }
+        (d, store, cache, got)
+    }
+
+    #[test]
+    fn a_built_index_is_handed_over_before_it_is_kept() {
+        let (_d, store, cache, got) = answers();
+        // First the index as built (its texts in memory), at once: not after the cache
+        // is written, mapped back and checked.
+        let Some(Msg::Indexed {
+            generation: 0,
+            meta: built,
+        }) = got.first()
+        else {
+            panic!("the index first");
+        };
+        assert!(!built.texts_in_place(), "handed over only once kept");
+        assert_eq!(**built, facts::index(&store, 2));
+        // Then the same index as kept, used in place, to take its place.
+        let Some(Msg::IndexKept {
+            generation: 0,
+            meta: kept,
+        }) = got.get(1)
+        else {
+            panic!("then the kept index");
+        };
+        assert!(kept.texts_in_place());
+        assert_eq!(**kept, **built);
+        assert_eq!(got.len(), 2);
+        // And in its place for the next open.
+        let stamp = store.stamp_text().unwrap();
+        assert_eq!(facts::cache::load(&cache, &stamp).as_ref(), Some(&**built));
     }
 }

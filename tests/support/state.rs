@@ -24,7 +24,7 @@ pub fn indexed_state(store: Store, keymap: Keymap) -> State {
     let mut s = State::new(store, "carol".into(), keymap, ThemeName::Mono, clock());
     s.update(Msg::Indexed {
         generation: 0,
-        meta,
+        meta: meta.into(),
     });
     s.size = (80, 24);
     s

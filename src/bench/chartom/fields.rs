@@ -87,6 +87,20 @@ pub struct Fact {
     pub strategies: Option<Strategies>,
     /// `[answer, count]` pairs.
     pub human_answers: Vec<(Value, u64)>,
+    /// The question's unit, once asked (`Fact::unit`).
+    #[serde(skip)]
+    pub(super) unit: std::sync::OnceLock<Unit>,
+}
+
+/// The unit a number question's key is in, from the question's words: a scale word
+/// (`How many million bags ...?` → 10⁶) and whether it asks for a percentage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Unit {
+    /// The power of ten of the one scale word the question uses (thousand 3, million 6,
+    /// billion 9, trillion 12); 0 when it uses none, or several different ones.
+    pub scale: i32,
+    /// The question names a percentage (`%`, `percent`, `percentage`, `per cent`).
+    pub percent: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq)]

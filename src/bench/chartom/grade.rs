@@ -95,7 +95,7 @@ pub fn fact_key(fact: &Fact) -> Option<FactKey> {
             }
             v => rank_from_value(v, &fact.options).map(|l| FactKey::Rank(vec![l])),
         },
-        FactFormat::Number => number_from_value(key, fact.question.as_deref()).map(FactKey::Number),
+        FactFormat::Number => number_from_value(key, fact).map(FactKey::Number),
     }
 }
 
@@ -116,13 +116,10 @@ fn rank_from_value(v: &Value, options: &[String]) -> Option<Vec<u32>> {
 
 /// A key or strategy written as a JSON number, or as a text read in the question's unit
 /// (the first reading of [`Unit::readings`]; a range is not a key).
-fn number_from_value(v: &Value, question: Option<&str>) -> Option<f64> {
+fn number_from_value(v: &Value, fact: &Fact) -> Option<f64> {
     match v {
         Value::Number(n) => n.as_f64(),
-        Value::String(s) => match Unit::of_question(question)
-            .readings(&read_number(s)?, None)
-            .first()?
-        {
+        Value::String(s) => match fact.unit().readings(&read_number(s)?, None).first()? {
             NumberValue::One(x) => Some(*x),
             NumberValue::Range(..) => None,
         },
@@ -148,7 +145,7 @@ pub fn parse_fact(fact: &Fact, raw: &str) -> Option<ParsedFact> {
         FactFormat::Choice => parse_choice(raw, &fact.options).map(ParsedFact::Choice),
         FactFormat::Rank => parse_rank(raw, &fact.options).map(ParsedFact::Rank),
         FactFormat::Number => {
-            let unit = Unit::of_question(fact.question.as_deref());
+            let unit = fact.unit();
             let key = match fact_key(fact) {
                 Some(FactKey::Number(k)) => Some(k),
                 _ => None,

@@ -134,6 +134,7 @@ fn normalize(item: &mut Item, f: Fields) {
 /// Name the model of an evaluation line that names none, from its file
 /// ([`eval_model_name`]).
 pub(crate) fn name_model(item: &mut Item, path: &std::path::Path) {
+    let item = &mut **item;
     let Some(crate::bench::Layout::ChartomQaEval(line)) = &mut item.layout else {
         return;
     };

@@ -105,6 +105,19 @@ impl Sample {
         super::log::id_text(&self.sample)
     }
 
+    /// The input as one text: the text, or the messages' texts one per line.
+    pub fn input_text(&self) -> std::borrow::Cow<'_, str> {
+        match &self.input {
+            Input::Text(t) => t.as_str().into(),
+            Input::Messages(m) => m
+                .iter()
+                .map(|m| m.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+                .into(),
+        }
+    }
+
     /// The headline scorer's score.
     pub fn headline_score(&self) -> Option<&Score> {
         self.scores.iter().find(|s| s.name == self.headline)

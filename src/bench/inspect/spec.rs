@@ -3,13 +3,13 @@
 
 use serde_json::{Map, Value};
 
-use super::sample::{Input, Sample, value_text};
+use super::sample::{Sample, value_text};
 use super::{LINE_KEY, Verdict};
 use crate::bench::Layout;
 use crate::bench::kit::check::{BenchInfo, Ctx};
 use crate::bench::kit::row::Row;
 use crate::bench::{Item, Response, Review};
-use crate::model::{FieldError, parse_with_path};
+use crate::model::{FieldError, Keys};
 
 /// The rules of Inspect samples.
 pub struct Inspect;
@@ -27,29 +27,24 @@ pub fn is_line(obj: &Map<String, Value>) -> bool {
     !obj.contains_key("benchmark") && obj.get(LINE_KEY).is_some_and(Value::is_object)
 }
 
-/// If `text`, a line that names no benchmark, was made from an Inspect sample, map it
-/// onto `item` and return true.
-pub(crate) fn sniff(text: &str, item: &mut Item) -> Result<bool, FieldError> {
-    if !text.contains(LINE_KEY) {
+/// If a line that names no benchmark, its keys `keys`, was made from an Inspect sample,
+/// map it onto `item` and return true. The sample is read from its value's text, the one
+/// pass that copies it ([`is_line`]'s rule on the keys; issue 21: the line was searched
+/// for the key, parsed into a `Value` map, and the sample copied out of it).
+pub(crate) fn sniff(keys: &Keys, item: &mut Item) -> Result<bool, FieldError> {
+    let Some(line) = keys.get(LINE_KEY) else {
+        return Ok(false);
+    };
+    if keys.contains("benchmark") || !line.get().starts_with('{') {
         return Ok(false);
     }
-    let obj: Map<String, Value> = parse_with_path(text)?;
-    if !is_line(&obj) {
-        return Ok(false);
-    }
-    let s: Sample = serde_json::from_value(obj[LINE_KEY].clone()).map_err(|e| FieldError {
+    let s: Sample = serde_json::from_str(line.get()).map_err(|e| FieldError {
         field: LINE_KEY.into(),
         message: e.to_string(),
     })?;
     item.benchmark_name = Some(crate::bench::Benchmark::Inspect.name().into());
-    item.question = Some(match &s.input {
-        Input::Text(t) => t.clone(),
-        Input::Messages(m) => m
-            .iter()
-            .map(|m| m.text.as_str())
-            .collect::<Vec<_>>()
-            .join("\n"),
-    });
+    // The input stays the sample's (`Sample::input_text`): no copy of it as the
+    // item's question.
     item.choices = s.choices.clone();
     item.responses = vec![Response {
         model: s.run.model.clone().unwrap_or_else(|| "model".into()),
@@ -114,10 +109,8 @@ impl crate::bench::Spec for Inspect {
     }
 
     fn search_texts(&self, item: &Item, push: &mut dyn FnMut(&str)) {
-        if let Some(q) = &item.question {
-            push(q);
-        }
         if let Some(s) = sample(item) {
+            push(&s.input_text());
             push(&s.id_text());
             push(&s.completion);
             push(&s.target_text());

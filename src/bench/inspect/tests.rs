@@ -74,7 +74,12 @@ fn both_real_logs_give_one_item_per_sample_and_epoch() {
             .iter()
             .find(|i| i.id.as_deref() == Some("q4 (epoch 1)"))
             .unwrap();
-        assert!(q4.question.as_deref().unwrap().contains('\u{1b}'));
+        assert!(
+            super::spec::sample(q4)
+                .unwrap()
+                .input_text()
+                .contains('\u{1b}')
+        );
     }
 }
 

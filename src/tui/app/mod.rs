@@ -63,7 +63,14 @@ pub enum Msg {
     /// it was started for (an index of the file before a reload is dropped).
     Indexed {
         generation: u64,
-        meta: Index,
+        meta: std::sync::Arc<Index>,
+    },
+    /// The index of generation `generation`, as kept in the data folder and used in place
+    /// from its mapping: the same index as the one `Msg::Indexed` gave (the index thread
+    /// checks), which it replaces so that the texts built in memory are dropped.
+    IndexKept {
+        generation: u64,
+        meta: std::sync::Arc<Index>,
     },
     /// Another program changed the file: the IO worker read it again (with every
     /// journaled verdict on it).
@@ -197,9 +204,12 @@ pub struct Current {
     /// Shared with the panes kept between frames, whose lines borrow its texts
     /// (`tui::laid`).
     pub item: Result<std::rc::Rc<Item>, ItemError>,
-    /// The item's JSON, for the generic view and error display: empty for an item whose
-    /// view does not show it (`View::shows_raw`).
+    /// The item's line as text, for an item that cannot be read or a line that is not
+    /// JSON (the error's display, the generic view); else empty.
     pub raw: String,
+    /// The item's line parsed, each string cut to what the generic view shows of it
+    /// (`tui::text::json_cut`), for a view that shows the line (`View::shows_raw`).
+    pub json: Option<serde_json::Value>,
     /// Which load of an item this is (every load has its own, in the whole process): the
     /// item's panes kept between frames (`tui::laid`) are those of one load.
     pub load: u64,

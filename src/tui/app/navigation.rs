@@ -219,7 +219,7 @@ impl State {
                 .store
                 .item(n)
                 .ok()
-                .and_then(|it| it.image)
+                .and_then(|it| it.into_fields().image)
                 .map(|im| self.resolve(&im))
         {
             fx.push(Effect::PrefetchImage(p));
@@ -245,18 +245,28 @@ impl State {
         let shows_raw = item.as_ref().map_or(true, |it| {
             crate::tui::views::view_of(it.benchmark()).shows_raw(it)
         });
-        let raw = match self.store.raw(i) {
-            _ if !shows_raw => String::new(),
-            Ok(t) => t.to_string(),
-            Err(_) => {
-                String::from_utf8_lossy(self.store.raw_bytes(i).unwrap_or_default()).into_owned()
-            }
+        let text = match self.store.raw(i) {
+            _ if !shows_raw => None,
+            Ok(t) => Some(std::borrow::Cow::Borrowed(t)),
+            Err(_) => Some(String::from_utf8_lossy(
+                self.store.raw_bytes(i).unwrap_or_default(),
+            )),
+        };
+        // The line parsed with its strings cut to what the generic view shows: neither
+        // it nor a verdict on it copies a string of megabytes (issue 21).
+        let json = text
+            .as_deref()
+            .and_then(|t| crate::tui::text::json_cut(t, crate::tui::views::generic::SHOWN_CHARS));
+        let raw = match text {
+            Some(t) if json.is_none() || item.is_err() => t.into_owned(),
+            _ => String::new(),
         };
         static LOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         self.current = Some(Current {
             index: i,
             item: item.map(std::rc::Rc::new),
             raw,
+            json,
             load: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         });
     }

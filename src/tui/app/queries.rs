@@ -61,7 +61,7 @@ impl State {
         self.store
             .item(i)
             .ok()
-            .and_then(|it| it.id)
+            .and_then(|it| it.into_fields().id)
             .unwrap_or_else(|| self.store.fallback_id(i))
     }
 
@@ -181,20 +181,27 @@ impl State {
     /// The current item's JSON as the generic view shows it: with my review as this
     /// session has it (recorded since the file was read, or removed), and in blind mode,
     /// until I am done with the item, without the other reviewers' reviews.
-    pub fn raw_shown(&self) -> String {
+    ///
+    /// Ok: the JSON, its strings cut to what the view shows of them (`Current::json`);
+    /// Err: the line's text, when it is not JSON (nothing in blind mode). Its work does
+    /// not grow with the line's strings: a verdict on an item of megabytes copies none
+    /// of them (issue 21).
+    pub fn json_shown(&self) -> Result<Value, String> {
         let Some(c) = &self.current else {
-            return String::new();
+            return Err(String::new());
         };
         let reveal = self.reveal_item();
+        let hidden = || if reveal { c.raw.clone() } else { String::new() };
+        let Some(json) = &c.json else {
+            return Err(hidden());
+        };
         let mine = self.rec.mine.get(&c.index);
         if reveal && mine.is_none() {
-            return c.raw.clone();
+            return Ok(json.clone());
         }
-        let Ok(mut v) = serde_json::from_str::<Value>(&c.raw) else {
-            return if reveal { c.raw.clone() } else { String::new() };
-        };
+        let mut v = json.clone();
         let Some(obj) = v.as_object_mut() else {
-            return if reveal { c.raw.clone() } else { String::new() };
+            return if reveal { Ok(v) } else { Err(String::new()) };
         };
         if let Some(r) = mine {
             match r {
@@ -220,7 +227,15 @@ impl State {
         if !reveal && let Some(reviews) = obj.get_mut("reviews").and_then(Value::as_object_mut) {
             reviews.retain(|name, _| *name == self.reviewer);
         }
-        v.to_string()
+        Ok(v)
+    }
+
+    /// [`State::json_shown`] as text.
+    pub fn raw_shown(&self) -> String {
+        match self.json_shown() {
+            Ok(v) => v.to_string(),
+            Err(text) => text,
+        }
     }
 
     /// Per response of the current item: are my required grades of it given?

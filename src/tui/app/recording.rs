@@ -281,7 +281,7 @@ impl State {
         let id = if item == self.pos {
             self.item().and_then(|i| i.id.clone())
         } else {
-            self.store.item(item).ok().and_then(|i| i.id)
+            self.store.item(item).ok().and_then(|i| i.into_fields().id)
         };
         // Only an item without an id needs its content to be found again.
         let content = match id {

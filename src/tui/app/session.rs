@@ -18,7 +18,7 @@ impl State {
                 .as_ref()
                 .and_then(|m| m.item_id(i))
                 .map(str::to_string)
-                .or_else(|| self.store.item(i).ok().and_then(|it| it.id))
+                .or_else(|| self.store.item(i).ok().and_then(|it| it.into_fields().id))
         };
         crate::tui::config::ItemRef { index: i, id }
     }
@@ -42,7 +42,7 @@ impl State {
 
     /// Find an item saved by a session (by index when its id still matches, else by id).
     pub(super) fn locate(&self, r: &crate::tui::config::ItemRef) -> Option<usize> {
-        let id_at = |i: usize| self.store.item(i).ok().and_then(|it| it.id);
+        let id_at = |i: usize| self.store.item(i).ok().and_then(|it| it.into_fields().id);
         // (Waits for the file's scan to reach the item, or every item for an id.)
         if self.store.has(r.index) && id_at(r.index) == r.id {
             return Some(r.index);

@@ -38,6 +38,7 @@ impl State {
             Msg::Recorded { seq, result } => self.on_recorded(seq, result),
             Msg::Saved(r) => self.on_saved(r),
             Msg::Indexed { generation, meta } => self.on_indexed(generation, meta, &mut fx),
+            Msg::IndexKept { generation, meta } => self.on_index_kept(generation, meta),
             Msg::IndexProgress {
                 generation,
                 done,
@@ -174,7 +175,7 @@ impl State {
     fn on_indexed(
         &mut self,
         generation: u64,
-        meta: crate::tui::facts::Index,
+        meta: std::sync::Arc<crate::tui::facts::Index>,
         fx: &mut Vec<Effect>,
     ) {
         if generation == self.index_generation && meta.len() == self.len() {
@@ -192,7 +193,7 @@ impl State {
                 anyone.count(),
             );
             self.filter_catalog = catalog(&meta);
-            self.meta = Some(std::sync::Arc::new(meta));
+            self.meta = Some(meta);
             self.rebuild_facts_now();
             self.filter_counts_of = None;
             // A view's running tally (CharToM-QA's BPC) counts my grades in the file,
@@ -227,6 +228,22 @@ impl State {
             self.count_filters();
             // A query typed while the index was being built runs now.
             self.refresh_search(fx);
+        }
+    }
+
+    /// The index as kept, in place of the built one it equals (`Msg::IndexKept`): every
+    /// fact and text the same, so only what is keyed by the index itself (the corrected
+    /// sets of this session's changes, the menu's counts) is made again, with the same
+    /// result.
+    fn on_index_kept(&mut self, generation: u64, meta: std::sync::Arc<crate::tui::facts::Index>) {
+        if generation == self.index_generation
+            && self.meta.as_ref().is_some_and(|m| m.len() == meta.len())
+            && meta.len() == self.len()
+        {
+            self.meta = Some(meta);
+            self.rebuild_facts_now();
+            self.filter_counts_of = None;
+            self.count_filters();
         }
     }
 
@@ -413,7 +430,12 @@ struct Remap<'a> {
 impl<'a> Remap<'a> {
     fn new(meta: Option<&'a Index>, old: &'a Store, new: &'a Store) -> Remap<'a> {
         let ids = (0..new.len())
-            .filter_map(|i| new.item(i).ok().and_then(|it| it.id).map(|id| (id, i)))
+            .filter_map(|i| {
+                new.item(i)
+                    .ok()
+                    .and_then(|it| it.into_fields().id)
+                    .map(|id| (id, i))
+            })
             .collect();
         Remap {
             ids,
@@ -428,7 +450,7 @@ impl<'a> Remap<'a> {
     fn old_id(&self, i: usize) -> Option<String> {
         match self.meta.filter(|m| i < m.len()) {
             Some(m) => m.item_id(i).map(str::to_string),
-            None => self.old.item(i).ok().and_then(|it| it.id),
+            None => self.old.item(i).ok().and_then(|it| it.into_fields().id),
         }
     }
 

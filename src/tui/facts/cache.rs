@@ -13,7 +13,8 @@
 //! **Used in place** (issue 21, private memory ≤ 0.1× the file): the cache is mapped, not
 //! read, and the ids and search texts stay in the mapping (the page cache's pages, not
 //! the reviewer's private memory); the facets' bit sets are copied. A session that builds
-//! the index writes the cache and then uses it the same way, and drops what it built.
+//! the index hands it to the screen at once, then writes the cache and, once it is read
+//! back equal, uses it the same way in place of what it built (`tui::threads`).
 //!
 //! **Checked before use**: every byte of the mapping is read and every length, bound,
 //! text (UTF-8, each text ending at a character's end) and order checked, with a checksum

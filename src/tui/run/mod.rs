@@ -312,14 +312,25 @@ fn find_start(state: &State, s: &str) -> Option<usize> {
     {
         return Some(n - 1);
     }
-    (0..state.store.len())
-        .find(|&i| state.store.item(i).ok().and_then(|it| it.id).as_deref() == Some(s))
+    (0..state.store.len()).find(|&i| {
+        state
+            .store
+            .item(i)
+            .ok()
+            .and_then(|it| it.into_fields().id)
+            .as_deref()
+            == Some(s)
+    })
 }
 
 /// (Waits for the file's scan to reach the saved position.)
 fn locate(state: &State, p: config::Position) -> usize {
     if state.store.has(p.index) {
-        let id = state.store.item(p.index).ok().and_then(|it| it.id);
+        let id = state
+            .store
+            .item(p.index)
+            .ok()
+            .and_then(|it| it.into_fields().id);
         if id == p.id || p.id.is_none() {
             return p.index;
         }

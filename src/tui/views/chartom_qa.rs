@@ -20,12 +20,12 @@ use crate::tui::summary::{SummaryBlock, bar, fit, pct};
 use crate::tui::text::{one_line, truncate};
 use crate::tui::theme::Theme;
 use crate::tui::views::View;
-use crate::tui::views::common::{heading, kv, mark, my_grades_for, text_lines};
+use crate::tui::views::common::{heading, kv, mark, my_grades_for, text_lines, text_lines_of};
 use crate::tui::views::model_line::NOT_GRADED;
 use crate::tui::views::status::act;
 use crate::tui::views::verdicts::Field;
 
-pub(crate) fn chartom_qa_lines(state: &State, item: &Item) -> Vec<Line<'static>> {
+pub(crate) fn chartom_qa_lines<'a>(state: &State, item: &'a Item) -> Vec<Line<'a>> {
     let t = &state.theme;
     // The book and the ToM dimension as the row names them; the character only when the
     // row has one (the evaluation layout has none).
@@ -57,14 +57,17 @@ pub(crate) fn chartom_qa_lines(state: &State, item: &Item) -> Vec<Line<'static>>
                 t.dim,
             ),
         ]));
-        out.extend(text_lines(
+        out.extend(text_lines_of(
             c.get(len).unwrap_or(""),
             t.dim.remove_modifier(Modifier::DIM),
         ));
     }
     out.push(Line::from(""));
     out.push(heading(t, "Question"));
-    out.extend(text_lines(item.question.as_deref().unwrap_or(""), t.text));
+    out.extend(text_lines_of(
+        item.question.as_deref().unwrap_or(""),
+        t.text,
+    ));
     if item.shows_misleading_choices() {
         out.push(heading(t, "Misleading choices (wrong answers)"));
         for c in &item.choices {
@@ -83,7 +86,7 @@ pub(crate) fn chartom_qa_lines(state: &State, item: &Item) -> Vec<Line<'static>>
         }
     }
     out.push(heading(t, "Reference answer"));
-    out.extend(text_lines(item.answer.as_deref().unwrap_or(""), t.text));
+    out.extend(text_lines_of(item.answer.as_deref().unwrap_or(""), t.text));
     out
 }
 
@@ -302,7 +305,7 @@ impl View for ChartomQaView {
     ) -> Option<(String, Vec<Line<'a>>, std::ops::Range<usize>)> {
         let c = item.context.as_ref()?;
         let len = CONTEXT_LENGTHS[state.context_len];
-        let lines = text_lines(
+        let lines = text_lines_of(
             c.get(len).unwrap_or(""),
             state.theme.dim.remove_modifier(Modifier::DIM),
         );
@@ -330,7 +333,7 @@ impl View for ChartomQaView {
     fn target(&self, state: &State, item: &Item) -> crate::tui::views::Target {
         let context = item.context.as_ref().map_or(0, |c| {
             let len = CONTEXT_LENGTHS[state.context_len];
-            1 + text_lines(c.get(len).unwrap_or(""), state.theme.text).len()
+            1 + text_lines_of(c.get(len).unwrap_or(""), state.theme.text).len()
         });
         // the book line, the context, a blank line, then the question's heading
         crate::tui::views::Target::ItemLine(1 + context + 1)

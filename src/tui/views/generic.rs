@@ -1,7 +1,6 @@
 //! The screen of an unknown benchmark: the item's JSON, graded pass / fail / unsure.
 
 use ratatui::text::Line;
-use serde_json::Value;
 
 use crate::bench::{Item, ResponseGrades, Review};
 use crate::tui::app::State;
@@ -12,13 +11,17 @@ use crate::tui::views::common::{heading, text_lines};
 use crate::tui::views::model_line::NOT_GRADED;
 use crate::tui::views::status::act;
 
-pub(crate) fn generic_lines(state: &State, raw: &str) -> Vec<Line<'static>> {
+/// How much of an item's JSON the generic view shows: its first characters.
+pub(crate) const SHOWN_CHARS: usize = 50_000;
+
+/// The item's JSON as shown (`State::json_shown`), its first [`SHOWN_CHARS`] characters.
+pub(crate) fn generic_lines(state: &State) -> Vec<Line<'static>> {
     let t = &state.theme;
-    let pretty = serde_json::from_str::<Value>(raw)
-        .ok()
+    let pretty = match state.json_shown() {
         // JSON's own escapes for unsafe characters, as everywhere JSON is shown
-        .and_then(|v| crate::sanitize::json_pretty(&v).ok())
-        .unwrap_or_else(|| raw.to_string());
+        Ok(v) => crate::sanitize::json_pretty(&v).unwrap_or_else(|_| v.to_string()),
+        Err(text) => text,
+    };
     let km = &state.keymap;
     let ctx = state.context();
     let mut out = vec![heading(
@@ -31,7 +34,7 @@ pub(crate) fn generic_lines(state: &State, raw: &str) -> Vec<Line<'static>> {
             km.hint(ctx, Action::Note)
         ),
     )];
-    out.extend(text_lines(&truncate(&pretty, 50_000), t.text));
+    out.extend(text_lines(&truncate(&pretty, SHOWN_CHARS), t.text));
     out
 }
 
@@ -54,7 +57,7 @@ impl View for GenericView {
     }
 
     fn item_lines<'a>(&self, state: &State, _item: &'a Item, _width: u16) -> Vec<Line<'a>> {
-        generic_lines(state, &state.raw_shown())
+        generic_lines(state)
     }
 
     fn grade_parts(

@@ -16,7 +16,7 @@ use crate::tui::keymap::{Action, Context};
 use crate::tui::summary::{SummaryBlock, bar, finite, fit};
 use crate::tui::text::one_line;
 use crate::tui::theme::Theme;
-use crate::tui::views::common::{heading, kv, text_lines};
+use crate::tui::views::common::{heading, kv, text_lines_of};
 use crate::tui::views::model_line::NOT_GRADED;
 use crate::tui::views::{NoteSetter, View};
 
@@ -30,7 +30,7 @@ fn letter(i: usize) -> String {
         .map_or_else(|| (i + 1).to_string(), |c| c.to_string())
 }
 
-fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
+fn sample_lines<'a>(state: &State, s: &'a Sample) -> Vec<Line<'a>> {
     let t = &state.theme;
     let mut out = Vec::new();
     let mut about = format!("{}   epoch: {}", s.id_text(), s.epoch);
@@ -45,7 +45,7 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
     target_lines(t, s, &mut out);
     out.push(Line::from(""));
     out.push(heading(t, "Output (completion)"));
-    out.extend(text_lines(&s.completion, t.accent));
+    out.extend(text_lines_of(&s.completion, t.accent));
     out.push(Line::from(""));
     score_lines(state, s, &mut out);
     figure_and_message_lines(t, s, &mut out);
@@ -53,24 +53,24 @@ fn sample_lines(state: &State, s: &Sample) -> Vec<Line<'static>> {
 }
 
 /// The sample's input: a text, or each message under its role.
-fn input_lines(t: &Theme, s: &Sample, out: &mut Vec<Line<'static>>) {
+fn input_lines<'a>(t: &Theme, s: &'a Sample, out: &mut Vec<Line<'a>>) {
     out.push(heading(t, "Input"));
     match &s.input {
-        Input::Text(x) => out.extend(text_lines(x, t.text)),
+        Input::Text(x) => out.extend(text_lines_of(x, t.text)),
         Input::Messages(ms) => {
             for m in ms {
                 out.push(Line::from(Span::styled(
                     format!("[{}]", one_line(&m.role)),
                     t.dim,
                 )));
-                out.extend(text_lines(&m.text, t.text));
+                out.extend(text_lines_of(&m.text, t.text));
             }
         }
     }
 }
 
 /// The target, and the choices lettered as Inspect letters them (the target's marked).
-fn target_lines(t: &Theme, s: &Sample, out: &mut Vec<Line<'static>>) {
+fn target_lines(t: &Theme, s: &Sample, out: &mut Vec<Line<'_>>) {
     out.push(Line::from(""));
     out.push(Line::from(vec![
         Span::styled("target: ", t.dim),
@@ -95,7 +95,7 @@ fn target_lines(t: &Theme, s: &Sample, out: &mut Vec<Line<'static>>) {
 
 /// Every scorer's value, the verdicts on it, its answer, explanation and edits; the one
 /// the verdict keys grade marked `>`.
-fn score_lines(state: &State, s: &Sample, out: &mut Vec<Line<'static>>) {
+fn score_lines(state: &State, s: &Sample, out: &mut Vec<Line<'_>>) {
     let t = &state.theme;
     let graded = graded_scorer(state, s);
     let switch = if s.scores.len() > 1 {
@@ -125,7 +125,7 @@ fn one_score_lines(
     sc: &Score,
     head: bool,
     reviews: &[(String, Review)],
-    out: &mut Vec<Line<'static>>,
+    out: &mut Vec<Line<'_>>,
 ) {
     let t = &state.theme;
     let value = if sc.original != sc.value && !sc.original.is_null() {
@@ -206,7 +206,7 @@ fn verdicts_on(state: &State, s: &Sample, sc: &Score, reviews: &[(String, Review
 }
 
 /// The log's figures, and the conversation when it has more than one message.
-fn figure_and_message_lines(t: &Theme, s: &Sample, out: &mut Vec<Line<'static>>) {
+fn figure_and_message_lines<'a>(t: &Theme, s: &'a Sample, out: &mut Vec<Line<'a>>) {
     if !s.harness.is_empty() {
         out.push(Line::from(""));
         out.push(heading(t, "The log's figures (results)"));
@@ -226,7 +226,7 @@ fn figure_and_message_lines(t: &Theme, s: &Sample, out: &mut Vec<Line<'static>>)
                 format!("[{}]", one_line(&m.role)),
                 t.dim,
             )));
-            out.extend(text_lines(&m.text, t.text));
+            out.extend(text_lines_of(&m.text, t.text));
         }
     }
 }
@@ -386,7 +386,7 @@ impl View for InspectView {
     fn item_lines<'a>(&self, state: &State, item: &'a Item, _width: u16) -> Vec<Line<'a>> {
         match sample(item) {
             Some(s) => sample_lines(state, s),
-            None => crate::tui::views::generic::generic_lines(state, &state.raw_shown()),
+            None => crate::tui::views::generic::generic_lines(state),
         }
     }
 

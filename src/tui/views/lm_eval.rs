@@ -204,7 +204,7 @@ impl View for LmEvalView {
     fn item_lines<'a>(&self, state: &State, item: &'a Item, _width: u16) -> Vec<Line<'a>> {
         match sample(item) {
             Some(s) => sample_lines(state, s),
-            None => crate::tui::views::generic::generic_lines(state, &state.raw_shown()),
+            None => crate::tui::views::generic::generic_lines(state),
         }
     }
 

@@ -131,7 +131,7 @@ pub fn hmi_from_fact(fact: &Fact) -> Option<Hmi> {
     match key {
         FactKey::Number(c) => {
             let s = fact.strategies?;
-            let unit = Unit::of_question(fact.question.as_deref());
+            let unit = fact.unit();
             hmi_number(c, &[s.misled, s.skim], &fact.human_answers, unit)
         }
         key => {
@@ -220,7 +220,7 @@ pub fn suspect_key(item: &Item) -> Option<Suspicion> {
     let key = fact_key(fact)?;
     // the human answers as (parsed, count), equal answers merged, in order
     let mut answers: Vec<(ParsedFact, u64)> = Vec::new();
-    let unit = Unit::of_question(fact.question.as_deref());
+    let unit = fact.unit();
     for (v, count) in &fact.human_answers {
         let parsed = match &key {
             FactKey::Choice(_) => match v {

@@ -211,10 +211,9 @@ fn hmi_choice_and_rank() {
 
 fn with_answers(mut f: Fact, answers: Value) -> Item {
     f.human_answers = serde_json::from_value(answers).unwrap();
-    Item {
-        fact: Some(f),
-        ..Item::default()
-    }
+    let mut item = Item::default();
+    item.fact = Some(f);
+    item
 }
 
 #[test]
@@ -290,10 +289,8 @@ fn suspect_keys() {
         [6, 5]
     ]))
     .unwrap();
-    let item = Item {
-        fact: Some(millions),
-        ..Item::default()
-    };
+    let mut item = Item::default();
+    item.fact = Some(millions);
     assert_eq!(suspect_key(&item), None);
     // no key: nothing to suspect
     let mut nokey = num(json!(null));

@@ -70,15 +70,17 @@ pub struct Written {
     pub percent: bool,
 }
 
-/// The unit a number question's key is in, from the question's words: a scale word
-/// (`How many million bags ...?` → 10⁶) and whether it asks for a percentage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Unit {
-    /// The power of ten of the one scale word the question uses (thousand 3, million 6,
-    /// billion 9, trillion 12); 0 when it uses none, or several different ones.
-    pub scale: i32,
-    /// The question names a percentage (`%`, `percent`, `percentage`, `per cent`).
-    pub percent: bool,
+pub use crate::bench::chartom::fields::Unit;
+
+impl crate::bench::chartom::fields::Fact {
+    /// The unit of the question ([`Unit::of_question`]), read once per item read and
+    /// shared by its clones: a question of megabytes was read word by word again by each
+    /// grade, the HMI, the suspect key and the histogram, on every lay-out (issue 21).
+    pub fn unit(&self) -> Unit {
+        *self
+            .unit
+            .get_or_init(|| Unit::of_question(self.question.as_deref()))
+    }
 }
 
 impl Unit {

@@ -54,7 +54,7 @@ fn number_histogram(
     let hmi = chartom::hmi_from_fact(fact);
     let interval = hmi.as_ref().map(|h| h.interval).unwrap_or((None, None));
     // human answers read as the HMI reads them (a range at its midpoint)
-    let unit = chartom::Unit::of_question(fact.question.as_deref());
+    let unit = fact.unit();
     let vals: Vec<(f64, u64)> = fact
         .human_answers
         .iter()

@@ -14,7 +14,7 @@ use crate::tui::theme::Theme;
 use crate::tui::views::View;
 use crate::tui::views::common::{
     effective_spans, heading, kv, my_grades_for, ok_word, override_cycle, override_key, text_lines,
-    tick,
+    text_lines_of, tick,
 };
 use crate::tui::views::model_line::NOT_GRADED;
 use crate::tui::views::status::act;
@@ -25,7 +25,7 @@ pub mod hmi_plot;
 pub mod summary;
 pub(crate) mod verdicts;
 
-pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
+pub(crate) fn chartom_lines<'a>(state: &State, item: &'a Item, width: u16) -> Vec<Line<'a>> {
     let t = &state.theme;
     let mut out = Vec::new();
     if let Some(c) = &item.chart {
@@ -46,7 +46,10 @@ pub(crate) fn chartom_lines(state: &State, item: &Item, width: u16) -> Vec<Line<
     if let Some(fact) = &item.fact {
         out.push(Line::from(""));
         out.push(heading(t, "FACT question"));
-        out.extend(text_lines(fact.question.as_deref().unwrap_or(""), t.text));
+        out.extend(text_lines_of(
+            fact.question.as_deref().unwrap_or(""),
+            t.text,
+        ));
         for (k, o) in fact.options.iter().enumerate() {
             out.push(Line::from(format!("  {}. {}", k + 1, one_line(o))));
         }
