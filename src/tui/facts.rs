@@ -91,16 +91,19 @@ impl Run {
     }
     /// The run's `j`-th text.
     fn get(&self, j: usize) -> &str {
+        match &self.texts {
+            Texts::Owned { text, .. } => {
+                let lo = if j == 0 { 0 } else { self.end(j - 1) };
+                &text[lo..self.end(j)]
+            }
+            Texts::Kept { .. } => std::str::from_utf8(self.get_bytes(j)).unwrap_or_default(),
+        }
+    }
+    /// The run's `j`-th text as bytes, not checked again (see [`Arena::get_bytes`]).
+    fn get_bytes(&self, j: usize) -> &[u8] {
         let lo = if j == 0 { 0 } else { self.end(j - 1) };
         let hi = self.end(j);
-        match &self.texts {
-            Texts::Owned { text, .. } => &text[lo..hi],
-            Texts::Kept { .. } => self
-                .bytes()
-                .get(lo..hi)
-                .and_then(|b| std::str::from_utf8(b).ok())
-                .unwrap_or_default(),
-        }
+        self.bytes().get(lo..hi).unwrap_or_default()
     }
     /// How many of the run's texts end at or before byte `p`.
     fn ends_upto(&self, p: usize) -> usize {
@@ -146,6 +149,14 @@ impl Arena {
         let k = self.runs.partition_point(|r| r.first <= i) - 1;
         let r = &self.runs[k];
         r.get(i - r.first)
+    }
+    /// Text `i`'s bytes as they are, without [`Arena::get`]'s check that a mapped text is
+    /// still UTF-8: when they are ASCII, they are what `get` gives; otherwise `get` is
+    /// the text.
+    fn get_bytes(&self, i: usize) -> &[u8] {
+        let k = self.runs.partition_point(|r| r.first <= i) - 1;
+        let r = &self.runs[k];
+        r.get_bytes(i - r.first)
     }
     fn len(&self) -> usize {
         self.runs.last().map_or(0, |r| r.first + r.count())
@@ -274,6 +285,17 @@ impl Index {
     /// The id and question text that search matches against.
     pub fn search_text(&self, i: usize) -> &str {
         self.search.get(i)
+    }
+    /// [`Index::search_text`]'s bytes, not checked: the text itself when they are ASCII
+    /// (a mapped text is checked to be UTF-8 as it is read, at a cost per byte; search
+    /// reads every text on some keystrokes). When they are not ASCII, `search_text` is
+    /// the text (it may be empty: a mapped file changed).
+    pub fn search_bytes(&self, i: usize) -> &[u8] {
+        self.search.get_bytes(i)
+    }
+    /// [`Index::id`]'s bytes, not checked, as [`Index::search_bytes`].
+    pub fn id_bytes(&self, i: usize) -> &[u8] {
+        self.ids.get_bytes(i)
     }
     pub fn broken(&self, i: usize) -> bool {
         self.broken.get(i)

@@ -350,6 +350,10 @@ mod tests {
             assert_eq!(back.id(i), ix.id(i));
             assert_eq!(back.item_id(i), ix.item_id(i));
             assert_eq!(back.search_text(i), ix.search_text(i));
+            // the bytes search reads without a check: the same
+            assert_eq!(back.search_bytes(i), ix.search_text(i).as_bytes());
+            assert_eq!(back.id_bytes(i), ix.id(i).as_bytes());
+            assert_eq!(ix.search_bytes(i), ix.search_text(i).as_bytes());
             assert_eq!(back.position_of(ix.id(i)), ix.position_of(ix.id(i)));
         }
         #[cfg(unix)]

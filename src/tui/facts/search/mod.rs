@@ -125,12 +125,12 @@ pub(super) fn matches_with(
     index: &Index,
     query: &str,
     within: Option<&[usize]>,
-    candidates: Option<&[(u32, usize)]>,
+    candidates: Option<&[usize]>,
     prefilter: bool,
 ) -> Vec<(u32, usize)> {
     let q = query.trim();
     let ids: Vec<usize> = match (candidates, within) {
-        (Some(c), _) => c.iter().map(|&(_, i)| i).collect(),
+        (Some(c), _) => c.to_vec(),
         (None, Some(w)) => w.to_vec(),
         (None, None) => (0..index.len()).collect(),
     };
@@ -304,7 +304,7 @@ impl SearchCache {
             ..self.tuning.clone()
         };
         let found = scan(&ix, &last.query, cands, 0, &opts);
-        last.head.extend(found.kept.iter().map(|k| (k.0, k.1)));
+        last.head.extend(found.kept.iter().map(|k| (k.0, k.1, k.3)));
         last.tail_from = next;
         next.is_some()
     }
@@ -328,9 +328,18 @@ impl SearchCache {
             .as_ref()
             .filter(|l| narrows(&l.query, q) && l.within.as_deref() == within);
         let (out, next) = if self.full_scan {
-            let candidates = last.filter(|l| l.tail_from.is_none()).map(|l| &l.head[..]);
-            let all = matches_with(&req.meta, q, within, candidates, !self.no_prefilter);
-            (rank(all.clone(), limit), (all, None))
+            let candidates: Option<Vec<usize>> = last
+                .filter(|l| l.tail_from.is_none())
+                .map(|l| l.head.iter().map(|h| h.1).collect());
+            let all = matches_with(
+                &req.meta,
+                q,
+                within,
+                candidates.as_deref(),
+                !self.no_prefilter,
+            );
+            let head = all.iter().map(|&(s, i)| (s, i, false)).collect();
+            (rank(all, limit), (head, None))
         } else {
             let cands = match last {
                 Some(l) => l.candidates(req.meta.len(), within, q),
@@ -351,13 +360,14 @@ impl SearchCache {
             // What the next query typed on must try, with a bound on its score for this
             // one: this one's matches and the candidates it skipped, then every candidate
             // not tried.
-            let mut head: Vec<(u32, usize)> = found.kept.iter().map(|k| (k.0, k.1)).collect();
+            let mut head: Vec<(u32, usize, bool)> =
+                found.kept.iter().map(|k| (k.0, k.1, k.3)).collect();
             let tail_from = if found.tried == cands.len() {
                 None
             } else if found.tried < cands.head.len() {
                 let add = cands.growth.map_or(u32::MAX, |g| g.add);
                 let rest = &cands.head[found.tried..];
-                head.extend(rest.iter().map(|&(b, i)| (b.saturating_add(add), i)));
+                head.extend(rest.iter().map(|&(b, i, p)| (b.saturating_add(add), i, p)));
                 last.and_then(|l| l.tail_from)
             } else {
                 Some(cands.get(found.tried))
@@ -395,8 +405,9 @@ struct LastSearch {
     /// Every match among the items it tried and every item it skipped (it could not
     /// enter the best), then the items it did not try before `tail_from`, in item order
     /// (in `within`'s order when that is not item order); each with its score for the
-    /// query, or a bound on it (`u32::MAX`: none).
-    head: Vec<(u32, usize)>,
+    /// query, or a bound on it (`u32::MAX`: none), and whether its text is plain
+    /// ([`scan::plain`]; false: not known).
+    head: Vec<(u32, usize, bool)>,
     /// Where the scan stopped in the items (of `within`, or all): every item from here on
     /// was not tried. None: every candidate was tried.
     tail_from: Option<usize>,

@@ -56,8 +56,9 @@ pub(super) const ID_BONUS: u32 = 1 << 20;
 /// The items a scan tries, in this order: `head`, then `tail`.
 #[derive(Clone, Copy)]
 pub(super) struct Candidates<'a> {
-    /// Items with a bound on their score for the last query (`u32::MAX`: none).
-    pub head: &'a [(u32, usize)],
+    /// Items with a bound on their score for the last query (`u32::MAX`: none), each
+    /// with whether its search text is [`plain`] (false: not known).
+    pub head: &'a [(u32, usize, bool)],
     /// How much more than that this query can score on them, when it can be told.
     pub growth: Option<Growth>,
     pub tail: Tail<'a>,
@@ -82,28 +83,45 @@ impl Candidates<'_> {
     /// The candidate at position `p` (< `len`).
     pub fn get(&self, p: usize) -> usize {
         match (self.head.get(p), self.tail) {
-            (Some(&(_, i)), _) => i,
+            (Some(&(_, i, _)), _) => i,
             (None, Tail::Range(a, _)) => a + p - self.head.len(),
             (None, Tail::List(l)) => l[p - self.head.len()],
         }
     }
 
     /// Call `f` with the candidates at positions `at`, in order, each with its bound
-    /// for this query when there is one.
-    fn each(&self, at: Range<usize>, mut f: impl FnMut(Option<u32>, usize)) {
+    /// for this query when there is one, and whether its text is known to be [`plain`].
+    fn each(&self, at: Range<usize>, mut f: impl FnMut(Option<u32>, bool, usize)) {
         let h = self.head.len();
         if at.start < h {
-            for &(b, i) in &self.head[at.start..at.end.min(h)] {
-                f(self.growth.map(|g| b.saturating_add(g.add)), i);
+            for &(b, i, plain) in &self.head[at.start..at.end.min(h)] {
+                f(self.growth.map(|g| b.saturating_add(g.add)), plain, i);
             }
         }
         let (s, e) = (at.start.max(h) - h, at.end.max(h) - h);
         match self.tail {
-            Tail::Range(a, _) => (a + s..a + e).for_each(|i| f(None, i)),
-            Tail::List(l) => l[s..e].iter().for_each(|&i| f(None, i)),
+            Tail::Range(a, _) => (a + s..a + e).for_each(|i| f(None, false, i)),
+            Tail::List(l) => l[s..e].iter().for_each(|&i| f(None, false, i)),
         }
     }
 }
+
+/// Is a search text whose bytes are `raw` (ASCII or not: `ascii`) plain: ASCII, and at
+/// most 2048 bytes? [`Growth`] can hold only on such a text ([`Query::grows_at_most`]);
+/// a scan keeps this with each candidate for the next letter, which can then skip a
+/// candidate on its bound without reading its text.
+pub(super) fn plain(raw: &[u8], ascii: bool) -> bool {
+    ascii && raw.len() <= PLAIN_LEN
+}
+
+/// See [`plain`].
+const PLAIN_LEN: usize = 2048;
+
+// A candidate with its bound and whether it is plain takes no more memory than one
+// without (the bool fits in the bound's padding).
+const _: () = assert!(std::mem::size_of::<(u32, usize, bool)>() == 16);
+
+impl Candidates<'_> {}
 
 /// How a scan runs; the results are the same whatever these are.
 #[derive(Clone, Debug)]
@@ -166,8 +184,8 @@ impl Default for Opts {
 pub(super) struct Scan {
     /// Every candidate tried that matches, with its score, or that was skipped (it
     /// could not enter the best), with a bound on its score; in candidate order. True:
-    /// a match, with its score.
-    pub kept: Vec<(u32, usize, bool)>,
+    /// a match, with its score. The last: its text is [`plain`] (false: not known).
+    pub kept: Vec<(u32, usize, bool, bool)>,
     /// How many candidates were tried, from the first: all unless the scan stopped early.
     pub tried: usize,
     /// Candidates not tried whose id is the query and that match, with their scores.
@@ -195,8 +213,10 @@ const SEED_PER_RESULT: usize = 2;
 
 /// Is item `i`'s id the query (ASCII case aside)? Its score has [`ID_BONUS`].
 fn is_id(index: &Index, i: usize, q: &str) -> bool {
-    let id = index.id(i);
-    id.len() == q.len() && id.eq_ignore_ascii_case(q)
+    // The bytes as they are: equal to the query's (valid UTF-8) but for ASCII case, they
+    // are valid UTF-8 too, and `index.id(i)` is them.
+    let id = index.id_bytes(i);
+    id.len() == q.len() && id.eq_ignore_ascii_case(q.as_bytes())
 }
 
 /// The query as every candidate is scored against it.
@@ -231,11 +251,19 @@ impl Query<'_> {
         }
     }
 
-    /// Does [`Growth`] hold for an item with search text `text`: an ASCII text short
-    /// enough, and an id that is not the query (`id_is_q`; its bonus is not counted)?
-    fn grows_at_most(&self, text: &str, id_is_q: bool) -> bool {
+    /// Does [`Growth`] hold for an item whose search text's bytes are `raw` (ASCII or
+    /// not: `ascii`): an ASCII text short enough, and an id that is not the query
+    /// (`id_is_q`; its bonus is not counted)?
+    fn grows_at_most(&self, raw: &[u8], ascii: bool, id_is_q: bool) -> bool {
         let Some(g) = self.growth else { return false };
-        text.len() <= 2048 && text.len() * g.word <= 100 * 1024 && text.is_ascii() && !id_is_q
+        plain(raw, ascii) && raw.len() * g.word <= 100 * 1024 && !id_is_q
+    }
+
+    /// [`Query::grows_at_most`] for a text known to be [`plain`], without its bytes:
+    /// None when its length matters (a long word).
+    fn grows_on_plain(&self, id_is_q: impl FnOnce() -> bool) -> Option<bool> {
+        let g = self.growth?;
+        (PLAIN_LEN * g.word <= 100 * 1024).then(|| !id_is_q())
     }
 
     /// The score of item `i`, None when it does not match; the same as the full scan's.
@@ -319,7 +347,7 @@ fn seed(index: &Index, query: &Query<'_>, cands: &Candidates<'_>, limit: usize) 
     // The `pick` highest bounds (ties: the earlier item), in a heap whose top is the
     // lowest of them.
     let mut top: BinaryHeap<Reverse<(u32, Reverse<usize>)>> = BinaryHeap::with_capacity(pick + 1);
-    for &(b, i) in cands.head {
+    for &(b, i, _) in cands.head {
         if top.len() < pick {
             top.push(Reverse((b, Reverse(i))));
         } else if top.peek().is_some_and(|w| w.0.0 < b) {
@@ -433,14 +461,28 @@ pub(super) fn scan(
                         ub < worst_score
                     }
             };
-            cands.each(start..end, |ub, i| {
-                let text = index.search_text(i);
+            cands.each(start..end, |ub, known_plain, i| {
+                // A candidate whose text is known to be plain is skipped on its bound
+                // without reading the text.
+                if let Some(ub) = ub
+                    && known_plain
+                    && beaten(ub, i)
+                    && query.grows_on_plain(|| is_id(index, i, query.q)) == Some(true)
+                {
+                    found.push((ub, i, false, true));
+                    return;
+                }
+                // The text's bytes, checked to be UTF-8 only when they are not ASCII
+                // (`Index::search_bytes`).
+                let raw = index.search_bytes(i);
+                let ascii = raw.is_ascii();
+                let plain = plain(raw, ascii);
                 let id_is_q = is_id(index, i, query.q);
                 if let Some(ub) = ub
                     && beaten(ub, i)
-                    && query.grows_at_most(text, id_is_q)
+                    && query.grows_at_most(raw, ascii, id_is_q)
                 {
-                    found.push((ub, i, false));
+                    found.push((ub, i, false, plain));
                     return;
                 }
                 // Once `limit` are found, a text that cannot reach the worst of them
@@ -448,9 +490,9 @@ pub(super) fn scan(
                 // counted).
                 if worst > 0 && !id_is_q {
                     if let Some(r) = &query.reach
-                        && !r.may_reach(text, worst_score)
+                        && !r.may_reach(index.search_text(i), worst_score)
                     {
-                        found.push((worst_score.saturating_sub(1), i, false));
+                        found.push((worst_score.saturating_sub(1), i, false, plain));
                         return;
                     }
                     if let Some(c) = &query.ceiling {
@@ -464,11 +506,16 @@ pub(super) fn scan(
                         } else {
                             0
                         };
-                        match c.of_at_least(text, &mut scratch, need) {
+                        let most = if ascii {
+                            c.of_ascii_at_least(raw, &mut scratch, need)
+                        } else {
+                            c.of_at_least(index.search_text(i), &mut scratch, need)
+                        };
+                        match most {
                             // nucleo does not match it.
                             None => return,
                             Some(most) if beaten(most, i) => {
-                                found.push((most, i, false));
+                                found.push((most, i, false, plain));
                                 return;
                             }
                             Some(_) => {}
@@ -476,7 +523,7 @@ pub(super) fn scan(
                     }
                 }
                 if let Some(s) = query.score(index, i, &mut matcher, &mut buf) {
-                    found.push((s, i, true));
+                    found.push((s, i, true, plain));
                 }
             });
             if bound.is_some() || skips {
@@ -492,7 +539,7 @@ pub(super) fn scan(
                     }
                 }
                 if skips && limit > 0 {
-                    for &(s, i, exact) in &found {
+                    for &(s, i, exact, _) in &found {
                         if !exact {
                             continue;
                         }
@@ -539,10 +586,8 @@ pub(super) fn scan(
     if tried < total && !q.is_empty() && !cancelled() {
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut buf = Vec::new();
-        cands.each(tried..total, |_, i| {
-            let id = index.id(i);
-            if id.len() == q.len()
-                && id.eq_ignore_ascii_case(q)
+        cands.each(tried..total, |_, _, i| {
+            if is_id(index, i, q)
                 && let Some(s) = query.score(index, i, &mut matcher, &mut buf)
             {
                 id_hits.push((s, i));

@@ -584,7 +584,7 @@ fn a_letter_more_skips_only_what_cannot_enter() {
             let head = &cache.last.as_ref().expect("a last search").head;
             skipped += head
                 .iter()
-                .filter(|&&(b, i)| raw_score(q, ix.search_text(i), &mut m) != Some(b))
+                .filter(|&&(b, i, _)| raw_score(q, ix.search_text(i), &mut m) != Some(b))
                 .count();
         }
     }

@@ -168,14 +168,25 @@ impl Ceiling {
     /// left); when none does, the most a cell left out could have led to (below `need`).
     /// Each character's bit set of positions is made only when its row is reached.
     pub(super) fn of_at_least(&self, text: &str, s: &mut Scratch, need: u32) -> Option<u32> {
+        if text.is_ascii() {
+            return self.of_ascii_at_least(text.as_bytes(), s, need);
+        }
         let mut bytes = std::mem::take(&mut s.bytes);
-        let ascii = text.is_ascii();
-        let h: &[u8] = if ascii {
-            text.as_bytes()
-        } else {
-            as_nucleo_sees(text, &mut s.chars, &mut bytes);
-            &bytes
-        };
+        as_nucleo_sees(text, &mut s.chars, &mut bytes);
+        let out = self.walk(&bytes, false, s, need);
+        s.bytes = bytes;
+        out
+    }
+
+    /// [`Ceiling::of_at_least`] of a text of ASCII characters, `text` (the caller knows
+    /// it is ASCII: then its bytes are the text, with no UTF-8 check).
+    pub(super) fn of_ascii_at_least(&self, text: &[u8], s: &mut Scratch, need: u32) -> Option<u32> {
+        debug_assert!(text.is_ascii());
+        self.walk(text, true, s, need)
+    }
+
+    /// The walk of [`Ceiling::of_at_least`] over `h`, the text as nucleo's positions.
+    fn walk(&self, h: &[u8], ascii: bool, s: &mut Scratch, need: u32) -> Option<u32> {
         let mut sum = 0u32;
         let mut out = Some(0);
         for w in &self.words {
@@ -193,7 +204,6 @@ impl Ceiling {
                 }
             }
         }
-        s.bytes = bytes;
         out.map(|_| sum)
     }
 }
