@@ -259,10 +259,16 @@ impl State {
         if i == self.pos {
             return;
         }
+        // (its id: the index's, or the one it was found by in its place)
+        let saved_id = match start {
+            Start::Saved(p) => p.id.as_deref(),
+            Start::At(_) => None,
+        };
         let id = self
             .meta
             .as_ref()
             .and_then(|m| m.item_id(i))
+            .or(saved_id)
             .map(|id| format!(" ({})", crate::tui::text::one_line(id)))
             .unwrap_or_default();
         let jump = self.keymap.hint(Context::Global, Action::Jump);
