@@ -4,7 +4,8 @@
 //! its sums for `verdict stats`, its export columns, its agreement variables and its
 //! import. The shared machinery (`check`, `stats`, `export`, `team::agree`) walks the
 //! items and asks this registry for the benchmark's part; this file is the one place
-//! that names every benchmark.
+//! that names every benchmark, with `sums.rs` (`verdict stats`) and `agreement.rs`
+//! (`verdict agree`) beside it.
 //!
 //! - [`chartom`]: CHARTOM (misleading charts).
 //! - [`chartom_qa`]: CharToM-QA (theory of mind on novel characters).
@@ -16,17 +17,15 @@
 //!   as Inspect's own score edit.
 //! - [`generic`]: any other benchmark: a free verdict and a note.
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::bench::kit::agree::{ItemRatings, Variable};
 use crate::bench::kit::check::{BenchInfo, Ctx};
 use crate::bench::kit::row::Row;
-use crate::bench::kit::sums::ResolutionCounts;
 use crate::model::FieldError;
 use crate::store::Store;
 use disagree::AutoGrades;
 
+mod agreement;
 pub mod chartom;
 pub mod chartom_qa;
 pub(crate) mod check;
@@ -38,13 +37,17 @@ pub mod item;
 pub mod kit;
 pub mod lm_eval;
 pub mod resolve;
+mod sums;
 
 pub use disagree::{
     disagreement, disagreement_and_adjudication, needs_adjudication, reviewers_disagree,
 };
 
+pub(crate) use agreement::{AgreementVariables, JudgeVariables};
 pub use item::{Item, Response, ResponseGrades, Review};
 pub use kit::benchmark::Benchmark;
+pub use sums::Benchmarks;
+pub(crate) use sums::Sums;
 
 /// Register the container file formats of the benchmarks with the store (once, at
 /// start-up): the files a benchmark reads as a whole and writes back in its own format.
@@ -356,153 +359,5 @@ pub(crate) fn spec(b: Benchmark) -> &'static dyn Spec {
         Benchmark::LmEval => &lm_eval::spec::LmEval,
         Benchmark::Inspect => &inspect::spec::Inspect,
         Benchmark::Other => &generic::Generic,
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// `verdict stats`: each benchmark's partial sums and figures (docs/stats.md)
-
-/// The figures of each benchmark present in the file (`benchmarks` in `verdict stats
-/// --json`, in this order).
-#[derive(Debug, Clone, Default, Serialize, PartialEq)]
-pub struct Benchmarks {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cvqa: Option<cvqa::stats::CvqaStats>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub chartom: Option<chartom::stats::ChartomStats>,
-    #[serde(rename = "chartom-qa", skip_serializing_if = "Option::is_none")]
-    pub chartom_qa: Option<chartom_qa::stats::QaStats>,
-    #[serde(rename = "lm-eval", skip_serializing_if = "Option::is_none")]
-    pub lm_eval: Option<lm_eval::stats::LmEvalStats>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub inspect: Option<inspect::stats::InspectStats>,
-    /// Items of unknown benchmarks: how many, and their free verdicts.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub other: Option<generic::stats::OtherStats>,
-}
-
-impl Benchmarks {
-    /// Each benchmark's block of `verdict stats` text, in this order.
-    pub(crate) fn render(&self, o: &mut String) {
-        cvqa::stats_text::render(&self.cvqa, o);
-        chartom::stats_text::render(&self.chartom, o);
-        chartom_qa::stats_text::render(&self.chartom_qa, o);
-        lm_eval::stats_text::render(&self.lm_eval, o);
-        inspect::stats_text::render(&self.inspect, o);
-        generic::stats_text::render(&self.other, o);
-    }
-}
-
-/// Every benchmark's partial sums over a block of items.
-#[derive(Debug, Default)]
-pub(crate) struct Sums {
-    cvqa: cvqa::stats::Sums,
-    chartom: chartom::stats::Sums,
-    chartom_qa: chartom_qa::stats::Sums,
-    lm_eval: lm_eval::stats::Sums,
-    inspect: inspect::stats::Sums,
-    other: generic::stats::Sums,
-}
-
-impl Sums {
-    /// Add item `i` of `store` to its benchmark's sums; the human grades it resolves are
-    /// counted in `resolution`.
-    pub(crate) fn add(
-        &mut self,
-        store: &Store,
-        i: usize,
-        it: &Item,
-        resolution: &mut ResolutionCounts,
-    ) {
-        match it.benchmark() {
-            Benchmark::Cvqa => self.cvqa.add(it, resolution),
-            Benchmark::Chartom => self.chartom.add(store, i, it, resolution),
-            Benchmark::ChartomQa => self.chartom_qa.add(it, resolution),
-            Benchmark::LmEval => self.lm_eval.add_item(it, &store.file_info(), resolution),
-            Benchmark::Inspect => self.inspect.add(it, resolution),
-            Benchmark::Other => self.other.add(it, resolution),
-        }
-    }
-
-    /// Add the sums of the block that follows this one in the file.
-    pub(crate) fn merge(&mut self, o: Sums) {
-        self.cvqa.merge(o.cvqa);
-        self.chartom.merge(o.chartom);
-        self.chartom_qa.merge(o.chartom_qa);
-        self.lm_eval.merge(o.lm_eval);
-        self.inspect.merge(o.inspect);
-        self.other.merge(o.other);
-    }
-
-    pub(crate) fn finish(self) -> Benchmarks {
-        Benchmarks {
-            cvqa: self.cvqa.finish(),
-            chartom: self.chartom.finish(),
-            chartom_qa: self.chartom_qa.finish(),
-            lm_eval: self.lm_eval.finish(),
-            inspect: self.inspect.finish(),
-            other: self.other.finish(),
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// `verdict agree`: each benchmark's categorical variables (docs/teams.md)
-
-/// Every benchmark's agreement variables, rated item by item.
-#[derive(Default)]
-pub(crate) struct AgreementVariables {
-    cvqa: cvqa::agree::Variables,
-    chartom: chartom::agree::Variables,
-    chartom_qa: chartom_qa::agree::Variables,
-    other: generic::agree::Variables,
-}
-
-/// The variables an LLM judge rated beside the reviewers, and how many responses it
-/// judged (for the human-vs-judge figures of `verdict agree`).
-pub(crate) struct JudgeVariables<'a> {
-    /// The benchmark whose responses carry the judge's grading.
-    pub(crate) benchmark: Benchmark,
-    /// The bonus points covered, with the judge as one more rater.
-    pub(crate) bonus: &'a Variable,
-    /// The penalty present, with the judge as one more rater.
-    pub(crate) penalty: &'a Variable,
-    /// Responses with a judge grading.
-    pub(crate) judged: usize,
-    /// Of which the judge's bonus could not be parsed.
-    pub(crate) unparsable: usize,
-}
-
-impl AgreementVariables {
-    /// Rate one item's reviews on its benchmark's variables.
-    pub(crate) fn rate(&mut self, x: ItemRatings) {
-        match x.item.benchmark() {
-            Benchmark::Cvqa => self.cvqa.rate(x),
-            Benchmark::Chartom => self.chartom.rate(x),
-            Benchmark::ChartomQa => self.chartom_qa.rate(x),
-            Benchmark::LmEval | Benchmark::Inspect | Benchmark::Other => self.other.rate(x),
-        }
-    }
-
-    /// The reviewers' variables of every benchmark, in the report's order.
-    pub(crate) fn human(&self) -> Vec<&Variable> {
-        let mut v: Vec<&Variable> = Vec::new();
-        v.extend(self.cvqa.human());
-        v.extend(self.chartom.human());
-        v.extend(self.chartom_qa.human());
-        v.extend(self.other.human());
-        v
-    }
-
-    /// What the LLM judge rated (CharToM-QA's), `None` when no response had a judge.
-    pub(crate) fn judge(&self) -> Option<JudgeVariables<'_>> {
-        let q = &self.chartom_qa;
-        (q.judged > 0).then_some(JudgeVariables {
-            benchmark: Benchmark::ChartomQa,
-            bonus: &q.j_bonus,
-            penalty: &q.j_penalty,
-            judged: q.judged,
-            unparsable: q.unparsable,
-        })
     }
 }

@@ -1,0 +1,92 @@
+//! `verdict stats`: each benchmark's partial sums and figures (docs/stats.md), as the
+//! registry lists them.
+
+use serde::Serialize;
+
+use super::{Benchmark, Item, Items, chartom, chartom_qa, cvqa, generic, inspect, lm_eval};
+use crate::bench::kit::sums::ResolutionCounts;
+use crate::store::Store;
+
+/// The figures of each benchmark present in the file (`benchmarks` in `verdict stats
+/// --json`, in this order).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Benchmarks {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cvqa: Option<cvqa::stats::CvqaStats>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chartom: Option<chartom::stats::ChartomStats>,
+    #[serde(rename = "chartom-qa", skip_serializing_if = "Option::is_none")]
+    pub chartom_qa: Option<chartom_qa::stats::QaStats>,
+    #[serde(rename = "lm-eval", skip_serializing_if = "Option::is_none")]
+    pub lm_eval: Option<lm_eval::stats::LmEvalStats>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inspect: Option<inspect::stats::InspectStats>,
+    /// Items of unknown benchmarks: how many, and their free verdicts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other: Option<generic::stats::OtherStats>,
+}
+
+impl Benchmarks {
+    /// Each benchmark's block of `verdict stats` text, in this order.
+    pub(crate) fn render(&self, o: &mut String) {
+        cvqa::stats_text::render(&self.cvqa, o);
+        chartom::stats_text::render(&self.chartom, o);
+        chartom_qa::stats_text::render(&self.chartom_qa, o);
+        lm_eval::stats_text::render(&self.lm_eval, o);
+        inspect::stats_text::render(&self.inspect, o);
+        generic::stats_text::render(&self.other, o);
+    }
+}
+
+/// Every benchmark's partial sums over a block of items.
+#[derive(Debug, Default)]
+pub(crate) struct Sums {
+    cvqa: cvqa::stats::Sums,
+    chartom: chartom::stats::Sums,
+    chartom_qa: chartom_qa::stats::Sums,
+    lm_eval: lm_eval::stats::Sums,
+    inspect: inspect::stats::Sums,
+    other: generic::stats::Sums,
+}
+
+impl Sums {
+    /// Add item `i` of `store` to its benchmark's sums; the human grades it resolves are
+    /// counted in `resolution`.
+    pub(crate) fn add(
+        &mut self,
+        store: &Store,
+        i: usize,
+        it: &Item,
+        resolution: &mut ResolutionCounts,
+    ) {
+        match it.benchmark() {
+            Benchmark::Cvqa => self.cvqa.add(it, resolution),
+            Benchmark::Chartom => self.chartom.add(store, i, it, resolution),
+            Benchmark::ChartomQa => self.chartom_qa.add(it, resolution),
+            Benchmark::LmEval => self.lm_eval.add_item(it, &store.file_info(), resolution),
+            Benchmark::Inspect => self.inspect.add(it, resolution),
+            Benchmark::Other => self.other.add(it, resolution),
+        }
+    }
+
+    /// Add the sums of the block that follows this one in the file.
+    pub(crate) fn merge(&mut self, o: Sums) {
+        self.cvqa.merge(o.cvqa);
+        self.chartom.merge(o.chartom);
+        self.chartom_qa.merge(o.chartom_qa);
+        self.lm_eval.merge(o.lm_eval);
+        self.inspect.merge(o.inspect);
+        self.other.merge(o.other);
+    }
+
+    pub(crate) fn finish(self) -> Benchmarks {
+        Benchmarks {
+            cvqa: self.cvqa.finish(),
+            chartom: self.chartom.finish(),
+            chartom_qa: self.chartom_qa.finish(),
+            lm_eval: self.lm_eval.finish(),
+            inspect: self.inspect.finish(),
+            other: self.other.finish(),
+        }
+    }
+}
