@@ -234,7 +234,8 @@ def moved(file):
     skipped, after = id_at(file, k), id_at(file, k + 1)
     try:
         start(file, 80, 24, env)
-        wait_for(lambda s: "/" in s.split("\n")[0] and "·" in s.split("\n")[0])
+        # the index built and kept (the usual day before the file changes)
+        wait_for(lambda s: "indexing" not in s and "still reading" not in s and "·" in s)
         keys(":", str(k), "Enter")
         wait_for(lambda s: skipped in s.split("\n")[0])
         keys("S")
