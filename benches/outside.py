@@ -6,6 +6,10 @@
                                          kept index's reopen, `verdict stats`
     benches/outside.py keys FILE         a long item: per key (j, PageDown, n, p) until
                                          the screen changes, and memory
+    benches/outside.py moved FILE        a session that skips an item near the end and
+                                         quits; a line put before every item (the file
+                                         CHANGED: keep a copy); the reopen: first frame,
+                                         the saved place and skip found again
     benches/outside.py long-lm-eval OUT  write the long item "keys" is run on: lm-eval's
                                          gsm8k sample log (sample-data/lm-eval) with its
                                          first prompt 20 MB of words (seeded), into the
@@ -209,6 +213,73 @@ def big(file):
     shutil.rmtree(tmp, ignore_errors=True)
 
 
+def header():
+    return screen().split("\n")[0]
+
+
+def id_at(file, n):
+    """The id of item n (1-based) of a JSONL file."""
+    import itertools
+    import json
+
+    with open(file, "rb") as f:
+        return json.loads(next(itertools.islice(f, n - 1, None)))["id"]
+
+
+def moved(file):
+    """Skip an item near the end, quit, put a line before every item (another program
+    changed the file between sessions), reopen: the first frame, and the saved place and
+    skip found again by id."""
+    tmp = tempfile.mkdtemp(prefix="verdict-outside-")
+    env = dict(os.environ, VERDICT_DATA_DIR=tmp + "/data", VERDICT_CONFIG_DIR=tmp + "/config")
+    print("file %s, %.0f MB; load average %s" % (file, os.path.getsize(file) / 1e6, load()))
+    print("| step | time | floor | load average | note |")
+    print("| --- | ---: | --- | --- | --- |")
+    n = sum(1 for _ in open(file, "rb"))
+    k = n - 10
+    skipped, after = id_at(file, k), id_at(file, k + 1)
+    try:
+        start(file, 80, 24, env)
+        # the index built and kept (the usual day before the file changes)
+        wait_for(lambda s: "indexing" not in s and "still reading" not in s and "·" in s)
+        keys(":", str(k), "Enter")
+        wait_for(lambda s: skipped in s.split("\n")[0])
+        keys("S")
+        wait_for(lambda s: after in s.split("\n")[0])
+        p = pid()
+        keys("q")
+        while alive(p):
+            time.sleep(0.001)
+        kill_session()
+        # another program puts a line before every item
+        t1 = time.monotonic()
+        with open(file, "rb") as f:
+            first = f.readline()
+        line = first.replace(b'"id": "', b'"id": "prepended-', 1).replace(b'"id":"', b'"id":"prepended-', 1)
+        with open(file + ".new", "wb") as out, open(file, "rb") as f:
+            out.write(line)
+            shutil.copyfileobj(f, out, 1 << 24)
+        os.replace(file + ".new", file)
+        print("(a line put before every item: %.1f s)" % (time.monotonic() - t1))
+        timed(["wc", "-l", file])  # warm the page cache
+        t0 = start(file, 80, 24, env)
+        wait_for(lambda s: "/" in s.split("\n")[0] and "·" in s.split("\n")[0], every=0.001)
+        row("reopen: first frame", time.monotonic() - t0, "", header().strip()[:60])
+        wait_for(lambda s: after in s.split("\n")[0], every=0.01)
+        row("reopen: the saved item on screen (one further down)", time.monotonic() - t0)
+        time.sleep(0.7)
+        keys(":", str(k + 1), "Enter")
+        _, s = wait_for(lambda s: skipped in s.split("\n")[0])
+        print("the skipped item, now %d: %s" % (k + 1, "skipped" if "skipped" in s.split("\n")[0] else "NOT SKIPPED"))
+        p = pid()
+        keys("q")
+        while alive(p):
+            time.sleep(0.001)
+    finally:
+        kill_session()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
 def long_keys(file):
     tmp = tempfile.mkdtemp(prefix="verdict-outside-")
     env = dict(os.environ, VERDICT_DATA_DIR=tmp + "/data", VERDICT_CONFIG_DIR=tmp + "/config")
@@ -326,7 +397,13 @@ def long_layouts(out):
 
 
 if __name__ == "__main__":
-    commands = {"big": big, "keys": long_keys, "long-lm-eval": long_lm_eval, "long-layouts": long_layouts}
+    commands = {
+        "big": big,
+        "keys": long_keys,
+        "long-lm-eval": long_lm_eval,
+        "long-layouts": long_layouts,
+        "moved": moved,
+    }
     if len(sys.argv) != 3 or sys.argv[1] not in commands:
         raise SystemExit(__doc__)
     commands[sys.argv[1]](sys.argv[2])

@@ -1885,7 +1885,7 @@ fn undo_survives_a_restart() {
     store.save().unwrap();
     // a new session restores the history and undoes the accept
     let mut s2 = state_at(&p);
-    s2.restore_session(&session);
+    support_state::begin_found(&mut s2, session.clone(), None);
     ch(&mut s2, 'n');
     let fx = ch(&mut s2, 'u');
     assert_eq!(recorded(&mut s2, fx), vec![(0, None)]);
@@ -1896,7 +1896,7 @@ fn undo_survives_a_restart() {
     if let Some(c) = stale.undo.first_mut() {
         c.after = Some(json!({"status": "reject", "reason": "ambiguous"}));
     }
-    s3.restore_session(&stale);
+    support_state::begin_found(&mut s3, stale, None);
     let fx = ch(&mut s3, 'u');
     assert!(fx.is_empty());
     assert_eq!(s3.status.as_ref().unwrap().0, "nothing to undo");

@@ -12,6 +12,7 @@ pub mod input;
 pub mod keymap;
 pub mod laid;
 pub mod layout;
+pub mod locate;
 pub mod overlays;
 pub mod summary;
 pub mod text;

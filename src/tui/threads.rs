@@ -114,6 +114,36 @@ pub(super) fn spawn_index(
     }
 }
 
+/// Find what an earlier session left (and `--at`) in `store` on a thread of its own
+/// (`tui::locate`): with the index `meta`, everything; without it, only when everything
+/// is in its place (else nothing is sent: the state asks again when the index arrives).
+/// Answers with `Msg::Located` tagged `seq`.
+pub(super) fn spawn_locate(
+    store: crate::store::Store,
+    (seq, wanted, meta): (
+        u64,
+        std::sync::Arc<super::locate::Wanted>,
+        Option<std::sync::Arc<facts::Index>>,
+    ),
+    reviewer: String,
+    tx: Sender<Msg>,
+) {
+    let spawned = std::thread::Builder::new()
+        .name("verdict-locate".into())
+        .spawn(move || {
+            let located = match &meta {
+                Some(m) => Some(super::locate::with_index(&store, m, &wanted, &reviewer)),
+                None => super::locate::in_places(&store, &wanted, &reviewer),
+            };
+            if let Some(located) = located {
+                let _ = tx.send(Msg::Located { seq, located });
+            }
+        });
+    if let Err(e) = spawned {
+        log::error!("could not start the thread that finds the last session's items: {e}");
+    }
+}
+
 pub(super) fn spawn_summary(state: &State, seq: u64, tx: Sender<Msg>) {
     let path = state.store.path().to_path_buf();
     std::thread::spawn(move || {

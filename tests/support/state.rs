@@ -29,3 +29,47 @@ pub fn indexed_state(store: Store, keymap: Keymap) -> State {
     s.size = (80, 24);
     s
 }
+
+/// Start `s` as the reviewer does (`State::begin`) with what an earlier session left and
+/// where to start, and answer its lookups as the locate thread does (with the index the
+/// state has, else in their places): the effects of both.
+pub fn begin_found(
+    s: &mut State,
+    session: verdict::tui::config::Session,
+    start: Option<verdict::tui::locate::Start>,
+) -> Vec<verdict::tui::app::Effect> {
+    let mut fx = s.begin(session, start);
+    let more = answer_lookups(s, &fx);
+    fx.extend(more);
+    fx
+}
+
+/// Answer every `Effect::Locate` of `fx` as the locate thread does (none without the
+/// index when an item must be found by id): the effects of the answers.
+pub fn answer_lookups(
+    s: &mut State,
+    fx: &[verdict::tui::app::Effect],
+) -> Vec<verdict::tui::app::Effect> {
+    use verdict::tui::locate;
+    let asks: Vec<_> = fx
+        .iter()
+        .filter_map(|e| match e {
+            verdict::tui::app::Effect::Locate { seq, wanted, meta } => {
+                Some((*seq, wanted.clone(), meta.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (seq, wanted, meta) in asks {
+        let located = match meta {
+            Some(m) => locate::with_index(&s.store, &m, &wanted, &s.reviewer),
+            None => match locate::in_places(&s.store, &wanted, &s.reviewer) {
+                Some(l) => l,
+                None => continue,
+            },
+        };
+        out.extend(s.update(Msg::Located { seq, located }));
+    }
+    out
+}

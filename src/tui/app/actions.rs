@@ -20,7 +20,7 @@ impl State {
             | Action::Reason(_) => {}
             Action::Quit => {
                 self.quit = true;
-                fx.push(self.position_effect());
+                self.push_position(fx);
                 fx.push(Effect::Quit);
             }
             Action::Next => self.step(1, fx),

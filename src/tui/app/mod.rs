@@ -10,6 +10,7 @@ mod keys;
 mod navigation;
 mod queries;
 mod recording;
+mod restore;
 mod session;
 mod summary_figures;
 mod timing;
@@ -19,6 +20,7 @@ mod visible;
 use filter_options::catalog;
 pub use filter_options::{FilterGroup, FilterOption, Filters};
 pub use recording::Recording;
+pub use restore::Restoring;
 pub use summary_figures::{SummaryFigures, SummaryResult};
 pub use timing::Timing;
 pub use visible::Visible;
@@ -100,6 +102,12 @@ pub enum Msg {
         seq: u64,
         results: Vec<usize>,
     },
+    /// The saved session's items and the start, found for lookup `seq`
+    /// (`Effect::Locate`).
+    Located {
+        seq: u64,
+        located: crate::tui::locate::Located,
+    },
 }
 
 /// What the loop must do after an update.
@@ -135,6 +143,15 @@ pub enum Effect {
     },
     /// Keep the skipped items and the undo history for the next session.
     SaveSession(crate::tui::config::Session),
+    /// Find the saved session's items and the start in `State::store`, off the screen's
+    /// thread (`tui::locate`): by their places, and by id with the index `meta` when it
+    /// is there; answer with `Msg::Located` of the same `seq` (no answer without the
+    /// index when an item must be found by id: asked again when the index arrives).
+    Locate {
+        seq: u64,
+        wanted: std::sync::Arc<crate::tui::locate::Wanted>,
+        meta: Option<std::sync::Arc<Index>>,
+    },
     /// Run a fuzzy search on the search worker; answer with `Msg::SearchDone`.
     Search {
         seq: u64,
@@ -336,6 +353,8 @@ pub struct State {
     pub queue: bool,
     /// Items I skipped for now: `Space` passes over them (kept across sessions).
     pub skipped: BTreeSet<usize>,
+    /// What an earlier session left (and `--at`), while it is looked for.
+    pub restoring: Restoring,
     pub quit: bool,
     /// (graded by me, by anyone) in the file as opened, from the index.
     pub base_progress: (usize, usize),
@@ -432,6 +451,7 @@ impl State {
             auto_advance: false,
             queue: false,
             skipped: BTreeSet::new(),
+            restoring: Restoring::default(),
             quit: false,
             base_progress: (0, 0),
             zoom: false,

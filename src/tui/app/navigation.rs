@@ -202,7 +202,7 @@ impl State {
             let base = self.my_review(i).and_then(|r| r.seconds).unwrap_or(0.0);
             self.timing.arrive(self.clock.instant, base);
             // Saved on every move, so that a killed session resumes on the item shown.
-            fx.push(self.position_effect());
+            self.push_position(fx);
         }
         self.request_image(fx);
         if changed {

@@ -159,6 +159,7 @@ impl State {
         }
         let i = self.pos;
         let id = self.display_id(i);
+        self.skip_changed(i);
         if self.skipped.remove(&i) {
             self.set_status(format!("{id} is no longer skipped"), Level::Info);
         } else {
@@ -297,7 +298,7 @@ impl State {
             review: after.map(|r| review_value(&r)),
         });
         fx.push(self.session_effect());
-        fx.push(self.position_effect());
+        self.push_position(fx);
     }
 
     /// My review of item `i` as this session has it now, with what follows from it.
@@ -335,7 +336,14 @@ impl State {
 
     pub(super) fn undo(&mut self, fx: &mut Vec<Effect>) {
         let Some(c) = self.rec.undo.pop() else {
-            self.set_status("nothing to undo", Level::Info);
+            if self.restoring.undo_pending() {
+                self.set_status(
+                    "your undo history from last session is still being found in the file: in a moment",
+                    Level::Info,
+                );
+            } else {
+                self.set_status("nothing to undo", Level::Info);
+            }
             return;
         };
         if c.item != self.pos {

@@ -19,17 +19,25 @@ impl State {
         let tick = matches!(msg, Msg::Tick);
         match msg {
             Msg::Key(k) => {
-                if k.kind == KeyEventKind::Release {
+                if k.kind == KeyEventKind::Release || self.input_arrived() {
                     return fx;
                 }
                 self.timing.input(self.clock.instant);
                 self.on_key(k, &mut fx);
             }
             Msg::Mouse(m) => {
+                if m.kind != crossterm::event::MouseEventKind::Moved && self.input_arrived() {
+                    return fx;
+                }
                 self.timing.input(self.clock.instant);
                 self.on_mouse(m, &mut fx)
             }
-            Msg::Paste(text) => self.on_paste(&text, &mut fx),
+            Msg::Paste(text) => {
+                if self.input_arrived() {
+                    return fx;
+                }
+                self.on_paste(&text, &mut fx)
+            }
             Msg::Resize(w, h) => {
                 self.size = (w, h);
             }
@@ -74,6 +82,7 @@ impl State {
                 }
             }
             Msg::Image(ImageEvent::Ready(key, result)) => self.on_image(key, result),
+            Msg::Located { seq, located } => self.on_located(seq, located, &mut fx),
         }
         if self.rec.skip_cleared {
             self.rec.skip_cleared = false;
@@ -195,6 +204,8 @@ impl State {
             );
             self.filter_catalog = catalog(&meta);
             self.meta = Some(meta);
+            // What an earlier session left and is not found yet is looked up in it.
+            self.locate_with_index(fx);
             self.rebuild_facts_now();
             self.filter_counts_of = None;
             // A view's running tally (CharToM-QA's BPC) counts my grades in the file,
@@ -280,6 +291,7 @@ impl State {
     /// (position, my verdicts, writes under way, undo, skips) follows its item by id.
     pub(super) fn reload(&mut self, store: Store, fx: &mut Vec<Effect>) {
         let n = store.len();
+        let held = self.position_held();
         let kept = self.remapped(&store);
         self.store = store;
         // (`store.len()` waited for its scan to end: this is all of it.)
@@ -296,6 +308,7 @@ impl State {
             self.set_mine(i, r);
         }
         self.load_again(fx);
+        self.locate_again(held, fx);
         self.set_status(
             format!("the file changed on disk: read it again ({n} items); your verdicts are kept"),
             Level::Warn,

@@ -15,7 +15,7 @@ use crate::tui::terminal::{
     Painted, TerminalGuard, clear_screen, erase_painted, erase_painted_on_exit, painted,
     send_kitty, suspend, terminal_out,
 };
-use crate::tui::threads::{spawn_index, spawn_summary};
+use crate::tui::threads::{spawn_index, spawn_locate, spawn_summary};
 use crate::tui::{config, draw, facts, input, layout, worker};
 
 pub(super) type Term = Terminal<CrosstermBackend<std::io::Stdout>>;
@@ -152,6 +152,12 @@ impl Loop {
                 self.index_cache.clone(),
             ),
             Effect::SaveSession(s) => self.to_io(worker::Req::SaveSession(s))?,
+            Effect::Locate { seq, wanted, meta } => spawn_locate(
+                state.store.clone(),
+                (seq, wanted, meta),
+                state.reviewer.clone(),
+                self.tx.clone(),
+            ),
             Effect::Search {
                 seq,
                 query,

@@ -6,7 +6,7 @@
 mod event_loop;
 mod exit;
 
-use crate::bench::Items;
+use super::locate::Start;
 use event_loop::{Display, Loop};
 use exit::{exit_message, fold};
 
@@ -67,9 +67,8 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
 
     let terminal = Terminal::new(CrosstermBackend::new(terminal_out()))?;
     let drawing = images.drawing();
-    let (mut state, fx, mut notices) =
-        start_state(&opts, &setup, snapshot, drawing, terminal.size()?);
-    notices.extend(moved);
+    let (mut state, fx) = start_state(&opts, &setup, snapshot, drawing, terminal.size()?);
+    let mut notices: Vec<String> = moved.into_iter().collect();
     notices.extend(replay_notices(&replay, &kept_aside));
     if replay.applied > 0 {
         // They are in the journal, not yet in the file: the header says so until the fold.
@@ -158,16 +157,17 @@ fn spawn_io(
     (io_tx, io)
 }
 
-/// The reviewer's state on `snapshot` for a terminal of `size`, at the item asked for
-/// (`--at`) or the saved position, with its first effects and the notice that the item
-/// asked for is not there.
+/// The reviewer's state on `snapshot` for a terminal of `size`, with its first effects:
+/// at the item asked for (`--at`) or the saved position when it is among the items read so
+/// far and in its place, else on the first item while it is looked for, with the saved
+/// session, off this thread (`State::begin`): the first frame never waits for the file.
 fn start_state(
     opts: &Options,
     setup: &Setup,
     snapshot: crate::store::Store,
     drawing: Drawing,
     size: ratatui::layout::Size,
-) -> (State, Vec<Effect>, Vec<String>) {
+) -> (State, Vec<Effect>) {
     let mut state = State::new(
         snapshot,
         setup.reviewer.clone(),
@@ -178,31 +178,15 @@ fn start_state(
     state.protocol_name = drawing.name();
     state.blind = opts.blind;
     state.auto_advance = setup.cfg.auto_advance.unwrap_or(true);
-    state.restore_session(&config::load_session(
-        &setup.dirs,
-        &opts.file,
-        &setup.reviewer,
-    ));
     state.size = (size.width, size.height);
     state.image_area = draw::image_area(&state, size.width, size.height);
-    let mut notices = Vec::new();
     let start = match &opts.start {
-        Some(s) => {
-            let found = find_start(&state, s);
-            if found.is_none() && !state.is_empty() {
-                notices.push(format!(
-                    "--at: no item {} (1–{} or an id): opened item 1",
-                    crate::tui::text::one_line(s),
-                    state.store.len()
-                ));
-            }
-            found
-        }
-        None => config::load_position(&setup.dirs, &opts.file, &setup.reviewer)
-            .map(|p| locate(&state, p)),
+        Some(s) => Some(Start::At(s.clone())),
+        None => config::load_position(&setup.dirs, &opts.file, &setup.reviewer).map(Start::Saved),
     };
-    let fx = state.start_at(start.unwrap_or(0));
-    (state, fx, notices)
+    let session = config::load_session(&setup.dirs, &opts.file, &setup.reviewer);
+    let fx = state.begin(session, start);
+    (state, fx)
 }
 
 /// What the reviewer starts with: the config and the options' choices.
@@ -302,40 +286,4 @@ fn replay_notices(replay: &crate::session::Replay, kept_aside: &[PathBuf]) -> Ve
         notices.push(replay.recovered_notice());
     }
     notices
-}
-
-/// (Waits for the file's scan to reach the item asked for, or to end.)
-fn find_start(state: &State, s: &str) -> Option<usize> {
-    if let Ok(n) = s.parse::<usize>()
-        && n >= 1
-        && state.store.has(n - 1)
-    {
-        return Some(n - 1);
-    }
-    (0..state.store.len()).find(|&i| {
-        state
-            .store
-            .item(i)
-            .ok()
-            .and_then(|it| it.into_fields().id)
-            .as_deref()
-            == Some(s)
-    })
-}
-
-/// (Waits for the file's scan to reach the saved position.)
-fn locate(state: &State, p: config::Position) -> usize {
-    if state.store.has(p.index) {
-        let id = state
-            .store
-            .item(p.index)
-            .ok()
-            .and_then(|it| it.into_fields().id);
-        if id == p.id || p.id.is_none() {
-            return p.index;
-        }
-    }
-    p.id.as_deref()
-        .and_then(|id| find_start(state, id))
-        .unwrap_or(p.index.min(state.store.len().saturating_sub(1)))
 }
