@@ -26,37 +26,15 @@ fn set_text(n: usize, prepended: bool) -> String {
     (from..=n).map(line).collect()
 }
 
-/// Open `file` as erin at 100×30 with the scan held after its first `after` items until
-/// `gate` exists, with `extra` arguments.
+/// Open `file` as erin with the scan held after its first `after` items until `gate`
+/// exists, with `extra` arguments.
 fn open(sb: &Sandbox, file: &str, after: usize, gate: &Path, extra: &[&str]) -> Pty {
-    let mut args = vec![
-        sb.path(file).display().to_string(),
-        "-r".into(),
-        "erin".into(),
-    ];
-    args.extend(extra.iter().map(|s| s.to_string()));
-    Pty::spawn(
-        args,
-        &[
-            ("VERDICT_DATA_DIR", sb.path("data").display().to_string()),
-            (
-                "VERDICT_CONFIG_DIR",
-                sb.path("config").display().to_string(),
-            ),
-            ("VERDICT_FOLD_AFTER_MS", "600000".into()),
-            (
-                "VERDICT_TEST_SCAN_GATE",
-                format!("{after}:{}", gate.display()),
-            ),
-        ],
-        100,
-        30,
-    )
+    sb.open_gated(file, after, gate, extra)
 }
 
 /// The screen's first row (the header).
 fn header(p: &Pty) -> String {
-    p.with_screen(|s| s.contents().lines().next().unwrap_or_default().to_string())
+    p.header()
 }
 
 /// Wait until the header shows `text` (the status line may name an item that is not

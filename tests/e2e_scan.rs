@@ -25,35 +25,15 @@ fn write_set(sb: &Sandbox, name: &str, n: usize) {
     std::fs::write(sb.path(name), text).unwrap();
 }
 
-/// Open `file` as erin at 100×30 with the scan held after its first `after` items until
-/// `gate` exists.
+/// Open `file` as erin with the scan held after its first `after` items until `gate`
+/// exists.
 fn open(sb: &Sandbox, file: &str, after: usize, gate: &Path) -> Pty {
-    Pty::spawn(
-        [
-            sb.path(file).display().to_string(),
-            "-r".into(),
-            "erin".into(),
-        ],
-        &[
-            ("VERDICT_DATA_DIR", sb.path("data").display().to_string()),
-            (
-                "VERDICT_CONFIG_DIR",
-                sb.path("config").display().to_string(),
-            ),
-            ("VERDICT_FOLD_AFTER_MS", "600000".into()),
-            (
-                "VERDICT_TEST_SCAN_GATE",
-                format!("{after}:{}", gate.display()),
-            ),
-        ],
-        100,
-        30,
-    )
+    sb.open_gated(file, after, gate, &[])
 }
 
 /// The screen's first row (the header).
 fn header(p: &Pty) -> String {
-    p.with_screen(|s| s.contents().lines().next().unwrap_or_default().to_string())
+    p.header()
 }
 
 #[test]

@@ -169,6 +169,10 @@ impl Pty {
     }
 
     /// Look at the screen model (cells, colours, cursor).
+    /// The screen's first row (the header).
+    pub fn header(&self) -> String {
+        self.with_screen(|s| s.contents().lines().next().unwrap_or_default().to_string())
+    }
     pub fn with_screen<T>(&self, f: impl FnOnce(&vt100::Screen) -> T) -> T {
         f(self.screen.lock().unwrap().screen())
     }
@@ -292,6 +296,34 @@ impl Sandbox {
                 ("VERDICT_DATA_DIR", data),
                 ("VERDICT_CONFIG_DIR", config),
                 ("VERDICT_FOLD_AFTER_MS", fold),
+            ],
+            100,
+            30,
+        )
+    }
+    /// Open `file` as erin at 100×30 (no fold while it runs) with the file's scan held
+    /// after its first `after` items until `gate` exists (`VERDICT_TEST_SCAN_GATE`), with
+    /// `extra` arguments.
+    pub fn open_gated(&self, file: &str, after: usize, gate: &Path, extra: &[&str]) -> Pty {
+        let mut args = vec![
+            self.path(file).display().to_string(),
+            "-r".into(),
+            "erin".into(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        Pty::spawn(
+            args,
+            &[
+                ("VERDICT_DATA_DIR", self.path("data").display().to_string()),
+                (
+                    "VERDICT_CONFIG_DIR",
+                    self.path("config").display().to_string(),
+                ),
+                ("VERDICT_FOLD_AFTER_MS", "600000".into()),
+                (
+                    "VERDICT_TEST_SCAN_GATE",
+                    format!("{after}:{}", gate.display()),
+                ),
             ],
             100,
             30,
