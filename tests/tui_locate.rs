@@ -456,3 +456,41 @@ fn a_warning_of_the_start_stays_on_the_status_line_when_the_place_is_found() {
         "{st}"
     );
 }
+
+/// Quitting before the saved skips are found keeps them for the next session, but not
+/// the ones the reviewer changed meanwhile (skipped and unskipped again: theirs, not
+/// skipped) or graded done: the next session restores what the reviewer left, as this
+/// one would have once they were found.
+#[test]
+fn quitting_before_the_skips_are_found_keeps_the_reviewers_changes_to_them() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("set.jsonl");
+    write_set(&p, 12, true, &[]);
+    let mut s = fresh(&p, Keymap::default());
+    let session = Session {
+        skipped: vec![item(8, 9), item(9, 10), item(0, 1)],
+        undo: vec![],
+    };
+    // every effect, in order: the session last saved is the one the next session reads
+    let mut all = s.begin(session, None);
+    all.extend(ch(&mut s, ':'));
+    for c in "10".chars() {
+        all.extend(ch(&mut s, c));
+    }
+    all.extend(s.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))));
+    assert_eq!(s.pos, 9);
+    all.extend(ch(&mut s, 'S'));
+    all.extend(ch(&mut s, 'p'));
+    all.extend(ch(&mut s, 'S'));
+    assert!(!s.is_skipped(9));
+    all.extend(ch(&mut s, 'n'));
+    assert_eq!(s.pos, 10);
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, &fx);
+    all.extend(fx);
+    // quit before the index (and so the moved skips) arrived
+    all.extend(ch(&mut s, 'q'));
+    let saved = saved_session(&all).expect("the session is saved");
+    let ids: Vec<Option<String>> = saved.skipped.iter().map(|r| r.id.clone()).collect();
+    assert_eq!(ids, vec![Some("item-01".to_string())], "{saved:?}");
+}

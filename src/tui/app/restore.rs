@@ -335,6 +335,35 @@ impl State {
         }
     }
 
+    /// The saved skips still looked for that the session to save keeps: not those of
+    /// items the reviewer skipped or unskipped meanwhile, or graded done (theirs, as
+    /// `on_located` leaves them once found).
+    pub(super) fn unrestored_skips(&self) -> Vec<crate::tui::config::ItemRef> {
+        let Some(p) = &self.restoring.pending else {
+            return Vec::new();
+        };
+        let theirs: Vec<crate::tui::config::ItemRef> = p
+            .skips_changed
+            .iter()
+            .chain(self.timing.finished.iter())
+            .map(|&i| self.item_ref(i))
+            .collect();
+        // (the same item: by id where both have one, by place where neither has)
+        let same =
+            |a: &crate::tui::config::ItemRef, b: &crate::tui::config::ItemRef| match (&a.id, &b.id)
+            {
+                (Some(x), Some(y)) => x == y,
+                (None, None) => a.index == b.index,
+                _ => false,
+            };
+        p.saved
+            .skipped
+            .iter()
+            .filter(|r| !theirs.iter().any(|t| same(t, r)))
+            .cloned()
+            .collect()
+    }
+
     /// What the session to save holds of the saved one while it is looked for: its skips
     /// and its undo history, as saved (found again the same way by the next session).
     pub(super) fn unrestored(&self) -> Option<&Session> {

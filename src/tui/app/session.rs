@@ -31,7 +31,7 @@ impl State {
             after: c.after.as_ref().map(review_value),
         }));
         undo.drain(..undo.len().saturating_sub(SAVED_UNDO));
-        let mut skipped = earlier.map(|s| s.skipped.clone()).unwrap_or_default();
+        let mut skipped = self.unrestored_skips();
         skipped.extend(self.skipped.iter().map(|&i| self.item_ref(i)));
         Effect::SaveSession(Session { skipped, undo })
     }
