@@ -281,53 +281,34 @@ impl Sandbox {
         self.dir.path().join(name)
     }
     pub fn open(&self, file: &str, extra: &[&str], fold_ms: u64) -> Pty {
-        let data = self.path("data").display().to_string();
-        let config = self.path("config").display().to_string();
-        let fold = fold_ms.to_string();
+        self.open_with(file, extra, fold_ms, None)
+    }
+    /// Open `file` as erin at 100×30 (no fold while it runs) with the file's scan held
+    /// after its first `after` items until `gate` exists (`VERDICT_TEST_SCAN_GATE`), with
+    /// `extra` arguments.
+    pub fn open_gated(&self, file: &str, after: usize, gate: &Path, extra: &[&str]) -> Pty {
+        let gate = format!("{after}:{}", gate.display());
+        self.open_with(file, extra, 600_000, Some(gate))
+    }
+    /// Open `file` as erin at 100×30 with `extra` arguments, the sandbox's data and config
+    /// folders, a fold after `fold_ms` and the scan gate `gate` when given.
+    fn open_with(&self, file: &str, extra: &[&str], fold_ms: u64, gate: Option<String>) -> Pty {
         let mut args: Vec<String> = vec![
             self.path(file).display().to_string(),
             "-r".into(),
             "erin".into(),
         ];
         args.extend(extra.iter().map(|s| s.to_string()));
-        Pty::spawn(
-            args,
-            &[
-                ("VERDICT_DATA_DIR", data),
-                ("VERDICT_CONFIG_DIR", config),
-                ("VERDICT_FOLD_AFTER_MS", fold),
-            ],
-            100,
-            30,
-        )
-    }
-    /// Open `file` as erin at 100×30 (no fold while it runs) with the file's scan held
-    /// after its first `after` items until `gate` exists (`VERDICT_TEST_SCAN_GATE`), with
-    /// `extra` arguments.
-    pub fn open_gated(&self, file: &str, after: usize, gate: &Path, extra: &[&str]) -> Pty {
-        let mut args = vec![
-            self.path(file).display().to_string(),
-            "-r".into(),
-            "erin".into(),
+        let mut env = vec![
+            ("VERDICT_DATA_DIR", self.path("data").display().to_string()),
+            (
+                "VERDICT_CONFIG_DIR",
+                self.path("config").display().to_string(),
+            ),
+            ("VERDICT_FOLD_AFTER_MS", fold_ms.to_string()),
         ];
-        args.extend(extra.iter().map(|s| s.to_string()));
-        Pty::spawn(
-            args,
-            &[
-                ("VERDICT_DATA_DIR", self.path("data").display().to_string()),
-                (
-                    "VERDICT_CONFIG_DIR",
-                    self.path("config").display().to_string(),
-                ),
-                ("VERDICT_FOLD_AFTER_MS", "600000".into()),
-                (
-                    "VERDICT_TEST_SCAN_GATE",
-                    format!("{after}:{}", gate.display()),
-                ),
-            ],
-            100,
-            30,
-        )
+        env.extend(gate.map(|g| ("VERDICT_TEST_SCAN_GATE", g)));
+        Pty::spawn(args, &env, 100, 30)
     }
     pub fn review(&self, file: &str, id: &str, reviewer: &str) -> Option<serde_json::Value> {
         let text = std::fs::read_to_string(self.path(file)).unwrap();

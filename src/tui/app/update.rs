@@ -327,6 +327,12 @@ impl State {
             return self.reload(store, fx);
         }
         self.store = store;
+        self.show_again();
+    }
+
+    /// Load the item at the position again from the store, keeping the response shown
+    /// where it still exists, and the scroll.
+    fn show_again(&mut self) {
         if !self.is_empty() {
             let (model, scroll) = (self.model, self.scroll);
             self.load_current();
@@ -409,12 +415,8 @@ impl State {
     /// Load the item at the position again (keeping the response shown where it still
     /// exists, and the scroll), ask for its image, and for an index of the new file.
     fn load_again(&mut self, fx: &mut Vec<Effect>) {
+        self.show_again();
         if !self.is_empty() {
-            let model = self.model;
-            let scroll = self.scroll;
-            self.load_current();
-            self.model = model.min(self.item().map(|i| i.responses.len()).unwrap_or(1).max(1) - 1);
-            self.scroll = scroll;
             self.image = ImageSlot::None;
             self.request_image(fx);
         }
