@@ -310,3 +310,5 @@ pub fn effective(item: &Item, model: &str) -> ChartomEffective {
 mod hmi_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod unit_tests;
