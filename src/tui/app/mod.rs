@@ -10,6 +10,7 @@ mod keys;
 mod navigation;
 mod queries;
 mod recording;
+mod reload;
 mod restore;
 mod session;
 mod summary_figures;
