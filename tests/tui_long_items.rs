@@ -262,6 +262,11 @@ fn a_key_on_a_long_chartom_qa_context_copies_none_of_it() {
 }
 
 #[test]
+fn a_key_on_a_long_chartom_qa_evaluation_context_copies_none_of_it() {
+    keys_copy_none_of_the_text("CharToM-QA evaluation context");
+}
+
+#[test]
 fn showing_a_long_chartom_qa_evaluation_context_copies_it_once() {
     showing_copies_the_text_once("CharToM-QA evaluation context");
 }
