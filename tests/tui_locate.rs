@@ -405,7 +405,7 @@ fn an_answer_about_the_file_before_a_reload_is_dropped_and_asked_again() {
         ),
     )
     .unwrap();
-    let fx = s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    let fx = support_state::reloaded(&mut s, Store::open(&p).unwrap());
     assert!(
         fx.iter().any(|e| matches!(e, Effect::Locate { .. })),
         "{fx:?}"
