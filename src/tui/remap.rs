@@ -58,6 +58,11 @@ impl Moves {
     /// new file, and the held items of the old one that the index does not cover).
     pub fn work_out(job: &Job) -> Moves {
         let mut remap = Remap::new(job.meta.clone(), job.old.clone(), job.new.clone());
+        if remap.without_id {
+            // An item without id taken up after this (a verdict given meanwhile) is then
+            // found among these, not by reading the new file on the screen's thread.
+            remap.locator.contents(&remap.new);
+        }
         let found = job.held.iter().map(|&i| (i, remap.map(i))).collect();
         Moves { remap, found }
     }
@@ -85,6 +90,8 @@ impl Moves {
 struct Remap {
     /// The new file's items by id.
     ids: HashMap<String, usize>,
+    /// Some item of the new file has no id.
+    without_id: bool,
     /// The old file's index, when it covers the item asked.
     meta: Option<Arc<Index>>,
     old: Store,
@@ -94,16 +101,17 @@ struct Remap {
 
 impl Remap {
     fn new(meta: Option<Arc<Index>>, old: Store, new: Store) -> Remap {
+        let mut without_id = false;
         let ids = (0..new.len())
             .filter_map(|i| {
-                new.item(i)
-                    .ok()
-                    .and_then(|it| it.into_fields().id)
-                    .map(|id| (id, i))
+                let id = new.item(i).ok().and_then(|it| it.into_fields().id);
+                without_id |= id.is_none();
+                id.map(|id| (id, i))
             })
             .collect();
         Remap {
             ids,
+            without_id,
             meta,
             old,
             new,
