@@ -335,6 +335,26 @@ impl State {
         }
     }
 
+    /// Item `i` was skipped last session, as far as can be told while the saved skips are
+    /// looked for: a saved skip names its id (without an id: its place), and the reviewer
+    /// has not changed its skip meanwhile. `Space` passes over it, as it will once they
+    /// are found. Reads the item's id (the index's, else its line): asked only of an item
+    /// `Space` would stop on.
+    pub(super) fn skipped_last_session(&self, i: usize) -> bool {
+        let Some(p) = &self.restoring.pending else {
+            return false;
+        };
+        if p.saved.skipped.is_empty() || p.skips_changed.contains(&i) {
+            return false;
+        }
+        let id = self.item_ref(i).id;
+        p.saved.skipped.iter().any(|r| match (&r.id, &id) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => r.index == i,
+            _ => false,
+        })
+    }
+
     /// The saved skips still looked for that the session to save keeps: not those of
     /// items the reviewer skipped or unskipped meanwhile, or graded done (theirs, as
     /// `on_located` leaves them once found).
