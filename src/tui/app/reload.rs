@@ -114,7 +114,7 @@ impl State {
         let n = store.len();
         let held = self.position_held();
         let kept = self.remapped(&mut moves, n);
-        self.store = store;
+        let old = std::mem::replace(&mut self.store, store);
         // (`store.len()` waited for its scan to end: this is all of it.)
         self.found = Found {
             items: n,
@@ -124,7 +124,10 @@ impl State {
         self.rec.redo = kept.redo;
         self.skipped = kept.skipped;
         self.rec.pending = kept.pending;
+        let old_meta = self.meta.take();
         self.forget_old_file(kept.pos, fx);
+        // The file as it was, its index and the ids read: freed off this thread.
+        fx.push(Effect::Release(Released::new((old, old_meta, moves))));
         for (i, r) in kept.mine {
             self.set_mine(i, r);
         }

@@ -159,6 +159,12 @@ impl Loop {
                 self.tx.clone(),
             ),
             Effect::Remap { seq, job } => spawn_remap(seq, job, self.tx.clone()),
+            Effect::Release(what) => {
+                // (freed here if no thread can be started)
+                let _ = std::thread::Builder::new()
+                    .name("verdict-release".into())
+                    .spawn(move || drop(what));
+            }
             Effect::Search {
                 seq,
                 query,

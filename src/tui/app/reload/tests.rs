@@ -195,3 +195,22 @@ fn a_newer_read_of_the_file_replaces_one_still_waiting() {
         status(&s)
     );
 }
+
+/// Taking the file up lets go of the file as it was (closing the last descriptor of a file
+/// renamed over frees its pages: 0.3 s of CPU at 1M items, measured) and of the ids read
+/// (a million allocations) on a thread of its own (`Effect::Release`), not here.
+#[test]
+fn the_file_as_it_was_is_let_go_of_off_the_screens_thread() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("set.jsonl");
+    std::fs::write(&p, set_text(40, false)).unwrap();
+    let mut s = state(&p);
+    std::fs::write(&p, set_text(40, true)).unwrap();
+    let fx = s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    let taken_up = answer_remaps(&mut s, &fx);
+    assert_eq!(s.len(), 41);
+    assert!(
+        taken_up.iter().any(|e| matches!(e, Effect::Release(_))),
+        "{taken_up:?}"
+    );
+}
