@@ -541,3 +541,32 @@ fn space_before_the_skips_are_found_passes_over_an_item_skipped_last_session() {
         assert_eq!(s.display_id(s.pos), "item-03", "indexed: {indexed}");
     }
 }
+
+/// A skip the reviewer changed while the last session's skips are looked for stays theirs
+/// when the file is read again meanwhile with its items moved (the change follows its item).
+#[test]
+fn a_skip_changed_meanwhile_stays_the_reviewers_across_a_reload() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("set.jsonl");
+    write_set(&p, 12, false, &[]);
+    let mut s = fresh(&p, Keymap::default());
+    let session = Session {
+        skipped: vec![item(8, 9)],
+        undo: vec![],
+    };
+    s.begin(session, None);
+    // item-09 skipped and unskipped again before the skips are found
+    s.goto(8, &mut Vec::new());
+    ch(&mut s, 'S');
+    s.goto(8, &mut Vec::new());
+    ch(&mut s, 'S');
+    assert!(!s.is_skipped(8));
+    // another program puts a line before every item
+    write_set(&p, 12, true, &[]);
+    support_state::reloaded(&mut s, Store::open(&p).unwrap());
+    assert_eq!(s.display_id(9), "item-09");
+    index_arrives(&mut s);
+    assert!(!s.restoring.is_pending());
+    assert!(!s.is_skipped(9), "unskipped meanwhile: the reviewer's");
+    assert!(!s.is_skipped(8));
+}

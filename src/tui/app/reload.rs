@@ -94,7 +94,8 @@ impl State {
     }
 
     /// Every item index the session holds, in the file shown: the position, my verdicts,
-    /// the journal writes under way, undo and redo, the skipped and the finished items.
+    /// the journal writes under way, undo and redo, the skipped and the finished items, the
+    /// skips the reviewer changed while the last session's are looked for.
     fn held_indices(&self) -> Vec<usize> {
         let mut held: BTreeSet<usize> = BTreeSet::new();
         held.insert(self.pos);
@@ -103,6 +104,7 @@ impl State {
         held.extend(self.rec.undo.iter().chain(&self.rec.redo).map(|c| c.item));
         held.extend(&self.skipped);
         held.extend(&self.timing.finished);
+        held.extend(self.skips_changed());
         held.into_iter().collect()
     }
 
@@ -189,6 +191,7 @@ impl State {
         move_changes(remap, &mut undo);
         move_changes(remap, &mut redo);
         let skipped: BTreeSet<usize> = self.skipped.iter().filter_map(|&i| remap.map(i)).collect();
+        self.move_skips_changed(|i| remap.map(i));
         self.timing.finished = self
             .timing
             .finished

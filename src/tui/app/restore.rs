@@ -328,6 +328,23 @@ impl State {
         }
     }
 
+    /// The items whose skip the reviewer changed while the saved skips are looked for.
+    pub(super) fn skips_changed(&self) -> Vec<usize> {
+        self.restoring
+            .pending
+            .as_ref()
+            .map(|p| p.skips_changed.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
+    /// The file was read again: the items whose skip the reviewer changed follow them
+    /// (`to` says where each is now; one that is gone is dropped).
+    pub(super) fn move_skips_changed(&mut self, mut to: impl FnMut(usize) -> Option<usize>) {
+        if let Some(p) = &mut self.restoring.pending {
+            p.skips_changed = p.skips_changed.iter().filter_map(|&i| to(i)).collect();
+        }
+    }
+
     /// The reviewer changed item `i`'s skip while the saved skips are looked for.
     pub(super) fn skip_changed(&mut self, i: usize) {
         if let Some(p) = &mut self.restoring.pending {
