@@ -10,6 +10,12 @@
                                          quits; a line put before every item (the file
                                          CHANGED: keep a copy); the reopen: first frame,
                                          the saved place and skip found again
+    benches/outside.py changed FILE      another program saves the open file (a line
+                                         appended, renamed over it: the file CHANGED,
+                                         keep a copy): `n`
+                                         pressed every 0.1 s meanwhile, each key's time
+                                         until the screen shows the next item, until the
+                                         changed file is taken up and a few keys after
     benches/outside.py long-lm-eval OUT  write the long item "keys" is run on: lm-eval's
                                          gsm8k sample log (sample-data/lm-eval) with its
                                          first prompt 20 MB of words (seeded), into the
@@ -47,8 +53,12 @@ def load():
         return " ".join(f.read().split()[:3])
 
 
+# VERDICT_TMUX_SOCKET: a tmux server of its own (`tmux -L NAME`), not the default one.
+TMUX = ["tmux"] + (["-L", os.environ["VERDICT_TMUX_SOCKET"]] if os.environ.get("VERDICT_TMUX_SOCKET") else [])
+
+
 def tmux(*args):
-    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+    return subprocess.run([*TMUX, *args], check=True, capture_output=True, text=True).stdout
 
 
 def screen():
@@ -90,7 +100,7 @@ def start(file, w, h, env):
     cmd = "exec %s --reviewer bench --image-protocol none %s" % (BIN, file)
     t0 = time.monotonic()
     subprocess.run(
-        ["tmux", "new-session", "-d", "-s", SESSION, "-x", str(w), "-y", str(h), cmd],
+        [*TMUX, "new-session", "-d", "-s", SESSION, "-x", str(w), "-y", str(h), cmd],
         check=True,
         env=env,
     )
@@ -109,7 +119,7 @@ def alive(p):
 
 
 def kill_session():
-    subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
+    subprocess.run([*TMUX, "kill-session", "-t", SESSION], capture_output=True)
 
 
 def row(what, secs, floor="", note=""):
@@ -280,6 +290,62 @@ def moved(file):
     shutil.rmtree(tmp, ignore_errors=True)
 
 
+def changed(file):
+    """Another program appends a line to the open file: how long keys go unanswered while
+    the reviewer reads it again and takes it up."""
+    import json
+    import re
+
+    tmp = tempfile.mkdtemp(prefix="verdict-outside-")
+    env = dict(os.environ, VERDICT_DATA_DIR=tmp + "/data", VERDICT_CONFIG_DIR=tmp + "/config")
+    print("file %s, %.0f MB; load average %s" % (file, os.path.getsize(file) / 1e6, load()))
+    pos = lambda s: re.search(r"(\d+)/(\d+)", s.split("\n")[0])
+    try:
+        start(file, 80, 24, env)
+        # the index there (the footer counts "anyone")
+        wait_for(lambda s: "anyone" in s)
+        m = pos(screen())
+        total = int(m.group(2))
+        with open(file, "rb") as f:
+            f.seek(max(0, os.path.getsize(file) - 200_000))
+            last = f.read().rstrip(b"\n").split(b"\n")[-1]
+        item = json.loads(last)
+        item["id"] = "appended-" + str(item.get("id"))
+        # another program's save: the file with a line more, written aside and renamed
+        # into place (as every save does)
+        with open(file + ".new", "wb") as out, open(file, "rb") as f:
+            shutil.copyfileobj(f, out, 1 << 24)
+            out.write(json.dumps(item).encode() + b"\n")
+        t_change = time.monotonic()
+        os.replace(file + ".new", file)
+        print("a line appended at t=0 (%d items before; written aside, renamed over the file)" % total)
+        print("| key sent at | answered after | items on screen | status | load average |")
+        print("| ---: | ---: | ---: | --- | --- |")
+        worst, taken_up, after = 0.0, None, 0
+        while after < 5 and time.monotonic() - t_change < 300:
+            before = int(pos(screen()).group(1))
+            t0 = time.monotonic()
+            keys("n")
+            dt, s = wait_for(lambda s: pos(s) and int(pos(s).group(1)) != before, timeout=300, every=0.002)
+            worst = max(worst, dt)
+            m = pos(s)
+            status = s.rstrip("\n").split("\n")[-1].strip()[:40]
+            print("| %.2f s | %s | %s | %s | %s |" % (t0 - t_change, fmt(dt), m.group(2), status, load()), flush=True)
+            if int(m.group(2)) != total and taken_up is None:
+                taken_up = time.monotonic() - t_change
+            if taken_up is not None:
+                after += 1
+            time.sleep(0.1)
+        print("the changed file on screen %.2f s after the change; the slowest key %s" % (taken_up or -1, fmt(worst)))
+        p = pid()
+        keys("q")
+        while alive(p):
+            time.sleep(0.001)
+    finally:
+        kill_session()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
 def long_keys(file):
     tmp = tempfile.mkdtemp(prefix="verdict-outside-")
     env = dict(os.environ, VERDICT_DATA_DIR=tmp + "/data", VERDICT_CONFIG_DIR=tmp + "/config")
@@ -403,6 +469,7 @@ if __name__ == "__main__":
         "long-lm-eval": long_lm_eval,
         "long-layouts": long_layouts,
         "moved": moved,
+        "changed": changed,
     }
     if len(sys.argv) != 3 or sys.argv[1] not in commands:
         raise SystemExit(__doc__)

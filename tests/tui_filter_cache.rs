@@ -229,7 +229,16 @@ fn walk(n: usize, seed: u64, reviewer: &str, steps: usize) {
                 // The file read again (as the IO worker does), then its index.
                 let store = Store::open(&p).unwrap();
                 let fx = s.update(Msg::Reloaded(store));
+                // where the session's items are in it, as the remap thread answers
+                let mut more = Vec::new();
+                for e in &fx {
+                    if let Effect::Remap { seq, job } = e {
+                        let moves = Box::new(verdict::tui::remap::Moves::work_out(job));
+                        more.extend(s.update(Msg::Remapped { seq: *seq, moves }));
+                    }
+                }
                 deliver(&mut s, fx);
+                deliver(&mut s, more);
                 indexed(&mut s);
                 applied = true;
                 "reload".into()

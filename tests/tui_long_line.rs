@@ -334,7 +334,7 @@ fn the_kept_layout_is_the_one_laid_out_anew_at_every_scroll_and_after_every_chan
     let changed = question.replacen("alpha", "OMEGA", 1);
     std::fs::write(&p, format!("{}\n", reviewed_item(&changed))).unwrap();
     let before = render_to_string(&s, 80, 24);
-    s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    state::reloaded(&mut s, Store::open(&p).unwrap());
     same_kept_and_anew(&s, "reload, the text changed");
     assert_ne!(
         before,
@@ -344,7 +344,7 @@ fn the_kept_layout_is_the_one_laid_out_anew_at_every_scroll_and_after_every_chan
     let mut item: serde_json::Value = serde_json::from_str(&reviewed_item(&changed)).unwrap();
     item["reviews"]["erin"] = serde_json::json!({"verification": "rejected", "note": "erin's"});
     std::fs::write(&p, format!("{item}\n")).unwrap();
-    s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    state::reloaded(&mut s, Store::open(&p).unwrap());
     same_kept_and_anew(&s, "reload, a colleague's verdict");
 }
 

@@ -1933,7 +1933,7 @@ fn a_file_changed_on_disk_is_shown_as_it_is_now() {
     let mut fresh = Store::open(&p).unwrap();
     let v = s.my_review(1).map(|r| serde_json::to_value(r).unwrap());
     fresh.set_review(2, "carol", v).unwrap();
-    let fx = s.update(Msg::Reloaded(fresh));
+    let fx = support_state::reloaded(&mut s, fresh);
     assert!(
         fx.contains(&Effect::Index {
             generation: s.index_generation
@@ -2217,7 +2217,7 @@ fn an_index_started_before_a_reload_is_dropped() {
     let fresh = Store::open(&p).unwrap();
     assert_eq!(fresh.len(), s.len());
     let fresh_meta = facts::index(&fresh, 2);
-    let fx = s.update(Msg::Reloaded(fresh));
+    let fx = support_state::reloaded(&mut s, fresh);
     assert!(
         fx.contains(&Effect::Index {
             generation: s.index_generation
@@ -2352,7 +2352,7 @@ fn search_results_of_the_file_before_a_reload_are_dropped() {
         format!("{{\"id\":\"added\",\"benchmark\":\"cvqa\"}}\n{orig}"),
     )
     .unwrap();
-    s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    support_state::reloaded(&mut s, Store::open(&p).unwrap());
     ch(&mut s, '/');
     // the old search's answer (indices of the file before) arrives late
     s.update(Msg::SearchDone {
@@ -3191,7 +3191,7 @@ fn a_summary_computed_before_a_reload_is_not_shown_after_it() {
         format!("{{\"id\":\"added\",\"benchmark\":\"cvqa\"}}\n{orig}"),
     )
     .unwrap();
-    let fx = s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    let fx = support_state::reloaded(&mut s, Store::open(&p).unwrap());
     // the summary on screen asks for the file's figures again
     assert!(matches!(s.mode, Mode::Summary { .. }));
     assert!(
@@ -3518,7 +3518,7 @@ fn my_finished_items_stay_done_after_a_colleagues_save() {
         let v = s.my_review(i).map(|r| serde_json::to_value(r).unwrap());
         fresh.set_review(i, "carol", v).unwrap();
     }
-    let reload = s.update(Msg::Reloaded(fresh));
+    let reload = support_state::reloaded(&mut s, fresh);
     assert_eq!(s.progress().0, 2, "right after the reload");
     recorded(&mut s, fx);
     assert_eq!(s.progress().0, 2, "after the acknowledgement");
@@ -3557,7 +3557,7 @@ fn my_verdict_on_an_item_without_id_follows_it_when_lines_are_added_above() {
     std::fs::write(&p, format!("{}\n{orig}", item("new"))).unwrap();
     let mut fresh = Store::open(&p).unwrap();
     fresh.set_review(3, "carol", rec[0].1.clone()).unwrap();
-    s.update(Msg::Reloaded(fresh));
+    support_state::reloaded(&mut s, fresh);
     assert_eq!(s.pos, 3, "still on c");
     assert!(s.my_review(3).is_some(), "my verdict is on c");
     assert!(s.my_review(2).is_none(), "not on b");

@@ -109,6 +109,24 @@ pub struct Locator {
 }
 
 impl Locator {
+    /// The items of `store` without id by content key: read once (every such item), then
+    /// kept. A caller that will locate items without id where reading them must not
+    /// happen (the reviewer's screen) reads them beforehand, where it may.
+    pub fn contents(&mut self, store: &Store) -> &std::collections::HashMap<String, Vec<usize>> {
+        self.by_key.get_or_insert_with(|| {
+            let mut m: std::collections::HashMap<String, Vec<usize>> =
+                std::collections::HashMap::new();
+            for i in 0..store.len() {
+                if item_id(store, i).is_none()
+                    && let Some(k) = content_key(store, i)
+                {
+                    m.entry(k).or_default().push(i);
+                }
+            }
+            m
+        })
+    }
+
     pub fn locate(&mut self, store: &Store, r: &Record) -> Result<usize, Missing> {
         // (`has` waits for a scan still running to reach the item, not for all of them.)
         if store.has(r.item) && item_id(store, r.item) == r.id {
@@ -131,19 +149,7 @@ impl Locator {
             return first.get(id).copied().ok_or(Missing::Gone);
         }
         let key = r.key.as_ref().ok_or(Missing::Gone)?;
-        let by_key = self.by_key.get_or_insert_with(|| {
-            let mut m: std::collections::HashMap<String, Vec<usize>> =
-                std::collections::HashMap::new();
-            for i in 0..store.len() {
-                if item_id(store, i).is_none()
-                    && let Some(k) = content_key(store, i)
-                {
-                    m.entry(k).or_default().push(i);
-                }
-            }
-            m
-        });
-        match by_key.get(key).map(Vec::as_slice) {
+        match self.contents(store).get(key).map(Vec::as_slice) {
             Some([i]) => Ok(*i),
             Some(several) => Err(Missing::Ambiguous(several.len())),
             None => Err(Missing::Gone),

@@ -144,6 +144,21 @@ pub(super) fn spawn_locate(
     }
 }
 
+/// Find where the session's items are in the file read again on a thread of its own
+/// (`tui::remap`: every item of the new file is read). Answers with `Msg::Remapped`
+/// tagged `seq`.
+pub(super) fn spawn_remap(seq: u64, job: std::sync::Arc<super::remap::Job>, tx: Sender<Msg>) {
+    let spawned = std::thread::Builder::new()
+        .name("verdict-remap".into())
+        .spawn(move || {
+            let moves = Box::new(super::remap::Moves::work_out(&job));
+            let _ = tx.send(Msg::Remapped { seq, moves });
+        });
+    if let Err(e) = spawned {
+        log::error!("could not start the thread that finds the items in the changed file: {e}");
+    }
+}
+
 pub(super) fn spawn_summary(state: &State, seq: u64, tx: Sender<Msg>) {
     let path = state.store.path().to_path_buf();
     std::thread::spawn(move || {

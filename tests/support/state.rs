@@ -73,3 +73,29 @@ pub fn answer_lookups(
     }
     out
 }
+
+/// The file read again after another program changed it (`Msg::Reloaded`), taken up as
+/// the loop does once the remap thread answers (`Effect::Remap`, answered here at once by
+/// `Msg::Remapped`): the effects of both.
+pub fn reloaded(s: &mut State, store: Store) -> Vec<verdict::tui::app::Effect> {
+    let mut fx = s.update(Msg::Reloaded(store));
+    let more = answer_remaps(s, &fx);
+    fx.extend(more);
+    fx
+}
+
+/// Answer every `Effect::Remap` of `fx` as the remap thread does: the effects of the
+/// answers.
+pub fn answer_remaps(
+    s: &mut State,
+    fx: &[verdict::tui::app::Effect],
+) -> Vec<verdict::tui::app::Effect> {
+    let mut out = Vec::new();
+    for e in fx {
+        if let verdict::tui::app::Effect::Remap { seq, job } = e {
+            let moves = Box::new(verdict::tui::remap::Moves::work_out(job));
+            out.extend(s.update(Msg::Remapped { seq: *seq, moves }));
+        }
+    }
+    out
+}

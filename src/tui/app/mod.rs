@@ -21,6 +21,7 @@ mod visible;
 use filter_options::catalog;
 pub use filter_options::{FilterGroup, FilterOption, Filters};
 pub use recording::Recording;
+pub use reload::Reloading;
 pub use restore::Restoring;
 pub use summary_figures::{SummaryFigures, SummaryResult};
 pub use timing::Timing;
@@ -76,8 +77,15 @@ pub enum Msg {
         meta: std::sync::Arc<Index>,
     },
     /// Another program changed the file: the IO worker read it again (with every
-    /// journaled verdict on it).
+    /// journaled verdict on it). Shown once `Msg::Remapped` says where the session's items
+    /// are in it.
     Reloaded(Store),
+    /// Where the session's items are in the file read again, for ask `seq`
+    /// (`Effect::Remap`; an answer to an older ask is dropped).
+    Remapped {
+        seq: u64,
+        moves: Box<crate::tui::remap::Moves>,
+    },
     /// The file as this session's own save wrote it, read again by the IO worker (a
     /// container file, whose reader shows what the save wrote: an Inspect log's score
     /// edits and recomputed figures). Not a change by anyone else.
@@ -154,6 +162,16 @@ pub enum Effect {
         wanted: std::sync::Arc<crate::tui::locate::Wanted>,
         meta: Option<std::sync::Arc<Index>>,
     },
+    /// Find where the session's items are in the file read again, off the screen's thread
+    /// (`tui::remap`: every item of the new file is read); answer with `Msg::Remapped` of
+    /// the same `seq`.
+    Remap {
+        seq: u64,
+        job: std::sync::Arc<crate::tui::remap::Job>,
+    },
+    /// Let go of what the screen no longer needs and takes long to free, on a thread of
+    /// its own.
+    Release(Released),
     /// Run a fuzzy search on the search worker; answer with `Msg::SearchDone`.
     Search {
         seq: u64,
@@ -163,6 +181,33 @@ pub enum Effect {
     },
     Suspend,
     Quit,
+}
+
+/// What the screen lets go of that takes long to free: the file as it was before a reload
+/// (closing the last descriptor of a file renamed over frees its pages in the page cache,
+/// 0.3 s of CPU at 1M items) and the ids read to take the new one up (a million
+/// allocations). The loop frees it on a thread of its own (`Effect::Release`).
+#[derive(Clone)]
+pub struct Released(std::sync::Arc<std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>>);
+
+impl Released {
+    pub fn new(what: impl std::any::Any + Send) -> Released {
+        Released(std::sync::Arc::new(std::sync::Mutex::new(Some(Box::new(
+            what,
+        )))))
+    }
+}
+
+impl PartialEq for Released {
+    fn eq(&self, other: &Released) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for Released {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Released")
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -357,6 +402,9 @@ pub struct State {
     pub skipped: BTreeSet<usize>,
     /// What an earlier session left (and `--at`), while it is looked for.
     pub restoring: Restoring,
+    /// The file read again after another program changed it, while the session's items
+    /// are looked for in it.
+    pub reloading: Reloading,
     pub quit: bool,
     /// (graded by me, by anyone) in the file as opened, from the index.
     pub base_progress: (usize, usize),
@@ -454,6 +502,7 @@ impl State {
             queue: false,
             skipped: BTreeSet::new(),
             restoring: Restoring::default(),
+            reloading: Default::default(),
             quit: false,
             base_progress: (0, 0),
             zoom: false,

@@ -90,7 +90,9 @@ impl State {
                     b.set(pos, false);
                 }
                 let c = Visible::new(b);
-                c.after(pos).or(c.first())
+                c.iter_from(pos + 1)
+                    .chain(c.iter_from(0).take_while(|&i| i < pos))
+                    .find(|&i| !self.skipped_last_session(i))
             }
             (_, Some(v)) => v
                 .iter_from(pos + 1)
@@ -126,7 +128,7 @@ impl State {
 
     /// Does `Space` stop at item `i`: not graded by me, not skipped?
     fn wanted_next(&self, i: usize) -> bool {
-        !self.graded_by_me(i) && !self.skipped.contains(&i)
+        !self.graded_by_me(i) && !self.skipped.contains(&i) && !self.skipped_last_session(i)
     }
 
     pub(super) fn first_visible(&self) -> Option<usize> {

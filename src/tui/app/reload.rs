@@ -1,21 +1,122 @@
-//! Taking up the file read again: another program's change (`reload`: every index the
-//! session holds follows its item by id) or this session's own save (`take_up_own_save`).
+//! Taking up the file read again: another program's change (`file_changed`, then `reload`
+//! once `tui::remap` has found on a thread of its own where every item index the session
+//! holds is in it: by id) or this session's own save (`take_up_own_save`).
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
-use crate::bench::{Items, Review};
+use crate::bench::Review;
 use crate::store::Store;
+use crate::tui::remap::{Job, Moves};
 
 use super::*;
 
+/// The file read again while the session's items are looked for in it (`Effect::Remap`):
+/// the screen stays on the file as it was until then.
+#[derive(Debug, Default)]
+pub struct Reloading {
+    next_seq: u64,
+    waiting: Option<Waiting>,
+}
+
+#[derive(Debug)]
+struct Waiting {
+    seq: u64,
+    /// Whose verdict session's save it was (`Msg::ColleagueSaved`), said once taken up.
+    colleague: Option<String>,
+}
+
+impl Reloading {
+    /// The file was read again and is not shown yet.
+    pub fn is_waiting(&self) -> bool {
+        self.waiting.is_some()
+    }
+}
+
 impl State {
+    /// Another program changed the file, and the IO worker read it again (`store`): where
+    /// every item index this session holds is in it is worked out off this thread
+    /// (`Effect::Remap`, answered by `Msg::Remapped`); until then the screen stays on the
+    /// file as it was, and every key acts there. A newer read of the file replaces one
+    /// still waiting.
+    pub(super) fn file_changed(&mut self, store: Store, fx: &mut Vec<Effect>) {
+        self.reloading.next_seq += 1;
+        let seq = self.reloading.next_seq;
+        let colleague = self.reloading.waiting.take().and_then(|w| w.colleague);
+        self.reloading.waiting = Some(Waiting { seq, colleague });
+        let job = Job {
+            old: self.store.clone(),
+            new: store,
+            meta: self.meta.clone(),
+            held: self.held_indices(),
+        };
+        fx.push(Effect::Remap {
+            seq,
+            job: Arc::new(job),
+        });
+        self.set_status(
+            "the file changed on disk: reading it again (your verdicts are kept)…",
+            Level::Warn,
+        );
+    }
+
+    /// Another verdict session saved the file: said once the file read again is shown.
+    pub(super) fn colleague_saved(&mut self, who: String) {
+        if let Some(w) = &mut self.reloading.waiting {
+            w.colleague = Some(who);
+            return;
+        }
+        let who = if who.is_empty() {
+            "another reviewer".into()
+        } else {
+            who
+        };
+        let n = self.len();
+        self.set_status(
+            format!("{who}'s verdicts came in ({n} items read again); yours are kept"),
+            Level::Info,
+        );
+    }
+
+    /// Where the session's items are in the file read again was worked out (`seq`: the
+    /// newest ask, else dropped): show that file.
+    pub(super) fn on_remapped(&mut self, seq: u64, moves: Moves, fx: &mut Vec<Effect>) {
+        if self.reloading.waiting.as_ref().is_none_or(|w| w.seq != seq) {
+            return;
+        }
+        let Some(w) = self.reloading.waiting.take() else {
+            return;
+        };
+        self.reload(moves, fx);
+        if let Some(who) = w.colleague {
+            self.colleague_saved(who);
+        }
+    }
+
+    /// Every item index the session holds, in the file shown: the position, my verdicts,
+    /// the journal writes under way, undo and redo, the skipped and the finished items, the
+    /// skips the reviewer changed while the last session's are looked for.
+    fn held_indices(&self) -> Vec<usize> {
+        let mut held: BTreeSet<usize> = BTreeSet::new();
+        held.insert(self.pos);
+        held.extend(self.rec.mine.keys());
+        held.extend(self.rec.pending.values().map(|(i, _)| *i));
+        held.extend(self.rec.undo.iter().chain(&self.rec.redo).map(|c| c.item));
+        held.extend(&self.skipped);
+        held.extend(&self.timing.finished);
+        held.extend(self.skips_changed());
+        held.into_iter().collect()
+    }
+
     /// Show the file as another program left it: every item index this session holds
-    /// (position, my verdicts, writes under way, undo, skips) follows its item by id.
-    pub(super) fn reload(&mut self, store: Store, fx: &mut Vec<Effect>) {
+    /// (position, my verdicts, writes under way, undo, skips) follows its item by id, as
+    /// `moves` found it.
+    fn reload(&mut self, mut moves: Moves, fx: &mut Vec<Effect>) {
+        let store = moves.store().clone();
         let n = store.len();
         let held = self.position_held();
-        let kept = self.remapped(&store);
-        self.store = store;
+        let kept = self.remapped(&mut moves, n);
+        let old = std::mem::replace(&mut self.store, store);
         // (`store.len()` waited for its scan to end: this is all of it.)
         self.found = Found {
             items: n,
@@ -25,7 +126,10 @@ impl State {
         self.rec.redo = kept.redo;
         self.skipped = kept.skipped;
         self.rec.pending = kept.pending;
+        let old_meta = self.meta.take();
         self.forget_old_file(kept.pos, fx);
+        // The file as it was, its index and the ids read: freed off this thread.
+        fx.push(Effect::Release(Released::new((old, old_meta, moves))));
         for (i, r) in kept.mine {
             self.set_mine(i, r);
         }
@@ -42,11 +146,11 @@ impl State {
     /// order), so the screen stays as the reviewer has it (a search or the filter menu
     /// open, the response and the scroll) and shows the item again as the file now has
     /// it. Nothing is said: it is the save the status line already reports. Another
-    /// count of items (the file was not only ours) is taken up as `reload` takes up a
-    /// change, and said.
+    /// count of items (the file was not only ours), or a save while another program's
+    /// change is being taken up, is taken up as that change is (`file_changed`), and said.
     pub(super) fn take_up_own_save(&mut self, store: Store, fx: &mut Vec<Effect>) {
-        if store.len() != self.store.len() {
-            return self.reload(store, fx);
+        if self.reloading.is_waiting() || store.len() != self.store.len() {
+            return self.file_changed(store, fx);
         }
         self.store = store;
         self.show_again();
@@ -63,14 +167,13 @@ impl State {
         }
     }
 
-    /// What the session keeps of the file as it was, its indices moved to `store` (the
-    /// file read again): the position, my verdicts, the journal writes under way, undo
-    /// and redo, the skipped and the finished items. `Remap::map` is called in this order.
-    fn remapped(&mut self, store: &Store) -> Kept {
-        let mut remap = Remap::new(self.meta.as_deref(), &self.store, store);
+    /// What the session keeps of the file as it was, its indices moved to the file read
+    /// again (of `n` items) as `moves` says: the position, my verdicts, the journal writes
+    /// under way, undo and redo, the skipped and the finished items.
+    fn remapped(&mut self, remap: &mut Moves, n: usize) -> Kept {
         let pos = remap
             .map(self.pos)
-            .unwrap_or(self.pos.min(store.len().saturating_sub(1)));
+            .unwrap_or(self.pos.min(n.saturating_sub(1)));
         let mine: HashMap<usize, Option<Review>> = self
             .rec
             .mine
@@ -85,9 +188,10 @@ impl State {
             .collect();
         let mut undo = std::mem::take(&mut self.rec.undo);
         let mut redo = std::mem::take(&mut self.rec.redo);
-        remap.changes(&mut undo);
-        remap.changes(&mut redo);
+        move_changes(remap, &mut undo);
+        move_changes(remap, &mut redo);
         let skipped: BTreeSet<usize> = self.skipped.iter().filter_map(|&i| remap.map(i)).collect();
+        self.move_skips_changed(|i| remap.map(i));
         self.timing.finished = self
             .timing
             .finished
@@ -160,72 +264,17 @@ struct Kept {
     skipped: BTreeSet<usize>,
 }
 
-/// Where an item of the file as it was is in the file read again: by id; an item without
-/// id by its content (as a replay finds it), which keeps its index unless lines were added
-/// or removed before it. The locator remembers the items it has matched, so the order of
-/// the calls counts.
-struct Remap<'a> {
-    /// The new file's items by id.
-    ids: HashMap<String, usize>,
-    /// The old file's index, when it covers the item asked.
-    meta: Option<&'a Index>,
-    old: &'a Store,
-    new: &'a Store,
-    locator: crate::session::Locator,
+/// The changes moved to the new file; a change of an item that is gone is dropped.
+fn move_changes(remap: &mut Moves, v: &mut Vec<Change>) {
+    let old = std::mem::take(v);
+    *v = old
+        .into_iter()
+        .filter_map(|mut c| {
+            c.item = remap.map(c.item)?;
+            Some(c)
+        })
+        .collect();
 }
 
-impl<'a> Remap<'a> {
-    fn new(meta: Option<&'a Index>, old: &'a Store, new: &'a Store) -> Remap<'a> {
-        let ids = (0..new.len())
-            .filter_map(|i| {
-                new.item(i)
-                    .ok()
-                    .and_then(|it| it.into_fields().id)
-                    .map(|id| (id, i))
-            })
-            .collect();
-        Remap {
-            ids,
-            meta,
-            old,
-            new,
-            locator: Default::default(),
-        }
-    }
-
-    /// The old item's id: from the index when it has it, else from the old file.
-    fn old_id(&self, i: usize) -> Option<String> {
-        match self.meta.filter(|m| i < m.len()) {
-            Some(m) => m.item_id(i).map(str::to_string),
-            None => self.old.item(i).ok().and_then(|it| it.into_fields().id),
-        }
-    }
-
-    fn map(&mut self, i: usize) -> Option<usize> {
-        match self.old_id(i) {
-            Some(id) => self.ids.get(&id).copied(),
-            None => {
-                let r = crate::journal::Record {
-                    item: i,
-                    id: None,
-                    reviewer: String::new(),
-                    review: None,
-                    key: crate::session::content_key(self.old, i),
-                };
-                self.locator.locate(self.new, &r).ok()
-            }
-        }
-    }
-
-    /// The changes moved to the new file; a change of an item that is gone is dropped.
-    fn changes(&mut self, v: &mut Vec<Change>) {
-        let old = std::mem::take(v);
-        *v = old
-            .into_iter()
-            .filter_map(|mut c| {
-                c.item = self.map(c.item)?;
-                Some(c)
-            })
-            .collect();
-    }
-}
+#[cfg(test)]
+mod tests;

@@ -328,11 +328,48 @@ impl State {
         }
     }
 
+    /// The items whose skip the reviewer changed while the saved skips are looked for.
+    pub(super) fn skips_changed(&self) -> Vec<usize> {
+        self.restoring
+            .pending
+            .as_ref()
+            .map(|p| p.skips_changed.iter().copied().collect())
+            .unwrap_or_default()
+    }
+
+    /// The file was read again: the items whose skip the reviewer changed follow them
+    /// (`to` says where each is now; one that is gone is dropped).
+    pub(super) fn move_skips_changed(&mut self, mut to: impl FnMut(usize) -> Option<usize>) {
+        if let Some(p) = &mut self.restoring.pending {
+            p.skips_changed = p.skips_changed.iter().filter_map(|&i| to(i)).collect();
+        }
+    }
+
     /// The reviewer changed item `i`'s skip while the saved skips are looked for.
     pub(super) fn skip_changed(&mut self, i: usize) {
         if let Some(p) = &mut self.restoring.pending {
             p.skips_changed.insert(i);
         }
+    }
+
+    /// Item `i` was skipped last session, as far as can be told while the saved skips are
+    /// looked for: a saved skip names its id (without an id: its place), and the reviewer
+    /// has not changed its skip meanwhile. `Space` passes over it, as it will once they
+    /// are found. Reads the item's id (the index's, else its line): asked only of an item
+    /// `Space` would stop on.
+    pub(super) fn skipped_last_session(&self, i: usize) -> bool {
+        let Some(p) = &self.restoring.pending else {
+            return false;
+        };
+        if p.saved.skipped.is_empty() || p.skips_changed.contains(&i) {
+            return false;
+        }
+        let id = self.item_ref(i).id;
+        p.saved.skipped.iter().any(|r| match (&r.id, &id) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => r.index == i,
+            _ => false,
+        })
     }
 
     /// The saved skips still looked for that the session to save keeps: not those of

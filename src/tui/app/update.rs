@@ -51,20 +51,10 @@ impl State {
                     self.index_progress = (done, total);
                 }
             }
-            Msg::Reloaded(store) => self.reload(store, &mut fx),
+            Msg::Reloaded(store) => self.file_changed(store, &mut fx),
+            Msg::Remapped { seq, moves } => self.on_remapped(seq, *moves, &mut fx),
             Msg::Resaved(store) => self.take_up_own_save(store, &mut fx),
-            Msg::ColleagueSaved(who) => {
-                let who = if who.is_empty() {
-                    "another reviewer".into()
-                } else {
-                    who
-                };
-                let n = self.len();
-                self.set_status(
-                    format!("{who}'s verdicts came in ({n} items read again); yours are kept"),
-                    Level::Info,
-                );
-            }
+            Msg::ColleagueSaved(who) => self.colleague_saved(who),
             Msg::Summary { seq, result } => {
                 self.summary.arrived(seq, result);
             }

@@ -15,7 +15,7 @@ use crate::tui::terminal::{
     Painted, TerminalGuard, clear_screen, erase_painted, erase_painted_on_exit, painted,
     send_kitty, suspend, terminal_out,
 };
-use crate::tui::threads::{spawn_index, spawn_locate, spawn_summary};
+use crate::tui::threads::{spawn_index, spawn_locate, spawn_remap, spawn_summary};
 use crate::tui::{config, draw, facts, input, layout, worker};
 
 pub(super) type Term = Terminal<CrosstermBackend<std::io::Stdout>>;
@@ -158,6 +158,13 @@ impl Loop {
                 state.reviewer.clone(),
                 self.tx.clone(),
             ),
+            Effect::Remap { seq, job } => spawn_remap(seq, job, self.tx.clone()),
+            Effect::Release(what) => {
+                // (freed here if no thread can be started)
+                let _ = std::thread::Builder::new()
+                    .name("verdict-release".into())
+                    .spawn(move || drop(what));
+            }
             Effect::Search {
                 seq,
                 query,

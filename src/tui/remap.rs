@@ -1,0 +1,145 @@
+//! Where the items of the file as the screen shows it are in the file read again after
+//! another program changed it (`State::reload`, `app/reload.rs`): by id; an item without
+//! id by its content (as a replay finds it), which keeps its index unless lines were added
+//! or removed before it.
+//!
+//! Finding items by id needs every id of the new file: every item read, seconds at 1M
+//! items. That is done here, on a thread of its own (`threads::spawn_remap`, asked by
+//! `Effect::Remap`, answered by `Msg::Remapped`), never on the screen's thread
+//! (docs/architecture.md, "the UI thread never waits on a file"), for every index the
+//! session held when it asked ([`Job::held`]). Meanwhile the screen stays on the file as it
+//! was, and every key acts there; an index the session took up since (a verdict given
+//! meanwhile) is looked up when the answer is taken up ([`Moves::map`]: by the ids already
+//! read, one item of the file before when the index does not cover it).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::bench::Items;
+use crate::store::Store;
+use crate::tui::facts::Index;
+
+/// What the remap thread is asked: the file as the screen shows it (`old`, with its index
+/// `meta` when it is there), the file read again (`new`) and the indices the session holds
+/// (its position, my verdicts, the writes under way, undo and redo, the skipped and the
+/// finished items).
+#[derive(Debug)]
+pub struct Job {
+    pub old: Store,
+    pub new: Store,
+    pub meta: Option<Arc<Index>>,
+    pub held: Vec<usize>,
+}
+
+/// Two asks are the same when they are the same one (an `Effect`'s equality).
+impl PartialEq for Job {
+    fn eq(&self, other: &Job) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+/// The answer: where each held index is in the new file (`None`: its item is gone), and
+/// what finds any other index there.
+pub struct Moves {
+    remap: Remap,
+    found: HashMap<usize, Option<usize>>,
+}
+
+impl std::fmt::Debug for Moves {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Moves")
+            .field("found", &self.found)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Moves {
+    /// Work out where `job`'s held indices are in its new file (reads every item of the
+    /// new file, and the held items of the old one that the index does not cover).
+    pub fn work_out(job: &Job) -> Moves {
+        let mut remap = Remap::new(job.meta.clone(), job.old.clone(), job.new.clone());
+        if remap.without_id {
+            // An item without id taken up after this (a verdict given meanwhile) is then
+            // found among these, not by reading the new file on the screen's thread.
+            remap.locator.contents(&remap.new);
+        }
+        let found = job.held.iter().map(|&i| (i, remap.map(i))).collect();
+        Moves { remap, found }
+    }
+
+    /// Where the old file's item `i` is in the new file: as worked out when it was held,
+    /// else looked up now (its id from the index or its item, then among the new file's
+    /// ids already read).
+    pub fn map(&mut self, i: usize) -> Option<usize> {
+        match self.found.get(&i) {
+            Some(&j) => j,
+            None => self.remap.map(i),
+        }
+    }
+
+    /// The file read again.
+    pub fn store(&self) -> &Store {
+        &self.remap.new
+    }
+}
+
+/// Where an item of the file as it was is in the file read again: by id; an item without
+/// id by its content (`session::Locator`: in its place when its content is the one there,
+/// else the one item of the new file with its content). Each answer depends on the item
+/// asked only, not on what was asked before.
+struct Remap {
+    /// The new file's items by id.
+    ids: HashMap<String, usize>,
+    /// Some item of the new file has no id.
+    without_id: bool,
+    /// The old file's index, when it covers the item asked.
+    meta: Option<Arc<Index>>,
+    old: Store,
+    new: Store,
+    locator: crate::session::Locator,
+}
+
+impl Remap {
+    fn new(meta: Option<Arc<Index>>, old: Store, new: Store) -> Remap {
+        let mut without_id = false;
+        let ids = (0..new.len())
+            .filter_map(|i| {
+                let id = new.item(i).ok().and_then(|it| it.into_fields().id);
+                without_id |= id.is_none();
+                id.map(|id| (id, i))
+            })
+            .collect();
+        Remap {
+            ids,
+            without_id,
+            meta,
+            old,
+            new,
+            locator: Default::default(),
+        }
+    }
+
+    /// The old item's id: from the index when it has it, else from the old file.
+    fn old_id(&self, i: usize) -> Option<String> {
+        match self.meta.as_deref().filter(|m| i < m.len()) {
+            Some(m) => m.item_id(i).map(str::to_string),
+            None => self.old.item(i).ok().and_then(|it| it.into_fields().id),
+        }
+    }
+
+    fn map(&mut self, i: usize) -> Option<usize> {
+        match self.old_id(i) {
+            Some(id) => self.ids.get(&id).copied(),
+            None => {
+                let r = crate::journal::Record {
+                    item: i,
+                    id: None,
+                    reviewer: String::new(),
+                    review: None,
+                    key: crate::session::content_key(&self.old, i),
+                };
+                self.locator.locate(&self.new, &r).ok()
+            }
+        }
+    }
+}
