@@ -9,7 +9,8 @@
 //!   cargo bench --bench facts -- --sizes 200000 # the first 200k items of that file
 //! ```
 //!
-//! `--cvqa-only`, `--chartom-only`, `--facts-only`: that row alone (to profile it).
+//! `--cvqa-only`, `--chartom-only`, `--facts-only`: that row alone (to profile it);
+//! `--setup-only`: no row (what `perf stat` of a row less this is the row).
 //!
 //! Rows: every fact of every item; C-VQA's `response_wrong` of every C-VQA response;
 //! CHARTOM's `fact_wrong` of every CHARTOM response. Each the median of the runs, in ms of
@@ -116,8 +117,8 @@ fn main() {
     );
     println!("| step | CPU (one thread) | wall |");
     println!("| --- | ---: | ---: |");
-    // `--only cvqa|chartom|facts`: one row (for a profile of it)
-    let only = ["facts", "cvqa", "chartom"]
+    // `--cvqa-only` etc.: one row (for a profile of it); `--setup-only`: none
+    let only = ["facts", "cvqa", "chartom", "setup"]
         .into_iter()
         .find(|o| args.has(&format!("--{o}-only")));
     let row = |name: &str| only.is_none_or(|o| o == name);

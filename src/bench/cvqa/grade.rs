@@ -329,6 +329,21 @@ pub fn grade(kind: CvqaKind, response: Option<&str>, question: &str, key: &str) 
     CvqaGrade { parsed, correct }
 }
 
+/// [`grade`]'s `correct`, without the reduced answer kept (no `String`).
+pub fn correct(kind: CvqaKind, response: Option<&str>, question: &str, key: &str) -> bool {
+    let Some(response) = response else {
+        return false;
+    };
+    let key = key.trim();
+    match kind {
+        CvqaKind::Number => with_number(response, |n| n == Some(key)),
+        CvqaKind::Boolean => extract_boolean(response) == Some(key),
+        CvqaKind::Choice => {
+            extract_choice(response, question).is_some_and(|c| c.encode_utf8(&mut [0; 4]) == key)
+        }
+    }
+}
+
 /// One C-VQA response as graded automatically and after human review.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CvqaEffective {
@@ -368,13 +383,24 @@ pub fn response_wrong(item: &Item, model: &str) -> bool {
         .value
         .cvqa
         .original_correct
-        .unwrap_or_else(|| automatic(item, model, Question::Original).correct);
+        .unwrap_or_else(|| automatic_correct(item, model, Question::Original));
     !original
         || !human
             .value
             .cvqa
             .counterfactual_correct
-            .unwrap_or_else(|| automatic(item, model, Question::Counterfactual).correct)
+            .unwrap_or_else(|| automatic_correct(item, model, Question::Counterfactual))
+}
+
+/// [`automatic`]'s `correct`, without the reduced answer.
+fn automatic_correct(item: &Item, model: &str, q: Question) -> bool {
+    let kind = kind(item.split.as_deref(), item.group.as_deref());
+    let (question, key) = question_and_key(item, q);
+    let answer = item.response(model).and_then(|r| match q {
+        Question::Original => r.original.as_deref(),
+        Question::Counterfactual => r.counterfactual.as_deref(),
+    });
+    correct(kind, answer, question, key)
 }
 
 /// One of an item's two questions.

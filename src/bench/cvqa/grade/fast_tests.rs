@@ -315,3 +315,42 @@ fn the_byte_walk_finds_the_character_walk_runs() {
         assert_eq!(got, runs(&r, char::is_alphanumeric, false), "{r:?}");
     }
 }
+
+/// `correct` (no answer kept) is `grade`'s `correct`, for every kind, on keys with and
+/// without white space around them, keys no rule gives, and missing responses.
+#[test]
+fn correct_is_what_the_grade_says() {
+    const KEYS: &[&str] = &[
+        "0", "1", "2", "3", "7", "10", "12", " 2 ", "2\n", "02", "yes", "no", " yes", "Yes", "A",
+        "B", "C", "D", "E", " C ", "c", "", "fail", "two",
+    ];
+    let mut next = rng(314);
+    let (mut right, mut wrong) = (0, 0);
+    for _ in 0..20_000 {
+        let n = next() % 8;
+        let mut r = String::new();
+        for k in 0..n {
+            if k > 0 {
+                r.push_str(SEPARATORS[next() % SEPARATORS.len()]);
+            }
+            r.push_str(WORDS[next() % WORDS.len()]);
+        }
+        let response = (next() % 10 != 0).then_some(r.as_str());
+        let key = KEYS[next() % KEYS.len()];
+        let question = QUESTIONS[next() % QUESTIONS.len()];
+        for kind in [CvqaKind::Number, CvqaKind::Boolean, CvqaKind::Choice] {
+            let want = grade(kind, response, question, key).correct;
+            assert_eq!(
+                correct(kind, response, question, key),
+                want,
+                "{kind:?} {response:?} {question:?} {key:?}"
+            );
+            if want {
+                right += 1;
+            } else {
+                wrong += 1;
+            }
+        }
+    }
+    assert!(right > 300 && wrong > 1_000, "{right} {wrong}");
+}
