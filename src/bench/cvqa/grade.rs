@@ -393,7 +393,7 @@ pub fn response_wrong(item: &Item, model: &str) -> bool {
 }
 
 /// [`automatic`]'s `correct`, without the reduced answer.
-fn automatic_correct(item: &Item, model: &str, q: Question) -> bool {
+pub fn automatic_correct(item: &Item, model: &str, q: Question) -> bool {
     let kind = kind(item.split.as_deref(), item.group.as_deref());
     let (question, key) = question_and_key(item, q);
     let answer = item.response(model).and_then(|r| match q {
