@@ -89,9 +89,7 @@ pub(crate) fn label(tok: &str, n_options: usize) -> Option<u32> {
 pub fn parse_choice(raw: &str, options: &[String]) -> Option<u32> {
     // The normalized texts are compared character by character, and built only for the
     // last two readings: most answers are a label (the index reads every one).
-    if normalized(raw).next().is_none() {
-        return None;
-    }
+    normalized(raw).next()?;
     // the option's text exactly
     if let Some(i) = options
         .iter()

@@ -335,7 +335,7 @@ fn correct_is_what_the_grade_says() {
             }
             r.push_str(WORDS[next() % WORDS.len()]);
         }
-        let response = (next() % 10 != 0).then_some(r.as_str());
+        let response = (!next().is_multiple_of(10)).then_some(r.as_str());
         let key = KEYS[next() % KEYS.len()];
         let question = QUESTIONS[next() % QUESTIONS.len()];
         for kind in [CvqaKind::Number, CvqaKind::Boolean, CvqaKind::Choice] {
