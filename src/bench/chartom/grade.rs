@@ -307,6 +307,8 @@ pub fn effective(item: &Item, model: &str) -> ChartomEffective {
 }
 
 #[cfg(test)]
+mod fast_tests;
+#[cfg(test)]
 mod hmi_tests;
 #[cfg(test)]
 mod tests;

@@ -56,136 +56,252 @@ pub fn kind(split: Option<&str>, group: Option<&str>) -> CvqaKind {
     }
 }
 
-/// Python's `\w`: letters, digits, underscore.
-fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+/// Does lower-casing leave `c` as it is (`str::to_lowercase` maps it to itself alone)?
+fn lowers_to_itself(c: char) -> bool {
+    let mut l = c.to_lowercase();
+    l.next() == Some(c) && l.next().is_none()
 }
 
-/// `re.findall(r'(\b\w+\b)|\,', text)`: word runs, and `""` for each comma (when
-/// `commas`), one at a time (the rules stop at the first token they need).
+/// The tokens of a text, with their byte offsets, one at a time (the rules stop at the
+/// first token they need): runs of word characters (Python's `\w` when `underscore`, else
+/// alphanumeric runs) and, when `commas`, a `""` for each comma outside them, as
+/// `re.findall(r'(\b\w+\b)|\,', text)` gives them.
+///
+/// The text is read on bytes; a character that is not ASCII is decoded. The scripts read
+/// `text.lower()`: with `unlowered`, the text is read as it is and its tokens are compared
+/// without regard to ASCII case ([`is_one_of`]), which is the same as long as lowering
+/// changes nothing but ASCII capitals. At the first other character that lowering changes
+/// (`É`, `Σ`, `İ`, the Kelvin sign) the walk ends, with `changed` set, before the token
+/// that character is in or ends is given; the caller then reads the lowered text instead
+/// ([`lowered`]). Every token given before that is the lowered text's token: up to that
+/// character the lowered text is the text with its ASCII capitals lowered, at the same
+/// places.
+#[derive(Clone)]
 struct Tokens<'a> {
     text: &'a str,
     at: usize,
     commas: bool,
+    underscore: bool,
+    unlowered: bool,
+    changed: bool,
 }
 
-fn tokens(text: &str, commas: bool) -> Tokens<'_> {
-    Tokens {
-        text,
-        at: 0,
-        commas,
+impl<'a> Tokens<'a> {
+    /// Python's `re.findall` tokens (`\w` runs, commas when `commas`) of `text` as it is,
+    /// for rules that read `text.lower()` (see [`Tokens`]).
+    fn unlowered(text: &'a str, commas: bool) -> Tokens<'a> {
+        Tokens {
+            text,
+            at: 0,
+            commas,
+            underscore: true,
+            unlowered: true,
+            changed: false,
+        }
+    }
+
+    /// Python's `re.findall` tokens of a text already lowered.
+    fn lowered(text: &'a str, commas: bool) -> Tokens<'a> {
+        Tokens {
+            unlowered: false,
+            ..Tokens::unlowered(text, commas)
+        }
+    }
+
+    /// The alphanumeric runs of `text` (no commas, no lowering).
+    fn alphanumeric(text: &'a str) -> Tokens<'a> {
+        Tokens {
+            underscore: false,
+            ..Tokens::lowered(text, false)
+        }
+    }
+
+    /// Is the character at byte `i` (not ASCII) a word character, and its length; `None`
+    /// when lowering would change it and the text is read unlowered.
+    fn wide(&self, i: usize) -> Option<(bool, usize)> {
+        let c = self.text[i..].chars().next().unwrap_or_default();
+        if self.unlowered && !lowers_to_itself(c) {
+            return None;
+        }
+        Some((
+            c.is_alphanumeric() || (self.underscore && c == '_'),
+            c.len_utf8(),
+        ))
+    }
+
+    /// Is the byte `b` (ASCII) a word character?
+    fn narrow(&self, b: u8) -> bool {
+        b.is_ascii_alphanumeric() || (self.underscore && b == b'_')
     }
 }
 
 impl<'a> Iterator for Tokens<'a> {
-    type Item = &'a str;
+    type Item = (usize, &'a str);
 
-    fn next(&mut self) -> Option<&'a str> {
-        let rest = &self.text[self.at..];
-        let mut start: Option<usize> = None;
-        let mut end = rest.len();
-        let mut comma = false;
-        for (i, c) in rest.char_indices() {
-            if is_word(c) {
-                start.get_or_insert(i);
-            } else if start.is_some() {
-                end = i;
-                break;
-            } else if self.commas && c == ',' {
-                end = i;
-                comma = true;
-                break;
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        if self.changed {
+            return None;
+        }
+        let b = self.text.as_bytes();
+        let mut i = self.at;
+        // up to the next word character (or comma)
+        loop {
+            let &x = b.get(i)?;
+            if x < 0x80 {
+                if self.narrow(x) {
+                    break;
+                }
+                if self.commas && x == b',' {
+                    self.at = i + 1;
+                    return Some((i, ""));
+                }
+                i += 1;
+            } else {
+                let Some((word, len)) = self.wide(i) else {
+                    self.changed = true;
+                    return None;
+                };
+                if word {
+                    break;
+                }
+                i += len;
             }
         }
-        let base = self.at;
-        if comma {
-            self.at = base + end + 1;
-            return Some("");
+        // the word's run
+        let start = i;
+        while let Some(&x) = b.get(i) {
+            if x < 0x80 {
+                if !self.narrow(x) {
+                    break;
+                }
+                i += 1;
+            } else {
+                let Some((word, len)) = self.wide(i) else {
+                    self.changed = true;
+                    return None;
+                };
+                if !word {
+                    break;
+                }
+                i += len;
+            }
         }
-        self.at = base + end;
-        start.map(|s| &self.text[base + s..base + end])
+        self.at = i;
+        Some((start, &self.text[start..i]))
     }
 }
 
-/// Python's `str.lower()` as the scripts apply it: ASCII text is lowered without
-/// allocating when it has no capital letter.
-fn lower(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.is_ascii() {
-        std::borrow::Cow::Owned(text.to_lowercase())
-    } else if text.bytes().any(|b| b.is_ascii_uppercase()) {
-        std::borrow::Cow::Owned(text.to_ascii_lowercase())
+/// `rule` over the tokens of `text.lower()`: over those of `text` as it is when lowering
+/// it changes nothing but ASCII capitals (nearly every response), else over the lowered
+/// text's ([`Tokens`]). `rule` compares tokens without regard to ASCII case.
+fn lowered<R>(text: &str, commas: bool, rule: impl Fn(&mut Tokens<'_>) -> R) -> R {
+    let mut tokens = Tokens::unlowered(text, commas);
+    let got = rule(&mut tokens);
+    if tokens.changed {
+        rule(&mut Tokens::lowered(&text.to_lowercase(), commas))
     } else {
-        std::borrow::Cow::Borrowed(text)
+        got
     }
+}
+
+/// Is `token` of `text.lower()` one of `words` (each lower-case ASCII), read as
+/// [`Tokens`] gives it (ASCII case aside)?
+fn is_one_of(token: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| token.eq_ignore_ascii_case(w))
 }
 
 /// Is `token` lower-cased (`str::to_lowercase`) one of `words` (each lower-case ASCII)?
+/// A token that is not ASCII is compared by its characters lower-cased one by one: that
+/// is `str::to_lowercase` but for a final `Σ` (`ς`, not `σ`), and neither is ASCII.
 fn lower_is(token: &str, words: &[&str]) -> bool {
     if token.is_ascii() {
         words.iter().any(|w| token.eq_ignore_ascii_case(w))
     } else {
-        let t = token.to_lowercase();
-        words.contains(&t.as_str())
+        words
+            .iter()
+            .any(|w| token.chars().flat_map(char::to_lowercase).eq(w.chars()))
     }
 }
 
 fn number_word(w: &str) -> Option<u32> {
-    Some(match w {
-        "no" | "zero" | "none" => 0,
-        "one" => 1,
-        "two" => 2,
-        "three" => 3,
-        "four" => 4,
-        "five" => 5,
-        "six" => 6,
-        "seven" => 7,
-        "eight" => 8,
-        "nine" => 9,
-        "ten" => 10,
+    // (tokens compare without regard to ASCII case: see [`Tokens`])
+    let mut low = [0u8; 5];
+    let b = w.as_bytes();
+    if !(2..=5).contains(&b.len()) {
+        return None;
+    }
+    for (l, c) in low.iter_mut().zip(b) {
+        *l = c.to_ascii_lowercase();
+    }
+    Some(match &low[..b.len()] {
+        b"no" | b"zero" | b"none" => 0,
+        b"one" => 1,
+        b"two" => 2,
+        b"three" => 3,
+        b"four" => 4,
+        b"five" => 5,
+        b"six" => 6,
+        b"seven" => 7,
+        b"eight" => 8,
+        b"nine" => 9,
+        b"ten" => 10,
         _ => return None,
     })
 }
 
-/// `get_numbers` over a token list: the first all-digit token (as `int()` prints it) or
-/// number word.
-fn get_numbers<'a>(words: impl IntoIterator<Item = &'a str>) -> Option<String> {
+/// `get_numbers` over a token list: the first all-digit token (as `int()` prints it,
+/// borrowed from the token) or number word (`"0"` .. `"10"`).
+fn get_numbers<'a>(words: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    const PRINTED: [&str; 11] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
     for w in words {
         if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) {
             let t = w.trim_start_matches('0');
-            return Some(if t.is_empty() { "0".into() } else { t.into() });
+            return Some(if t.is_empty() { "0" } else { t });
         }
         if let Some(n) = number_word(w) {
-            return Some(n.to_string());
+            return Some(PRINTED[n as usize]);
         }
     }
     None
 }
 
+/// The number rule over `text.lower()`'s tokens; `answer` is given the number as the
+/// script prints it (`None`: `"fail"`).
+fn with_number<R>(response: &str, answer: impl Fn(Option<&str>) -> R) -> R {
+    lowered(response, true, |tokens| {
+        let mut words = tokens.by_ref().map(|(_, w)| w);
+        let number = match words.next() {
+            None => None,
+            // The tokens after the first comma; no comma: failed.
+            Some(first) if first.eq_ignore_ascii_case("if") => words
+                .find(|w| w.is_empty())
+                .and_then(|_| get_numbers(words)),
+            // The tokens before the first `if`.
+            Some(first) => get_numbers(
+                std::iter::once(first).chain(words.take_while(|w| !w.eq_ignore_ascii_case("if"))),
+            ),
+        };
+        answer(number)
+    })
+}
+
 /// The number a response gives, as the script prints it; `None` = the script's `"fail"`.
 pub fn extract_number(response: &str) -> Option<String> {
-    let lower = lower(response);
-    let mut words = tokens(&lower, true).peekable();
-    if *words.peek()? == "if" {
-        // The tokens after the first comma; no comma: failed.
-        words.find(|w| w.is_empty())?;
-        get_numbers(words)
-    } else {
-        // The tokens before the first `if`.
-        get_numbers(words.take_while(|w| *w != "if"))
-    }
+    with_number(response, |n| n.map(String::from))
 }
 
 /// `yes` or `no` as the script reads a response; `None` = `"fail"`.
 pub fn extract_boolean(response: &str) -> Option<&'static str> {
-    let lower = lower(response);
-    let mut yes = false;
-    for w in tokens(&lower, false) {
-        if matches!(w, "no" | "false" | "not") {
-            return Some("no");
+    lowered(response, false, |tokens| {
+        let mut yes = false;
+        for (_, w) in tokens {
+            if is_one_of(w, &["no", "false", "not"]) {
+                return Some("no");
+            }
+            yes |= is_one_of(w, &["yes", "true", "be", "is", "are"]);
         }
-        yes |= matches!(w, "yes" | "true" | "be" | "is" | "are");
-    }
-    yes.then_some("yes")
+        yes.then_some("yes")
+    })
 }
 
 /// A response reduced to an answer by the kind's rule; `None` = failed.
@@ -211,6 +327,21 @@ pub fn grade(kind: CvqaKind, response: Option<&str>, question: &str, key: &str) 
     let parsed = response.and_then(|r| extract(kind, r, question));
     let correct = parsed.as_deref() == Some(key.trim());
     CvqaGrade { parsed, correct }
+}
+
+/// [`grade`]'s `correct`, without the reduced answer kept (no `String`).
+pub fn correct(kind: CvqaKind, response: Option<&str>, question: &str, key: &str) -> bool {
+    let Some(response) = response else {
+        return false;
+    };
+    let key = key.trim();
+    match kind {
+        CvqaKind::Number => with_number(response, |n| n == Some(key)),
+        CvqaKind::Boolean => extract_boolean(response) == Some(key),
+        CvqaKind::Choice => {
+            extract_choice(response, question).is_some_and(|c| c.encode_utf8(&mut [0; 4]) == key)
+        }
+    }
 }
 
 /// One C-VQA response as graded automatically and after human review.
@@ -252,13 +383,24 @@ pub fn response_wrong(item: &Item, model: &str) -> bool {
         .value
         .cvqa
         .original_correct
-        .unwrap_or_else(|| automatic(item, model, Question::Original).correct);
+        .unwrap_or_else(|| automatic_correct(item, model, Question::Original));
     !original
         || !human
             .value
             .cvqa
             .counterfactual_correct
-            .unwrap_or_else(|| automatic(item, model, Question::Counterfactual).correct)
+            .unwrap_or_else(|| automatic_correct(item, model, Question::Counterfactual))
+}
+
+/// [`automatic`]'s `correct`, without the reduced answer.
+pub fn automatic_correct(item: &Item, model: &str, q: Question) -> bool {
+    let kind = kind(item.split.as_deref(), item.group.as_deref());
+    let (question, key) = question_and_key(item, q);
+    let answer = item.response(model).and_then(|r| match q {
+        Question::Original => r.original.as_deref(),
+        Question::Counterfactual => r.counterfactual.as_deref(),
+    });
+    correct(kind, answer, question, key)
 }
 
 /// One of an item's two questions.
@@ -355,6 +497,8 @@ pub fn effective_with(
     }
 }
 
+#[cfg(test)]
+mod fast_tests;
 #[cfg(test)]
 mod reference;
 #[cfg(test)]

@@ -43,11 +43,11 @@ impl super::Spec for Cvqa {
     }
 
     fn auto_grades(&self, item: &Item, model: &str) -> AutoGrades {
-        use grade::{Question, automatic};
+        use grade::{Question, automatic_correct};
         AutoGrades {
             fact: None,
-            original: Some(automatic(item, model, Question::Original).correct),
-            counterfactual: Some(automatic(item, model, Question::Counterfactual).correct),
+            original: Some(automatic_correct(item, model, Question::Original)),
+            counterfactual: Some(automatic_correct(item, model, Question::Counterfactual)),
         }
     }
 

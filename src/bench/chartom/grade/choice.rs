@@ -1,6 +1,19 @@
 //! Reading choice and rank answers: option labels, option texts, orders
 //! (docs/format.md, "CHARTOM").
 
+/// [`normalize`]'s characters, one at a time (no `String`).
+pub(crate) fn normalized(s: &str) -> impl Iterator<Item = char> + '_ {
+    let mut started = false;
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .flat_map(move |w| {
+            let space = std::mem::replace(&mut started, true).then_some(' ');
+            space
+                .into_iter()
+                .chain(w.chars().flat_map(char::to_lowercase))
+        })
+}
+
 /// Lower case, every run of non-alphanumeric characters one space, trimmed.
 pub(crate) fn normalize(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -74,13 +87,14 @@ pub(crate) fn label(tok: &str, n_options: usize) -> Option<u32> {
 /// Parse a choice answer into a 1-based option number: `2`, `B`, `Option 2`, `(b)`,
 /// `B) apples`, or the option's text.
 pub fn parse_choice(raw: &str, options: &[String]) -> Option<u32> {
-    let norm = normalize(raw);
-    if norm.is_empty() {
-        return None;
-    }
-    let opts: Vec<String> = options.iter().map(|o| normalize(o)).collect();
+    // The normalized texts are compared character by character, and built only for the
+    // last two readings: most answers are a label (the index reads every one).
+    normalized(raw).next()?;
     // the option's text exactly
-    if let Some(i) = opts.iter().position(|o| !o.is_empty() && *o == norm) {
+    if let Some(i) = options
+        .iter()
+        .position(|o| normalized(o).next().is_some() && normalized(o).eq(normalized(raw)))
+    {
         return Some(i as u32 + 1);
     }
     let c = core(raw);
@@ -90,14 +104,18 @@ pub fn parse_choice(raw: &str, options: &[String]) -> Option<u32> {
     }
     // a leading label: "2. Apples", "B) apples", "(b) apples", "C: 12"
     let lead = c.trim_start_matches(['(', '[']);
-    let tok: String = lead.chars().take_while(|ch| ch.is_alphanumeric()).collect();
+    let tok = &lead[..lead
+        .find(|ch: char| !ch.is_alphanumeric())
+        .unwrap_or(lead.len())];
     let after = lead[tok.len()..].chars().next();
     if (matches!(after, Some('.' | ')' | ':' | ']' | ','))
         || (c.starts_with('(') && after.is_some()))
-        && let Some(v) = label(&tok, options.len())
+        && let Some(v) = label(tok, options.len())
     {
         return Some(v);
     }
+    let norm = normalize(raw);
+    let opts: Vec<String> = options.iter().map(|o| normalize(o)).collect();
     // a single option's text inside the answer
     if let Some(i) = option_in_text(&norm, &opts) {
         return Some(i as u32 + 1);

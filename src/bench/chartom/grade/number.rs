@@ -310,10 +310,12 @@ pub(crate) fn number_at(text: &str, i: usize) -> Option<(f64, i32, bool, usize)>
     let mut percent = false;
     let rest = &text[j..];
     let trimmed = rest.trim_start_matches([' ', '\u{a0}']);
-    let lower = trimmed.to_ascii_lowercase();
     for word in ["%", "percent", "per cent", "pct"] {
-        if lower.starts_with(word)
-            && !lower[word.len()..].starts_with(|c: char| c.is_ascii_alphanumeric())
+        if starts_with_ignore_ascii_case(trimmed, word)
+            && !trimmed
+                .as_bytes()
+                .get(word.len())
+                .is_some_and(u8::is_ascii_alphanumeric)
         {
             percent = true;
             j += rest.len() - trimmed.len() + word.len();
@@ -425,10 +427,8 @@ pub(crate) fn number_start(text: &str) -> Option<usize> {
 pub fn read_number(text: &str) -> Option<Written> {
     let start = number_start(text)?;
     let (a, sa, pa, end) = number_at(text, start)?;
-    let between = text[..start]
-        .trim_end()
-        .to_ascii_lowercase()
-        .ends_with("between");
+    let before = text[..start].trim_end().as_bytes();
+    let between = before.len() >= 7 && before[before.len() - 7..].eq_ignore_ascii_case(b"between");
     if let Some((b, sb, pb)) = range_end(text, end, between) {
         // a scale or percent written once, after the range, applies to both ends
         let (sa, pa) = (if sa == 0 { sb } else { sa }, pa || pb);
@@ -453,12 +453,10 @@ pub fn read_number(text: &str) -> Option<Written> {
 pub(crate) fn range_end(text: &str, end: usize, between: bool) -> Option<(f64, i32, bool)> {
     let rest = &text[end..];
     let t = rest.trim_start_matches([' ', '\u{a0}']);
-    let lower = t.to_ascii_lowercase();
-    let mut seps = vec!["-", "–", "—", "~", "to "];
-    if between {
-        seps.push("and ");
-    }
-    let sep = seps.into_iter().find(|s| lower.starts_with(s))?;
+    let sep = ["-", "–", "—", "~", "to "]
+        .into_iter()
+        .chain(between.then_some("and "))
+        .find(|s| starts_with_ignore_ascii_case(t, s))?;
     let after_sep = end + (rest.len() - t.len()) + sep.len();
     let t2 = text[after_sep..].trim_start_matches([' ', '\u{a0}']);
     let mut i = after_sep + (text.len() - after_sep - t2.len());
@@ -478,6 +476,14 @@ pub(crate) fn range_end(text: &str, end: usize, between: bool) -> Option<(f64, i
     }
     let (v, s, p, _) = number_at(text, i)?;
     Some((v, s, p))
+}
+
+/// Does `text` start with `prefix`, ASCII case aside (what `text.to_ascii_lowercase()
+/// .starts_with(prefix)` says of a lower-case `prefix`, without the copy)?
+fn starts_with_ignore_ascii_case(text: &str, prefix: &str) -> bool {
+    text.as_bytes()
+        .get(..prefix.len())
+        .is_some_and(|t| t.eq_ignore_ascii_case(prefix.as_bytes()))
 }
 
 /// Powers of ten named right after a number.

@@ -81,118 +81,132 @@ pub fn question_stem(question: &str) -> &str {
 ///
 /// Without parsable options the letters A–D are used and rule 4 is skipped.
 pub fn extract_choice(response: &str, question: &str) -> Option<char> {
-    let opts = options(question);
-    let letters: Vec<char> = if opts.is_empty() {
-        vec!['A', 'B', 'C', 'D']
-    } else {
-        opts.iter().map(|(c, _)| *c).collect()
-    };
-    let toks = words(response);
-    let (first_pos, first) = *toks.first()?;
+    // The response's words are walked once for rules 2 and 3 together, and the question's
+    // options read only when a rule needs them: most responses stand no letter alone.
+    let mut opts = Options::of(question);
+    let mut toks = Tokens::alphanumeric(response);
+    let (first_pos, first) = toks.next()?;
     // 1
-    if let Some(c) = as_letter(first, &letters) {
+    if let Some(c) = as_letter(first, &mut opts) {
         let before = response[..first_pos].trim_end().chars().last();
         let after = response[first_pos + first.len()..].chars().next();
-        if toks.len() == 1
+        if toks.clone().next().is_none()
             || matches!(after, None | Some(':' | '.' | ')' | ']' | ','))
             || matches!(before, Some('(' | '['))
         {
             return Some(c);
         }
     }
-    // 2
-    if let Some(c) = after_answer_word(&toks, &letters) {
-        return Some(c);
+    // 2 and 3: rule 2's first letter wins wherever it is; else rule 3's distinct capitals
+    let mut toks = Tokens::alphanumeric(response);
+    let (mut seen, mut several) = (None, false);
+    while let Some((pos, t)) = toks.next() {
+        if let Some(c) = after_answer_word(t, toks.clone(), &mut opts) {
+            return Some(c);
+        }
+        if let Some(c) = lone_capital(response, pos, t, &mut opts) {
+            match seen {
+                None => seen = Some(c),
+                Some(s) if s != c => several = true,
+                Some(_) => {}
+            }
+        }
     }
-    // 3
-    let seen = lone_capitals(response, &toks, &letters);
-    if seen.len() == 1 {
-        return Some(seen[0]);
-    }
-    if seen.len() > 1 {
+    if several {
         return None;
     }
+    if seen.is_some() {
+        return seen;
+    }
     // 4
+    let opts = opts.get();
     if opts.is_empty() {
         return None;
     }
-    let n = extract_number(response)?;
-    let hits: Vec<char> = opts
-        .iter()
-        .filter(|(_, v)| v.trim() == n)
-        .map(|(c, _)| *c)
-        .collect();
-    (hits.len() == 1).then(|| hits[0])
+    with_number(response, |n| {
+        let n = n?;
+        let mut hits = opts.iter().filter(|(_, v)| v.trim() == n).map(|(c, _)| *c);
+        match (hits.next(), hits.next()) {
+            (Some(c), None) => Some(c),
+            _ => None,
+        }
+    })
 }
 
-/// `t` as one of the option `letters` (either case), when it is one letter.
-fn as_letter(t: &str, letters: &[char]) -> Option<char> {
-    let mut cs = t.chars();
-    let c = cs.next()?.to_ascii_uppercase();
-    (cs.next().is_none() && letters.contains(&c)).then_some(c)
+/// A question's options, read the first time they are asked for.
+struct Options<'q> {
+    question: &'q str,
+    read: Option<Vec<(char, &'q str)>>,
 }
 
-/// The response's runs of alphanumeric characters, with their byte offsets.
-fn words(response: &str) -> Vec<(usize, &str)> {
-    let mut v = Vec::new();
-    let mut start: Option<usize> = None;
-    for (i, c) in response.char_indices() {
-        if c.is_alphanumeric() {
-            start.get_or_insert(i);
-        } else if let Some(s) = start.take() {
-            v.push((s, &response[s..i]));
+impl<'q> Options<'q> {
+    fn of(question: &'q str) -> Options<'q> {
+        Options {
+            question,
+            read: None,
         }
     }
-    if let Some(s) = start {
-        v.push((s, &response[s..]));
+
+    fn get(&mut self) -> &[(char, &'q str)] {
+        self.read.get_or_insert_with(|| options(self.question))
     }
-    v
+
+    /// Is `c` one of the options' letters (A–D when the question has no options)?
+    fn has_letter(&mut self, c: char) -> bool {
+        let opts = self.get();
+        if opts.is_empty() {
+            matches!(c, 'A'..='D')
+        } else {
+            opts.iter().any(|(l, _)| *l == c)
+        }
+    }
 }
 
-/// Rule 2: a letter after `answer`/`option`/`choice` (past up to three filler words).
-fn after_answer_word(toks: &[(usize, &str)], letters: &[char]) -> Option<char> {
-    for (k, (_, t)) in toks.iter().enumerate() {
-        if lower_is(t, &["answer", "option", "choice"]) {
-            for (_, next) in toks.iter().skip(k + 1).take(4) {
-                if lower_is(
-                    next,
-                    &["is", "would", "be", "the", "correct", "should", "will"],
-                ) {
-                    continue;
-                }
-                if let Some(c) = as_letter(next, letters) {
-                    return Some(c);
-                }
-                break;
-            }
+/// `t` as one of the option letters (either case), when it is one letter.
+fn as_letter(t: &str, opts: &mut Options<'_>) -> Option<char> {
+    // (the letters are ASCII capitals: a character that is not ASCII is none of them)
+    let &[b] = t.as_bytes() else {
+        return None;
+    };
+    let c = b.to_ascii_uppercase() as char;
+    (c.is_ascii_uppercase() && opts.has_letter(c)).then_some(c)
+}
+
+/// Rule 2 at word `t`: when it is `answer`/`option`/`choice`, a letter among the next
+/// words (`after`), past up to three filler words.
+fn after_answer_word(t: &str, after: Tokens<'_>, opts: &mut Options<'_>) -> Option<char> {
+    if !lower_is(t, &["answer", "option", "choice"]) {
+        return None;
+    }
+    for (_, next) in after.take(4) {
+        if lower_is(
+            next,
+            &["is", "would", "be", "the", "correct", "should", "will"],
+        ) {
+            continue;
         }
+        return as_letter(next, opts);
     }
     None
 }
 
-/// Rule 3: the distinct capital option letters standing alone in the response, in
-/// order (a capital `A` followed by a lower-case word is the article, not counted).
-fn lone_capitals(response: &str, toks: &[(usize, &str)], letters: &[char]) -> Vec<char> {
-    let mut seen: Vec<char> = Vec::new();
-    for (pos, t) in toks {
-        let mut cs = t.chars();
-        let (Some(c), None) = (cs.next(), cs.next()) else {
-            continue;
-        };
-        if !c.is_ascii_uppercase() || !letters.contains(&c) {
-            continue;
-        }
-        if c == 'A' {
-            let rest = &response[pos + 1..];
-            let article =
-                rest.starts_with(' ') && rest[1..].chars().next().is_some_and(char::is_lowercase);
-            if article {
-                continue;
-            }
-        }
-        if !seen.contains(&c) {
-            seen.push(c);
+/// Rule 3 at word `t` (at byte `pos` of the response): the capital option letter it is,
+/// standing alone (a capital `A` followed by a lower-case word is the article).
+fn lone_capital(response: &str, pos: usize, t: &str, opts: &mut Options<'_>) -> Option<char> {
+    let &[b] = t.as_bytes() else {
+        return None;
+    };
+    let c = b as char;
+    if !c.is_ascii_uppercase() || !opts.has_letter(c) {
+        return None;
+    }
+    if c == 'A' {
+        let rest = &response[pos + 1..];
+        let article =
+            rest.starts_with(' ') && rest[1..].chars().next().is_some_and(char::is_lowercase);
+        if article {
+            return None;
         }
     }
-    seen
+    Some(c)
 }

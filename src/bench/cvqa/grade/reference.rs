@@ -1,7 +1,46 @@
 //! The extraction rules as they were before their fast paths (ASCII lower-casing, byte
-//! tokens, no allocation per token): the reference the tests compare them with.
+//! tokens, no allocation per token, the text not lowered, one walk for the choice rules,
+//! the options read when needed): the reference the tests compare them with. It shares
+//! nothing with the rules but [`options`] (tested against its own reference).
 
-use super::{get_numbers, is_word, options};
+use super::options;
+
+/// Python's `\w`: letters, digits, underscore.
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+fn number_word(w: &str) -> Option<u32> {
+    Some(match w {
+        "no" | "zero" | "none" => 0,
+        "one" => 1,
+        "two" => 2,
+        "three" => 3,
+        "four" => 4,
+        "five" => 5,
+        "six" => 6,
+        "seven" => 7,
+        "eight" => 8,
+        "nine" => 9,
+        "ten" => 10,
+        _ => return None,
+    })
+}
+
+/// `get_numbers` over a token list: the first all-digit token (as `int()` prints it) or
+/// number word.
+fn get_numbers<'a>(words: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    for w in words {
+        if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) {
+            let t = w.trim_start_matches('0');
+            return Some(if t.is_empty() { "0".into() } else { t.into() });
+        }
+        if let Some(n) = number_word(w) {
+            return Some(n.to_string());
+        }
+    }
+    None
+}
 
 fn tokens(text: &str, commas: bool) -> Vec<&str> {
     let mut out = Vec::new();
