@@ -128,17 +128,10 @@ impl Candidates<'_> {
     /// Call `f` with the candidates at positions `at`, in order, each with its bound
     /// for this query when there is one, whether its text is known to be [`plain`], and
     /// its kept row when there is one.
-    fn each(
-        &self,
-        at: Range<usize>,
-        mut f: impl FnMut(Option<u32>, bool, usize, Option<&[u32]>),
-    ) {
+    fn each(&self, at: Range<usize>, mut f: impl FnMut(Option<u32>, bool, usize, Option<&[u32]>)) {
         let h = self.head.len();
         if at.start < h {
-            for (p, &(b, i, plain)) in self.head[..at.end.min(h)]
-                .iter()
-                .enumerate()
-                .skip(at.start)
+            for (p, &(b, i, plain)) in self.head[..at.end.min(h)].iter().enumerate().skip(at.start)
             {
                 let row = self.rows.and_then(|r| r.of(p));
                 f(self.growth.map(|g| b.saturating_add(g.add)), plain, i, row);
@@ -189,10 +182,13 @@ pub(super) struct Opts {
     /// "rea" stopped early; docs/performance.md). Walking every candidate so leaves
     /// bounds near the worst's score, and the next letter walks them all again.
     pub walk_stops: bool,
-    /// Keep, for each candidate whose ceiling is walked, the last row of its walk
-    /// ([`Ceiling::keep`]: its cells that can reach the worst's score less [`ROW_SLACK`]),
-    /// so that the next letter walks from it only the rows of the letters typed since
-    /// ([`Ceiling::extend`]). Plain texts only.
+    /// Keep, for each candidate with a bound whose ceiling is walked (whole), the last
+    /// row of its walk ([`Ceiling::keep`]), so that the next letter walks from it only
+    /// the rows of the letters typed since ([`Ceiling::extend`]): "aeiou"'s last letter
+    /// walks ~0.4M texts that way (docs/performance.md). Plain texts, rows of at most
+    /// [`ROW_CELLS`] cells. A candidate tried for the first time keeps none: its walk
+    /// leaves out what cannot reach the worst, and a row extended from it says little
+    /// more than its bound.
     pub rows: bool,
     /// Skip, once `limit` matches are found, a candidate whose bound ties with the worst
     /// of them when its item comes after that one's (it would lose on its item).
@@ -264,18 +260,17 @@ pub(super) fn rank_key(score: u32, i: usize) -> u64 {
     (u64::from(score) << 32) | u64::from(u32::MAX - item)
 }
 
-/// A kept row holds the cells that can reach the worst's score less this, what a letter
-/// can add to a cell (a match and the highest bonus): a cell left out then cannot reach
-/// the worst at the next letter, so the row alone rules a text out while the worst does
-/// not fall.
-pub(super) const ROW_SLACK: u32 = 26;
+/// A row of more cells than this is not kept (its text walked whole at the next letter,
+/// as without rows): the memory rows take stays within ~140 bytes a candidate whatever
+/// the texts (the generated 1M set keeps ~5 cells a row on "aeiou").
+const ROW_CELLS: usize = 32;
 
-/// Append the last walk's row to `data` ([`Ceiling::keep`], the cells from `floor` on):
-/// where it starts, or [`NO_ROW`].
-fn keep_row(c: &Ceiling, s: &Scratch, floor: u32, data: &mut Vec<u32>) -> u32 {
+/// Append the last walk's whole last row to `data` ([`Ceiling::keep`]): where it
+/// starts, or [`NO_ROW`] when it has more than [`ROW_CELLS`] cells.
+fn keep_row(c: &Ceiling, s: &Scratch, data: &mut Vec<u32>) -> u32 {
     let at = data.len();
     match u32::try_from(at) {
-        Ok(a) if a < NO_ROW && c.keep(s, floor, data) => a,
+        Ok(a) if a < NO_ROW && c.keep(s, 0, ROW_CELLS, data) => a,
         _ => NO_ROW,
     }
 }
@@ -572,33 +567,26 @@ pub(super) fn scan(
                         return;
                     }
                     if let Some(c) = &query.ceiling {
-                        // Rows are kept of plain texts: their positions fit a kept row.
-                        let keep = opts.rows && plain;
-                        let floor = worst_score.saturating_sub(ROW_SLACK);
-                        // From the row kept for the last query, when there is one: only
-                        // the rows of the letters typed since are walked. The most cells
-                        // left out lead to may be all it can tell (true): then the text
-                        // is walked whole, as without a kept row.
-                        let from_kept = match (keep, ub, kept) {
-                            (true, Some(_), Some(k)) => c.extend(raw, k, &mut scratch, floor),
+                        // A candidate with a bound is walked whole, and its last row
+                        // kept when asked (of a plain text: its positions fit a kept
+                        // row): the next letter walks from it only its own row.
+                        let keep = opts.rows && plain && ub.is_some();
+                        let from_kept = match (keep, kept) {
+                            (true, Some(k)) => c.extend(raw, k, &mut scratch, 0),
                             _ => None,
                         };
                         let most = match from_kept {
-                            Some(Some((m, false))) => Some(m),
-                            Some(Some((m, true))) if beaten(m, i) => Some(m),
-                            Some(None) => None,
-                            _ => {
+                            // Walked whole (need 0): the ceiling itself.
+                            Some(m) => m.map(|(m, _)| m),
+                            None => {
                                 // A candidate tried for the first time walks only what
                                 // can reach the worst's score; one with a bound walks it
-                                // whole (or, keeping its row, what can reach the worst's
-                                // score less [`ROW_SLACK`]), so that its bound for the
-                                // next letter is its ceiling (a walk that stopped leaves a
-                                // bound near the worst's score, and the next letter would
-                                // walk it again).
+                                // whole, so that its bound for the next letter is its
+                                // ceiling (a walk that stopped leaves a bound near the
+                                // worst's score, and the next letter would walk it
+                                // again).
                                 let need = if opts.walk_stops && ub.is_none() {
                                     worst_score
-                                } else if keep {
-                                    floor
                                 } else {
                                     0
                                 };
@@ -614,7 +602,7 @@ pub(super) fn scan(
                             None => return,
                             Some(most) => {
                                 if keep {
-                                    row = keep_row(c, &scratch, floor, &mut rows);
+                                    row = keep_row(c, &scratch, &mut rows);
                                 }
                                 if beaten(most, i) {
                                     found.push((most, i, false, plain, row));

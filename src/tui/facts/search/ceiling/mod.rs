@@ -286,8 +286,8 @@ impl Ceiling {
     /// one's ceiling, and its last row, the cells below `floor` left out (counted as the
     /// most they lead to). False, nothing appended, when there is none: the walk stopped
     /// before its last word, or did not match, or a cell is past what a kept row holds
-    /// (position 65,535).
-    pub(super) fn keep(&self, s: &Scratch, floor: u32, out: &mut Vec<u32>) -> bool {
+    /// (position 65,535), or there are more than `cells` cells.
+    pub(super) fn keep(&self, s: &Scratch, floor: u32, cells: usize, out: &mut Vec<u32>) -> bool {
         let Some(l) = s.last else { return false };
         let words = self.words.len();
         if words > 0x7F || l.n > 0xFF {
@@ -303,7 +303,11 @@ impl Ceiling {
                 dropped = Some(dropped.map_or(c.score, |d| d.max(c.score)));
                 continue;
             }
-            if c.at > 0xFFFF || c.score > 0xFFF || c.carried > 0xF || count == 0xFFFF {
+            if c.at > 0xFFFF
+                || c.score > 0xFFF
+                || c.carried > 0xF
+                || count as usize >= cells.min(0xFFFF)
+            {
                 out.truncate(start);
                 return false;
             }
@@ -311,10 +315,8 @@ impl Ceiling {
             count += 1;
         }
         out[start + 1] = dropped.unwrap_or(u32::MAX);
-        out[start + 2] = (u32::from(ignore_case) << 31)
-            | ((words as u32) << 24)
-            | ((l.n as u32) << 16)
-            | count;
+        out[start + 2] =
+            (u32::from(ignore_case) << 31) | ((words as u32) << 24) | ((l.n as u32) << 16) | count;
         true
     }
 }
