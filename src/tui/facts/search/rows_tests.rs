@@ -117,11 +117,13 @@ fn a_whole_row_extended_is_the_ceiling_walked_whole() {
 #[test]
 fn a_kept_row_extended_is_never_below_nucleo() {
     let cases = cases();
-    let ways: [(&dyn Fn(u32) -> u32, &dyn Fn(u32) -> u32); 4] = [
-        (&|_| 0, &|_| 0),
-        (&|x| x.saturating_sub(26), &|x| x.saturating_sub(26)),
-        (&|x| x, &|x| x + 3),
-        (&|x| x + 12, &|x| x.saturating_sub(9)),
+    // (The floor, and the need, from nucleo's score.)
+    type From = fn(u32) -> u32;
+    let ways: [(From, From); 4] = [
+        (|_| 0, |_| 0),
+        (|x| x.saturating_sub(26), |x| x.saturating_sub(26)),
+        (|x| x, |x| x + 3),
+        (|x| x + 12, |x| x.saturating_sub(9)),
     ];
     for (floor, need) in ways {
         let (failed, extended, _) = check_extending(&cases, 0, floor, need);
