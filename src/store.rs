@@ -36,8 +36,10 @@ pub enum Format {
 mod error;
 pub use error::{ItemError, StoreError, classify_parse_error};
 mod disk;
+mod text;
 use disk::{Stamp, open_regular, sync_dir};
 pub use disk::{parent_dir, special_kind, stamp_text_of};
+pub use text::ItemText;
 
 /// An item's text with one review set or removed, from `Store::prepare_review`.
 #[derive(Debug)]
@@ -352,6 +354,19 @@ impl Store {
         }
         let b = self.raw_bytes(i).ok_or(ItemError::NoSuchItem(i))?;
         std::str::from_utf8(b).map_err(|e| ItemError::Utf8(e.valid_up_to()))
+    }
+
+    /// The item's current text as [`Store::raw`] reads it, to hand to another thread
+    /// without copying the file's bytes.
+    pub fn raw_shared(&self, i: usize) -> Result<ItemText, ItemError> {
+        self.raw(i)?;
+        Ok(match self.edits.get(&i) {
+            Some(t) => ItemText::edited(t),
+            None => {
+                let (span, _) = self.offsets.get(i).ok_or(ItemError::NoSuchItem(i))?;
+                ItemText::read(self.buf.clone(), span)
+            }
+        })
     }
 
     /// Parse item `i` as JSON, keeping key order and number spellings.

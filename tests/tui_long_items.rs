@@ -2,7 +2,8 @@
 //! it, with its frame, does work on the screen's thread that does not grow with the
 //! item's text. Counted as the bytes the screen's thread allocates (a copy of the text
 //! is as many bytes as the text): a verdict, scrolling, blind mode, the next response,
-//! on a generic item's question, a CHARTOM question, a CharToM-QA context and an
+//! on a generic item's question, a CHARTOM question, a CharToM-QA context (our layout
+//! and the paper's evaluation file) and an
 //! Inspect sample's input (a text, and messages). lm-eval's and C-VQA's long items are
 //! tests/tui_long_line.rs's.
 
@@ -74,6 +75,14 @@ fn cases(text: &str) -> Vec<Case> {
         "bonus_points": ["proud", "unjust"],
         "responses": [{"model": "m", "text": "He is proud."}, {"model": "n", "text": "Kind."}]
     });
+    // The paper's evaluation file, as its scripts write it (one response a line, no id).
+    let chartom_qa_eval = json!({
+        "book_name": "Pride and Prejudice", "tom_dimension": "belief",
+        "context_0": "Short.", "context_1000": "Short, longer.", "context_2000": text,
+        "question": "What does Elizabeth believe?", "answer": "That he is proud.",
+        "bonus_points": ["proud", "unjust"], "misleading_choices": ["kind", "shy"],
+        "response": "He is proud.", "bonus": [1], "penalty": "None"
+    });
     let inspect = |input: serde_json::Value| {
         json!({
             "id": "q1-epoch-1",
@@ -105,6 +114,11 @@ fn cases(text: &str) -> Vec<Case> {
         Case {
             what: "CharToM-QA context",
             line: chartom_qa.to_string(),
+            verdicts: ['1', '2'],
+        },
+        Case {
+            what: "CharToM-QA evaluation context",
+            line: chartom_qa_eval.to_string(),
             verdicts: ['1', '2'],
         },
         Case {
@@ -245,6 +259,16 @@ fn a_key_on_a_long_chartom_question_copies_none_of_it() {
 #[test]
 fn a_key_on_a_long_chartom_qa_context_copies_none_of_it() {
     keys_copy_none_of_the_text("CharToM-QA context");
+}
+
+#[test]
+fn a_key_on_a_long_chartom_qa_evaluation_context_copies_none_of_it() {
+    keys_copy_none_of_the_text("CharToM-QA evaluation context");
+}
+
+#[test]
+fn showing_a_long_chartom_qa_evaluation_context_copies_it_once() {
+    showing_copies_the_text_once("CharToM-QA evaluation context");
 }
 
 #[test]

@@ -3567,7 +3567,8 @@ fn my_verdict_on_an_item_without_id_follows_it_when_lines_are_added_above() {
         Effect::Record { item, content, .. } => Some((
             *item,
             content
-                .as_deref()
+                .as_ref()
+                .and_then(verdict::store::ItemText::as_str)
                 .and_then(verdict::session::content_key_of),
         )),
         _ => None,

@@ -24,7 +24,7 @@ pub enum Req {
         id: Option<String>,
         /// For an item without an id, its text as the screen had it: its content key
         /// (`session::content_key_of`) is worked out here, not on the screen's thread.
-        content: Option<String>,
+        content: Option<crate::store::ItemText>,
         reviewer: String,
         review: Option<Value>,
     },
@@ -171,7 +171,10 @@ fn run(session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                     id,
                     reviewer,
                     review,
-                    key: content.as_deref().and_then(crate::session::content_key_of),
+                    key: content
+                        .as_ref()
+                        .and_then(crate::store::ItemText::as_str)
+                        .and_then(crate::session::content_key_of),
                 },
             ),
             Some(Req::SaveSession(_) | Req::SavePosition(_)) => {}

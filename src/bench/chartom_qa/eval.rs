@@ -70,30 +70,41 @@ pub(crate) fn sniff(text: &str, line: &Keys, item: &mut Item) -> Result<bool, Fi
     Ok(true)
 }
 
-/// Map the evaluation layout onto the result-set fields.
+/// Map the evaluation layout onto the result-set fields. The texts are moved, not
+/// copied: a context can be megabytes long.
 fn normalize(item: &mut Item, f: Fields) {
+    let Fields {
+        book_name,
+        tom_dimension,
+        context_0,
+        context_1000,
+        context_2000,
+        misleading_choices,
+        response,
+        bonus,
+        penalty,
+        model,
+    } = f;
     item.benchmark_name = Some("chartom-qa".into());
-    item.book = f.book_name.clone();
+    item.book = book_name;
     if item.dimension.is_none() {
-        item.dimension = f.tom_dimension.clone();
+        item.dimension = tom_dimension;
     }
     if item.context.is_none() {
-        let mut m = IndexMap::new();
-        for (k, v) in [
-            ("0", &f.context_0),
-            ("1000", &f.context_1000),
-            ("2000", &f.context_2000),
-        ] {
-            if let Some(v) = v {
-                m.insert(k.to_string(), v.clone());
-            }
-        }
+        let m: IndexMap<String, String> = [
+            ("0", context_0),
+            ("1000", context_1000),
+            ("2000", context_2000),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| Some((k.to_string(), v?)))
+        .collect();
         if !m.is_empty() {
             item.context = Some(Context::ByLength(m));
         }
     }
     if item.choices.is_empty()
-        && let Some(Value::Array(a)) = &f.misleading_choices
+        && let Some(Value::Array(a)) = &misleading_choices
     {
         item.choices = a
             .iter()
@@ -105,28 +116,18 @@ fn normalize(item: &mut Item, f: Fields) {
             .collect();
     }
     let mut model_unnamed = false;
-    if item.responses.is_empty() && f.response.is_some() {
-        let judge = if f.bonus.is_some() || f.penalty.is_some() {
-            Some(Judge {
-                bonus: f.bonus.clone(),
-                penalty: f.penalty.clone(),
-            })
-        } else {
-            None
-        };
-        model_unnamed = f.model.is_none();
+    if item.responses.is_empty() && response.is_some() {
+        let judge = (bonus.is_some() || penalty.is_some()).then_some(Judge { bonus, penalty });
+        model_unnamed = model.is_none();
         item.responses.push(Response {
-            model: f
-                .model
-                .clone()
-                .unwrap_or_else(|| EVAL_DEFAULT_MODEL.to_string()),
-            text: f.response.clone(),
+            model: model.unwrap_or_else(|| EVAL_DEFAULT_MODEL.to_string()),
+            text: response,
             judge,
             ..Response::default()
         });
     }
     item.layout = Some(crate::bench::Layout::ChartomQaEval(EvalLine {
-        misleading_choices: f.misleading_choices,
+        misleading_choices,
         model_unnamed,
     }));
 }

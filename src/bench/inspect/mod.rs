@@ -29,6 +29,8 @@ mod tests;
 mod tests_nan;
 #[cfg(test)]
 mod tests_scorers;
+#[cfg(test)]
+mod tests_write;
 
 /// The key of a line made from a sample (`log::line_of`): what it holds of the sample.
 pub const LINE_KEY: &str = "inspect_sample";

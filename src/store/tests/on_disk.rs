@@ -76,6 +76,31 @@ fn a_file_truncated_under_us_does_not_crash_and_is_not_saved_over() {
     assert_eq!(fs::metadata(&p).unwrap().len(), 100);
 }
 
+/// An item's text handed to another thread (`Store::raw_shared`: the IO worker works out
+/// an id-less item's content key from it) reads as `raw` does: the item's bytes, an
+/// edit's text; and nothing once another program has rewritten the mapped file in place
+/// (the bytes at its offsets are no longer the item's), as `raw` then refuses.
+#[cfg(unix)]
+#[test]
+fn an_items_shared_text_reads_as_raw_and_not_after_a_change_in_place() {
+    let content = b"{\"q\":\"a\"}\n{\"q\":\"b\"}\n";
+    let (_d, p) = tmpfile("t.jsonl", content);
+    let mut s = Store::open_mapping_from(p.clone(), 0, Scan::Whole).unwrap();
+    s.set_review(0, "me", Some(serde_json::json!({}))).unwrap();
+    let (edited, read) = (s.raw_shared(0).unwrap(), s.raw_shared(1).unwrap());
+    assert_eq!(edited.as_str(), Some(s.raw(0).unwrap()));
+    assert_eq!(read.as_str(), Some("{\"q\":\"b\"}"));
+    assert!(matches!(s.raw_shared(2), Err(ItemError::NoSuchItem(2))));
+    std::thread::sleep(std::time::Duration::from_millis(25));
+    fs::write(&p, b"{\"q\":\"new\"}\n{\"q\":\"c\"}\n").unwrap();
+    assert_eq!(
+        read.as_str(),
+        None,
+        "the bytes at its offsets are not the item's"
+    );
+    assert!(edited.as_str().unwrap().contains("\"me\""));
+}
+
 /// A mapped file rewritten in place (truncate and write, as `open(path, "w")` does)
 /// while open: its items are reported as changed, not shown from the new bytes at the
 /// old offsets; edits stay readable; saving is refused.

@@ -10,6 +10,7 @@ mod keys;
 mod navigation;
 mod queries;
 mod recording;
+mod reload;
 mod restore;
 mod session;
 mod summary_figures;
@@ -118,11 +119,12 @@ pub enum Effect {
         seq: u64,
         item: usize,
         id: Option<String>,
-        /// For an item without an id, its text as the screen has it: the IO worker works
-        /// out what its content is from it (`crate::session::content_key_of`), to find it
-        /// again if lines were added or removed before it (off the screen's thread: a
-        /// long item's takes hundreds of milliseconds).
-        content: Option<String>,
+        /// For an item without an id, its text as the screen has it (shared, not copied):
+        /// the IO worker works out what its content is from it
+        /// (`crate::session::content_key_of`), to find it again if lines were added or
+        /// removed before it (off the screen's thread: a long item's takes hundreds of
+        /// milliseconds).
+        content: Option<crate::store::ItemText>,
         reviewer: String,
         review: Option<Value>,
     },

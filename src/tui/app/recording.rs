@@ -287,7 +287,7 @@ impl State {
         // Only an item without an id needs its content to be found again.
         let content = match id {
             Some(_) => None,
-            None => self.store.raw(item).ok().map(str::to_owned),
+            None => self.store.raw_shared(item).ok(),
         };
         fx.push(Effect::Record {
             seq,
