@@ -375,9 +375,9 @@ fn load_average() -> String {
 
 /// The search rows: every keystroke of each query typed one letter at a time, on the
 /// worker's code (`SearchCache::run`), for the full scan of every candidate (the floor),
-/// the scan as it was before the ceiling's walk left out what cannot enter (every text's
-/// ceiling walked whole: `SearchCache::before_pruning`) and as it is, back to back; the
-/// load average before and after each query.
+/// the scan as it was before each ceiling's last row was kept between keystrokes (every
+/// text with a bound walked again from its first row: `SearchCache::before_rows`) and as
+/// it is, back to back; the load average before and after each query.
 fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
     let shared = Arc::new(meta.clone());
     // "aeiou" is the worst case found: most texts match each keystroke but few or none
@@ -397,13 +397,13 @@ fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
     }
     let ways = [
         (Way::Full, "full: the full scan (floor)"),
-        (Way::Before, "before: every ceiling walked whole"),
-        (Way::After, "after: walks leave out what cannot enter"),
+        (Way::Before, "before: no rows kept between keys"),
+        (Way::After, "after: rows kept between keys"),
     ];
     let cache_for = |way: Way| {
         let mut c = SearchCache::default();
         c.full_scan = way == Way::Full;
-        c.before_pruning = way == Way::Before;
+        c.before_rows = way == Way::Before;
         c
     };
     println!(

@@ -45,7 +45,7 @@ fn piece_texts(q: &str, rng: &mut Rng, n: usize) -> Vec<String> {
 }
 
 /// The queries and texts of the check, each query with the texts to try it on.
-fn cases() -> Vec<(String, Vec<String>)> {
+pub(super) fn cases() -> Vec<(String, Vec<String>)> {
     let mut rng = Rng(61);
     let shared: Vec<String> = texts(1500, 13)
         .into_iter()
@@ -159,6 +159,7 @@ fn a_scan_that_skips_below_the_ceiling_returns_the_full_scans_results() {
                 let cands = Candidates {
                     head: &[],
                     growth: None,
+                    rows: None,
                     tail: Tail::Range(0, ix.len()),
                 };
                 let found = scan(&ix, q, cands, limit, &opts);

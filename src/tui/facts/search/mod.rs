@@ -20,12 +20,14 @@ mod rank_tests;
 mod reach;
 #[cfg(test)]
 mod reach_tests;
+#[cfg(test)]
+mod rows_tests;
 mod scan;
 #[cfg(test)]
 mod tests;
 
 use bound::growth;
-use scan::{Candidates, Opts, Tail, scan};
+use scan::{Candidates, NO_ROW, Opts, Rows, Tail, copy_row, scan};
 
 /// A query as nucleo matches it: words at spaces (`\ ` escapes one), smart case, smart
 /// normalisation, every word fuzzy.
@@ -56,6 +58,7 @@ fn all_of<'a>(index: &Index, within: Option<&'a [usize]>) -> Candidates<'a> {
     Candidates {
         head: &[],
         growth: None,
+        rows: None,
         tail: match within {
             Some(w) => Tail::List(w),
             None => Tail::Range(0, index.len()),
@@ -258,6 +261,11 @@ pub struct SearchCache {
     /// "before"; the results are the same).
     #[doc(hidden)]
     pub before_pruning: bool,
+    /// The scan as it was before each ceiling's last row was kept for the next letter
+    /// ([`Opts::rows`]): every text with a bound walked again from its first row (the
+    /// benchmark's "before"; the results are the same).
+    #[doc(hidden)]
+    pub before_rows: bool,
     /// Give up a scan as soon as this is above 0 (the worker: a newer request waits).
     cancel: Option<std::sync::Arc<std::sync::atomic::AtomicUsize>>,
     /// Threads and chunk sizes of the scan (the tests make chunks small).
@@ -294,6 +302,7 @@ impl SearchCache {
         let cands = Candidates {
             head: &[],
             growth: None,
+            rows: None,
             tail: part,
         };
         // One thread: the other core stays free for the screen.
@@ -305,6 +314,8 @@ impl SearchCache {
         };
         let found = scan(&ix, &last.query, cands, 0, &opts);
         last.head.extend(found.kept.iter().map(|k| (k.0, k.1, k.3)));
+        // (No ceiling without a best to reach: no rows.)
+        last.row_at.resize(last.head.len(), NO_ROW);
         last.tail_from = next;
         next.is_some()
     }
@@ -339,7 +350,7 @@ impl SearchCache {
                 !self.no_prefilter,
             );
             let head = all.iter().map(|&(s, i)| (s, i, false)).collect();
-            (rank(all, limit), (head, None))
+            (rank(all, limit), (head, None, Vec::new(), Vec::new()))
         } else {
             let cands = match last {
                 Some(l) => l.candidates(req.meta.len(), within, q),
@@ -351,6 +362,7 @@ impl SearchCache {
                 ceiling: !self.before_ceiling && self.tuning.ceiling,
                 ties: !self.before_ties && self.tuning.ties,
                 walk_stops: !self.before_pruning && self.tuning.walk_stops,
+                rows: !self.before_rows && self.tuning.rows,
                 seed: !self.before_ties && self.tuning.seed,
                 early_stop: in_item_order(within),
                 cancel: self.cancel.clone(),
@@ -360,25 +372,34 @@ impl SearchCache {
             // What the next query typed on must try, with a bound on its score for this
             // one: this one's matches and the candidates it skipped, then every candidate
             // not tried.
+            let best = found.best(limit);
             let mut head: Vec<(u32, usize, bool)> =
                 found.kept.iter().map(|k| (k.0, k.1, k.3)).collect();
+            let (mut row_at, mut row_data) = (found.row_at, found.row_data);
             let tail_from = if found.tried == cands.len() {
                 None
             } else if found.tried < cands.head.len() {
                 let add = cands.growth.map_or(u32::MAX, |g| g.add);
                 let rest = &cands.head[found.tried..];
                 head.extend(rest.iter().map(|&(b, i, p)| (b.saturating_add(add), i, p)));
+                // Their rows as they were: rows of a query this one extends.
+                for p in found.tried..cands.head.len() {
+                    let row = cands.rows.and_then(|r| r.of(p));
+                    row_at.push(copy_row(row, &mut row_data));
+                }
                 last.and_then(|l| l.tail_from)
             } else {
                 Some(cands.get(found.tried))
             };
-            (found.best(limit), (head, tail_from))
+            (best, (head, tail_from, row_at, row_data))
         };
         self.last = Some(LastSearch {
             query: q.to_string(),
             within: req.within.clone(),
             head: next.0,
             tail_from: next.1,
+            row_at: next.2,
+            row_data: next.3,
         });
         out
     }
@@ -411,6 +432,11 @@ struct LastSearch {
     /// Where the scan stopped in the items (of `within`, or all): every item from here on
     /// was not tried. None: every candidate was tried.
     tail_from: Option<usize>,
+    /// For each of `head` (or its first ones: none for the others), where the last row of
+    /// its ceiling's walk for this query, or for one this one extends, starts in
+    /// `row_data`, or [`NO_ROW`] ([`scan::Rows`]).
+    row_at: Vec<u32>,
+    row_data: Vec<u32>,
 }
 
 impl LastSearch {
@@ -421,9 +447,15 @@ impl LastSearch {
             (Some(x), None) => Tail::Range(x, n),
             (Some(x), Some(w)) => Tail::List(&w[w.partition_point(|&i| i < x)..]),
         };
+        let growth = growth(&pattern(&self.query), &pattern(q));
         Candidates {
             head: &self.head,
-            growth: growth(&pattern(&self.query), &pattern(q)),
+            growth,
+            // Rows extend only along a query typed on, which `growth` tells.
+            rows: growth.map(|_| Rows {
+                at: &self.row_at,
+                data: &self.row_data,
+            }),
             tail,
         }
     }

@@ -175,6 +175,7 @@ fn a_scan_that_skips_what_cannot_reach_returns_the_full_scans_results() {
                 let cands = Candidates {
                     head: &[],
                     growth: None,
+                    rows: None,
                     tail: Tail::Range(0, ix.len()),
                 };
                 let found = scan(&ix, q, cands, limit, &opts);

@@ -46,7 +46,7 @@ use nucleo_matcher::{Config, Matcher, Utf32Str};
 
 use super::super::Index;
 use super::bound::{Growth, score_bound};
-use super::ceiling::{Ceiling, Scratch};
+use super::ceiling::{Ceiling, Kept, Scratch};
 use super::reach::Reach;
 use super::{may_match, pattern, prefilter_needles, rank};
 
@@ -61,7 +61,43 @@ pub(super) struct Candidates<'a> {
     pub head: &'a [(u32, usize, bool)],
     /// How much more than that this query can score on them, when it can be told.
     pub growth: Option<Growth>,
+    /// The last rows of the head's ceilings for the last query, when kept ([`Opts::rows`]).
+    pub rows: Option<Rows<'a>>,
     pub tail: Tail<'a>,
+}
+
+/// The last row of the head candidates' ceilings ([`Ceiling::keep`]): for each, where its
+/// row starts in `data`, or [`NO_ROW`].
+#[derive(Clone, Copy)]
+pub(super) struct Rows<'a> {
+    pub at: &'a [u32],
+    pub data: &'a [u32],
+}
+
+/// A candidate without a kept row.
+pub(super) const NO_ROW: u32 = u32::MAX;
+
+impl<'a> Rows<'a> {
+    /// The row kept for the head candidate at position `p`.
+    pub fn of(&self, p: usize) -> Option<&'a [u32]> {
+        let at = *self.at.get(p)?;
+        (at != NO_ROW).then(|| {
+            let rest = &self.data[at as usize..];
+            &rest[..Kept::len(rest)]
+        })
+    }
+}
+
+/// Append `row` (a kept row, or none) to `data`: where it starts there, or [`NO_ROW`].
+pub(super) fn copy_row(row: Option<&[u32]>, data: &mut Vec<u32>) -> u32 {
+    match row {
+        Some(r) if data.len() < NO_ROW as usize => {
+            let at = data.len() as u32;
+            data.extend_from_slice(r);
+            at
+        }
+        _ => NO_ROW,
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -90,18 +126,21 @@ impl Candidates<'_> {
     }
 
     /// Call `f` with the candidates at positions `at`, in order, each with its bound
-    /// for this query when there is one, and whether its text is known to be [`plain`].
-    fn each(&self, at: Range<usize>, mut f: impl FnMut(Option<u32>, bool, usize)) {
+    /// for this query when there is one, whether its text is known to be [`plain`], and
+    /// its kept row when there is one.
+    fn each(&self, at: Range<usize>, mut f: impl FnMut(Option<u32>, bool, usize, Option<&[u32]>)) {
         let h = self.head.len();
         if at.start < h {
-            for &(b, i, plain) in &self.head[at.start..at.end.min(h)] {
-                f(self.growth.map(|g| b.saturating_add(g.add)), plain, i);
+            for (p, &(b, i, plain)) in self.head[..at.end.min(h)].iter().enumerate().skip(at.start)
+            {
+                let row = self.rows.and_then(|r| r.of(p));
+                f(self.growth.map(|g| b.saturating_add(g.add)), plain, i, row);
             }
         }
         let (s, e) = (at.start.max(h) - h, at.end.max(h) - h);
         match self.tail {
-            Tail::Range(a, _) => (a + s..a + e).for_each(|i| f(None, false, i)),
-            Tail::List(l) => l[s..e].iter().for_each(|&i| f(None, false, i)),
+            Tail::Range(a, _) => (a + s..a + e).for_each(|i| f(None, false, i, None)),
+            Tail::List(l) => l[s..e].iter().for_each(|&i| f(None, false, i, None)),
         }
     }
 }
@@ -143,6 +182,14 @@ pub(super) struct Opts {
     /// "rea" stopped early; docs/performance.md). Walking every candidate so leaves
     /// bounds near the worst's score, and the next letter walks them all again.
     pub walk_stops: bool,
+    /// Keep, for each candidate with a bound whose ceiling is walked (whole), the last
+    /// row of its walk ([`Ceiling::keep`]), so that the next letter walks from it only
+    /// the rows of the letters typed since ([`Ceiling::extend`]): "aeiou"'s last letter
+    /// walks ~0.4M texts that way (docs/performance.md). Plain texts, rows of at most
+    /// [`ROW_CELLS`] cells. A candidate tried for the first time keeps none: its walk
+    /// leaves out what cannot reach the worst, and a row extended from it says little
+    /// more than its bound.
+    pub rows: bool,
     /// Skip, once `limit` matches are found, a candidate whose bound ties with the worst
     /// of them when its item comes after that one's (it would lose on its item).
     pub ties: bool,
@@ -169,6 +216,7 @@ impl Default for Opts {
             reach: false,
             ceiling: true,
             walk_stops: true,
+            rows: true,
             ties: true,
             seed: true,
             early_stop: true,
@@ -186,6 +234,10 @@ pub(super) struct Scan {
     /// could not enter the best), with a bound on its score; in candidate order. True:
     /// a match, with its score. The last: its text is [`plain`] (false: not known).
     pub kept: Vec<(u32, usize, bool, bool)>,
+    /// For each of `kept`, where its ceiling's last row starts in `row_data`, or
+    /// [`NO_ROW`] ([`Opts::rows`]).
+    pub row_at: Vec<u32>,
+    pub row_data: Vec<u32>,
     /// How many candidates were tried, from the first: all unless the scan stopped early.
     pub tried: usize,
     /// Candidates not tried whose id is the query and that match, with their scores.
@@ -206,6 +258,21 @@ impl Scan {
 pub(super) fn rank_key(score: u32, i: usize) -> u64 {
     let item = u32::try_from(i).unwrap_or(u32::MAX);
     (u64::from(score) << 32) | u64::from(u32::MAX - item)
+}
+
+/// A row of more cells than this is not kept (its text walked whole at the next letter,
+/// as without rows): the memory rows take stays within ~140 bytes a candidate whatever
+/// the texts (the generated 1M set keeps ~5 cells a row on "aeiou").
+const ROW_CELLS: usize = 32;
+
+/// Append the last walk's whole last row to `data` ([`Ceiling::keep`]): where it
+/// starts, or [`NO_ROW`] when it has more than [`ROW_CELLS`] cells.
+fn keep_row(c: &Ceiling, s: &Scratch, data: &mut Vec<u32>) -> u32 {
+    let at = data.len();
+    match u32::try_from(at) {
+        Ok(a) if a < NO_ROW && c.keep(s, 0, ROW_CELLS, data) => a,
+        _ => NO_ROW,
+    }
 }
 
 /// How many candidates with the highest bounds a seed scores, per result wanted.
@@ -439,6 +506,7 @@ pub(super) fn scan(
         let mut buf = Vec::new();
         let mut scratch = Scratch::default();
         let mut done = Vec::new();
+        let mut rows = Vec::new();
         while !stop.load(Ordering::Relaxed) {
             if cancelled() {
                 stop.store(true, Ordering::Relaxed);
@@ -461,15 +529,16 @@ pub(super) fn scan(
                         ub < worst_score
                     }
             };
-            cands.each(start..end, |ub, known_plain, i| {
+            cands.each(start..end, |ub, known_plain, i, kept| {
                 // A candidate whose text is known to be plain is skipped on its bound
-                // without reading the text.
+                // without reading the text (its kept row stays as it was: a row of the
+                // query it was kept for, which this one extends too).
                 if let Some(ub) = ub
                     && known_plain
                     && beaten(ub, i)
                     && query.grows_on_plain(|| is_id(index, i, query.q)) == Some(true)
                 {
-                    found.push((ub, i, false, true));
+                    found.push((ub, i, false, true, copy_row(kept, &mut rows)));
                     return;
                 }
                 // The text's bytes, checked to be UTF-8 only when they are not ASCII
@@ -482,9 +551,11 @@ pub(super) fn scan(
                     && beaten(ub, i)
                     && query.grows_at_most(raw, ascii, id_is_q)
                 {
-                    found.push((ub, i, false, plain));
+                    found.push((ub, i, false, plain, copy_row(kept, &mut rows)));
                     return;
                 }
+                // The ceiling's last row, kept for the next letter when asked.
+                let mut row = NO_ROW;
                 // Once `limit` are found, a text that cannot reach the worst of them
                 // cannot enter (an exact id hit is left to nucleo: its bonus is not
                 // counted).
@@ -492,38 +563,57 @@ pub(super) fn scan(
                     if let Some(r) = &query.reach
                         && !r.may_reach(index.search_text(i), worst_score)
                     {
-                        found.push((worst_score.saturating_sub(1), i, false, plain));
+                        found.push((worst_score.saturating_sub(1), i, false, plain, NO_ROW));
                         return;
                     }
                     if let Some(c) = &query.ceiling {
-                        // A candidate tried for the first time walks only what can
-                        // reach the worst's score; one with a bound walks it whole, so
-                        // that its bound for the next letter is its ceiling (a walk that
-                        // stopped leaves a bound near the worst's score, and the next
-                        // letter would walk it again).
-                        let need = if opts.walk_stops && ub.is_none() {
-                            worst_score
-                        } else {
-                            0
+                        // A candidate with a bound is walked whole, and its last row
+                        // kept when asked (of a plain text: its positions fit a kept
+                        // row): the next letter walks from it only its own row.
+                        let keep = opts.rows && plain && ub.is_some();
+                        let from_kept = match (keep, kept) {
+                            (true, Some(k)) => c.extend(raw, k, &mut scratch, 0),
+                            _ => None,
                         };
-                        let most = if ascii {
-                            c.of_ascii_at_least(raw, &mut scratch, need)
-                        } else {
-                            c.of_at_least(index.search_text(i), &mut scratch, need)
+                        let most = match from_kept {
+                            // Walked whole (need 0): the ceiling itself.
+                            Some(m) => m.map(|(m, _)| m),
+                            None => {
+                                // A candidate tried for the first time walks only what
+                                // can reach the worst's score; one with a bound walks it
+                                // whole, so that its bound for the next letter is its
+                                // ceiling (a walk that stopped leaves a bound near the
+                                // worst's score, and the next letter would walk it
+                                // again).
+                                let need = if opts.walk_stops && ub.is_none() {
+                                    worst_score
+                                } else {
+                                    0
+                                };
+                                if ascii {
+                                    c.of_ascii_at_least(raw, &mut scratch, need)
+                                } else {
+                                    c.of_at_least(index.search_text(i), &mut scratch, need)
+                                }
+                            }
                         };
                         match most {
                             // nucleo does not match it.
                             None => return,
-                            Some(most) if beaten(most, i) => {
-                                found.push((most, i, false, plain));
-                                return;
+                            Some(most) => {
+                                if keep {
+                                    row = keep_row(c, &scratch, &mut rows);
+                                }
+                                if beaten(most, i) {
+                                    found.push((most, i, false, plain, row));
+                                    return;
+                                }
                             }
-                            Some(_) => {}
                         }
                     }
                 }
                 if let Some(s) = query.score(index, i, &mut matcher, &mut buf) {
-                    found.push((s, i, true, plain));
+                    found.push((s, i, true, plain, row));
                 }
             });
             if bound.is_some() || skips {
@@ -539,7 +629,7 @@ pub(super) fn scan(
                     }
                 }
                 if skips && limit > 0 {
-                    for &(s, i, exact, _) in &found {
+                    for &(s, i, exact, _, _) in &found {
                         if !exact {
                             continue;
                         }
@@ -559,7 +649,7 @@ pub(super) fn scan(
                     }
                 }
             }
-            done.push((c, found));
+            done.push((c, found, std::mem::take(&mut rows)));
         }
         done
     };
@@ -580,13 +670,31 @@ pub(super) fn scan(
     chunks.sort_unstable_by_key(|c| c.0);
     debug_assert!(chunks.iter().enumerate().all(|(k, c)| k == c.0));
     let tried = chunks.len().checked_sub(1).map_or(0, |last| ends[last]);
-    let kept = chunks.into_iter().flat_map(|c| c.1).collect();
+    let n: usize = chunks.iter().map(|c| c.1.len()).sum();
+    let (mut kept, mut row_at) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    let mut row_data = Vec::with_capacity(chunks.iter().map(|c| c.2.len()).sum());
+    for (_, found, rows) in chunks {
+        // Where the chunk's rows start in the whole; none past what an offset holds.
+        let base = u32::try_from(row_data.len())
+            .ok()
+            .filter(|b| rows.len() < (NO_ROW - b) as usize);
+        for (s, i, exact, plain, at) in found {
+            kept.push((s, i, exact, plain));
+            row_at.push(match base {
+                Some(b) if at != NO_ROW => b + at,
+                _ => NO_ROW,
+            });
+        }
+        if base.is_some() {
+            row_data.extend_from_slice(&rows);
+        }
+    }
     let mut id_hits = Vec::new();
     // (A scan given up leaves its id hits to the next: they are among its candidates.)
     if tried < total && !q.is_empty() && !cancelled() {
         let mut matcher = Matcher::new(Config::DEFAULT);
         let mut buf = Vec::new();
-        cands.each(tried..total, |_, _, i| {
+        cands.each(tried..total, |_, _, i, _| {
             if is_id(index, i, q)
                 && let Some(s) = query.score(index, i, &mut matcher, &mut buf)
             {
@@ -596,6 +704,8 @@ pub(super) fn scan(
     }
     Scan {
         kept,
+        row_at,
+        row_data,
         tried,
         id_hits,
     }

@@ -87,8 +87,25 @@ pub(super) struct Scratch {
     /// row is first reached (`made`).
     masks: Vec<u64>,
     made: Vec<bool>,
-    /// The cells of two rows: position, score, carried bonus; in position order.
+    /// The cells of two rows: position, score, carried bonus; in position order. After
+    /// a walk, `rows[0]` is its last word's last row (the cells that can reach `need`).
     rows: [Vec<Cell>; 2],
+    /// What the last walk leaves to extend ([`Ceiling::keep`]): None when it did not walk
+    /// its last word (an earlier word stopped it, or some word has no match).
+    last: Option<LastWalk>,
+    /// The most the cells the last word's walk left out lead to in its last row.
+    dropped: Option<u32>,
+}
+
+/// The last walk's last word, but for its last row (in [`Scratch::rows`]).
+#[derive(Clone, Copy)]
+struct LastWalk {
+    /// The ceilings of the words before it.
+    prefix: u32,
+    /// The most a cell left out could have led to in its last row.
+    dropped: Option<u32>,
+    /// Its rows: the characters of the word walked.
+    n: usize,
 }
 
 /// A cell of a row of the matrix.
@@ -187,24 +204,160 @@ impl Ceiling {
 
     /// The walk of [`Ceiling::of_at_least`] over `h`, the text as nucleo's positions.
     fn walk(&self, h: &[u8], ascii: bool, s: &mut Scratch, need: u32) -> Option<u32> {
+        s.last = None;
         let mut sum = 0u32;
-        let mut out = Some(0);
-        for w in &self.words {
+        let last = self.words.len() - 1;
+        for (x, w) in self.words.iter().enumerate() {
             let need_here = need.saturating_sub(sum + w.rest);
-            match word_ceiling(h, w, ascii, s, need_here, self.per_row) {
-                Some((c, false)) => sum += c,
+            let (c, stopped) = word_ceiling(h, w, ascii, s, need_here, self.per_row, None)?;
+            if x == last {
+                s.last = Some(LastWalk {
+                    prefix: sum,
+                    dropped: s.dropped,
+                    n: w.which.len(),
+                });
+            }
+            sum += c;
+            if stopped {
                 // Stopped early: the words after it at their most.
-                Some((c, true)) => {
-                    sum += c + w.rest;
-                    break;
-                }
-                None => {
-                    out = None;
-                    break;
-                }
+                sum += w.rest;
+                break;
             }
         }
-        out.map(|_| sum)
+        Some(sum)
+    }
+
+    /// [`Ceiling::of_at_least`] of an ASCII text from the last row that a walk for a
+    /// query this one is typed on from left ([`Ceiling::keep`]): only the rows of the
+    /// characters typed since are walked. With true when the ceiling is the most that
+    /// cells left out (then or now) could lead to, not a cell's. None when `kept` is not
+    /// of such a query (another number of words, a longer last word, or another case
+    /// rule).
+    ///
+    /// A kept row is a row of this query's matrix too: its last word starts with the
+    /// shorter one's (with the same case rule), the words before it are the same, and a
+    /// row only depends on the rows above it and the text. Its cells left out could lead,
+    /// in this query's last row, to at most what they could lead to then plus
+    /// [`PER_CHAR`] a row since.
+    pub(super) fn extend(
+        &self,
+        text: &[u8],
+        kept: &[u32],
+        s: &mut Scratch,
+        need: u32,
+    ) -> Option<Option<(u32, bool)>> {
+        debug_assert!(text.is_ascii());
+        let w = self.words.last()?;
+        let k = Kept::of(kept);
+        if k.words != self.words.len()
+            || k.ignore_case != w.ignore_case
+            || k.n == 0
+            || k.n > w.which.len()
+        {
+            return None;
+        }
+        s.last = None;
+        let mut row = std::mem::take(&mut s.rows[0]);
+        row.clear();
+        row.extend(k.cells.iter().map(|&x| Kept::cell(x)));
+        s.rows[0] = row;
+        let need_here = need.saturating_sub(k.prefix);
+        let Some((c, stopped)) = word_ceiling(
+            text,
+            w,
+            true,
+            s,
+            need_here,
+            self.per_row,
+            Some((k.n, k.dropped)),
+        ) else {
+            return Some(None);
+        };
+        s.last = Some(LastWalk {
+            prefix: k.prefix,
+            dropped: s.dropped,
+            n: w.which.len(),
+        });
+        Some(Some((k.prefix + c, stopped)))
+    }
+
+    /// Append to `out` what the last walk ([`Ceiling::of_at_least`], [`Ceiling::extend`])
+    /// leaves for a query typed on from this one to extend: the words before its last
+    /// one's ceiling, and its last row, the cells below `floor` left out (counted as the
+    /// most they lead to). False, nothing appended, when there is none: the walk stopped
+    /// before its last word, or did not match, or a cell is past what a kept row holds
+    /// (position 65,535), or there are more than `cells` cells.
+    pub(super) fn keep(&self, s: &Scratch, floor: u32, cells: usize, out: &mut Vec<u32>) -> bool {
+        let Some(l) = s.last else { return false };
+        let words = self.words.len();
+        if words > 0x7F || l.n > 0xFF {
+            return false;
+        }
+        let ignore_case = self.words.last().is_some_and(|w| w.ignore_case);
+        let start = out.len();
+        out.extend([l.prefix, 0, 0]);
+        let mut dropped = l.dropped;
+        let mut count = 0u32;
+        for c in &s.rows[0] {
+            if c.score < floor {
+                dropped = Some(dropped.map_or(c.score, |d| d.max(c.score)));
+                continue;
+            }
+            if c.at > 0xFFFF
+                || c.score > 0xFFF
+                || c.carried > 0xF
+                || count as usize >= cells.min(0xFFFF)
+            {
+                out.truncate(start);
+                return false;
+            }
+            out.push(c.at | (c.score << 16) | (u32::from(c.carried) << 28));
+            count += 1;
+        }
+        out[start + 1] = dropped.unwrap_or(u32::MAX);
+        out[start + 2] =
+            (u32::from(ignore_case) << 31) | ((words as u32) << 24) | ((l.n as u32) << 16) | count;
+        true
+    }
+}
+
+/// A row kept by [`Ceiling::keep`], as `u32`s: the words before the last one's ceiling;
+/// the most a cell left out leads to in this row (`u32::MAX`: none); whether the last
+/// word is matched without case (1 bit), the number of words (7 bits), of rows (8) and of
+/// cells (16); then each cell: position (16 bits), score (12) and carried bonus (4).
+pub(super) struct Kept<'a> {
+    prefix: u32,
+    dropped: Option<u32>,
+    ignore_case: bool,
+    words: usize,
+    n: usize,
+    cells: &'a [u32],
+}
+
+impl Kept<'_> {
+    /// How many `u32`s the kept row at the start of `kept` takes.
+    pub(super) fn len(kept: &[u32]) -> usize {
+        3 + (kept[2] & 0xFFFF) as usize
+    }
+
+    fn of(kept: &[u32]) -> Kept<'_> {
+        let meta = kept[2];
+        Kept {
+            prefix: kept[0],
+            dropped: (kept[1] != u32::MAX).then_some(kept[1]),
+            ignore_case: meta >> 31 == 1,
+            words: ((meta >> 24) & 0x7F) as usize,
+            n: ((meta >> 16) & 0xFF) as usize,
+            cells: &kept[3..Kept::len(kept)],
+        }
+    }
+
+    fn cell(x: u32) -> Cell {
+        Cell {
+            at: x & 0xFFFF,
+            score: (x >> 16) & 0xFFF,
+            carried: (x >> 28) as u8,
+        }
     }
 }
 
@@ -214,6 +367,12 @@ impl Ceiling {
 /// (each cell of such a way can reach it), so a word nucleo scores `need` or more gets
 /// at least that score. With true when the last row is empty but cells were left out:
 /// the most those could have led to, below `need`, and nucleo's score no higher.
+///
+/// `from`: the walk starts not at row 0 but after the first `rows` rows, the last of
+/// them in `s.rows[0]`, with the most its cells left out lead to in it
+/// ([`Ceiling::extend`]); then the result is that most (with true) when it is above every
+/// cell of the last row. The most the last row's cells left out lead to is left in
+/// `s.dropped`, the last row in `s.rows[0]`.
 fn word_ceiling(
     h: &[u8],
     w: &Word,
@@ -221,9 +380,11 @@ fn word_ceiling(
     s: &mut Scratch,
     need: u32,
     per_row: u32,
+    from: Option<(usize, Option<u32>)>,
 ) -> Option<(u32, bool)> {
     let n = w.which.len();
     let len = h.len();
+    s.dropped = None;
     if n > len {
         return None;
     }
@@ -244,12 +405,13 @@ fn word_ceiling(
         };
         BONUS[prev * 8 + CLASS[usize::from(h[j])] as usize]
     };
-    // The bit set of the `k`-th character's positions, made the first time it is asked.
-    let mask = |s: &mut Scratch, k: usize| {
+    // The bit set of the `k`-th character's positions, made the first time it is asked,
+    // from block `lo` on (no row reads a block before it).
+    let mask = |s: &mut Scratch, k: usize, lo: usize| {
         let d = w.which[k];
         let m = &mut s.masks[d * blocks..(d + 1) * blocks];
         if !s.made[d] {
-            positions_of(h, w.distinct[d], w.ignore_case, m);
+            positions_of(h, w.distinct[d], w.ignore_case, lo, m);
             s.made[d] = true;
         }
     };
@@ -260,31 +422,45 @@ fn word_ceiling(
     let mut dropped: Option<u32> = None;
     let mut leave_out = |most: u32| dropped = Some(dropped.map_or(most, |d| d.max(most)));
     let [mut row, mut next] = std::mem::take(&mut s.rows);
-    // Row 0: the first character, its bonus counted twice.
-    row.clear();
-    mask(s, 0);
-    let d = w.which[0];
-    for j in bits_from(&s.masks[d * blocks..(d + 1) * blocks], 0) {
-        let b = bonus_at(j);
-        let score = SCORE_MATCH + 2 * u32::from(b);
-        if score + ahead(0) < need {
-            leave_out(score + ahead(0));
-            continue;
+    let rows_done = match from {
+        Some((rows, kept_out)) => {
+            // What was left out before these rows leads, by the last row, to at most
+            // what it led to then plus `per_row` a row.
+            if let Some(d) = kept_out {
+                leave_out(d + per_row * (n - rows) as u32);
+            }
+            rows
         }
-        row.push(Cell {
-            at: j as u32,
-            score,
-            carried: b,
-        });
-    }
-    for k in 1..n {
+        None => {
+            // Row 0: the first character, its bonus counted twice.
+            row.clear();
+            mask(s, 0, 0);
+            let d = w.which[0];
+            for j in bits_from(&s.masks[d * blocks..(d + 1) * blocks], 0) {
+                let b = bonus_at(j);
+                let score = SCORE_MATCH + 2 * u32::from(b);
+                if score + ahead(0) < need {
+                    leave_out(score + ahead(0));
+                    continue;
+                }
+                row.push(Cell {
+                    at: j as u32,
+                    score,
+                    carried: b,
+                });
+            }
+            1
+        }
+    };
+    for k in rows_done..n {
         next.clear();
         let Some(first) = row.first() else { break };
         // The previous row's best `score + position` among its cells up to `j - 2` (a
         // gap before `j`), and how many of its cells that takes in.
         let mut best: Option<u32> = None;
         let mut taken = 0;
-        mask(s, k);
+        // Rows only move right: no row from here on reads a block before this one's.
+        mask(s, k, (first.at as usize + 1) / 64);
         let d = w.which[k];
         for j in bits_from(
             &s.masks[d * blocks..(d + 1) * blocks],
@@ -349,7 +525,9 @@ fn word_ceiling(
     // out could have led to; None when no cell was left out and none is in the last row.
     let top = row.iter().map(|c| c.score).max();
     s.rows = [row, next];
+    s.dropped = dropped;
     match (top, dropped) {
+        (Some(t), Some(d)) if d > t => Some((d, true)),
         (Some(t), _) => Some((t, false)),
         (None, Some(d)) => Some((d, true)),
         (None, None) => None,

@@ -4,10 +4,11 @@ use super::classes::JOKER;
 
 /// The positions of `h` that match `c` (compared without case when it is a lower-case
 /// letter and `fold`), as a bit set of `out.len()` words (`h.len()` bits at most); a
-/// joker matches every character.
-pub(super) fn positions_of(h: &[u8], c: u8, fold: bool, out: &mut [u64]) {
+/// joker matches every character. The words before `from` (blocks of 64 positions) are
+/// left as they are.
+pub(super) fn positions_of(h: &[u8], c: u8, fold: bool, from: usize, out: &mut [u64]) {
     let fold = fold && c.is_ascii_lowercase();
-    for (bi, block) in h.chunks(64).enumerate() {
+    for (bi, block) in h.chunks(64).enumerate().skip(from) {
         let bits = if block.len() == 64 {
             let b64: &[u8; 64] = block.try_into().expect("64 bytes");
             block_mask(b64, c, fold)
