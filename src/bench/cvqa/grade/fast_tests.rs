@@ -4,16 +4,10 @@
 
 use super::*;
 
-/// A small seeded generator (splitmix64).
+/// A small seeded generator (`split`'s splitmix64).
 fn rng(seed: u64) -> impl FnMut() -> usize {
-    let mut state = seed;
-    move || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        (z ^ (z >> 31)) as usize
-    }
+    let mut g = crate::team::split::SplitMix64::new(seed);
+    move || g.next_u64() as usize
 }
 
 /// Characters lowering changes in every way (to ASCII: the Kelvin sign; to two
