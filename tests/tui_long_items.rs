@@ -21,23 +21,12 @@ mod state;
 mod counting;
 use counting::{BYTES, allocations};
 
+#[path = "support/words.rs"]
+mod words;
+use words::words;
+
 /// The text's length: 2 MB.
 const MB2: usize = 2_000_000;
-
-/// Words, `bytes` long in all, on one line.
-fn words(bytes: usize) -> String {
-    let w = [
-        "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
-    ];
-    let mut s = String::with_capacity(bytes + 16);
-    let mut k = 0usize;
-    while s.len() < bytes {
-        s.push_str(w[k % w.len()]);
-        s.push(' ');
-        k = k.wrapping_mul(31).wrapping_add(7) % 1009;
-    }
-    s
-}
 
 /// One long item of each layout, and the keys that grade it (two verdicts in turn).
 struct Case {

@@ -17,20 +17,9 @@ mod state;
 mod counting;
 use counting::{BYTES, allocations};
 
-/// Words, `bytes` long in all, on one line.
-fn words(bytes: usize) -> String {
-    let w = [
-        "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
-    ];
-    let mut s = String::with_capacity(bytes + 16);
-    let mut k = 0usize;
-    while s.len() < bytes {
-        s.push_str(w[k % w.len()]);
-        s.push(' ');
-        k = k.wrapping_mul(31).wrapping_add(7) % 1009;
-    }
-    s
-}
+#[path = "support/words.rs"]
+mod words;
+use words::words;
 
 /// A C-VQA set whose first item's question is `question`.
 fn store_with(dir: &std::path::Path, question: &str) -> Store {
