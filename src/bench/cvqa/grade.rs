@@ -394,12 +394,7 @@ pub fn response_wrong(item: &Item, model: &str) -> bool {
 
 /// [`automatic`]'s `correct`, without the reduced answer.
 pub fn automatic_correct(item: &Item, model: &str, q: Question) -> bool {
-    let kind = kind(item.split.as_deref(), item.group.as_deref());
-    let (question, key) = question_and_key(item, q);
-    let answer = item.response(model).and_then(|r| match q {
-        Question::Original => r.original.as_deref(),
-        Question::Counterfactual => r.counterfactual.as_deref(),
-    });
+    let (kind, answer, question, key) = graded_answer(item, model, q);
     correct(kind, answer, question, key)
 }
 
@@ -413,14 +408,24 @@ pub enum Question {
 /// The automatic grade of `model`'s answer to one question against the file's key (what
 /// [`effective`] gives as `original` / `counterfactual`).
 pub fn automatic(item: &Item, model: &str, q: Question) -> CvqaGrade {
+    let (kind, answer, question, key) = graded_answer(item, model, q);
+    grade(kind, answer, question, key)
+}
+
+/// What the automatic grade of `model`'s answer to question `q` reads: the item's kind,
+/// the answer (none when the model gave none), the question and its key in the file.
+fn graded_answer<'a>(
+    item: &'a Item,
+    model: &str,
+    q: Question,
+) -> (CvqaKind, Option<&'a str>, &'a str, &'a str) {
     let kind = kind(item.split.as_deref(), item.group.as_deref());
-    let resp = item.response(model);
     let (question, key) = question_and_key(item, q);
-    let answer = resp.and_then(|r| match q {
+    let answer = item.response(model).and_then(|r| match q {
         Question::Original => r.original.as_deref(),
         Question::Counterfactual => r.counterfactual.as_deref(),
     });
-    grade(kind, answer, question, key)
+    (kind, answer, question, key)
 }
 
 /// One question of an item and its key in the file (empty when the item has none).
