@@ -437,7 +437,18 @@ impl Names {
 }
 
 fn index_chunk(store: &Store, lo: usize, hi: usize, tick: &dyn Fn(usize)) -> Partial {
-    let len = hi - lo;
+    index_items(store, lo, lo..hi, tick)
+}
+
+/// The index of the items `items` of `store`, in that order: its `k`-th entry is the
+/// `k`-th item's (`lo`: where the entries go in the whole index).
+fn index_items(
+    store: &Store,
+    lo: usize,
+    items: impl ExactSizeIterator<Item = usize>,
+    tick: &dyn Fn(usize),
+) -> Partial {
+    let len = items.len();
     let mut p = Partial {
         lo,
         len,
@@ -448,38 +459,43 @@ fn index_chunk(store: &Store, lo: usize, hi: usize, tick: &dyn Fn(usize)) -> Par
         no_id: BitSet::new(len),
     };
     let mut buf = String::new();
-    for i in lo..hi {
-        if (i - lo) % 4096 == 4095 {
+    for (k, i) in items.enumerate() {
+        if k % 4096 == 4095 {
             tick(4096);
         }
-        let k = i - lo;
-        match store.item(i) {
-            Ok(item) => {
-                let id = match &item.id {
-                    Some(id) => std::borrow::Cow::Borrowed(id.as_str()),
-                    None => {
-                        p.no_id.set(k, true);
-                        std::borrow::Cow::Owned(store.fallback_id(i))
-                    }
-                };
-                p.ids.push(&id);
-                search_text(&item, &id, &mut buf);
-                p.search.push(&buf);
-                let facets = &mut p.facets;
-                facts_of_item(&item, &mut |kind, name| {
-                    facets[kind.index()].set(name, k, len)
-                });
-            }
-            Err(e) => {
-                let id = store.fallback_id(i);
-                p.ids.push(&id);
-                p.search.push(&format!("{id} {e}"));
-                p.broken.set(k, true);
-                p.no_id.set(k, true);
-            }
-        }
+        index_item(store, i, k, &mut p, &mut buf);
     }
     p
+}
+
+/// Item `i` of `store` as entry `k` of `p` (`buf`: room for its search text).
+fn index_item(store: &Store, i: usize, k: usize, p: &mut Partial, buf: &mut String) {
+    let len = p.len;
+    match store.item(i) {
+        Ok(item) => {
+            let id = match &item.id {
+                Some(id) => std::borrow::Cow::Borrowed(id.as_str()),
+                None => {
+                    p.no_id.set(k, true);
+                    std::borrow::Cow::Owned(store.fallback_id(i))
+                }
+            };
+            p.ids.push(&id);
+            search_text(&item, &id, buf);
+            p.search.push(buf);
+            let facets = &mut p.facets;
+            facts_of_item(&item, &mut |kind, name| {
+                facets[kind.index()].set(name, k, len)
+            });
+        }
+        Err(e) => {
+            let id = store.fallback_id(i);
+            p.ids.push(&id);
+            p.search.push(&format!("{id} {e}"));
+            p.broken.set(k, true);
+            p.no_id.set(k, true);
+        }
+    }
 }
 
 /// Index every item of `store`, on up to `threads` threads.
