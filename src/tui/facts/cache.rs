@@ -25,20 +25,22 @@
 //! user only (it holds the items' questions).
 //!
 //! Layout (little-endian; every table at a multiple of 8 bytes from the start): the head
-//! of `store::kept` (its magic `verdict index 2`, the stamp, the item count `n`, the
+//! of `store::kept` (its magic `verdict index 3`, the stamp, the item count `n`, the
 //! items' offsets, which let the store open the file without scanning it, and the head's
 //! checksum); then the ids and the search texts, each as the length of all texts (u64),
 //! the texts one after the other, zeros to a multiple of 8, and where each text ends (`n`
 //! u64); the facets (count; per facet its kind (u64), its name (u64 length, bytes,
-//! zeros), its words (u64 count, words)); the broken and no-id sets (words); a checksum
-//! of all that (`store::kept::Sum`: any one byte changed changes it); `END`.
+//! zeros), its words (u64 count, words)); the broken and no-id sets (words); the items'
+//! sums (`facts::carry::item_sum`: the count `n` (u64), then 16 bytes each; format 3,
+//! used in place too); a checksum of all that (`store::kept::Sum`: any one byte changed
+//! changes it); `END`.
 
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Arena, BitSet, Index, KINDS, Kind, Run, Texts};
+use super::{Arena, BitSet, Index, KINDS, Kind, Run, Sums, Texts};
 use crate::store::kept::{Reader, Summed};
 use crate::store::{FileBytes, Store};
 
@@ -90,6 +92,39 @@ fn put_arena<W: Write>(out: &mut Summed<W>, a: &Arena) -> io::Result<()> {
     out.put(&buf)
 }
 
+/// The items' sums: their count (0 when the index does not know them), then each.
+fn put_sums<W: Write>(out: &mut Summed<W>, index: &Index) -> io::Result<()> {
+    let n = index.sums.len().unwrap_or(0);
+    out.u64(n as u64)?;
+    let mut buf = Vec::with_capacity(BLOCK);
+    for i in 0..n {
+        buf.extend_from_slice(&index.sums.get(i).unwrap_or(0).to_le_bytes());
+        if buf.len() >= BLOCK {
+            out.put(&buf)?;
+            buf.clear();
+        }
+    }
+    out.put(&buf)
+}
+
+/// The sums of the `n` items in place in `map` (none written: not known).
+fn sums(r: &mut Reader, n: usize, map: &Arc<FileBytes>) -> Option<Sums> {
+    let k = r.count(16)?;
+    if k == 0 && n > 0 {
+        return Some(Sums::Unknown);
+    }
+    if k != n {
+        return None;
+    }
+    let at = r.at;
+    r.take(16 * k)?;
+    Some(Sums::Kept {
+        map: Arc::clone(map),
+        at,
+        count: k,
+    })
+}
+
 /// Write the cache of `index`, the index of `store`'s items, to `w`, for the file whose
 /// stamp is `stamp` (the store's).
 pub fn encode_to<W: Write>(w: W, index: &Index, store: &Store, stamp: &str) -> io::Result<()> {
@@ -107,6 +142,7 @@ pub fn encode_to<W: Write>(w: W, index: &Index, store: &Store, stamp: &str) -> i
     }
     put_words(&mut out, &index.broken)?;
     put_words(&mut out, &index.no_id)?;
+    put_sums(&mut out, index)?;
     out.put_sum()?;
     out.put(END)?;
     out.into_inner().flush()
@@ -286,6 +322,7 @@ pub fn decode(map: Arc<FileBytes>, stamp: &str) -> Option<Index> {
     }
     let broken = words(&mut r, n)?;
     let no_id = words(&mut r, n)?;
+    let sums = sums(&mut r, n, &map)?;
     if r.at != r.b.len() || map.damaged() {
         return None;
     }
@@ -300,6 +337,7 @@ pub fn decode(map: Arc<FileBytes>, stamp: &str) -> Option<Index> {
         facets,
         broken,
         no_id,
+        sums,
     })
 }
 
