@@ -5,6 +5,8 @@ use super::*;
 
 /// Everything that can happen to the reviewer.
 pub enum Msg {
+    /// A thread stopped on a panic (logged): what it was asked will never be answered.
+    WorkerFailed(Worker),
     Key(KeyEvent),
     Mouse(MouseEvent),
     Paste(String),
@@ -139,4 +141,29 @@ pub enum Effect {
     },
     Suspend,
     Quit,
+}
+
+/// A thread whose panic the screen is told of (`Msg::WorkerFailed`), with the request it
+/// was answering where several can be under way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Worker {
+    /// The filter and search index of the file as read at `generation`.
+    Index { generation: u64 },
+    /// The search of the whole set.
+    Search,
+    /// The last session's items in the file (`Msg::Located`'s `seq`).
+    Locate { seq: u64 },
+    /// The session's items in the file read again (`Msg::Remapped`'s `seq`).
+    Remap { seq: u64 },
+    /// The IO worker, which records every verdict: the session cannot go on.
+    Io,
+    /// The terminal's reader: no key can reach the session any more.
+    Input,
+}
+
+impl Worker {
+    /// The session cannot go on without it.
+    pub fn ends_session(self) -> bool {
+        matches!(self, Worker::Io | Worker::Input)
+    }
 }

@@ -4,6 +4,7 @@
 
 mod actions;
 mod facts_now;
+mod failed;
 mod filter_options;
 mod filters;
 mod keys;
@@ -19,9 +20,10 @@ mod timing;
 mod update;
 mod visible;
 
+pub(crate) use failed::INDEX_FAILED;
 use filter_options::catalog;
 pub use filter_options::{FilterGroup, FilterOption, Filters};
-pub use messages::{Effect, Msg};
+pub use messages::{Effect, Msg, Worker};
 pub use recording::Recording;
 pub use reload::{Released, Reloading};
 pub use restore::Restoring;
@@ -180,6 +182,11 @@ pub struct State {
     pub(crate) facts_now: facts_now::FactsNow,
     /// How far the background index is (items read, total) while it is being built.
     pub index_progress: (usize, usize),
+    /// The index thread stopped on an error (`Worker::Index`): search, filters and jumps
+    /// by id are not coming; until the file is read again.
+    pub index_failed: bool,
+    /// The search thread stopped on an error (`Worker::Search`): no search is answered.
+    pub search_failed: bool,
     /// Which index the screen waits for: raised on every reload, so that an index of the
     /// file as it was before is dropped when it arrives (`Msg::Indexed`).
     pub index_generation: u64,
@@ -313,6 +320,8 @@ impl State {
             index_generation: 0,
             facts_now: Default::default(),
             index_progress: (0, 0),
+            index_failed: false,
+            search_failed: false,
             filter_catalog: vec![],
             filter_counts: vec![],
             filter_counts_of: None,

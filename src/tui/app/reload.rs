@@ -31,6 +31,17 @@ impl Reloading {
     pub fn is_waiting(&self) -> bool {
         self.waiting.is_some()
     }
+
+    /// Stop waiting for the answer `seq` (its thread failed): whether it was the one
+    /// waited for.
+    pub(super) fn give_up(&mut self, seq: u64) -> bool {
+        if self.waiting.as_ref().is_some_and(|w| w.seq == seq) {
+            self.waiting = None;
+            true
+        } else {
+            false
+        }
+    }
 }
 
 impl State {

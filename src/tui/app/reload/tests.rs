@@ -335,3 +335,46 @@ fn the_screen_finds_every_item_where_the_worker_applies_its_verdicts() {
         }
     }
 }
+
+/// The remap thread stopped on an error: the screen stops waiting for it, says so, and
+/// stays on the file as it was, every key acting there (the IO worker records verdicts
+/// by id). A later read of the file is taken up as usual.
+#[test]
+fn a_remap_thread_that_stops_on_an_error_is_not_waited_for() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("set.jsonl");
+    std::fs::write(&p, set_text(40, false)).unwrap();
+    let mut s = state(&p);
+    s.goto(9, &mut Vec::new());
+    std::fs::write(&p, set_text(40, true)).unwrap();
+    let fx = s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    let seq = fx
+        .iter()
+        .find_map(|e| match e {
+            Effect::Remap { seq, .. } => Some(*seq),
+            _ => None,
+        })
+        .unwrap();
+    s.update(Msg::WorkerFailed(crate::tui::app::Worker::Remap {
+        seq: seq + 1,
+    }));
+    assert!(
+        s.reloading.is_waiting(),
+        "another ask's failure is not this one's"
+    );
+    s.update(Msg::WorkerFailed(crate::tui::app::Worker::Remap { seq }));
+    assert!(!s.reloading.is_waiting());
+    assert!(
+        status(&s).contains("could not be taken up"),
+        "{}",
+        status(&s)
+    );
+    assert_eq!(s.len(), 40, "the file as it was");
+    let rec = key(&mut s, '2');
+    assert_eq!(recorded_items(&rec), vec![(9, Some("item-10".into()))]);
+    // the next read of the file is taken up
+    let fx = s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    answer_remaps(&mut s, &fx);
+    assert_eq!(s.len(), 41);
+    assert!(s.rec.mine.contains_key(&10), "my verdict follows item-10");
+}
