@@ -226,7 +226,7 @@ fn walk(n: usize, seed: u64, reviewer: &str, steps: usize) {
                 format!("go to {at}")
             }
             23 => {
-                // The file read again (as the IO worker does), then its index.
+                // The file read again (as the IO worker does), with its index.
                 let store = Store::open(&p).unwrap();
                 let fx = s.update(Msg::Reloaded(store));
                 // where the session's items are in it, as the remap thread answers
@@ -239,7 +239,12 @@ fn walk(n: usize, seed: u64, reviewer: &str, steps: usize) {
                 }
                 deliver(&mut s, fx);
                 deliver(&mut s, more);
-                indexed(&mut s);
+                // its index came with the answer: the one a fresh build gives
+                assert_eq!(
+                    **s.meta.as_ref().expect("the new file's index"),
+                    facts::index(&s.store, 2),
+                    "step {k}: the index after the reload"
+                );
                 applied = true;
                 "reload".into()
             }

@@ -145,6 +145,24 @@ impl Locator {
         without_id
     }
 
+    /// [`Locator::ids`] from ids already read: `ids` gives every item's id in the store's
+    /// order, as `item(i)` reads it (the reviewer's index of the store). Says whether some
+    /// item has no id.
+    pub fn ids_read<'a>(&mut self, ids: impl Iterator<Item = Option<&'a str>>) -> bool {
+        let mut without_id = false;
+        let mut m = std::collections::HashMap::new();
+        for (i, id) in ids.enumerate() {
+            match id {
+                Some(id) => {
+                    m.entry(id.to_string()).or_insert(i);
+                }
+                None => without_id = true,
+            }
+        }
+        self.first = Some(m);
+        without_id
+    }
+
     pub fn locate(&mut self, store: &Store, r: &Record) -> Result<usize, Missing> {
         // (`has` waits for a scan still running to reach the item, not for all of them.)
         if store.has(r.item) && item_id(store, r.item) == r.id {

@@ -5,12 +5,17 @@
 //! other than the one the file gets it on: by id (in its place while the item there has
 //! it, else the first item with it); an item without id by its content.
 //!
-//! Finding items by id needs every id of the new file: every item read, seconds at 1M
-//! items. That is done here, on a thread of its own (`threads::spawn_remap`, asked by
-//! `Effect::Remap`, answered by `Msg::Remapped`), never on the screen's thread
-//! (docs/architecture.md, "the UI thread never waits on a file"), for every index the
-//! session held when it asked ([`Job::held`]). Meanwhile the screen stays on the file as it
-//! was, and every key acts there; an index the session took up since (a verdict given
+//! Finding items by id needs every id of the new file, and the screen needs the new file's
+//! filter index: both come from one pass here, the index of the new file, carried from the
+//! old file's index where items are byte for byte the same (`facts::carry`: only the items
+//! changed or new are read), else built afresh (every item read, seconds at 1M items); its
+//! ids are the ones the ids are found by. That is done on a thread of its own
+//! (`threads::spawn_remap`, asked by `Effect::Remap`, answered by `Msg::Remapped`), never
+//! on the screen's thread (docs/architecture.md, "the UI thread never waits on a file"),
+//! for every index the session held when it asked ([`Job::held`]). Meanwhile the screen
+//! stays on the file as it was (with its index: search and filters work there), and every
+//! key acts there; the file read again is shown with its index, so search and the filters
+//! hold from its first frame. An index the session took up since (a verdict given
 //! meanwhile) is looked up when the answer is taken up ([`Moves::map`]: by the ids already
 //! read, one item of the file before when the index does not cover it).
 
@@ -20,6 +25,38 @@ use std::sync::Arc;
 use crate::bench::Items;
 use crate::store::Store;
 use crate::tui::facts::Index;
+use crate::tui::facts::carry::{Refused, carry};
+
+/// The index of `job`'s new file: carried from the old file's index when there is one and
+/// what the file's path tells its items is the same (`bench::FileInfo`: an lm-eval run's
+/// results file read again), else built afresh; on up to `threads` threads.
+fn index_of(job: &Job, threads: usize) -> (Index, Made) {
+    let n = job.new.len();
+    let why = match &job.meta {
+        Some(old) if *job.old.file_info() == *job.new.file_info() => {
+            match carry(old, &job.new, threads) {
+                Ok(c) => {
+                    log::info!(
+                        "index of the file read again carried across: {} of {n} items read",
+                        c.read
+                    );
+                    return (c.index, Made::Carried { read: c.read });
+                }
+                Err(why) => Some(why),
+            }
+        }
+        Some(_) => Some(Refused::FileInfo),
+        None => None,
+    };
+    log::info!(
+        "index of the file read again built afresh ({n} items){}",
+        why.map(|w| format!(": {w}")).unwrap_or_default()
+    );
+    (
+        crate::tui::facts::index(&job.new, threads),
+        Made::Built(why),
+    )
+}
 
 /// What the remap thread is asked: the file as the screen shows it (`old`, with its index
 /// `meta` when it is there), the file read again (`new`) and the indices the session holds
@@ -45,28 +82,61 @@ impl PartialEq for Job {
 pub struct Moves {
     remap: Remap,
     found: HashMap<usize, Option<usize>>,
+    /// The new file's index.
+    index: Arc<Index>,
+    /// How it was made.
+    made: Made,
+}
+
+/// How the new file's index was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Made {
+    /// Carried from the old file's, these many items read.
+    Carried { read: usize },
+    /// Built afresh, every item read (why not carried: `None` when there was no index
+    /// to carry).
+    Built(Option<Refused>),
 }
 
 impl std::fmt::Debug for Moves {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Moves")
             .field("found", &self.found)
+            .field("made", &self.made)
             .finish_non_exhaustive()
     }
 }
 
 impl Moves {
-    /// Work out where `job`'s held indices are in its new file (reads every item of the
-    /// new file, and the held items of the old one that the index does not cover).
+    /// The new file's index (carried, or built afresh), and where `job`'s held indices
+    /// are in its new file (by the index's ids; the held items of the old file that its
+    /// index does not cover are read).
     pub fn work_out(job: &Job) -> Moves {
-        let mut remap = Remap::new(job.meta.clone(), job.old.clone(), job.new.clone());
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let (index, made) = index_of(job, threads);
+        let mut remap = Remap::new(job.meta.clone(), job.old.clone(), job.new.clone(), &index);
         if remap.without_id {
             // An item without id taken up after this (a verdict given meanwhile) is then
             // found among these, not by reading the new file on the screen's thread.
             remap.locator.contents(&remap.new);
         }
         let found = job.held.iter().map(|&i| (i, remap.map(i))).collect();
-        Moves { remap, found }
+        Moves {
+            remap,
+            found,
+            index: Arc::new(index),
+            made,
+        }
+    }
+
+    /// The new file's filter index.
+    pub fn index(&self) -> &Arc<Index> {
+        &self.index
+    }
+
+    /// How the new file's index was made.
+    pub fn made(&self) -> Made {
+        self.made
     }
 
     /// Where the old file's item `i` is in the new file: as worked out when it was held,
@@ -103,9 +173,10 @@ struct Remap {
 }
 
 impl Remap {
-    fn new(meta: Option<Arc<Index>>, old: Store, new: Store) -> Remap {
+    /// `index`: the new file's, whose ids are its items' (no item read again for them).
+    fn new(meta: Option<Arc<Index>>, old: Store, new: Store, index: &Index) -> Remap {
         let mut locator = crate::session::Locator::default();
-        let without_id = locator.ids(&new);
+        let without_id = locator.ids_read((0..index.len()).map(|j| index.item_id(j)));
         Remap {
             without_id,
             meta,

@@ -139,12 +139,13 @@ impl State {
         self.rec.pending = kept.pending;
         let old_meta = self.meta.take();
         self.forget_old_file(kept.pos, fx);
+        let index = Arc::clone(moves.index());
         // The file as it was, its index and the ids read: freed off this thread.
         fx.push(Effect::Release(Released::new((old, old_meta, moves))));
         for (i, r) in kept.mine {
             self.set_mine(i, r);
         }
-        self.load_again(fx);
+        self.load_again(index, fx);
         self.locate_again(held, fx);
         self.set_status(
             format!("the file changed on disk: read it again ({n} items); your verdicts are kept"),
@@ -250,18 +251,19 @@ impl State {
     }
 
     /// Load the item at the position again (keeping the response shown where it still
-    /// exists, and the scroll), ask for its image, and for an index of the new file.
-    fn load_again(&mut self, fx: &mut Vec<Effect>) {
+    /// exists, and the scroll), ask for its image, and take up `index`, the new file's
+    /// (made with the answer, `tui::remap`): the filters, search and counts hold on the
+    /// new file from its first frame (an index built for an older generation, still under
+    /// way, is dropped when it arrives).
+    fn load_again(&mut self, index: Arc<crate::tui::facts::Index>, fx: &mut Vec<Effect>) {
         self.show_again();
         if !self.is_empty() {
             self.image = ImageSlot::None;
             self.request_image(fx);
         }
         self.index_generation += 1;
-        self.index_progress = (0, self.len());
-        fx.push(Effect::Index {
-            generation: self.index_generation,
-        });
+        self.index_progress = (self.len(), self.len());
+        self.on_indexed(self.index_generation, index, fx);
     }
 }
 

@@ -168,7 +168,7 @@ impl State {
     }
 
     /// The index arrived: progress, filters, the running BPC and the search catch up.
-    fn on_indexed(
+    pub(super) fn on_indexed(
         &mut self,
         generation: u64,
         meta: std::sync::Arc<crate::tui::facts::Index>,

@@ -67,6 +67,9 @@ pub enum Refused {
     TooManyChanged { changed: usize, items: usize },
     /// A text of the old index does not read as it was written.
     OldTextWrong,
+    /// What the file's path tells its items changed (`bench::FileInfo`; asked by the
+    /// caller, `tui::remap`).
+    FileInfo,
 }
 
 impl std::fmt::Display for Refused {
@@ -78,6 +81,7 @@ impl std::fmt::Display for Refused {
                 write!(f, "{changed} of {items} items are new or changed")
             }
             Refused::OldTextWrong => write!(f, "a text of the old index reads wrong"),
+            Refused::FileInfo => write!(f, "what the file's path tells changed"),
         }
     }
 }

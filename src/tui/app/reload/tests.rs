@@ -378,3 +378,59 @@ fn a_remap_thread_that_stops_on_an_error_is_not_waited_for() {
     assert_eq!(s.len(), 41);
     assert!(s.rec.mine.contains_key(&10), "my verdict follows item-10");
 }
+
+/// A set whose even items are answered by model `a` and odd ones by `b`, with item
+/// `item-00` first when `prepended`.
+fn two_models(n: usize, prepended: bool) -> String {
+    let from = if prepended { 0 } else { 1 };
+    (from..=n)
+        .map(|k| {
+            let m = if k % 2 == 0 { "a" } else { "b" };
+            format!(
+                "{{\"id\": \"item-{k:02}\", \"benchmark\": \"mmlu\", \"question\": \"question {k}?\", \
+                 \"answer\": \"x\", \"responses\": [{{\"model\": \"{m}\", \"text\": \"x\"}}]}}\n"
+            )
+        })
+        .collect()
+}
+
+/// With a filter on, the items shown after another program's save is taken up are the
+/// ones that pass it, at once: the screen never steps through items the filter leaves
+/// out while the header still names the filter (before: from the takeover until the new
+/// file's index arrived, seconds at 1M items, `n` went to every item).
+#[test]
+fn a_filter_on_still_holds_from_the_moment_the_changed_file_is_shown() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("set.jsonl");
+    std::fs::write(&p, two_models(40, false)).unwrap();
+    let mut s = state(&p);
+    let meta = Arc::new(crate::tui::facts::index(&s.store, 1));
+    s.update(Msg::Indexed {
+        generation: s.index_generation,
+        meta,
+    });
+    let mut fx = Vec::new();
+    s.toggle_filter(FilterOption::Model("b".into()));
+    s.apply_filters(&mut fx);
+    s.goto(4, &mut fx);
+    assert_eq!(s.item_ref(s.pos).id.as_deref(), Some("item-05"));
+    std::fs::write(&p, two_models(40, true)).unwrap();
+    let fx = s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    answer_remaps(&mut s, &fx);
+    assert_eq!(s.item_ref(s.pos).id.as_deref(), Some("item-05"));
+    assert!(
+        s.filters.describe().contains('b'),
+        "{}",
+        s.filters.describe()
+    );
+    // Every step lands on an item the filter lets through.
+    for _ in 0..6 {
+        key(&mut s, 'n');
+        let id = s.item_ref(s.pos).id.clone().unwrap_or_default();
+        let k: usize = id.trim_start_matches("item-").parse().unwrap();
+        assert!(
+            k % 2 == 1,
+            "{id} is model a's: the filter on b does not hold"
+        );
+    }
+}
