@@ -16,6 +16,18 @@
                                          pressed every 0.1 s meanwhile, each key's time
                                          until the screen shows the next item, until the
                                          changed file is taken up and a few keys after
+    benches/outside.py carried FILE SAVED
+                                         another verdict session's save of the open
+                                         file (SAVED, e.g. from `saved-by-colleague`:
+                                         copied beside FILE and renamed over it; FILE
+                                         CHANGED): from the save until the changed file
+                                         is on screen, and until search and filters work
+                                         on it (the footer's "anyone"), and the CPU the
+                                         process used meanwhile
+    benches/outside.py saved-by-colleague FILE OUT
+                                         write OUT: FILE as a colleague's save leaves it
+                                         (a note of "dave" on every 1000th item that has
+                                         no review yet, and one item appended)
     benches/outside.py long-lm-eval OUT  write the long item "keys" is run on: lm-eval's
                                          gsm8k sample log (sample-data/lm-eval) with its
                                          first prompt 20 MB of words (seeded), into the
@@ -346,6 +358,81 @@ def changed(file):
     shutil.rmtree(tmp, ignore_errors=True)
 
 
+def cpu_of(p):
+    """CPU seconds (user + system) process p has used so far."""
+    with open("/proc/%d/stat" % p) as f:
+        fields = f.read().split(")")[-1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def carried(file, saved):
+    """Another verdict session saves the open file: how long until the changed file is
+    shown, and until search and filters work on it, and the CPU spent meanwhile."""
+    import re
+
+    tmp = tempfile.mkdtemp(prefix="verdict-outside-")
+    env = dict(os.environ, VERDICT_DATA_DIR=tmp + "/data", VERDICT_CONFIG_DIR=tmp + "/config")
+    print("file %s, %.0f MB; %s; load average %s" % (file, os.path.getsize(file) / 1e6, BIN, load()))
+    pos = lambda s: re.search(r"(\d+)/(\d+)", s.split("\n")[0])
+    try:
+        t_start = start(file, 80, 24, env)
+        wait_for(lambda s: "anyone" in s)
+        # and kept (the index in place, as a session has it from then on)
+        while not glob.glob(tmp + "/data/index/*.idx"):
+            time.sleep(0.05)
+        time.sleep(1.0)
+        print("first open: search and filters ready, the index kept, after %.1f s" % (time.monotonic() - t_start))
+        total = int(pos(screen()).group(2))
+        p = pid()
+        shutil.copyfile(saved, file + ".new")
+        cpu0, t0 = cpu_of(p), time.monotonic()
+        os.replace(file + ".new", file)
+        shown = None
+        while time.monotonic() - t0 < 600:
+            s = screen()
+            m = pos(s)
+            now = time.monotonic() - t0
+            if shown is None and m and int(m.group(2)) != total:
+                shown = now
+            if shown is not None and "anyone" in s:
+                ready = now
+                break
+            time.sleep(0.005)
+        else:
+            raise SystemExit("timed out; the screen:\n" + screen())
+        cpu1 = cpu_of(p)
+        mem = memory(p)
+        print("| the changed file on screen | search and filters work on it | CPU of the process meanwhile | private memory then | load average |")
+        print("| ---: | ---: | ---: | ---: | --- |")
+        print("| %.2f s | %.2f s | %.1f s | %.0f MiB | %s |" % (shown, ready, cpu1 - cpu0, mem.get("Anonymous", 0), load()), flush=True)
+        keys("q")
+        while alive(p):
+            time.sleep(0.01)
+    finally:
+        kill_session()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def saved_by_colleague(file, out):
+    import json
+
+    changed = 0
+    last = None
+    with open(file, "rb") as f, open(out, "wb") as o:
+        for k, line in enumerate(f):
+            body = line.rstrip(b"\r\n")
+            if k % 1000 == 500 and b'"reviews"' not in body and body.endswith(b"}"):
+                body = body[:-1] + b', "reviews": {"dave": {"note": "seen by dave"}}}'
+                changed += 1
+            o.write(body + b"\n")
+            if body.strip():
+                last = body
+        item = json.loads(last)
+        item["id"] = "appended-" + str(item.get("id"))
+        o.write(json.dumps(item).encode() + b"\n")
+    print("%s: %d items changed, one appended" % (out, changed))
+
+
 def long_keys(file):
     tmp = tempfile.mkdtemp(prefix="verdict-outside-")
     env = dict(os.environ, VERDICT_DATA_DIR=tmp + "/data", VERDICT_CONFIG_DIR=tmp + "/config")
@@ -471,6 +558,10 @@ if __name__ == "__main__":
         "moved": moved,
         "changed": changed,
     }
-    if len(sys.argv) != 3 or sys.argv[1] not in commands:
+    two = {"carried": carried, "saved-by-colleague": saved_by_colleague}
+    if len(sys.argv) == 4 and sys.argv[1] in two:
+        two[sys.argv[1]](sys.argv[2], sys.argv[3])
+    elif len(sys.argv) != 3 or sys.argv[1] not in commands:
         raise SystemExit(__doc__)
-    commands[sys.argv[1]](sys.argv[2])
+    else:
+        commands[sys.argv[1]](sys.argv[2])

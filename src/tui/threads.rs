@@ -195,9 +195,9 @@ pub(super) fn spawn_locate(
     }
 }
 
-/// Find where the session's items are in the file read again on a thread of its own
-/// (`tui::remap`: every item of the new file is read). Answers with `Msg::Remapped`
-/// tagged `seq`.
+/// Find where the session's items are in the file read again on a thread of its own, with
+/// the new file's index (`tui::remap`: carried from the old file's, else built afresh).
+/// Answers with `Msg::Remapped` tagged `seq`.
 pub(super) fn spawn_remap(seq: u64, job: std::sync::Arc<super::remap::Job>, tx: Sender<Msg>) {
     let tx_failed = tx.clone();
     let spawned = std::thread::Builder::new()

@@ -122,9 +122,9 @@ pub enum Effect {
         wanted: std::sync::Arc<crate::tui::locate::Wanted>,
         meta: Option<std::sync::Arc<Index>>,
     },
-    /// Find where the session's items are in the file read again, off the screen's thread
-    /// (`tui::remap`: every item of the new file is read); answer with `Msg::Remapped` of
-    /// the same `seq`.
+    /// Find where the session's items are in the file read again, and its index, off the
+    /// screen's thread (`tui::remap`: the index carried from the old file's where items are
+    /// the same, else built afresh); answer with `Msg::Remapped` of the same `seq`.
     Remap {
         seq: u64,
         job: std::sync::Arc<crate::tui::remap::Job>,
