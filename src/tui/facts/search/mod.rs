@@ -27,7 +27,7 @@ mod scan;
 mod tests;
 
 use bound::growth;
-use scan::{Candidates, NO_ROW, Opts, Rows, Tail, copy_row, scan};
+use scan::{Candidates, NO_ROW, Opts, RowStore, Tail, copy_row, scan};
 
 /// A query as nucleo matches it: words at spaces (`\ ` escapes one), smart case, smart
 /// normalisation, every word fuzzy.
@@ -315,7 +315,9 @@ impl SearchCache {
         let found = scan(&ix, &last.query, cands, 0, &opts);
         last.head.extend(found.kept.iter().map(|k| (k.0, k.1, k.3)));
         // (No ceiling without a best to reach: no rows.)
-        last.row_at.resize(last.head.len(), NO_ROW);
+        let n = last.head.len() - last.rows.at.len();
+        last.rows
+            .push_part(std::iter::repeat_n(NO_ROW, n), Vec::new());
         last.tail_from = next;
         next.is_some()
     }
@@ -350,7 +352,7 @@ impl SearchCache {
                 !self.no_prefilter,
             );
             let head = all.iter().map(|&(s, i)| (s, i, false)).collect();
-            (rank(all, limit), (head, None, Vec::new(), Vec::new()))
+            (rank(all, limit), (head, None, RowStore::default()))
         } else {
             let cands = match last {
                 Some(l) => l.candidates(req.meta.len(), within, q),
@@ -375,7 +377,7 @@ impl SearchCache {
             let best = found.best(limit);
             let mut head: Vec<(u32, usize, bool)> =
                 found.kept.iter().map(|k| (k.0, k.1, k.3)).collect();
-            let (mut row_at, mut row_data) = (found.row_at, found.row_data);
+            let mut rows = found.rows;
             let tail_from = if found.tried == cands.len() {
                 None
             } else if found.tried < cands.head.len() {
@@ -383,23 +385,24 @@ impl SearchCache {
                 let rest = &cands.head[found.tried..];
                 head.extend(rest.iter().map(|&(b, i, p)| (b.saturating_add(add), i, p)));
                 // Their rows as they were: rows of a query this one extends.
-                for p in found.tried..cands.head.len() {
-                    let row = cands.rows.and_then(|r| r.of(p));
-                    row_at.push(copy_row(row, &mut row_data));
-                }
+                let mut part = Vec::new();
+                let mut at = Vec::with_capacity(rest.len());
+                cands.each(found.tried..cands.head.len(), |_, _, _, row| {
+                    at.push(copy_row(row, &mut part));
+                });
+                rows.push_part(at, part);
                 last.and_then(|l| l.tail_from)
             } else {
                 Some(cands.get(found.tried))
             };
-            (best, (head, tail_from, row_at, row_data))
+            (best, (head, tail_from, rows))
         };
         self.last = Some(LastSearch {
             query: q.to_string(),
             within: req.within.clone(),
             head: next.0,
             tail_from: next.1,
-            row_at: next.2,
-            row_data: next.3,
+            rows: next.2,
         });
         out
     }
@@ -432,11 +435,10 @@ struct LastSearch {
     /// Where the scan stopped in the items (of `within`, or all): every item from here on
     /// was not tried. None: every candidate was tried.
     tail_from: Option<usize>,
-    /// For each of `head` (or its first ones: none for the others), where the last row of
-    /// its ceiling's walk for this query, or for one this one extends, starts in
-    /// `row_data`, or [`NO_ROW`] ([`scan::Rows`]).
-    row_at: Vec<u32>,
-    row_data: Vec<u32>,
+    /// For each of `head` (or its first ones: none for the others), the last row of its
+    /// ceiling's walk for this query, or for one this one extends, when kept
+    /// ([`scan::Rows`]).
+    rows: RowStore,
 }
 
 impl LastSearch {
@@ -452,10 +454,7 @@ impl LastSearch {
             head: &self.head,
             growth,
             // Rows extend only along a query typed on, which `growth` tells.
-            rows: growth.map(|_| Rows {
-                at: &self.row_at,
-                data: &self.row_data,
-            }),
+            rows: growth.map(|_| self.rows.rows()),
             tail,
         }
     }

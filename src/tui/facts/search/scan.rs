@@ -67,24 +67,57 @@ pub(super) struct Candidates<'a> {
 }
 
 /// The last row of the head candidates' ceilings ([`Ceiling::keep`]): for each, where its
-/// row starts in `data`, or [`NO_ROW`].
+/// row starts in its part of `data`, or [`NO_ROW`]; the rows are kept in parts, one a
+/// chunk of the scan that kept them (no copy into one buffer: at 1M a keystroke keeps
+/// 20–40 MB of rows), part `k` holding the rows of the candidates from `starts[k]` on.
 #[derive(Clone, Copy)]
 pub(super) struct Rows<'a> {
     pub at: &'a [u32],
-    pub data: &'a [u32],
+    pub starts: &'a [usize],
+    pub data: &'a [Vec<u32>],
 }
 
 /// A candidate without a kept row.
 pub(super) const NO_ROW: u32 = u32::MAX;
 
 impl<'a> Rows<'a> {
-    /// The row kept for the head candidate at position `p`.
-    pub fn of(&self, p: usize) -> Option<&'a [u32]> {
+    /// The part that holds the row of the head candidate at position `p`.
+    fn part_of(&self, p: usize) -> usize {
+        self.starts.partition_point(|&s| s <= p).saturating_sub(1)
+    }
+
+    /// The row kept for the head candidate at position `p`, in part `part`.
+    fn of_in(&self, p: usize, part: usize) -> Option<&'a [u32]> {
         let at = *self.at.get(p)?;
         (at != NO_ROW).then(|| {
-            let rest = &self.data[at as usize..];
+            let rest = &self.data[part][at as usize..];
             &rest[..Kept::len(rest)]
         })
+    }
+}
+
+/// The rows a scan keeps ([`Rows`]), owned.
+#[derive(Default)]
+pub(super) struct RowStore {
+    pub at: Vec<u32>,
+    pub starts: Vec<usize>,
+    pub data: Vec<Vec<u32>>,
+}
+
+impl RowStore {
+    pub fn rows(&self) -> Rows<'_> {
+        Rows {
+            at: &self.at,
+            starts: &self.starts,
+            data: &self.data,
+        }
+    }
+
+    /// Add the rows of the next candidates (their positions in `part`, or [`NO_ROW`]).
+    pub fn push_part(&mut self, at: impl IntoIterator<Item = u32>, part: Vec<u32>) {
+        self.starts.push(self.at.len());
+        self.at.extend(at);
+        self.data.push(part);
     }
 }
 
@@ -128,12 +161,23 @@ impl Candidates<'_> {
     /// Call `f` with the candidates at positions `at`, in order, each with its bound
     /// for this query when there is one, whether its text is known to be [`plain`], and
     /// its kept row when there is one.
-    fn each(&self, at: Range<usize>, mut f: impl FnMut(Option<u32>, bool, usize, Option<&[u32]>)) {
+    pub(super) fn each(
+        &self,
+        at: Range<usize>,
+        mut f: impl FnMut(Option<u32>, bool, usize, Option<&[u32]>),
+    ) {
         let h = self.head.len();
         if at.start < h {
+            // The part holding the rows, followed along (positions only grow).
+            let mut part = self.rows.map_or(0, |r| r.part_of(at.start));
             for (p, &(b, i, plain)) in self.head[..at.end.min(h)].iter().enumerate().skip(at.start)
             {
-                let row = self.rows.and_then(|r| r.of(p));
+                let row = self.rows.and_then(|r| {
+                    while r.starts.get(part + 1).is_some_and(|&s| s <= p) {
+                        part += 1;
+                    }
+                    r.of_in(p, part)
+                });
                 f(self.growth.map(|g| b.saturating_add(g.add)), plain, i, row);
             }
         }
@@ -234,10 +278,8 @@ pub(super) struct Scan {
     /// could not enter the best), with a bound on its score; in candidate order. True:
     /// a match, with its score. The last: its text is [`plain`] (false: not known).
     pub kept: Vec<(u32, usize, bool, bool)>,
-    /// For each of `kept`, where its ceiling's last row starts in `row_data`, or
-    /// [`NO_ROW`] ([`Opts::rows`]).
-    pub row_at: Vec<u32>,
-    pub row_data: Vec<u32>,
+    /// For each of `kept`, its ceiling's last row ([`Opts::rows`]).
+    pub rows: RowStore,
     /// How many candidates were tried, from the first: all unless the scan stopped early.
     pub tried: usize,
     /// Candidates not tried whose id is the query and that match, with their scores.
@@ -649,7 +691,12 @@ pub(super) fn scan(
                     }
                 }
             }
-            done.push((c, found, std::mem::take(&mut rows)));
+            // The next chunk's rows, reserved as this one's took per candidate (no
+            // doubling and copying as they grow).
+            let per = rows.len().div_ceil((end - start).max(1));
+            let next_len = ends.get(c + 2).map_or(0, |e| e - ends[c + 1]);
+            let part = std::mem::replace(&mut rows, Vec::with_capacity(per * next_len));
+            done.push((c, found, part));
         }
         done
     };
@@ -671,23 +718,17 @@ pub(super) fn scan(
     debug_assert!(chunks.iter().enumerate().all(|(k, c)| k == c.0));
     let tried = chunks.len().checked_sub(1).map_or(0, |last| ends[last]);
     let n: usize = chunks.iter().map(|c| c.1.len()).sum();
-    let (mut kept, mut row_at) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    let mut row_data = Vec::with_capacity(chunks.iter().map(|c| c.2.len()).sum());
-    for (_, found, rows) in chunks {
-        // Where the chunk's rows start in the whole; none past what an offset holds.
-        let base = u32::try_from(row_data.len())
-            .ok()
-            .filter(|b| rows.len() < (NO_ROW - b) as usize);
-        for (s, i, exact, plain, at) in found {
-            kept.push((s, i, exact, plain));
-            row_at.push(match base {
-                Some(b) if at != NO_ROW => b + at,
-                _ => NO_ROW,
-            });
-        }
-        if base.is_some() {
-            row_data.extend_from_slice(&rows);
-        }
+    let mut kept = Vec::with_capacity(n);
+    let mut rows = RowStore::default();
+    rows.at.reserve(n);
+    for (_, found, part) in chunks {
+        // (A part's offsets are below `NO_ROW`: `copy_row` and `keep_row` see to it.)
+        rows.push_part(found.iter().map(|f| f.4), part);
+        kept.extend(
+            found
+                .into_iter()
+                .map(|(s, i, exact, plain, _)| (s, i, exact, plain)),
+        );
     }
     let mut id_hits = Vec::new();
     // (A scan given up leaves its id hits to the next: they are among its candidates.)
@@ -704,8 +745,7 @@ pub(super) fn scan(
     }
     Scan {
         kept,
-        row_at,
-        row_data,
+        rows,
         tried,
         id_hits,
     }
