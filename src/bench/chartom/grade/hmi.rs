@@ -220,7 +220,6 @@ pub fn suspect_key(item: &Item) -> Option<Suspicion> {
     let key = fact_key(fact)?;
     // the human answers as (parsed, count), equal answers merged, in order
     let mut answers: Vec<(ParsedFact, u64)> = Vec::new();
-    let unit = fact.unit();
     for (v, count) in &fact.human_answers {
         let parsed = match &key {
             FactKey::Choice(_) => match v {
@@ -232,7 +231,9 @@ pub fn suspect_key(item: &Item) -> Option<Suspicion> {
                 _ => None,
             },
             FactKey::Rank(_) => rank_from_value(v, &fact.options).map(ParsedFact::Rank),
-            FactKey::Number(k) => human_number(v, Some(*k), unit).map(ParsedFact::from),
+            // (the question's unit is read only for a number key: reading it is a walk
+            // over the question's words, and a choice or rank key has no use for it)
+            FactKey::Number(k) => human_number(v, Some(*k), fact.unit()).map(ParsedFact::from),
         };
         let Some(p) = parsed else { continue };
         match answers.iter_mut().find(|(q, _)| *q == p) {
