@@ -67,6 +67,44 @@ impl Judge {
         }
     }
 
+    /// The points [`Judge::bonus_list`] covers of an item's `n_points`
+    /// ([`crate::bench::chartom_qa::grade::covered_count`]); `None` when the bonus is
+    /// unparsable. A list of numbers, as nearly every judge writes it, is counted on a
+    /// bit set (up to 64 points) without building the list; any other shape is read by
+    /// `bonus_list` (the index asks this of every response).
+    pub fn covered(&self, n_points: usize) -> Option<u64> {
+        if let Some(Value::Array(a)) = &self.bonus
+            && n_points <= 64
+        {
+            let mut seen = 0u64;
+            for v in a {
+                let n = v
+                    .as_u64()
+                    .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+                    .filter(|n| *n >= 1 && *n <= u32::MAX as u64)?;
+                if n as usize <= n_points {
+                    seen |= 1 << (n - 1);
+                }
+            }
+            return Some(seen.count_ones() as u64);
+        }
+        match self.bonus_list() {
+            JudgeBonus::Points(p) => {
+                Some(crate::bench::chartom_qa::grade::covered_count(&p, n_points))
+            }
+            JudgeBonus::Unparsable(_) => None,
+        }
+    }
+
+    /// Did the judge find a penalty: [`Judge::penalty_text`] is some, without the copy.
+    pub fn penalized(&self) -> bool {
+        match &self.penalty {
+            None | Some(Value::Null) => false,
+            Some(Value::String(s)) => !(s.trim().is_empty() || s.contains("None")),
+            _ => self.penalty_text().is_some(),
+        }
+    }
+
     /// The penalty text when the judge found one. A penalty counts when its text does
     /// not contain `None` (docs/format.md); `null` and empty text mean no penalty.
     pub fn penalty_text(&self) -> Option<String> {
