@@ -156,10 +156,9 @@ fn answers_as_a_value_does() {
         same(&l, &v, &text);
         // read from a Value (as tests build items) and from a list element
         same(&Loose::from(v.clone()), &v, &text);
-        let (la, va): (Vec<(Loose, u64)>, Vec<(Value, u64)>) = (
-            serde_json::from_str(&format!("[[{text},1]]")).unwrap(),
-            serde_json::from_str(&format!("[[{text},1]]")).unwrap(),
-        );
+        let pair = format!("[[{text},1]]");
+        let la: Vec<(Loose, u64)> = serde_json::from_str(&pair).unwrap();
+        let va: Vec<(Value, u64)> = serde_json::from_str(&pair).unwrap();
         same(&la[0].0, &va[0].0, &text);
         match l {
             Loose::U64(_) => numbers[0] += 1,
@@ -200,7 +199,9 @@ fn a_number_text_is_checked_as_serde_json_checks_it() {
         let text: String = if r(2) == 0 {
             number(&mut r)
         } else {
-            (0..1 + r(8)).map(|_| BYTES[r(BYTES.len())] as char).collect()
+            (0..1 + r(8))
+                .map(|_| BYTES[r(BYTES.len())] as char)
+                .collect()
         };
         let want = text.parse::<Number>().is_ok();
         assert_eq!(is_json_number(&text), want, "{text:?}");
