@@ -7,7 +7,9 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 mod keys;
+mod loose;
 pub(crate) use keys::Keys;
+pub use loose::Loose;
 
 /// A field-level parse error: `field` is a JSON path like `fact.key` or `responses[1].mind`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

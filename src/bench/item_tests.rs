@@ -151,8 +151,8 @@ fn evaluation_keys_on_a_line_without_book_name_are_ignored() {
 #[test]
 fn judge_null_bonus_is_unparsable() {
     let j = Judge {
-        bonus: Some(Value::String("Null".into())),
-        penalty: Some(Value::String("says X".into())),
+        bonus: Some(Value::String("Null".into()).into()),
+        penalty: Some(Value::String("says X".into()).into()),
     };
     assert!(matches!(j.bonus_list(), JudgeBonus::Unparsable(_)));
     assert_eq!(j.penalty_text().as_deref(), Some("says X"));

@@ -175,9 +175,9 @@ impl Gen {
                     (written(misled), wrong * 2 / 3),
                     (written(skim), wrong - wrong * 2 / 3),
                 ];
-                let counted: Vec<(serde_json::Value, u64)> = answers
+                let counted: Vec<(verdict::model::Loose, u64)> = answers
                     .iter()
-                    .map(|&(a, n)| (serde_json::Value::from(a), n as u64))
+                    .map(|&(a, n)| (serde_json::Value::from(a).into(), n as u64))
                     .collect();
                 hmi = chartom::hmi_number(
                     written(c),

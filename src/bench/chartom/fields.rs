@@ -2,7 +2,8 @@
 //! figure and the justification grade (docs/format.md, "CHARTOM").
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+
+use crate::model::Loose;
 
 /// CHARTOM justification grade (ordinal: identifies > partial > misses).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, PartialOrd, Ord)]
@@ -83,10 +84,10 @@ pub struct Fact {
     pub options: Vec<String>,
     /// choice: 1-based option number; rank: option numbers largest first, or a list of
     /// such lists; number: the exact answer.
-    pub key: Option<Value>,
+    pub key: Option<Loose>,
     pub strategies: Option<Strategies>,
     /// `[answer, count]` pairs.
-    pub human_answers: Vec<(Value, u64)>,
+    pub human_answers: Vec<(Loose, u64)>,
     /// The question's unit, once asked (`Fact::unit`).
     #[serde(skip)]
     pub(super) unit: std::sync::OnceLock<Unit>,

@@ -4,7 +4,8 @@
 
 use crate::bench::kit::text::format_number;
 use serde::Serialize;
-use serde_json::Value;
+
+use crate::model::Loose;
 
 use crate::bench::chartom::fields::{Fact, FactFormat, JustificationGrade};
 use crate::bench::resolve::resolve_response;
@@ -65,10 +66,8 @@ pub fn fact_format(fact: &Fact) -> Option<FactFormat> {
         return Some(f);
     }
     match fact.key.as_ref()? {
-        Value::Array(_) => Some(FactFormat::Rank),
-        Value::Number(n) if n.as_u64().is_some() && !fact.options.is_empty() => {
-            Some(FactFormat::Choice)
-        }
+        Loose::Array(_) => Some(FactFormat::Rank),
+        n if n.as_u64().is_some() && !fact.options.is_empty() => Some(FactFormat::Choice),
         _ => Some(FactFormat::Number),
     }
 }
@@ -78,15 +77,15 @@ pub fn fact_key(fact: &Fact) -> Option<FactKey> {
     let key = fact.key.as_ref()?;
     match fact_format(fact)? {
         FactFormat::Choice => match key {
-            Value::Number(n) => n
+            n if n.is_number() => n
                 .as_u64()
                 .filter(|n| *n >= 1 && *n <= u32::MAX as u64)
                 .map(|n| FactKey::Choice(n as u32)),
-            Value::String(s) => parse_choice(s, &fact.options).map(FactKey::Choice),
+            Loose::String(s) => parse_choice(s, &fact.options).map(FactKey::Choice),
             _ => None,
         },
         FactFormat::Rank => match key {
-            Value::Array(a) if !a.is_empty() && a.iter().all(Value::is_array) => {
+            Loose::Array(a) if !a.is_empty() && a.iter().all(Loose::is_array) => {
                 let lists: Option<Vec<Vec<u32>>> = a
                     .iter()
                     .map(|v| rank_from_value(v, &fact.options))
@@ -99,27 +98,27 @@ pub fn fact_key(fact: &Fact) -> Option<FactKey> {
     }
 }
 
-fn rank_from_value(v: &Value, options: &[String]) -> Option<Vec<u32>> {
+fn rank_from_value(v: &Loose, options: &[String]) -> Option<Vec<u32>> {
     match v {
-        Value::Array(a) => a
+        Loose::Array(a) => a
             .iter()
             .map(|x| match x {
-                Value::Number(n) => n.as_u64().filter(|n| *n >= 1).map(|n| n as u32),
-                Value::String(s) => parse_choice(s, options),
+                n if n.is_number() => n.as_u64().filter(|n| *n >= 1).map(|n| n as u32),
+                Loose::String(s) => parse_choice(s, options),
                 _ => None,
             })
             .collect(),
-        Value::String(s) => parse_rank(s, options),
+        Loose::String(s) => parse_rank(s, options),
         _ => None,
     }
 }
 
 /// A key or strategy written as a JSON number, or as a text read in the question's unit
 /// (the first reading of [`Unit::readings`]; a range is not a key).
-fn number_from_value(v: &Value, fact: &Fact) -> Option<f64> {
+fn number_from_value(v: &Loose, fact: &Fact) -> Option<f64> {
     match v {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => match fact.unit().readings(&read_number(s)?, None).first()? {
+        n if n.is_number() => n.as_f64(),
+        Loose::String(s) => match fact.unit().readings(&read_number(s)?, None).first()? {
             NumberValue::One(x) => Some(*x),
             NumberValue::Range(..) => None,
         },

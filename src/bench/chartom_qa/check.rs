@@ -134,8 +134,8 @@ fn judge_check(
     bonus_points: Option<usize>,
 ) {
     let judge = crate::bench::chartom_qa::fields::Judge {
-        bonus: judge_obj.get(bonus_key).cloned(),
-        penalty: judge_obj.get(penalty_key).cloned(),
+        bonus: judge_obj.get(bonus_key).cloned().map(Into::into),
+        penalty: judge_obj.get(penalty_key).cloned().map(Into::into),
     };
     let bf = join(f, bonus_key);
     match judge.bonus_list() {

@@ -27,8 +27,8 @@ struct Fields {
     context_2000: Option<String>,
     misleading_choices: Option<Value>,
     response: Option<String>,
-    bonus: Option<Value>,
-    penalty: Option<Value>,
+    bonus: Option<crate::model::Loose>,
+    penalty: Option<crate::model::Loose>,
     model: Option<String>,
 }
 

@@ -4,8 +4,7 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::model::{double_option, ser_double_option};
-use serde_json::Value;
+use crate::model::{Loose, double_option, ser_double_option};
 
 /// An LLM judge's grading of a CharToM-QA response.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
@@ -13,9 +12,9 @@ use serde_json::Value;
 pub struct Judge {
     /// Normally a list of 1-based bonus point numbers; the benchmark's script may also
     /// write `"Null"` (unparsable). See [`Judge::bonus_list`].
-    pub bonus: Option<Value>,
+    pub bonus: Option<Loose>,
     /// A penalty text, `null`, or a text containing `None` (no penalty).
-    pub penalty: Option<Value>,
+    pub penalty: Option<Loose>,
 }
 
 /// What the judge's `bonus` field says.
@@ -30,8 +29,8 @@ pub enum JudgeBonus {
 impl Judge {
     pub fn bonus_list(&self) -> JudgeBonus {
         match &self.bonus {
-            None | Some(Value::Null) => JudgeBonus::Points(vec![]),
-            Some(Value::Array(a)) => {
+            None | Some(Loose::Null) => JudgeBonus::Points(vec![]),
+            Some(bonus @ Loose::Array(a)) => {
                 let mut out = Vec::new();
                 for v in a {
                     match v
@@ -39,16 +38,16 @@ impl Judge {
                         .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
                     {
                         Some(n) if n >= 1 && n <= u32::MAX as u64 => out.push(n as u32),
-                        _ => return JudgeBonus::Unparsable(Value::Array(a.clone()).to_string()),
+                        _ => return JudgeBonus::Unparsable(bonus.to_string()),
                     }
                 }
                 JudgeBonus::Points(out)
             }
-            Some(Value::Number(n)) => match n.as_u64() {
+            Some(n) if n.is_number() => match n.as_u64() {
                 Some(n) if n >= 1 => JudgeBonus::Points(vec![n as u32]),
                 _ => JudgeBonus::Unparsable(n.to_string()),
             },
-            Some(Value::String(s)) => {
+            Some(Loose::String(s)) => {
                 // "[1, 2]" or "1,2" as text
                 let t = s.trim().trim_start_matches('[').trim_end_matches(']');
                 if t.is_empty() {
@@ -67,14 +66,52 @@ impl Judge {
         }
     }
 
+    /// The points [`Judge::bonus_list`] covers of an item's `n_points`
+    /// ([`crate::bench::chartom_qa::grade::covered_count`]); `None` when the bonus is
+    /// unparsable. A list of numbers, as nearly every judge writes it, is counted on a
+    /// bit set (up to 64 points) without building the list; any other shape is read by
+    /// `bonus_list` (the index asks this of every response).
+    pub fn covered(&self, n_points: usize) -> Option<u64> {
+        if let Some(Loose::Array(a)) = &self.bonus
+            && n_points <= 64
+        {
+            let mut seen = 0u64;
+            for v in a {
+                let n = v
+                    .as_u64()
+                    .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+                    .filter(|n| *n >= 1 && *n <= u32::MAX as u64)?;
+                if n as usize <= n_points {
+                    seen |= 1 << (n - 1);
+                }
+            }
+            return Some(seen.count_ones() as u64);
+        }
+        match self.bonus_list() {
+            JudgeBonus::Points(p) => {
+                Some(crate::bench::chartom_qa::grade::covered_count(&p, n_points))
+            }
+            JudgeBonus::Unparsable(_) => None,
+        }
+    }
+
+    /// Did the judge find a penalty: [`Judge::penalty_text`] is some, without the copy.
+    pub fn penalized(&self) -> bool {
+        match &self.penalty {
+            None | Some(Loose::Null) => false,
+            Some(Loose::String(s)) => !(s.trim().is_empty() || s.contains("None")),
+            _ => self.penalty_text().is_some(),
+        }
+    }
+
     /// The penalty text when the judge found one. A penalty counts when its text does
     /// not contain `None` (docs/format.md); `null` and empty text mean no penalty.
     pub fn penalty_text(&self) -> Option<String> {
         match &self.penalty {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) if s.trim().is_empty() || s.contains("None") => None,
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(Value::Bool(false)) => None,
+            None | Some(Loose::Null) => None,
+            Some(Loose::String(s)) if s.trim().is_empty() || s.contains("None") => None,
+            Some(Loose::String(s)) => Some(s.clone()),
+            Some(Loose::Bool(false)) => None,
             Some(other) => {
                 let s = other.to_string();
                 if s.contains("None") { None } else { Some(s) }

@@ -190,5 +190,36 @@ pub fn effective(item: &Item, model: &str) -> QaEffective {
     }
 }
 
+/// Is `model`'s response wrong: its `choice` is not the `key`, or the grades that count
+/// (the humans' resolved grades when they set `bonus` or `penalty`, else the judge's)
+/// find a penalty or a bonus point not covered. What [`effective`] gives, reading only
+/// what this needs: the index asks it of every response, and `effective` copies the
+/// judge's list, its penalty and the humans' grades.
+pub fn model_wrong(item: &Item, model: &str) -> bool {
+    let resp = item.response(model);
+    if let (Some(c), Some(k)) = (resp.and_then(|r| r.choice), item.key)
+        && c != k
+    {
+        return true;
+    }
+    let n = item.bonus_points.len();
+    if !item.reviews.is_empty() {
+        let human = resolve_response(&item.reviews, model, item.responses.len());
+        let g = &human.value.chartom_qa;
+        if g.bonus.is_some() || g.penalty.is_some() {
+            return matches!(g.penalty, Some(Some(_)))
+                || g.bonus
+                    .as_deref()
+                    .is_some_and(|b| covered_count(b, n) < n as u64);
+        }
+    }
+    match resp.and_then(|r| r.judge.as_ref()) {
+        Some(j) => j.penalized() || j.covered(n).is_some_and(|c| c < n as u64),
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod fast_tests;
 #[cfg(test)]
 mod tests;

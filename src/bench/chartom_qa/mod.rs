@@ -39,15 +39,7 @@ impl super::Spec for ChartomQa {
     }
 
     fn model_wrong(&self, item: &Item, model: &str) -> bool {
-        let e = grade::effective(item, model);
-        if e.choice_correct == Some(false) {
-            return true;
-        }
-        match (&e.human_grade, &e.judge) {
-            (Some(h), _) => h.penalized() || h.covered.is_some_and(|c| c < h.n_points),
-            (None, Some(j)) => j.penalty.is_some() || j.covered.is_some_and(|c| c < j.n_points),
-            _ => false,
-        }
+        grade::model_wrong(item, model)
     }
 
     fn human_judge_disagree(&self, item: &Item) -> bool {

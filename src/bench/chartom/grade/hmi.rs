@@ -58,14 +58,14 @@ pub fn in_interval(x: f64, (lo, hi): (Option<f64>, Option<f64>)) -> bool {
 /// A human answer to a number question, as the HMI reads it: like a model's answer, in the
 /// question's `unit`, by [`choose`] (a JSON number is read as a plain number written without
 /// scale: `1200000` is 1.2 for a question in millions and key 1.2).
-pub fn human_number(v: &Value, key: Option<f64>, unit: Unit) -> Option<NumberValue> {
+pub fn human_number(v: &Loose, key: Option<f64>, unit: Unit) -> Option<NumberValue> {
     let written = match v {
-        Value::Number(n) => Written {
+        n if n.is_number() => Written {
             value: NumberValue::One(n.as_f64()?),
             scale: 0,
             percent: false,
         },
-        Value::String(s) => read_number(s)?,
+        Loose::String(s) => read_number(s)?,
         _ => return None,
     };
     choose(&unit.readings(&written, key), key)
@@ -86,7 +86,7 @@ pub fn acceptable(v: NumberValue, interval: (Option<f64>, Option<f64>)) -> bool 
 pub fn hmi_number(
     key: f64,
     strategies: &[f64],
-    answers: &[(Value, u64)],
+    answers: &[(Loose, u64)],
     unit: Unit,
 ) -> Option<Hmi> {
     let interval = acceptable_interval(key, strategies);
@@ -146,8 +146,8 @@ pub fn hmi_from_fact(fact: &Fact) -> Option<Hmi> {
                 h.n_answers += count;
                 let parsed = match &key {
                     FactKey::Choice(_) => match v {
-                        Value::Number(n) => n.as_u64().map(|n| ParsedFact::Choice(n as u32)),
-                        Value::String(s) => parse_choice(s, &fact.options).map(ParsedFact::Choice),
+                        n if n.is_number() => n.as_u64().map(|n| ParsedFact::Choice(n as u32)),
+                        Loose::String(s) => parse_choice(s, &fact.options).map(ParsedFact::Choice),
                         _ => None,
                     },
                     _ => rank_from_value(v, &fact.options).map(ParsedFact::Rank),
@@ -220,19 +220,20 @@ pub fn suspect_key(item: &Item) -> Option<Suspicion> {
     let key = fact_key(fact)?;
     // the human answers as (parsed, count), equal answers merged, in order
     let mut answers: Vec<(ParsedFact, u64)> = Vec::new();
-    let unit = fact.unit();
     for (v, count) in &fact.human_answers {
         let parsed = match &key {
             FactKey::Choice(_) => match v {
-                Value::Number(n) => n
+                n if n.is_number() => n
                     .as_u64()
                     .filter(|n| (1..=u32::MAX as u64).contains(n))
                     .map(|n| ParsedFact::Choice(n as u32)),
-                Value::String(s) => parse_choice(s, &fact.options).map(ParsedFact::Choice),
+                Loose::String(s) => parse_choice(s, &fact.options).map(ParsedFact::Choice),
                 _ => None,
             },
             FactKey::Rank(_) => rank_from_value(v, &fact.options).map(ParsedFact::Rank),
-            FactKey::Number(k) => human_number(v, Some(*k), unit).map(ParsedFact::from),
+            // (the question's unit is read only for a number key: reading it is a walk
+            // over the question's words, and a choice or rank key has no use for it)
+            FactKey::Number(k) => human_number(v, Some(*k), fact.unit()).map(ParsedFact::from),
         };
         let Some(p) = parsed else { continue };
         match answers.iter_mut().find(|(q, _)| *q == p) {

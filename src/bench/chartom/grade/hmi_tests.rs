@@ -4,7 +4,7 @@
 use super::tests::*;
 use super::*;
 use crate::bench::chartom::fields::Strategies;
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// Human answers are read like the model's, in the question's unit (JSON numbers too).
 #[test]
@@ -15,13 +15,13 @@ fn hmi_reads_human_texts_in_the_questions_unit() {
         skim: 300.0,
     });
     f.human_answers = vec![
-        (json!("1.2 million"), 10),
-        (json!(1.2), 5),
-        (json!("1,200,000"), 1),
-        (json!(1_200_000), 1),
-        (json!("6 million"), 3),
-        (json!("1-2"), 2),
-        (json!("2-3"), 1),
+        (json!("1.2 million").into(), 10),
+        (json!(1.2).into(), 5),
+        (json!("1,200,000").into(), 1),
+        (json!(1_200_000).into(), 1),
+        (json!("6 million").into(), 3),
+        (json!("1-2").into(), 2),
+        (json!("2-3").into(), 1),
     ];
     let h = hmi_from_fact(&f).unwrap();
     // 6 million and the range 2–3 (which reaches past 2.68) are not acceptable
@@ -33,7 +33,11 @@ fn hmi_reads_human_texts_in_the_questions_unit() {
     // question in thousands stays 300 (not 0.3)
     let mut t = number_fact("How many thousand visitors?", json!(1.2));
     t.strategies = f.strategies;
-    t.human_answers = vec![(json!(1.2), 3), (json!(300), 1), (json!("300"), 1)];
+    t.human_answers = vec![
+        (json!(1.2).into(), 3),
+        (json!(300).into(), 1),
+        (json!("300").into(), 1),
+    ];
     assert_eq!(hmi_from_fact(&t).unwrap().n_not_acceptable, 2);
 }
 
@@ -59,14 +63,14 @@ fn hmi_g7_q1_from_the_paper() {
 
     // original chart: 68 answers, 12 of them above U
     let original = vec![
-        (json!(1.2), 40),
-        (json!(1), 6),
-        (json!("1.5"), 5),
-        (json!(2), 5),
-        (json!(2.69), 2),
-        (json!(3), 4),
-        (json!(6), 5),
-        (json!(300), 1),
+        (json!(1.2).into(), 40),
+        (json!(1).into(), 6),
+        (json!("1.5").into(), 5),
+        (json!(2).into(), 5),
+        (json!(2.69).into(), 2),
+        (json!(3).into(), 4),
+        (json!(6).into(), 5),
+        (json!(300).into(), 1),
     ];
     let h = hmi_number(1.2, &[6.0, 300.0], &original, Unit::NONE).unwrap();
     assert_eq!(h.n_answers, 68);
@@ -76,13 +80,13 @@ fn hmi_g7_q1_from_the_paper() {
 
     // manipulated chart: 68 answers, 20 not acceptable
     let manipulated = vec![
-        (json!(1.2), 30),
-        (json!(0.5), 8),
-        (json!(2.5), 10),
-        (json!(2.7), 3),
-        (json!(5), 7),
-        (json!(6), 8),
-        (json!(50), 2),
+        (json!(1.2).into(), 30),
+        (json!(0.5).into(), 8),
+        (json!(2.5).into(), 10),
+        (json!(2.7).into(), 3),
+        (json!(5).into(), 7),
+        (json!(6).into(), 8),
+        (json!(50).into(), 2),
     ];
     let h = hmi_number(1.2, &[6.0, 300.0], &manipulated, Unit::NONE).unwrap();
     assert_eq!((h.n_answers, h.n_not_acceptable), (68, 20));
@@ -158,7 +162,11 @@ fn interval_for_negative_zero_and_mixed_signs() {
     let h = hmi_number(
         -10.0,
         &[-40.0, -2.5],
-        &[(json!(-10), 3), (json!(-30), 1), (json!("-3"), 1)],
+        &[
+            (json!(-10).into(), 3),
+            (json!(-30).into(), 1),
+            (json!("-3").into(), 1),
+        ],
         Unit::NONE,
     )
     .unwrap();
@@ -167,7 +175,11 @@ fn interval_for_negative_zero_and_mixed_signs() {
     let h = hmi_number(
         0.0,
         &[5.0, -3.0],
-        &[(json!(0), 2), (json!(3), 1), (json!(-2), 1)],
+        &[
+            (json!(0).into(), 2),
+            (json!(3).into(), 1),
+            (json!(-2).into(), 1),
+        ],
         Unit::NONE,
     )
     .unwrap();
@@ -179,7 +191,7 @@ fn hmi_unparsable_answers_are_not_acceptable() {
     let h = hmi_number(
         10.0,
         &[40.0],
-        &[(json!(10), 3), (json!("dunno"), 1)],
+        &[(json!(10).into(), 3), (json!("dunno").into(), 1)],
         Unit::NONE,
     )
     .unwrap();
@@ -191,16 +203,20 @@ fn hmi_unparsable_answers_are_not_acceptable() {
 #[test]
 fn hmi_choice_and_rank() {
     let mut f = fact(FactFormat::Choice, json!(2), &["a", "b", "c"]);
-    f.human_answers = vec![(json!(2), 6), (json!(1), 3), (json!("B"), 1)];
+    f.human_answers = vec![
+        (json!(2).into(), 6),
+        (json!(1).into(), 3),
+        (json!("B").into(), 1),
+    ];
     let h = hmi_from_fact(&f).unwrap();
     assert_eq!((h.n_answers, h.n_not_acceptable), (10, 3));
     assert_eq!(h.interval, (None, None));
     let mut r = fact(FactFormat::Rank, json!([3, 1, 2]), &["a", "b", "c"]);
-    r.human_answers = vec![(json!([3, 1, 2]), 3), (json!("1,3,2"), 1)];
+    r.human_answers = vec![(json!([3, 1, 2]).into(), 3), (json!("1,3,2").into(), 1)];
     assert_eq!(hmi_from_fact(&r).unwrap().hmi, 0.25);
     // number question without strategies: not recomputable
     let mut n = fact(FactFormat::Number, json!(5), &[]);
-    n.human_answers = vec![(json!(5), 1)];
+    n.human_answers = vec![(json!(5).into(), 1)];
     assert_eq!(hmi_from_fact(&n), None);
     n.strategies = Some(Strategies {
         misled: 50.0,

@@ -1,5 +1,5 @@
 use super::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 pub(super) fn opts(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
@@ -94,7 +94,7 @@ fn ranks() {
 pub(super) fn fact(format: FactFormat, key: Value, options: &[&str]) -> Fact {
     Fact {
         format: Some(format),
-        key: Some(key),
+        key: Some(key.into()),
         options: opts(options),
         ..Fact::default()
     }
@@ -157,7 +157,7 @@ pub(super) fn number_fact(question: &str, key: Value) -> Fact {
     Fact {
         question: Some(question.into()),
         format: Some(FactFormat::Number),
-        key: Some(key),
+        key: Some(key.into()),
         ..Fact::default()
     }
 }

@@ -1,11 +1,10 @@
 //! The human answers of a CHARTOM item's FACT question as histogram buckets, for the
 //! item screen (the rules are `crate::bench::chartom::grade`'s).
 
-use serde_json::Value;
-
 use crate::bench::Item;
 use crate::bench::chartom::fields::{Fact, FactFormat};
 use crate::bench::chartom::grade as chartom;
+use crate::model::Loose;
 
 pub struct Bucket {
     pub label: String,
@@ -180,12 +179,12 @@ fn choice_histogram(fact: &Fact, n: u64, model_answer: Option<chartom::ParsedFac
         .iter()
         .map(|(a, c)| {
             let label = match a {
-                Value::Array(xs) => xs
+                Loose::Array(xs) => xs
                     .iter()
                     .map(|x| x.to_string())
                     .collect::<Vec<_>>()
                     .join(">"),
-                Value::String(s) => s.clone(),
+                Loose::String(s) => s.clone(),
                 other => other.to_string(),
             };
             let parsed = chartom::parse_fact(fact, &label);
