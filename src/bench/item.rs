@@ -45,15 +45,15 @@ pub struct ItemFields {
     parsed_reviews: IndexMap<String, Review>,
 
     // CHARTOM
-    pub chart: Option<Chart>,
-    pub fact: Option<Fact>,
+    pub chart: Option<Box<Chart>>,
+    pub fact: Option<Box<Fact>>,
     pub mind: Option<Mind>,
 
     // CharToM-QA
     pub book: Option<String>,
     pub character: Option<String>,
     pub dimension: Option<String>,
-    pub context: Option<Context>,
+    pub context: Option<Box<Context>>,
     pub question: Option<String>,
     #[serde(deserialize_with = "opt_string_or_number")]
     pub answer: Option<String>,
@@ -64,8 +64,8 @@ pub struct ItemFields {
     // C-VQA
     pub split: Option<String>,
     pub group: Option<String>,
-    pub original: Option<QuestionAnswer>,
-    pub counterfactual: Option<QuestionAnswer>,
+    pub original: Option<Box<QuestionAnswer>>,
+    pub counterfactual: Option<Box<QuestionAnswer>>,
 
     /// The line is in a benchmark's own layout, not a result set's: which, and what of it
     /// the benchmark keeps (set by [`crate::bench::sniff`]).
@@ -169,7 +169,7 @@ pub struct Response {
     // CharToM-QA
     pub text: Option<String>,
     pub choice: Option<i64>,
-    pub judge: Option<Judge>,
+    pub judge: Option<Box<Judge>>,
     // C-VQA
     #[serde(deserialize_with = "opt_string_or_number")]
     pub original: Option<String>,
