@@ -127,6 +127,24 @@ impl Locator {
         })
     }
 
+    /// The first item of `store` with each id: every item read once, then kept (a caller
+    /// that must not read the file where it will locate items reads them beforehand, as
+    /// with [`Locator::contents`]). Says whether some item has no id.
+    pub fn ids(&mut self, store: &Store) -> bool {
+        let mut without_id = false;
+        let mut m = std::collections::HashMap::new();
+        for i in 0..store.len() {
+            match item_id(store, i) {
+                Some(id) => {
+                    m.entry(id).or_insert(i);
+                }
+                None => without_id = true,
+            }
+        }
+        self.first = Some(m);
+        without_id
+    }
+
     pub fn locate(&mut self, store: &Store, r: &Record) -> Result<usize, Missing> {
         // (`has` waits for a scan still running to reach the item, not for all of them.)
         if store.has(r.item) && item_id(store, r.item) == r.id {
@@ -137,15 +155,10 @@ impl Locator {
             }
         }
         if let Some(id) = &r.id {
-            let first = self.first.get_or_insert_with(|| {
-                let mut m = std::collections::HashMap::new();
-                for i in 0..store.len() {
-                    if let Some(id) = item_id(store, i) {
-                        m.entry(id).or_insert(i);
-                    }
-                }
-                m
-            });
+            if self.first.is_none() {
+                self.ids(store);
+            }
+            let first = self.first.as_ref().expect("read just now");
             return first.get(id).copied().ok_or(Missing::Gone);
         }
         let key = r.key.as_ref().ok_or(Missing::Gone)?;

@@ -1,7 +1,9 @@
 //! Where the items of the file as the screen shows it are in the file read again after
-//! another program changed it (`State::reload`, `app/reload.rs`): by id; an item without
-//! id by its content (as a replay finds it), which keeps its index unless lines were added
-//! or removed before it.
+//! another program changed it (`State::reload`, `app/reload.rs`): where the IO worker
+//! applies a verdict on it when it replays this session's journal onto that file
+//! (`session::Locator`, one rule for both), so the screen never shows a verdict on an item
+//! other than the one the file gets it on: by id (in its place while the item there has
+//! it, else the first item with it); an item without id by its content.
 //!
 //! Finding items by id needs every id of the new file: every item read, seconds at 1M
 //! items. That is done here, on a thread of its own (`threads::spawn_remap`, asked by
@@ -68,8 +70,8 @@ impl Moves {
     }
 
     /// Where the old file's item `i` is in the new file: as worked out when it was held,
-    /// else looked up now (its id from the index or its item, then among the new file's
-    /// ids already read).
+    /// else looked up now (its id from the index or its item, then the new file's item at
+    /// its place, then the new file's ids already read).
     pub fn map(&mut self, i: usize) -> Option<usize> {
         match self.found.get(&i) {
             Some(&j) => j,
@@ -83,39 +85,33 @@ impl Moves {
     }
 }
 
-/// Where an item of the file as it was is in the file read again: by id; an item without
-/// id by its content (`session::Locator`: in its place when its content is the one there,
-/// else the one item of the new file with its content). Each answer depends on the item
-/// asked only, not on what was asked before.
+/// Where an item of the file as it was is in the file read again: where the IO worker
+/// applies a verdict on it when it replays the journal onto that file
+/// (`session::Locator`): by id, in its place when the item there still has it, else the
+/// first item with it; an item without id by its content, in its place when its content
+/// is the one there, else the one item of the new file with its content. Each answer
+/// depends on the item asked only, not on what was asked before.
 struct Remap {
-    /// The new file's items by id.
-    ids: HashMap<String, usize>,
     /// Some item of the new file has no id.
     without_id: bool,
     /// The old file's index, when it covers the item asked.
     meta: Option<Arc<Index>>,
     old: Store,
     new: Store,
+    /// The new file's ids, read beforehand (`Locator::ids`).
     locator: crate::session::Locator,
 }
 
 impl Remap {
     fn new(meta: Option<Arc<Index>>, old: Store, new: Store) -> Remap {
-        let mut without_id = false;
-        let ids = (0..new.len())
-            .filter_map(|i| {
-                let id = new.item(i).ok().and_then(|it| it.into_fields().id);
-                without_id |= id.is_none();
-                id.map(|id| (id, i))
-            })
-            .collect();
+        let mut locator = crate::session::Locator::default();
+        let without_id = locator.ids(&new);
         Remap {
-            ids,
             without_id,
             meta,
             old,
             new,
-            locator: Default::default(),
+            locator,
         }
     }
 
@@ -128,18 +124,18 @@ impl Remap {
     }
 
     fn map(&mut self, i: usize) -> Option<usize> {
-        match self.old_id(i) {
-            Some(id) => self.ids.get(&id).copied(),
-            None => {
-                let r = crate::journal::Record {
-                    item: i,
-                    id: None,
-                    reviewer: String::new(),
-                    review: None,
-                    key: crate::session::content_key(&self.old, i),
-                };
-                self.locator.locate(&self.new, &r).ok()
-            }
-        }
+        let id = self.old_id(i);
+        let key = match id {
+            Some(_) => None,
+            None => crate::session::content_key(&self.old, i),
+        };
+        let r = crate::journal::Record {
+            item: i,
+            id,
+            reviewer: String::new(),
+            review: None,
+            key,
+        };
+        self.locator.locate(&self.new, &r).ok()
     }
 }

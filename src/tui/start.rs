@@ -63,9 +63,12 @@ pub(super) fn start_images_and_input(
             handle: images.handle(),
             passthrough: passthrough.clone(),
         };
+        // (dropped when the reader's thread unwinds: the session is told)
+        let watch = super::threads::Watch::worker(tx.clone(), crate::tui::app::Worker::Input);
         input::spawn(
             pause.clone(),
             move |ev| {
+                let _ = &watch;
                 let msg = match ev {
                     Event::Key(k) => Msg::Key(k),
                     Event::Mouse(m) => Msg::Mouse(m),

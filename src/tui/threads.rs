@@ -4,8 +4,52 @@ use std::io::Write;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
-use super::app::{Msg, State};
+use super::app::{Msg, State, Worker};
 use super::{config, facts};
+
+/// Sends its message when the thread it is dropped on is unwinding from a panic: what
+/// that thread was asked will never be answered, and the screen says so rather than wait
+/// for it. (The panic itself is only logged: the hook keeps the screen for every thread
+/// but the main one, `run::set_panic_hook`.) Kept in a thread's body, or in a closure the
+/// thread owns (dropped when the thread unwinds).
+pub(super) struct Watch {
+    tx: Sender<Msg>,
+    then: Option<Msg>,
+}
+
+impl Watch {
+    pub(super) fn new(tx: Sender<Msg>, then: Msg) -> Watch {
+        Watch {
+            tx,
+            then: Some(then),
+        }
+    }
+
+    /// `Msg::WorkerFailed(what)` on a panic.
+    pub(super) fn worker(tx: Sender<Msg>, what: Worker) -> Watch {
+        Watch::new(tx, Msg::WorkerFailed(what))
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        if std::thread::panicking()
+            && let Some(m) = self.then.take()
+        {
+            let _ = self.tx.send(m);
+        }
+    }
+}
+
+/// Tests make a thread panic where `VERDICT_TEST_PANIC` names it (`index`: the index
+/// thread at its start; `search`: the search thread with its first answer; `io`: the IO
+/// worker with the first verdict), so that what the reviewer sees then is checked on the
+/// real binary.
+pub(super) fn test_panic(place: &str) {
+    if std::env::var("VERDICT_TEST_PANIC").is_ok_and(|v| v == place) {
+        panic!("VERDICT_TEST_PANIC={place}");
+    }
+}
 
 pub(super) fn spawn_ticks(tx: Sender<Msg>) {
     std::thread::Builder::new()
@@ -32,9 +76,12 @@ pub(super) fn spawn_index(
     tx: Sender<Msg>,
     cache: Option<std::path::PathBuf>,
 ) {
+    let tx_failed = tx.clone();
     let spawned = std::thread::Builder::new()
         .name("verdict-index".into())
         .spawn(move || {
+            let _watch = Watch::worker(tx.clone(), Worker::Index { generation });
+            test_panic("index");
             // The file as it is on disk, nothing replayed onto it: the cache's business.
             let cache = cache.filter(|_| !store.is_dirty()).zip(store.stamp_text());
             if let Some((p, stamp)) = &cache
@@ -111,6 +158,7 @@ pub(super) fn spawn_index(
         });
     if let Err(e) = spawned {
         log::error!("could not start the index thread: {e}");
+        let _ = tx_failed.send(Msg::WorkerFailed(Worker::Index { generation }));
     }
 }
 
@@ -128,9 +176,11 @@ pub(super) fn spawn_locate(
     reviewer: String,
     tx: Sender<Msg>,
 ) {
+    let tx_failed = tx.clone();
     let spawned = std::thread::Builder::new()
         .name("verdict-locate".into())
         .spawn(move || {
+            let _watch = Watch::worker(tx.clone(), Worker::Locate { seq });
             let located = match &meta {
                 Some(m) => Some(super::locate::with_index(&store, m, &wanted, &reviewer)),
                 None => super::locate::in_places(&store, &wanted, &reviewer),
@@ -141,6 +191,7 @@ pub(super) fn spawn_locate(
         });
     if let Err(e) = spawned {
         log::error!("could not start the thread that finds the last session's items: {e}");
+        let _ = tx_failed.send(Msg::WorkerFailed(Worker::Locate { seq }));
     }
 }
 
@@ -148,20 +199,30 @@ pub(super) fn spawn_locate(
 /// (`tui::remap`: every item of the new file is read). Answers with `Msg::Remapped`
 /// tagged `seq`.
 pub(super) fn spawn_remap(seq: u64, job: std::sync::Arc<super::remap::Job>, tx: Sender<Msg>) {
+    let tx_failed = tx.clone();
     let spawned = std::thread::Builder::new()
         .name("verdict-remap".into())
         .spawn(move || {
+            let _watch = Watch::worker(tx.clone(), Worker::Remap { seq });
             let moves = Box::new(super::remap::Moves::work_out(&job));
             let _ = tx.send(Msg::Remapped { seq, moves });
         });
     if let Err(e) = spawned {
         log::error!("could not start the thread that finds the items in the changed file: {e}");
+        let _ = tx_failed.send(Msg::WorkerFailed(Worker::Remap { seq }));
     }
 }
 
 pub(super) fn spawn_summary(state: &State, seq: u64, tx: Sender<Msg>) {
     let path = state.store.path().to_path_buf();
     std::thread::spawn(move || {
+        let _watch = Watch::new(
+            tx.clone(),
+            Msg::Summary {
+                seq,
+                result: Err("the summary stopped on an error (see the log)".into()),
+            },
+        );
         // The summary reads the file as it is on disk plus the journal, so it includes
         // every verdict recorded so far.
         let r = crate::session::open_with_journal(&path)
@@ -294,4 +355,31 @@ mod index_tests {
         let stamp = store.stamp_text().unwrap();
         assert_eq!(facts::cache::load(&cache, &stamp).as_ref(), Some(&**built));
     }
+}
+
+#[cfg(test)]
+#[test]
+fn a_watch_speaks_only_when_its_thread_panics() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let t = tx.clone();
+    std::thread::spawn(move || {
+        let _w = Watch::worker(t, Worker::Search);
+    })
+    .join()
+    .unwrap();
+    assert!(
+        rx.try_recv().is_err(),
+        "a thread that ends well says nothing"
+    );
+    let t = tx.clone();
+    let r = std::thread::spawn(move || {
+        let _w = Watch::worker(t, Worker::Locate { seq: 7 });
+        panic!("on purpose");
+    })
+    .join();
+    assert!(r.is_err());
+    assert!(matches!(
+        rx.try_recv(),
+        Ok(Msg::WorkerFailed(Worker::Locate { seq: 7 }))
+    ));
 }

@@ -101,7 +101,10 @@ pub struct Session {
 pub fn spawn(session: Session, out: Sender<Msg>, rx: Receiver<Req>) -> JoinHandle<()> {
     std::thread::Builder::new()
         .name("verdict-io".into())
-        .spawn(move || run(session, out, rx))
+        .spawn(move || {
+            let _watch = super::threads::Watch::worker(out.clone(), super::app::Worker::Io);
+            run(session, out, rx)
+        })
         .expect("spawn the IO worker")
 }
 
@@ -155,6 +158,9 @@ fn run(session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
         if req.is_none() && !io.dirty {
             io.reread_if_changed();
             continue;
+        }
+        if matches!(req, Some(Req::Record { .. })) {
+            super::threads::test_panic("io");
         }
         match req {
             Some(Req::Record {

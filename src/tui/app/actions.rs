@@ -290,7 +290,7 @@ impl State {
             Action::AdjudicationQueue => {
                 if self.meta.is_none() {
                     self.set_status(
-                        "the index is still being built; try again in a moment",
+                        self.no_index("the index is still being built; try again in a moment"),
                         Level::Warn,
                     );
                     return;

@@ -4,9 +4,11 @@
 
 mod actions;
 mod facts_now;
+mod failed;
 mod filter_options;
 mod filters;
 mod keys;
+mod messages;
 mod navigation;
 mod queries;
 mod recording;
@@ -18,10 +20,12 @@ mod timing;
 mod update;
 mod visible;
 
+pub(crate) use failed::INDEX_FAILED;
 use filter_options::catalog;
 pub use filter_options::{FilterGroup, FilterOption, Filters};
+pub use messages::{Effect, Msg, Worker};
 pub use recording::Recording;
-pub use reload::Reloading;
+pub use reload::{Released, Reloading};
 pub use restore::Restoring;
 pub use summary_figures::{SummaryFigures, SummaryResult};
 pub use timing::Timing;
@@ -44,171 +48,6 @@ use crate::tui::keymap::Keymap;
 pub use crate::tui::overlays::search::SearchState;
 use crate::tui::theme::{Theme, ThemeName};
 pub use crate::tui::views::FixState;
-
-/// Everything that can happen to the reviewer.
-pub enum Msg {
-    Key(KeyEvent),
-    Mouse(MouseEvent),
-    Paste(String),
-    Resize(u16, u16),
-    Tick,
-    /// How many items the file's read has found (`Store::len_so_far`): sent by the loop
-    /// before any other message whenever it changed, so `update` reads the count from its
-    /// state and never from the scan going on beside it.
-    Found(Found),
-    /// The journal write of verdict `seq` finished (Ok: durable on disk).
-    Recorded {
-        seq: u64,
-        result: Result<(), String>,
-    },
-    /// The journal was folded into the results file.
-    Saved(Result<String, String>),
-    /// The background index of every item is ready; `generation` is the [`State::index_generation`]
-    /// it was started for (an index of the file before a reload is dropped).
-    Indexed {
-        generation: u64,
-        meta: std::sync::Arc<Index>,
-    },
-    /// The index of generation `generation`, as kept in the data folder and used in place
-    /// from its mapping: the same index as the one `Msg::Indexed` gave (the index thread
-    /// checks), which it replaces so that the texts built in memory are dropped.
-    IndexKept {
-        generation: u64,
-        meta: std::sync::Arc<Index>,
-    },
-    /// Another program changed the file: the IO worker read it again (with every
-    /// journaled verdict on it). Shown once `Msg::Remapped` says where the session's items
-    /// are in it.
-    Reloaded(Store),
-    /// Where the session's items are in the file read again, for ask `seq`
-    /// (`Effect::Remap`; an answer to an older ask is dropped).
-    Remapped {
-        seq: u64,
-        moves: Box<crate::tui::remap::Moves>,
-    },
-    /// The file as this session's own save wrote it, read again by the IO worker (a
-    /// container file, whose reader shows what the save wrote: an Inspect log's score
-    /// edits and recomputed figures). Not a change by anyone else.
-    Resaved(Store),
-    /// The change just read (`Reloaded`) was the save of another verdict session, by this
-    /// reviewer: their verdicts came in (no foreign edit).
-    ColleagueSaved(String),
-    /// The background index `generation` has read `done` of `total` items.
-    IndexProgress {
-        generation: u64,
-        done: usize,
-        total: usize,
-    },
-    /// The set's figures for the summary screen, for request `seq` (an answer to an
-    /// older request, e.g. one made before a reload, is dropped).
-    Summary {
-        seq: u64,
-        result: Result<crate::tui::summary::Summary, String>,
-    },
-    Image(ImageEvent),
-    /// Matches of search `seq`, best first.
-    SearchDone {
-        seq: u64,
-        results: Vec<usize>,
-    },
-    /// The saved session's items and the start, found for lookup `seq`
-    /// (`Effect::Locate`).
-    Located {
-        seq: u64,
-        located: crate::tui::locate::Located,
-    },
-}
-
-/// What the loop must do after an update.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
-    /// Append to the journal (fsync), then apply to the store; answer with `Msg::Recorded`.
-    Record {
-        seq: u64,
-        item: usize,
-        id: Option<String>,
-        /// For an item without an id, its text as the screen has it (shared, not copied):
-        /// the IO worker works out what its content is from it
-        /// (`crate::session::content_key_of`), to find it again if lines were added or
-        /// removed before it (off the screen's thread: a long item's takes hundreds of
-        /// milliseconds).
-        content: Option<crate::store::ItemText>,
-        reviewer: String,
-        review: Option<Value>,
-    },
-    RequestImage(ImageKey),
-    PrefetchImage(PathBuf),
-    OpenExternal(PathBuf),
-    SavePosition {
-        index: usize,
-        id: Option<String>,
-    },
-    /// Compute the set's figures; answer with `Msg::Summary` of the same `seq`.
-    ComputeSummary {
-        seq: u64,
-    },
-    /// Index `State::store` again (after the file was read again), as generation `generation`.
-    Index {
-        generation: u64,
-    },
-    /// Keep the skipped items and the undo history for the next session.
-    SaveSession(crate::tui::config::Session),
-    /// Find the saved session's items and the start in `State::store`, off the screen's
-    /// thread (`tui::locate`): by their places, and by id with the index `meta` when it
-    /// is there; answer with `Msg::Located` of the same `seq` (no answer without the
-    /// index when an item must be found by id: asked again when the index arrives).
-    Locate {
-        seq: u64,
-        wanted: std::sync::Arc<crate::tui::locate::Wanted>,
-        meta: Option<std::sync::Arc<Index>>,
-    },
-    /// Find where the session's items are in the file read again, off the screen's thread
-    /// (`tui::remap`: every item of the new file is read); answer with `Msg::Remapped` of
-    /// the same `seq`.
-    Remap {
-        seq: u64,
-        job: std::sync::Arc<crate::tui::remap::Job>,
-    },
-    /// Let go of what the screen no longer needs and takes long to free, on a thread of
-    /// its own.
-    Release(Released),
-    /// Run a fuzzy search on the search worker; answer with `Msg::SearchDone`.
-    Search {
-        seq: u64,
-        query: String,
-        meta: std::sync::Arc<Index>,
-        within: Option<Vec<usize>>,
-    },
-    Suspend,
-    Quit,
-}
-
-/// What the screen lets go of that takes long to free: the file as it was before a reload
-/// (closing the last descriptor of a file renamed over frees its pages in the page cache,
-/// 0.3 s of CPU at 1M items) and the ids read to take the new one up (a million
-/// allocations). The loop frees it on a thread of its own (`Effect::Release`).
-#[derive(Clone)]
-pub struct Released(std::sync::Arc<std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>>);
-
-impl Released {
-    pub fn new(what: impl std::any::Any + Send) -> Released {
-        Released(std::sync::Arc::new(std::sync::Mutex::new(Some(Box::new(
-            what,
-        )))))
-    }
-}
-
-impl PartialEq for Released {
-    fn eq(&self, other: &Released) -> bool {
-        std::sync::Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl std::fmt::Debug for Released {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Released")
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
@@ -343,6 +182,11 @@ pub struct State {
     pub(crate) facts_now: facts_now::FactsNow,
     /// How far the background index is (items read, total) while it is being built.
     pub index_progress: (usize, usize),
+    /// The index thread stopped on an error (`Worker::Index`): search, filters and jumps
+    /// by id are not coming; until the file is read again.
+    pub index_failed: bool,
+    /// The search thread stopped on an error (`Worker::Search`): no search is answered.
+    pub search_failed: bool,
     /// Which index the screen waits for: raised on every reload, so that an index of the
     /// file as it was before is dropped when it arrives (`Msg::Indexed`).
     pub index_generation: u64,
@@ -476,6 +320,8 @@ impl State {
             index_generation: 0,
             facts_now: Default::default(),
             index_progress: (0, 0),
+            index_failed: false,
+            search_failed: false,
             filter_catalog: vec![],
             filter_counts: vec![],
             filter_counts_of: None,

@@ -166,7 +166,9 @@ impl State {
             // Finding an id now would read every item on this thread (seconds on a large
             // set, the screen frozen).
             self.set_status(
-                "the index is still being built: jump by item number now, by id in a moment",
+                self.no_index(
+                    "the index is still being built: jump by item number now, by id in a moment",
+                ),
                 Level::Warn,
             );
             return;

@@ -71,6 +71,11 @@ impl Restoring {
     pub fn is_pending(&self) -> bool {
         self.pending.is_some()
     }
+
+    /// Waiting for the lookup `seq` (`Msg::Located`).
+    pub fn is_pending_seq(&self, seq: u64) -> bool {
+        self.pending.as_ref().is_some_and(|p| p.seq == seq)
+    }
 }
 
 impl State {

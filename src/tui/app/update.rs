@@ -68,6 +68,7 @@ impl State {
             }
             Msg::Image(ImageEvent::Ready(key, result)) => self.on_image(key, result),
             Msg::Located { seq, located } => self.on_located(seq, located, &mut fx),
+            Msg::WorkerFailed(w) => self.worker_failed(w),
         }
         if self.rec.skip_cleared {
             self.rec.skip_cleared = false;

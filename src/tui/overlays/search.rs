@@ -78,6 +78,9 @@ pub fn draw(state: &State, f: &mut Frame, list: &ListArea, s: &SearchState) {
     let r = list.frame;
     f.render_widget(Clear, r);
     let title = match &state.meta {
+        Some(_) if state.search_failed => {
+            " Search · search stopped on an error (see the log) ".to_string()
+        }
         // The worker lists the best SEARCH_SHOWN: a full list may stand for more.
         Some(_) if s.results.len() >= crate::tui::facts::SEARCH_SHOWN => format!(
             " Search ids and questions · the best {} matches ",
@@ -144,8 +147,12 @@ pub(crate) fn highlighted(
     Line::from(spans)
 }
 
-/// What the reviewer sees while the background index is being built.
+/// What the reviewer sees while the background index is being built (or that it could not
+/// be).
 pub fn indexing_note(state: &State) -> String {
+    if state.index_failed {
+        return crate::tui::app::INDEX_FAILED.to_string();
+    }
     let (done, total) = state.index_progress;
     match (done * 100).checked_div(total) {
         Some(pct) => format!("indexing the file… {}%", pct.min(100)),

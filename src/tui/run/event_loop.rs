@@ -92,6 +92,7 @@ impl Loop {
                 .rx
                 .recv()
                 .map_err(|_| anyhow::anyhow!("all workers stopped"))?;
+            session_goes_on(&msg)?;
             state.clock = Clock::now();
             found_now(state, &mut fx);
             fx.extend(state.update(msg));
@@ -100,6 +101,7 @@ impl Loop {
             state.protocol_name = self.drawing.name();
             // Take whatever else is already waiting before drawing again.
             while let Ok(m) = self.rx.try_recv() {
+                session_goes_on(&m)?;
                 found_now(state, &mut fx);
                 fx.extend(state.update(m));
                 if state.quit {
@@ -190,9 +192,29 @@ impl Loop {
 
     /// Hand `req` to the IO worker.
     fn to_io(&self, req: worker::Req) -> anyhow::Result<()> {
-        self.io_tx
-            .send(req)
-            .map_err(|_| anyhow::anyhow!("the IO worker stopped"))
+        self.io_tx.send(req).map_err(|_| io_stopped())
+    }
+}
+
+/// The IO worker is gone (its panic is in the log): what is safe.
+fn io_stopped() -> anyhow::Error {
+    anyhow::anyhow!(
+        "the thread that records verdicts stopped on an error (see the log): every verdict \
+         shown as recorded is in the journal and is read again at the next open"
+    )
+}
+
+/// An error when `msg` says a thread the session cannot go on without stopped (its
+/// panic is in the log): the IO worker, which records the verdicts, or the terminal's
+/// reader. The reviewer then gets the shell back with why, and what is safe.
+fn session_goes_on(msg: &Msg) -> anyhow::Result<()> {
+    match msg {
+        Msg::WorkerFailed(app::Worker::Io) => Err(io_stopped()),
+        Msg::WorkerFailed(app::Worker::Input) => Err(anyhow::anyhow!(
+            "reading the terminal stopped on an error (see the log): every verdict shown as \
+             recorded is kept"
+        )),
+        _ => Ok(()),
     }
 }
 

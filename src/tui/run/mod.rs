@@ -58,7 +58,11 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let (images, input_pause) = start_images_and_input(setup.choice, &tx, &mut image_notice)?;
     let searcher = {
         let tx = tx.clone();
+        // (dropped when the search thread unwinds: the screen is told)
+        let watch = super::threads::Watch::worker(tx.clone(), app::Worker::Search);
         facts::SearchWorker::spawn(Box::new(move |seq, results| {
+            let _ = &watch;
+            super::threads::test_panic("search");
             let _ = tx.send(Msg::SearchDone { seq, results });
         }))
     };
@@ -241,15 +245,22 @@ impl Setup {
     }
 }
 
-/// Restore the terminal before a panic's message, from any thread but the image
-/// worker's.
+/// Restore the terminal before a panic's message on the main thread. A panic on any other
+/// thread is only logged and the screen kept: the main thread goes on drawing, and a
+/// terminal given back under it would show the rest of the session as garbage with the
+/// keys echoed. Each thread the screen waits on says it stopped (`threads::Watch`): the
+/// screen says what is not coming (`Msg::WorkerFailed`), or the loop ends the session
+/// when it cannot go on (the IO worker, the terminal's reader). A decoder panic on the
+/// image thread is caught there and shown as a broken image.
 fn set_panic_hook() {
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        // A decoder panic on the image thread is caught there and shown as a broken
-        // image: only log it, keep the screen.
-        if std::thread::current().name() == Some("verdict-image") {
-            log::error!("image worker: {info}");
+        let thread = std::thread::current();
+        if !restores_terminal(thread.name()) {
+            log::error!(
+                "panic on thread {}: {info}",
+                thread.name().unwrap_or("unnamed")
+            );
             return;
         }
         restore_terminal();
@@ -257,6 +268,12 @@ fn set_panic_hook() {
         log::error!("panic: {info}");
         default_hook(info);
     }));
+}
+
+/// Whether a panic on the thread named `thread` gives the terminal back: only on the main
+/// thread, whose panic ends the process.
+fn restores_terminal(thread: Option<&str>) -> bool {
+    thread == Some("main")
 }
 
 /// The start-up notices about the journals' replay: verdicts that could not be applied

@@ -28,6 +28,7 @@ pub fn label(state: &State) -> String {
     let any_s = match any {
         _ if state.blind => String::new(),
         Some(a) => format!(" · anyone {a}"),
+        None if state.index_failed => " · anyone ? (no index)".into(),
         None => " · indexing…".into(),
     };
     format!(" me {me}/{total}{any_s}{pace} ")
