@@ -6,8 +6,10 @@
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+mod flat;
 mod keys;
 mod loose;
+pub(crate) use flat::{FlatFields, Key, flat_fields};
 pub(crate) use keys::Keys;
 pub use loose::Loose;
 
@@ -83,6 +85,24 @@ pub(crate) fn double_option<'de, D: Deserializer<'de>>(
     d: D,
 ) -> Result<Option<Option<String>>, D::Error> {
     Ok(Some(Option::<String>::deserialize(d)?))
+}
+
+/// [`opt_string_or_number`]'s value as a type of its own (a field of [`flat_fields!`]).
+pub(crate) struct TextOrNumber(pub Option<String>);
+
+impl<'de> Deserialize<'de> for TextOrNumber {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TextOrNumber, D::Error> {
+        opt_string_or_number(d).map(TextOrNumber)
+    }
+}
+
+/// [`double_option`]'s value as a type of its own (a field of [`flat_fields!`]).
+pub(crate) struct DoubleOption(pub Option<Option<String>>);
+
+impl<'de> Deserialize<'de> for DoubleOption {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<DoubleOption, D::Error> {
+        double_option(d).map(DoubleOption)
+    }
 }
 
 pub(crate) fn ser_double_option<S: serde::Serializer>(

@@ -8,13 +8,14 @@
 use std::sync::Arc;
 
 use indexmap::IndexMap;
+use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use crate::bench::chartom::fields::{Chart, Fact, Mind};
 use crate::bench::chartom_qa::fields::{Context, Judge};
 use crate::bench::cvqa::fields::QuestionAnswer;
 use crate::bench::{Benchmark, FileInfo, Layout};
-use crate::model::{FieldError, opt_string_or_number, parse_with_path};
+use crate::model::{FieldError, FlatFields, Key, opt_string_or_number, parse_with_path};
 
 /// One benchmark item with its responses and reviews.
 ///
@@ -44,15 +45,15 @@ pub struct ItemFields {
     parsed_reviews: IndexMap<String, Review>,
 
     // CHARTOM
-    pub chart: Option<Chart>,
-    pub fact: Option<Fact>,
+    pub chart: Option<Box<Chart>>,
+    pub fact: Option<Box<Fact>>,
     pub mind: Option<Mind>,
 
     // CharToM-QA
     pub book: Option<String>,
     pub character: Option<String>,
     pub dimension: Option<String>,
-    pub context: Option<Context>,
+    pub context: Option<Box<Context>>,
     pub question: Option<String>,
     #[serde(deserialize_with = "opt_string_or_number")]
     pub answer: Option<String>,
@@ -63,8 +64,8 @@ pub struct ItemFields {
     // C-VQA
     pub split: Option<String>,
     pub group: Option<String>,
-    pub original: Option<QuestionAnswer>,
-    pub counterfactual: Option<QuestionAnswer>,
+    pub original: Option<Box<QuestionAnswer>>,
+    pub counterfactual: Option<Box<QuestionAnswer>>,
 
     /// The line is in a benchmark's own layout, not a result set's: which, and what of it
     /// the benchmark keeps (set by [`crate::bench::sniff`]).
@@ -168,7 +169,7 @@ pub struct Response {
     // CharToM-QA
     pub text: Option<String>,
     pub choice: Option<i64>,
-    pub judge: Option<Judge>,
+    pub judge: Option<Box<Judge>>,
     // C-VQA
     #[serde(deserialize_with = "opt_string_or_number")]
     pub original: Option<String>,
@@ -181,8 +182,10 @@ pub struct Response {
 /// Grades of a response live at the top level when the item has one response, and under
 /// `models.<model>` when it has several (see docs/format.md); [`Review::for_model`]
 /// resolves which applies.
-#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
-#[serde(default)]
+///
+/// Written with serde's `flatten`; read in one pass over its keys ([`FlatFields`], below:
+/// what `flatten` reads, without its buffer of every other key).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct Review {
     /// RFC 3339 UTC time of the verdict.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -214,9 +217,8 @@ pub struct Review {
     pub models: IndexMap<String, ResponseGrades>,
 }
 
-/// A reviewer's grades of one model response.
-#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
-#[serde(default)]
+/// A reviewer's grades of one model response (read as [`Review`] is).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct ResponseGrades {
     /// CHARTOM: the FACT override and the justification grade.
     #[serde(flatten)]
@@ -270,6 +272,112 @@ impl Review {
     }
 }
 
+// ----- reading a review: its own fields, then each group's, in the order they were flattened
+
+/// A review's own fields, each read once (`duplicate field` otherwise, as serde says).
+fn own_field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+    map: &mut A,
+    name: &'static str,
+    bit: u8,
+    seen: &mut u8,
+    slot: &mut T,
+) -> Result<(), A::Error> {
+    if *seen & bit != 0 {
+        return Err(serde::de::Error::duplicate_field(name));
+    }
+    *seen |= bit;
+    *slot = map.next_value()?;
+    Ok(())
+}
+
+impl<'de> Deserialize<'de> for Review {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Review, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Review;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("struct Review")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Review, A::Error> {
+                let mut r = Review::default();
+                let mut own = 0u8;
+                let mut seen = [0u64; 3];
+                while let Some(Key(key)) = map.next_key()? {
+                    let m = &mut map;
+                    match &*key {
+                        "at" => own_field(m, "at", 1, &mut own, &mut r.at)?,
+                        "note" => own_field(m, "note", 2, &mut own, &mut r.note)?,
+                        "seconds" => own_field(m, "seconds", 4, &mut own, &mut r.seconds)?,
+                        "final" => own_field(m, "final", 8, &mut own, &mut r.is_final)?,
+                        "verdict" => own_field(m, "verdict", 16, &mut own, &mut r.verdict)?,
+                        "models" => own_field(m, "models", 32, &mut own, &mut r.models)?,
+                        k => {
+                            let [a, b, c] = &mut seen;
+                            if !(r.cvqa.read_field(k, m, a)?
+                                || r.inspect.read_field(k, m, b)?
+                                || r.grades.read_field(k, m, c)?)
+                            {
+                                m.next_value::<IgnoredAny>()?;
+                            }
+                        }
+                    }
+                }
+                Ok(r)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// Each benchmark's grades of a response, read flat: 16 bits of `seen` each.
+impl FlatFields for ResponseGrades {
+    fn read_field<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut A,
+        seen: &mut u64,
+    ) -> Result<bool, A::Error> {
+        let mut part = [
+            *seen & 0xffff,
+            (*seen >> 16) & 0xffff,
+            (*seen >> 32) & 0xffff,
+        ];
+        let [a, b, c] = &mut part;
+        let took = self.chartom.read_field(key, map, a)?
+            || self.chartom_qa.read_field(key, map, b)?
+            || self.cvqa.read_field(key, map, c)?;
+        *seen = part[0] | part[1] << 16 | part[2] << 32;
+        Ok(took)
+    }
+}
+
+impl<'de> Deserialize<'de> for ResponseGrades {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ResponseGrades, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ResponseGrades;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("struct ResponseGrades")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ResponseGrades, A::Error> {
+                let mut g = ResponseGrades::default();
+                let mut seen = 0;
+                while let Some(Key(key)) = map.next_key()? {
+                    if !g.read_field(&key, &mut map, &mut seen)? {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(g)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
 #[cfg(test)]
 #[path = "item_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "review_read_tests.rs"]
+mod review_read_tests;

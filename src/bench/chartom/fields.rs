@@ -124,3 +124,8 @@ pub struct Grades {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub justification: Option<JustificationGrade>,
 }
+
+crate::model::flat_fields!(Grades {
+    fact_correct: "fact_correct",
+    justification: "justification",
+});

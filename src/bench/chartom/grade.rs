@@ -246,7 +246,7 @@ pub struct ChartomEffective {
 pub fn item_hmi(item: &Item) -> Option<f64> {
     item.mind
         .map(|m| m.hmi)
-        .or_else(|| item.fact.as_ref().and_then(hmi_from_fact).map(|h| h.hmi))
+        .or_else(|| item.fact.as_deref().and_then(hmi_from_fact).map(|h| h.hmi))
 }
 
 /// Whether a FACT answer is right ([`FactGrade::correct`]), without the text shown.

@@ -182,7 +182,7 @@ impl Sums {
             .and_then(|c| c.version)
             .map(|v| v.name().to_string())
             .unwrap_or_else(|| "(none)".into());
-        let recomputed = it.fact.as_ref().and_then(hmi_from_fact);
+        let recomputed = it.fact.as_deref().and_then(hmi_from_fact);
         self.add_chart(store, i, it, recomputed.as_ref());
         let hmi = grade::mind_target(it, recomputed.map(|h| h.hmi));
         for resp in &it.responses {
@@ -212,7 +212,7 @@ impl Sums {
         let version_name = chart.and_then(|c| c.version).map(|v| v.name().to_string());
         let format = it
             .fact
-            .as_ref()
+            .as_deref()
             .and_then(grade::fact_format)
             .map(|f| f.name().to_string());
         if let Some(suspicion) = grade::suspect_key(it) {

@@ -100,7 +100,7 @@ fn normalize(item: &mut Item, f: Fields) {
         .filter_map(|(k, v)| Some((k.to_string(), v?)))
         .collect();
         if !m.is_empty() {
-            item.context = Some(Context::ByLength(m));
+            item.context = Some(Box::new(Context::ByLength(m)));
         }
     }
     if item.choices.is_empty()
@@ -117,7 +117,8 @@ fn normalize(item: &mut Item, f: Fields) {
     }
     let mut model_unnamed = false;
     if item.responses.is_empty() && response.is_some() {
-        let judge = (bonus.is_some() || penalty.is_some()).then_some(Judge { bonus, penalty });
+        let judge =
+            (bonus.is_some() || penalty.is_some()).then_some(Box::new(Judge { bonus, penalty }));
         model_unnamed = model.is_none();
         item.responses.push(Response {
             model: model.unwrap_or_else(|| EVAL_DEFAULT_MODEL.to_string()),

@@ -186,3 +186,8 @@ pub struct Grades {
     )]
     pub penalty: Option<Option<String>>,
 }
+
+crate::model::flat_fields!(Grades {
+    bonus: "bonus",
+    penalty: "penalty" as crate::model::DoubleOption,
+});

@@ -106,3 +106,18 @@ pub struct Grades {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub counterfactual_correct: Option<bool>,
 }
+
+crate::model::flat_fields!(Verification {
+    status: "status",
+    image_related: "image_related",
+    answer_ok: "answer_ok",
+    fixed_question: "fixed_question",
+    fixed_answer: "fixed_answer" as crate::model::TextOrNumber,
+    reason: "reason",
+    reason_text: "reason_text",
+});
+
+crate::model::flat_fields!(Grades {
+    original_correct: "original_correct",
+    counterfactual_correct: "counterfactual_correct",
+});

@@ -39,3 +39,5 @@ impl ScorerReview {
         self.verdict.is_none() && self.note.is_none()
     }
 }
+
+crate::model::flat_fields!(Grades { scorers: "scorers" });

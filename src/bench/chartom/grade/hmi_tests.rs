@@ -228,7 +228,7 @@ fn hmi_choice_and_rank() {
 fn with_answers(mut f: Fact, answers: Value) -> Item {
     f.human_answers = serde_json::from_value(answers).unwrap();
     let mut item = Item::default();
-    item.fact = Some(f);
+    item.fact = Some(Box::new(f));
     item
 }
 
@@ -306,7 +306,7 @@ fn suspect_keys() {
     ]))
     .unwrap();
     let mut item = Item::default();
-    item.fact = Some(millions);
+    item.fact = Some(Box::new(millions));
     assert_eq!(suspect_key(&item), None);
     // no key: nothing to suspect
     let mut nokey = num(json!(null));
