@@ -26,34 +26,13 @@ use std::hash::{BuildHasherDefault, Hasher};
 use super::{Arena, BitSet, Index, Kind, Partial, Sums, index_items};
 use crate::store::Store;
 
-/// The 128-bit sum of an item's bytes: two 64-bit lanes, each a multiply-and-fold of every
-/// 8-byte word in turn (different constants, the second lane's words rotated), then the
-/// length. Not a cryptographic hash: two different items of the files a reviewer works on
-/// sum alike only by chance, about once in 2^128 pairs.
+/// The 128-bit sum of an item's bytes (XXH3-128, `xxhash-rust`). Not a cryptographic
+/// hash: two different items of the files a reviewer works on sum alike only by chance,
+/// about once in 2^128 pairs. Every item's bytes are summed as the first open's index reads
+/// them: XXH3 costs about half of a multiply-and-fold of every word (0.27 s against 0.55 s
+/// for the 1M-item set's 1.95 GB on one core, 27 Nov).
 pub fn item_sum(b: &[u8]) -> u128 {
-    const M1: u64 = 0x9E37_79B9_7F4A_7C15;
-    const M2: u64 = 0xD6E8_FEB8_6659_FD93;
-    fn fold(x: u64, m: u64) -> u64 {
-        let p = u128::from(x) * u128::from(m);
-        (p as u64) ^ ((p >> 64) as u64)
-    }
-    let (mut a, mut c) = (0x243F_6A88_85A3_08D3_u64, 0x1319_8A2E_0370_7344_u64);
-    let mut words = b.chunks_exact(8);
-    for w in &mut words {
-        let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
-        a = fold(a ^ w, M1);
-        c = fold(c ^ w.rotate_left(29), M2);
-    }
-    let rest = words.remainder();
-    let mut last = [0u8; 8];
-    last[..rest.len()].copy_from_slice(rest);
-    let w = u64::from_le_bytes(last);
-    a = fold(fold(a ^ w, M1) ^ b.len() as u64, M1);
-    c = fold(
-        fold(c ^ w.rotate_left(29), M2) ^ (b.len() as u64).rotate_left(17),
-        M2,
-    );
-    (u128::from(a) << 64) | u128::from(c)
+    xxhash_rust::xxh3::xxh3_128(b)
 }
 
 /// Why the index was not carried across (then it is built afresh).
