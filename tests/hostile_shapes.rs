@@ -15,18 +15,11 @@ mod synth;
 use serde_json::{Value, json};
 use verdict::store::{Format, Store};
 
-/// SplitMix64: the same cases on every machine.
-struct R(u64);
+/// The same cases on every machine (`team::split::SplitMix64`).
+struct R(verdict::team::split::SplitMix64);
 impl R {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
-        z ^ (z >> 31)
-    }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.0.next_u64() % n as u64) as usize
     }
 }
 
@@ -119,7 +112,7 @@ fn items_of_any_shape_are_read_shown_and_graded_without_harm() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
-    let mut r = R(seed);
+    let mut r = R(verdict::team::split::SplitMix64::new(seed));
     let mut failed = Vec::new();
     for case in 0..n {
         let mut v = seeds[r.below(seeds.len())].clone();

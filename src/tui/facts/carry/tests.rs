@@ -8,16 +8,15 @@ use std::path::{Path, PathBuf};
 use super::*;
 use crate::tui::facts::index;
 
-/// SplitMix64: a seeded generator for the edits.
-struct Rng(u64);
+/// A seeded generator for the edits (`team::split::SplitMix64`).
+struct Rng(crate::team::split::SplitMix64);
 
 impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(crate::team::split::SplitMix64::new(seed))
+    }
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
@@ -229,7 +228,7 @@ fn a_line_that_breaks_and_a_tail_cut_short_are_read_as_a_fresh_build_reads_them(
 fn saves_one_after_another_carry_the_carried_index_each_time() {
     let mut lines = base_lines();
     let (_d, p, _s, mut old) = opened(&lines);
-    let mut rng = Rng(0x5eed_2026);
+    let mut rng = Rng::new(0x5eed_2026);
     for round in 0..40 {
         let mut touched = 0;
         for _ in 0..1 + rng.below(4) {
@@ -371,7 +370,7 @@ fn sums_tell_items_apart_that_differ_in_one_byte_or_in_length() {
 
 #[test]
 fn bits_copied_in_runs_are_the_bits_copied_one_by_one() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     for _ in 0..300 {
         let n = 1 + rng.below(400);
         let mut from = BitSet::new(n);

@@ -11,7 +11,7 @@ use super::{narrows, pattern};
 #[test]
 fn bound_holds_for_every_text() {
     let mut m = Matcher::new(Config::DEFAULT);
-    let mut rng = Rng(23);
+    let mut rng = Rng::new(23);
     let texts: Vec<String> = (0..300).map(|_| text(&mut rng)).collect();
     let mut qs = queries(400, 29);
     qs.extend([
@@ -56,7 +56,7 @@ fn bound_holds_for_every_text() {
 #[test]
 fn growth_holds_for_every_text() {
     let mut m = Matcher::new(Config::DEFAULT);
-    let mut rng = Rng(41);
+    let mut rng = Rng::new(41);
     let texts: Vec<String> = (0..300)
         .map(|_| text(&mut rng))
         .filter(|t| t.is_ascii())

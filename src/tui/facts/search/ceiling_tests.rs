@@ -46,7 +46,7 @@ fn piece_texts(q: &str, rng: &mut Rng, n: usize) -> Vec<String> {
 
 /// The queries and texts of the check, each query with the texts to try it on.
 pub(super) fn cases() -> Vec<(String, Vec<String>)> {
-    let mut rng = Rng(61);
+    let mut rng = Rng::new(61);
     let shared: Vec<String> = texts(1500, 13)
         .into_iter()
         .chain(corpus(500, 17))

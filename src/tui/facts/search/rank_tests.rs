@@ -14,7 +14,7 @@ use super::*;
 /// word after `-` in the id), and now and then one that scores higher (`real` after a
 /// space) or lower, late in the set as well as early.
 fn tied(n: usize, seed: u64) -> Vec<(String, String)> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let questions = [
         "Is the plate empty?",
         "How many apples are there?",
@@ -149,7 +149,7 @@ fn a_scan_given_up_for_a_newer_request_leaves_a_search_to_narrow_from() {
     let mut rows = tied(2000, 19);
     rows.extend(texts(2000, 23));
     let ix = Arc::new(index_of(&rows));
-    let mut rng = Rng(29);
+    let mut rng = Rng::new(29);
     let mut given_up = 0;
     for limit in [10, 500] {
         for word in ["aeiou", "real-0004", "plate", "how many"] {

@@ -69,7 +69,7 @@ pub(super) fn texts(n: usize, seed: u64) -> Vec<(String, String)> {
         "u",
         "i",
     ];
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     (0..n)
         .map(|i| {
             let id = match rng.below(4) {

@@ -162,7 +162,7 @@ fn typing_with_kept_rows_returns_the_full_scans_results_whatever_the_edits() {
         &["ae", "aE", "aEi", "aei", "aeiO", "aeiOu", "aeiou"],
         &["e", "ei", "e", "ea", "eai", "ai", "aio", "aiou"],
     ];
-    let mut rng = Rng(53);
+    let mut rng = Rng::new(53);
     for limit in LIMITS {
         for tuning in tunings() {
             for rows_on in [true, false] {
@@ -197,7 +197,7 @@ fn typing_with_kept_rows_returns_the_full_scans_results_whatever_the_edits() {
 fn rows_kept_for_another_index_are_not_extended() {
     let old_rows = texts(1500, 59);
     // The same items and ids, each text changed (most of them no longer match as they did).
-    let mut rng = Rng(61);
+    let mut rng = Rng::new(61);
     let new_rows: Vec<(String, String)> = old_rows
         .iter()
         .map(|(id, t)| {

@@ -10,16 +10,15 @@ use super::super::Index;
 use super::scan::{Opts, scan};
 use super::*;
 
-/// A small deterministic generator (splitmix64).
-pub(super) struct Rng(pub(super) u64);
+/// A small deterministic generator (`team::split::SplitMix64`).
+pub(super) struct Rng(crate::team::split::SplitMix64);
 
 impl Rng {
+    pub(super) fn new(seed: u64) -> Rng {
+        Rng(crate::team::split::SplitMix64::new(seed))
+    }
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     pub(super) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
@@ -124,7 +123,7 @@ pub(super) fn text(rng: &mut Rng) -> String {
 }
 
 pub(super) fn corpus(n: usize, seed: u64) -> Vec<(String, String)> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     (0..n)
         .map(|i| {
             let id = match rng.below(40) {
@@ -143,7 +142,7 @@ pub(super) fn corpus(n: usize, seed: u64) -> Vec<(String, String)> {
 /// Queries: words and pieces of words, several words, escaped spaces, case, the
 /// characters nucleo's other syntax uses (plain characters to `Pattern::new`), ids.
 pub(super) fn queries(n: usize, seed: u64) -> Vec<String> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut v: Vec<String> = [
         "e",
         "ee",
@@ -304,7 +303,7 @@ pub(super) fn tunings() -> Vec<Opts> {
 fn the_scan_returns_what_the_full_scan_returns() {
     let rows = corpus(2000, 7);
     let ix = index_of(&rows);
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     let sorted: Vec<usize> = (0..ix.len()).filter(|_| rng.chance(60)).collect();
     let mut shuffled = sorted.clone();
     for k in (1..shuffled.len()).rev() {
@@ -368,7 +367,7 @@ fn an_exact_id_hit_after_the_stop_still_ranks_first() {
 fn typing_through_the_cache_returns_what_the_full_scan_returns() {
     let rows = corpus(2500, 5);
     let ix = Arc::new(index_of(&rows));
-    let mut rng = Rng(17);
+    let mut rng = Rng::new(17);
     let within: Vec<usize> = (0..ix.len()).filter(|_| rng.chance(70)).collect();
     let typed = [
         "flowers purple",
@@ -475,7 +474,7 @@ pub(super) fn raw_score(q: &str, hay: &str, m: &mut Matcher) -> Option<u32> {
 #[test]
 fn a_scan_stops_only_at_the_highest_score() {
     let mut m = Matcher::new(Config::DEFAULT);
-    let mut rng = Rng(31);
+    let mut rng = Rng::new(31);
     let texts: Vec<String> = (0..200).map(|_| text(&mut rng)).collect();
     let one_per_chunk = Opts {
         threads: 1,
@@ -528,7 +527,7 @@ pub(super) fn ascii_texts_for(q: &str, rng: &mut Rng, n: usize) -> Vec<String> {
 #[test]
 fn a_letter_more_skips_only_what_cannot_enter() {
     let mut m = Matcher::new(Config::DEFAULT);
-    let mut rng = Rng(47);
+    let mut rng = Rng::new(47);
     let one_per_chunk = Opts {
         threads: 1,
         first_chunk: 1,
@@ -638,7 +637,7 @@ fn utf32_is_nucleos_conversion() {
         "\u{FE0F}",
         "\u{E0041}",
     ];
-    let mut rng = Rng(59);
+    let mut rng = Rng::new(59);
     let mut one_each = 0;
     for _ in 0..20_000 {
         let s: String = (0..rng.below(10)).map(|_| rng.pick(&pool)).collect();
@@ -655,7 +654,7 @@ fn utf32_is_nucleos_conversion() {
 fn going_on_between_letters_changes_no_result() {
     let rows = corpus(2500, 61);
     let ix = Arc::new(index_of(&rows));
-    let mut rng = Rng(67);
+    let mut rng = Rng::new(67);
     let within: Vec<usize> = (0..ix.len()).filter(|_| rng.chance(70)).collect();
     let typed = [
         "flowers purple",
