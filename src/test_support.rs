@@ -24,3 +24,27 @@ pub(crate) fn run_child(name: &str, env: &[(&str, &Path)]) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The unit tests' seeded generator: `team::split::SplitMix64`'s sequence, with a plain
+/// modulo for `below` (the sequences the tests were written with).
+pub(crate) struct Rng(crate::team::split::SplitMix64);
+
+impl Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
+        Rng(crate::team::split::SplitMix64::new(seed))
+    }
+    /// A number in `0..n` (`n > 0`).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.0.next_u64() % n as u64) as usize
+    }
+    /// A number in `0..n`, 0 when `n` is 0.
+    pub(crate) fn below_or_zero(&mut self, n: usize) -> usize {
+        self.below(n.max(1))
+    }
+    pub(crate) fn pick<T: Copy>(&mut self, v: &[T]) -> T {
+        v[self.below(v.len())]
+    }
+    pub(crate) fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}

@@ -66,22 +66,7 @@ mod old {
     }
 }
 
-/// The tests' generator (`team::split::SplitMix64`).
-struct Rng(crate::team::split::SplitMix64);
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(crate::team::split::SplitMix64::new(seed))
-    }
-    fn next(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len())]
-    }
-}
+use crate::test_support::Rng;
 
 /// Every key a review's groups read, some they do not, and near misses.
 const KEYS: &[&str] = &[

@@ -8,20 +8,7 @@ use std::path::{Path, PathBuf};
 use super::*;
 use crate::tui::facts::index;
 
-/// A seeded generator for the edits (`team::split::SplitMix64`).
-struct Rng(crate::team::split::SplitMix64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(crate::team::split::SplitMix64::new(seed))
-    }
-    fn next(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use crate::test_support::Rng;
 
 /// The lines of the samples of every result-set benchmark (CharToM-QA's evaluation layout,
 /// named from its file, too), each three times with ids of its own, some of them without
@@ -231,16 +218,16 @@ fn saves_one_after_another_carry_the_carried_index_each_time() {
     let mut rng = Rng::new(0x5eed_2026);
     for round in 0..40 {
         let mut touched = 0;
-        for _ in 0..1 + rng.below(4) {
+        for _ in 0..1 + rng.below_or_zero(4) {
             let n = lines.len();
-            let k = rng.below(n);
-            match rng.below(8) {
+            let k = rng.below_or_zero(n);
+            match rng.below_or_zero(8) {
                 0 => {
-                    lines[k] = reviewed(&lines[k], &format!("r{}", rng.below(5)));
+                    lines[k] = reviewed(&lines[k], &format!("r{}", rng.below_or_zero(5)));
                     touched += 1;
                 }
                 1 => {
-                    lines.insert(k, reviewed(&lines[rng.below(n)], "new"));
+                    lines.insert(k, reviewed(&lines[rng.below_or_zero(n)], "new"));
                     touched += 1;
                 }
                 2 if n > 20 => {
@@ -248,10 +235,10 @@ fn saves_one_after_another_carry_the_carried_index_each_time() {
                 }
                 3 => {
                     let l = lines[k].clone();
-                    lines.insert(rng.below(n), l);
+                    lines.insert(rng.below_or_zero(n), l);
                 }
                 4 => {
-                    let (a, b) = (rng.below(n), rng.below(n));
+                    let (a, b) = (rng.below_or_zero(n), rng.below_or_zero(n));
                     lines.swap(a, b);
                 }
                 5 => {
@@ -268,7 +255,7 @@ fn saves_one_after_another_carry_the_carried_index_each_time() {
                 }
                 _ => {
                     let block: Vec<String> = lines.drain(k..(k + 5).min(n)).collect();
-                    let at = rng.below(lines.len());
+                    let at = rng.below_or_zero(lines.len());
                     lines.splice(at..at, block);
                 }
             }
@@ -372,14 +359,14 @@ fn sums_tell_items_apart_that_differ_in_one_byte_or_in_length() {
 fn bits_copied_in_runs_are_the_bits_copied_one_by_one() {
     let mut rng = Rng::new(7);
     for _ in 0..300 {
-        let n = 1 + rng.below(400);
+        let n = 1 + rng.below_or_zero(400);
         let mut from = BitSet::new(n);
         for i in 0..n {
-            from.set(i, rng.below(3) == 0);
+            from.set(i, rng.below_or_zero(3) == 0);
         }
-        let m = 1 + rng.below(400);
-        let (start, at) = (rng.below(n), rng.below(m));
-        let len = rng.below((n - start).min(m - at) + 1);
+        let m = 1 + rng.below_or_zero(400);
+        let (start, at) = (rng.below_or_zero(n), rng.below_or_zero(m));
+        let len = rng.below_or_zero((n - start).min(m - at) + 1);
         let mut got = BitSet::new(m);
         got.copy_from(at, &from, start, len);
         let mut want = BitSet::new(m);

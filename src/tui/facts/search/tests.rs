@@ -10,26 +10,7 @@ use super::super::Index;
 use super::scan::{Opts, scan};
 use super::*;
 
-/// A small deterministic generator (`team::split::SplitMix64`).
-pub(super) struct Rng(crate::team::split::SplitMix64);
-
-impl Rng {
-    pub(super) fn new(seed: u64) -> Rng {
-        Rng(crate::team::split::SplitMix64::new(seed))
-    }
-    fn next(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-    pub(super) fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    pub(super) fn pick<T: Copy>(&mut self, v: &[T]) -> T {
-        v[self.below(v.len())]
-    }
-    pub(super) fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
+pub(super) use crate::test_support::Rng;
 
 pub(super) fn index_of(rows: &[(String, String)]) -> Index {
     Index::of_texts(rows)
