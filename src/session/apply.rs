@@ -127,34 +127,17 @@ impl Locator {
         })
     }
 
-    /// The first item of `store` with each id: every item read once, then kept (a caller
-    /// that must not read the file where it will locate items reads them beforehand, as
-    /// with [`Locator::contents`]). Says whether some item has no id.
-    pub fn ids(&mut self, store: &Store) -> bool {
-        let mut without_id = false;
-        let mut m = std::collections::HashMap::new();
-        for i in 0..store.len() {
-            match item_id(store, i) {
-                Some(id) => {
-                    m.entry(id).or_insert(i);
-                }
-                None => without_id = true,
-            }
-        }
-        self.first = Some(m);
-        without_id
-    }
-
-    /// [`Locator::ids`] from ids already read: `ids` gives every item's id in the store's
-    /// order, as `item(i)` reads it (the reviewer's index of the store). Says whether some
-    /// item has no id.
-    pub fn ids_read<'a>(&mut self, ids: impl Iterator<Item = Option<&'a str>>) -> bool {
+    /// The first item with each id, from every item's id in the store's order (as
+    /// `item(i)` reads it: read here, or taken from the reviewer's index of the store),
+    /// then kept: a caller that must not read the file where it will locate items gives
+    /// them beforehand, as with [`Locator::contents`]. Says whether some item has no id.
+    pub fn ids<S: Into<String>>(&mut self, ids: impl Iterator<Item = Option<S>>) -> bool {
         let mut without_id = false;
         let mut m = std::collections::HashMap::new();
         for (i, id) in ids.enumerate() {
             match id {
                 Some(id) => {
-                    m.entry(id.to_string()).or_insert(i);
+                    m.entry(id.into()).or_insert(i);
                 }
                 None => without_id = true,
             }
@@ -174,7 +157,7 @@ impl Locator {
         }
         if let Some(id) = &r.id {
             if self.first.is_none() {
-                self.ids(store);
+                self.ids((0..store.len()).map(|i| item_id(store, i)));
             }
             let first = self.first.as_ref().expect("read just now");
             return first.get(id).copied().ok_or(Missing::Gone);

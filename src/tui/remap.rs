@@ -176,7 +176,7 @@ impl Remap {
     /// `index`: the new file's, whose ids are its items' (no item read again for them).
     fn new(meta: Option<Arc<Index>>, old: Store, new: Store, index: &Index) -> Remap {
         let mut locator = crate::session::Locator::default();
-        let without_id = locator.ids_read((0..index.len()).map(|j| index.item_id(j)));
+        let without_id = locator.ids((0..index.len()).map(|j| index.item_id(j)));
         Remap {
             without_id,
             meta,
