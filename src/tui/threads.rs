@@ -51,6 +51,29 @@ pub(super) fn test_panic(place: &str) {
     }
 }
 
+/// Start `body` on a thread named `name` that the screen waits on: a panic there is said
+/// with `Msg::WorkerFailed(what)` ([`Watch`]), and so is a thread that cannot be started
+/// (logged as not starting `doing`).
+fn spawn_watched(
+    name: &str,
+    what: Worker,
+    doing: &str,
+    tx: &Sender<Msg>,
+    body: impl FnOnce() + Send + 'static,
+) {
+    let watch = Watch::worker(tx.clone(), what);
+    let spawned = std::thread::Builder::new()
+        .name(name.into())
+        .spawn(move || {
+            let _watch = watch;
+            body()
+        });
+    if let Err(e) = spawned {
+        log::error!("could not start {doing}: {e}");
+        let _ = tx.send(Msg::WorkerFailed(what));
+    }
+}
+
 pub(super) fn spawn_ticks(tx: Sender<Msg>) {
     std::thread::Builder::new()
         .name("verdict-tick".into())
@@ -76,11 +99,12 @@ pub(super) fn spawn_index(
     tx: Sender<Msg>,
     cache: Option<std::path::PathBuf>,
 ) {
-    let tx_failed = tx.clone();
-    let spawned = std::thread::Builder::new()
-        .name("verdict-index".into())
-        .spawn(move || {
-            let _watch = Watch::worker(tx.clone(), Worker::Index { generation });
+    spawn_watched(
+        "verdict-index",
+        Worker::Index { generation },
+        "the index thread",
+        &tx.clone(),
+        move || {
             test_panic("index");
             // The file as it is on disk, nothing replayed onto it: the cache's business.
             let cache = cache.filter(|_| !store.is_dirty()).zip(store.stamp_text());
@@ -155,11 +179,8 @@ pub(super) fn spawn_index(
             }
             // Every item was read: the page tables of the file go now, not at quitting.
             store.release_pages();
-        });
-    if let Err(e) = spawned {
-        log::error!("could not start the index thread: {e}");
-        let _ = tx_failed.send(Msg::WorkerFailed(Worker::Index { generation }));
-    }
+        },
+    );
 }
 
 /// Find what an earlier session left (and `--at`) in `store` on a thread of its own
@@ -176,11 +197,12 @@ pub(super) fn spawn_locate(
     reviewer: String,
     tx: Sender<Msg>,
 ) {
-    let tx_failed = tx.clone();
-    let spawned = std::thread::Builder::new()
-        .name("verdict-locate".into())
-        .spawn(move || {
-            let _watch = Watch::worker(tx.clone(), Worker::Locate { seq });
+    spawn_watched(
+        "verdict-locate",
+        Worker::Locate { seq },
+        "the thread that finds the last session's items",
+        &tx.clone(),
+        move || {
             let located = match &meta {
                 Some(m) => Some(super::locate::with_index(&store, m, &wanted, &reviewer)),
                 None => super::locate::in_places(&store, &wanted, &reviewer),
@@ -188,29 +210,24 @@ pub(super) fn spawn_locate(
             if let Some(located) = located {
                 let _ = tx.send(Msg::Located { seq, located });
             }
-        });
-    if let Err(e) = spawned {
-        log::error!("could not start the thread that finds the last session's items: {e}");
-        let _ = tx_failed.send(Msg::WorkerFailed(Worker::Locate { seq }));
-    }
+        },
+    );
 }
 
 /// Find where the session's items are in the file read again on a thread of its own, with
 /// the new file's index (`tui::remap`: carried from the old file's, else built afresh).
 /// Answers with `Msg::Remapped` tagged `seq`.
 pub(super) fn spawn_remap(seq: u64, job: std::sync::Arc<super::remap::Job>, tx: Sender<Msg>) {
-    let tx_failed = tx.clone();
-    let spawned = std::thread::Builder::new()
-        .name("verdict-remap".into())
-        .spawn(move || {
-            let _watch = Watch::worker(tx.clone(), Worker::Remap { seq });
+    spawn_watched(
+        "verdict-remap",
+        Worker::Remap { seq },
+        "the thread that finds the items in the changed file",
+        &tx.clone(),
+        move || {
             let moves = Box::new(super::remap::Moves::work_out(&job));
             let _ = tx.send(Msg::Remapped { seq, moves });
-        });
-    if let Err(e) = spawned {
-        log::error!("could not start the thread that finds the items in the changed file: {e}");
-        let _ = tx_failed.send(Msg::WorkerFailed(Worker::Remap { seq }));
-    }
+        },
+    );
 }
 
 pub(super) fn spawn_summary(state: &State, seq: u64, tx: Sender<Msg>) {
