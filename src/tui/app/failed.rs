@@ -1,7 +1,7 @@
 //! A helper thread that stopped on a panic (`Msg::WorkerFailed`, logged with the panic):
 //! the screen stops waiting for what it would have answered and says what is not coming,
 //! and every key that does not need it goes on working. (The IO worker's and the
-//! terminal reader's end the session: the loop ends it, `Worker::ends_session`.)
+//! terminal reader's end the session: the loop ends it, `run::event_loop::session_goes_on`.)
 
 use super::*;
 use crate::tui::app::Worker;

@@ -160,10 +160,3 @@ pub enum Worker {
     /// The terminal's reader: no key can reach the session any more.
     Input,
 }
-
-impl Worker {
-    /// The session cannot go on without it.
-    pub fn ends_session(self) -> bool {
-        matches!(self, Worker::Io | Worker::Input)
-    }
-}
