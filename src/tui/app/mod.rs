@@ -182,8 +182,9 @@ pub struct State {
     pub(crate) facts_now: facts_now::FactsNow,
     /// How far the background index is (items read, total) while it is being built.
     pub index_progress: (usize, usize),
-    /// The index thread stopped on an error (`Worker::Index`): search, filters and jumps
-    /// by id are not coming; until the file is read again.
+    /// The index thread stopped on an error (`Worker::Index`): while there is no index
+    /// (`meta`), search, filters and jumps by id say they are not coming instead of "in a
+    /// moment". (An index that comes later, with the file read again, is used as usual.)
     pub index_failed: bool,
     /// The search thread stopped on an error (`Worker::Search`): no search is answered.
     pub search_failed: bool,
