@@ -24,6 +24,8 @@ mod reach_tests;
 mod rows_tests;
 mod scan;
 #[cfg(test)]
+mod test_data;
+#[cfg(test)]
 mod tests;
 
 use bound::growth;
