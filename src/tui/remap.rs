@@ -25,6 +25,7 @@ use std::sync::Arc;
 use crate::bench::Items;
 use crate::store::Store;
 use crate::tui::facts::Index;
+pub use crate::tui::facts::carry::Made;
 use crate::tui::facts::carry::{Refused, carry};
 
 /// The index of `job`'s new file: carried from the old file's index when there is one and
@@ -86,16 +87,6 @@ pub struct Moves {
     index: Arc<Index>,
     /// How it was made.
     made: Made,
-}
-
-/// How the new file's index was made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Made {
-    /// Carried from the old file's, these many items read.
-    Carried { read: usize },
-    /// Built afresh, every item read (why not carried: `None` when there was no index
-    /// to carry).
-    Built(Option<Refused>),
 }
 
 impl std::fmt::Debug for Moves {
