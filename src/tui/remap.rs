@@ -108,8 +108,12 @@ impl Moves {
         let mut remap = Remap::new(job.meta.clone(), job.old.clone(), job.new.clone(), &index);
         if remap.without_id {
             // An item without id taken up after this (a verdict given meanwhile) is then
-            // found among these, not by reading the new file on the screen's thread.
-            remap.locator.contents(&remap.new);
+            // found among these, not by reading the new file on the screen's thread. The
+            // new index says which items have no id: only those are read, on every core.
+            let without: Vec<usize> = (0..index.len())
+                .filter(|&j| index.item_id(j).is_none())
+                .collect();
+            remap.locator.contents_of(&remap.new, &without, threads);
         }
         let found = job.held.iter().map(|&i| (i, remap.map(i))).collect();
         Moves {
