@@ -288,7 +288,6 @@ fn number_word(w: &str) -> Option<u32> {
 /// `get_numbers` over a token list: the first all-digit token (as `int()` prints it,
 /// borrowed from the token) or number word (`"0"` .. `"10"`).
 fn get_numbers<'a>(words: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    const PRINTED: [&str; 11] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
     for w in words {
         if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) {
             let t = w.trim_start_matches('0');
@@ -299,6 +298,29 @@ fn get_numbers<'a>(words: impl IntoIterator<Item = &'a str>) -> Option<&'a str> 
         }
     }
     None
+}
+
+/// The number words' numbers as [`get_numbers`] prints them.
+const PRINTED: [&str; 11] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
+
+/// Can the number rule ([`with_number`]) give `n` for `response` at all? What it gives is
+/// an all-digit token with its leading zeros taken off (`"0"` for zeros alone), which
+/// needs an ASCII digit in the response (lowering makes none), or a number word's
+/// [`PRINTED`]. A cheap test before a walk of every word that could not match (a model's
+/// paragraph without a digit, graded against a key or option of `12`).
+fn number_could_be(response: &str, n: &str) -> bool {
+    let b = n.as_bytes();
+    let canonical =
+        !b.is_empty() && b.iter().all(u8::is_ascii_digit) && (b == b"0" || b[0] != b'0');
+    canonical && (PRINTED.contains(&n) || has_ascii_digit(response))
+}
+
+/// Does `text` hold an ASCII digit? (16 bytes at a time, without a branch per byte.)
+fn has_ascii_digit(text: &str) -> bool {
+    text.as_bytes().chunks(16).any(|c| {
+        c.iter()
+            .fold(false, |any, &x| any | (x.wrapping_sub(b'0') < 10))
+    })
 }
 
 /// The number rule over `text.lower()`'s tokens; `answer` is given the number as the
@@ -372,7 +394,9 @@ pub fn correct(kind: CvqaKind, response: Option<&str>, question: &str, key: &str
     };
     let key = key.trim();
     match kind {
-        CvqaKind::Number => with_number(response, |n| n == Some(key)),
+        CvqaKind::Number => {
+            number_could_be(response, key) && with_number(response, |n| n == Some(key))
+        }
         CvqaKind::Boolean => extract_boolean(response) == Some(key),
         CvqaKind::Choice => {
             extract_choice(response, question).is_some_and(|c| c.encode_utf8(&mut [0; 4]) == key)
