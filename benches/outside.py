@@ -24,6 +24,15 @@
                                          is on screen, and until search and filters work
                                          on it (the footer's "anyone"), and the CPU the
                                          process used meanwhile
+    benches/outside.py reopened FILE SAVED
+                                         the first open after another verdict session's
+                                         save (SAVED renamed over FILE while no session
+                                         has it open; FILE CHANGED): a session opens FILE
+                                         and keeps its index, quits; SAVED goes in; the
+                                         reopen, quiet and with a shell loop busy on CPU 0:
+                                         until search and filters work (the footer's
+                                         "anyone"), the CPU the process used, and how the
+                                         index was made (the log)
     benches/outside.py saved-by-colleague FILE OUT
                                          write OUT: FILE as a colleague's save leaves it
                                          (a note of "dave" on every 1000th item that has
@@ -416,6 +425,64 @@ def carried(file, saved):
     shutil.rmtree(tmp, ignore_errors=True)
 
 
+def reopened(file, saved):
+    """The first open after another verdict session's save: the earlier session's kept
+    index carried across, quiet and with one core busy."""
+    tmp = tempfile.mkdtemp(prefix="verdict-outside-")
+    env = dict(os.environ, VERDICT_DATA_DIR=tmp + "/data", VERDICT_CONFIG_DIR=tmp + "/config")
+    print("file %s, %.0f MB; %s; load average %s" % (file, os.path.getsize(file) / 1e6, BIN, load()))
+
+    def open_until_ready():
+        t0 = start(file, 80, 24, env)
+        p = pid()
+        wait_for(lambda s: "anyone" in s)
+        ready, cpu = time.monotonic() - t0, cpu_of(p)
+        while not glob.glob(tmp + "/data/index/*.idx"):
+            time.sleep(0.05)
+        time.sleep(2.0)
+        keys("q")
+        while alive(p):
+            time.sleep(0.01)
+        kill_session()
+        with open(tmp + "/data/verdict.log") as f:
+            made = [l.strip() for l in f if "index of " in l][-1:]
+        return ready, cpu, made
+
+    def busy_loop():
+        return subprocess.Popen(["taskset", "-c", "0", "sh", "-c", "while :; do :; done"])
+
+    def put(src):
+        shutil.copyfile(src, file + ".new")
+        os.replace(file + ".new", file)
+
+    orig = file + ".orig"
+    shutil.copyfile(file, orig)
+    print("| open | search and filters work | CPU of the process | how the index was made (the log) | load average |")
+    print("| --- | ---: | ---: | --- | --- |")
+    try:
+        for what, src, busy in (
+            ("first open (no kept index)", None, False),
+            ("reopen after the save", saved, False),
+            ("reopen after the save (back to the first file), one core busy", orig, True),
+            ("first open (no kept index), one core busy", None, True),
+        ):
+            if src:
+                put(src)
+            else:
+                shutil.rmtree(tmp + "/data/index", ignore_errors=True)
+            loop = busy_loop() if busy else None
+            try:
+                ready, cpu, made = open_until_ready()
+            finally:
+                if loop:
+                    loop.kill()
+            print("| %s | %.2f s | %.1f s | %s | %s |" % (what, ready, cpu, " ".join(made)[-90:], load()), flush=True)
+    finally:
+        kill_session()
+        os.replace(orig, file)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
 def saved_by_colleague(file, out):
     import json
 
@@ -561,7 +628,7 @@ if __name__ == "__main__":
         "moved": moved,
         "changed": changed,
     }
-    two = {"carried": carried, "saved-by-colleague": saved_by_colleague}
+    two = {"carried": carried, "reopened": reopened, "saved-by-colleague": saved_by_colleague}
     if len(sys.argv) == 4 and sys.argv[1] in two:
         two[sys.argv[1]](sys.argv[2], sys.argv[3])
     elif len(sys.argv) != 3 or sys.argv[1] not in commands:

@@ -8,25 +8,6 @@ mod common;
 
 use common::{Pty, Sandbox};
 
-/// `file` of the sandbox as erin at 100×30 with `VERDICT_TEST_PANIC=place`.
-fn open_panicking(sb: &Sandbox, file: &str, place: &str) -> Pty {
-    let args = [
-        sb.path(file).display().to_string(),
-        "-r".into(),
-        "erin".into(),
-    ];
-    let env = [
-        ("VERDICT_DATA_DIR", sb.path("data").display().to_string()),
-        (
-            "VERDICT_CONFIG_DIR",
-            sb.path("config").display().to_string(),
-        ),
-        ("VERDICT_FOLD_AFTER_MS", "600000".to_string()),
-        ("VERDICT_TEST_PANIC", place.to_string()),
-    ];
-    Pty::spawn(args, &env, 100, 30)
-}
-
 /// The screen is still the reviewer's: the header drawn, in the alternate screen.
 fn screen_kept(p: &Pty) {
     let (header, alt) = p.with_screen(|s| {
@@ -43,7 +24,7 @@ fn screen_kept(p: &Pty) {
 #[test]
 fn the_index_threads_panic_keeps_the_screen_and_says_what_is_not_coming() {
     let sb = Sandbox::new();
-    let mut p = open_panicking(&sb, "cvqa.jsonl", "index");
+    let mut p = sb.open_panicking("cvqa.jsonl", "index");
     p.wait_for("the index could not be built (see the log)");
     screen_kept(&p);
     // search says so instead of "indexing the file…"
@@ -64,7 +45,7 @@ fn the_index_threads_panic_keeps_the_screen_and_says_what_is_not_coming() {
 #[test]
 fn the_search_threads_panic_keeps_the_screen_and_says_so() {
     let sb = Sandbox::new();
-    let mut p = open_panicking(&sb, "cvqa.jsonl", "search");
+    let mut p = sb.open_panicking("cvqa.jsonl", "search");
     p.wait_for("anyone");
     p.send("/");
     p.send("real");
@@ -82,7 +63,7 @@ fn the_search_threads_panic_keeps_the_screen_and_says_so() {
 fn the_io_workers_panic_ends_the_session_with_the_terminal_given_back() {
     let sb = Sandbox::new();
     let before = std::fs::read(sb.path("cvqa.jsonl")).unwrap();
-    let mut p = open_panicking(&sb, "cvqa.jsonl", "io");
+    let mut p = sb.open_panicking("cvqa.jsonl", "io");
     p.wait_for("real-00001");
     p.send("a");
     let status = p.wait_exit();

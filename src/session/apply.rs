@@ -127,6 +127,35 @@ impl Locator {
         })
     }
 
+    /// [`Locator::contents`] from the items of `store` without an id, `without` (in the
+    /// store's order; from an index of it, so that no item is read for its id), their
+    /// keys worked out on up to `threads` threads.
+    pub fn contents_of(&mut self, store: &Store, without: &[usize], threads: usize) {
+        let threads = threads.clamp(1, 8);
+        let chunk = without.len().div_ceil(threads).max(1);
+        let keys: Vec<Vec<(usize, String)>> = std::thread::scope(|s| {
+            let handles: Vec<_> = without
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        part.iter()
+                            .filter_map(|&i| content_key(store, i).map(|k| (i, k)))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("content keys"))
+                .collect()
+        });
+        let mut m: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
+        for (i, k) in keys.into_iter().flatten() {
+            m.entry(k).or_default().push(i);
+        }
+        self.by_key = Some(m);
+    }
+
     /// The first item with each id, from every item's id in the store's order (as
     /// `item(i)` reads it: read here, or taken from the reviewer's index of the store),
     /// then kept: a caller that must not read the file where it will locate items gives

@@ -353,3 +353,44 @@ fn a_line_appended_to_a_mapped_file_while_it_is_read_loses_no_verdict() {
         .collect();
     assert!(aside.is_empty(), "nothing kept aside: {aside:?}");
 }
+
+/// The items without id by content, from a list of them worked out on threads, are the
+/// ones `contents` finds reading every item: alike items in the store's order, broken
+/// lines that are JSON objects among them, items with an id left out.
+#[test]
+fn contents_from_the_items_without_id_are_the_ones_every_item_read_gives() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("r.jsonl");
+    let mut text = String::new();
+    for k in 0..500 {
+        let line = match k % 7 {
+            0 => format!("{{\"id\": \"i{k}\", \"question\": \"q\"}}"),
+            1 | 2 => format!("{{\"question\": \"same {}\"}}", k % 3),
+            3 => "{\"question\": 5, \"responses\": 7}".to_string(),
+            4 => "not json".to_string(),
+            5 => format!("{{\"question\": \"q{k}\", \"reviews\": {{\"a\": {{\"note\": \"x\"}}}}}}"),
+            _ => format!("{{\"question\": \"q{k}\"}}"),
+        };
+        text.push_str(&line);
+        text.push('\n');
+    }
+    fs::write(&p, text).unwrap();
+    let store = crate::store::Store::open(&p).unwrap();
+    let mut every = Locator::default();
+    let want = every.contents(&store).clone();
+    assert!(want.values().any(|v| v.len() > 1), "alike items");
+    let without: Vec<usize> = (0..store.len())
+        .filter(|&i| {
+            store
+                .item(i)
+                .ok()
+                .and_then(|it| it.into_fields().id)
+                .is_none()
+        })
+        .collect();
+    for threads in [1, 2, 3, 8] {
+        let mut l = Locator::default();
+        l.contents_of(&store, &without, threads);
+        assert_eq!(l.contents(&store), &want, "{threads} threads");
+    }
+}

@@ -210,12 +210,23 @@ pub(super) fn write_head<W: Write>(w: &mut Summed<W>, stamp: &str, t: &Table) ->
 /// The head of the kept index `b` if it describes the file whose stamp is `stamp` and its
 /// checksum holds (the offsets' order is checked by [`table`]).
 pub fn read_head(b: &[u8], stamp: &str) -> Option<Head> {
+    read_head_if(b, |s| s == stamp.as_bytes())
+}
+
+/// The head of the kept index `b` whatever file version it describes (an earlier one:
+/// its items' sums tell which of them the file still has, `facts::carry`), if its
+/// checksum holds.
+pub fn read_head_any(b: &[u8]) -> Option<Head> {
+    read_head_if(b, |_| true)
+}
+
+fn read_head_if(b: &[u8], stamp_ok: impl Fn(&[u8]) -> bool) -> Option<Head> {
     let mut r = Reader::new(b);
     if r.take(MAGIC.len())? != MAGIC {
         return None;
     }
     let k = r.count(1)?;
-    if r.take(k)? != stamp.as_bytes() {
+    if !stamp_ok(r.take(k)?) {
         return None;
     }
     r.pad()?;

@@ -25,6 +25,7 @@ use std::sync::Arc;
 use crate::bench::Items;
 use crate::store::Store;
 use crate::tui::facts::Index;
+pub use crate::tui::facts::carry::Made;
 use crate::tui::facts::carry::{Refused, carry};
 
 /// The index of `job`'s new file: carried from the old file's index when there is one and
@@ -88,16 +89,6 @@ pub struct Moves {
     made: Made,
 }
 
-/// How the new file's index was made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Made {
-    /// Carried from the old file's, these many items read.
-    Carried { read: usize },
-    /// Built afresh, every item read (why not carried: `None` when there was no index
-    /// to carry).
-    Built(Option<Refused>),
-}
-
 impl std::fmt::Debug for Moves {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Moves")
@@ -117,8 +108,12 @@ impl Moves {
         let mut remap = Remap::new(job.meta.clone(), job.old.clone(), job.new.clone(), &index);
         if remap.without_id {
             // An item without id taken up after this (a verdict given meanwhile) is then
-            // found among these, not by reading the new file on the screen's thread.
-            remap.locator.contents(&remap.new);
+            // found among these, not by reading the new file on the screen's thread. The
+            // new index says which items have no id: only those are read, on every core.
+            let without: Vec<usize> = (0..index.len())
+                .filter(|&j| index.item_id(j).is_none())
+                .collect();
+            remap.locator.contents_of(&remap.new, &without, threads);
         }
         let found = job.held.iter().map(|&i| (i, remap.map(i))).collect();
         Moves {

@@ -128,13 +128,21 @@ pub(super) fn spawn_index(
             // Every core (up to 8): the reviewer waits for search and filters, and the
             // index is the same whatever the number of threads.
             let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-            let meta = facts::index_with(&store, threads, &|done| {
-                let _ = tx.send(Msg::IndexProgress {
-                    generation,
-                    done,
-                    total,
-                });
-            });
+            // A kept index of an earlier version of the file (another program saved it
+            // since) is carried across: only the items that save changed are read.
+            let (meta, made) = facts::cache::index_of(
+                &store,
+                cache.as_ref().map(|(p, _)| p.as_path()),
+                threads,
+                &|done| {
+                    let _ = tx.send(Msg::IndexProgress {
+                        generation,
+                        done,
+                        total,
+                    });
+                },
+            );
+            log::info!("index of {}: {made:?}", store.path().display());
             // Handed over at once: search and filters are ready now, not after the index
             // is written (issue 21: 208 MB at 1M items, its checksum, and its check when
             // mapped back were on the way to a ready screen).
@@ -371,6 +379,77 @@ mod index_tests {
         // And in its place for the next open.
         let stamp = store.stamp_text().unwrap();
         assert_eq!(facts::cache::load(&cache, &stamp).as_ref(), Some(&**built));
+    }
+
+    /// Another program's save (a colleague's verdict on one item, a line added): the file
+    /// the earlier session's index was kept for.
+    fn saved_by_another(p: &std::path::Path) {
+        let text = std::fs::read_to_string(p).unwrap();
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let v: serde_json::Value = serde_json::from_str(&lines[3]).unwrap();
+        let mut v = v.as_object().unwrap().clone();
+        v.insert(
+            "reviews".into(),
+            serde_json::json!({"dan": {"verification": "accepted"}}),
+        );
+        lines[3] = serde_json::to_string(&v).unwrap();
+        let mut extra = serde_json::from_str::<serde_json::Value>(&lines[0]).unwrap();
+        extra["id"] = "added-by-dan".into();
+        lines.insert(1, serde_json::to_string(&extra).unwrap());
+        // Written to a new file renamed over it, as verdict saves.
+        let tmp = p.with_extension("tmp");
+        std::fs::write(&tmp, lines.join("\n") + "\n").unwrap();
+        std::fs::rename(&tmp, p).unwrap();
+    }
+
+    #[test]
+    fn a_kept_index_of_an_earlier_version_of_the_file_is_carried_across_reading_only_what_changed()
+    {
+        let (_d, store, cache, _) = answers();
+        saved_by_another(store.path());
+        let new = crate::store::Store::open(store.path()).unwrap();
+        let stamp = new.stamp_text().unwrap();
+        assert!(
+            facts::cache::load(&cache, &stamp).is_none(),
+            "kept for the old file"
+        );
+        let (ix, made) = facts::cache::index_of(&new, Some(&cache), 2, &|_| {});
+        assert_eq!(made, facts::carry::Made::Carried { read: 2 });
+        assert_eq!(ix, facts::index(&new, 2));
+        // Nothing kept, or a damaged one: built.
+        let (ix, made) = facts::cache::index_of(&new, None, 2, &|_| {});
+        assert_eq!(made, facts::carry::Made::Built(None));
+        assert_eq!(ix, facts::index(&new, 2));
+        let mut bytes = std::fs::read(&cache).unwrap();
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 1;
+        std::fs::write(&cache, bytes).unwrap();
+        let (ix, made) = facts::cache::index_of(&new, Some(&cache), 2, &|_| {});
+        assert_eq!(made, facts::carry::Made::Built(None));
+        assert_eq!(ix, facts::index(&new, 2));
+    }
+
+    /// The session opening the file after another program's save takes the kept index of
+    /// the file before it across, hands it to the screen and keeps it for the file now.
+    #[test]
+    fn the_first_open_after_another_programs_save_keeps_the_index_carried_across() {
+        let (_d, store, cache, _) = answers();
+        saved_by_another(store.path());
+        let new = crate::store::Store::open(store.path()).unwrap();
+        let (tx, rx) = mpsc::channel();
+        spawn_index(new.clone(), 0, tx, Some(cache.clone()));
+        let mut got = Vec::new();
+        while let Ok(m) = rx.recv_timeout(Duration::from_secs(60)) {
+            if !matches!(m, Msg::IndexProgress { .. }) {
+                got.push(m);
+            }
+        }
+        let Some(Msg::Indexed { meta, .. }) = got.first() else {
+            panic!("the index first");
+        };
+        assert_eq!(**meta, facts::index(&new, 2));
+        let stamp = new.stamp_text().unwrap();
+        assert_eq!(facts::cache::load(&cache, &stamp).as_ref(), Some(&**meta));
     }
 }
 

@@ -379,7 +379,7 @@ mod tests {
     /// every frame: printable ASCII and not, one span and several, rows past the marks.
     #[test]
     fn a_measured_long_line_draws_as_one_measured_anew() {
-        let mut rng = Rng(11);
+        let mut rng = Rng::new(11);
         for (k, w) in [(0, 13u16), (1, 9), (2, 80), (3, 1), (4, 40)] {
             let pieces: &[&str] = match k {
                 0 => &["abc ", "defgh", " ", "xy"],
@@ -422,20 +422,7 @@ mod tests {
         }
     }
 
-    /// A splitmix64 stream.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-    }
+    use crate::test_support::Rng;
 
     fn random_line(rng: &mut Rng) -> Line<'static> {
         let pieces = [
@@ -474,7 +461,7 @@ mod tests {
 
     #[test]
     fn short_lines_draw_and_count_as_the_paragraph_does() {
-        let mut rng = Rng(7);
+        let mut rng = Rng::new(7);
         for _ in 0..400 {
             let lines: Vec<Line> = (0..rng.below(8)).map(|_| random_line(&mut rng)).collect();
             let w = 4 + rng.below(30) as u16;

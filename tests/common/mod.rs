@@ -281,18 +281,29 @@ impl Sandbox {
         self.dir.path().join(name)
     }
     pub fn open(&self, file: &str, extra: &[&str], fold_ms: u64) -> Pty {
-        self.open_with(file, extra, fold_ms, None)
+        self.open_with(file, extra, fold_ms, &[])
     }
     /// Open `file` as erin at 100×30 (no fold while it runs) with the file's scan held
     /// after its first `after` items until `gate` exists (`VERDICT_TEST_SCAN_GATE`), with
     /// `extra` arguments.
     pub fn open_gated(&self, file: &str, after: usize, gate: &Path, extra: &[&str]) -> Pty {
         let gate = format!("{after}:{}", gate.display());
-        self.open_with(file, extra, 600_000, Some(gate))
+        self.open_with(file, extra, 600_000, &[("VERDICT_TEST_SCAN_GATE", gate)])
+    }
+    /// Open `file` as erin at 100×30 (no fold while it runs) with a panic injected at
+    /// `place` (`VERDICT_TEST_PANIC`: index, search, io).
+    pub fn open_panicking(&self, file: &str, place: &str) -> Pty {
+        self.open_with(file, &[], 600_000, &[("VERDICT_TEST_PANIC", place.into())])
     }
     /// Open `file` as erin at 100×30 with `extra` arguments, the sandbox's data and config
-    /// folders, a fold after `fold_ms` and the scan gate `gate` when given.
-    fn open_with(&self, file: &str, extra: &[&str], fold_ms: u64, gate: Option<String>) -> Pty {
+    /// folders, a fold after `fold_ms` and the variables `vars`.
+    fn open_with(
+        &self,
+        file: &str,
+        extra: &[&str],
+        fold_ms: u64,
+        vars: &[(&'static str, String)],
+    ) -> Pty {
         let mut args: Vec<String> = vec![
             self.path(file).display().to_string(),
             "-r".into(),
@@ -307,7 +318,7 @@ impl Sandbox {
             ),
             ("VERDICT_FOLD_AFTER_MS", fold_ms.to_string()),
         ];
-        env.extend(gate.map(|g| ("VERDICT_TEST_SCAN_GATE", g)));
+        env.extend(vars.iter().cloned());
         Pty::spawn(args, &env, 100, 30)
     }
     pub fn review(&self, file: &str, id: &str, reviewer: &str) -> Option<serde_json::Value> {

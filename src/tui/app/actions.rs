@@ -42,11 +42,7 @@ impl State {
             Action::NextUngraded => self.next_ungraded(fx),
             Action::Jump => self.mode = Mode::Jump(TextEdit::new("", false)),
             Action::Search => {
-                self.mode = Mode::Search(SearchState {
-                    query: TextEdit::new("", false),
-                    results: vec![],
-                    selected: 0,
-                });
+                self.mode = Mode::Search(SearchState::new());
                 self.refresh_search(fx);
             }
             Action::Filter => {

@@ -116,6 +116,10 @@ impl State {
         held.extend(&self.skipped);
         held.extend(&self.timing.finished);
         held.extend(self.skips_changed());
+        // The search's matches, shown again at once in the new file.
+        if let Mode::Search(st) = &self.mode {
+            held.extend(&st.results);
+        }
         held.into_iter().collect()
     }
 
@@ -127,6 +131,7 @@ impl State {
         let n = store.len();
         let held = self.position_held();
         let kept = self.remapped(&mut moves, n);
+        let overlay = self.overlay_kept(&mut moves);
         let old = std::mem::replace(&mut self.store, store);
         // (`store.len()` waited for its scan to end: this is all of it.)
         self.found = Found {
@@ -146,6 +151,7 @@ impl State {
             self.set_mine(i, r);
         }
         self.load_again(index, fx);
+        self.overlay_again(overlay);
         self.locate_again(held, fx);
         self.set_status(
             format!("the file changed on disk: read it again ({n} items); your verdicts are kept"),
@@ -220,9 +226,50 @@ impl State {
         }
     }
 
+    /// What the open search or filter menu holds, in the new file's terms (`moves`): the
+    /// search's matches and the one selected moved to the new file (a match gone from it
+    /// is dropped), or the filter menu's option selected.
+    fn overlay_kept(&self, moves: &mut Moves) -> Overlay {
+        match &self.mode {
+            Mode::Search(st) => {
+                let selected = st.results.get(st.selected).and_then(|&i| moves.map(i));
+                let results = st.results.iter().filter_map(|&i| moves.map(i)).collect();
+                Overlay::Search { results, selected }
+            }
+            Mode::Filter { selected } => {
+                Overlay::Filter(self.filter_options().get(*selected).cloned())
+            }
+            _ => Overlay::None,
+        }
+    }
+
+    /// Put back what the open search or filter menu held, in the new file (after its
+    /// index is taken up: the search asked again, the menu's options made again). The
+    /// search shows its matches moved until the new file's arrive, and selects the same
+    /// item in them; the menu stays on its option wherever the new file's options put it.
+    fn overlay_again(&mut self, kept: Overlay) {
+        match (&mut self.mode, kept) {
+            (Mode::Search(st), Overlay::Search { results, selected }) => {
+                st.results = results;
+                st.reselect = selected;
+                st.selected = selected
+                    .and_then(|i| st.results.iter().position(|&r| r == i))
+                    .unwrap_or(0);
+            }
+            (Mode::Filter { selected }, Overlay::Filter(o)) => {
+                let rows = self.filter_catalog.len();
+                *selected = o
+                    .and_then(|o| self.filter_catalog.iter().position(|x| *x == o))
+                    .unwrap_or((*selected).min(rows.saturating_sub(1)));
+            }
+            _ => {}
+        }
+    }
+
     /// Drop what was worked out from the file as it was: the index and the facts, the
     /// filters' counts and the visible items, my verdicts' tallies, the item loaded, the
-    /// search and the filter menu, the figures; `pos` is the position in the new file.
+    /// search's matches, the figures; `pos` is the position in the new file. An open
+    /// search or filter menu stays open (`overlay_again` puts back what it holds).
     fn forget_old_file(&mut self, pos: usize, fx: &mut Vec<Effect>) {
         self.meta = None;
         self.clear_live();
@@ -236,10 +283,12 @@ impl State {
         self.rec.bpc_sum.clear();
         self.pos = pos;
         self.current = None;
-        // Search results and the filter menu hold indices of the old file; so does the
-        // answer to a search still running: it is dropped when it arrives.
-        if matches!(self.mode, Mode::Search(_) | Mode::Filter { .. }) {
-            self.mode = Mode::Normal;
+        // Search results hold indices of the old file; so does the answer to a search
+        // still running: it is dropped when it arrives.
+        if let Mode::Search(st) = &mut self.mode {
+            st.results.clear();
+            st.selected = 0;
+            st.reselect = None;
         }
         self.search_seq += 1;
         // Figures of the old file, or being computed from it, are not the file's now.
@@ -265,6 +314,18 @@ impl State {
         self.index_progress = (self.len(), self.len());
         self.on_indexed(self.index_generation, index, fx);
     }
+}
+
+/// What an open search or filter menu holds, kept across a reload (`overlay_kept`).
+enum Overlay {
+    None,
+    /// The matches and the one selected, in the new file's indices.
+    Search {
+        results: Vec<usize>,
+        selected: Option<usize>,
+    },
+    /// The filter menu's option selected.
+    Filter(Option<FilterOption>),
 }
 
 /// What `reload` keeps of the session, in the new file's indices.

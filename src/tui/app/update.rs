@@ -62,8 +62,7 @@ impl State {
                 if let Mode::Search(st) = &mut self.mode
                     && seq == self.search_seq
                 {
-                    st.results = results;
-                    st.selected = st.selected.min(st.results.len().saturating_sub(1));
+                    st.found(results);
                 }
             }
             Msg::Image(ImageEvent::Ready(key, result)) => self.on_image(key, result),

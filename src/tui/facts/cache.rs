@@ -7,8 +7,11 @@
 //! status-change time to the nanosecond, which every write and every rename sets and no
 //! program can put back). A cache is used only when its stamp is the stamp of the file
 //! the session read, and only for a read with no verdicts replayed from journals on it
-//! (those change facts): anything else reads the items, as without a cache. A stale cache
-//! is never used: filters are always what the items say.
+//! (those change facts). A stale cache is never used as the file's index: filters are
+//! always what the items say. It is carried across instead (`index_of`, `facts::carry`):
+//! the entries of items whose bytes sum to what an item of the kept index summed to are
+//! taken from it, and every other item is read (the first open after a colleague's save
+//! reads what that save changed).
 //!
 //! **Used in place** (issue 21, private memory ≤ 0.1× the file): the cache is mapped, not
 //! read, and the ids and search texts stay in the mapping (the page cache's pages, not
@@ -286,8 +289,53 @@ fn arena(r: &mut Reader, n: usize, map: &Arc<FileBytes>) -> Option<Arena> {
     Some(a)
 }
 
+/// The index the cache at `path` holds whatever version of the file it describes (an
+/// earlier one: another program saved the file since), used in place, if it passes every
+/// check but the stamp's. Never an index of the file as it is: only what [`index_of`]
+/// carries from it by the items' sums.
+pub fn load_stale(path: &Path) -> Option<Index> {
+    decode_head(
+        Arc::new(crate::store::kept::map(path)?),
+        crate::store::kept::read_head_any,
+    )
+}
+
+/// The index of `store` (whose kept index, if any, is at `path`, the one [`load`] did not
+/// take: kept for an earlier version of the file), on up to `threads` threads: carried
+/// from that kept index where the items are byte for byte the ones it read
+/// (`carry::carry`: only the items changed or new are read), else built (`progress` as
+/// [`super::index_with`]'s). The first open after a colleague's save reads only what the
+/// save changed.
+pub fn index_of(
+    store: &Store,
+    path: Option<&Path>,
+    threads: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> (Index, super::carry::Made) {
+    use super::carry::Made;
+    let why = match path.and_then(load_stale) {
+        Some(old) => match super::carry::carry(&old, store, threads) {
+            Ok(c) => return (c.index, Made::Carried { read: c.read }),
+            Err(why) => Some(why),
+        },
+        None => None,
+    };
+    (
+        super::index_with(store, threads, progress),
+        Made::Built(why),
+    )
+}
+
 /// [`load`] of a cache already mapped (or read: `FileBytes::Owned`).
 pub fn decode(map: Arc<FileBytes>, stamp: &str) -> Option<Index> {
+    decode_head(map, |b| crate::store::kept::read_head(b, stamp))
+}
+
+/// [`decode`], the head read by `head` (which says which stamps it takes).
+fn decode_head(
+    map: Arc<FileBytes>,
+    head: impl Fn(&[u8]) -> Option<crate::store::kept::Head>,
+) -> Option<Index> {
     let bytes: &[u8] = &map;
     let body = bytes.len().checked_sub(8 + END.len())?;
     let sum = u64::from_le_bytes(bytes[body..body + 8].try_into().ok()?);
@@ -297,7 +345,7 @@ pub fn decode(map: Arc<FileBytes>, stamp: &str) -> Option<Index> {
     {
         return None;
     }
-    let head = crate::store::kept::read_head(&bytes[..body], stamp)?;
+    let head = head(&bytes[..body])?;
     let n = head.n;
     let mut r = Reader::new(&bytes[..body]);
     r.at = head.end;

@@ -65,6 +65,16 @@ impl std::fmt::Display for Refused {
     }
 }
 
+/// How an index of a file read again was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Made {
+    /// Carried from the old file's, these many items read.
+    Carried { read: usize },
+    /// Built afresh, every item read (why not carried: `None` when there was no index
+    /// to carry).
+    Built(Option<Refused>),
+}
+
 /// An index carried across: the new file's, and how many of its items were read.
 #[derive(Debug)]
 pub struct Carried {

@@ -23,6 +23,40 @@ pub struct SearchState {
     pub query: TextEdit,
     pub results: Vec<usize>,
     pub selected: usize,
+    /// The item to select again once the matches arrive: the one selected when another
+    /// program's save was taken up (its index in the new file). Gone once the reviewer
+    /// moves the selection or edits the query.
+    pub reselect: Option<usize>,
+}
+
+impl SearchState {
+    /// An empty query, no matches yet.
+    pub fn new() -> SearchState {
+        SearchState {
+            query: TextEdit::new("", false),
+            results: vec![],
+            selected: 0,
+            reselect: None,
+        }
+    }
+
+    /// The matches as the worker found them, the item to select again selected when it
+    /// is among them.
+    pub fn found(&mut self, results: Vec<usize>) {
+        self.results = results;
+        if let Some(i) = self.reselect.take()
+            && let Some(k) = self.results.iter().position(|&r| r == i)
+        {
+            self.selected = k;
+        }
+        self.selected = self.selected.min(self.results.len().saturating_sub(1));
+    }
+}
+
+impl Default for SearchState {
+    fn default() -> SearchState {
+        SearchState::new()
+    }
 }
 
 /// The search's keys: its table in the keymap.
@@ -33,7 +67,14 @@ const KEYS: Context = Context::Search;
 /// (None: there is none).
 pub fn handle_key(s: &mut SearchState, km: &Keymap, k: &KeyEvent) -> Outcome<Option<usize>> {
     let last = s.results.len().saturating_sub(1);
-    match field_key(km, KEYS, &mut s.query, k) {
+    let key = field_key(km, KEYS, &mut s.query, k);
+    if matches!(
+        key,
+        FieldKey::Edited | FieldKey::Action(Action::SelectNext | Action::SelectPrev)
+    ) {
+        s.reselect = None;
+    }
+    match key {
         FieldKey::Action(Action::SelectNext) => s.selected = (s.selected + 1).min(last),
         FieldKey::Action(Action::SelectPrev) => s.selected = s.selected.saturating_sub(1),
         FieldKey::Action(Action::Cancel) => return Outcome::Close,

@@ -465,3 +465,122 @@ fn the_new_files_index_is_carried_from_the_old_ones_when_there_is_one() {
         assert_eq!(**moves.index(), crate::tui::facts::index(moves.store(), 2));
     }
 }
+
+fn press(s: &mut State, code: crossterm::event::KeyCode) -> Vec<Effect> {
+    s.update(Msg::Key(crossterm::event::KeyEvent::new(
+        code,
+        crossterm::event::KeyModifiers::NONE,
+    )))
+}
+
+/// Answer every `Effect::Search` of `fx` as the search worker does.
+fn answer_searches(s: &mut State, fx: &[Effect]) {
+    for e in fx {
+        if let Effect::Search {
+            seq,
+            query,
+            meta,
+            within,
+        } = e
+        {
+            let results = crate::tui::facts::search(meta, query, within.as_deref(), 500);
+            s.update(Msg::SearchDone { seq: *seq, results });
+        }
+    }
+}
+
+fn indexed(s: &mut State) {
+    let meta = Arc::new(crate::tui::facts::index(&s.store, 1));
+    s.update(Msg::Indexed {
+        generation: s.index_generation,
+        meta,
+    });
+}
+
+/// The search open when another program's save is taken up stays open: the query as
+/// typed, its matches found again in the new file, the match selected still selected
+/// (before: the search closed, the query typed was lost).
+#[test]
+fn a_search_open_stays_open_with_its_query_and_selection_across_another_programs_save() {
+    use crossterm::event::KeyCode;
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("set.jsonl");
+    std::fs::write(&p, two_models(40, false)).unwrap();
+    let mut s = state(&p);
+    indexed(&mut s);
+    let fx = key(&mut s, '/');
+    answer_searches(&mut s, &fx);
+    for c in "question 1".chars() {
+        let fx = key(&mut s, c);
+        answer_searches(&mut s, &fx);
+    }
+    press(&mut s, KeyCode::Down);
+    press(&mut s, KeyCode::Down);
+    let picked = |s: &State| match &s.mode {
+        Mode::Search(st) => st
+            .results
+            .get(st.selected)
+            .map(|&i| s.item_ref(i).id.clone().unwrap()),
+        m => panic!("the search closed: {m:?}"),
+    };
+    let before = picked(&s).unwrap();
+    let Mode::Search(st) = &s.mode else {
+        unreachable!()
+    };
+    let matches = st.results.len();
+    assert!(matches > 3, "{matches}");
+    std::fs::write(&p, two_models(40, true)).unwrap();
+    let fx = s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    let fx = answer_remaps(&mut s, &fx);
+    let Mode::Search(st) = &s.mode else {
+        panic!("the search closed: {:?}", s.mode)
+    };
+    assert_eq!(st.query.text(), "question 1");
+    // Until the new file's matches arrive, the old ones are shown where they are now.
+    assert_eq!(st.results.len(), matches);
+    assert_eq!(picked(&s).as_deref(), Some(before.as_str()));
+    answer_searches(&mut s, &fx);
+    assert_eq!(picked(&s).as_deref(), Some(before.as_str()));
+    let Mode::Search(st) = &s.mode else {
+        unreachable!()
+    };
+    let meta = s.meta.clone().unwrap();
+    assert_eq!(
+        st.results,
+        crate::tui::facts::search(&meta, "question 1", None, 500),
+        "the matches are the new file's"
+    );
+    // Enter goes to the item selected, in the new file.
+    press(&mut s, KeyCode::Enter);
+    assert_eq!(s.item_ref(s.pos).id.as_deref(), Some(before.as_str()));
+}
+
+/// The filter menu open when another program's save is taken up stays open on the
+/// option selected, though the new file's options put it on another row (before: the
+/// menu closed).
+#[test]
+fn the_filter_menu_stays_open_on_its_option_across_another_programs_save() {
+    use crossterm::event::KeyCode;
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("set.jsonl");
+    std::fs::write(&p, two_models(40, false)).unwrap();
+    let mut s = state(&p);
+    indexed(&mut s);
+    key(&mut s, 'F');
+    let want = FilterOption::Model("b".into());
+    let row = s.filter_options().iter().position(|o| *o == want).unwrap();
+    for _ in 0..row {
+        press(&mut s, KeyCode::Down);
+    }
+    assert_eq!(s.mode, Mode::Filter { selected: row });
+    // The new file has a model named before "b": "b"'s row is one further down.
+    let text = two_models(40, true).replacen("\"model\": \"a\"", "\"model\": \"aa\"", 1);
+    std::fs::write(&p, text).unwrap();
+    let fx = s.update(Msg::Reloaded(Store::open(&p).unwrap()));
+    answer_remaps(&mut s, &fx);
+    let Mode::Filter { selected } = s.mode else {
+        panic!("the filter menu closed: {:?}", s.mode)
+    };
+    assert_ne!(selected, row, "the test's option did not move");
+    assert_eq!(s.filter_options().get(selected), Some(&want));
+}
