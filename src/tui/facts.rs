@@ -248,7 +248,10 @@ fn search_text(item: &Item, id: &str, out: &mut String) {
         out.push_str(s);
     };
     crate::bench::spec(item.benchmark()).search_texts(item, &mut push);
-    if let Some((cut, _)) = out[start..].char_indices().nth(400) {
+    // (a text of at most 400 bytes has at most 400 characters: not walked)
+    if out.len() - start > 400
+        && let Some((cut, _)) = out[start..].char_indices().nth(400)
+    {
         out.truncate(start + cut);
     }
 }

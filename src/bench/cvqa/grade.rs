@@ -63,11 +63,12 @@ fn lowers_to_itself(c: char) -> bool {
 }
 
 /// The tokens of a text, with their byte offsets, one at a time (the rules stop at the
-/// first token they need): runs of word characters (Python's `\w` when `underscore`, else
-/// alphanumeric runs) and, when `commas`, a `""` for each comma outside them, as
+/// first token they need): runs of word characters (Python's `\w`, or alphanumeric runs for
+/// [`Tokens::alphanumeric`]) and, when `commas`, a `""` for each comma outside them, as
 /// `re.findall(r'(\b\w+\b)|\,', text)` gives them.
 ///
-/// The text is read on bytes; a character that is not ASCII is decoded. The scripts read
+/// The text is read on bytes, each looked up in [`CLASS`]; a character that is not ASCII
+/// is decoded. The scripts read
 /// `text.lower()`: with `unlowered`, the text is read as it is and its tokens are compared
 /// without regard to ASCII case ([`is_one_of`]), which is the same as long as lowering
 /// changes nothing but ASCII capitals. At the first other character that lowering changes
@@ -80,11 +81,42 @@ fn lowers_to_itself(c: char) -> bool {
 struct Tokens<'a> {
     text: &'a str,
     at: usize,
-    commas: bool,
-    underscore: bool,
+    /// The [`CLASS`] bits of a word character: [`ALNUM`], and [`UNDERSCORE`] when `_` is one.
+    word: u8,
+    /// [`COMMA`] when commas are tokens, else 0.
+    comma: u8,
     unlowered: bool,
     changed: bool,
 }
+
+/// [`CLASS`] bits: an ASCII letter or digit, `_`, `,`, a byte that is not ASCII.
+const ALNUM: u8 = 1;
+const UNDERSCORE: u8 = 2;
+const COMMA: u8 = 4;
+const WIDE: u8 = 8;
+
+/// What each byte is to the walk ([`Tokens`]): one load per byte instead of a chain of
+/// comparisons.
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c >= 0x80 {
+            WIDE
+        } else if c.is_ascii_alphanumeric() {
+            ALNUM
+        } else if c == b'_' {
+            UNDERSCORE
+        } else if c == b',' {
+            COMMA
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
 
 impl<'a> Tokens<'a> {
     /// Python's `re.findall` tokens (`\w` runs, commas when `commas`) of `text` as it is,
@@ -93,8 +125,8 @@ impl<'a> Tokens<'a> {
         Tokens {
             text,
             at: 0,
-            commas,
-            underscore: true,
+            word: ALNUM | UNDERSCORE,
+            comma: if commas { COMMA } else { 0 },
             unlowered: true,
             changed: false,
         }
@@ -111,27 +143,20 @@ impl<'a> Tokens<'a> {
     /// The alphanumeric runs of `text` (no commas, no lowering).
     fn alphanumeric(text: &'a str) -> Tokens<'a> {
         Tokens {
-            underscore: false,
+            word: ALNUM,
             ..Tokens::lowered(text, false)
         }
     }
 
     /// Is the character at byte `i` (not ASCII) a word character, and its length; `None`
-    /// when lowering would change it and the text is read unlowered.
+    /// when lowering would change it and the text is read unlowered. (`_` is ASCII: a
+    /// character here is a word character when it is alphanumeric.)
     fn wide(&self, i: usize) -> Option<(bool, usize)> {
         let c = self.text[i..].chars().next().unwrap_or_default();
         if self.unlowered && !lowers_to_itself(c) {
             return None;
         }
-        Some((
-            c.is_alphanumeric() || (self.underscore && c == '_'),
-            c.len_utf8(),
-        ))
-    }
-
-    /// Is the byte `b` (ASCII) a word character?
-    fn narrow(&self, b: u8) -> bool {
-        b.is_ascii_alphanumeric() || (self.underscore && b == b'_')
+        Some((c.is_alphanumeric(), c.len_utf8()))
     }
 }
 
@@ -143,47 +168,58 @@ impl<'a> Iterator for Tokens<'a> {
             return None;
         }
         let b = self.text.as_bytes();
+        let (word, comma) = (self.word, self.comma);
+        // What ends a run of separators: a word character, a comma that is a token, a
+        // byte that is not ASCII (decoded below).
+        let stop = word | comma | WIDE;
         let mut i = self.at;
         // up to the next word character (or comma)
         loop {
-            let &x = b.get(i)?;
-            if x < 0x80 {
-                if self.narrow(x) {
+            while let Some(&x) = b.get(i) {
+                if CLASS[x as usize] & stop != 0 {
                     break;
-                }
-                if self.commas && x == b',' {
-                    self.at = i + 1;
-                    return Some((i, ""));
                 }
                 i += 1;
-            } else {
-                let Some((word, len)) = self.wide(i) else {
-                    self.changed = true;
-                    return None;
-                };
-                if word {
-                    break;
-                }
-                i += len;
             }
+            let &x = b.get(i)?;
+            let c = CLASS[x as usize];
+            if c & word != 0 {
+                break;
+            }
+            if c & comma != 0 {
+                self.at = i + 1;
+                return Some((i, ""));
+            }
+            let Some((is_word, len)) = self.wide(i) else {
+                self.changed = true;
+                return None;
+            };
+            if is_word {
+                break;
+            }
+            i += len;
         }
         // the word's run
         let start = i;
-        while let Some(&x) = b.get(i) {
-            if x < 0x80 {
-                if !self.narrow(x) {
+        loop {
+            while let Some(&x) = b.get(i) {
+                if CLASS[x as usize] & word == 0 {
                     break;
                 }
                 i += 1;
-            } else {
-                let Some((word, len)) = self.wide(i) else {
-                    self.changed = true;
-                    return None;
-                };
-                if !word {
-                    break;
+            }
+            match b.get(i) {
+                Some(&x) if x >= 0x80 => {
+                    let Some((is_word, len)) = self.wide(i) else {
+                        self.changed = true;
+                        return None;
+                    };
+                    if !is_word {
+                        break;
+                    }
+                    i += len;
                 }
-                i += len;
+                _ => break,
             }
         }
         self.at = i;
@@ -252,7 +288,6 @@ fn number_word(w: &str) -> Option<u32> {
 /// `get_numbers` over a token list: the first all-digit token (as `int()` prints it,
 /// borrowed from the token) or number word (`"0"` .. `"10"`).
 fn get_numbers<'a>(words: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    const PRINTED: [&str; 11] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
     for w in words {
         if !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()) {
             let t = w.trim_start_matches('0');
@@ -263,6 +298,29 @@ fn get_numbers<'a>(words: impl IntoIterator<Item = &'a str>) -> Option<&'a str> 
         }
     }
     None
+}
+
+/// The number words' numbers as [`get_numbers`] prints them.
+const PRINTED: [&str; 11] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"];
+
+/// Can the number rule ([`with_number`]) give `n` for `response` at all? What it gives is
+/// an all-digit token with its leading zeros taken off (`"0"` for zeros alone), which
+/// needs an ASCII digit in the response (lowering makes none), or a number word's
+/// [`PRINTED`]. A cheap test before a walk of every word that could not match (a model's
+/// paragraph without a digit, graded against a key or option of `12`).
+fn number_could_be(response: &str, n: &str) -> bool {
+    let b = n.as_bytes();
+    let canonical =
+        !b.is_empty() && b.iter().all(u8::is_ascii_digit) && (b == b"0" || b[0] != b'0');
+    canonical && (PRINTED.contains(&n) || has_ascii_digit(response))
+}
+
+/// Does `text` hold an ASCII digit? (16 bytes at a time, without a branch per byte.)
+fn has_ascii_digit(text: &str) -> bool {
+    text.as_bytes().chunks(16).any(|c| {
+        c.iter()
+            .fold(false, |any, &x| any | (x.wrapping_sub(b'0') < 10))
+    })
 }
 
 /// The number rule over `text.lower()`'s tokens; `answer` is given the number as the
@@ -336,7 +394,9 @@ pub fn correct(kind: CvqaKind, response: Option<&str>, question: &str, key: &str
     };
     let key = key.trim();
     match kind {
-        CvqaKind::Number => with_number(response, |n| n == Some(key)),
+        CvqaKind::Number => {
+            number_could_be(response, key) && with_number(response, |n| n == Some(key))
+        }
         CvqaKind::Boolean => extract_boolean(response) == Some(key),
         CvqaKind::Choice => {
             extract_choice(response, question).is_some_and(|c| c.encode_utf8(&mut [0; 4]) == key)

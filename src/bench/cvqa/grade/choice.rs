@@ -120,7 +120,11 @@ pub fn extract_choice(response: &str, question: &str) -> Option<char> {
     }
     // 4
     let opts = opts.get();
-    if opts.is_empty() {
+    if !opts
+        .iter()
+        .any(|(_, v)| number_could_be(response, v.trim()))
+    {
+        // (no options, or none the number rule could give: no walk)
         return None;
     }
     with_number(response, |n| {

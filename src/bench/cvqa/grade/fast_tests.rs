@@ -348,3 +348,42 @@ fn correct_is_what_the_grade_says() {
     }
     assert!(right > 300 && wrong > 1_000, "{right} {wrong}");
 }
+
+/// [`number_could_be`] says no only where the number rule cannot give the number: on
+/// responses of any words and of any characters, against every number the rule gives and
+/// texts it never gives (leading zeros, blanks, words).
+#[test]
+fn a_number_the_rule_cannot_give_is_known_without_the_walk() {
+    const NUMBERS: &[&str] = &[
+        "0", "1", "2", "7", "10", "11", "12", "13", "16", "100", "007", "00", "02", "", " 2",
+        "two", "2x", "٣", "1,200",
+    ];
+    let mut next = rng(4242);
+    let (mut skipped, mut given) = (0, 0);
+    for k in 0..40_000 {
+        let mut r = String::new();
+        if k % 2 == 0 {
+            for j in 0..next() % 10 {
+                if j > 0 {
+                    r.push_str(SEPARATORS[next() % SEPARATORS.len()]);
+                }
+                r.push_str(WORDS[next() % WORDS.len()]);
+            }
+        } else {
+            r = (0..next() % 24)
+                .map(|_| CHARS[next() % CHARS.len()])
+                .collect();
+        }
+        let got = reference::extract_number(&r);
+        for n in NUMBERS {
+            if got.as_deref() == Some(*n) {
+                given += 1;
+                assert!(number_could_be(&r, n), "{r:?} gives {n:?}");
+            } else if !number_could_be(&r, n) {
+                skipped += 1;
+            }
+        }
+    }
+    // both sides are exercised: numbers given, and walks left out
+    assert!(given > 3_000 && skipped > 100_000, "{given} {skipped}");
+}
