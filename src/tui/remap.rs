@@ -144,6 +144,13 @@ impl Moves {
         }
     }
 
+    /// Where the old file's item `i` is in the new file, if it was held when the remap
+    /// was asked (worked out then, off the screen's thread); None when it was not, or its
+    /// item is gone. Never reads a file.
+    pub fn map_held(&self, i: usize) -> Option<usize> {
+        self.found.get(&i).copied().flatten()
+    }
+
     /// The file read again.
     pub fn store(&self) -> &Store {
         &self.remap.new

@@ -227,13 +227,20 @@ impl State {
     }
 
     /// What the open search or filter menu holds, in the new file's terms (`moves`): the
-    /// search's matches and the one selected moved to the new file (a match gone from it
-    /// is dropped), or the filter menu's option selected.
+    /// search's matches and the one selected moved to the new file (a match gone from it,
+    /// or one the remap was not asked for, the query edited meanwhile, is left out until
+    /// the new file's matches arrive: nothing is read here), or the filter menu's option
+    /// selected.
     fn overlay_kept(&self, moves: &mut Moves) -> Overlay {
         match &self.mode {
             Mode::Search(st) => {
+                // (one item looked up at most, as the position is)
                 let selected = st.results.get(st.selected).and_then(|&i| moves.map(i));
-                let results = st.results.iter().filter_map(|&i| moves.map(i)).collect();
+                let results = st
+                    .results
+                    .iter()
+                    .filter_map(|&i| moves.map_held(i))
+                    .collect();
                 Overlay::Search { results, selected }
             }
             Mode::Filter { selected } => {
