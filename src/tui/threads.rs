@@ -339,8 +339,15 @@ mod index_tests {
         .unwrap();
         let store = crate::store::Store::open(&p).unwrap();
         let cache = facts::cache::path_for(&d.path().join("data"), &p);
+        let got = index_answers(&store, &cache);
+        (d, store, cache, got)
+    }
+
+    /// The index thread's answers about `store` with its kept index at `cache`, until
+    /// the thread ends (its progress left out).
+    fn index_answers(store: &crate::store::Store, cache: &std::path::Path) -> Vec<Msg> {
         let (tx, rx) = mpsc::channel();
-        spawn_index(store.clone(), 0, tx, Some(cache.clone()));
+        spawn_index(store.clone(), 0, tx, Some(cache.to_path_buf()));
         let mut got = Vec::new();
         // The thread drops its sender when it ends.
         while let Ok(m) = rx.recv_timeout(Duration::from_secs(60)) {
@@ -348,7 +355,7 @@ mod index_tests {
                 got.push(m);
             }
         }
-        (d, store, cache, got)
+        got
     }
 
     #[test]
@@ -436,14 +443,7 @@ mod index_tests {
         let (_d, store, cache, _) = answers();
         saved_by_another(store.path());
         let new = crate::store::Store::open(store.path()).unwrap();
-        let (tx, rx) = mpsc::channel();
-        spawn_index(new.clone(), 0, tx, Some(cache.clone()));
-        let mut got = Vec::new();
-        while let Ok(m) = rx.recv_timeout(Duration::from_secs(60)) {
-            if !matches!(m, Msg::IndexProgress { .. }) {
-                got.push(m);
-            }
-        }
+        let got = index_answers(&new, &cache);
         let Some(Msg::Indexed { meta, .. }) = got.first() else {
             panic!("the index first");
         };
