@@ -57,8 +57,8 @@ pub(super) const ID_BONUS: u32 = 1 << 20;
 #[derive(Clone, Copy)]
 pub(super) struct Candidates<'a> {
     /// Items with a bound on their score for the last query (`u32::MAX`: none), each
-    /// with whether its search text is [`plain`] (false: not known).
-    pub head: &'a [(u32, usize, bool)],
+    /// with what is known of its search text ([`Known`]).
+    pub head: &'a [(u32, usize, Known)],
     /// How much more than that this query can score on them, when it can be told.
     pub growth: Option<Growth>,
     /// The last rows of the head's ceilings for the last query, when kept ([`Opts::rows`]).
@@ -170,7 +170,7 @@ impl Candidates<'_> {
         if at.start < h {
             // The part holding the rows, followed along (positions only grow).
             let mut part = self.rows.map_or(0, |r| r.part_of(at.start));
-            for (p, &(b, i, plain)) in self.head[..at.end.min(h)].iter().enumerate().skip(at.start)
+            for (p, &(b, i, known)) in self.head[..at.end.min(h)].iter().enumerate().skip(at.start)
             {
                 let row = self.rows.and_then(|r| {
                     while r.starts.get(part + 1).is_some_and(|&s| s <= p) {
@@ -178,7 +178,12 @@ impl Candidates<'_> {
                     }
                     r.of_in(p, part)
                 });
-                f(self.growth.map(|g| b.saturating_add(g.add)), plain, i, row);
+                f(
+                    self.growth.map(|g| b.saturating_add(g.add)),
+                    known.plain,
+                    i,
+                    row,
+                );
             }
         }
         let (s, e) = (at.start.max(h) - h, at.end.max(h) - h);
@@ -200,9 +205,23 @@ pub(super) fn plain(raw: &[u8], ascii: bool) -> bool {
 /// See [`plain`].
 const PLAIN_LEN: usize = 2048;
 
-// A candidate with its bound and whether it is plain takes no more memory than one
-// without (the bool fits in the bound's padding).
-const _: () = assert!(std::mem::size_of::<(u32, usize, bool)>() == 16);
+/// What a scan knows of a candidate's search text besides its bound, kept with it for
+/// the next letter.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Known {
+    /// The text is [`plain`] (false: not known).
+    pub plain: bool,
+}
+
+impl Known {
+    pub(super) const fn of(plain: bool) -> Known {
+        Known { plain }
+    }
+}
+
+// A candidate with its bound and what is known of its text takes no more memory than
+// one without (it fits in the bound's padding).
+const _: () = assert!(std::mem::size_of::<(u32, usize, Known)>() == 16);
 
 impl Candidates<'_> {}
 
@@ -276,8 +295,8 @@ impl Default for Opts {
 pub(super) struct Scan {
     /// Every candidate tried that matches, with its score, or that was skipped (it
     /// could not enter the best), with a bound on its score; in candidate order. True:
-    /// a match, with its score. The last: its text is [`plain`] (false: not known).
-    pub kept: Vec<(u32, usize, bool, bool)>,
+    /// a match, with its score. The last: what is known of its text ([`Known`]).
+    pub kept: Vec<(u32, usize, bool, Known)>,
     /// For each of `kept`, its ceiling's last row ([`Opts::rows`]).
     pub rows: RowStore,
     /// How many candidates were tried, from the first: all unless the scan stopped early.
@@ -580,7 +599,7 @@ pub(super) fn scan(
                     && beaten(ub, i)
                     && query.grows_on_plain(|| is_id(index, i, query.q)) == Some(true)
                 {
-                    found.push((ub, i, false, true, copy_row(kept, &mut rows)));
+                    found.push((ub, i, false, Known::of(true), copy_row(kept, &mut rows)));
                     return;
                 }
                 // The text's bytes, checked to be UTF-8 only when they are not ASCII
@@ -593,7 +612,7 @@ pub(super) fn scan(
                     && beaten(ub, i)
                     && query.grows_at_most(raw, ascii, id_is_q)
                 {
-                    found.push((ub, i, false, plain, copy_row(kept, &mut rows)));
+                    found.push((ub, i, false, Known::of(plain), copy_row(kept, &mut rows)));
                     return;
                 }
                 // The ceiling's last row, kept for the next letter when asked.
@@ -605,7 +624,13 @@ pub(super) fn scan(
                     if let Some(r) = &query.reach
                         && !r.may_reach(index.search_text(i), worst_score)
                     {
-                        found.push((worst_score.saturating_sub(1), i, false, plain, NO_ROW));
+                        found.push((
+                            worst_score.saturating_sub(1),
+                            i,
+                            false,
+                            Known::of(plain),
+                            NO_ROW,
+                        ));
                         return;
                     }
                     if let Some(c) = &query.ceiling {
@@ -647,7 +672,7 @@ pub(super) fn scan(
                                     row = keep_row(c, &scratch, &mut rows);
                                 }
                                 if beaten(most, i) {
-                                    found.push((most, i, false, plain, row));
+                                    found.push((most, i, false, Known::of(plain), row));
                                     return;
                                 }
                             }
@@ -655,7 +680,7 @@ pub(super) fn scan(
                     }
                 }
                 if let Some(s) = query.score(index, i, &mut matcher, &mut buf) {
-                    found.push((s, i, true, plain, row));
+                    found.push((s, i, true, Known::of(plain), row));
                 }
             });
             if bound.is_some() || skips {
@@ -727,7 +752,7 @@ pub(super) fn scan(
         kept.extend(
             found
                 .into_iter()
-                .map(|(s, i, exact, plain, _)| (s, i, exact, plain)),
+                .map(|(s, i, exact, known, _)| (s, i, exact, known)),
         );
     }
     let mut id_hits = Vec::new();
