@@ -385,7 +385,12 @@ impl SearchCache {
             } else if found.tried < cands.head.len() {
                 let add = cands.growth.map_or(u32::MAX, |g| g.add);
                 let rest = &cands.head[found.tried..];
-                head.extend(rest.iter().map(|&(b, i, p)| (b.saturating_add(add), i, p)));
+                // (A bound for this query: what it leaves off a letter typed on is not
+                // known.)
+                head.extend(
+                    rest.iter()
+                        .map(|&(b, i, k)| (b.saturating_add(add), i, Known::of(k.plain))),
+                );
                 // Their rows as they were: rows of a query this one extends.
                 let mut part = Vec::new();
                 let mut at = Vec::with_capacity(rest.len());

@@ -12,7 +12,10 @@
 //! candidates that cannot beat the worst of them: a candidate's score for the last query
 //! (or a bound on it) plus what the query can add to it ([`growth`]) is a bound on its
 //! score now; below the `limit`-th best score found so far, it cannot enter. It stays a
-//! candidate for the next letter, with that bound.
+//! candidate for the next letter, with that bound. A letter or digit typed on a word
+//! that ends in one adds at most 23, not 26, to a cell of its ceiling's last row that
+//! carries less than 8: a candidate whose ceiling was walked keeps how much less than 26
+//! its next letter can add ([`Known::less`], [`Ceiling::typed_on_less`]).
 //!
 //! Once it has `limit` matches, a scan also skips, without nucleo, a text that cannot
 //! reach the worst of them: by its [`Ceiling`] (nucleo's score or above, at a fraction
@@ -178,12 +181,21 @@ impl Candidates<'_> {
                     }
                     r.of_in(p, part)
                 });
-                f(
-                    self.growth.map(|g| b.saturating_add(g.add)),
-                    known.plain,
-                    i,
-                    row,
-                );
+                // What its ceiling says a letter typed on adds less than 26, only for a
+                // candidate with a kept row: one skipped on it is extended from that row
+                // at the next letter. A candidate without (its ceiling's first walk left
+                // cells out) would be walked whole at the next letter instead of this
+                // one: at 1M, "aei" 399 → 271 ms of CPU but "aeio" 338 → 471
+                // (docs/performance.md).
+                let bound = self.growth.map(|g| {
+                    let less = if g.letter && b != u32::MAX && row.is_some() {
+                        u32::from(known.less)
+                    } else {
+                        0
+                    };
+                    b.saturating_add(g.add) - less
+                });
+                f(bound, known.plain, i, row);
             }
         }
         let (s, e) = (at.start.max(h) - h, at.end.max(h) - h);
@@ -211,11 +223,15 @@ const PLAIN_LEN: usize = 2048;
 pub(super) struct Known {
     /// The text is [`plain`] (false: not known).
     pub plain: bool,
+    /// How much less than its bound plus 26 a letter or digit typed on the last word
+    /// (when that word ends in one: [`Growth::letter`]) can score at most
+    /// ([`Ceiling::typed_on_less`]); 0 to 3.
+    pub less: u8,
 }
 
 impl Known {
     pub(super) const fn of(plain: bool) -> Known {
-        Known { plain }
+        Known { plain, less: 0 }
     }
 }
 
@@ -617,6 +633,9 @@ pub(super) fn scan(
                 }
                 // The ceiling's last row, kept for the next letter when asked.
                 let mut row = NO_ROW;
+                // The ceiling, when walked, and how much less than it plus 26 a letter
+                // typed on scores at most.
+                let mut walked = None;
                 // Once `limit` are found, a text that cannot reach the worst of them
                 // cannot enter (an exact id hit is left to nucleo: its bonus is not
                 // counted).
@@ -671,16 +690,24 @@ pub(super) fn scan(
                                 if keep {
                                     row = keep_row(c, &scratch, &mut rows);
                                 }
+                                // (Only a plain text's bound grows by `growth`.)
+                                let less = if plain { c.typed_on_less(&scratch) } else { 0 };
                                 if beaten(most, i) {
-                                    found.push((most, i, false, Known::of(plain), row));
+                                    found.push((most, i, false, Known { plain, less }, row));
                                     return;
                                 }
+                                walked = Some((most, less));
                             }
                         }
                     }
                 }
                 if let Some(s) = query.score(index, i, &mut matcher, &mut buf) {
-                    found.push((s, i, true, Known::of(plain), row));
+                    // Its score is at most its ceiling: a letter typed on scores at most
+                    // the ceiling less `less`, plus 26.
+                    let less = walked.map_or(0, |(most, less): (u32, u8)| {
+                        u8::try_from(u32::from(less).saturating_sub(most - s)).unwrap_or(0)
+                    });
+                    found.push((s, i, true, Known { plain, less }, row));
                 }
             });
             if bound.is_some() || skips {
