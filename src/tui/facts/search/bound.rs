@@ -48,6 +48,11 @@ pub(super) struct Growth {
     /// of at most 2048 characters whose length times this is at most 100 KiB (nucleo
     /// then scores both words with its optimal matrix, not its greedy fallback).
     pub word: usize,
+    /// The last word grew, and the character typed first on it and the one before are
+    /// ASCII letters or digits: the first grows the score by at most 23 from a cell of
+    /// the shorter word's last row that carries less than 8 (see
+    /// `Ceiling::typed_on_less`), and a bound known to be that much less holds.
+    pub letter: bool,
 }
 
 /// On an ASCII text, how much more `q` can score than `last` when `q` is `last` typed on
@@ -91,8 +96,10 @@ pub(super) fn growth(last: &Pattern, q: &Pattern) -> Option<Growth> {
     for atom in &b[a.len()..] {
         add += word_bound(atom)?;
     }
+    let letter = |c: Option<&u8>| c.is_some_and(u8::is_ascii_alphanumeric);
     Some(Growth {
         add,
         word: long.len(),
+        letter: letter(short.last()) && letter(long.get(short.len())),
     })
 }

@@ -113,3 +113,19 @@ fn growth_holds_for_every_text() {
         "{pairs} pairs, {checked} checks"
     );
 }
+
+/// A bound kept less its `Known::less` holds only for a letter or digit typed on a word
+/// that ends in one (see `Ceiling::typed_on_less`).
+#[test]
+fn growth_says_a_letter_is_typed_on_a_word_only_then() {
+    let letter = |last: &str, q: &str| growth(&pattern(last), &pattern(q)).map(|g| g.letter);
+    assert_eq!(letter("ae", "aei"), Some(true));
+    assert_eq!(letter("ae", "aei x"), Some(true));
+    assert_eq!(letter("real-00", "real-000"), Some(true));
+    assert_eq!(letter("re4", "re4l"), Some(true));
+    assert_eq!(letter("real", "real-"), Some(false));
+    assert_eq!(letter("real-", "real-0"), Some(false));
+    assert_eq!(letter("ae", "ae"), Some(false));
+    assert_eq!(letter("ae", "ae x"), Some(false));
+    assert_eq!(letter("a", "a\\ b"), Some(false));
+}

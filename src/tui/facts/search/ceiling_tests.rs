@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use nucleo_matcher::{Config, Matcher};
 
+use super::bound::growth;
 use super::ceiling::{Ceiling, Scratch};
 use super::reach_tests::{TYPED, texts};
 use super::scan::{Candidates, Opts, Tail, scan};
@@ -273,4 +274,88 @@ fn a_walk_that_leaves_out_cells_is_never_below_nucleo() {
     assert_eq!(failed, None);
     assert!(left_out > 1000, "{left_out} walks left cells out");
     assert!(check_leaving_out(&cases, 1).0.is_some());
+}
+
+/// The first text on which a query with a letter or digit typed on scores more than
+/// the last query's ceiling less its [`Ceiling::typed_on_less`] (raised by `more`), plus
+/// the growth: after a whole walk, a walk that leaves out cells, and a walk extended from
+/// a kept row; and how often that less was above 0.
+fn check_typed_on(cases: &[(String, Vec<String>)], more: u32) -> (Option<String>, usize) {
+    let mut m = Matcher::new(Config::DEFAULT);
+    let mut s = Scratch::default();
+    let mut rng = Rng::new(67);
+    let mut less_seen = 0;
+    for (q, ts) in cases {
+        let q = q.trim();
+        let Some(c) = Ceiling::new(&pattern(q)) else {
+            continue;
+        };
+        let c = c.less_by_more(more);
+        // The last query's own last row, to extend ([`Ceiling::extend`]).
+        let shorter = (q.len() > 1 && !q.contains(' ') && q.is_ascii())
+            .then(|| Ceiling::new(&pattern(&q[..q.len() - 1])))
+            .flatten();
+        for x in [rng.pick(&['e', 'o', 'a']), rng.pick(&['4', 'x', 'i'])] {
+            let long = format!("{q}{x}");
+            let Some(g) = growth(&pattern(q), &pattern(&long)) else {
+                continue;
+            };
+            if !g.letter {
+                continue;
+            }
+            let mut texts: Vec<String> = ascii_texts_for(&long, &mut rng, 150);
+            texts.extend(ts.iter().cloned());
+            texts.retain(|t| t.is_ascii() && t.len() <= 2048 && t.len() * g.word <= 100 * 1024);
+            for t in &texts {
+                let Some(score) = raw_score(&long, t, &mut m) else {
+                    continue;
+                };
+                let Some(exact) = c.of(t, &mut s) else {
+                    return (Some(format!("{q:?} does not match {t:?}")), less_seen);
+                };
+                let mut walks = vec![(0, exact, c.typed_on_less(&s))];
+                for need in [exact, exact + 1, exact.saturating_sub(5), exact + 20] {
+                    if let Some(most) = c.of_at_least(t, &mut s, need) {
+                        walks.push((need, most, c.typed_on_less(&s)));
+                    }
+                }
+                if let Some(short) = &shorter
+                    && short.of(t, &mut s).is_some()
+                {
+                    let mut kept = Vec::new();
+                    if short.keep(&s, 0, 1 << 16, &mut kept)
+                        && let Some(Some((most, _))) = c.extend(t.as_bytes(), &kept, &mut s, 0)
+                    {
+                        walks.push((u32::MAX, most, c.typed_on_less(&s)));
+                    }
+                }
+                for (need, most, less) in walks {
+                    less_seen += usize::from(less > 0);
+                    if score + u32::from(less) > most + g.add {
+                        return (
+                            Some(format!(
+                                "{q:?} → {long:?} scores {score} on {t:?}: ceiling {most} \
+                                 (need {need}) less {less} + {}",
+                                g.add
+                            )),
+                            less_seen,
+                        );
+                    }
+                }
+            }
+        }
+    }
+    (None, less_seen)
+}
+
+/// A letter or digit typed on a word that ends in one adds at most 23, not 26, to a cell
+/// that carries less than 8: the bound the scan keeps for it is never below nucleo's
+/// score, and one point tighter is caught.
+#[test]
+fn a_letter_typed_on_scores_at_most_the_ceiling_less_its_less() {
+    let cases = cases();
+    let (failed, less_seen) = check_typed_on(&cases, 0);
+    assert_eq!(failed, None);
+    assert!(less_seen > 1000, "{less_seen} walks with a less");
+    assert!(check_typed_on(&cases, 1).0.is_some());
 }

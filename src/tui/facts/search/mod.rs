@@ -29,7 +29,7 @@ mod test_data;
 mod tests;
 
 use bound::growth;
-use scan::{Candidates, NO_ROW, Opts, RowStore, Tail, copy_row, scan};
+use scan::{Candidates, Known, NO_ROW, Opts, RowStore, Tail, copy_row, scan};
 
 /// A query as nucleo matches it: words at spaces (`\ ` escapes one), smart case, smart
 /// normalisation, every word fuzzy.
@@ -353,7 +353,7 @@ impl SearchCache {
                 candidates.as_deref(),
                 !self.no_prefilter,
             );
-            let head = all.iter().map(|&(s, i)| (s, i, false)).collect();
+            let head = all.iter().map(|&(s, i)| (s, i, Known::default())).collect();
             (rank(all, limit), (head, None, RowStore::default()))
         } else {
             let cands = match last {
@@ -377,7 +377,7 @@ impl SearchCache {
             // one: this one's matches and the candidates it skipped, then every candidate
             // not tried.
             let best = found.best(limit);
-            let mut head: Vec<(u32, usize, bool)> =
+            let mut head: Vec<(u32, usize, Known)> =
                 found.kept.iter().map(|k| (k.0, k.1, k.3)).collect();
             let mut rows = found.rows;
             let tail_from = if found.tried == cands.len() {
@@ -385,7 +385,12 @@ impl SearchCache {
             } else if found.tried < cands.head.len() {
                 let add = cands.growth.map_or(u32::MAX, |g| g.add);
                 let rest = &cands.head[found.tried..];
-                head.extend(rest.iter().map(|&(b, i, p)| (b.saturating_add(add), i, p)));
+                // (A bound for this query: what it leaves off a letter typed on is not
+                // known.)
+                head.extend(
+                    rest.iter()
+                        .map(|&(b, i, k)| (b.saturating_add(add), i, Known::of(k.plain))),
+                );
                 // Their rows as they were: rows of a query this one extends.
                 let mut part = Vec::new();
                 let mut at = Vec::with_capacity(rest.len());
@@ -431,9 +436,9 @@ struct LastSearch {
     /// Every match among the items it tried and every item it skipped (it could not
     /// enter the best), then the items it did not try before `tail_from`, in item order
     /// (in `within`'s order when that is not item order); each with its score for the
-    /// query, or a bound on it (`u32::MAX`: none), and whether its text is plain
-    /// ([`scan::plain`]; false: not known).
-    head: Vec<(u32, usize, bool)>,
+    /// query, or a bound on it (`u32::MAX`: none), and what is known of its text
+    /// ([`Known`]).
+    head: Vec<(u32, usize, Known)>,
     /// Where the scan stopped in the items (of `within`, or all): every item from here on
     /// was not tried. None: every candidate was tried.
     tail_from: Option<usize>,

@@ -12,7 +12,10 @@
 //! candidates that cannot beat the worst of them: a candidate's score for the last query
 //! (or a bound on it) plus what the query can add to it ([`growth`]) is a bound on its
 //! score now; below the `limit`-th best score found so far, it cannot enter. It stays a
-//! candidate for the next letter, with that bound.
+//! candidate for the next letter, with that bound. A letter or digit typed on a word
+//! that ends in one adds at most 23, not 26, to a cell of its ceiling's last row that
+//! carries less than 8: a candidate whose ceiling was walked keeps how much less than 26
+//! its next letter can add ([`Known::less`], [`Ceiling::typed_on_less`]).
 //!
 //! Once it has `limit` matches, a scan also skips, without nucleo, a text that cannot
 //! reach the worst of them: by its [`Ceiling`] (nucleo's score or above, at a fraction
@@ -57,8 +60,8 @@ pub(super) const ID_BONUS: u32 = 1 << 20;
 #[derive(Clone, Copy)]
 pub(super) struct Candidates<'a> {
     /// Items with a bound on their score for the last query (`u32::MAX`: none), each
-    /// with whether its search text is [`plain`] (false: not known).
-    pub head: &'a [(u32, usize, bool)],
+    /// with what is known of its search text ([`Known`]).
+    pub head: &'a [(u32, usize, Known)],
     /// How much more than that this query can score on them, when it can be told.
     pub growth: Option<Growth>,
     /// The last rows of the head's ceilings for the last query, when kept ([`Opts::rows`]).
@@ -170,7 +173,7 @@ impl Candidates<'_> {
         if at.start < h {
             // The part holding the rows, followed along (positions only grow).
             let mut part = self.rows.map_or(0, |r| r.part_of(at.start));
-            for (p, &(b, i, plain)) in self.head[..at.end.min(h)].iter().enumerate().skip(at.start)
+            for (p, &(b, i, known)) in self.head[..at.end.min(h)].iter().enumerate().skip(at.start)
             {
                 let row = self.rows.and_then(|r| {
                     while r.starts.get(part + 1).is_some_and(|&s| s <= p) {
@@ -178,7 +181,21 @@ impl Candidates<'_> {
                     }
                     r.of_in(p, part)
                 });
-                f(self.growth.map(|g| b.saturating_add(g.add)), plain, i, row);
+                // What its ceiling says a letter typed on adds less than 26, only for a
+                // candidate with a kept row: one skipped on it is extended from that row
+                // at the next letter. A candidate without (its ceiling's first walk left
+                // cells out) would be walked whole at the next letter instead of this
+                // one: at 1M, "aei" 399 → 271 ms of CPU but "aeio" 338 → 471
+                // (docs/performance.md).
+                let bound = self.growth.map(|g| {
+                    let less = if g.letter && b != u32::MAX && row.is_some() {
+                        u32::from(known.less)
+                    } else {
+                        0
+                    };
+                    b.saturating_add(g.add) - less
+                });
+                f(bound, known.plain, i, row);
             }
         }
         let (s, e) = (at.start.max(h) - h, at.end.max(h) - h);
@@ -200,9 +217,27 @@ pub(super) fn plain(raw: &[u8], ascii: bool) -> bool {
 /// See [`plain`].
 const PLAIN_LEN: usize = 2048;
 
-// A candidate with its bound and whether it is plain takes no more memory than one
-// without (the bool fits in the bound's padding).
-const _: () = assert!(std::mem::size_of::<(u32, usize, bool)>() == 16);
+/// What a scan knows of a candidate's search text besides its bound, kept with it for
+/// the next letter.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Known {
+    /// The text is [`plain`] (false: not known).
+    pub plain: bool,
+    /// How much less than its bound plus 26 a letter or digit typed on the last word
+    /// (when that word ends in one: [`Growth::letter`]) can score at most
+    /// ([`Ceiling::typed_on_less`]); 0 to 3.
+    pub less: u8,
+}
+
+impl Known {
+    pub(super) const fn of(plain: bool) -> Known {
+        Known { plain, less: 0 }
+    }
+}
+
+// A candidate with its bound and what is known of its text takes no more memory than
+// one without (it fits in the bound's padding).
+const _: () = assert!(std::mem::size_of::<(u32, usize, Known)>() == 16);
 
 impl Candidates<'_> {}
 
@@ -276,8 +311,8 @@ impl Default for Opts {
 pub(super) struct Scan {
     /// Every candidate tried that matches, with its score, or that was skipped (it
     /// could not enter the best), with a bound on its score; in candidate order. True:
-    /// a match, with its score. The last: its text is [`plain`] (false: not known).
-    pub kept: Vec<(u32, usize, bool, bool)>,
+    /// a match, with its score. The last: what is known of its text ([`Known`]).
+    pub kept: Vec<(u32, usize, bool, Known)>,
     /// For each of `kept`, its ceiling's last row ([`Opts::rows`]).
     pub rows: RowStore,
     /// How many candidates were tried, from the first: all unless the scan stopped early.
@@ -580,7 +615,7 @@ pub(super) fn scan(
                     && beaten(ub, i)
                     && query.grows_on_plain(|| is_id(index, i, query.q)) == Some(true)
                 {
-                    found.push((ub, i, false, true, copy_row(kept, &mut rows)));
+                    found.push((ub, i, false, Known::of(true), copy_row(kept, &mut rows)));
                     return;
                 }
                 // The text's bytes, checked to be UTF-8 only when they are not ASCII
@@ -593,11 +628,14 @@ pub(super) fn scan(
                     && beaten(ub, i)
                     && query.grows_at_most(raw, ascii, id_is_q)
                 {
-                    found.push((ub, i, false, plain, copy_row(kept, &mut rows)));
+                    found.push((ub, i, false, Known::of(plain), copy_row(kept, &mut rows)));
                     return;
                 }
                 // The ceiling's last row, kept for the next letter when asked.
                 let mut row = NO_ROW;
+                // The ceiling, when walked, and how much less than it plus 26 a letter
+                // typed on scores at most.
+                let mut walked = None;
                 // Once `limit` are found, a text that cannot reach the worst of them
                 // cannot enter (an exact id hit is left to nucleo: its bonus is not
                 // counted).
@@ -605,7 +643,13 @@ pub(super) fn scan(
                     if let Some(r) = &query.reach
                         && !r.may_reach(index.search_text(i), worst_score)
                     {
-                        found.push((worst_score.saturating_sub(1), i, false, plain, NO_ROW));
+                        found.push((
+                            worst_score.saturating_sub(1),
+                            i,
+                            false,
+                            Known::of(plain),
+                            NO_ROW,
+                        ));
                         return;
                     }
                     if let Some(c) = &query.ceiling {
@@ -646,16 +690,24 @@ pub(super) fn scan(
                                 if keep {
                                     row = keep_row(c, &scratch, &mut rows);
                                 }
+                                // (Only a plain text's bound grows by `growth`.)
+                                let less = if plain { c.typed_on_less(&scratch) } else { 0 };
                                 if beaten(most, i) {
-                                    found.push((most, i, false, plain, row));
+                                    found.push((most, i, false, Known { plain, less }, row));
                                     return;
                                 }
+                                walked = Some((most, less));
                             }
                         }
                     }
                 }
                 if let Some(s) = query.score(index, i, &mut matcher, &mut buf) {
-                    found.push((s, i, true, plain, row));
+                    // Its score is at most its ceiling: a letter typed on scores at most
+                    // the ceiling less `less`, plus 26.
+                    let less = walked.map_or(0, |(most, less): (u32, u8)| {
+                        u8::try_from(u32::from(less).saturating_sub(most - s)).unwrap_or(0)
+                    });
+                    found.push((s, i, true, Known { plain, less }, row));
                 }
             });
             if bound.is_some() || skips {
@@ -727,7 +779,7 @@ pub(super) fn scan(
         kept.extend(
             found
                 .into_iter()
-                .map(|(s, i, exact, plain, _)| (s, i, exact, plain)),
+                .map(|(s, i, exact, known, _)| (s, i, exact, known)),
         );
     }
     let mut id_hits = Vec::new();

@@ -50,6 +50,9 @@ use positions::{bits_from, positions_of};
 const SCORE_MATCH: u32 = 16;
 const PENALTY_GAP_START: u32 = 3;
 const BONUS_CONSECUTIVE: u8 = 4;
+/// The bonus of a letter or digit after one (`BONUS_CAMEL123`: an upper-case letter
+/// after a lower-case one, a digit after a letter), or 0.
+const BONUS_CAMEL: u8 = 5;
 /// The most a character after the first adds to a word's score: a match and the
 /// highest bonus.
 const PER_CHAR: u32 = SCORE_MATCH + BONUS_MAX as u32;
@@ -76,6 +79,10 @@ pub(super) struct Ceiling {
     /// The most a row adds to a cell's score, as the walk that leaves out cells counts
     /// it ([`PER_CHAR`]; the tests lower it to see the walk fail).
     per_row: u32,
+    /// The last word ends in an ASCII letter or digit ([`Ceiling::typed_on_less`]).
+    ends_in_word: bool,
+    /// Added to [`Ceiling::typed_on_less`] (the tests raise it to see the check fail).
+    less_more: u32,
 }
 
 /// Buffers reused from text to text.
@@ -95,6 +102,8 @@ pub(super) struct Scratch {
     last: Option<LastWalk>,
     /// The most the cells the last word's walk left out lead to in its last row.
     dropped: Option<u32>,
+    /// And in the row of a letter or digit typed on ([`Ceiling::typed_on_less`]).
+    dropped_next: Option<u32>,
 }
 
 /// The last walk's last word, but for its last row (in [`Scratch::rows`]).
@@ -104,6 +113,8 @@ struct LastWalk {
     prefix: u32,
     /// The most a cell left out could have led to in its last row.
     dropped: Option<u32>,
+    /// And in the row of a letter or digit typed on ([`Ceiling::typed_on_less`]).
+    dropped_next: Option<u32>,
     /// Its rows: the characters of the word walked.
     n: usize,
 }
@@ -157,9 +168,16 @@ impl Ceiling {
             w.rest = rest;
             rest += PER_CHAR * w.which.len() as u32 + FIRST_CHAR_EXTRA;
         }
+        let ends_in_word = words.last().is_some_and(|w| {
+            w.which
+                .last()
+                .is_some_and(|&d| w.distinct[d].is_ascii_alphanumeric())
+        });
         (!words.is_empty()).then_some(Ceiling {
             words,
             per_row: PER_CHAR,
+            ends_in_word,
+            less_more: 0,
         })
     }
 
@@ -171,6 +189,48 @@ impl Ceiling {
             per_row: self.per_row - by,
             ..self
         }
+    }
+
+    /// The same, its [`Ceiling::typed_on_less`] `by` points more: a bound that is wrong
+    /// (for the tests).
+    #[cfg(test)]
+    pub(super) fn less_by_more(self, by: u32) -> Ceiling {
+        Ceiling {
+            less_more: by,
+            ..self
+        }
+    }
+
+    /// How much less than the last walk's ceiling plus [`PER_CHAR`] a query scores at
+    /// most on an ASCII text when it is this one with a letter or digit typed on its
+    /// last word, which ends in one ([`super::bound::Growth::letter`]): 0 to 3.
+    ///
+    /// From a cell of the last row that scores `s` and carries `c`, that letter's row
+    /// gets at most `s + 16 + max(c, 5)` by a run (nucleo adds `max(carried, 4, bonus)`,
+    /// and the bonus of a letter or digit after one is 0 or 5: camel case, or a digit
+    /// after a letter) and at most `s − 3 + 10 + 16` by a new run after a gap; so a
+    /// cell that carries less than 8 (a run that did not start at a word's start) leads
+    /// to at most `s + 23`, not `s + 26`. The ceiling's cells are nucleo's or above,
+    /// with the higher carried bonus, so this holds for nucleo's. A way through a cell
+    /// the walk left out scores at most what the walk says those lead to
+    /// (`LastWalk::dropped_next`: a cell of the last row as above, one of a row before
+    /// at what it leads to in the last row plus 26). 0 when the walk did not walk the
+    /// last word.
+    pub(super) fn typed_on_less(&self, s: &Scratch) -> u8 {
+        let Some(l) = s.last else { return 0 };
+        if !self.ends_in_word {
+            return 0;
+        }
+        let row = &s.rows[0];
+        let top = row.iter().map(|c| c.score).max();
+        let next = row.iter().map(|c| c.score + typed_on_step(c.carried)).max();
+        // The word's ceiling (the best cell or what the cells left out lead to), and the
+        // most its next row gets.
+        let (Some(most), Some(next)) = (top.max(l.dropped), next.max(l.dropped_next)) else {
+            return 0;
+        };
+        let less = (most + PER_CHAR).saturating_sub(next) + self.less_more;
+        u8::try_from(less).unwrap_or(u8::MAX)
     }
 
     /// A score nucleo's for `text` is never above; None when nucleo does not match it.
@@ -214,6 +274,7 @@ impl Ceiling {
                 s.last = Some(LastWalk {
                     prefix: sum,
                     dropped: s.dropped,
+                    dropped_next: s.dropped_next,
                     n: w.which.len(),
                 });
             }
@@ -276,6 +337,7 @@ impl Ceiling {
         s.last = Some(LastWalk {
             prefix: k.prefix,
             dropped: s.dropped,
+            dropped_next: s.dropped_next,
             n: w.which.len(),
         });
         Some(Some((k.prefix + c, stopped)))
@@ -319,6 +381,14 @@ impl Ceiling {
             (u32::from(ignore_case) << 31) | ((words as u32) << 24) | ((l.n as u32) << 16) | count;
         true
     }
+}
+
+/// The most a letter or digit typed on a word that ends in one adds to a cell of the
+/// word's last row that carries `carried` (see [`Ceiling::typed_on_less`]).
+fn typed_on_step(carried: u8) -> u32 {
+    let run = SCORE_MATCH + u32::from(carried.max(BONUS_CAMEL));
+    let gap = SCORE_MATCH - PENALTY_GAP_START + u32::from(BONUS_MAX);
+    run.max(gap)
 }
 
 /// A row kept by [`Ceiling::keep`], as `u32`s: the words before the last one's ceiling;
@@ -385,6 +455,7 @@ fn word_ceiling(
     let n = w.which.len();
     let len = h.len();
     s.dropped = None;
+    s.dropped_next = None;
     if n > len {
         return None;
     }
@@ -420,14 +491,23 @@ fn word_ceiling(
     // it would lead to; `dropped` keeps the most any cell left out could have led to.
     let ahead = |k: usize| per_row * (n - 1 - k) as u32;
     let mut dropped: Option<u32> = None;
-    let mut leave_out = |most: u32| dropped = Some(dropped.map_or(most, |d| d.max(most)));
+    // And the most they lead to in the row of a letter or digit typed on
+    // ([`Ceiling::typed_on_less`]): a cell of the last row by its carried bonus, any other
+    // by what it leads to in the last row plus [`PER_CHAR`].
+    let mut dropped_next: Option<u32> = None;
+    let mut leave_out = |most: u32, next: u32| {
+        dropped = Some(dropped.map_or(most, |d| d.max(most)));
+        dropped_next = Some(dropped_next.map_or(next, |d| d.max(next)));
+    };
+    let last_row = n - 1;
     let [mut row, mut next] = std::mem::take(&mut s.rows);
     let rows_done = match from {
         Some((rows, kept_out)) => {
             // What was left out before these rows leads, by the last row, to at most
             // what it led to then plus `per_row` a row.
             if let Some(d) = kept_out {
-                leave_out(d + per_row * (n - rows) as u32);
+                let most = d + per_row * (n - rows) as u32;
+                leave_out(most, most + PER_CHAR);
             }
             rows
         }
@@ -440,7 +520,12 @@ fn word_ceiling(
                 let b = bonus_at(j);
                 let score = SCORE_MATCH + 2 * u32::from(b);
                 if score + ahead(0) < need {
-                    leave_out(score + ahead(0));
+                    let most = score + ahead(0);
+                    let next = match last_row {
+                        0 => score + typed_on_step(b),
+                        _ => most + PER_CHAR,
+                    };
+                    leave_out(most, next);
                     continue;
                 }
                 row.push(Cell {
@@ -493,7 +578,13 @@ fn word_ceiling(
             if let Some((score, carried)) = cell {
                 let score = score + SCORE_MATCH;
                 if score + ahead(k) < need {
-                    leave_out(score + ahead(k));
+                    let most = score + ahead(k);
+                    let next = if k == last_row {
+                        score + typed_on_step(carried)
+                    } else {
+                        most + PER_CHAR
+                    };
+                    leave_out(most, next);
                 } else {
                     next.push(Cell {
                         at: j as u32,
@@ -514,7 +605,7 @@ fn word_ceiling(
                     + SCORE_MATCH
                     + ahead(k);
                 if most < need {
-                    leave_out(most);
+                    leave_out(most, most + PER_CHAR);
                     break;
                 }
             }
@@ -526,6 +617,7 @@ fn word_ceiling(
     let top = row.iter().map(|c| c.score).max();
     s.rows = [row, next];
     s.dropped = dropped;
+    s.dropped_next = dropped_next;
     match (top, dropped) {
         (Some(t), Some(d)) if d > t => Some((d, true)),
         (Some(t), _) => Some((t, false)),
