@@ -19,6 +19,7 @@ pub mod import;
 pub mod journal;
 pub mod model;
 pub mod out;
+pub mod par;
 pub mod perms;
 pub mod review;
 pub mod sanitize;

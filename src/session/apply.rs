@@ -131,24 +131,11 @@ impl Locator {
     /// store's order; from an index of it, so that no item is read for its id), their
     /// keys worked out on up to `threads` threads.
     pub fn contents_of(&mut self, store: &Store, without: &[usize], threads: usize) {
-        let threads = threads.clamp(1, 8);
-        let chunk = without.len().div_ceil(threads).max(1);
-        let keys: Vec<Vec<(usize, String)>> = std::thread::scope(|s| {
-            let handles: Vec<_> = without
-                .chunks(chunk)
-                .map(|part| {
-                    s.spawn(move || {
-                        part.iter()
-                            .filter_map(|&i| content_key(store, i).map(|k| (i, k)))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("content keys"))
-                .collect()
-        });
+        let keys =
+            crate::par::map_indices(without.len(), threads.clamp(1, 8), "content keys", |k| {
+                let i = without[k];
+                content_key(store, i).map(|key| (i, key))
+            });
         let mut m: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
         for (i, k) in keys.into_iter().flatten() {
             m.entry(k).or_default().push(i);

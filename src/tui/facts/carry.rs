@@ -158,22 +158,8 @@ pub fn carry(old: &Index, new: &Store, threads: usize) -> Result<Carried, Refuse
 
 /// Every item's [`item_sum`] in `store`, on `threads` threads.
 fn sums_of(store: &Store, threads: usize) -> Vec<u128> {
-    let n = store.len();
-    let chunk = n.div_ceil(threads).max(1);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..n.div_ceil(chunk))
-            .map(|c| {
-                s.spawn(move || {
-                    (c * chunk..((c + 1) * chunk).min(n))
-                        .map(|i| item_sum(store.raw_bytes(i).unwrap_or_default()))
-                        .collect::<Vec<u128>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("sum thread"))
-            .collect()
+    crate::par::map_indices(store.len(), threads, "sum thread", |i| {
+        item_sum(store.raw_bytes(i).unwrap_or_default())
     })
 }
 
