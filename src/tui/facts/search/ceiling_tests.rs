@@ -6,9 +6,10 @@ use std::sync::Arc;
 use nucleo_matcher::{Config, Matcher};
 
 use super::bound::growth;
+use super::candidates::{Candidates, Tail};
 use super::ceiling::{Ceiling, Scratch};
 use super::reach_tests::{TYPED, texts};
-use super::scan::{Candidates, Opts, Tail, scan};
+use super::scan::{Opts, scan};
 use super::tests::{
     LIMITS, Rng, ascii_texts_for, corpus, full_scan, haystacks_for, index_of, queries, raw_score,
     tunings, type_through,

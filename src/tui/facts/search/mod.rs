@@ -12,6 +12,7 @@ use super::Index;
 mod bound;
 #[cfg(test)]
 mod bound_tests;
+mod candidates;
 mod ceiling;
 #[cfg(test)]
 mod ceiling_tests;
@@ -29,7 +30,8 @@ mod test_data;
 mod tests;
 
 use bound::growth;
-use scan::{Candidates, Known, NO_ROW, Opts, RowStore, Tail, copy_row, scan};
+use candidates::{Candidates, Known, NO_ROW, RowStore, Tail, copy_row};
+use scan::{Opts, scan};
 
 /// A query as nucleo matches it: words at spaces (`\ ` escapes one), smart case, smart
 /// normalisation, every word fuzzy.

@@ -5,8 +5,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::candidates::{Candidates, Tail};
 use super::reach_tests::{TYPED, texts};
-use super::scan::{Candidates, Opts, Tail, scan};
+use super::scan::{Opts, scan};
 use super::tests::{LIMITS, Rng, corpus, full_scan, index_of, request, tunings, type_through};
 use super::*;
 

@@ -5,9 +5,10 @@ use std::sync::Arc;
 
 use nucleo_matcher::{Config, Matcher, Utf32Str};
 
+use super::candidates::{Candidates, Tail};
 use super::reach::Reach;
 use super::scan::Opts;
-use super::scan::{Candidates, Tail, scan};
+use super::scan::scan;
 use super::tests::{LIMITS, Rng, corpus, full_scan, index_of, queries, tunings, type_through};
 use super::*;
 
