@@ -385,4 +385,6 @@ impl std::fmt::Debug for Released {
 }
 
 #[cfg(test)]
+mod index_tests;
+#[cfg(test)]
 mod tests;
