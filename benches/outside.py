@@ -139,6 +139,13 @@ def alive(p):
         return f.read().split(")")[-1].split()[0] != "Z"
 
 
+def quit_and_wait(p, every):
+    """Press q and wait until process p has exited, polling every `every` seconds."""
+    keys("q")
+    while alive(p):
+        time.sleep(every)
+
+
 def kill_session():
     subprocess.run([*TMUX, "kill-session", "-t", SESSION], capture_output=True)
 
@@ -219,9 +226,7 @@ def big(file):
         keys("1")
         wait_for(lambda s: "journaled" in s.split("\n")[0])
         t1 = time.monotonic()
-        keys("q")
-        while alive(p):
-            time.sleep(0.0005)
+        quit_and_wait(p, 0.0005)
         row("quit with a verdict to fold: `q` → the shell back", time.monotonic() - t1)
         while folds_running(file) or glob.glob(file + ".folding") or glob.glob(
             os.path.join(os.path.dirname(file), "." + os.path.basename(file) + ".*.verdict-journal*")
@@ -278,9 +283,7 @@ def moved(file):
         keys("S")
         wait_for(lambda s: after in s.split("\n")[0])
         p = pid()
-        keys("q")
-        while alive(p):
-            time.sleep(0.001)
+        quit_and_wait(p, 0.001)
         kill_session()
         # another program puts a line before every item
         t1 = time.monotonic()
@@ -303,9 +306,7 @@ def moved(file):
         _, s = wait_for(lambda s: skipped in s.split("\n")[0])
         print("the skipped item, now %d: %s" % (k + 1, "skipped" if "skipped" in s.split("\n")[0] else "NOT SKIPPED"))
         p = pid()
-        keys("q")
-        while alive(p):
-            time.sleep(0.001)
+        quit_and_wait(p, 0.001)
     finally:
         kill_session()
     shutil.rmtree(tmp, ignore_errors=True)
@@ -359,9 +360,7 @@ def changed(file):
             time.sleep(0.1)
         print("the changed file on screen %.2f s after the change; the slowest key %s" % (taken_up or -1, fmt(worst)))
         p = pid()
-        keys("q")
-        while alive(p):
-            time.sleep(0.001)
+        quit_and_wait(p, 0.001)
     finally:
         kill_session()
     shutil.rmtree(tmp, ignore_errors=True)
@@ -417,9 +416,7 @@ def carried(file, saved):
         print("| the changed file on screen | search and filters work on it | CPU of the process meanwhile | private memory then, and 10 s later | load average |")
         print("| ---: | ---: | ---: | ---: | --- |")
         print("| %.2f s | %.2f s | %.1f s | %.0f MiB, %.0f MiB | %s |" % (shown, ready, cpu1 - cpu0, mem.get("Anonymous", 0), later.get("Anonymous", 0), load()), flush=True)
-        keys("q")
-        while alive(p):
-            time.sleep(0.01)
+        quit_and_wait(p, 0.01)
     finally:
         kill_session()
     shutil.rmtree(tmp, ignore_errors=True)
@@ -440,9 +437,7 @@ def reopened(file, saved):
         while not glob.glob(tmp + "/data/index/*.idx"):
             time.sleep(0.05)
         time.sleep(2.0)
-        keys("q")
-        while alive(p):
-            time.sleep(0.01)
+        quit_and_wait(p, 0.01)
         kill_session()
         with open(tmp + "/data/verdict.log") as f:
             made = [l.strip() for l in f if "index of " in l][-1:]
