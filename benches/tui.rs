@@ -147,7 +147,8 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
     let kept = index_file(n);
     if search_only
         && !smoke
-        && let Some(meta) = facts::cache::load(&kept, &index_stamp(n))
+        && let Ok(told) = std::fs::read_to_string(kept.with_extension("told"))
+        && let Some(meta) = facts::cache::load(&kept, &index_stamp(n), &told)
     {
         println!(
             "\n== {n} items, {runs} runs (medians); index read from {} ==",
@@ -227,12 +228,13 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
     // ----- reopen: the index kept by the last session, read back (checked) instead of
     // built; the floor is reading the cache file's bytes
     let stamp = store.stamp_text().unwrap();
+    let told = facts::cache::told(&store);
     let cache = dir.path().join("bench.idx");
     facts::cache::save(&cache, &meta, &store, &stamp).unwrap();
     let cache_mb = std::fs::metadata(&cache).unwrap().len() as f64 / 1e6;
     let read_floor = time(runs, || std::fs::read(&cache).unwrap().len());
     let reopen = time(runs, || {
-        assert!(facts::cache::load(&cache, &stamp).is_some());
+        assert!(facts::cache::load(&cache, &stamp, &told).is_some());
     });
     // What a first open does after the built index is handed to the screen (not on the
     // way to a ready screen since open21): the cache written (not yet fsynced), mapped
@@ -252,7 +254,7 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
     // Search over the texts in place (the kept index's mapping, each text's UTF-8
     // checked as it is read) against the same texts built in memory: one query typed
     // whole, scored over every item.
-    let mapped = facts::cache::load(&cache, &stamp).unwrap();
+    let mapped = facts::cache::load(&cache, &stamp, &told).unwrap();
     for q in ["aeiou", "how many"] {
         let owned_ms = time(runs, || facts::search(&meta, q, None, 500).len());
         let mapped_ms = time(runs, || facts::search(&mapped, q, None, 500).len());
@@ -282,6 +284,8 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
         // For the next run's search rows (188 MB at 1M).
         let _ = std::fs::create_dir_all(kept.parent().unwrap());
         let _ = facts::cache::save(&kept, &meta, &store, &index_stamp(n));
+        // (What the generated file's path told its items, the kept index's too.)
+        let _ = std::fs::write(kept.with_extension("told"), facts::cache::told(&store));
     }
     bench_search(&meta, runs, smoke);
     if search_only {

@@ -3612,10 +3612,13 @@ fn the_kept_index_takes_the_built_ones_place_and_changes_nothing_shown() {
     // the same index as the data folder keeps it, used in place
     let store = Store::open(d.path().join("cvqa.jsonl")).unwrap();
     let stamp = store.stamp_text().unwrap();
-    let kept: std::sync::Arc<facts::Index> =
-        facts::cache::decode_bytes(facts::cache::encode(&built, &store, &stamp), &stamp)
-            .unwrap()
-            .into();
+    let kept: std::sync::Arc<facts::Index> = facts::cache::decode_bytes(
+        facts::cache::encode(&built, &store, &stamp),
+        &stamp,
+        &facts::cache::told(&store),
+    )
+    .unwrap()
+    .into();
     assert!(kept.texts_in_place());
     // for another generation (the file read again since): dropped
     s.update(Msg::IndexKept {

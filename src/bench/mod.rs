@@ -217,6 +217,18 @@ impl FileInfo {
             folder: lm_eval::model_of(path),
         }
     }
+
+    /// What the path tells the items, as text: two paths of equal texts name the same
+    /// bytes' items alike (the file's own name, its folder, the lm-eval run read beside
+    /// it; not the folders above or where the run's results file is). A kept index is of
+    /// the items as named under one such text (`tui::facts::cache`).
+    pub fn told(&self) -> String {
+        let run = self
+            .lm_eval
+            .as_ref()
+            .map(|r| (&r.task, &r.model, &r.config, &r.reported));
+        format!("{:?}\n{:?}\n{:?}", self.path.file_name(), self.folder, run)
+    }
 }
 
 /// Name what a line in a benchmark's own layout leaves unnamed from its file.

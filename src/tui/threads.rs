@@ -109,7 +109,7 @@ pub(super) fn spawn_index(
             // The file as it is on disk, nothing replayed onto it: the cache's business.
             let cache = cache.filter(|_| !store.is_dirty()).zip(store.stamp_text());
             if let Some((p, stamp)) = &cache
-                && let Some(meta) = facts::cache::load(p, stamp)
+                && let Some(meta) = facts::cache::load(p, stamp, &facts::cache::told(&store))
                 && meta.len() == store.len()
             {
                 log::info!(
@@ -385,7 +385,10 @@ mod index_tests {
         assert_eq!(got.len(), 2);
         // And in its place for the next open.
         let stamp = store.stamp_text().unwrap();
-        assert_eq!(facts::cache::load(&cache, &stamp).as_ref(), Some(&**built));
+        assert_eq!(
+            facts::cache::load(&cache, &stamp, &facts::cache::told(&store)).as_ref(),
+            Some(&**built)
+        );
     }
 
     /// Another program's save (a colleague's verdict on one item, a line added): the file
@@ -417,7 +420,7 @@ mod index_tests {
         let new = crate::store::Store::open(store.path()).unwrap();
         let stamp = new.stamp_text().unwrap();
         assert!(
-            facts::cache::load(&cache, &stamp).is_none(),
+            facts::cache::load(&cache, &stamp, &facts::cache::told(&store)).is_none(),
             "kept for the old file"
         );
         let (ix, made) = facts::cache::index_of(&new, Some(&cache), 2, &|_| {});
@@ -449,7 +452,94 @@ mod index_tests {
         };
         assert_eq!(**meta, facts::index(&new, 2));
         let stamp = new.stamp_text().unwrap();
-        assert_eq!(facts::cache::load(&cache, &stamp).as_ref(), Some(&**meta));
+        assert_eq!(
+            facts::cache::load(&cache, &stamp, &facts::cache::told(&store)).as_ref(),
+            Some(&**meta)
+        );
+    }
+
+    /// The index the session opening `path` hands to the screen first.
+    fn first_index(path: &std::path::Path, cache: &std::path::Path) -> facts::Index {
+        let store = crate::store::Store::open(path).unwrap();
+        let got = index_answers(&store, cache);
+        let Some(Msg::Indexed { meta, .. }) = got.into_iter().next() else {
+            panic!("the index first");
+        };
+        (*meta).clone()
+    }
+
+    /// What a file's path tells its items (an lm-eval run's results file beside the
+    /// samples, the name a CharToM-QA evaluation file is opened by) is part of what a kept
+    /// index describes: the same bytes read under what the path now tells are not the
+    /// items it was kept for, whether the file is unchanged or another program saved it.
+    #[test]
+    fn a_kept_index_is_not_used_when_what_the_path_tells_changed() {
+        let d = tempfile::tempdir().unwrap();
+        let data = d.path().join("data");
+        let dir = d.path().join("model-a");
+        std::fs::create_dir(&dir).unwrap();
+        let date = "2026-11-20T10-15-42.518246";
+        let p = dir.join(format!("samples_gsm8k_{date}.jsonl"));
+        std::fs::copy(
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/sample-data/lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl"
+            ),
+            &p,
+        )
+        .unwrap();
+        let cache = facts::cache::path_for(&data, &p);
+        let fresh = |p: &std::path::Path| facts::index(&crate::store::Store::open(p).unwrap(), 2);
+        let models = |ix: &facts::Index| {
+            ix.names(facts::Kind::Model)
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(first_index(&p, &cache), fresh(&p));
+        assert_eq!(models(&fresh(&p)), ["model-a"]);
+        // The harness writes the run's results file beside the samples: its model.
+        let results =
+            serde_json::json!({"results": {"gsm8k": {}}, "model_name_sanitized": "model-b"});
+        std::fs::write(
+            dir.join(format!("results_{date}.json")),
+            results.to_string(),
+        )
+        .unwrap();
+        assert_eq!(models(&fresh(&p)), ["model-b"]);
+        assert_eq!(first_index(&p, &cache), fresh(&p), "the file unchanged");
+        // Kept again for model-b; the results file says model-c and a colleague saves.
+        let results =
+            serde_json::json!({"results": {"gsm8k": {}}, "model_name_sanitized": "model-c"});
+        std::fs::write(
+            dir.join(format!("results_{date}.json")),
+            results.to_string(),
+        )
+        .unwrap();
+        saved_by_another(&p);
+        assert_eq!(models(&fresh(&p)), ["model-c"]);
+        assert_eq!(first_index(&p, &cache), fresh(&p), "carried across a save");
+
+        // A CharToM-QA evaluation file opened by another name (a link): its model.
+        let e = d.path().join("gpt-4o_physical_c2000_eval_penalty.jsonl");
+        std::fs::copy(
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/sample-data/chartom-qa-eval.jsonl"
+            ),
+            &e,
+        )
+        .unwrap();
+        let link = d.path().join("llama_physical_c2000_eval_penalty.jsonl");
+        std::os::unix::fs::symlink(&e, &link).unwrap();
+        let cache = facts::cache::path_for(&data, &e);
+        assert_eq!(
+            cache,
+            facts::cache::path_for(&data, &link),
+            "one file, one place"
+        );
+        assert_eq!(first_index(&e, &cache), fresh(&e));
+        assert_ne!(fresh(&e), fresh(&link), "the name tells the model");
+        assert_eq!(first_index(&link, &cache), fresh(&link));
     }
 }
 

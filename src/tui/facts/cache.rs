@@ -28,9 +28,10 @@
 //! user only (it holds the items' questions).
 //!
 //! Layout (little-endian; every table at a multiple of 8 bytes from the start): the head
-//! of `store::kept` (its magic `verdict index 3`, the stamp, the item count `n`, the
+//! of `store::kept` (its magic `verdict index 4`, the stamp, the item count `n`, the
 //! items' offsets, which let the store open the file without scanning it, and the head's
-//! checksum); then the ids and the search texts, each as the length of all texts (u64),
+//! checksum); what the file's path tells its items ([`told`]: its length (u64), the
+//! text, zeros to a multiple of 8; format 4); then the ids and the search texts, each as the length of all texts (u64),
 //! the texts one after the other, zeros to a multiple of 8, and where each text ends (`n`
 //! u64); the facets (count; per facet its kind (u64), its name (u64 length, bytes,
 //! zeros), its words (u64 count, words)); the broken and no-id sets (words); the items'
@@ -133,6 +134,10 @@ fn sums(r: &mut Reader, n: usize, map: &Arc<FileBytes>) -> Option<Sums> {
 pub fn encode_to<W: Write>(w: W, index: &Index, store: &Store, stamp: &str) -> io::Result<()> {
     let mut out = Summed::new(w);
     store.write_kept_head(&mut out, stamp)?;
+    let told = told(store);
+    out.u64(told.len() as u64)?;
+    out.put(told.as_bytes())?;
+    out.pad()?;
     put_arena(&mut out, &index.ids)?;
     put_arena(&mut out, &index.search)?;
     out.u64(index.facets.len() as u64)?;
@@ -162,6 +167,8 @@ pub fn encode(index: &Index, store: &Store, stamp: &str) -> Vec<u8> {
 pub struct Written {
     tmp: tempfile::NamedTempFile,
     path: PathBuf,
+    /// What the path told the items it holds ([`told`]).
+    told: String,
 }
 
 impl Written {
@@ -176,7 +183,11 @@ impl Written {
     pub fn index(&self, stamp: &str) -> Option<Index> {
         let f = self.tmp.reopen().ok()?;
         let len = f.metadata().ok()?.len();
-        decode(Arc::new(FileBytes::map(f, len, true).ok()?), stamp)
+        decode(
+            Arc::new(FileBytes::map(f, len, true).ok()?),
+            stamp,
+            &self.told,
+        )
     }
 }
 
@@ -221,6 +232,7 @@ pub fn write(path: &Path, index: &Index, store: &Store, stamp: &str) -> io::Resu
     Ok(Written {
         tmp,
         path: path.to_path_buf(),
+        told: told(store),
     })
 }
 
@@ -231,9 +243,19 @@ pub fn save(path: &Path, index: &Index, store: &Store, stamp: &str) -> io::Resul
 }
 
 /// The index the cache at `path` holds, used in place, if it describes the file whose
-/// stamp is `stamp` and passes every check; `None` otherwise (then the items are read).
-pub fn load(path: &Path, stamp: &str) -> Option<Index> {
-    decode(Arc::new(crate::store::kept::map(path)?), stamp)
+/// stamp is `stamp`, its items as what its path tells them names them (`told`,
+/// [`told`]), and passes every check; `None` otherwise (then the items are read).
+pub fn load(path: &Path, stamp: &str, told: &str) -> Option<Index> {
+    decode(Arc::new(crate::store::kept::map(path)?), stamp, told)
+}
+
+/// What `store`'s path tells its items (`bench::FileInfo::told`: an lm-eval run's model
+/// and results, a CharToM-QA evaluation file's model from its name): the same bytes
+/// name other models under another, so a kept index is used or carried only under the
+/// text it was kept with.
+pub fn told(store: &Store) -> String {
+    use crate::bench::Items;
+    store.file_info().told()
 }
 
 fn words(r: &mut Reader, n: usize) -> Option<BitSet> {
@@ -293,10 +315,11 @@ fn arena(r: &mut Reader, n: usize, map: &Arc<FileBytes>) -> Option<Arena> {
 /// earlier one: another program saved the file since), used in place, if it passes every
 /// check but the stamp's. Never an index of the file as it is: only what [`index_of`]
 /// carries from it by the items' sums.
-pub fn load_stale(path: &Path) -> Option<Index> {
+pub fn load_stale(path: &Path, told: &str) -> Option<Index> {
     decode_head(
         Arc::new(crate::store::kept::map(path)?),
         crate::store::kept::read_head_any,
+        told,
     )
 }
 
@@ -313,7 +336,7 @@ pub fn index_of(
     progress: &(dyn Fn(usize) + Sync),
 ) -> (Index, super::carry::Made) {
     use super::carry::Made;
-    let why = match path.and_then(load_stale) {
+    let why = match path.and_then(|p| load_stale(p, &told(store))) {
         Some(old) => match super::carry::carry(&old, store, threads) {
             Ok(c) => return (c.index, Made::Carried { read: c.read }),
             Err(why) => Some(why),
@@ -327,14 +350,15 @@ pub fn index_of(
 }
 
 /// [`load`] of a cache already mapped (or read: `FileBytes::Owned`).
-pub fn decode(map: Arc<FileBytes>, stamp: &str) -> Option<Index> {
-    decode_head(map, |b| crate::store::kept::read_head(b, stamp))
+pub fn decode(map: Arc<FileBytes>, stamp: &str, told: &str) -> Option<Index> {
+    decode_head(map, |b| crate::store::kept::read_head(b, stamp), told)
 }
 
 /// [`decode`], the head read by `head` (which says which stamps it takes).
 fn decode_head(
     map: Arc<FileBytes>,
     head: impl Fn(&[u8]) -> Option<crate::store::kept::Head>,
+    told: &str,
 ) -> Option<Index> {
     let bytes: &[u8] = &map;
     let body = bytes.len().checked_sub(8 + END.len())?;
@@ -346,12 +370,18 @@ fn decode_head(
     // the file is refused before the whole is summed, so the open that then carries it
     // across (`load_stale`) sums it once, not twice.
     let head = head(&bytes[..body])?;
+    let mut r = Reader::new(&bytes[..body]);
+    r.at = head.end;
+    // (What the path tells before the sum too: the same bytes named otherwise.)
+    let k = r.count(1)?;
+    if r.take(k)? != told.as_bytes() {
+        return None;
+    }
+    r.pad()?;
     if crate::store::kept::Sum::of(&bytes[..body]) != sum || map.damaged() {
         return None;
     }
     let n = head.n;
-    let mut r = Reader::new(&bytes[..body]);
-    r.at = head.end;
     let ids = arena(&mut r, n, &map)?;
     let search = arena(&mut r, n, &map)?;
     let nf = r.count(1)?;
@@ -393,8 +423,8 @@ fn decode_head(
 }
 
 /// [`decode`] of bytes in memory.
-pub fn decode_bytes(bytes: Vec<u8>, stamp: &str) -> Option<Index> {
-    decode(Arc::new(FileBytes::Owned(bytes)), stamp)
+pub fn decode_bytes(bytes: Vec<u8>, stamp: &str, told: &str) -> Option<Index> {
+    decode(Arc::new(FileBytes::Owned(bytes)), stamp, told)
 }
 
 #[cfg(test)]
@@ -420,7 +450,7 @@ mod tests {
         let stamp = s.stamp_text().unwrap();
         let p = path_for(d.path(), s.path());
         save(&p, &ix, &s, &stamp).unwrap();
-        let back = load(&p, &stamp).unwrap();
+        let back = load(&p, &stamp, &told(&s)).unwrap();
         assert_eq!(back, ix);
         // used in place: the texts are the mapping's
         assert!(
@@ -453,7 +483,10 @@ mod tests {
         }
         // an index of many runs (threads) too
         let many = crate::tui::facts::index(&s, 8);
-        assert_eq!(decode_bytes(encode(&many, &s, &stamp), &stamp), Some(many));
+        assert_eq!(
+            decode_bytes(encode(&many, &s, &stamp), &stamp, &told(&s)),
+            Some(many)
+        );
         // and the written cache, before it is in its place
         let w = write(&p, &ix, &s, &stamp).unwrap();
         assert_eq!(w.index(&stamp), Some(ix));
@@ -485,7 +518,7 @@ mod tests {
         assert!(!left.exists());
         // one being written now, and another file's cache, stay
         assert!(writing.exists() && other.exists());
-        assert_eq!(load(&p, &stamp), Some(ix));
+        assert_eq!(load(&p, &stamp, &told(&s)), Some(ix));
     }
 
     #[test]
@@ -493,8 +526,12 @@ mod tests {
         let (_d, s, ix) = sample_index();
         let stamp = s.stamp_text().unwrap();
         let bytes = encode(&ix, &s, &stamp);
-        assert!(decode_bytes(bytes.clone(), "1:2:3:4.5").is_none());
-        assert!(decode_bytes(bytes, &format!("{stamp}0")).is_none());
+        assert!(decode_bytes(bytes.clone(), "1:2:3:4.5", &told(&s)).is_none());
+        assert!(decode_bytes(bytes.clone(), &format!("{stamp}0"), &told(&s)).is_none());
+        // the same file's items named otherwise (what its path tells changed)
+        assert!(decode_bytes(bytes.clone(), &stamp, &told(&s)).is_some());
+        assert!(decode_bytes(bytes.clone(), &stamp, "").is_none());
+        assert!(decode_bytes(bytes, &stamp, &format!("{}x", told(&s))).is_none());
     }
 
     #[test]
@@ -502,23 +539,26 @@ mod tests {
         let (_d, s, ix) = sample_index();
         let stamp = s.stamp_text().unwrap();
         let bytes = encode(&ix, &s, &stamp);
-        assert!(decode_bytes(bytes.clone(), &stamp).is_some());
+        assert!(decode_bytes(bytes.clone(), &stamp, &told(&s)).is_some());
         // every cut
         for cut in 0..bytes.len() {
             assert!(
-                decode_bytes(bytes[..cut].to_vec(), &stamp).is_none(),
+                decode_bytes(bytes[..cut].to_vec(), &stamp, &told(&s)).is_none(),
                 "cut at {cut}"
             );
         }
         // one more byte
         let mut longer = bytes.clone();
         longer.push(0);
-        assert!(decode_bytes(longer, &stamp).is_none());
+        assert!(decode_bytes(longer, &stamp, &told(&s)).is_none());
         // any one byte changed (a text, a bit, a length, an offset)
         for i in 0..bytes.len() {
             let mut b = bytes.clone();
             b[i] ^= 0x5a;
-            assert!(decode_bytes(b, &stamp).is_none(), "byte {i} changed");
+            assert!(
+                decode_bytes(b, &stamp, &told(&s)).is_none(),
+                "byte {i} changed"
+            );
         }
     }
 }

@@ -273,6 +273,7 @@ fn an_index_kept_on_disk_is_carried_from_in_place() {
     let kept = crate::tui::facts::cache::decode_bytes(
         crate::tui::facts::cache::encode(&built, &s, &stamp),
         &stamp,
+        &crate::tui::facts::cache::told(&s),
     )
     .expect("the kept index");
     assert!(kept.texts_in_place());
@@ -306,6 +307,7 @@ fn a_file_rewritten_or_an_index_without_sums_is_built_afresh() {
     let back = crate::tui::facts::cache::decode_bytes(
         crate::tui::facts::cache::encode(&fresh, &s, &stamp),
         &stamp,
+        &crate::tui::facts::cache::told(&s),
     )
     .expect("kept");
     assert_eq!(carry(&back, &new, 2).err(), Some(Refused::NoSums));
