@@ -25,8 +25,8 @@ pub struct Record {
     pub id: Option<String>,
     pub reviewer: String,
     pub review: Option<Value>,
-    /// For an item without an id: what its content was (`content_key`), to find it again
-    /// by that if lines were added or removed before it. Absent in journals of earlier
+    /// For an item without an id, or whose id another item shares: what its content was
+    /// (`content_key`), to find it again by that if lines were added or removed before it. Absent in journals of earlier
     /// versions (their id-less records are placed by position).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,

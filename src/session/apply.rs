@@ -47,6 +47,14 @@ pub fn prepare(store: &Store, i: usize, r: &Record) -> Result<ReviewEdit, Refusa
         .map_err(|e| Refusal::Unappliable(e.to_string()))
 }
 
+/// Does a verdict on item `i` need what the item is (its [`content_key`]) to be found
+/// again after lines were added or removed before it: an item without an id, or one
+/// whose id another item shares (`id_shared`: as the reviewer's index knows it; `None`,
+/// not known yet, counts as shared).
+pub fn needs_key(id: Option<&str>, id_shared: impl FnOnce(&str) -> Option<bool>) -> bool {
+    id.is_none_or(|id| id_shared(id).unwrap_or(true))
+}
+
 /// What an item without an id is, for finding it again after lines were added or removed
 /// before it: a hash (FNV-1a, 64 bits, hex) of its JSON without `reviews`, so that
 /// verdicts given or taken back do not change it. `None` when the item cannot be read.
@@ -75,6 +83,10 @@ pub enum Missing {
     /// The item has no id, is not at its place any more, and this many items of the file
     /// are alike in everything but their reviews: which one was graded cannot be told.
     Ambiguous(usize),
+    /// The item is not at its place any more, and this many items of the file have its
+    /// id, none of them (or several) with the content graded: which one was graded
+    /// cannot be told.
+    SharedId(usize),
 }
 
 impl std::fmt::Display for Missing {
@@ -86,11 +98,17 @@ impl std::fmt::Display for Missing {
                 "has no id, has moved, and {n} items alike in everything but their reviews \
                  could be it: not applied"
             ),
+            Missing::SharedId(n) => write!(
+                f,
+                "has moved, and {n} items share its id: which one was graded cannot be told \
+                 (not applied)"
+            ),
         }
     }
 }
 
-/// Find the item a record is about: its index if the id still matches, else by id.
+/// Find the item a record is about: its index if the id (and the content, when the
+/// record has it) still matches, else by id; among items sharing the id, by content.
 pub fn locate(store: &Store, r: &Record) -> Result<usize, Missing> {
     Locator::default().locate(store, r)
 }
@@ -98,12 +116,15 @@ pub fn locate(store: &Store, r: &Record) -> Result<usize, Missing> {
 /// [`locate`] for many records on one store: the first record whose item moved reads
 /// every item's id once, and the others look theirs up (a replay onto a file another
 /// program changed would otherwise read the whole file once per record). Items without
-/// an id are found by their content (`content_key`) when the record has it.
+/// an id are found by their content (`content_key`) when the record has it, and so are
+/// items whose id others share (the session records their content: [`needs_key`]).
 #[derive(Default)]
 pub struct Locator {
     /// The first item with each id, once needed. The store's items keep their ids and
     /// places while a replay applies reviews to it.
     first: Option<std::collections::HashMap<String, usize>>,
+    /// Every item of each id that more than one item has, in order, with `first`.
+    shared: std::collections::HashMap<String, Vec<usize>>,
     /// The items without id by content key, once needed (reviews do not change a key).
     by_key: Option<std::collections::HashMap<String, Vec<usize>>>,
 }
@@ -148,26 +169,37 @@ impl Locator {
     /// then kept: a caller that must not read the file where it will locate items gives
     /// them beforehand, as with [`Locator::contents`]. Says whether some item has no id.
     pub fn ids<S: Into<String>>(&mut self, ids: impl Iterator<Item = Option<S>>) -> bool {
+        use std::collections::hash_map::Entry;
         let mut without_id = false;
         let mut m = std::collections::HashMap::new();
+        let mut shared: std::collections::HashMap<String, Vec<usize>> =
+            std::collections::HashMap::new();
         for (i, id) in ids.enumerate() {
             match id {
-                Some(id) => {
-                    m.entry(id.into()).or_insert(i);
-                }
+                Some(id) => match m.entry(id.into()) {
+                    Entry::Vacant(v) => {
+                        v.insert(i);
+                    }
+                    Entry::Occupied(o) => shared
+                        .entry(o.key().clone())
+                        .or_insert_with(|| vec![*o.get()])
+                        .push(i),
+                },
                 None => without_id = true,
             }
         }
         self.first = Some(m);
+        self.shared = shared;
         without_id
     }
 
     pub fn locate(&mut self, store: &Store, r: &Record) -> Result<usize, Missing> {
         // (`has` waits for a scan still running to reach the item, not for all of them.)
         if store.has(r.item) && item_id(store, r.item) == r.id {
-            // An item without an id is the one at that place only if its content is the
-            // one graded (records of earlier versions have no key: by place).
-            if r.id.is_some() || r.key.is_none() || content_key(store, r.item) == r.key {
+            // An item without an id, or one whose id another shared when it was graded,
+            // is the one at that place only if its content is the one graded (records
+            // of earlier versions have no key: by place).
+            if r.key.is_none() || content_key(store, r.item) == r.key {
                 return Ok(r.item);
             }
         }
@@ -176,7 +208,18 @@ impl Locator {
                 self.ids((0..store.len()).map(|i| item_id(store, i)));
             }
             let first = self.first.as_ref().expect("read just now");
-            return first.get(id).copied().ok_or(Missing::Gone);
+            let Some(several) = self.shared.get(id) else {
+                return first.get(id).copied().ok_or(Missing::Gone);
+            };
+            // Several items have the id: the one with the content graded, if one has.
+            let key = r.key.as_ref().ok_or(Missing::SharedId(several.len()))?;
+            let mut alike = several
+                .iter()
+                .filter(|&&i| content_key(store, i).as_ref() == Some(key));
+            return match (alike.next(), alike.next()) {
+                (Some(&i), None) => Ok(i),
+                _ => Err(Missing::SharedId(several.len())),
+            };
         }
         let key = r.key.as_ref().ok_or(Missing::Gone)?;
         match self.contents(store).get(key).map(Vec::as_slice) {

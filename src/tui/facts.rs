@@ -372,13 +372,23 @@ impl Index {
     }
     /// The first item with this id.
     pub fn position_of(&self, id: &str) -> Option<usize> {
+        self.positions_of(id, 1).first().copied()
+    }
+    /// Do two or more items have this id (`check` warns of it; such files are opened)?
+    pub fn id_shared(&self, id: &str) -> bool {
+        self.positions_of(id, 2).len() == 2
+    }
+    /// The first `limit` items with this id, in order.
+    fn positions_of(&self, id: &str, limit: usize) -> Vec<usize> {
+        let mut found = Vec::new();
+        let want = id.as_bytes();
+        if want.is_empty() {
+            found.extend((0..self.n).filter(|&i| self.ids.get(i) == id).take(limit));
+            return found;
+        }
         // A run's ids lie one after the other in one text: a SIMD substring search finds
         // the places the id occurs (overlapping ones too), and the ids' bounds tell an
         // item's whole id from part of one or a stretch across two.
-        let want = id.as_bytes();
-        if want.is_empty() {
-            return (0..self.n).find(|&i| self.ids.get(i) == id);
-        }
         let finder = memchr::memmem::Finder::new(want);
         for r in &self.ids.runs {
             let text = r.bytes();
@@ -389,17 +399,28 @@ impl Index {
                 let k = r.ends_upto(p);
                 let start = if k == 0 { 0 } else { r.end(k - 1) };
                 if start == p && k < r.count() && r.end(k) == p + want.len() {
-                    return Some(r.first + k);
+                    found.push(r.first + k);
+                    if found.len() == limit {
+                        return found;
+                    }
                 }
                 from = p + 1;
                 hits += 1;
                 if hits == 64 {
-                    // Inside many other ids: item by item from this run on.
-                    return (r.first..self.n).find(|&i| self.ids.get(i) == id);
+                    // Inside many other ids: item by item from here on (every item
+                    // before the one at `p` looked at already; that one too if taken).
+                    let here = r.first + k;
+                    let from_item = here + usize::from(found.last() == Some(&here));
+                    found.extend(
+                        (from_item..self.n)
+                            .filter(|&i| self.ids.get(i) == id)
+                            .take(limit - found.len()),
+                    );
+                    return found;
                 }
             }
         }
-        None
+        found
     }
     /// Are the ids and search texts used in place from a kept index's mapping (not built
     /// in memory)?

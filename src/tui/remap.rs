@@ -160,8 +160,9 @@ impl Moves {
 /// Where an item of the file as it was is in the file read again: where the IO worker
 /// applies a verdict on it when it replays the journal onto that file
 /// (`session::Locator`): by id, in its place when the item there still has it, else the
-/// first item with it; an item without id by its content, in its place when its content
-/// is the one there, else the one item of the new file with its content. Each answer
+/// one item with it (among several, the one with its content); an item without id by its
+/// content, in its place when its content is the one there, else the one item of the new
+/// file with its content. Each answer
 /// depends on the item asked only, not on what was asked before.
 struct Remap {
     /// Some item of the new file has no id.
@@ -198,10 +199,12 @@ impl Remap {
 
     fn map(&mut self, i: usize) -> Option<usize> {
         let id = self.old_id(i);
-        let key = match id {
-            Some(_) => None,
-            None => crate::session::content_key(&self.old, i),
-        };
+        // What the session recorded of the item (`State::record`): its content too when
+        // it has no id or the old file's index says another item shares it.
+        let meta = self.meta.as_deref();
+        let key = crate::session::needs_key(id.as_deref(), |id| meta.map(|m| m.id_shared(id)))
+            .then(|| crate::session::content_key(&self.old, i))
+            .flatten();
         let r = crate::journal::Record {
             item: i,
             id,

@@ -27,7 +27,8 @@ pub enum Req {
         seq: u64,
         item: usize,
         id: Option<String>,
-        /// For an item without an id, its text as the screen had it: its content key
+        /// For an item without an id or whose id another shares, its text as the screen
+        /// had it: its content key
         /// (`session::content_key_of`) is worked out here, not on the screen's thread.
         content: Option<crate::store::ItemText>,
         reviewer: String,

@@ -88,10 +88,10 @@ fn one_live_session_per_reviewer_and_all_journals_replay() {
     );
 }
 
-/// After a line is inserted at the top, every record finds its item by id: the first item
-/// with that id, a broken line never, an id no item has is reported, all in one replay.
+/// After a line is inserted at the top, every record finds its item by id (an id two
+/// items share: the one with the content recorded), a broken line never, an id no item has is reported, all in one replay.
 #[test]
-fn replay_finds_every_moved_item_by_its_first_id() {
+fn replay_finds_every_moved_item_by_its_id() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join("r.jsonl");
     let mut lines = vec!["{\"id\":\"new\"}".to_string()];
@@ -103,14 +103,18 @@ fn replay_finds_every_moved_item_by_its_first_id() {
     fs::write(&p, lines.join("\n") + "\n").unwrap();
     let mut j = Journal::at(journal_path(&p, "r"));
     for k in 0..50 {
-        // recorded before the insertion: item k was i{k}
-        j.append(&rec(
+        // recorded before the insertion: item k was i{k} (i7, whose id another item
+        // shares, with its content, as the session records it)
+        let mut r = rec(
             k,
             &format!("i{k}"),
             "r",
             json!({"verdict": format!("v{k}")}),
-        ))
-        .unwrap();
+        );
+        if k == 7 {
+            r.key = crate::session::content_key_of("{\"id\":\"i7\"}");
+        }
+        j.append(&r).unwrap();
     }
     j.append(&rec(50, "gone", "r", json!({"verdict": "x"})))
         .unwrap();
@@ -131,6 +135,46 @@ fn replay_finds_every_moved_item_by_its_first_id() {
         "the second i7 keeps none"
     );
     assert!(s.item(0).unwrap().reviews.is_empty());
+}
+
+/// Two items share an id (`check` warns of it; such files are opened) and another program
+/// adds a line above them: a verdict on the second, recorded with what it was (the
+/// session keeps the content of an item whose id another shares), lands on the second,
+/// not the first; one recorded without it (an earlier version's) cannot tell which of
+/// them was graded and is not applied, saying why. (Both went to the first before.)
+#[test]
+fn a_verdict_on_one_of_two_items_sharing_an_id_that_moved_follows_its_content() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("r.jsonl");
+    let line = |id: &str, q: &str| format!("{{\"id\": \"{id}\", \"question\": \"{q}\"}}\n");
+    let before = [line("x", "first"), line("y", "y"), line("x", "second")].concat();
+    fs::write(&p, &before).unwrap();
+    let s = Store::open(&p).unwrap();
+    let keyed = Record {
+        key: content_key(&s, 2),
+        ..rec(2, "x", "ann", json!({"verdict": "pass"}))
+    };
+    Journal::at(journal_path(&p, "ann")).append(&keyed).unwrap();
+    Journal::at(journal_path(&p, "bob"))
+        .append(&rec(2, "x", "bob", json!({"verdict": "fail"})))
+        .unwrap();
+    // unmoved: each in its place, the one without a key too
+    let (s, _, rep) = open_with_journal(&p).unwrap();
+    assert_eq!(rep.applied, 2, "{rep:?}");
+    assert_eq!(graded_questions(&s, "ann"), ["second"]);
+    assert_eq!(graded_questions(&s, "bob"), ["second"]);
+    drop(s);
+    fs::write(&p, format!("{}{before}", line("new", "new"))).unwrap();
+    let (s, _, rep) = open_with_journal(&p).unwrap();
+    assert_eq!(graded_questions(&s, "ann"), ["second"]);
+    assert!(graded_questions(&s, "bob").is_empty());
+    assert_eq!(rep.applied, 1, "{rep:?}");
+    assert_eq!(rep.skipped.len(), 1, "{rep:?}");
+    assert!(
+        rep.skipped[0].contains("2 items share its id"),
+        "{:?}",
+        rep.skipped
+    );
 }
 
 /// An id-less set: `{"benchmark": "x", "question": "<q>"}` per line.

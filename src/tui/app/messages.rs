@@ -87,7 +87,8 @@ pub enum Effect {
         seq: u64,
         item: usize,
         id: Option<String>,
-        /// For an item without an id, its text as the screen has it (shared, not copied):
+        /// For an item without an id or whose id another shares
+        /// (`crate::session::needs_key`), its text as the screen has it (shared, not copied):
         /// the IO worker works out what its content is from it
         /// (`crate::session::content_key_of`), to find it again if lines were added or
         /// removed before it (off the screen's thread: a long item's takes hundreds of

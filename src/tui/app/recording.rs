@@ -284,11 +284,12 @@ impl State {
         } else {
             self.store.item(item).ok().and_then(|i| i.into_fields().id)
         };
-        // Only an item without an id needs its content to be found again.
-        let content = match id {
-            Some(_) => None,
-            None => self.store.raw_shared(item).ok(),
-        };
+        // Only an item without an id, or whose id another item shares, needs its
+        // content to be found again (`session::needs_key`).
+        let meta = self.meta.as_deref();
+        let content = crate::session::needs_key(id.as_deref(), |id| meta.map(|m| m.id_shared(id)))
+            .then(|| self.store.raw_shared(item).ok())
+            .flatten();
         fx.push(Effect::Record {
             seq,
             item,

@@ -195,6 +195,8 @@ fn position_of_finds_the_first_item_with_exactly_this_id() {
     for q in &asked {
         let want = ids.iter().position(|i| i == q);
         assert_eq!(index.position_of(q), want, "{q:?}");
+        let twice = ids.iter().filter(|i| *i == q).count() > 1;
+        assert_eq!(index.id_shared(q), twice, "{q:?}");
     }
     // Many ids that contain the one asked before it comes.
     let mut many: Vec<String> = (0..500).map(|k| format!("{k}-id-{k}")).collect();
@@ -204,6 +206,22 @@ fn position_of_finds_the_first_item_with_exactly_this_id() {
     assert_eq!(index.position_of("id"), Some(500));
     assert_eq!(index.position_of("-id-"), None);
     assert_eq!(index.position_of("499-id-499"), Some(499));
+    assert!(!index.id_shared("id"));
+    // the second after many that contain it, and one of those twice
+    many.push("id".into());
+    many.push("7-id-7".into());
+    let rows: Vec<(&str, &str)> = many.iter().map(|i| (i.as_str(), "")).collect();
+    let index = ix(&rows);
+    assert!(index.id_shared("id") && index.id_shared("7-id-7"));
+    assert!(!index.id_shared("8-id-8") && !index.id_shared("-id-"));
+    // the first hit among many, and the second too
+    let mut many: Vec<String> = vec!["id".into()];
+    many.extend((0..500).map(|k| format!("{k}-id-{k}")));
+    let rows: Vec<(&str, &str)> = many.iter().map(|i| (i.as_str(), "")).collect();
+    assert!(!ix(&rows).id_shared("id"));
+    many.push("id".into());
+    let rows: Vec<(&str, &str)> = many.iter().map(|i| (i.as_str(), "")).collect();
+    assert!(ix(&rows).id_shared("id"));
     // An index built by several threads (its ids in several texts): every item's id,
     // ids that contain others, ids twice, items without an id.
     let mut lines = String::new();
@@ -230,6 +248,8 @@ fn position_of_finds_the_first_item_with_exactly_this_id() {
                 let id = built.id(i);
                 let first = (0..built.len()).find(|&j| built.id(j) == id);
                 assert_eq!(built.position_of(id), first, "{threads} threads: {id}");
+                let count = (0..built.len()).filter(|&j| built.id(j) == id).count();
+                assert_eq!(built.id_shared(id), count > 1, "{threads} threads: {id}");
             }
         }
     }

@@ -232,8 +232,20 @@ fn where_the_worker_applies(old: &Store, new: &Store, i: usize) -> Option<usize>
     let id = crate::bench::Items::item(old, i)
         .ok()
         .and_then(|it| it.into_fields().id);
-    let key = id
-        .is_none()
+    // (Recorded with its content when it has no id or another item has its id.)
+    let shared = |id: &str| {
+        let n = (0..old.len())
+            .filter(|&j| {
+                crate::bench::Items::item(old, j)
+                    .ok()
+                    .and_then(|it| it.into_fields().id)
+                    .as_deref()
+                    == Some(id)
+            })
+            .count();
+        Some(n > 1)
+    };
+    let key = crate::session::needs_key(id.as_deref(), shared)
         .then(|| crate::session::content_key(old, i))
         .flatten();
     let r = crate::journal::Record {
@@ -278,6 +290,51 @@ fn a_verdict_on_an_item_whose_id_another_shares_stays_where_the_file_gets_it() {
         "my verdict is on the first \"a\", as in the file"
     );
     assert_eq!(s.pos, 0);
+}
+
+/// Two items share an id and another program adds a line above them: my verdict on the
+/// second stays on the second, on the screen and where the IO worker applies it (the
+/// session records what the item is when another item has its id; an item whose id is
+/// its own is recorded by id alone). Before, both took the first item with the id.
+#[test]
+fn a_verdict_on_the_second_of_two_items_sharing_an_id_follows_it_when_lines_are_added() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("set.jsonl");
+    let text = [
+        line(Some("a"), "first a?"),
+        line(Some("b"), "b?"),
+        line(Some("a"), "second a?"),
+    ]
+    .concat();
+    std::fs::write(&p, &text).unwrap();
+    let mut s = state(&p);
+    let meta = Arc::new(crate::tui::facts::index(&s.store, 1));
+    s.update(Msg::Indexed {
+        generation: s.index_generation,
+        meta,
+    });
+    let old = Store::open(&p).unwrap();
+    let content = |fx: &[Effect]| {
+        fx.iter()
+            .find_map(|e| match e {
+                Effect::Record { content, .. } => Some(content.is_some()),
+                _ => None,
+            })
+            .expect("a verdict recorded")
+    };
+    s.goto(1, &mut Vec::new());
+    assert!(!content(&key(&mut s, '2')), "b's id is its own");
+    s.goto(2, &mut Vec::new());
+    assert!(content(&key(&mut s, '2')), "a's id is shared");
+    std::fs::write(&p, format!("{}{text}", line(Some("c"), "c?"))).unwrap();
+    let new = Store::open(&p).unwrap();
+    let fx = s.update(Msg::Reloaded(new.clone()));
+    answer_remaps(&mut s, &fx);
+    assert_eq!(s.len(), 4);
+    let mine: Vec<usize> = s.rec.mine.keys().copied().collect();
+    assert_eq!(mine, vec![2, 3], "on b and on the second a");
+    assert_eq!(where_the_worker_applies(&old, &new, 2), Some(3));
+    assert_eq!(s.pos, 3);
 }
 
 /// The screen finds the old file's items in the new one exactly where the IO worker
