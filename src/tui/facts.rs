@@ -44,14 +44,17 @@ enum Texts {
     /// Built here: the texts one after the other, and where each ends.
     Owned { text: String, ends: Vec<usize> },
     /// In a kept index, used in place ([`cache`]): the texts at `text` in `map`, and
-    /// where each of the `count` ends as u64s (little-endian) from `ends` on. Checked
-    /// when the cache was read; read through checks again (a file changed under its
-    /// mapping shows through it).
+    /// where each of the `count` ends as u64s (little-endian) from `ends` on, less
+    /// `base` (a run of part of the kept index's texts, carried across another
+    /// program's save: where its first text begins among them). Checked when the cache
+    /// was read; read through checks again (a file changed under its mapping shows
+    /// through it).
     Kept {
         map: std::sync::Arc<crate::store::FileBytes>,
         text: std::ops::Range<usize>,
         ends: usize,
         count: usize,
+        base: usize,
     },
 }
 
@@ -76,10 +79,14 @@ impl Run {
     fn end(&self, j: usize) -> usize {
         match &self.texts {
             Texts::Owned { ends, .. } => ends[j],
-            Texts::Kept { map, ends, .. } => map
+            Texts::Kept {
+                map, ends, base, ..
+            } => map
                 .get(ends + 8 * j..ends + 8 * j + 8)
                 .and_then(|b| b.try_into().ok())
-                .map_or(0, |b| u64::from_le_bytes(b) as usize),
+                .map_or(0, |b| {
+                    (u64::from_le_bytes(b) as usize).saturating_sub(*base)
+                }),
         }
     }
     /// The run's texts, one after the other.
@@ -121,6 +128,58 @@ impl Run {
 }
 
 impl Arena {
+    /// Text `i` of `old` after these: where `old` uses it in place, in place too (one run
+    /// for texts that follow one another there), else copied.
+    fn push_from(&mut self, old: &Arena, i: usize) {
+        let k = old.runs.partition_point(|r| r.first <= i) - 1;
+        let r = &old.runs[k];
+        let a = i - r.first;
+        let Texts::Kept {
+            map,
+            text,
+            ends,
+            base,
+            ..
+        } = &r.texts
+        else {
+            return self.push(old.get(i));
+        };
+        // Where the texts of the kept index begin in `map`, and where text `a` ends
+        // among them.
+        let origin = text.start - base;
+        let end = origin + r.end(a) + base;
+        let at = ends + 8 * a;
+        if let Some(Run {
+            texts:
+                Texts::Kept {
+                    map: m,
+                    text: t,
+                    ends: e,
+                    count,
+                    ..
+                },
+            ..
+        }) = self.runs.last_mut()
+            && std::sync::Arc::ptr_eq(m, map)
+            && *e + 8 * *count == at
+        {
+            *count += 1;
+            t.end = end;
+            return;
+        }
+        let start = if a == 0 { *base } else { r.end(a - 1) + base };
+        let first = self.len();
+        self.runs.push(Run {
+            first,
+            texts: Texts::Kept {
+                map: std::sync::Arc::clone(map),
+                text: origin + start..end,
+                ends: at,
+                count: 1,
+                base: start,
+            },
+        });
+    }
     fn push(&mut self, s: &str) {
         if !matches!(
             self.runs.last(),
@@ -421,6 +480,24 @@ impl Index {
             }
         }
         found
+    }
+    /// How many bytes its ids and search texts are.
+    pub fn texts_bytes(&self) -> usize {
+        [&self.ids, &self.search]
+            .iter()
+            .flat_map(|a| &a.runs)
+            .map(|r| r.bytes().len())
+            .sum()
+    }
+    /// How many bytes of ids and search texts this index built in memory (not used in
+    /// place from a kept index's mapping).
+    pub fn texts_built_bytes(&self) -> usize {
+        [&self.ids, &self.search]
+            .iter()
+            .flat_map(|a| &a.runs)
+            .filter(|r| matches!(r.texts, Texts::Owned { .. }))
+            .map(|r| r.bytes().len())
+            .sum()
     }
     /// Are the ids and search texts used in place from a kept index's mapping (not built
     /// in memory)?

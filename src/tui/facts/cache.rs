@@ -305,6 +305,7 @@ fn arena(r: &mut Reader, n: usize, map: &Arc<FileBytes>) -> Option<Arena> {
                 text: at..at + len,
                 ends,
                 count: n,
+                base: 0,
             },
         });
     }

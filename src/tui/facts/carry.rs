@@ -191,8 +191,9 @@ fn entry_of(parts: &[Partial], k: usize) -> (&Partial, usize) {
 }
 
 /// The ids and search texts of the new file, in its order: carried (an id of the file's
-/// own as it was; a `#line` id made again, with the search text that begins with it),
-/// or as `parts` read them.
+/// own as it was, used in place when the old index has it in a kept index's mapping; a
+/// `#line` id made again, with the search text that begins with it), or as `parts` read
+/// them.
 fn texts(
     old: &Index,
     new: &Store,
@@ -226,8 +227,9 @@ fn texts(
             ids.push(&fresh);
             search.push(&buf);
         } else {
-            ids.push(id);
-            search.push(text);
+            // (In place where the old index has them in place: not copied.)
+            ids.push_from(&old.ids, i);
+            search.push_from(&old.search, i);
         }
     }
     ix.ids = ids;
