@@ -953,3 +953,54 @@ fn the_index_is_kept_for_the_next_open_and_never_used_stale() {
     open_and_quit("/4 ·");
     assert_eq!(reads(), 2, "{}", log());
 }
+
+/// Two items share an id (`check` warns of it; such files are opened). My verdict on the
+/// second, then another program puts a line before every item while the session runs:
+/// the verdict is in the file on the second item, not the first, after the quit's fold,
+/// both as the session showed it and as the journal's replay placed it (before, the
+/// first item with the id took it).
+#[test]
+fn a_verdict_on_the_second_of_two_items_sharing_an_id_stays_on_it_when_lines_are_added() {
+    let sb = Sandbox::new();
+    let line = |id: &str, q: &str| {
+        format!(
+            "{{\"id\": \"{id}\", \"benchmark\": \"mmlu\", \"question\": \"{q}\", \
+             \"answer\": \"x\", \"responses\": [{{\"model\": \"m\", \"text\": \"x\"}}]}}\n"
+        )
+    };
+    let text = [
+        line("a", "the first a?"),
+        line("b", "b?"),
+        line("a", "the second a?"),
+    ]
+    .concat();
+    std::fs::write(sb.path("dup.jsonl"), &text).unwrap();
+    // (the fold 3 s after the verdict: the other program's save comes first)
+    let mut p = sb.open("dup.jsonl", &[], 3_000);
+    p.wait_for("the first a?");
+    // the index there (it knows the id is shared)
+    p.wait_for("anyone");
+    p.send(":3\r");
+    p.wait_for("the second a?");
+    p.send("2");
+    p.wait_for("✔ journaled");
+    let now = std::fs::read_to_string(sb.path("dup.jsonl")).unwrap();
+    assert_eq!(
+        now, text,
+        "not folded yet: the journal's replay places the verdict"
+    );
+    let aside = sb.path("dup.jsonl.new");
+    std::fs::write(&aside, format!("{}{text}", line("c", "c?"))).unwrap();
+    std::fs::rename(&aside, sb.path("dup.jsonl")).unwrap();
+    p.wait_for("/4");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    let text = std::fs::read_to_string(sb.path("dup.jsonl")).unwrap();
+    let graded: Vec<String> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["reviews"].get("erin").is_some())
+        .map(|v| v["question"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(graded, ["the second a?"], "{text}");
+}
