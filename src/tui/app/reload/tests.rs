@@ -258,14 +258,9 @@ fn where_the_worker_applies(old: &Store, new: &Store, i: usize) -> Option<usize>
     crate::session::locate(new, &r).ok()
 }
 
-/// Two items share an id (`check` warns of it, but such files are opened): my verdict on
-/// the first of them, while another program appends an item, stays where the IO worker
-/// applies it to the file (the item in its place), not on the other item with that id.
-/// (Failed before: the screen took the last item with the id, the file got the first.)
-#[test]
-fn a_verdict_on_an_item_whose_id_another_shares_stays_where_the_file_gets_it() {
-    let d = tempfile::tempdir().unwrap();
-    let p = d.path().join("set.jsonl");
+/// `set.jsonl` in `dir`: "a", "b", "a" (the first and the second a), and its text.
+fn two_items_sharing_an_id(dir: &std::path::Path) -> (std::path::PathBuf, String) {
+    let p = dir.join("set.jsonl");
     let text = [
         line(Some("a"), "first a?"),
         line(Some("b"), "b?"),
@@ -273,6 +268,17 @@ fn a_verdict_on_an_item_whose_id_another_shares_stays_where_the_file_gets_it() {
     ]
     .concat();
     std::fs::write(&p, &text).unwrap();
+    (p, text)
+}
+
+/// Two items share an id (`check` warns of it, but such files are opened): my verdict on
+/// the first of them, while another program appends an item, stays where the IO worker
+/// applies it to the file (the item in its place), not on the other item with that id.
+/// (Failed before: the screen took the last item with the id, the file got the first.)
+#[test]
+fn a_verdict_on_an_item_whose_id_another_shares_stays_where_the_file_gets_it() {
+    let d = tempfile::tempdir().unwrap();
+    let (p, text) = two_items_sharing_an_id(d.path());
     let mut s = state(&p);
     let old = Store::open(&p).unwrap();
     let rec = key(&mut s, '2');
@@ -299,14 +305,7 @@ fn a_verdict_on_an_item_whose_id_another_shares_stays_where_the_file_gets_it() {
 #[test]
 fn a_verdict_on_the_second_of_two_items_sharing_an_id_follows_it_when_lines_are_added() {
     let d = tempfile::tempdir().unwrap();
-    let p = d.path().join("set.jsonl");
-    let text = [
-        line(Some("a"), "first a?"),
-        line(Some("b"), "b?"),
-        line(Some("a"), "second a?"),
-    ]
-    .concat();
-    std::fs::write(&p, &text).unwrap();
+    let (p, text) = two_items_sharing_an_id(d.path());
     let mut s = state(&p);
     let meta = Arc::new(crate::tui::facts::index(&s.store, 1));
     s.update(Msg::Indexed {
@@ -331,7 +330,8 @@ fn a_verdict_on_the_second_of_two_items_sharing_an_id_follows_it_when_lines_are_
     let fx = s.update(Msg::Reloaded(new.clone()));
     answer_remaps(&mut s, &fx);
     assert_eq!(s.len(), 4);
-    let mine: Vec<usize> = s.rec.mine.keys().copied().collect();
+    let mut mine: Vec<usize> = s.rec.mine.keys().copied().collect();
+    mine.sort();
     assert_eq!(mine, vec![2, 3], "on b and on the second a");
     assert_eq!(where_the_worker_applies(&old, &new, 2), Some(3));
     assert_eq!(s.pos, 3);
