@@ -31,9 +31,9 @@
 //! of `store::kept` (its magic `verdict index 4`, the stamp, the item count `n`, the
 //! items' offsets, which let the store open the file without scanning it, and the head's
 //! checksum); what the file's path tells its items ([`told`]: its length (u64), the
-//! text, zeros to a multiple of 8; format 4); then the ids and the search texts, each as the length of all texts (u64),
-//! the texts one after the other, zeros to a multiple of 8, and where each text ends (`n`
-//! u64); the facets (count; per facet its kind (u64), its name (u64 length, bytes,
+//! text, zeros to a multiple of 8; format 4); then the ids and the search texts, each as
+//! the length of all texts (u64), the texts one after the other, zeros to a multiple of
+//! 8, and where each text ends (`n` u64); the facets (count; per facet its kind (u64), its name (u64 length, bytes,
 //! zeros), its words (u64 count, words)); the broken and no-id sets (words); the items'
 //! sums (`facts::carry::item_sum`: the count `n` (u64), then 16 bytes each; format 3,
 //! used in place too); a checksum of all that (`store::kept::Sum`: any one byte changed
