@@ -1,11 +1,9 @@
 //! The new file's index across another program's save, and what stands on it: a filter
 //! on, the search and the filter menu open, from the moment the changed file is shown.
 
-use std::sync::Arc;
-
 use crate::store::Store;
 
-use super::tests::{answer_remaps, key, state};
+use super::tests::{answer_remaps, indexed, key, state};
 use super::*;
 
 /// A set whose even items are answered by model `a` and odd ones by `b`, with item
@@ -108,14 +106,6 @@ fn answer_searches(s: &mut State, fx: &[Effect]) {
             s.update(Msg::SearchDone { seq: *seq, results });
         }
     }
-}
-
-fn indexed(s: &mut State) {
-    let meta = Arc::new(crate::tui::facts::index(&s.store, 1));
-    s.update(Msg::Indexed {
-        generation: s.index_generation,
-        meta,
-    });
 }
 
 /// The search open when another program's save is taken up stays open: the query as

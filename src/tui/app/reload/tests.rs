@@ -97,6 +97,15 @@ fn status(s: &State) -> String {
     s.status.as_ref().map(|s| s.0.clone()).unwrap_or_default()
 }
 
+/// Hand `s` its store's index, as the index thread does.
+pub(super) fn indexed(s: &mut State) {
+    let meta = Arc::new(crate::tui::facts::index(&s.store, 1));
+    s.update(Msg::Indexed {
+        generation: s.index_generation,
+        meta,
+    });
+}
+
 /// Answer every `Effect::Remap` of `fx` as the remap thread does.
 pub(super) fn answer_remaps(s: &mut State, fx: &[Effect]) -> Vec<Effect> {
     let mut out = Vec::new();
@@ -307,11 +316,7 @@ fn a_verdict_on_the_second_of_two_items_sharing_an_id_follows_it_when_lines_are_
     let d = tempfile::tempdir().unwrap();
     let (p, text) = two_items_sharing_an_id(d.path());
     let mut s = state(&p);
-    let meta = Arc::new(crate::tui::facts::index(&s.store, 1));
-    s.update(Msg::Indexed {
-        generation: s.index_generation,
-        meta,
-    });
+    indexed(&mut s);
     let old = Store::open(&p).unwrap();
     let content = |fx: &[Effect]| {
         fx.iter()
