@@ -258,6 +258,7 @@ fn stress_child() {
             item: i,
             id: Some(ids[i].clone()),
             content: None,
+            index: None,
             reviewer: who.clone(),
             review: review.clone(),
         })

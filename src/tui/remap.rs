@@ -199,12 +199,13 @@ impl Remap {
 
     fn map(&mut self, i: usize) -> Option<usize> {
         let id = self.old_id(i);
-        // What the session recorded of the item (`State::record`): its content too when
-        // it has no id or the old file's index says another item shares it.
-        let meta = self.meta.as_deref();
-        let key = crate::session::needs_key(id.as_deref(), |id| meta.map(|m| m.id_shared(id)))
-            .then(|| crate::session::content_key(&self.old, i))
-            .flatten();
+        // What the IO worker records of the item, from the index the screen had (the old
+        // file's): its content too when it has no id or another item shares its id.
+        let key = crate::tui::worker::record_key(
+            id.as_deref(),
+            self.old.raw_shared(i).ok().as_ref(),
+            self.meta.as_deref(),
+        );
         let r = crate::journal::Record {
             item: i,
             id,

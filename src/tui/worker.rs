@@ -27,10 +27,12 @@ pub enum Req {
         seq: u64,
         item: usize,
         id: Option<String>,
-        /// For an item without an id or whose id another shares, its text as the screen
-        /// had it: its content key
+        /// The item's text as the screen had it: for an item without an id or whose id
+        /// another shares (as `index` tells: [`record_key`]), its content key
         /// (`session::content_key_of`) is worked out here, not on the screen's thread.
         content: Option<crate::store::ItemText>,
+        /// The index the screen had (`Effect::Record`'s).
+        index: Option<std::sync::Arc<crate::tui::facts::Index>>,
         reviewer: String,
         review: Option<Value>,
     },
@@ -174,19 +176,17 @@ fn run(session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
                 item,
                 id,
                 content,
+                index,
                 reviewer,
                 review,
             }) => io.record(
                 seq,
                 Record {
+                    key: record_key(id.as_deref(), content.as_ref(), index.as_deref()),
                     item,
                     id,
                     reviewer,
                     review,
-                    key: content
-                        .as_ref()
-                        .and_then(crate::store::ItemText::as_str)
-                        .and_then(crate::session::content_key_of),
                 },
             ),
             Some(Req::SaveSession(_) | Req::SavePosition(_)) => {}
@@ -197,6 +197,22 @@ fn run(session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
             None => io.fold(),
         }
     }
+}
+
+/// What a verdict's record keeps of its item to find it again (`Record::key`): its
+/// content key (`session::content_key_of`, from `content`, the item's text) when it has
+/// no id or `index` says another item shares its id (`session::needs_key`).
+pub fn record_key(
+    id: Option<&str>,
+    content: Option<&crate::store::ItemText>,
+    index: Option<&crate::tui::facts::Index>,
+) -> Option<String> {
+    if !crate::session::needs_key(id, |id| index.map(|m| m.id_shared(id))) {
+        return None;
+    }
+    content
+        .and_then(crate::store::ItemText::as_str)
+        .and_then(crate::session::content_key_of)
 }
 
 /// The IO worker's session and what it keeps between requests.
@@ -576,6 +592,7 @@ mod refusals {
             item: 0,
             id: id.map(str::to_string),
             content: None,
+            index: None,
             reviewer: "ann".into(),
             review,
         })

@@ -87,13 +87,18 @@ pub enum Effect {
         seq: u64,
         item: usize,
         id: Option<String>,
-        /// For an item without an id or whose id another shares
-        /// (`crate::session::needs_key`), its text as the screen has it (shared, not copied):
+        /// The item's text as the screen has it (shared, not copied), for an item without
+        /// an id or whose id another shares (`crate::session::needs_key`, decided by the
+        /// IO worker from `index`):
         /// the IO worker works out what its content is from it
         /// (`crate::session::content_key_of`), to find it again if lines were added or
         /// removed before it (off the screen's thread: a long item's takes hundreds of
         /// milliseconds).
         content: Option<crate::store::ItemText>,
+        /// The index whose ids tell whether another item shares this one's (`None`: not
+        /// built yet, taken as shared); asked off the screen's thread (a search of every
+        /// id: milliseconds at 1M items).
+        index: Option<std::sync::Arc<crate::tui::facts::Index>>,
         reviewer: String,
         review: Option<Value>,
     },

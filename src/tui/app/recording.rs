@@ -284,17 +284,14 @@ impl State {
         } else {
             self.store.item(item).ok().and_then(|i| i.into_fields().id)
         };
-        // Only an item without an id, or whose id another item shares, needs its
-        // content to be found again (`session::needs_key`).
-        let meta = self.meta.as_deref();
-        let content = crate::session::needs_key(id.as_deref(), |id| meta.map(|m| m.id_shared(id)))
-            .then(|| self.store.raw_shared(item).ok())
-            .flatten();
+        // Its text and the index go with it: the IO worker works out whether it needs its
+        // content to be found again (`session::needs_key`) and what that is.
         fx.push(Effect::Record {
             seq,
             item,
             id,
-            content,
+            content: self.store.raw_shared(item).ok(),
+            index: self.meta.clone(),
             reviewer: self.reviewer.clone(),
             review: after.map(|r| review_value(&r)),
         });

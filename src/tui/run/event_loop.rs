@@ -125,6 +125,7 @@ impl Loop {
                 item,
                 id,
                 content,
+                index,
                 reviewer,
                 review,
             } => self.to_io(worker::Req::Record {
@@ -132,6 +133,7 @@ impl Loop {
                 item,
                 id,
                 content,
+                index,
                 reviewer,
                 review,
             })?,

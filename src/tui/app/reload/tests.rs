@@ -318,10 +318,20 @@ fn a_verdict_on_the_second_of_two_items_sharing_an_id_follows_it_when_lines_are_
     let mut s = state(&p);
     indexed(&mut s);
     let old = Store::open(&p).unwrap();
+    // Whether the IO worker keeps what the item is with the verdict's record.
     let content = |fx: &[Effect]| {
         fx.iter()
             .find_map(|e| match e {
-                Effect::Record { content, .. } => Some(content.is_some()),
+                Effect::Record {
+                    id, content, index, ..
+                } => Some(
+                    crate::tui::worker::record_key(
+                        id.as_deref(),
+                        content.as_ref(),
+                        index.as_deref(),
+                    )
+                    .is_some(),
+                ),
                 _ => None,
             })
             .expect("a verdict recorded")
