@@ -414,3 +414,160 @@ fn a_tty_or_fifo_image_path_does_not_eat_keys() {
         started.elapsed()
     );
 }
+
+/// The screen's cells as text, one `Vec` of symbols a row (an erased cell is a space).
+fn cells(p: &common::Pty) -> Vec<Vec<String>> {
+    p.with_screen(|s| {
+        let (rows, cols) = s.size();
+        (0..rows)
+            .map(|r| {
+                (0..cols)
+                    .map(|c| match s.cell(r, c).map(|c| c.contents()) {
+                        // An erased cell and a space written look the same.
+                        Some(t) if !t.is_empty() => t.to_string(),
+                        _ => " ".to_string(),
+                    })
+                    .collect()
+            })
+            .collect()
+    })
+}
+
+/// The inside of the image pane on the 100×30 screen the sandbox opens a C-VQA item in
+/// (as `layout::Screen` lays it out: a header row, the body, two footer rows).
+fn image_pane_inside() -> ratatui::layout::Rect {
+    use ratatui::layout::{Constraint, Layout, Rect};
+    let body = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(3),
+        Constraint::Length(2),
+    ])
+    .split(Rect::new(0, 0, 100, 30))[1];
+    let pane = verdict::tui::layout::split_body(body, true, false)
+        .0
+        .expect("an image pane");
+    ratatui::widgets::Block::bordered().inner(pane)
+}
+
+/// The screen with each popup open (`?`, `/`, `F`, `i`) drawn with `protocol`, once the
+/// first picture was drawn (`drawn`: its first bytes, or a half-block cell on screen).
+fn popup_screens(protocol: &str, drawn: &[u8]) -> Vec<(&'static str, Vec<Vec<String>>)> {
+    let sb = Sandbox::new();
+    let mut p = sb.open("cvqa.jsonl", &["--image-protocol", protocol], 60_000);
+    p.wait_for("real-00001");
+    if drawn.is_empty() {
+        p.wait_for("▀");
+    } else {
+        p.wait_for_bytes(drawn, 0);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let mut screens = Vec::new();
+    for (key, title) in [
+        ("?", " Help "),
+        ("/", " Search"),
+        ("F", " Filters · "),
+        ("i", " Note"),
+    ] {
+        p.send(key);
+        p.wait_for(title);
+        // Whatever follows the popup's first frame (a picture asked again) has arrived.
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        screens.push((title, cells(&p)));
+        let mark = p.mark();
+        p.send("\x1b");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while p.contents().contains(title) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        if !drawn.is_empty() {
+            p.wait_for_bytes(drawn, mark);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    p.send("q");
+    assert!(p.wait_exit().success(), "{protocol}");
+    screens
+}
+
+/// Issue 35, case 1: with sixel or iTerm2, every popup's screen is the half-block
+/// screen, cell by cell, but for the inside of the image pane (the picture, hidden
+/// while a popup is open). The clear at a popup's opening once left ratatui believing
+/// the last frame was still on screen: only the cells that changed were sent, so the
+/// header, the box lines and every letter that was the same as before were missing.
+#[test]
+fn popups_over_painted_pictures_are_the_half_block_screen() {
+    let pane = image_pane_inside();
+    let half = popup_screens("halfblocks", b"");
+    for (protocol, drawn) in [("sixel", &b"\x1bP"[..]), ("iterm2", b"\x1b]1337;File=")] {
+        let painted = popup_screens(protocol, drawn);
+        for ((title, want), (_, got)) in half.iter().zip(&painted) {
+            let mut wrong = Vec::new();
+            for (y, (w, g)) in want.iter().zip(got).enumerate() {
+                for (x, (wc, gc)) in w.iter().zip(g).enumerate() {
+                    let in_pane = pane.contains(ratatui::layout::Position::new(x as u16, y as u16));
+                    if wc != gc && !(in_pane && (wc == "▀" || wc == "▄" || wc == " ")) {
+                        wrong.push((y, x, wc.clone(), gc.clone()));
+                    }
+                }
+            }
+            let show =
+                |s: &Vec<Vec<String>>| s.iter().map(|r| r.concat()).collect::<Vec<_>>().join("\n");
+            assert!(
+                wrong.is_empty(),
+                "{protocol}, {title}: {} cells differ from the half-block screen, e.g. {:?}\n\
+                 half-blocks:\n{}\n{protocol}:\n{}",
+                wrong.len(),
+                &wrong[..wrong.len().min(8)],
+                show(want),
+                show(got)
+            );
+        }
+    }
+}
+
+/// Issue 35, case 1: the terminal's answer upgrades `auto` to sixel while the note is
+/// open: the note's screen stays the half-block run's (the picture hidden under it),
+/// and the picture is drawn when the note closes.
+#[test]
+fn a_sixel_upgrade_under_an_open_note_keeps_the_screen() {
+    let pane = image_pane_inside();
+    let sb = Sandbox::new();
+    let mut p = sb.open("cvqa.jsonl", &["--image-protocol", "auto"], 60_000);
+    p.wait_for_bytes(b"\x1b_Gi=31,", 0);
+    p.wait_for("▀");
+    p.send("i");
+    p.wait_for(" Note");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let before = cells(&p);
+    let mark = p.mark();
+    // No kitty; sixel in the device attributes, a 10x20 cell, then the status report.
+    p.send_raw(b"\x1b[?62;4;22c\x1b[6;20;10t\x1b[0n");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let after = cells(&p);
+    let mut wrong = 0;
+    for (y, (w, g)) in before.iter().zip(&after).enumerate() {
+        for (x, (wc, gc)) in w.iter().zip(g).enumerate() {
+            let in_pane = pane.contains(ratatui::layout::Position::new(x as u16, y as u16));
+            if wc != gc && !(in_pane && (wc == "▀" || wc == "▄" || wc == " ")) {
+                wrong += 1;
+            }
+        }
+    }
+    let show = |s: &Vec<Vec<String>>| s.iter().map(|r| r.concat()).collect::<Vec<_>>().join("\n");
+    assert_eq!(
+        wrong,
+        0,
+        "before:\n{}\nafter:\n{}",
+        show(&before),
+        show(&after)
+    );
+    assert!(
+        !has(&p.output()[mark..], b"\x1bP"),
+        "a sixel picture was drawn under the note"
+    );
+    let mark = p.mark();
+    p.send("\x1b");
+    p.wait_for_bytes(b"\x1bP", mark);
+    p.send("q");
+    assert!(p.wait_exit().success());
+}
