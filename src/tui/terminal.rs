@@ -306,10 +306,8 @@ pub(super) fn clear_screen(
     Ok(())
 }
 
-pub(super) fn suspend(
-    terminal: &mut Terminal<CrosstermBackend<io::Stdout>>,
-    pause: &input::Pause,
-) -> anyhow::Result<()> {
+/// Give the terminal to the shell until `fg` (the caller then clears the screen).
+pub(super) fn suspend(pause: &input::Pause) -> anyhow::Result<()> {
     pause.set(true);
     std::thread::sleep(Duration::from_millis(120));
     restore_terminal();
@@ -319,7 +317,6 @@ pub(super) fn suspend(
         libc::raise(libc::SIGTSTP);
     }
     enter_terminal()?;
-    clear_screen(terminal)?;
     pause.set(false);
     Ok(())
 }

@@ -66,7 +66,7 @@ impl Loop {
                 state.request_image(&mut fx);
             }
             if (overlay != had_overlay || pane_changed) && self.drawing.paints_over_text() {
-                clear_screen(&mut self.display.terminal)?;
+                self.display.clear()?;
             }
             had_overlay = overlay;
             while !fx.is_empty() {
@@ -181,7 +181,8 @@ impl Loop {
                 within,
             }),
             Effect::Suspend => {
-                suspend(&mut self.display.terminal, &self.input_pause)?;
+                suspend(&self.input_pause)?;
+                self.display.clear()?;
                 // The terminal may have dropped transmitted images: send again.
                 self.images.invalidate();
                 state.image = app::ImageSlot::None;
@@ -230,6 +231,18 @@ fn found_now(state: &mut State, fx: &mut Vec<Effect>) {
 }
 
 impl Display {
+    /// Clear the screen and make the next frame send every cell: what the terminal shows
+    /// is blank now, and so is the last frame the next one is compared with (a picture
+    /// erased later must not bring back the cells the clear took away). A picture
+    /// painted over the text went with the clear, but for a directly placed kitty image,
+    /// still deleted by its id when it goes.
+    fn clear(&mut self) -> anyhow::Result<()> {
+        clear_screen(&mut self.terminal)?;
+        self.last_frame = ratatui::buffer::Buffer::empty(self.last_frame.area);
+        self.last_painted = self.last_painted.filter(|p| p.kitty.is_some());
+        Ok(())
+    }
+
     /// Draw the frame on `screen`: erase the picture painted over the text when it goes,
     /// send the kitty image, draw the cells.
     fn draw(&mut self, state: &State, screen: &layout::Screen) -> anyhow::Result<()> {
