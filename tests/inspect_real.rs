@@ -25,9 +25,11 @@ fn entry(bytes: &[u8], name: &str) -> Value {
     serde_json::from_slice(&zip::read(bytes, a.entry(name).unwrap()).unwrap()).unwrap()
 }
 
-fn record<'a>(bytes: &'a [u8], name: &str) -> &'a [u8] {
+/// An entry as it is stored: its method, its CRC-32 and its compressed data.
+fn record<'a>(bytes: &'a [u8], name: &str) -> (::zip::CompressionMethod, u32, &'a [u8]) {
     let a = Archive::read(bytes).unwrap();
-    &bytes[a.entry(name).unwrap().record.clone()]
+    let e = a.entry(name).unwrap();
+    (e.method, e.crc, &bytes[e.data.clone()])
 }
 
 /// A `.eval` log graded with the keys: the verdict and its note are in the log as

@@ -190,7 +190,12 @@ pub(super) fn entry(bytes: &[u8], name: &str) -> Value {
     serde_json::from_slice(&zip::read(bytes, a.entry(name).unwrap()).unwrap()).unwrap()
 }
 
-pub(super) fn raw_record<'a>(bytes: &'a [u8], name: &str) -> &'a [u8] {
+/// An entry as it is stored: its method, its CRC-32 and its compressed data.
+pub(super) fn raw_record<'a>(
+    bytes: &'a [u8],
+    name: &str,
+) -> (::zip::CompressionMethod, u32, &'a [u8]) {
     let a = Archive::read(bytes).unwrap();
-    &bytes[a.entry(name).unwrap().record.clone()]
+    let e = a.entry(name).unwrap();
+    (e.method, e.crc, &bytes[e.data.clone()])
 }

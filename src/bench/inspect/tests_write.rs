@@ -31,7 +31,7 @@ fn a_verdict_is_written_as_inspects_score_edit_in_a_eval_log() {
         )],
     );
     let out = write_to_vec(&o, &cur).unwrap();
-    // untouched entries: their local records byte for byte
+    // untouched entries: their data byte for byte
     let a = Archive::read(&out).unwrap();
     let changed = [
         "samples/q2_epoch_1.json",
