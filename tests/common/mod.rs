@@ -295,6 +295,11 @@ impl Sandbox {
     pub fn open_panicking(&self, file: &str, place: &str) -> Pty {
         self.open_with(file, &[], 600_000, &[("VERDICT_TEST_PANIC", place.into())])
     }
+    /// Open `file` as erin at 100×30 (no fold while it runs) with `extra` arguments and
+    /// the variables `vars` (e.g. a terminal's or a multiplexer's).
+    pub fn open_env(&self, file: &str, extra: &[&str], vars: &[(&'static str, String)]) -> Pty {
+        self.open_with(file, extra, 600_000, vars)
+    }
     /// Open `file` as erin at 100×30 with `extra` arguments, the sandbox's data and config
     /// folders, a fold after `fold_ms` and the variables `vars`.
     fn open_with(

@@ -1,0 +1,127 @@
+//! Terminals and multiplexers as the reviewer meets them (issue 35): the real binary in a
+//! pseudo-terminal, with the bytes GNU screen, tmux and mosh send and the variables they
+//! set.
+
+mod common;
+
+use common::Sandbox;
+
+fn has(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Esc glued to the next key (`ESC n` in one read: GNU screen 4 hands a held-back Esc
+/// over with the next key, tmux's `escape-time` merges a quick pair into Alt-key) is Esc,
+/// then the key: the note closes without recording anything and `n` goes on to the next
+/// item. Before, the pair was an Alt-n nothing took: the note stayed open, and what was
+/// typed next (a shell command) was saved as the note.
+#[test]
+fn an_esc_glued_to_the_next_key_cancels_the_note() {
+    let sb = Sandbox::new();
+    let mut p = sb.open("cvqa.jsonl", &[], 60_000);
+    p.wait_for("real-00001");
+    p.send("i");
+    p.wait_for(" Note");
+    p.send("ok");
+    p.send_raw(b"\x1bn");
+    p.wait_for("real-00002");
+    let screen = p.contents();
+    assert!(
+        !screen.contains(" Note"),
+        "the note is still open:\n{screen}"
+    );
+    p.send("q");
+    assert!(p.wait_exit().success());
+    let review = sb.review("cvqa.jsonl", "real-00001", "erin");
+    assert!(
+        review.as_ref().is_none_or(|r| r.get("note").is_none()),
+        "a cancelled note was recorded: {review:?}"
+    );
+}
+
+/// An Alt key something takes is still that key: Alt-b moves a word back in a text field.
+#[test]
+fn an_alt_key_a_text_field_takes_stays_its_own() {
+    let sb = Sandbox::new();
+    let mut p = sb.open("cvqa.jsonl", &[], 60_000);
+    p.wait_for("real-00001");
+    p.send("i");
+    p.wait_for(" Note");
+    p.send("one two");
+    p.send_raw(b"\x1bb");
+    p.send("X");
+    p.wait_for("one Xtwo");
+    p.send("\x1b");
+    p.send("q");
+    assert!(p.wait_exit().success());
+}
+
+/// Under GNU screen (`STY` set) the mouse is never switched on: screen 4 holds a lone Esc
+/// back while it is, until the next key comes (it waits for the rest of a mouse report),
+/// so Esc did nothing. Esc then closes a popup at once.
+#[test]
+fn under_gnu_screen_the_mouse_stays_off_and_esc_closes() {
+    let sb = Sandbox::new();
+    let vars = [
+        ("STY", "4242.pts-0.host".to_string()),
+        ("TERM", "screen.xterm-256color".to_string()),
+    ];
+    let mut p = sb.open_env("cvqa.jsonl", &[], &vars);
+    p.wait_for("real-00001");
+    assert!(
+        !has(&p.output(), b"\x1b[?1000h"),
+        "mouse tracking was switched on under GNU screen"
+    );
+    p.send("?");
+    p.wait_for(" Help ");
+    p.send("\x1b");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while p.contents().contains(" Help ") && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(
+        !p.contents().contains(" Help "),
+        "Esc did not close the help"
+    );
+    p.send("q");
+    assert!(p.wait_exit().success());
+}
+
+/// Where `TERM` names screen but `STY` is not there (over ssh from a GNU screen window),
+/// the multiplexer is asked (secondary device attributes): GNU screen before 5.0 answers
+/// `83;40900`, and the mouse is switched off; tmux (`84`) and screen 5 keep it.
+#[test]
+fn a_gnu_screen_4_answer_switches_the_mouse_off() {
+    for (answer, off) in [
+        (&b"\x1b[>83;40900;0c"[..], true),
+        (b"\x1b[>84;0;0c", false),
+        (b"\x1b[>83;50000;0c", false),
+    ] {
+        let sb = Sandbox::new();
+        let vars = [
+            ("STY", String::new()),
+            ("TMUX", String::new()),
+            ("TERM", "screen-256color".to_string()),
+        ];
+        let mut p = sb.open_env("cvqa.jsonl", &[], &vars);
+        p.wait_for("real-00001");
+        p.wait_for_bytes(b"\x1b[>c", 0);
+        assert!(has(&p.output(), b"\x1b[?1000h"), "the mouse is on at first");
+        let mark = p.mark();
+        p.send_raw(answer);
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        p.send("n");
+        p.wait_for("real-00002");
+        let name = String::from_utf8_lossy(answer);
+        assert_eq!(
+            has(&p.output()[mark..], b"\x1b[?1000l"),
+            off,
+            "{name:?}: mouse switched off"
+        );
+        if off {
+            p.wait_for("mouse off");
+        }
+        p.send("q");
+        assert!(p.wait_exit().success());
+    }
+}
