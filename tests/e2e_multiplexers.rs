@@ -109,6 +109,10 @@ fn a_gnu_screen_4_answer_switches_the_mouse_off() {
         assert!(has(&p.output(), b"\x1b[?1000h"), "the mouse is on at first");
         let mark = p.mark();
         p.send_raw(answer);
+        if off {
+            // Said until the next key.
+            p.wait_for("mouse off");
+        }
         std::thread::sleep(std::time::Duration::from_millis(500));
         p.send("n");
         p.wait_for("real-00002");
@@ -118,9 +122,6 @@ fn a_gnu_screen_4_answer_switches_the_mouse_off() {
             off,
             "{name:?}: mouse switched off"
         );
-        if off {
-            p.wait_for("mouse off");
-        }
         p.send("q");
         assert!(p.wait_exit().success());
     }

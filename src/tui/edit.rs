@@ -3,6 +3,9 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+/// The letters a text field takes with Alt (word moves: Alt-b, Alt-f).
+pub const ALT_KEYS: [char; 2] = ['b', 'f'];
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TextEdit {
     chars: Vec<char>,

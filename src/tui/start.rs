@@ -65,6 +65,7 @@ pub(super) fn start_images_and_input(
         };
         // (dropped when the reader's thread unwinds: the session is told)
         let watch = super::threads::Watch::worker(tx.clone(), crate::tui::app::Worker::Input);
+        let wake = tx.clone();
         input::spawn(
             pause.clone(),
             move |ev| {
@@ -78,7 +79,14 @@ pub(super) fn start_images_and_input(
                 };
                 tx.send(msg).is_ok()
             },
-            move |reply| replies.take(reply),
+            move |reply| {
+                if let input::Reply::SecondaryAttributes(attrs) = &reply {
+                    // The loop switches the mouse and says why at its next frame.
+                    super::terminal::multiplexer_answered(attrs);
+                    let _ = wake.send(Msg::Tick);
+                }
+                replies.take(reply)
+            },
         )?;
     }
     // Restored with the terminal on every way out (see `restore_tmux`).
@@ -88,6 +96,9 @@ pub(super) fn start_images_and_input(
     let mut out = terminal_out();
     if let Some(q) = query {
         out.write_all(q.as_bytes())?;
+    }
+    if super::terminal::ask_multiplexer() {
+        out.write_all(super::terminal::MULTIPLEXER_QUERY.as_bytes())?;
     }
     // Clear whatever a terminal that ignores a query may have printed.
     execute!(out, terminal::Clear(terminal::ClearType::All))?;

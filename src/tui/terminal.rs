@@ -22,6 +22,9 @@ use super::{app, image, input};
 /// cursor saved on entering it).
 static ENTERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// The terminal was entered once (the mouse's first setting is made then).
+static ENTERED_ONCE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// The tmux option to put back when the terminal is restored.
 pub(super) static PASSTHROUGH: std::sync::OnceLock<
     std::sync::Arc<std::sync::Mutex<image::TmuxPassthrough>>,
@@ -58,12 +61,78 @@ pub(super) fn restore_terminal() {
 pub(super) fn enter_terminal() -> io::Result<()> {
     ENTERED.store(true, std::sync::atomic::Ordering::SeqCst);
     terminal::enable_raw_mode()?;
-    execute!(
-        terminal_out(),
-        EnterAlternateScreen,
-        EnableMouseCapture,
-        EnableBracketedPaste
-    )
+    if gnu_screen_from_env() && !ENTERED_ONCE.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        MOUSE_OFF.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+    let mut out = terminal_out();
+    execute!(out, EnterAlternateScreen, EnableBracketedPaste)?;
+    if !MOUSE_OFF.load(std::sync::atomic::Ordering::SeqCst) {
+        execute!(out, EnableMouseCapture)?;
+    }
+    Ok(())
+}
+
+/// The mouse is kept off: GNU screen before 5.0 holds a lone Esc back while mouse
+/// tracking is on, until the next key arrives (its reading of mouse reports waits for the
+/// rest of one with no timeout; screen 5.0 gave it one), so Esc did nothing and then
+/// came glued to the next key. Set under screen (`STY`) until it says it is 5.0 or
+/// later, and by screen 4's answer to [`MULTIPLEXER_QUERY`] (over ssh from a screen
+/// window, where `STY` is not set): see [`multiplexer_answered`].
+static MOUSE_OFF: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// The mouse was switched on or off since the start: the loop tells the terminal.
+static MOUSE_CHANGED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Running in a GNU screen window on this machine (screen sets `STY`).
+fn gnu_screen_from_env() -> bool {
+    std::env::var_os("STY").is_some_and(|v| !v.is_empty())
+}
+
+/// Secondary device attributes, which GNU screen answers itself (`83 ; 40900` is
+/// 4.09.00) and tmux too (`84`): asked under screen, and where `TERM` names screen
+/// outside tmux (over ssh from a screen or a tmux window).
+pub(super) const MULTIPLEXER_QUERY: &str = "\x1b[>c";
+
+/// Whether to ask [`MULTIPLEXER_QUERY`].
+pub(super) fn ask_multiplexer() -> bool {
+    let tmux = std::env::var_os("TMUX").is_some_and(|s| !s.is_empty());
+    let screen_term = std::env::var("TERM").is_ok_and(|t| t.starts_with("screen"));
+    !tmux && (screen_term || gnu_screen_from_env())
+}
+
+/// The answer to [`MULTIPLEXER_QUERY`] (on the input reader's thread): the mouse is off
+/// under GNU screen before 5.0, on otherwise; the loop switches it at its next frame.
+/// True when the answer is GNU screen before 5.0 (the reviewer is told why the mouse
+/// does nothing).
+pub(super) fn multiplexer_answered(attrs: &[u32]) -> bool {
+    let old_screen = matches!(attrs, [83, version, ..] if *version < 50000);
+    if MOUSE_OFF.swap(old_screen, std::sync::atomic::Ordering::SeqCst) != old_screen {
+        MOUSE_CHANGED.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+    if old_screen {
+        MOUSE_NOTICE.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+    old_screen
+}
+
+/// GNU screen before 5.0 answered: the reviewer is told once why the mouse is off.
+static MOUSE_NOTICE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// What the reviewer is told when the mouse is kept off.
+pub(super) const MOUSE_OFF_NOTICE: &str =
+    "mouse off: GNU screen before 5.0 holds Esc back while the mouse is on";
+
+/// Switch mouse tracking in the terminal as [`multiplexer_answered`] decided (on the
+/// loop's thread, between frames). True once after GNU screen before 5.0 answered:
+/// [`MOUSE_OFF_NOTICE`] is to be shown.
+pub(super) fn switch_mouse_now() -> io::Result<bool> {
+    if MOUSE_CHANGED.swap(false, std::sync::atomic::Ordering::SeqCst) {
+        if MOUSE_OFF.load(std::sync::atomic::Ordering::SeqCst) {
+            execute!(terminal_out(), DisableMouseCapture)?;
+        } else {
+            execute!(terminal_out(), EnableMouseCapture)?;
+        }
+    }
+    Ok(MOUSE_NOTICE.swap(false, std::sync::atomic::Ordering::SeqCst))
 }
 
 /// Restores the terminal when dropped: on return, on error and during unwinding.

@@ -1,6 +1,6 @@
 //! Keys and the mouse: what each does to the state.
 
-use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 
 use crate::tui::keymap::{Action, Context, Key};
 use crate::tui::layout::{Screen, contains};
@@ -116,6 +116,36 @@ impl State {
             _ if down => self.scroll_down(3),
             _ => self.scroll = self.scroll.saturating_sub(3),
         }
+    }
+
+    /// For an Alt + letter that nothing here takes: the letter without Alt, to be read
+    /// after an Esc. A lone Esc held back by the terminal's way comes glued to the next
+    /// key (`ESC n` in one read: GNU screen before 5.0 with the mouse on, tmux's
+    /// `escape-time`), which reads as Alt + it; taken as Esc and the key, a popup closes
+    /// without recording anything and the key does what it does. An Alt key the keymap
+    /// binds here, or a text field's own (Alt-b, Alt-f), stays what it is.
+    pub(super) fn glued_to_esc(&self, k: &KeyEvent) -> Option<KeyEvent> {
+        let KeyCode::Char(c) = k.code else {
+            return None;
+        };
+        if !k.modifiers.contains(KeyModifiers::ALT) || k.modifiers.contains(KeyModifiers::CONTROL) {
+            return None;
+        }
+        let bound = match crate::tui::overlays::keys(&self.mode) {
+            Some(context) => self.keymap.in_overlay(context, k, false).is_some(),
+            None => self
+                .keymap
+                .lookup(self.context(), Key::from_event(k))
+                .is_some(),
+        };
+        if bound || (self.mode.has_text_field() && crate::tui::edit::ALT_KEYS.contains(&c)) {
+            return None;
+        }
+        Some(KeyEvent::new_with_kind(
+            k.code,
+            k.modifiers - KeyModifiers::ALT,
+            k.kind,
+        ))
     }
 
     pub(super) fn on_key(&mut self, k: KeyEvent, fx: &mut Vec<Effect>) {

@@ -94,6 +94,23 @@ pub enum Mode {
     },
 }
 
+impl Mode {
+    /// Whether the popup is a text field (it takes letters, and Alt-b / Alt-f).
+    pub fn has_text_field(&self) -> bool {
+        matches!(
+            self,
+            Mode::Search(_)
+                | Mode::Jump(_)
+                | Mode::Note(_)
+                | Mode::Penalty(_)
+                | Mode::Bonus(_)
+                | Mode::RejectOther(_)
+                | Mode::FixOther { .. }
+                | Mode::Fix(_)
+        )
+    }
+}
+
 /// A verdict change, for undo/redo.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {

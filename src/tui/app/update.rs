@@ -1,7 +1,7 @@
 //! `State::update`: one message in, the state changed and the effects out. Pure: the
 //! loop carries the effects out.
 
-use crossterm::event::KeyEventKind;
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 
 use crate::tui::facts::{BitSet, Kind};
 use crate::tui::image::ImageEvent;
@@ -18,7 +18,13 @@ impl State {
                     return fx;
                 }
                 self.timing.input(self.clock.instant);
-                self.on_key(k, &mut fx);
+                match self.glued_to_esc(&k) {
+                    Some(key) => {
+                        self.on_key(KeyEvent::from(KeyCode::Esc), &mut fx);
+                        self.on_key(key, &mut fx);
+                    }
+                    None => self.on_key(k, &mut fx),
+                }
             }
             Msg::Mouse(m) => {
                 if m.kind != crossterm::event::MouseEventKind::Moved && self.input_arrived() {

@@ -22,6 +22,9 @@ pub enum Reply {
     KittyGraphics { id: u32, ok: bool },
     /// Primary device attributes (`CSI ? Ps ; … c`): the attribute numbers (4 = sixel).
     DeviceAttributes(Vec<u32>),
+    /// Secondary device attributes (`CSI > Pp ; Pv ; Pc c`): the terminal's kind and
+    /// version (GNU screen answers `83 ; 40900`, tmux `84`).
+    SecondaryAttributes(Vec<u32>),
     /// `CSI 6 ; height ; width t`: the size of one cell in pixels.
     CellSize { width: u16, height: u16 },
     /// `CSI 4 ; height ; width t`: the size of the text area in pixels.

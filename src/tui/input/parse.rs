@@ -228,6 +228,10 @@ fn csi_input(params: &[u8], inter: &[u8], fin: u8) -> Option<Input> {
         let attrs = numbers(&params[1..]).into_iter().flatten().collect();
         return reply(Reply::DeviceAttributes(attrs));
     }
+    if private == Some(b'>') && fin == b'c' {
+        let attrs = numbers(&params[1..]).into_iter().flatten().collect();
+        return reply(Reply::SecondaryAttributes(attrs));
+    }
     if matches!(private, Some(b'?' | b'>' | b'='))
         || !inter.is_empty()
         || matches!(fin, b'c' | b't' | b'n' | b'R' | b'I' | b'O' | b'x' | b'y')

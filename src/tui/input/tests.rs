@@ -94,6 +94,10 @@ fn the_probe_answers_are_understood() {
         ]
     );
     assert_eq!(
+        decode(b"\x1b[>83;40900;0c"),
+        vec![Input::Reply(Reply::SecondaryAttributes(vec![83, 40900, 0]))]
+    );
+    assert_eq!(
         decode(b"\x1b_Gi=32;ENOTSUPPORTED:x\x1b\\"),
         vec![Input::Reply(Reply::KittyGraphics { id: 32, ok: false })]
     );

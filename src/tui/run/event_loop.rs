@@ -12,8 +12,8 @@ use ratatui::backend::CrosstermBackend;
 use crate::tui::app::{self, Clock, Effect, Level, Msg, State};
 use crate::tui::image::{self, Drawing, ImageWorker};
 use crate::tui::terminal::{
-    Painted, TerminalGuard, clear_screen, erase_painted, erase_painted_on_exit, painted,
-    send_kitty, suspend, terminal_out,
+    MOUSE_OFF_NOTICE, Painted, TerminalGuard, clear_screen, erase_painted, erase_painted_on_exit,
+    painted, send_kitty, suspend, switch_mouse_now, terminal_out,
 };
 use crate::tui::threads::{spawn_index, spawn_locate, spawn_remap, spawn_summary};
 use crate::tui::{config, draw, facts, input, layout, worker};
@@ -77,6 +77,9 @@ impl Loop {
             }
             if state.quit {
                 return Ok(());
+            }
+            if switch_mouse_now()? {
+                state.status = Some((MOUSE_OFF_NOTICE.to_string(), Level::Info));
             }
             // The frame's screen, worked out once: the image is sized from it and it is
             // drawn. A changed image size asks for the image again, first.
