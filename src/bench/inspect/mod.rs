@@ -7,7 +7,7 @@
 //!
 //! - [`zip`]: the archive, read and rewritten (unchanged entries copied byte for byte).
 //! - [`log`]: the log as a container file of the store (its samples as lines; the save).
-//! - [`edit`]: a verdict as a score edit, and the figures recomputed.
+//! - [`edit`]: a verdict as a score edit; [`recompute`]: the figures recomputed.
 //! - [`spec`]: the lines as items (`Spec`, `sniff`), [`stats`]: the harness's figures
 //!   beside the human-corrected ones.
 
@@ -16,6 +16,7 @@ pub mod edit;
 pub mod fields;
 pub mod log;
 pub mod nonfinite;
+pub mod recompute;
 pub mod review;
 pub mod sample;
 pub mod spec;

@@ -24,7 +24,7 @@ mod write;
 pub use write::write_to_vec;
 
 use super::zip::{self, Archive};
-use super::{edit, nonfinite};
+use super::{edit, nonfinite, recompute};
 use crate::store::container::{Container, Opened};
 
 /// Where a log's samples are.

@@ -55,7 +55,7 @@ impl Log {
         let mut reductions = self.reductions(&header)?;
         for scorer in &changed_scorers {
             let values = self.values(scorer, &edited);
-            let kept = edit::recompute(&mut header, reductions.as_mut(), scorer, &values);
+            let kept = recompute::recompute(&mut header, reductions.as_mut(), scorer, &values);
             if !kept.is_empty() {
                 log::warn!(
                     "scorer {scorer}: not recomputed, kept as they were: {}",
