@@ -27,6 +27,8 @@ pub mod zip;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_figures;
+#[cfg(test)]
 mod tests_nan;
 #[cfg(test)]
 mod tests_scorers;

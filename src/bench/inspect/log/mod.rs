@@ -46,6 +46,19 @@ struct At {
     /// The sample's `id` as the log writes it (a string or a number).
     id: Value,
     epoch: u64,
+    /// Each scorer's value as the log holds it (`NaN` marked, `nonfinite`): a failed
+    /// sample has none.
+    scores: Vec<(String, Value)>,
+}
+
+/// The scores of a sample, by scorer: their values as the log holds them.
+fn score_values(s: &Value) -> Vec<(String, Value)> {
+    s.get("scores")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), v.get("value").cloned().unwrap_or(Value::Null)))
+        .collect()
 }
 
 /// An Inspect log, as read.
@@ -151,6 +164,7 @@ impl Log {
                 index: k,
                 id: v.get("id").cloned().unwrap_or(Value::Null),
                 epoch: v.get("epoch").and_then(Value::as_u64).unwrap_or(1),
+                scores: score_values(&v),
             });
             if lines.is_empty() {
                 log.headline = log.find_headline(Some(&v));
@@ -181,6 +195,7 @@ impl Log {
                 index: i,
                 id: v.get("id").cloned().unwrap_or(Value::Null),
                 epoch: v.get("epoch").and_then(Value::as_u64).unwrap_or(1),
+                scores: score_values(v),
             })
             .collect();
         let full = doc.clone();

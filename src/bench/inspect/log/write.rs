@@ -4,30 +4,30 @@
 use super::*;
 
 impl Log {
-    /// Every sample's current value of `scorer`, with its id and epoch: the edited
-    /// samples' from `edited`, the others' from the lines.
+    /// Every sample's current value of `scorer`, with its id, in the order inspect_ai
+    /// reads them (`recompute::sample_order`): the edited samples' from `edited`, the
+    /// others' as the log holds them. A sample without a score of `scorer` (one that
+    /// failed) is left out, as Inspect leaves it out.
     fn values(&self, scorer: &str, edited: &BTreeMap<usize, Value>) -> Vec<(Value, Value)> {
-        (0..self.samples.len())
-            .map(|i| {
+        let mut order: Vec<usize> = (0..self.samples.len()).collect();
+        order.sort_by_cached_key(|&i| {
+            recompute::sample_order(&self.samples[i].id, self.samples[i].epoch)
+        });
+        order
+            .into_iter()
+            .filter_map(|i| {
                 let v = match edited.get(&i) {
                     Some(s) => s
-                        .pointer(&format!("/scores/{}/value", edit::pointer_escape(scorer)))
-                        .cloned()
-                        .unwrap_or(Value::Null),
-                    None => serde_json::from_str::<Value>(&self.lines[i])
-                        .ok()
-                        .and_then(|l| {
-                            l.get(crate::bench::inspect::LINE_KEY)?
-                                .get("scores")?
-                                .as_array()?
-                                .iter()
-                                .find(|s| s.get("name").and_then(Value::as_str) == Some(scorer))?
-                                .get("value")
-                                .cloned()
-                        })
-                        .unwrap_or(Value::Null),
-                };
-                (self.samples[i].id.clone(), v)
+                        .get("scores")
+                        .and_then(|m| m.get(scorer))
+                        .map(|sc| sc.get("value").cloned().unwrap_or(Value::Null)),
+                    None => self.samples[i]
+                        .scores
+                        .iter()
+                        .find(|(k, _)| k == scorer)
+                        .map(|(_, v)| v.clone()),
+                }?;
+                Some((self.samples[i].id.clone(), v))
             })
             .collect()
     }
