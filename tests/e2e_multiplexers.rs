@@ -126,3 +126,66 @@ fn a_gnu_screen_4_answer_switches_the_mouse_off() {
         assert!(p.wait_exit().success());
     }
 }
+
+/// The colours of a frame's SGR sequences in `out`: (24-bit ones, 256-colour indexes).
+fn colours(out: &[u8]) -> (usize, Vec<u32>) {
+    let text = String::from_utf8_lossy(out);
+    let rgb = text.matches("8;2;").count();
+    let mut indexed = Vec::new();
+    for part in text.split("8;5;").skip(1) {
+        let n: String = part.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if let Ok(n) = n.parse() {
+            indexed.push(n);
+        }
+    }
+    (rgb, indexed)
+}
+
+/// Issue 35, cases 3 and 7: colours follow what the terminal claims. GNU screen 4
+/// (`TERM=screen.xterm-256color`, no `COLORTERM`) and urxvt (`rxvt-unicode-256color`)
+/// get the half-block picture in 256 colours, urxvt's `rxvt-unicode` in its 88, never
+/// 24-bit sequences (screen 4 read them as attributes: black bars); `COLORTERM=truecolor`
+/// keeps 24-bit; a terminal that claims 8 colours gets no picture and says why.
+#[test]
+fn colours_follow_what_the_terminal_claims() {
+    for (term, colorterm, want) in [
+        ("screen.xterm-256color", "", Some(256)),
+        ("rxvt-unicode-256color", "rxvt-xpm", Some(256)),
+        ("rxvt-unicode", "rxvt", Some(88)),
+        ("xterm-256color", "truecolor", None),
+        ("xterm", "", Some(0)),
+    ] {
+        let sb = Sandbox::new();
+        let vars = [
+            ("TERM", term.to_string()),
+            ("COLORTERM", colorterm.to_string()),
+            ("TMUX", String::new()),
+            ("TERM_PROGRAM", String::new()),
+            ("STY", String::new()),
+        ];
+        let mut p = sb.open_env("cvqa.jsonl", &["--image-protocol", "halfblocks"], &vars);
+        p.wait_for("real-00001");
+        if want == Some(0) {
+            p.wait_for("no picture: the terminal claims 8 or 16 colours");
+        } else {
+            p.wait_for("▀");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let (rgb, indexed) = colours(&p.output());
+        match want {
+            None => assert!(rgb >= 50, "{term}: {rgb} 24-bit colours"),
+            Some(n) => {
+                assert_eq!(rgb, 0, "{term}: 24-bit colours sent");
+                assert!(
+                    indexed.iter().all(|&i| i < n.max(16)),
+                    "{term}: an index past {n}: {indexed:?}"
+                );
+                if n > 0 {
+                    assert!(indexed.len() >= 50, "{term}: the picture in {n} colours");
+                }
+            }
+        }
+        p.send("q");
+        assert!(p.wait_exit().success(), "{term}");
+    }
+}
