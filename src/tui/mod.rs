@@ -14,6 +14,7 @@ pub mod laid;
 pub mod layout;
 pub mod locate;
 pub mod overlays;
+pub mod palette;
 pub mod remap;
 pub mod summary;
 pub mod text;

@@ -42,6 +42,8 @@ pub(super) struct Display {
     pub(super) shown_kitty: Option<image::KittyImage>,
     /// The picture painted over the text by the last frame (erased when it goes).
     pub(super) last_painted: Option<Painted>,
+    /// The colours the terminal claims: every frame's 24-bit colours are mapped to them.
+    pub(super) depth: crate::tui::palette::Depth,
     /// What the terminal shows, as the last frame drew it (cells erased behind ratatui's
     /// back are sent again from it).
     pub(super) last_frame: ratatui::buffer::Buffer,
@@ -257,9 +259,13 @@ impl Display {
             self.last_painted = now;
         }
         send_kitty(state, &mut self.shown_kitty)?;
+        let depth = self.depth;
         self.last_frame = self
             .terminal
-            .draw(|f| draw::draw_on(state, f, screen))?
+            .draw(|f| {
+                draw::draw_on(state, f, screen);
+                depth.map_buffer(f.buffer_mut());
+            })?
             .buffer
             .clone();
         Ok(())

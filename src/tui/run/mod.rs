@@ -55,7 +55,9 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     enter_terminal()?;
     let guard = TerminalGuard;
     let mut image_notice = None;
-    let (images, input_pause) = start_images_and_input(setup.choice, &tx, &mut image_notice)?;
+    let depth = super::palette::Depth::from_env();
+    let (images, input_pause) =
+        start_images_and_input(setup.choice, depth, &tx, &mut image_notice)?;
     let searcher = {
         let tx = tx.clone();
         // (dropped when the search thread unwinds: the screen is told)
@@ -99,6 +101,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
             terminal,
             shown_kitty: None,
             last_painted: None,
+            depth,
             last_frame: ratatui::buffer::Buffer::empty(ratatui::layout::Rect::default()),
         },
     };
