@@ -101,25 +101,33 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
     }
     for jp in crate::journal::journal_paths(path) {
         let journal = Journal::at(jp);
+        let read = journal.read_for(Some(path));
         // An empty journal belongs to a session with nothing pending.
-        if journal
-            .read()
+        if read
+            .as_ref()
             .map(|(r, torn)| r.is_empty() && !torn)
             .unwrap_or(false)
         {
             continue;
         }
-        notice(match journal.read() {
+        notice(match read {
             Ok((records, torn)) => format!(
                 "a verdict journal is pending ({}): {} not yet saved into the file{}; open the file in verdict to save them",
                 journal.path().display(),
                 crate::session::verdicts(records.len()),
                 if torn { " (and a torn last line)" } else { "" }
             ),
-            Err(e) => format!(
-                "a verdict journal is pending ({}) but cannot be read: {e}",
-                journal.path().display()
-            ),
+            Err(e) => match crate::journal::unsafe_reason(&e) {
+                Some(why) => format!(
+                    "{} is named as a verdict journal of this file but is {why}: it is not read, \
+                     nor folded into the file",
+                    journal.path().display()
+                ),
+                None => format!(
+                    "a verdict journal is pending ({}) but cannot be read: {e}",
+                    journal.path().display()
+                ),
+            },
         });
     }
     Ok(report)

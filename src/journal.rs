@@ -69,6 +69,9 @@ pub struct Journal {
     /// Set when the journal beside the file could not be used (a symbolic link, not a
     /// regular file) and this one, in the user's data folder, is used instead: says so.
     pub moved: Option<String>,
+    /// The results file whose journal this is (a session's): an existing journal is
+    /// appended to only if it is trusted against it.
+    results: Option<PathBuf>,
 }
 
 mod paths;
@@ -76,6 +79,10 @@ pub use paths::*;
 
 mod files;
 pub use files::*;
+
+// Who may put a side file beside a results file.
+mod trust;
+pub use trust::*;
 
 // The save lock beside the results file.
 mod lock;
@@ -94,6 +101,7 @@ impl Journal {
             broken: None,
             mode: 0o600,
             moved: None,
+            results: None,
         }
     }
 
@@ -108,7 +116,8 @@ impl Journal {
         let mode = side_file_mode(results);
         let mut j = Journal::at(path.clone());
         j.mode = mode;
-        let why = match open_append(&path, mode) {
+        j.results = Some(results.to_path_buf());
+        let why = match open_append(&path, mode, Some(results)) {
             Ok((f, _)) => {
                 j.adopt(f, results)?;
                 return Ok(j);
@@ -129,7 +138,8 @@ impl Journal {
         };
         create_private_dir(&dir).map_err(|e| SessionError::Io(dir.clone(), e))?;
         let alt = dir.join(journal_name(&file_name(results), reviewer));
-        let (f, _) = open_append(&alt, mode).map_err(|e| SessionError::Io(alt.clone(), e))?;
+        let (f, _) =
+            open_append(&alt, mode, Some(results)).map_err(|e| SessionError::Io(alt.clone(), e))?;
         j.path = alt;
         j.adopt(f, results)?;
         let moved = format!(
@@ -195,7 +205,9 @@ impl Journal {
                     "the journal keeps being replaced while it is opened",
                 )));
             }
-            f = open_append(&self.path, self.mode).map_err(io_err)?.0;
+            f = open_append(&self.path, self.mode, Some(results))
+                .map_err(io_err)?
+                .0;
         }
         self.note_end(&f).map_err(io_err)?;
         self.file = Some(f);
@@ -235,7 +247,7 @@ impl Journal {
             return Err(io::Error::other(why.clone()));
         }
         if self.file.is_none() {
-            let (f, _) = open_append(&self.path, self.mode)?;
+            let (f, _) = open_append(&self.path, self.mode, self.results.as_deref())?;
             let _ = try_lock(&f);
             self.note_end(&f)?;
             self.file = Some(f);
@@ -278,11 +290,22 @@ impl Journal {
     /// number. A line that holds half a record followed by a whole one (written by earlier
     /// versions after a full disk) gives both: the half as unreadable, the whole record.
     pub fn read_lines(&self) -> io::Result<Vec<(usize, Line)>> {
+        self.read_lines_for(None)
+    }
+
+    /// [`Journal::read_lines`] of a journal to be read into the results file at
+    /// `results`: refused (an error [`unsafe_reason`] explains) when its owner could not
+    /// have written that file, or users who may not write it may write the journal
+    /// (docs/format.md, "Who may write beside a file").
+    pub fn read_lines_for(&self, results: Option<&Path>) -> io::Result<Vec<(usize, Line)>> {
         let f = match open_checked(&self.path, OpenOptions::new().read(true)) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(vec![]),
             Err(e) => return Err(e),
         };
+        if let Some(why) = results.map(|r| distrust_file(&f, r)).transpose()?.flatten() {
+            return Err(not_safe(&why));
+        }
         let mut out = Vec::new();
         let mut rd = BufReader::new(f);
         let mut n = 0;
@@ -317,9 +340,15 @@ impl Journal {
     /// Read every record of the journal (a missing journal has none), and whether some
     /// line could not be read.
     pub fn read(&self) -> io::Result<(Vec<Record>, bool)> {
+        self.read_for(None)
+    }
+
+    /// [`Journal::read`] of a journal to be read into the results file at `results`
+    /// (refused as [`Journal::read_lines_for`] says).
+    pub fn read_for(&self, results: Option<&Path>) -> io::Result<(Vec<Record>, bool)> {
         let mut bad = false;
         let records = self
-            .read_lines()?
+            .read_lines_for(results)?
             .into_iter()
             .filter_map(|(_, l)| match l {
                 Line::Record(r) => Some(r),

@@ -72,8 +72,14 @@ pub(super) fn open_checked(path: &Path, opts: &mut OpenOptions) -> io::Result<Fi
 }
 
 /// Open (and if needed create) a journal to append to. Returns the file and whether it
-/// was created now; a new journal's folder is fsynced so its name is durable too.
-pub(super) fn open_append(path: &Path, mode: u32) -> io::Result<(File, bool)> {
+/// was created now; a new journal's folder is fsynced so its name is durable too. A
+/// journal that exists is written only if it is the user's own and no more writable than
+/// the results file at `results` (docs/format.md, "Who may write beside a file").
+pub(super) fn open_append(
+    path: &Path,
+    mode: u32,
+    results: Option<&Path>,
+) -> io::Result<(File, bool)> {
     let mut o = OpenOptions::new();
     o.append(true).create_new(true);
     #[cfg(unix)]
@@ -88,11 +94,25 @@ pub(super) fn open_append(path: &Path, mode: u32) -> io::Result<(File, bool)> {
         }
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
             let f = open_checked(path, OpenOptions::new().append(true))?;
+            refuse_unless_mine(&f, results)?;
             restrict_mode(&f, mode);
             Ok((f, false))
         }
         Err(e) => Err(e),
     }
+}
+
+/// A journal another user owns is never written to (they could read what is appended, or
+/// append to it), nor one that users who may not write the results file may write.
+fn refuse_unless_mine(f: &File, results: Option<&Path>) -> io::Result<()> {
+    let meta = f.metadata()?;
+    if !is_mine(&meta) {
+        return Err(not_safe(&format!("owned by {}", owner_name(&meta))));
+    }
+    if let Some(why) = results.map(|r| distrust_file(f, r)).transpose()?.flatten() {
+        return Err(not_safe(&why));
+    }
+    Ok(())
 }
 
 /// A journal left by an earlier version or session may be more readable than the results

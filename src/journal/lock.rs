@@ -58,6 +58,19 @@ pub enum LockError {
         holder: String,
         secs: u64,
     },
+    /// The lock file is not one verdict may trust (docs/format.md, "Who may write beside a
+    /// file"): a symbolic link, not a regular file, or planted by a user who may not write
+    /// the results file.
+    #[error(
+        "the save lock {path} is {why}: verdict does not use it, so {file} can be neither \
+         read in step with saves nor saved; remove it (rm {path:?}), or ask its owner or an \
+         administrator to"
+    )]
+    Untrusted {
+        path: PathBuf,
+        file: PathBuf,
+        why: String,
+    },
     #[error("cancelled")]
     Cancelled,
 }
@@ -142,8 +155,16 @@ fn acquire(
         return Ok(None);
     }
     let mode = super::side_file_mode(results);
+    let untrusted = |why: String| LockError::Untrusted {
+        path: path.clone(),
+        file: results.to_path_buf(),
+        why,
+    };
     let file = match open_lock_file(&path, true, mode) {
         Ok(f) => f,
+        Err(e) if super::unsafe_reason(&e).is_some() => {
+            return Err(untrusted(super::unsafe_reason(&e).unwrap_or_default()));
+        }
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         // A reader in a folder it may not write, where no session ever saved (a save
         // needs to create files there): there is nothing to wait for.
@@ -158,6 +179,11 @@ fn acquire(
         }
         Err(e) => return Err(io_err(e)),
     };
+    // Its text is shown in messages, and whoever holds it stops every save: only a lock
+    // file of a user who may write the results file is used.
+    if let Some(why) = super::distrust_file(&file, results).map_err(io_err)? {
+        return Err(untrusted(why));
+    }
     let start = Instant::now();
     let mut pause = Duration::from_millis(1);
     loop {
@@ -263,11 +289,11 @@ impl SaveLock {
 /// wrote since is nobody's).
 pub fn saved_by(results: &Path, stamp: &str) -> Option<String> {
     let mut s = String::new();
-    File::open(lock_path(results))
-        .ok()?
-        .take(4096)
-        .read_to_string(&mut s)
-        .ok()?;
+    let f = super::open_checked(&lock_path(results), OpenOptions::new().read(true)).ok()?;
+    if super::distrust_file(&f, results).ok()?.is_some() {
+        return None;
+    }
+    f.take(4096).read_to_string(&mut s).ok()?;
     let mut lines = s.lines().skip(1);
     (lines.next()?.strip_prefix(WROTE)? == stamp)
         .then(|| lines.next()?.strip_prefix(BY).map(str::to_string))

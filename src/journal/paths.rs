@@ -214,3 +214,16 @@ pub fn reviewer_of(journal: &Path, results: &Path) -> Option<String> {
     }
     String::from_utf8(out).ok()
 }
+
+impl super::Journal {
+    /// The reviewer this journal (or a copy of it kept aside) of `results` is named for,
+    /// if it is named as one.
+    pub fn named_reviewer(&self, results: &Path) -> Option<String> {
+        let name = os_bytes(self.path().file_name()?);
+        let journal = match find(&name, UNAPPLIED.as_bytes()) {
+            Some(at) => os_string(name[..at].to_vec()),
+            None => os_string(name),
+        };
+        reviewer_of(Path::new(&journal), results)
+    }
+}

@@ -142,7 +142,8 @@ impl Journal {
     /// applied only if its review passes the checks the file's own reviews get; what is
     /// not applied is listed, never dropped in silence.
     pub fn replay(&self, store: &mut Store) -> io::Result<Replay> {
-        let lines = self.read_lines()?;
+        let lines = self.read_lines_for(Some(store.path()))?;
+        let named = self.named_reviewer(store.path());
         let mut rep = Replay::default();
         let mut ids = Locator::default();
         let at = |n: usize| format!("{} line {n}", self.path().display());
@@ -158,6 +159,14 @@ impl Journal {
             let name =
                 r.id.clone()
                     .unwrap_or_else(|| format!("(index {})", r.item));
+            if let Some(who) = named.as_deref().filter(|w| !same_reviewer(w, &r.reviewer)) {
+                rep.invalid.push(format!(
+                    "{}: item {name}: not applied: a verdict of {:?} in {who:?}'s journal",
+                    at(n),
+                    r.reviewer
+                ));
+                continue;
+            }
             let i = match ids.locate(store, &r) {
                 Ok(i) => i,
                 Err(why) => {
@@ -185,6 +194,12 @@ impl Journal {
         }
         Ok(rep)
     }
+}
+
+/// Do two reviewer names name one journal? On a case-insensitive file system `Ann` and
+/// `ann` share one (docs/format.md, "The verdict journal").
+fn same_reviewer(a: &str, b: &str) -> bool {
+    a == b || a.to_lowercase() == b.to_lowercase()
 }
 
 #[cfg(test)]

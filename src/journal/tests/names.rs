@@ -98,7 +98,7 @@ fn journal_paths_that_are_not_plain_files_are_refused() {
         (&hard, "a file with other hard links"),
         (&fifo, "not a regular file"),
     ] {
-        let e = open_append(path, 0o600).unwrap_err();
+        let e = open_append(path, 0o600, None).unwrap_err();
         assert_eq!(unsafe_reason(&e).as_deref(), Some(why), "{path:?}");
         assert!(!is_live(path));
         let mut j = Journal::at(path.clone());

@@ -73,14 +73,15 @@ fn one_live_session_per_reviewer_and_all_journals_replay() {
     );
     ann.append(&rec(0, "a", "ann", json!({"verdict": "pass"})))
         .unwrap();
-    bob.append(&rec(0, "a", "bob", json!({"verdict": "fail"})))
+    // (a record's reviewer is its journal's: issue 33)
+    bob.append(&rec(0, "a", "bob/evil name", json!({"verdict": "fail"})))
         .unwrap();
     let (s, paths, rep) = open_with_journal(&p).unwrap();
     assert_eq!(paths.len(), 2);
     assert_eq!(rep.applied, 2);
     let it = s.item(0).unwrap();
     assert_eq!(it.reviews["ann"].verdict.as_deref(), Some("pass"));
-    assert_eq!(it.reviews["bob"].verdict.as_deref(), Some("fail"));
+    assert_eq!(it.reviews["bob/evil name"].verdict.as_deref(), Some("fail"));
     drop(bob);
     assert!(
         !is_live(&journal_path(&p, "bob/evil name")),
