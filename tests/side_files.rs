@@ -279,4 +279,14 @@ fn a_lock_that_is_a_symbolic_link_is_refused_with_what_to_do() {
         "{out}"
     );
     assert_eq!(fs::read(&target).unwrap(), b"");
+    // a link to nothing (yet) too
+    fs::remove_file(&target).unwrap();
+    let o = Command::new(bin())
+        .args(["stats", f.to_str().unwrap()])
+        .env("VERDICT_DATA_DIR", d.path().join("data"))
+        .output()
+        .unwrap();
+    let out = text(&o);
+    assert!(out.contains("is a symbolic link"), "{out}");
+    assert!(!target.exists(), "nothing created through the link");
 }

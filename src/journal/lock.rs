@@ -151,7 +151,7 @@ fn acquire(
     };
     // A reader creates nothing beside the file: where no session ever saved there is no
     // lock file, and the reader checks afterwards that none appeared (`lock_file_exists`).
-    if !exclusive && !path.exists() {
+    if !exclusive && std::fs::symlink_metadata(&path).is_err() {
         return Ok(None);
     }
     let mode = super::side_file_mode(results);
@@ -233,7 +233,7 @@ pub fn lock_for_read(results: &Path, wait: Duration) -> Result<Option<SaveLock>,
 /// without the lock (`lock_for_read` gave `None`): has a session created it since, to
 /// save?
 pub fn lock_file_exists(results: &Path) -> bool {
-    lock_path(results).exists()
+    std::fs::symlink_metadata(lock_path(results)).is_ok()
 }
 
 /// Run `read` (of the file and its journals) in step with saves: under the save lock held
