@@ -25,7 +25,9 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::merge::{MergeError, first_difference, read_item, splice_reviews};
+use super::merge::{
+    MergeError, earlier, first_difference, read_item, same_but_when, splice_reviews,
+};
 use crate::model::canonical;
 use crate::store::Store;
 
@@ -330,6 +332,12 @@ fn merge_item(bs: Option<&Side>, os: &Side, ts: &Side, out: &mut Merged3) -> Str
         let (bv, ov, tv) = (br.get(r), or.get(r), tr.get(r));
         let keep = if ov == tv || tv == bv {
             ov
+        } else if let (Some(o), Some(t)) = (ov, tv)
+            && same_but_when(o, t)
+        {
+            // The same verdict given on both sides (two machines): the earlier, whichever
+            // side is ours.
+            Some(earlier(o, t))
         } else if ov == bv {
             out.from_theirs += 1;
             tv

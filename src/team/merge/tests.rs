@@ -176,3 +176,20 @@ fn items_without_an_id_are_matched_by_their_layouts_identity() {
         "{e}"
     );
 }
+
+/// The same verdict in two files, given at different times: one verdict, the earlier,
+/// and no replacement to report.
+#[test]
+fn the_same_verdict_at_different_times_is_one_verdict() {
+    let a = r#"{"id":"q1","reviews":{"ann":{"at":"2026-01-02T00:00:00Z","seconds":4,"status":"accept"}}}"#;
+    let b = r#"{"id":"q1","reviews":{"ann":{"at":"2026-01-01T00:00:00Z","seconds":7,"status":"accept"}}}"#;
+    for (x, y) in [(a, b), (b, a)] {
+        let m = run(&[
+            ("x.jsonl", &format!("{x}\n")),
+            ("y.jsonl", &format!("{y}\n")),
+        ])
+        .unwrap();
+        assert!(m.replaced.is_empty(), "{:?}", m.replaced);
+        assert_eq!(m.lines, vec![b.to_string()]);
+    }
+}

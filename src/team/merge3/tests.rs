@@ -234,3 +234,24 @@ fn an_unreadable_line_passes_through_matched_by_its_bytes() {
     assert!(!m.lines.iter().any(|l| l == "{oops"));
     assert!(m.lines.iter().any(|l| l.contains("fixed")));
 }
+
+/// The same verdict given on two machines differs only in when (`at`) and how long
+/// (`seconds`): no conflict, and both merges (each side as ours) keep the earlier one.
+#[test]
+fn the_same_verdict_given_on_both_sides_at_different_times_merges() {
+    let early = r#"{"at":"2026-01-01T00:00:00Z","seconds":3.5,"status":"accept","note":"ok"}"#;
+    let late = r#"{"at":"2026-01-03T00:00:00Z","seconds":9.0,"status":"accept","note":"ok"}"#;
+    let base = lines(&[item("a", "", &[])]);
+    let ours = lines(&[item("a", "", &[("ann", early)])]);
+    let theirs = lines(&[item("a", "", &[("ann", late)])]);
+    let m = run(&base, &ours, &theirs);
+    assert!(m.conflicts.is_empty(), "{:?}", m.conflicts);
+    assert_eq!(m.lines, vec![item("a", "", &[("ann", early)])]);
+    let m = run(&base, &theirs, &ours);
+    assert!(m.conflicts.is_empty(), "{:?}", m.conflicts);
+    assert_eq!(m.lines, vec![item("a", "", &[("ann", early)])]);
+    // a different note is a different verdict
+    let other = r#"{"at":"2026-01-03T00:00:00Z","seconds":9.0,"status":"accept","note":"no"}"#;
+    let m = run(&base, &ours, &lines(&[item("a", "", &[("ann", other)])]));
+    assert_eq!(m.conflicts.len(), 1);
+}
