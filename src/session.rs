@@ -161,11 +161,39 @@ pub fn fold(
     stale: &mut Vec<PathBuf>,
     cancel: &AtomicBool,
 ) -> Result<usize, String> {
+    match fold_within(store, own, stale, cancel, journal::LOCK_WAIT)? {
+        Folded::Done(n) => Ok(n),
+        Folded::Busy(e) => Err(e),
+    }
+}
+
+/// What [`fold_within`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Folded {
+    /// Folded: this many items written.
+    Done(usize),
+    /// Another session held the save lock for the whole wait: nothing was done (the
+    /// journal keeps every verdict); the words say whose save it is.
+    Busy(String),
+}
+
+/// [`fold`], waiting at most `wait` for another session's save (a reviewer's session
+/// folds with no wait, so its journal keeps taking verdicts while a colleague's save
+/// runs or a stopped colleague holds the lock: docs/format.md, "Several sessions on one
+/// file").
+pub fn fold_within(
+    store: &mut Store,
+    own: &mut Journal,
+    stale: &mut Vec<PathBuf>,
+    cancel: &AtomicBool,
+    wait: std::time::Duration,
+) -> Result<Folded, String> {
     let path = store.path().to_path_buf();
     let who = journal::reviewer_of(own.path(), &path).unwrap_or_default();
-    let mut lock = match journal::lock_for_save(&path, &who, journal::LOCK_WAIT, cancel) {
+    let mut lock = match journal::lock_for_save(&path, &who, wait, cancel) {
         Ok(l) => l,
         Err(journal::LockError::Cancelled) => return Err(CANCELLED.to_string()),
+        Err(journal::LockError::Busy { holder, .. }) => return Ok(Folded::Busy(holder)),
         Err(e) => return Err(e.to_string()),
     };
     let n = store.edited().count();
@@ -189,7 +217,7 @@ pub fn fold(
             log::warn!("removing {}: {e}", p.display());
         }
     }
-    Ok(n)
+    Ok(Folded::Done(n))
 }
 
 /// Save the store under the save lock `lock` (held by `who`), noting the save in it.

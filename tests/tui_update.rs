@@ -431,6 +431,68 @@ fn a_failed_journal_write_takes_the_verdict_back() {
     assert!(s.status.as_ref().unwrap().0.contains("NOT RECORDED"));
 }
 
+/// The journal write of key `c`'s change, refused (a full disk).
+fn refused(s: &mut State, fx: Vec<Effect>) {
+    for e in fx {
+        if let Effect::Record { seq, .. } = e {
+            s.update(Msg::Recorded {
+                seq,
+                result: Err("No space left on device".into()),
+            });
+        }
+    }
+}
+
+/// Issue 33 case 6: a change the journal refuses leaves undo and redo exactly as before
+/// the key: the earlier grade of the same item can still be undone, and an undo refused
+/// stays undoable (and is not offered for redo).
+#[test]
+fn a_refused_change_leaves_undo_and_redo_as_they_were() {
+    let (d, _) = fixture("generic.jsonl");
+    let p = d.path().join("three.jsonl");
+    let line = |id: &str| format!("{{\"id\": \"{id}\", \"question\": \"q\", \"answer\": \"a\"}}\n");
+    std::fs::write(&p, [line("g1"), line("g2"), line("g3")].concat()).unwrap();
+    let mut s = state_at(&p);
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
+    ch(&mut s, 'n');
+    let fx = ch(&mut s, '2');
+    recorded(&mut s, fx);
+    assert_eq!(s.pos, 1);
+    // the disk is full: a third grade on the second item is refused
+    let fx = ch(&mut s, '3');
+    refused(&mut s, fx);
+    assert!(
+        s.my_review(1).is_some(),
+        "the second item's grade is back on screen"
+    );
+    // the disk is freed: undo takes back the second item's grade, not the first's
+    let fx = ch(&mut s, 'u');
+    assert!(
+        s.status.as_ref().unwrap().0.starts_with("undone on"),
+        "{:?}",
+        s.status
+    );
+    assert_eq!(s.pos, 1);
+    let r = recorded(&mut s, fx);
+    assert_eq!(r, vec![(1, None)]);
+    // an undo refused is still there to undo, and nothing to redo
+    let fx = ch(&mut s, 'u');
+    assert_eq!(s.pos, 0);
+    refused(&mut s, fx);
+    assert!(s.my_review(0).is_some());
+    let fx = ctrl(&mut s, 'r');
+    let r = recorded(&mut s, fx);
+    assert_eq!(r.len(), 1, "the refused undo was offered for redo");
+    assert_eq!(r[0].0, 1, "redo brings back the second item's grade");
+    let fx = ch(&mut s, 'u');
+    let r = recorded(&mut s, fx);
+    assert_eq!(r, vec![(1, None)]);
+    let fx = ch(&mut s, 'u');
+    let r = recorded(&mut s, fx);
+    assert_eq!(r, vec![(0, None)]);
+}
+
 #[test]
 fn notes_are_edited_in_a_text_field() {
     let (_d, mut s) = state("generic.jsonl");

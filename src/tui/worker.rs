@@ -95,6 +95,8 @@ pub fn fold_after() -> Duration {
 }
 /// After a failed fold, wait this long before trying again.
 const RETRY_AFTER: Duration = Duration::from_secs(30);
+/// A fold that found another session saving tries again after this.
+const WAIT_RETRY: Duration = Duration::from_millis(500);
 
 /// What the IO worker owns.
 pub struct Session {
@@ -126,6 +128,7 @@ fn run(session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
         folded_total: 0,
         not_before: Instant::now(),
         reread_failed: false,
+        waiting: None,
     };
     let fold_after = fold_after();
     // A pause lasts until then (saving the session or the position does not end it).
@@ -227,6 +230,9 @@ struct Io {
     not_before: Instant,
     /// Log a failed re-read once, not on every idle check.
     reread_failed: bool,
+    /// Since when, and how long it has been said, the fold has waited for another
+    /// session's save.
+    waiting: Option<(Instant, u64)>,
 }
 
 impl Io {
@@ -323,13 +329,35 @@ impl Io {
                 &self.session.keep.reviewer,
             )
         };
-        match crate::session::fold(
+        // Never waits for another session's save: verdicts keep being journaled (and
+        // acknowledged) meanwhile, and the fold is tried again in a moment.
+        match crate::session::fold_within(
             &mut self.session.store,
             &mut self.session.own,
             &mut self.session.stale,
             &QUITTING,
+            Duration::ZERO,
         ) {
-            Ok(n) => {
+            Ok(crate::session::Folded::Busy(holder)) => {
+                let since = self.waiting.map_or_else(Instant::now, |(t, _)| t);
+                let secs = since.elapsed().as_secs();
+                // said at first, then every 10 s
+                if self.waiting.is_none_or(|(_, said)| secs >= said + 10) {
+                    let _ = self.out.send(Msg::SaveWaits(format!(
+                        "waiting for another verdict session's save ({holder}){}; your verdicts \
+                         are safe in the journal",
+                        if secs > 0 {
+                            format!(" for {secs} s")
+                        } else {
+                            String::new()
+                        }
+                    )));
+                    self.waiting = Some((since, secs));
+                }
+                self.not_before = Instant::now() + WAIT_RETRY;
+            }
+            Ok(crate::session::Folded::Done(n)) => {
+                self.waiting = None;
                 self.dirty = false;
                 self.folded_total += n;
                 if stamp_before && n > 0 && self.session.store.container().is_some() {

@@ -23,6 +23,9 @@ pub enum Msg {
     },
     /// The journal was folded into the results file.
     Saved(Result<String, String>),
+    /// The fold waits for another session's save (the words say whose, and how long):
+    /// every verdict is in the journal meanwhile.
+    SaveWaits(String),
     /// The background index of every item is ready; `generation` is the [`State::index_generation`]
     /// it was started for (an index of the file before a reload is dropped).
     Indexed {

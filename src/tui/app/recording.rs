@@ -24,6 +24,9 @@ pub struct Recording {
     pub next_seq: u64,
     pub undo: Vec<Change>,
     pub redo: Vec<Change>,
+    /// What each journal write under way did to `undo` and `redo`: a write refused takes
+    /// exactly that back (seq → step).
+    pub(super) steps: HashMap<u64, Step>,
     /// This update's grading cleared a skip: the status line says so.
     pub(super) skip_cleared: bool,
     /// The running tally a view keeps of my grades (`View::tally`: CharToM-QA's bonus
@@ -43,9 +46,51 @@ impl Default for Recording {
             next_seq: 1,
             undo: vec![],
             redo: vec![],
+            steps: HashMap::new(),
             skip_cleared: false,
             bpc_items: HashMap::new(),
             bpc_sum: BTreeMap::new(),
+        }
+    }
+}
+
+/// What a change did to the undo history.
+#[derive(Debug)]
+pub(super) enum Step {
+    /// A new change, pushed to `undo`; `redo` was this, and was cleared.
+    Made(Change, Vec<Change>),
+    /// A change moved from `undo` to `redo`.
+    Undone(Change),
+    /// A change moved from `redo` to `undo`.
+    Redone(Change),
+}
+
+impl Recording {
+    /// The journal refused the write of `step`'s change: the history as it was before.
+    /// (After a reload moved the items, a change no longer found is left as it is.)
+    pub(super) fn take_back(&mut self, step: Step) {
+        fn take(v: &mut Vec<Change>, c: &Change) -> bool {
+            v.iter()
+                .rposition(|x| x == c)
+                .map(|at| v.remove(at))
+                .is_some()
+        }
+        match step {
+            Step::Made(c, redo) => {
+                if take(&mut self.undo, &c) && self.redo.is_empty() {
+                    self.redo = redo;
+                }
+            }
+            Step::Undone(c) => {
+                if take(&mut self.redo, &c) {
+                    self.undo.push(c);
+                }
+            }
+            Step::Redone(c) => {
+                if take(&mut self.undo, &c) {
+                    self.redo.push(c);
+                }
+            }
         }
     }
 }
@@ -222,11 +267,13 @@ impl State {
             after: after.clone(),
             unskipped: false,
         });
-        self.rec.redo.clear();
-        self.record(self.pos, before, after, fx);
+        let redo = std::mem::take(&mut self.rec.redo);
+        let seq = self.record(self.pos, before, after, fx);
         let unskipped = was_skipped && !self.skipped.contains(&self.pos);
         if let Some(c) = self.rec.undo.last_mut() {
             c.unskipped = unskipped;
+            let made = Step::Made(c.clone(), redo);
+            self.rec.steps.insert(seq, made);
         }
         true
     }
@@ -273,7 +320,7 @@ impl State {
         before: Option<Review>,
         after: Option<Review>,
         fx: &mut Vec<Effect>,
-    ) {
+    ) -> u64 {
         let seq = self.rec.next_seq;
         self.rec.next_seq += 1;
         self.rec.pending.insert(seq, (item, before));
@@ -297,6 +344,7 @@ impl State {
         });
         fx.push(self.session_effect());
         self.push_position(fx);
+        seq
     }
 
     /// My review of item `i` as this session has it now, with what follows from it.
@@ -347,7 +395,8 @@ impl State {
         if c.item != self.pos {
             self.goto(c.item, fx);
         }
-        self.record(c.item, c.after.clone(), c.before.clone(), fx);
+        let seq = self.record(c.item, c.after.clone(), c.before.clone(), fx);
+        self.rec.steps.insert(seq, Step::Undone(c.clone()));
         if self.queue {
             // An undone adjudication puts the item back in the queue.
             self.apply_filters(fx);
@@ -373,7 +422,8 @@ impl State {
         if c.item != self.pos {
             self.goto(c.item, fx);
         }
-        self.record(c.item, c.before.clone(), c.after.clone(), fx);
+        let seq = self.record(c.item, c.before.clone(), c.after.clone(), fx);
+        self.rec.steps.insert(seq, Step::Redone(c.clone()));
         if self.queue {
             // A redone adjudication takes the item out of the queue again.
             self.apply_filters(fx);

@@ -44,8 +44,18 @@ impl State {
             }
             Msg::Tick => {}
             Msg::Found(found) => self.found = found,
-            Msg::Recorded { seq, result } => self.on_recorded(seq, result),
+            Msg::Recorded { seq, result } => self.on_recorded(seq, result, &mut fx),
             Msg::Saved(r) => self.on_saved(r),
+            Msg::SaveWaits(why) => {
+                // Said over what a key said, never over a warning or an error.
+                if self
+                    .status
+                    .as_ref()
+                    .is_none_or(|(_, level)| *level == Level::Info)
+                {
+                    self.set_status(why, Level::Info);
+                }
+            }
             Msg::Indexed { generation, meta } => self.on_indexed(generation, meta, &mut fx),
             Msg::IndexKept { generation, meta } => self.on_index_kept(generation, meta),
             Msg::IndexProgress {
@@ -132,7 +142,8 @@ impl State {
     }
 
     /// A journal write finished: durable, or taken back off the screen.
-    fn on_recorded(&mut self, seq: u64, result: Result<(), String>) {
+    fn on_recorded(&mut self, seq: u64, result: Result<(), String>, fx: &mut Vec<Effect>) {
+        let step = self.rec.steps.remove(&seq);
         if let Some((item, before)) = self.rec.pending.remove(&seq) {
             match result {
                 Ok(()) => {
@@ -143,7 +154,11 @@ impl State {
                 Err(e) => {
                     // Not durable: take the verdict back off the screen.
                     self.set_mine(item, before);
-                    self.rec.undo.retain(|c| c.item != item);
+                    if let Some(step) = step {
+                        self.rec.take_back(step);
+                        // the history kept for the next session too
+                        fx.push(self.session_effect());
+                    }
                     self.saved = SaveState::Error(e.clone());
                     self.set_status(
                         format!("NOT RECORDED on {}: {e}", self.display_id(item)),
