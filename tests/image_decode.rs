@@ -216,3 +216,45 @@ fn kitty_image_ready_under_a_popup_is_transmitted() {
     p.send("q");
     assert!(p.wait_exit().success());
 }
+
+/// Issue 35, case 4: after a font change (the tty's pixel size changes, the cells may
+/// not) a sixel picture is drawn again for the new cell size, over as many cells as
+/// before: never larger than its pane.
+/// Before, the cell size measured at the start was kept, and a smaller font drew the
+/// picture over the pane's border and the next pane.
+#[test]
+fn a_font_change_redraws_sixel_for_the_new_cells() {
+    let sb = sandbox();
+    let mut p = sb.open("two.jsonl", &["--image-protocol", "sixel"], 60_000);
+    p.wait_for("pic-1");
+    p.wait_for_bytes(b"\x1b[16t", 0);
+    // 10x20-pixel cells.
+    let mark = p.mark();
+    p.send_raw(b"\x1b[6;20;10t\x1b[0n");
+    p.wait_for_bytes(b"\x1bP", mark);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let widths = |out: &[u8]| -> Vec<u32> {
+        strings(out, b'P')
+            .into_iter()
+            .filter(|(_, b)| b.contains(&b'q'))
+            .map(|(_, b)| decode_sixel(&b).width())
+            .collect()
+    };
+    let before = *widths(&p.output()[mark..]).last().expect("a sixel");
+    assert_eq!(before % 10, 0, "{before} px: whole 10-pixel cells");
+    let cells = before / 10;
+    // A smaller font: the same 100x30 cells, 6x12 pixels each.
+    let mark = p.mark();
+    p.resize(100, 30, (600, 360));
+    p.wait_for_bytes(b"\x1bP", mark);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let after = *widths(&p.output()[mark..]).last().expect("a sixel");
+    // As many cells as before (the pane did not change), of 6 pixels now.
+    assert!(
+        after <= cells * 6 && after + 12 >= cells * 6,
+        "{after} px wide after the font change: {cells} cells of 6 pixels are {} px",
+        cells * 6
+    );
+    p.send("q");
+    assert!(p.wait_exit().success());
+}

@@ -217,6 +217,21 @@ impl Pty {
         self.master.flush().unwrap();
     }
 
+    /// Resize the terminal to `cols`×`rows` cells of `px` pixels in all (0, 0: none
+    /// told), as a terminal does when its window or its font changes (the kernel signals
+    /// the program).
+    pub fn resize(&self, cols: u16, rows: u16, px: (u16, u16)) {
+        let ws = libc::winsize {
+            ws_row: rows,
+            ws_col: cols,
+            ws_xpixel: px.0,
+            ws_ypixel: px.1,
+        };
+        // SAFETY: TIOCSWINSZ reads a winsize the pointer is valid for.
+        let rc = unsafe { libc::ioctl(self.master.as_raw_fd(), libc::TIOCSWINSZ, &ws) };
+        assert_eq!(rc, 0, "TIOCSWINSZ failed");
+    }
+
     /// Whether the program is still running.
     pub fn running(&mut self) -> bool {
         self.child.try_wait().unwrap().is_none()
