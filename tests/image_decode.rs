@@ -249,6 +249,12 @@ fn a_font_change_redraws_sixel_for_the_new_cells() {
     p.wait_for_bytes(b"\x1bP", mark);
     std::thread::sleep(std::time::Duration::from_millis(300));
     let after = *widths(&p.output()[mark..]).last().expect("a sixel");
+    // The old picture covered other cells at the new size: the screen was cleared.
+    let out = p.output();
+    assert!(
+        out[mark..].windows(4).any(|w| w == b"\x1b[2J"),
+        "the old picture was not cleared"
+    );
     // As many cells as before (the pane did not change), of 6 pixels now.
     assert!(
         after <= cells * 6 && after + 12 >= cells * 6,

@@ -87,12 +87,19 @@ pub(super) fn start_images_and_input(
                 tx.send(msg).is_ok()
             },
             move |reply| {
+                // The loop switches the mouse (and says why), or draws the picture for
+                // a new cell size, at its next frame.
+                let wakes = matches!(
+                    reply,
+                    input::Reply::SecondaryAttributes(_) | input::Reply::WindowChanged
+                );
                 if let input::Reply::SecondaryAttributes(attrs) = &reply {
-                    // The loop switches the mouse and says why at its next frame.
                     super::terminal::multiplexer_answered(attrs);
+                }
+                replies.take(reply);
+                if wakes {
                     let _ = wake.send(Msg::Tick);
                 }
-                replies.take(reply)
             },
         )?;
     }
@@ -220,6 +227,10 @@ struct Replies {
 impl Replies {
     fn take(&mut self, reply: input::Reply) {
         use ratatui_image::picker::ProtocolType;
+        if reply == input::Reply::WindowChanged {
+            self.cells_changed();
+            return;
+        }
         if !self.asked {
             return;
         }
@@ -277,6 +288,40 @@ impl Replies {
         {
             log::warn!("{e}");
         }
+    }
+}
+
+impl Replies {
+    /// The tty's size changed (cells or pixels: a font change): pictures drawn in pixels
+    /// are drawn again for the cell size the tty tells now, so that one is never larger
+    /// than its pane. Where the tty tells no pixels, the size answered or assumed stays.
+    fn cells_changed(&mut self) {
+        use ratatui_image::picker::ProtocolType;
+        let Some(current) = self.current else {
+            return;
+        };
+        if current.protocol == ProtocolType::Halfblocks {
+            return;
+        }
+        let Some(font) = image::cell_size_from_tty() else {
+            return;
+        };
+        if (font.width, font.height) == (current.font.width, current.font.height) {
+            return;
+        }
+        log::info!(
+            "cell size now {}x{} px (was {}x{})",
+            font.width,
+            font.height,
+            current.font.width,
+            current.font.height
+        );
+        // An answer of the old font must not bring it back.
+        self.probe.forget_sizes();
+        let render = image::Render { font, ..current };
+        self.handle.reconfigure(render);
+        self.current = Some(render);
+        super::terminal::cell_size_changed();
     }
 }
 

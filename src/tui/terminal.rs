@@ -195,6 +195,20 @@ pub(super) struct Painted {
     pub(super) tmux: bool,
 }
 
+/// The cell size in pixels changed (a font change): the picture on screen was drawn for
+/// the old one.
+static CELL_SIZE_CHANGED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Say that the cell size changed and the image worker draws for the new one.
+pub(super) fn cell_size_changed() {
+    CELL_SIZE_CHANGED.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Whether the cell size changed since the last call.
+pub(super) fn take_cell_size_changed() -> bool {
+    CELL_SIZE_CHANGED.swap(false, std::sync::atomic::Ordering::SeqCst)
+}
+
 /// Whether the terminal keeps sixel and iTerm2 pictures under text written over them
 /// and under erased cells (Konsole: only a full clear or a kitty-protocol delete takes
 /// them away): said by its environment or by its answer to the version query.

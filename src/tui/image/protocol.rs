@@ -247,6 +247,12 @@ impl Probe {
         false
     }
 
+    /// Forget the sizes answered: the font changed since (the tty's size is newer).
+    pub fn forget_sizes(&mut self) {
+        self.cell = None;
+        self.window_px = None;
+    }
+
     /// Whether every batch asked for has been answered (inside tmux: the outer
     /// terminal's too).
     pub fn complete(&self) -> bool {
@@ -346,6 +352,11 @@ pub const CONSERVATIVE_FONT: FontSize = FontSize::new(6, 12);
 /// Whether the tty's window-size ioctl gives the pixel size.
 pub fn font_known() -> bool {
     font_size_from_ioctl().is_some()
+}
+
+/// The cell size the tty's window-size ioctl gives now (`None` where it tells no pixels).
+pub fn cell_size_from_tty() -> Option<FontSize> {
+    font_size_from_ioctl()
 }
 
 pub(super) fn font_size_from_ioctl() -> Option<FontSize> {

@@ -34,6 +34,10 @@ pub enum Reply {
     /// XTVERSION (`CSI > q`) answered `DCS > | name(version) ST`, e.g. `kitty(0.26.5)`,
     /// `XTerm(379)`, `tmux 3.3a` (control characters dropped).
     TerminalVersion(String),
+    /// Not from the terminal: the tty's window size changed, in cells or only in pixels
+    /// (a font change), as the reader found after a `SIGWINCH`. The cell size in pixels
+    /// may be another now.
+    WindowChanged,
     /// Anything else a terminal sends unasked or in reply (dropped).
     Other,
 }

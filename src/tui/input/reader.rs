@@ -59,7 +59,7 @@ pub fn spawn(
                 winch_rx,
                 decoder: Decoder::new(),
                 last_byte: Instant::now(),
-                size: crossterm::terminal::size().ok(),
+                size: window_size(),
                 buf: [0u8; 8192],
             };
             loop {
@@ -103,8 +103,15 @@ struct Reader {
     winch_rx: std::os::unix::net::UnixStream,
     decoder: Decoder,
     last_byte: Instant,
-    size: Option<(u16, u16)>,
+    /// Cells and pixels, as the tty last said.
+    size: Option<[u16; 4]>,
     buf: [u8; 8192],
+}
+
+/// The tty's window size: columns, rows, and its pixels (0 where the terminal tells none).
+fn window_size() -> Option<[u16; 4]> {
+    let ws = crossterm::terminal::window_size().ok()?;
+    Some([ws.columns, ws.rows, ws.width, ws.height])
 }
 
 impl Reader {
@@ -147,13 +154,18 @@ impl Reader {
             while std::io::Read::read(&mut &self.winch_rx, &mut sink).is_ok_and(|n| n > 0) {}
         }
         // Resizes: on SIGWINCH, and checked on every wake-up (cheap) in case a
-        // signal was missed.
-        let now = crossterm::terminal::size().ok();
+        // signal was missed. A change of pixels alone (a font change) is a reply: the
+        // cell size is measured again.
+        let now = window_size();
         if now != self.size
-            && let Some((w, h)) = now
+            && let Some([w, h, ..]) = now
         {
+            let cells = self.size.map(|s| [s[0], s[1]]);
             self.size = now;
-            inputs.push(Input::Event(Event::Resize(w, h)));
+            if cells != Some([w, h]) {
+                inputs.push(Input::Event(Event::Resize(w, h)));
+            }
+            inputs.push(Input::Reply(Reply::WindowChanged));
         }
         Next::Inputs(inputs)
     }

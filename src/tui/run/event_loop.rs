@@ -13,7 +13,7 @@ use crate::tui::app::{self, Clock, Effect, Level, Msg, State};
 use crate::tui::image::{self, Drawing, ImageWorker};
 use crate::tui::terminal::{
     MOUSE_OFF_NOTICE, Painted, TerminalGuard, clear_screen, erase_painted, erase_painted_on_exit,
-    painted, send_kitty, suspend, switch_mouse_now, terminal_out,
+    painted, send_kitty, suspend, switch_mouse_now, take_cell_size_changed, terminal_out,
 };
 use crate::tui::threads::{spawn_index, spawn_locate, spawn_remap, spawn_summary};
 use crate::tui::{config, draw, facts, input, layout, worker};
@@ -67,7 +67,17 @@ impl Loop {
                 state.image = app::ImageSlot::None;
                 state.request_image(&mut fx);
             }
-            if (overlay != had_overlay || pane_changed) && self.drawing.paints_over_text() {
+            // After a font change the picture drawn for the old cell size is not drawn
+            // again (it may be larger than its pane now) but asked for anew; a painted
+            // one covers other cells than it did, erased by a clear.
+            let font_changed = take_cell_size_changed();
+            if font_changed {
+                state.image = app::ImageSlot::None;
+                state.request_image(&mut fx);
+            }
+            if (overlay != had_overlay || pane_changed || font_changed)
+                && self.drawing.paints_over_text()
+            {
                 self.display.clear()?;
             }
             had_overlay = overlay;
