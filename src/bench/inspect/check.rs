@@ -33,6 +33,7 @@ pub(crate) fn check_line(c: &mut Ctx, obj: &Map<String, Value>) {
     if let Some(Value::Object(reviews)) = obj.get("reviews") {
         for (name, r) in reviews {
             if let Some(s) = &s {
+                check_headline(c, s, name, r);
                 check_scorers(c, s, name, r);
             }
             if r.get("verdict").and_then(Value::as_str) == Some(Verdict::AmbiguousTarget.name())
@@ -55,6 +56,28 @@ pub(crate) fn check_line(c: &mut Ctx, obj: &Map<String, Value>) {
                     ),
                 );
             }
+        }
+    }
+}
+
+/// [`Sample::no_score`], as `check` says it.
+fn no_score(s: &Sample, scorer: &str, what: &str) -> String {
+    let why = s.no_score(scorer, what).unwrap_or_default();
+    format!("{why} (refused; a save would refuse it too)")
+}
+
+/// The review's own verdict and note are on the headline scorer: an error when the
+/// sample has no score of it (a sample that failed).
+fn check_headline(c: &mut Ctx, s: &Sample, who: &str, r: &Value) {
+    if s.headline_score().is_some() {
+        return;
+    }
+    for (k, what) in [("verdict", "a verdict"), ("note", "a note")] {
+        if r.get(k).is_some_and(|v| !v.is_null()) {
+            c.error(
+                &format!("reviews.{who}.{k}"),
+                no_score(s, &s.headline, what),
+            );
         }
     }
 }
@@ -85,14 +108,18 @@ fn check_scorers(c: &mut Ctx, s: &Sample, who: &str, r: &Value) {
         } else if !s.scores.iter().any(|x| x.name == *name) {
             c.error(
                 &f,
-                format!(
-                    "the sample has no score of scorer {name:?} (scorers: {}): a save refuses this verdict",
-                    s.scores
-                        .iter()
-                        .map(|x| format!("{:?}", x.name))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                if s.scores.is_empty() {
+                    no_score(s, name, "a verdict")
+                } else {
+                    format!(
+                        "the sample has no score of scorer {name:?} (scorers: {}): a save refuses this verdict",
+                        s.scores
+                            .iter()
+                            .map(|x| format!("{:?}", x.name))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                },
             );
         }
         match v.get("verdict") {

@@ -118,6 +118,22 @@ impl Sample {
         }
     }
 
+    /// Why `what` (a verdict, a note) on scorer `scorer` cannot be written back into the
+    /// log: the sample has no score of it (an edit is of a score the sample has; a
+    /// sample that failed has none). `None` when it can.
+    pub fn no_score(&self, scorer: &str, what: &str) -> Option<String> {
+        if self.scores.iter().any(|x| x.name == scorer) {
+            return None;
+        }
+        Some(format!(
+            "the sample has no score of scorer {scorer}{}: {what} on it cannot be written back into the log",
+            match &self.error {
+                Some(e) => format!(" (it failed: {e})"),
+                None => String::new(),
+            }
+        ))
+    }
+
     /// The headline scorer's score.
     pub fn headline_score(&self) -> Option<&Score> {
         self.scores.iter().find(|s| s.name == self.headline)

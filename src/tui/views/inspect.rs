@@ -287,6 +287,15 @@ impl View for InspectView {
             }
             _ => return false,
         };
+        if let Some(why) = s.no_score(&graded, "a verdict") {
+            // (the worker would refuse it too: check's rule)
+            let id = state.display_id(state.pos);
+            state.set_status(
+                format!("nothing recorded on {}: {why}", one_line(&id)),
+                Level::Warn,
+            );
+            return true;
+        }
         let at = state.now_at();
         let (h, g) = (headline.clone(), graded.clone());
         if !state.change_review(fx, move |r, _| review::set_verdict(r, &h, &g, v, &at)) {
