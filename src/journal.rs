@@ -72,6 +72,9 @@ pub struct Journal {
     /// The results file whose journal this is (a session's): an existing journal is
     /// appended to only if it is trusted against it.
     results: Option<PathBuf>,
+    /// Where `flock` does nothing: this session is the only one with the file open, for
+    /// as long as its journal lives.
+    pub only: Option<OnlySession>,
 }
 
 mod paths;
@@ -83,6 +86,10 @@ pub use files::*;
 // Who may put a side file beside a results file.
 mod trust;
 pub use trust::*;
+
+// One session at a time where flock does nothing.
+mod only;
+pub use only::*;
 
 // The save lock beside the results file.
 mod lock;
@@ -102,6 +109,7 @@ impl Journal {
             mode: 0o600,
             moved: None,
             results: None,
+            only: None,
         }
     }
 

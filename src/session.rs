@@ -68,7 +68,11 @@ pub fn open_as(file: &Path, reviewer: &str, scan: crate::store::Scan) -> anyhow:
         let (store, replayed, replay) = crate::session::open_with_journal_as(file, scan.clone())
             .with_context(|| format!("cannot open {}", file.display()))?;
         match Journal::for_session(file, reviewer) {
-            Ok(own) => return opened(file, reviewer, store, own, replayed, replay),
+            Ok(mut own) => {
+                own.only = journal::only_session_if_needed(file, reviewer)
+                    .map_err(|e| anyhow::anyhow!(e))?;
+                return opened(file, reviewer, store, own, replayed, replay);
+            }
             // The session that held it ended meanwhile and handed it to a folder: wait
             // for that fold, then read the file it wrote.
             Err(journal::SessionError::Busy(_, j)) if tries < 3 && journal::fold_running(&j) => {

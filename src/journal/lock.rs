@@ -121,6 +121,24 @@ fn try_flock(_f: &File, _exclusive: bool) -> io::Result<bool> {
     Ok(true)
 }
 
+/// Does `flock` lock where `results` is? A second descriptor of the lock file must be
+/// refused the lock the first holds; some network and FUSE file systems grant both. True
+/// where it cannot be tried (no lock file can be made: no save can happen there), or
+/// where another process holds the lock now (which only a working lock tells).
+pub fn flock_works(results: &Path) -> bool {
+    let path = lock_path(results);
+    let Ok(first) = open_lock_file(&path, true, super::side_file_mode(results)) else {
+        return true;
+    };
+    if !matches!(try_flock(&first, true), Ok(true)) {
+        return true;
+    }
+    let Ok(second) = super::open_checked(&path, OpenOptions::new().read(true)) else {
+        return true;
+    };
+    !matches!(try_flock(&second, true), Ok(true))
+}
+
 const WROTE: &str = "wrote ";
 const BY: &str = "by ";
 

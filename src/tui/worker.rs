@@ -417,7 +417,9 @@ fn record(session: &mut Session, rec: &Record) -> Result<(), String> {
 fn detach(session: &Session) -> bool {
     let path = session.store.path();
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    if size <= detach_above() {
+    // The only session (where flock does nothing) lets go of the file when it ends: its
+    // fold must be done by then.
+    if size <= detach_above() || session.own.only.is_some() {
         return false;
     }
     match crate::session::spawn_fold(path, &session.own) {
