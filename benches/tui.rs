@@ -38,7 +38,7 @@ use ratatui::backend::TestBackend;
 use verdict::bench::Facet;
 use verdict::store::Store;
 use verdict::tui::app::{Clock, Effect, FilterOption, Mode, Msg, State};
-use verdict::tui::facts::{self, SearchCache, SearchRequest};
+use verdict::tui::facts::{self, SearchRequest};
 use verdict::tui::keymap::Keymap;
 use verdict::tui::theme::ThemeName;
 
@@ -251,22 +251,6 @@ fn bench_size(n: usize, smoke: bool, keys_only: bool, index_only: bool, search_o
         "| reopen: kept index read and checked ({cache_mb:.0} MB) | {reopen:.0} ms | read the file {read_floor:.0} ms | {:.1}× | ≤ 0.5 s after the first frame |",
         reopen / read_floor
     );
-    // Search over the texts in place (the kept index's mapping, each text's UTF-8
-    // checked as it is read) against the same texts built in memory: one query typed
-    // whole, scored over every item.
-    let mapped = facts::cache::load(&cache, &stamp, &told).unwrap();
-    for q in ["aeiou", "how many"] {
-        let owned_ms = time(runs, || facts::search(&meta, q, None, 500).len());
-        let mapped_ms = time(runs, || facts::search(&mapped, q, None, 500).len());
-        assert_eq!(
-            facts::search(&meta, q, None, 500),
-            facts::search(&mapped, q, None, 500)
-        );
-        println!(
-            "| search {q:?} over the kept index's texts in place | {mapped_ms:.0} ms | the same texts in memory {owned_ms:.0} ms | {:.2}× | |",
-            mapped_ms / owned_ms
-        );
-    }
     // The store's part of a reopen: the offsets taken from the kept index (checked)
     // instead of a scan, so that any item is there at once.
     let kept_open = time(runs, || {
@@ -377,169 +361,68 @@ fn load_average() -> String {
         .join(" ")
 }
 
-/// The search rows: every keystroke of each query typed one letter at a time, on the
-/// worker's code (`SearchCache::run`), for the full scan of every candidate (the floor),
-/// the scan as it was before each ceiling's last row was kept between keystrokes (every
-/// text with a bound walked again from its first row: `SearchCache::before_rows`) and as
-/// it is, back to back; the load average before and after each query.
+/// The search rows, on the search worker as the screen asks it: the index's texts handed
+/// to nucleo and a first letter matched over all of them, then each query typed one letter
+/// at a time, each keystroke timed until its matches (the best 500) are all there, the
+/// same as `facts::search` finds.
 fn bench_search(meta: &facts::Index, runs: usize, smoke: bool) {
     let shared = Arc::new(meta.clone());
-    // "aeiou" is the worst case found: most texts match each keystroke but few or none
-    // at the highest score. "real" reaches `cvqa-real-…` after a `-`, below the highest.
-    let all = ["flowers purple", "how many", "real-0004", "aeiou", "real"];
-    // `VERDICT_BENCH_QUERY=aeiou`: that query's rows alone (for profiling); a query not
-    // among these (`ae`) is typed alone too.
-    let only = std::env::var("VERDICT_BENCH_QUERY").ok();
-    let mut queries: Vec<&str> = all
-        .into_iter()
-        .filter(|q| only.as_deref().is_none_or(|o| o == *q))
-        .collect();
-    if queries.is_empty()
-        && let Some(o) = only.as_deref()
-    {
-        queries.push(o);
-    }
-    #[derive(Clone, Copy, PartialEq)]
-    enum Way {
-        Full,
-        Before,
-        After,
-    }
-    let ways = [
-        (Way::Full, "full: the full scan (floor)"),
-        (Way::Before, "before: no rows kept between keys"),
-        (Way::After, "after: rows kept between keys"),
-    ];
-    let cache_for = |way: Way| {
-        let mut c = SearchCache::default();
-        c.full_scan = way == Way::Full;
-        c.before_rows = way == Way::Before;
-        c
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut worker = facts::SearchWorker::spawn(Box::new(move |seq, results| {
+        let _ = tx.send((seq, results));
+    }));
+    let request = |seq: u64, query: &str| SearchRequest {
+        seq,
+        query: query.to_string(),
+        meta: shared.clone(),
+        within: None,
     };
+    let answered = |seq: u64, want: &[usize]| {
+        while rx.recv().map(|(s, r)| s != seq || r != want).unwrap() {}
+    };
+    let want = facts::search(meta, "e", None, facts::SEARCH_SHOWN);
+    let t = Instant::now();
+    worker.index(Some(&shared));
+    worker.request(request(0, "e"));
+    answered(0, &want);
     println!(
-        "| search as you type, per keystroke (ms) | median | p99 | max | slowest keystroke | CPU of the slowest | CPU: median, max | load average before → after |"
+        "| search ready: every text given to nucleo, \"e\" matched over all | {:.0} ms | | | |",
+        ms(t.elapsed())
     );
-    println!("| --- | ---: | ---: | ---: | --- | ---: | ---: | --- |");
-    // `VERDICT_BENCH_WAYS=after`: those ways alone (full, before, after).
-    let ways_on = std::env::var("VERDICT_BENCH_WAYS").ok();
-    let on = |label: &str| {
-        ways_on
-            .as_deref()
-            .is_none_or(|w| w.split(',').any(|w| label.starts_with(w)))
+    println!(
+        "| search as you type, each keystroke until its matches (ms) | median | p99 | max | load average before → after |"
+    );
+    println!("| --- | ---: | ---: | ---: | --- |");
+    let queries = if smoke {
+        &["how many"][..]
+    } else {
+        &["flowers purple", "how many", "real-0004", "aeiou", "real"][..]
     };
-    for &q in &queries {
-        let ends: Vec<usize> = (1..=q.len()).collect();
-        for (way, label) in ways {
-            if !on(label) {
-                continue;
-            }
-            let load = load_average();
-            let mut all = Vec::new();
-            let mut cpus = Vec::new();
-            let mut per_key = vec![(Duration::ZERO, 0.0); ends.len()];
-            // Each keystroke's CPU, every run (`VERDICT_BENCH_KEYS=1` prints them).
-            let mut key_cpus = vec![Vec::new(); ends.len()];
-            // The full scan is the floor: once is enough at 1M (seconds a keystroke).
-            let runs = if way == Way::Full && meta.len() >= 1_000_000 {
-                1
-            } else {
-                runs
-            };
-            for _ in 0..runs {
-                let mut cache = cache_for(way);
-                for (k, &end) in ends.iter().enumerate() {
-                    let req = SearchRequest {
-                        seq: 0,
-                        query: q[..end].to_string(),
-                        meta: shared.clone(),
-                        within: None,
-                    };
-                    let (t, cpu) = (Instant::now(), cpu_ms());
-                    black_box(cache.run(&req, 500));
-                    let e = t.elapsed();
-                    let c = cpu_ms() - cpu;
-                    all.push(e);
-                    cpus.push(c);
-                    key_cpus[k].push(c);
-                    if e > per_key[k].0 {
-                        per_key[k] = (e, c);
-                    }
-                }
-            }
-            let (med, p99, max) = spread(all);
-            let slowest = (0..ends.len()).max_by_key(|&k| per_key[k].0).unwrap();
-            cpus.sort_by(f64::total_cmp);
-            println!(
-                "| {q:?}, {label} | {med:.1} | {p99:.1} | {max:.1} | {:?} | {:.0} | {:.0}, {:.0} | {load} → {} |",
-                &q[..ends[slowest]],
-                per_key[slowest].1,
-                cpus[cpus.len() / 2],
-                cpus[cpus.len() - 1],
-                load_average()
-            );
-            if std::env::var_os("VERDICT_BENCH_KEYS").is_some() {
-                let each: Vec<String> = ends
-                    .iter()
-                    .zip(&mut key_cpus)
-                    .map(|(&end, c)| format!("{:?} {:.0}", &q[..end], median(c)))
-                    .collect();
-                println!("|   CPU per keystroke, median (ms): {} |", each.join(", "));
+    let first: Vec<usize> = (0..meta.len().min(facts::SEARCH_SHOWN)).collect();
+    let mut seq = 0;
+    for q in queries {
+        let wants: Vec<Vec<usize>> = (1..=q.len())
+            .map(|end| facts::search(meta, &q[..end], None, facts::SEARCH_SHOWN))
+            .collect();
+        let load = load_average();
+        let mut times = Vec::new();
+        for _ in 0..runs {
+            seq += 1;
+            worker.request(request(seq, ""));
+            answered(seq, &first);
+            for end in 1..=q.len() {
+                seq += 1;
+                let t = Instant::now();
+                worker.request(request(seq, &q[..end]));
+                answered(seq, &wants[end - 1]);
+                times.push(t.elapsed());
             }
         }
-    }
-    // The same, typed with 150 ms between keys (a fast typist), during which the worker
-    // goes on with the last search where it stopped (`SearchCache::go_on`, 4,096 items at
-    // a time, as `SearchWorker` does): the keystroke alone is timed.
-    let gap = Duration::from_millis(if smoke { 1 } else { 150 });
-    for q in ["real-0004", "aeiou"] {
-        if !queries.contains(&q) {
-            continue;
-        }
-        for (way, label) in &ways[1..] {
-            if !on(label) {
-                continue;
-            }
-            let load = load_average();
-            let mut times = Vec::new();
-            for _ in 0..runs {
-                let mut cache = cache_for(*way);
-                for end in 1..=q.len() {
-                    let req = SearchRequest {
-                        seq: 0,
-                        query: q[..end].to_string(),
-                        meta: shared.clone(),
-                        within: None,
-                    };
-                    let t = Instant::now();
-                    black_box(cache.run(&req, 500));
-                    times.push(t.elapsed());
-                    let pause = Instant::now();
-                    while pause.elapsed() < gap && cache.go_on(4096) {}
-                    std::thread::sleep(gap.saturating_sub(pause.elapsed()));
-                }
-            }
-            let (med, p99, max) = spread(times);
-            println!(
-                "| {q:?}, 150 ms between keys, {label} | {med:.1} | {p99:.1} | {max:.1} | | | | {load} → {} |",
-                load_average()
-            );
-        }
-    }
-    for (way, label) in ways {
-        if !on(label) {
-            continue;
-        }
-        let fresh = time(runs, || {
-            let mut cache = cache_for(way);
-            let req = SearchRequest {
-                seq: 0,
-                query: "e".to_string(),
-                meta: shared.clone(),
-                within: None,
-            };
-            cache.run(&req, 500)
-        });
-        println!("| one letter (\"e\") from scratch, {label} | {fresh:.1} | | | | | | |");
+        let (med, p99, max) = spread(times);
+        println!(
+            "| {q:?} | {med:.0} | {p99:.0} | {max:.0} | {load} → {} |",
+            load_average()
+        );
     }
 }
 

@@ -531,7 +531,7 @@ mod kind;
 use kind::KINDS;
 pub use kind::{Kind, ReviewStatus};
 mod search;
-pub use search::{SEARCH_SHOWN, SearchCache, SearchRequest, SearchWorker, match_indices, search};
+pub use search::{SEARCH_SHOWN, SearchRequest, SearchWorker, match_indices, search};
 
 #[cfg(test)]
 mod tests;

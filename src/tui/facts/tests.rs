@@ -1,4 +1,3 @@
-use super::search::matches_with;
 use super::*;
 
 fn ix(rows: &[(&str, &str)]) -> Index {
@@ -34,96 +33,6 @@ fn fuzzy_search_ranks_and_filters() {
     assert_eq!(search(&meta, "how many", Some(&[1]), 10), vec![1]);
     assert_eq!(search(&meta, "", None, 2), vec![0, 1]);
     assert!(search(&meta, "zebra", None, 10).is_empty());
-}
-
-#[test]
-fn typing_on_narrows_the_same_as_a_fresh_search() {
-    let words = [
-        "How many plates are there?",
-        "How many cows can you see?",
-        "Is the TV on? Würde das Café offen sein?",
-        "Which CAFE is open",
-        "cafe au lait, plates and cows",
-        "a b c d e f",
-        "",
-    ];
-    let rows: Vec<(String, &str)> = (0..5000)
-        .map(|i| (format!("id-{i:05}"), words[i % words.len()]))
-        .collect();
-    let rows: Vec<(&str, &str)> = rows.iter().map(|(a, b)| (a.as_str(), *b)).collect();
-    let meta = std::sync::Arc::new(ix(&rows));
-    for typed in ["cafe", "Café", "how many c", "id-0001", "pl  co", "CAF"] {
-        let mut cache = SearchCache::default();
-        for end in 1..=typed.len() {
-            if !typed.is_char_boundary(end) {
-                continue;
-            }
-            let q = &typed[..end];
-            let req = SearchRequest {
-                seq: 0,
-                query: q.to_string(),
-                meta: meta.clone(),
-                within: None,
-            };
-            assert_eq!(
-                cache.run(&req, 100_000),
-                search(&meta, q, None, 100_000),
-                "{q:?}"
-            );
-        }
-    }
-}
-
-/// The prefilter only skips texts nucleo would not match: the matches and their
-/// scores are the same with it and without it.
-#[test]
-fn the_search_prefilter_changes_no_result() {
-    let texts = [
-        "How many plates are there?",
-        "how MANY cows can you see?",
-        "Is the TV on? Würde das Café offen sein?",
-        "Which CAFE is open",
-        "\u{212A}elvin scale, ﬁle and ﬂowers",
-        "flowers purple, 12.5% (approx.)",
-        "tab\there and\r\nthere",
-        "real-00041 a b c d e f",
-        "back\\slash and spaces  twice",
-        "",
-    ];
-    let rows: Vec<(String, &str)> = (0..3000)
-        .map(|i| (format!("id-{i:05}"), texts[i % texts.len()]))
-        .collect();
-    let rows: Vec<(&str, &str)> = rows.iter().map(|(a, b)| (a.as_str(), *b)).collect();
-    let meta = ix(&rows);
-    for q in [
-        "how many",
-        "How",
-        "HOW",
-        "cafe",
-        "Café",
-        "CAFE",
-        "kelvin",
-        "Kelvin",
-        "file",
-        "flowers purple",
-        "12.5%",
-        "(approx",
-        "real-0004",
-        "id-0001",
-        "t h e r e",
-        "back\\ slash",
-        "spaces  twice",
-        "zebra",
-        "e",
-        "-",
-        "?",
-        "ü",
-        "wurde",
-    ] {
-        let with = matches_with(&meta, q, None, None, true);
-        let without = matches_with(&meta, q, None, None, false);
-        assert_eq!(with, without, "{q:?}");
-    }
 }
 
 #[test]
@@ -253,29 +162,6 @@ fn position_of_finds_the_first_item_with_exactly_this_id() {
             }
         }
     }
-}
-
-/// A query that ends in a backslash is not narrowed to by the next letter: a space typed
-/// after it escapes that space (`a\ b` is one word, "a b"), so a match of `a\ b` need
-/// not have a backslash at all.
-#[test]
-fn a_backslash_then_a_space_narrows_like_a_fresh_search() {
-    let meta = std::sync::Arc::new(ix(&[
-        ("x-1", "a b"),
-        ("x-2", "a\\b"),
-        ("x-3", "back\\slash and a space"),
-    ]));
-    let mut cache = SearchCache::default();
-    for q in ["a", "a\\", "a\\ ", "a\\ b", "a\\ b\\", "a\\ b\\ "] {
-        let req = SearchRequest {
-            seq: 0,
-            query: q.to_string(),
-            meta: meta.clone(),
-            within: None,
-        };
-        assert_eq!(cache.run(&req, 10), search(&meta, q, None, 10), "{q:?}");
-    }
-    assert_eq!(search(&meta, "a\\ b", None, 10), vec![0]);
 }
 
 /// The index cache writes a kind as its place in `Kind::ALL`: the places are those of

@@ -81,6 +81,8 @@ impl Loop {
                 self.display.clear()?;
             }
             had_overlay = overlay;
+            // Search's texts are handed to nucleo as soon as the index is there.
+            self.searcher.index(state.meta.as_ref());
             while !fx.is_empty() {
                 for e in std::mem::take(&mut fx) {
                     self.carry_out(state, e, &mut fx_after)?;
