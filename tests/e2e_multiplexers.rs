@@ -189,3 +189,29 @@ fn colours_follow_what_the_terminal_claims() {
         assert!(p.wait_exit().success(), "{term}");
     }
 }
+
+/// Issue 35, case 6: mosh has no alternate screen: what verdict drew stays on the
+/// shell's screen unless it is erased on the way out. The program's output with the
+/// alternate screen's switches taken out (as mosh shows it) ends on a screen with
+/// nothing of verdict's but its exit message.
+#[test]
+fn nothing_is_left_on_a_terminal_without_an_alternate_screen() {
+    let sb = Sandbox::new();
+    let mut p = sb.open("cvqa.jsonl", &[], 60_000);
+    p.wait_for("real-00001");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let mut out = p.output();
+    for switch in [&b"\x1b[?1049h"[..], b"\x1b[?1049l"] {
+        while let Some(at) = out.windows(switch.len()).position(|w| w == switch) {
+            out.drain(at..at + switch.len());
+        }
+    }
+    let mut mosh = vt100::Parser::new(30, 100, 0);
+    mosh.process(&out);
+    let screen = mosh.screen().contents();
+    for drawn in ["real-00001", "Counterfactual", "▓", "q quit"] {
+        assert!(!screen.contains(drawn), "{drawn:?} left on screen:\n{screen}");
+    }
+}
