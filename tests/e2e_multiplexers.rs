@@ -212,6 +212,9 @@ fn nothing_is_left_on_a_terminal_without_an_alternate_screen() {
     mosh.process(&out);
     let screen = mosh.screen().contents();
     for drawn in ["real-00001", "Counterfactual", "▓", "q quit"] {
-        assert!(!screen.contains(drawn), "{drawn:?} left on screen:\n{screen}");
+        assert!(
+            !screen.contains(drawn),
+            "{drawn:?} left on screen:\n{screen}"
+        );
     }
 }

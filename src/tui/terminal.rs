@@ -49,10 +49,15 @@ pub(super) fn restore_terminal() {
         return;
     }
     let _ = terminal::disable_raw_mode();
+    // The screen is erased before the alternate screen is left: a terminal without one
+    // (mosh) would keep the last frame, with the shell's lines written into it.
     let _ = execute!(
         terminal_out(),
         DisableBracketedPaste,
         DisableMouseCapture,
+        crossterm::style::ResetColor,
+        terminal::Clear(terminal::ClearType::All),
+        crossterm::cursor::MoveTo(0, 0),
         LeaveAlternateScreen,
         crossterm::cursor::Show
     );
