@@ -9,7 +9,7 @@ use std::io::{self, Cursor, Read, Write};
 use std::ops::Range;
 
 use ::zip::read::OwnedZipFileEntry;
-use ::zip::{CompressionMethod, HasZipMetadata, ZipArchive, ZipReadOptions, ZipWriter};
+use ::zip::{CompressionMethod, ZipArchive, ZipReadOptions, ZipWriter};
 
 /// ZIP's method for Zstandard (APPNOTE 4.4.5: 93), what Inspect writes.
 pub const ZSTD: CompressionMethod = CompressionMethod::Zstd;
@@ -71,16 +71,41 @@ impl Archive {
     }
 }
 
-/// The entry's content, inflated, checked against its CRC-32.
+/// The largest entry verdict inflates: ten times the largest log the Inspect docs speak
+/// of (a `.json` log that "grows to 100mb or larger" with its images: inspect_ai's
+/// docs/eval-logs.qmd, "Image Logging"), where an entry of a `.eval` is one sample.
+pub const MAX_ENTRY: u64 = 1_000_000_000;
+/// The largest compression ratio verdict inflates. The entries of real logs are 1.6 to
+/// 5.7 to 1 (tests/fixtures/real-logs/inspect); deflate cannot pass 1,032 to 1, and
+/// Zstandard reaches 32,768 to 1 on a run of one byte (a bomb's).
+pub const MAX_RATIO: u64 = 1000;
+
+/// The entry's content, inflated, checked against its CRC-32: refused, before anything
+/// is inflated, when it says it is larger than `MAX_ENTRY` or `MAX_RATIO` times its
+/// compressed size, and as soon as it inflates past the size it says.
 pub fn read(b: &[u8], e: &Entry) -> Result<Vec<u8>, String> {
     let why = |err: &dyn std::fmt::Display| format!("{}: {err}", e.name);
+    let (size, packed) = (e.meta.size(), e.meta.compressed_size());
+    if size > MAX_ENTRY || size > MAX_RATIO.saturating_mul(packed) {
+        let mb = |n: u64| n / 1_000_000;
+        return Err(format!(
+            "{}: inflates to {} MB from {} bytes ({}:1): over what verdict inflates \
+             ({} MB an entry, {MAX_RATIO}:1); not read (a ZIP bomb?)",
+            e.name,
+            mb(size),
+            packed,
+            size / packed.max(1),
+            mb(MAX_ENTRY),
+        ));
+    }
     let mut cursor = Cursor::new(b);
     let mut f = e
         .meta
         .as_ref()
         .with_reader(&mut cursor, ZipReadOptions::new())
         .map_err(|err| why(&err))?;
-    let mut out = Vec::with_capacity(f.get_metadata().uncompressed_size as usize);
+    // (the reader fails one byte past the declared size, which is within the bounds)
+    let mut out = Vec::with_capacity(size as usize);
     f.read_to_end(&mut out).map_err(|err| why(&err))?;
     Ok(out)
 }
