@@ -46,9 +46,15 @@ fn bad(e: impl std::fmt::Display) -> String {
 }
 
 impl Archive {
-    /// Read the table of contents of the ZIP archive `b`.
+    /// Read the table of contents of the ZIP archive `b`. Of two entries of one name, the
+    /// last is listed, at the first's place: what Inspect's reader sees.
     pub fn read(b: &[u8]) -> Result<Archive, String> {
-        let mut z = ZipArchive::new(Cursor::new(b)).map_err(bad)?;
+        let mut z = ZipArchive::new(Cursor::new(b)).map_err(|e| {
+            format!(
+                "a ZIP archive whose central directory (its list of entries, at its end) is \
+                 cut or damaged: a file copied or downloaded in part? ({e})"
+            )
+        })?;
         let mut entries = Vec::with_capacity(z.len());
         for index in 0..z.len() {
             let f = z.by_index_raw(index).map_err(bad)?;
@@ -85,6 +91,9 @@ pub const MAX_RATIO: u64 = 1000;
 /// compressed size, and as soon as it inflates past the size it says.
 pub fn read(b: &[u8], e: &Entry) -> Result<Vec<u8>, String> {
     let why = |err: &dyn std::fmt::Display| format!("{}: {err}", e.name);
+    if e.meta.is_symlink() {
+        return Err(format!("{}: a symbolic link, not a file; not read", e.name));
+    }
     let (size, packed) = (e.meta.size(), e.meta.compressed_size());
     if size > MAX_ENTRY || size > MAX_RATIO.saturating_mul(packed) {
         let mb = |n: u64| n / 1_000_000;

@@ -80,11 +80,22 @@ pub struct Log {
 
 /// Is `bytes` (at `path`) an Inspect log? `None` when not; an error when it is but cannot
 /// be read.
-pub fn sniff(_path: &Path, bytes: &[u8]) -> Option<Result<Opened, String>> {
+pub fn sniff(path: &Path, bytes: &[u8]) -> Option<Result<Opened, String>> {
     if zip::looks_like_zip(bytes) {
-        let a = Archive::read(bytes).ok()?;
+        // A ZIP named `.eval` that is not a readable log is said to be so (not read as
+        // JSON lines); another ZIP is not Inspect's.
+        let eval = path.extension().is_some_and(|x| x == "eval");
+        let a = match Archive::read(bytes) {
+            Ok(a) => a,
+            Err(e) => return eval.then_some(Err(e)),
+        };
         if a.entry("header.json").is_none() && a.entry("_journal/start.json").is_none() {
-            return None;
+            return eval.then(|| {
+                Err(
+                    "a ZIP archive without header.json or _journal/start.json: not an Inspect log"
+                        .into(),
+                )
+            });
         }
         return Some(Log::read_eval(bytes, a).map(Log::opened));
     }
