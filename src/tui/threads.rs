@@ -45,10 +45,14 @@ impl Drop for Watch {
 /// thread at its start; `search`: the search thread with its first answer; `io`: the IO
 /// worker with the first verdict), so that what the reviewer sees then is checked on the
 /// real binary.
+/// Only in builds for the tests (the `test-seams` feature).
 pub(super) fn test_panic(place: &str) {
+    #[cfg(feature = "test-seams")]
     if std::env::var("VERDICT_TEST_PANIC").is_ok_and(|v| v == place) {
         panic!("VERDICT_TEST_PANIC={place}");
     }
+    #[cfg(not(feature = "test-seams"))]
+    let _ = place;
 }
 
 /// Start `body` on a thread named `name` that the screen waits on: a panic there is said

@@ -3,7 +3,6 @@
 //! keep the index of the file it leaves.
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 use crate::journal::{self, Journal};
 use crate::tui::config;
@@ -59,11 +58,12 @@ pub fn run_fold(args: FoldArgs) -> std::process::ExitCode {
         .set_len(0)
         .and_then(|_| writeln!(marker, "{}", std::process::id()));
     // Tests hold the fold here until the file they name exists.
+    #[cfg(feature = "test-seams")]
     if let Some(gate) = std::env::var_os("VERDICT_TEST_FOLD_GATE") {
         let gate = PathBuf::from(gate);
-        let start = Instant::now();
-        while !gate.exists() && start.elapsed() < Duration::from_secs(120) {
-            std::thread::sleep(Duration::from_millis(20));
+        let start = std::time::Instant::now();
+        while !gate.exists() && start.elapsed() < std::time::Duration::from_secs(120) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
         }
     }
     let mut keep_index = false;
