@@ -323,3 +323,42 @@ fn a_sixel_over_a_mebibyte_still_comes_through_tmux() {
         img.height()
     );
 }
+
+/// Issue 35, case 5: kitty before 0.28 (placed directly, no Unicode placeholders) in
+/// tmux: when another window is shown, the picture is deleted in the terminal. tmux 3.3
+/// drops passthrough from a pane it does not show, so the delete goes to its clients'
+/// terminals directly; before, the chart stayed drawn over the other window.
+#[test]
+fn a_direct_kitty_picture_goes_when_another_window_is_shown() {
+    let Some((_tmux, mut p)) = verdict_in_tmux("direct", "kitty") else {
+        eprintln!("tmux is not installed: skipped");
+        return;
+    };
+    p.wait_for("pic-1");
+    p.wait_for_bytes(b"[>q", 0);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // The terminal says it is kitty 0.26.5 (tmux takes the first answer as its own):
+    // pictures are placed directly.
+    let mark = p.mark();
+    p.send_raw(b"\x1bP>|kitty(0.26.5)\x1b\\\x1b[0n");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    p.send_raw(b"\x1bP>|kitty(0.26.5)\x1b\\\x1b[0n");
+    p.wait_for_bytes(b"a=T", mark);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let out = String::from_utf8_lossy(&p.output()[mark..]).into_owned();
+    let keys = out.rsplit("a=T,").next().unwrap_or_default();
+    let id: u32 = keys
+        .split([',', ';'])
+        .find_map(|kv| kv.strip_prefix("i="))
+        .and_then(|v| v.parse().ok())
+        .expect("a direct placement with its id");
+    let socket = format!("verdict-direct-{}", std::process::id());
+    let mark = p.mark();
+    tmux_on(&socket, &["new-window", "sleep 600"]);
+    let delete = format!("a=d,d=I,i={id}");
+    p.wait_for_bytes(delete.as_bytes(), mark);
+    // Shown again, it is placed again.
+    let mark = p.mark();
+    tmux_on(&socket, &["select-window", "-t", ":0"]);
+    p.wait_for_bytes(b"a=T", mark);
+}
