@@ -320,6 +320,14 @@ pub(super) fn erase_painted(
     if seq.is_empty() {
         return Ok(());
     }
+    // A directly placed kitty picture in a pane tmux does not show any more: the delete
+    // through passthrough is dropped (tmux 3.3), so it goes to tmux's clients directly.
+    if let Some(k) = old.kitty
+        && k.tmux
+        && image::pane_view().is_some_and(|p| !p.visible)
+    {
+        image::write_to_clients(&image::KittyImage { tmux: false, ..k }.delete());
+    }
     let mut out = terminal_out();
     out.write_all(seq.as_bytes())?;
     out.flush()?;

@@ -140,6 +140,34 @@ pub fn pane_view() -> Option<PaneView> {
     *PANE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Write `seq` straight to the terminals of the tmux clients showing this pane's session
+/// (their ttys), not through passthrough: tmux 3.3 drops passthrough from a pane it does
+/// not show, and a kitty image placed directly there stayed drawn over the window shown
+/// instead. Errors are logged and dropped.
+pub fn write_to_clients(seq: &str) {
+    use std::io::Write;
+    let mut args = vec!["list-clients".to_string()];
+    if let Ok(pane) = std::env::var("TMUX_PANE")
+        && !pane.is_empty()
+    {
+        args.extend(["-t".to_string(), pane]);
+    }
+    args.extend(["-F".to_string(), "#{client_tty}".to_string()]);
+    let out = std::process::Command::new("tmux").args(args).output();
+    let Ok(out) = out else {
+        return;
+    };
+    for tty in String::from_utf8_lossy(&out.stdout).lines() {
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .open(tty)
+            .and_then(|mut f| f.write_all(seq.as_bytes()));
+        if let Err(e) = written {
+            log::warn!("tmux client {tty}: {e}");
+        }
+    }
+}
+
 /// Parse `tmux display -p` of `PANE_FORMAT`.
 pub fn parse_pane_view(line: &str) -> Option<PaneView> {
     let f: Vec<&str> = line.split_whitespace().collect();
