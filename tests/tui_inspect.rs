@@ -401,3 +401,57 @@ fn the_log_read_again_after_its_own_save_leaves_the_screen_as_it_is() {
     let said = s.status.as_ref().map(|x| x.0.clone()).unwrap_or_default();
     assert!(said.contains("changed on disk"), "{said}");
 }
+
+fn session_of(fx: &[Effect]) -> Option<verdict::tui::config::Session> {
+    fx.iter().rev().find_map(|e| match e {
+        Effect::SaveSession(s) => Some(s.clone()),
+        _ => None,
+    })
+}
+
+/// Issue 34, case 5: undo after a restart on an Inspect log. The verdicts reach the log
+/// as score edits (no `seconds`; a verdict on another scorer moves the review's `at`
+/// but not the headline edit's): the next session's history still matches the reviews
+/// rebuilt from the log, and undo takes the last one back.
+#[test]
+fn undo_survives_a_restart_on_an_inspect_log() {
+    for name in ["vr_mc.eval", "vr_mc.json"] {
+        let (d, mut s) = state(name);
+        // the headline verdict on q1, then a verdict on match of q2
+        let fx = ch(&mut s, '2');
+        recorded(&mut s, fx);
+        if s.pos == 0 {
+            ch(&mut s, 'n');
+        }
+        ch(&mut s, 'c');
+        let fx = ch(&mut s, '1');
+        let session = session_of(&fx).expect("the undo history is saved");
+        recorded(&mut s, fx);
+        assert_eq!(session.undo.len(), 2, "{name}");
+        // the verdicts reached the log (as the journal's fold does)
+        let p = d.path().join(name);
+        let mut store = Store::open(&p).unwrap();
+        for i in [0, 1] {
+            let v = s.my_review(i).map(|r| serde_json::to_value(r).unwrap());
+            store.set_review(i, "carol", v).unwrap();
+        }
+        store.save().unwrap();
+        // a new session restores the history and undoes the verdict on match of q2
+        let mut s2 = support_state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
+        support_state::begin_found(&mut s2, session.clone(), None);
+        let fx = ch(&mut s2, 'u');
+        let undone = recorded(&mut s2, fx);
+        assert_eq!(undone.len(), 1, "{name}: {:?}", s2.status);
+        assert_eq!(undone[0].0, 1, "{name}");
+        assert!(
+            undone[0]
+                .1
+                .as_ref()
+                .is_none_or(|r| r.get("scorers").is_none()),
+            "{name}: {undone:?}"
+        );
+        // and then the headline verdict on q1
+        let fx = ch(&mut s2, 'u');
+        assert_eq!(recorded(&mut s2, fx), vec![(0, None)], "{name}");
+    }
+}

@@ -427,6 +427,7 @@ fn an_answer_about_the_file_before_a_reload_is_dropped_and_asked_again() {
             skipped: vec![Some(3)],
             undo: vec![None],
             reviews: Default::default(),
+            kinds: Default::default(),
             start: Some(3),
         },
     });

@@ -307,6 +307,15 @@ pub(crate) trait Spec: Sync {
         ["pass", "fail", "unsure"]
     }
 
+    /// What the file keeps of review `r` of an item, as a review read back from it gives
+    /// it: the review itself by default; a format that writes reviews its own way keeps
+    /// less (Inspect's score edits: no `seconds`, each scorer's verdict, note and final
+    /// mark). `None`: nothing. An earlier session's undo history is compared with the file
+    /// through this.
+    fn kept_review(&self, r: &Review) -> Option<Review> {
+        Some(r.clone())
+    }
+
     /// The reviewer's filters: the benchmark's own facets of `item` (none by default).
     fn facets(&self, _item: &Item, _emit: &mut dyn FnMut(Facet, &str)) {}
 
@@ -358,6 +367,11 @@ pub enum Facet {
 }
 
 /// Is `model`'s answer on this item wrong (after reviewer overrides)?
+/// What the file keeps of review `r` of an item of benchmark `b` (`Spec::kept_review`).
+pub fn kept_review(b: Benchmark, r: Option<&Review>) -> Option<Review> {
+    spec(b).kept_review(r?)
+}
+
 pub fn model_wrong(item: &Item, model: &str) -> bool {
     spec(item.benchmark()).model_wrong(item, model)
 }

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use crate::bench::{Items, Review};
+use crate::bench::{Benchmark, Items, Review};
 use crate::store::Store;
 use crate::tui::config::{ItemRef, Position};
 use crate::tui::facts::Index;
@@ -44,6 +44,9 @@ pub struct Located {
     /// My review (`reviewer`'s) of each undo item found, in the store as opened: what the
     /// saved history must end at to be restored (read here, not on the screen's thread).
     pub reviews: HashMap<usize, Option<Review>>,
+    /// The benchmark of each undo item found: what its file keeps of a review
+    /// (`bench::kept_review`) is what the history is compared with.
+    pub kinds: HashMap<usize, Benchmark>,
     /// Where to start: for a saved position, its item, or when it is gone the item at its
     /// index (the last one if the file is shorter); for `--at`, its item (`None`: none).
     pub start: Option<usize>,
@@ -161,21 +164,23 @@ fn find(
             .or_else(|| fallback.map(|i| i.min(store.len().saturating_sub(1))))
     });
     let undo: Vec<Option<usize>> = undo.iter().map(to_index).collect();
+    let mut kinds = HashMap::new();
     let reviews = undo
         .iter()
         .flatten()
         .map(|&i| {
-            let mine = store
-                .item(i)
-                .ok()
-                .and_then(|it| it.reviews.get(reviewer).cloned());
-            (i, mine)
+            let it = store.item(i).ok();
+            if let Some(it) = &it {
+                kinds.insert(i, it.benchmark());
+            }
+            (i, it.and_then(|it| it.reviews.get(reviewer).cloned()))
         })
         .collect();
     Some(Located {
         skipped: skipped.iter().map(to_index).collect(),
         undo,
         reviews,
+        kinds,
         start,
     })
 }

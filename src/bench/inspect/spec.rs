@@ -95,6 +95,31 @@ impl crate::bench::Spec for Inspect {
         Verdict::ALL.map(Verdict::name)
     }
 
+    /// What the log's score edits keep of a review (docs/format.md, "Inspect AI logs"):
+    /// each scorer's verdict, note and the final mark; not `seconds`, and not the times,
+    /// which a verdict on another scorer moves (a save compares edits the same way).
+    fn kept_review(&self, r: &Review) -> Option<Review> {
+        let mut k = Review {
+            verdict: r.verdict.clone(),
+            note: r.note.clone(),
+            is_final: r.is_final.filter(|f| *f),
+            ..Review::default()
+        };
+        for (name, s) in &r.inspect.scorers {
+            if !s.is_empty() {
+                k.inspect.scorers.insert(
+                    name.clone(),
+                    super::fields::ScorerReview {
+                        at: None,
+                        verdict: s.verdict.clone(),
+                        note: s.note.clone(),
+                    },
+                );
+            }
+        }
+        (k != Review::default()).then_some(k)
+    }
+
     /// Wrong after review: the verdict that counts is `incorrect`, or nobody reviewed it
     /// and the headline score is 0.
     fn model_wrong(&self, item: &Item, _model: &str) -> bool {
