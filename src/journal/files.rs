@@ -157,25 +157,14 @@ pub(super) fn sync_dir(path: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
-#[cfg(unix)]
+/// Take the file's exclusive lock (`flock` on Unix) if no one holds it: false if someone
+/// does.
 pub(super) fn try_lock(f: &File) -> io::Result<bool> {
-    use std::os::fd::AsRawFd;
-    // SAFETY: flock on a file descriptor we own.
-    let rc = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
-    if rc == 0 {
-        return Ok(true);
+    match f.try_lock() {
+        Ok(()) => Ok(true),
+        Err(fs::TryLockError::WouldBlock) => Ok(false),
+        Err(fs::TryLockError::Error(e)) => Err(e),
     }
-    let e = io::Error::last_os_error();
-    if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
-        Ok(false)
-    } else {
-        Err(e)
-    }
-}
-
-#[cfg(not(unix))]
-pub(super) fn try_lock(_f: &File) -> io::Result<bool> {
-    Ok(true)
 }
 
 /// Does the open file still have the name `path` (not removed or replaced since)?

@@ -94,31 +94,18 @@ fn open_lock_file(path: &Path, create: bool, mode: u32) -> io::Result<File> {
     }
 }
 
-#[cfg(unix)]
+/// Take the lock (`flock` on Unix), exclusive or shared, if it can be had now.
 fn try_flock(f: &File, exclusive: bool) -> io::Result<bool> {
-    use std::os::fd::AsRawFd;
-    let op = if exclusive {
-        libc::LOCK_EX
+    let got = if exclusive {
+        f.try_lock()
     } else {
-        libc::LOCK_SH
+        f.try_lock_shared()
     };
-    loop {
-        // SAFETY: flock on a descriptor we own.
-        if unsafe { libc::flock(f.as_raw_fd(), op | libc::LOCK_NB) } == 0 {
-            return Ok(true);
-        }
-        let e = io::Error::last_os_error();
-        match e.raw_os_error() {
-            Some(libc::EWOULDBLOCK) => return Ok(false),
-            Some(libc::EINTR) => continue,
-            _ => return Err(e),
-        }
+    match got {
+        Ok(()) => Ok(true),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(false),
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
     }
-}
-
-#[cfg(not(unix))]
-fn try_flock(_f: &File, _exclusive: bool) -> io::Result<bool> {
-    Ok(true)
 }
 
 /// Does `flock` lock where `results` is? A second descriptor of the lock file must be

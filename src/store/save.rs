@@ -151,12 +151,8 @@ pub(super) fn create_locked_temporary(
             .tempfile_in(dir)?;
         #[cfg(unix)]
         {
-            use std::os::fd::AsRawFd;
             use std::os::unix::fs::MetadataExt;
-            // SAFETY: flock on a descriptor we own.
-            if unsafe { libc::flock(tmp.as_file().as_raw_fd(), libc::LOCK_EX) } != 0 {
-                return Err(io::Error::last_os_error());
-            }
+            tmp.as_file().lock()?;
             // Between its creation and our lock, another run may have taken it for stale
             // and removed it: then make another.
             if tmp.as_file().metadata()?.nlink() == 0 {
@@ -184,7 +180,6 @@ pub(super) fn is_our_temporary(file_name: &str, name: &str) -> bool {
 pub(super) fn remove_stale_temporaries(dir: &Path, name: &str) {
     #[cfg(unix)]
     {
-        use std::os::fd::AsRawFd;
         use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
         let Ok(entries) = fs::read_dir(dir) else {
             return;
@@ -206,8 +201,7 @@ pub(super) fn remove_stale_temporaries(dir: &Path, name: &str) {
             if !m.is_file() {
                 continue;
             }
-            // SAFETY: flock on a descriptor we own.
-            if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            if f.try_lock().is_err() {
                 continue; // a live save is writing it
             }
             // Still the file we locked under that name?
