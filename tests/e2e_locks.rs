@@ -50,7 +50,11 @@ fn a_colleague_stopped_mid_save_never_holds_up_my_verdicts() {
     // a verdict while the fold waits: recorded at once
     p.send("a");
     let took = header_says(&p, "syn-00001", "✔ journaled");
-    assert!(took < Duration::from_secs(3), "acknowledged after {took:?}");
+    // (before: 15-20 s, behind the fold waiting for the lock)
+    assert!(
+        took < Duration::from_secs(10),
+        "acknowledged after {took:?}"
+    );
     assert!(!p.contents().contains("SAVE ERROR"), "{}", p.contents());
     drop(held);
     header_says(&p, "syn-00001", "✔ saved");

@@ -132,6 +132,24 @@ fn text(o: &Output) -> String {
     )
 }
 
+/// A copy of the C-VQA fixture, `set.jsonl`, in a folder of my own.
+fn my_set() -> (tempfile::TempDir, PathBuf) {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("set.jsonl");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui/cvqa.jsonl");
+    fs::copy(src, &f).unwrap();
+    (d, f)
+}
+
+/// `verdict ARGS` as the user running the tests, its data folder in `d`.
+fn me(d: &Path, args: &[&str]) -> Output {
+    Command::new(bin())
+        .args(args)
+        .env("VERDICT_DATA_DIR", d.join("data"))
+        .output()
+        .unwrap()
+}
+
 macro_rules! needs_root {
     () => {
         if !is_root() {
@@ -205,19 +223,9 @@ fn a_journal_planted_by_a_user_who_may_not_write_the_file_is_not_replayed() {
 /// journal of a user who may write the file.
 #[test]
 fn a_record_under_another_reviewers_name_is_refused() {
-    let d = tempfile::tempdir().unwrap();
-    let f = d.path().join("set.jsonl");
-    fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui/cvqa.jsonl"),
-        &f,
-    )
-    .unwrap();
+    let (d, f) = my_set();
     fs::write(d.path().join(".set.jsonl.mallory.verdict-journal"), FORGED).unwrap();
-    let o = Command::new(bin())
-        .args(["export", f.to_str().unwrap(), "--jsonl"])
-        .env("VERDICT_DATA_DIR", d.path().join("data"))
-        .output()
-        .unwrap();
+    let o = me(d.path(), &["export", f.to_str().unwrap(), "--jsonl"]);
     let out = text(&o);
     assert!(!out.contains("vicky never said this"), "{out}");
     assert!(out.contains("\"mallory\"'s journal"), "{out}");
@@ -258,21 +266,11 @@ fn a_planted_lock_is_not_waited_for_and_its_text_never_shown() {
 /// Case 3: a symbolic link at the lock's path stops the file opening with what to do.
 #[test]
 fn a_lock_that_is_a_symbolic_link_is_refused_with_what_to_do() {
-    let d = tempfile::tempdir().unwrap();
-    let f = d.path().join("set.jsonl");
-    fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui/cvqa.jsonl"),
-        &f,
-    )
-    .unwrap();
+    let (d, f) = my_set();
     let target = d.path().join("elsewhere");
     fs::write(&target, "").unwrap();
     std::os::unix::fs::symlink(&target, d.path().join(".set.jsonl.verdict-lock")).unwrap();
-    let o = Command::new(bin())
-        .args(["stats", f.to_str().unwrap()])
-        .env("VERDICT_DATA_DIR", d.path().join("data"))
-        .output()
-        .unwrap();
+    let o = me(d.path(), &["stats", f.to_str().unwrap()]);
     let out = text(&o);
     assert!(
         out.contains("is a symbolic link") && out.contains("remove it"),
@@ -281,11 +279,7 @@ fn a_lock_that_is_a_symbolic_link_is_refused_with_what_to_do() {
     assert_eq!(fs::read(&target).unwrap(), b"");
     // a link to nothing (yet) too
     fs::remove_file(&target).unwrap();
-    let o = Command::new(bin())
-        .args(["stats", f.to_str().unwrap()])
-        .env("VERDICT_DATA_DIR", d.path().join("data"))
-        .output()
-        .unwrap();
+    let o = me(d.path(), &["stats", f.to_str().unwrap()]);
     let out = text(&o);
     assert!(out.contains("is a symbolic link"), "{out}");
     assert!(!target.exists(), "nothing created through the link");

@@ -18,8 +18,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::paths::{dir_of, file_name, os_string};
-
 pub(super) const LOCK_SUFFIX: &str = ".verdict-lock";
 
 /// How long a save or a reader waits for the lock before it gives up and says who holds
@@ -29,12 +27,7 @@ pub const LOCK_WAIT: Duration = Duration::from_secs(20);
 /// Where the save lock of `results` is: beside the file it names (a symbolic link is
 /// followed, so every path to one file shares one lock).
 pub fn lock_path(results: &Path) -> PathBuf {
-    let real = std::fs::canonicalize(results).unwrap_or_else(|_| results.to_path_buf());
-    let mut n = Vec::new();
-    n.push(b'.');
-    n.extend_from_slice(&file_name(&real));
-    n.extend_from_slice(LOCK_SUFFIX.as_bytes());
-    dir_of(&real).join(os_string(n))
+    super::paths::beside_real_file(results, LOCK_SUFFIX)
 }
 
 /// A held save lock; dropping it lets go.

@@ -11,17 +11,11 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::paths::{dir_of, file_name, os_string};
-
 const SUFFIX: &str = ".verdict-session";
 
 /// Where the marker of the one session of `results` is: beside the file it names.
 pub fn only_session_path(results: &Path) -> PathBuf {
-    let real = std::fs::canonicalize(results).unwrap_or_else(|_| results.to_path_buf());
-    let mut n = vec![b'.'];
-    n.extend_from_slice(&file_name(&real));
-    n.extend_from_slice(SUFFIX.as_bytes());
-    dir_of(&real).join(os_string(n))
+    super::paths::beside_real_file(results, SUFFIX)
 }
 
 /// This session is the only one with the file open (where `flock` does nothing): the

@@ -94,6 +94,16 @@ pub(super) fn is_encoded_reviewer(s: &str) -> bool {
     any
 }
 
+/// A side file of `results` shared by every path to it: `.<file name><suffix>` beside
+/// the file a symbolic link names (the save lock, the one session's marker).
+pub(super) fn beside_real_file(results: &Path, suffix: &str) -> PathBuf {
+    let real = fs::canonicalize(results).unwrap_or_else(|_| results.to_path_buf());
+    let mut n = vec![b'.'];
+    n.extend_from_slice(&file_name(&real));
+    n.extend_from_slice(suffix.as_bytes());
+    dir_of(&real).join(os_string(n))
+}
+
 /// Where `reviewer`'s journal of a results file lives.
 pub fn journal_path(results: &Path, reviewer: &str) -> PathBuf {
     dir_of(results).join(journal_name(&file_name(results), reviewer))
