@@ -58,6 +58,7 @@ fn a_colleague_stopped_mid_save_never_holds_up_my_verdicts() {
     assert!(!p.contents().contains("SAVE ERROR"), "{}", p.contents());
     drop(held);
     header_says(&p, "syn-00001", "✔ saved");
+    assert!(!p.contents().contains("waiting for"), "{}", p.contents());
     p.send("q");
     assert!(p.wait_exit().success());
     for id in ["real-00001", "real-00002"] {

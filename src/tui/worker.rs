@@ -344,8 +344,8 @@ impl Io {
                 // said at first, then every 10 s
                 if self.waiting.is_none_or(|(_, said)| secs >= said + 10) {
                     let _ = self.out.send(Msg::SaveWaits(format!(
-                        "waiting for another verdict session's save ({holder}){}; your verdicts \
-                         are safe in the journal",
+                        "{} ({holder}){}; your verdicts are safe in the journal",
+                        crate::tui::app::SAVE_WAITS,
                         if secs > 0 {
                             format!(" for {secs} s")
                         } else {

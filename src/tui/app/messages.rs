@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// How `Msg::SaveWaits` begins: the status line drops it once the fold is done.
+pub const SAVE_WAITS: &str = "waiting for another verdict session's save";
+
 /// Everything that can happen to the reviewer.
 pub enum Msg {
     /// A thread stopped on a panic (logged): what it was asked will never be answered.
@@ -23,8 +26,8 @@ pub enum Msg {
     },
     /// The journal was folded into the results file.
     Saved(Result<String, String>),
-    /// The fold waits for another session's save (the words say whose, and how long):
-    /// every verdict is in the journal meanwhile.
+    /// The fold waits for another session's save (the words, starting [`SAVE_WAITS`], say
+    /// whose, and how long): every verdict is in the journal meanwhile.
     SaveWaits(String),
     /// The background index of every item is ready; `generation` is the [`State::index_generation`]
     /// it was started for (an index of the file before a reload is dropped).

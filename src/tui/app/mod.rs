@@ -23,7 +23,7 @@ mod visible;
 pub(crate) use failed::INDEX_FAILED;
 use filter_options::catalog;
 pub use filter_options::{FilterGroup, FilterOption, Filters};
-pub use messages::{Effect, Msg, Worker};
+pub use messages::{Effect, Msg, SAVE_WAITS, Worker};
 pub use recording::Recording;
 pub use reload::{Released, Reloading};
 pub use restore::Restoring;

@@ -176,6 +176,14 @@ impl State {
                 if self.rec.pending.is_empty() {
                     self.saved = SaveState::Saved;
                 }
+                // The wait for another session's save is over.
+                if self
+                    .status
+                    .as_ref()
+                    .is_some_and(|(s, _)| s.starts_with(SAVE_WAITS))
+                {
+                    self.status = None;
+                }
             }
             Err(e) => {
                 self.saved = SaveState::Error(e.clone());
