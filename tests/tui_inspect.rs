@@ -455,3 +455,19 @@ fn undo_survives_a_restart_on_an_inspect_log() {
         assert_eq!(recorded(&mut s2, fx), vec![(0, None)], "{name}");
     }
 }
+
+/// The log's figures on the item's screen, each named by scorer, reducer and metric:
+/// three reducers are three lines, not three identical ones (issue 34, case 3).
+#[test]
+fn the_logs_figures_are_named_by_their_reducer() {
+    let (_d, s) = state("vr_epochs.eval");
+    let screen = render_to_string(&s, 200, 400);
+    for want in [
+        "choice [mean] accuracy",
+        "choice [mode] accuracy",
+        "choice [at_least_2] stderr",
+        "model_graded_qa [mode] accuracy",
+    ] {
+        assert_eq!(screen.matches(want).count(), 1, "{want}:\n{screen}");
+    }
+}

@@ -75,8 +75,11 @@ fn print(report: &check::Report, json: bool) -> std::io::Result<()> {
         let file = sanitize::line(&report.file.to_string_lossy()).into_owned();
         for p in &report.problems {
             let mut s = file.clone();
-            if let Some(l) = p.line {
-                s.push_str(&format!(":{l}"));
+            match p.line {
+                // (a log's items are its samples, not lines of the file)
+                Some(l) if report.container.is_some() => s.push_str(&format!(": item {l}")),
+                Some(l) => s.push_str(&format!(":{l}")),
+                None => {}
             }
             s.push_str(": ");
             if let Some(id) = &p.id {

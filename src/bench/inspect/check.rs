@@ -14,12 +14,12 @@ pub(crate) fn check_line(c: &mut Ctx, obj: &Map<String, Value>) {
     if let Some(s) = &s {
         if s.scores.is_empty() {
             c.warn(
-                "scores",
+                "sample.scores",
                 "the sample has no scores: there is nothing to grade".to_string(),
             );
         } else if s.headline_score().is_none() {
             c.warn(
-                "scores",
+                "sample.scores",
                 format!(
                     "the sample has no score of the headline scorer {:?}: a verdict on it cannot be written back",
                     s.headline
@@ -27,7 +27,7 @@ pub(crate) fn check_line(c: &mut Ctx, obj: &Map<String, Value>) {
             );
         }
         if let Some(e) = &s.error {
-            c.warn("error", format!("the sample failed: {e}"));
+            c.warn("sample.error", format!("the sample failed: {e}"));
         }
     }
     if let Some(Value::Object(reviews)) = obj.get("reviews") {

@@ -56,7 +56,7 @@ pub fn to_float(v: &Value) -> Option<f64> {
 
 /// The value a verdict writes, in the kind of value the score has: `"C"`/`"I"` for a
 /// string (and by default), 1/0 for a number, true/false for a boolean.
-fn value_for(v: Verdict, current: Option<&Value>) -> Value {
+pub fn value_for(v: Verdict, current: Option<&Value>) -> Value {
     let good = v == Verdict::Correct;
     // (NaN or Infinity: a float)
     let number = current.is_some_and(|c| super::nonfinite::token(c).is_some());

@@ -117,6 +117,18 @@ pub fn shown(v: &Value) -> Value {
     }
 }
 
+/// A value of a line made from a sample ([`shown`]) as the log holds it: `"NaN"`,
+/// `"Infinity"` and `"-Infinity"` as the floats they show (a score's text that reads so
+/// is taken for one).
+pub fn unshown(v: &Value) -> Value {
+    match v.as_str() {
+        Some("NaN") => value(f64::NAN),
+        Some("Infinity") => value(f64::INFINITY),
+        Some("-Infinity") => value(f64::NEG_INFINITY),
+        _ => v.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

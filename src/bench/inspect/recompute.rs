@@ -181,6 +181,10 @@ fn py_eq(a: &Value, b: &Value) -> bool {
 /// Python's `statistics.mean` of floats: the exact sum divided by n, rounded once (an
 /// error-free sum, then the quotient corrected by its remainder).
 fn exact_mean(xs: &[f64]) -> f64 {
+    if xs.iter().any(|x| !x.is_finite()) {
+        // (an infinity: Python's sum of infinities, no rounding to correct)
+        return xs.iter().sum::<f64>() / xs.len() as f64;
+    }
     let (mut s, mut c) = (0.0f64, 0.0f64);
     for &x in xs {
         let t = s + x;
@@ -259,14 +263,7 @@ impl Metric {
         if !plain || m.get("group").is_some_and(|g| !g.is_null()) {
             return None;
         }
-        let metric = match name {
-            "accuracy" => Metric::Accuracy,
-            "mean" => Metric::Mean,
-            "stderr" => Metric::Stderr,
-            "std" => Metric::Std,
-            "var" => Metric::Var,
-            _ => return None,
-        };
+        let metric = Metric::parse(name)?;
         if let Some(d) = declared {
             let full = format!("inspect_ai/{name}");
             if !d.iter().any(|(n, plain)| *n == full && *plain) {
@@ -274,6 +271,29 @@ impl Metric {
             }
         }
         Some(metric)
+    }
+
+    /// The metric named `name` ([`Metric::name`]).
+    pub fn parse(name: &str) -> Option<Metric> {
+        [
+            Metric::Accuracy,
+            Metric::Mean,
+            Metric::Stderr,
+            Metric::Std,
+            Metric::Var,
+        ]
+        .into_iter()
+        .find(|m| m.name() == name)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Accuracy => "accuracy",
+            Metric::Mean => "mean",
+            Metric::Stderr => "stderr",
+            Metric::Std => "std",
+            Metric::Var => "var",
+        }
     }
 
     /// The metric of the scored samples' reduced values (NaN when there are none, as
@@ -582,6 +602,12 @@ mod tests {
         let r: Vec<&Value> = v.iter().collect();
         assert_eq!(Reducer::Mode.reduce(&r), Some(json!("P")));
         assert_eq!(Reducer::Mean.reduce(&r), Some(json!(0.25)));
+        let inf = [float(f64::INFINITY)];
+        assert_eq!(
+            Reducer::Mean.reduce(&[&inf[0]]),
+            Some(float(f64::INFINITY)),
+            "Python's statistics.mean([inf]) is inf"
+        );
         let nan = [float(f64::NAN)];
         assert!(is_nan(&Reducer::Mean.reduce(&[&nan[0]]).unwrap()));
         // a list is not recomputed

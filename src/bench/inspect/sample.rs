@@ -82,12 +82,46 @@ pub struct Run {
     pub status: Option<String>,
 }
 
+/// One figure of the log's `results` (`log::harness_figures`).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(default)]
 pub struct Figure {
     pub scorer: String,
+    /// The entry's name: the scorer's, or a key of its values (a scorer whose values are
+    /// objects).
+    pub name: Option<String>,
+    /// The reducer as the log names it (`None`: none named: the mean).
+    pub reducer: Option<String>,
     pub metric: String,
     pub value: Value,
+    pub scored_samples: Option<u64>,
+    pub unscored_samples: Option<u64>,
+    /// How verdict recomputes it (a save does; `stats` checks it and corrects it by the
+    /// verdicts); `None`: it does not.
+    pub recompute: Option<Recompute>,
+}
+
+/// The reducer and the built-in metric verdict recomputes a figure with.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Recompute {
+    pub reducer: String,
+    pub metric: String,
+}
+
+impl Figure {
+    /// How it is named: `scorer`, the key of its values when it is not the scorer, the
+    /// reducer when the log names one, and the metric (`choice [mode] accuracy`).
+    pub fn label(&self) -> String {
+        let mut l = self.scorer.clone();
+        if let Some(n) = self.name.as_ref().filter(|n| **n != self.scorer) {
+            l.push_str(&format!("/{n}"));
+        }
+        if let Some(r) = &self.reducer {
+            l.push_str(&format!(" [{r}]"));
+        }
+        format!("{l} {}", self.metric)
+    }
 }
 
 /// A value as text: a string as it is, anything else as JSON.

@@ -6,7 +6,7 @@ use super::stats::InspectStats;
 use crate::bench::kit::text::{clean, counts, table};
 
 /// 4 decimals; a value that is not finite as Inspect writes it (`Infinity`, `NaN`).
-fn four(x: Option<f64>) -> String {
+pub(crate) fn four(x: Option<f64>) -> String {
     match x {
         None => "-".into(),
         Some(v) if v.is_nan() => "NaN".into(),
@@ -36,29 +36,54 @@ pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
         x.items,
         clean(&x.scorer)
     );
+    // Every figure of the log, named as Inspect names it (the reducer when the log names
+    // reducers), beside the same figure corrected by the verdicts.
+    let reducers = x.figures.iter().any(|f| f.reducer.is_some());
     let mut rows = Vec::new();
-    for (scorer, metrics) in &x.harness {
-        for (m, v) in metrics {
-            rows.push(vec![
-                clean(scorer),
-                clean(m),
-                // (a value that is not a finite number as the log writes it: `Infinity`)
-                match v.as_f64() {
-                    Some(x) => four(Some(x)),
-                    None => clean(&super::sample::value_text(v)),
-                },
-                match x.scorers.get(scorer) {
-                    Some(f) if m == "accuracy" || m == "mean" => four(f.corrected_accuracy),
-                    _ => "not corrected".into(),
-                },
-            ]);
+    for f in &x.figures {
+        let mut row = vec![clean(&match &f.name {
+            Some(n) => format!("{}/{n}", f.scorer),
+            None => f.scorer.clone(),
+        })];
+        if reducers {
+            row.push(clean(f.reducer.as_deref().unwrap_or("-")));
         }
+        row.push(clean(&f.metric));
+        // (a value that is not a finite number as the log writes it: `Infinity`)
+        let log = match f.log.as_f64() {
+            Some(v) => four(Some(v)),
+            None => clean(&super::sample::value_text(&f.log)),
+        };
+        row.push(if f.stale.is_some() {
+            format!("{log} (stale)")
+        } else {
+            log
+        });
+        row.push(match f.corrected {
+            Some(c) => four(Some(c)),
+            None => "not corrected".into(),
+        });
+        rows.push(row);
     }
     if !rows.is_empty() {
-        table(
+        let mut head = vec!["scorer"];
+        if reducers {
+            head.push("reducer");
+        }
+        head.extend(["metric", "log (results)", "human-corrected"]);
+        table(o, &head, &rows);
+    }
+    for f in x.figures.iter().filter(|f| f.stale.is_some()) {
+        let _ = writeln!(
             o,
-            &["scorer", "metric", "log (results)", "human-corrected"],
-            &rows,
+            "stale: {}{} {}: {}",
+            clean(&f.scorer),
+            f.reducer
+                .as_deref()
+                .map(|r| format!(" [{}]", clean(r)))
+                .unwrap_or_default(),
+            clean(&f.metric),
+            clean(f.stale.as_deref().unwrap_or_default())
         );
     }
     // The headline scorer first, then every other scorer with a verdict on it.

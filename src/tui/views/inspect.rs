@@ -213,7 +213,7 @@ fn figure_and_message_lines<'a>(t: &Theme, s: &'a Sample, out: &mut Vec<Line<'a>
         for f in &s.harness {
             out.push(kv(
                 t,
-                &format!("{} {}", one_line(&f.scorer), one_line(&f.metric)),
+                &one_line(&f.label()),
                 &one_line(&value_text(&f.value)),
             ));
         }
@@ -453,33 +453,42 @@ impl SummaryBlock for InspectStats {
             t,
             &format!("Inspect AI{about} · the log vs human-corrected"),
         ));
-        for (scorer, metrics) in &self.harness {
-            for (m, v) in metrics {
-                let log = finite(v.as_f64());
-                // (a value that is not a finite number as the log writes it: `Infinity`)
-                let log_text = match v.as_f64() {
-                    Some(_) => four(log),
-                    None => one_line(&value_text(v)),
-                };
-                lines.push(Line::from(Span::styled(
-                    format!("  {} · {}", one_line(scorer), one_line(m)),
-                    t.accent,
-                )));
-                match self.scorers.get(scorer) {
-                    Some(f) if m == "accuracy" || m == "mean" => {
-                        let corrected = finite(f.corrected_accuracy);
-                        lines.push(Line::from(vec![
-                            Span::raw(format!("    log {log_text} ")),
-                            bar(log, fit(width, 40) / 2, t.bar_other),
-                            Span::raw(format!("  corrected {} ", four(corrected))),
-                            bar(corrected, fit(width, 40) / 2, t.bar),
-                        ]));
-                    }
-                    _ => lines.push(Line::from(Span::styled(
-                        format!("    log {log_text} (verdicts do not change it)"),
-                        t.dim,
-                    ))),
+        for f in &self.figures {
+            let log = finite(f.log.as_f64());
+            // (a value that is not a finite number as the log writes it: `Infinity`)
+            let log_text = match f.log.as_f64() {
+                Some(_) => four(log),
+                None => one_line(&value_text(&f.log)),
+            };
+            let label = format!(
+                "  {}{}{} · {}{}",
+                one_line(&f.scorer),
+                f.name
+                    .as_deref()
+                    .map(|n| format!("/{}", one_line(n)))
+                    .unwrap_or_default(),
+                f.reducer
+                    .as_deref()
+                    .map(|r| format!(" [{}]", one_line(r)))
+                    .unwrap_or_default(),
+                one_line(&f.metric),
+                if f.stale.is_some() { " · stale" } else { "" }
+            );
+            lines.push(Line::from(Span::styled(label, t.accent)));
+            match f.corrected {
+                Some(c) => {
+                    let corrected = finite(Some(c));
+                    lines.push(Line::from(vec![
+                        Span::raw(format!("    log {log_text} ")),
+                        bar(log, fit(width, 40) / 2, t.bar_other),
+                        Span::raw(format!("  corrected {} ", four(corrected))),
+                        bar(corrected, fit(width, 40) / 2, t.bar),
+                    ]));
                 }
+                None => lines.push(Line::from(Span::styled(
+                    format!("    log {log_text} (not corrected: verdict does not recompute it)"),
+                    t.dim,
+                ))),
             }
         }
         // The headline scorer, then every other scorer someone gave a verdict on.

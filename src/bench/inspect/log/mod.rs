@@ -287,8 +287,14 @@ impl Log {
     }
 }
 
-/// The header's figures, per scorer and metric: `[{scorer, metric, value}]`.
+/// The header's figures, one per scorer, reducer and metric, in the log's order:
+/// `[{scorer, name, reducer, metric, value, scored_samples, unscored_samples,
+/// recompute}]`: `name` is the entry's (a key of a scorer whose values are objects, else
+/// the scorer), `reducer` as the log names it (`null`: none named), `recompute` how
+/// verdict recomputes the figure, `{reducer, metric}`, or `null` when it does not
+/// (`recompute::Plan`: the same rule as a save's).
 fn harness_figures(header: &Value) -> Value {
+    let plan = recompute::Plan::of(header);
     let mut out = Vec::new();
     for s in header
         .pointer("/results/scores")
@@ -296,14 +302,33 @@ fn harness_figures(header: &Value) -> Value {
         .into_iter()
         .flatten()
     {
-        let name = s.get("name").cloned().unwrap_or(Value::Null);
+        let scorer = recompute::scorer_of(s).unwrap_or_default();
+        let reducer = s.get("reducer").and_then(Value::as_str);
+        let reduce_with = plan
+            .reducer(reducer)
+            .ok()
+            .map(|_| reducer.unwrap_or("mean"));
+        let own = s.get("name").and_then(Value::as_str) == Some(scorer);
         for (m, v) in s
             .get("metrics")
             .and_then(Value::as_object)
             .into_iter()
             .flatten()
         {
-            out.push(json!({"scorer": name, "metric": m, "value": v.get("value").map(nonfinite::shown).unwrap_or(Value::Null)}));
+            let recompute = match (own, reduce_with, plan.metric(scorer, m, v)) {
+                (true, Some(r), Some(metric)) => json!({"reducer": r, "metric": metric.name()}),
+                _ => Value::Null,
+            };
+            out.push(json!({
+                "scorer": scorer,
+                "name": s.get("name").cloned().unwrap_or(Value::Null),
+                "reducer": reducer,
+                "metric": m,
+                "value": v.get("value").map(nonfinite::shown).unwrap_or(Value::Null),
+                "scored_samples": s.get("scored_samples").cloned().unwrap_or(Value::Null),
+                "unscored_samples": s.get("unscored_samples").cloned().unwrap_or(Value::Null),
+                "recompute": recompute,
+            }));
         }
     }
     Value::Array(out)

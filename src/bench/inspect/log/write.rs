@@ -210,16 +210,20 @@ impl Container for Log {
             Kind::Eval(_) => "eval",
             Kind::Json(_) => "json",
         };
-        let others: Vec<String> = self
+        // (each scorer once: the log has an entry per scorer and reducer)
+        let mut others: Vec<String> = Vec::new();
+        for n in self
             .header
             .pointer("/results/scores")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .filter_map(|s| s.get("name").and_then(Value::as_str))
-            .filter(|n| *n != self.headline)
-            .map(str::to_string)
-            .collect();
+            .filter_map(recompute::scorer_of)
+        {
+            if n != self.headline && !others.iter().any(|o| o == n) {
+                others.push(n.to_string());
+            }
+        }
         format!(
             "an Inspect AI .{format} log ({} samples × epochs; verdicts on scorer {}{})",
             self.samples.len(),
