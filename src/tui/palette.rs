@@ -4,10 +4,13 @@
 //! terminal that does not take it shows garbage: GNU screen 4 reads the numbers as
 //! attributes (black bars for a half-block picture), urxvt picks odd colours. What the
 //! terminal claims decides: `COLORTERM=truecolor|24bit`, else its terminfo entry (`RGB` /
-//! `Tc`, or `colors`); inside tmux colours are tmux's to map. The frame's `Rgb` colours
-//! are mapped to the nearest of the xterm 256-colour or the rxvt 88-colour palette's
-//! colour cube and grey ramp (the 16 system colours are left out: each terminal sets
-//! them its own way), or, with fewer colours, to the nearest of the 8 basic ones.
+//! `Tc`, or `colors` of 256 or 88); inside tmux colours are tmux's to map. The frame's
+//! `Rgb` colours are mapped to the nearest of the xterm 256-colour or the rxvt 88-colour
+//! palette's colour cube and grey ramp (the 16 system colours are left out: each terminal
+//! sets them its own way). An entry of 8 or 16 colours is not believed (xterm's own
+//! `TERM=xterm` says 8 and it draws 24-bit colour): 24-bit, as before, but under GNU
+//! screen (`TERM=screen…`), which never takes it: 256 colours, which screen maps to its
+//! terminal's.
 
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
@@ -19,14 +22,13 @@ pub enum Depth {
     True,
     C256,
     C88,
-    /// 8 or 16 colours, or fewer.
-    Basic,
 }
 
 impl Depth {
     /// What this terminal claims (see the module's doc).
     pub fn from_env() -> Depth {
         let colorterm = std::env::var("COLORTERM").ok();
+        let screen = std::env::var("TERM").is_ok_and(|t| t.starts_with("screen"));
         let info = termini::TermInfo::from_env().ok().map(|t| Claims {
             colors: t.number_cap(termini::NumberCapability::MaxColors),
             rgb: t.extended_cap("RGB").is_some() || t.extended_cap("Tc").is_some(),
@@ -34,36 +36,27 @@ impl Depth {
         Depth::of(
             colorterm.as_deref(),
             crate::tui::image::tmux_from_env(),
+            screen,
             info,
         )
     }
 
-    /// The depth from `COLORTERM`, whether tmux runs it, and the terminfo entry's claims
-    /// (`None`: no entry found, as on a system without the terminal's entry: 24-bit,
-    /// as before).
-    pub fn of(colorterm: Option<&str>, tmux: bool, info: Option<Claims>) -> Depth {
+    /// The depth from `COLORTERM`, whether tmux runs it, whether `TERM` names GNU screen,
+    /// and the terminfo entry's claims (`None`: no entry found: 24-bit, as before).
+    pub fn of(colorterm: Option<&str>, tmux: bool, screen: bool, info: Option<Claims>) -> Depth {
         if tmux || matches!(colorterm, Some("truecolor" | "24bit")) {
             return Depth::True;
         }
+        let fewer = if screen { Depth::C256 } else { Depth::True };
         let Some(info) = info else {
-            return Depth::True;
+            return fewer;
         };
         match info.colors {
             _ if info.rgb => Depth::True,
             Some(n) if n >= 1 << 24 => Depth::True,
             Some(n) if n >= 256 => Depth::C256,
             Some(n) if n >= 88 => Depth::C88,
-            _ => Depth::Basic,
-        }
-    }
-
-    /// How many colours, for messages.
-    pub fn colours(self) -> &'static str {
-        match self {
-            Depth::True => "16 million",
-            Depth::C256 => "256",
-            Depth::C88 => "88",
-            Depth::Basic => "8 or 16",
+            _ => fewer,
         }
     }
 
@@ -76,7 +69,6 @@ impl Depth {
             Depth::True => c,
             Depth::C256 => Color::Indexed(nearest(&XTERM_256, (r, g, b))),
             Depth::C88 => Color::Indexed(nearest(&RXVT_88, (r, g, b))),
-            Depth::Basic => basic((r, g, b)),
         }
     }
 
@@ -161,21 +153,6 @@ fn nearest(p: &Palette, rgb: (u8, u8, u8)) -> u8 {
     }
 }
 
-/// The nearest of the 8 basic colours (each channel off or on).
-fn basic((r, g, b): (u8, u8, u8)) -> Color {
-    let on = |v: u8| v >= 128;
-    match (on(r), on(g), on(b)) {
-        (false, false, false) => Color::Black,
-        (true, false, false) => Color::Red,
-        (false, true, false) => Color::Green,
-        (true, true, false) => Color::Yellow,
-        (false, false, true) => Color::Blue,
-        (true, false, true) => Color::Magenta,
-        (false, true, true) => Color::Cyan,
-        (true, true, true) => Color::White,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,29 +166,28 @@ mod tests {
 
     /// COLORTERM and tmux say 24-bit; else terminfo: RGB / Tc or 2^24 colours, 256
     /// (GNU screen's `screen.xterm-256color`, urxvt's `rxvt-unicode-256color`), 88
-    /// (`rxvt-unicode`), 8 (`screen`, `xterm`). urxvt's own `COLORTERM=rxvt-xpm` says
-    /// nothing of 24-bit colour.
+    /// (`rxvt-unicode`); 8 is not believed (`xterm`: 24-bit) but under screen (`screen`:
+    /// 256). urxvt's own `COLORTERM=rxvt-xpm` says nothing of 24-bit colour.
     #[test]
     fn the_depth_follows_what_the_terminal_claims() {
+        let of = Depth::of;
+        let t = Depth::True;
+        assert_eq!(of(Some("truecolor"), false, false, claims(8, false)), t);
+        assert_eq!(of(Some("24bit"), false, false, None), t);
+        assert_eq!(of(None, true, false, claims(8, false)), t);
+        assert_eq!(of(None, false, false, claims(256, true)), t);
+        assert_eq!(of(None, false, false, claims(1 << 24, false)), t);
+        assert_eq!(of(None, false, true, claims(256, false)), Depth::C256);
+        let urxvt = of(Some("rxvt-xpm"), false, false, claims(256, false));
+        assert_eq!(urxvt, Depth::C256);
         assert_eq!(
-            Depth::of(Some("truecolor"), false, claims(8, false)),
-            Depth::True
-        );
-        assert_eq!(Depth::of(Some("24bit"), false, None), Depth::True);
-        assert_eq!(Depth::of(None, true, claims(8, false)), Depth::True);
-        assert_eq!(Depth::of(None, false, claims(256, true)), Depth::True);
-        assert_eq!(Depth::of(None, false, claims(1 << 24, false)), Depth::True);
-        assert_eq!(Depth::of(None, false, claims(256, false)), Depth::C256);
-        assert_eq!(
-            Depth::of(Some("rxvt-xpm"), false, claims(256, false)),
-            Depth::C256
-        );
-        assert_eq!(
-            Depth::of(Some("rxvt"), false, claims(88, false)),
+            of(Some("rxvt"), false, false, claims(88, false)),
             Depth::C88
         );
-        assert_eq!(Depth::of(None, false, claims(8, false)), Depth::Basic);
-        assert_eq!(Depth::of(None, false, None), Depth::True);
+        assert_eq!(of(None, false, false, claims(8, false)), t);
+        assert_eq!(of(None, false, true, claims(8, false)), Depth::C256);
+        assert_eq!(of(None, false, false, None), t);
+        assert_eq!(of(None, false, true, None), Depth::C256);
     }
 
     /// Colours land on the palette's nearest cube colour or grey.
@@ -229,7 +205,6 @@ mod tests {
         assert_eq!(m(Depth::C88, 255, 0, 0), Color::Indexed(16 + 48));
         assert_eq!(m(Depth::C88, 255, 255, 255), Color::Indexed(16 + 63));
         assert_eq!(m(Depth::C88, 92, 92, 92), Color::Indexed(81));
-        assert_eq!(m(Depth::Basic, 200, 30, 30), Color::Red);
         assert_eq!(m(Depth::True, 1, 2, 3), Color::Rgb(1, 2, 3));
         assert_eq!(Depth::C256.map(Color::Cyan), Color::Cyan);
         assert_eq!(Depth::C256.map(Color::Indexed(7)), Color::Indexed(7));

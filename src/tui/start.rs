@@ -19,7 +19,6 @@ use super::{image, input};
 /// and are upgraded when and if the terminal answers; replies never reach the keymap.
 pub(super) fn start_images_and_input(
     choice: ProtocolChoice,
-    depth: super::palette::Depth,
     tx: &Sender<Msg>,
     notice: &mut Option<String>,
 ) -> anyhow::Result<(ImageWorker, input::Pause)> {
@@ -33,13 +32,7 @@ pub(super) fn start_images_and_input(
         .then(image::tmux_client_colours)
         .flatten()
         .filter(|&n| n < 256);
-    // Outside tmux, a terminal that claims fewer than 88 colours would show a half-block
-    // picture in 8 colours: the same.
-    let off_reason = few_colours.map(few_colours_reason).or_else(|| {
-        (depth == super::palette::Depth::Basic
-            && matches!(choice, ProtocolChoice::Auto | ProtocolChoice::Halfblocks))
-        .then(|| basic_colours_reason(depth))
-    });
+    let off_reason = few_colours.map(few_colours_reason);
     let images = {
         let tx = tx.clone();
         ImageWorker::spawn(
@@ -331,15 +324,6 @@ fn few_colours_reason(n: u32) -> String {
     format!(
         "no picture: tmux draws with {n} colours here (half-blocks need 256) and the terminal \
          answered no sixel or kitty graphics"
-    )
-}
-
-/// Why there is no picture in a terminal that claims only the basic colours.
-fn basic_colours_reason(depth: super::palette::Depth) -> String {
-    format!(
-        "no picture: the terminal claims {} colours (its terminfo, no COLORTERM=truecolor) \
-         and answered no sixel or kitty graphics",
-        depth.colours()
     )
 }
 

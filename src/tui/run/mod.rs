@@ -56,8 +56,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let guard = TerminalGuard;
     let mut image_notice = None;
     let depth = super::palette::Depth::from_env();
-    let (images, input_pause) =
-        start_images_and_input(setup.choice, depth, &tx, &mut image_notice)?;
+    let (images, input_pause) = start_images_and_input(setup.choice, &tx, &mut image_notice)?;
     let searcher = {
         let tx = tx.clone();
         // (dropped when the search thread unwinds: the screen is told)
