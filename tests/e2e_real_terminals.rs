@@ -99,6 +99,7 @@ impl Run {
     fn start(
         term: &str,
         tmux: bool,
+        protocol: &str,
         rows: u16,
         file: &Path,
         home: &Path,
@@ -129,13 +130,14 @@ impl Run {
             !sh(&display, "xdotool getdisplaygeometry").is_empty()
         });
         assert!(ready, "Xvfb did not start on {display} in 30 s");
-        let verdict = env!("CARGO_BIN_EXE_verdict");
+        // VERDICT_TEST_BIN runs it against another build (an older one, to see it fail).
+        let verdict = std::env::var("VERDICT_TEST_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_verdict").to_string());
         let env = format!(
             "HOME={h} XDG_CONFIG_HOME={h}/config XDG_DATA_HOME={h}/data XDG_STATE_HOME={h}/state \
              VERDICT_IMAGE_PROTOCOL={protocol}",
             h = home.display(),
-            // To see the judge fail: VERDICT_E2E_PROTOCOL=halfblocks.
-            protocol = std::env::var("VERDICT_E2E_PROTOCOL").unwrap_or_else(|_| "auto".into())
+            protocol = protocol
         );
         // Reverse video spaces at the first and the last cell, the cursor hidden (drawn
         // on a reverse cell it would unpaint it): the grid's origin and cell size. Enter
@@ -484,31 +486,9 @@ fn judge(term: &str, tmux: bool) {
     let images = first_images(&file);
     // tmux's status line takes the last row.
     let rows = if tmux { ROWS - 1 } else { ROWS };
-    let mut attempt = 0;
-    let run = loop {
-        match Run::start(term, tmux, rows, &file, &home, &shots) {
-            Ok(run) => break run,
-            Err(e) if attempt < 2 => {
-                eprintln!("{name}: {e}; starting it again");
-                attempt += 1;
-            }
-            Err(e) => panic!("{name}: {e}, three times"),
-        }
-    };
-    // The two painted cells: wait for them (the terminal and tmux take a moment).
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let g = loop {
-        std::thread::sleep(Duration::from_millis(700));
-        if let Some(g) = grid(&run.shot("0-grid"), rows) {
-            break g;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{name}: the first and the last cell were not painted (see 0-grid.png)"
-        );
-    };
-    eprintln!("{name}: grid {g:?}");
-    run.key("Return");
+    // To see the judge fail: VERDICT_E2E_PROTOCOL=halfblocks.
+    let protocol = std::env::var("VERDICT_E2E_PROTOCOL").unwrap_or_else(|_| "auto".into());
+    let (run, g) = start_verdict(&name, term, tmux, &protocol, rows, (&file, &home, &shots));
     // Each step: the shot is taken again until the picture is right or 20 s passed.
     let check = |step: &str, zoom: bool, right: usize| -> Score {
         let wrong: Vec<&DynamicImage> = (0..images.len())
@@ -543,6 +523,8 @@ fn judge(term: &str, tmux: bool) {
         first.rect.2 > 120,
         "drawn at full resolution, not a thumbnail"
     );
+    // The popups over the picture; compared with the half-block run's below.
+    let popups = popup_shots(&run);
     run.key("n");
     let second = check("2-next", false, 1);
     run.key("z");
@@ -587,6 +569,172 @@ fn judge(term: &str, tmux: bool) {
         "{name}: the picture is left on screen after q (see 5-quit.png)"
     );
     drop(run.started);
+    // The same popups in the same terminal with half-blocks: every cell but the image
+    // pane's inside is the same (issue 35: with sixel, opening a popup left the screen
+    // half drawn, letters, box lines and the header missing).
+    let half_shots = shots.join("halfblocks");
+    std::fs::create_dir_all(&half_shots).unwrap();
+    let dir2 = tempfile::tempdir().unwrap();
+    let copy = Command::new("cp")
+        .args(["-r", concat!(env!("CARGO_MANIFEST_DIR"), "/sample-data")])
+        .arg(dir2.path().join("data"))
+        .status()
+        .unwrap();
+    assert!(copy.success());
+    let file2 = dir2.path().join("data/chartom.jsonl");
+    let home2 = dir2.path().join("home");
+    std::fs::create_dir_all(&home2).unwrap();
+    let (half, g2) = start_verdict(
+        &format!("{name} halfblocks"),
+        term,
+        tmux,
+        "halfblocks",
+        rows,
+        (&file2, &home2, &half_shots),
+    );
+    std::thread::sleep(Duration::from_secs(3));
+    let reference = popup_shots(&half);
+    half.key("q");
+    drop(half.started);
+    assert_eq!(
+        (g.cell_w, g.cell_h),
+        (g2.cell_w, g2.cell_h),
+        "the same grid"
+    );
+    let pane = image_pane_inside(rows);
+    for ((key, got), (_, want)) in popups.iter().zip(&reference) {
+        let wrong = differing_cells(got, g, want, g2, rows, pane);
+        eprintln!(
+            "{name} popup {key}: {} cells differ from the half-block run's outside the image pane",
+            wrong.len()
+        );
+        assert!(
+            wrong.is_empty(),
+            "{name} popup {key}: cells {:?} differ from the half-block run's (see {} and {})",
+            &wrong[..wrong.len().min(12)],
+            shots.join(format!("p-{key}.png")).display(),
+            half_shots.join(format!("p-{key}.png")).display()
+        );
+    }
+}
+
+/// Start verdict in `term` (through tmux if asked) with `protocol` on `file` (HOME in
+/// `home`, screenshots in `shots`), and wait for the painted first and last cells: the
+/// run and the grid.
+fn start_verdict(
+    name: &str,
+    term: &str,
+    tmux: bool,
+    protocol: &str,
+    rows: u16,
+    (file, home, shots): (&Path, &Path, &Path),
+) -> (Run, Grid) {
+    let mut attempt = 0;
+    let run = loop {
+        match Run::start(term, tmux, protocol, rows, file, home, shots) {
+            Ok(run) => break run,
+            Err(e) if attempt < 2 => {
+                eprintln!("{name}: {e}; starting it again");
+                attempt += 1;
+            }
+            Err(e) => panic!("{name}: {e}, three times"),
+        }
+    };
+    // The two painted cells: wait for them (the terminal and tmux take a moment).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let g = loop {
+        std::thread::sleep(Duration::from_millis(700));
+        if let Some(g) = grid(&run.shot("0-grid"), rows) {
+            break g;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{name}: the first and the last cell were not painted (see 0-grid.png)"
+        );
+    };
+    eprintln!("{name}: grid {g:?}");
+    run.key("Return");
+    (run, g)
+}
+
+/// The help, the search, the filter menu and the note, each photographed once open
+/// (`p-<key>.png`) and closed with Escape.
+fn popup_shots(run: &Run) -> Vec<(&'static str, RgbImage)> {
+    let mut out = Vec::new();
+    for key in ["question", "slash", "F", "i"] {
+        run.key(key);
+        std::thread::sleep(Duration::from_millis(1500));
+        out.push((key, run.shot(&format!("p-{key}"))));
+        run.key("Escape");
+        std::thread::sleep(Duration::from_millis(1500));
+    }
+    out
+}
+
+/// The inside of the image pane, in cells, on a screen of `rows` (as `where_drawn`).
+fn image_pane_inside(rows: u16) -> Rect {
+    let body = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(3),
+        Constraint::Length(2),
+    ])
+    .split(Rect::new(0, 0, COLS, rows))[1];
+    let pane = verdict::tui::layout::split_body(body, true, false)
+        .0
+        .expect("an image pane");
+    Rect::new(pane.x + 1, pane.y + 1, pane.width - 2, pane.height - 2)
+}
+
+/// The cells (column, row) outside `pane` whose pixels differ between the two shots
+/// (mean difference over a cell above 12 of 255).
+fn differing_cells(
+    a: &RgbImage,
+    ga: Grid,
+    b: &RgbImage,
+    gb: Grid,
+    rows: u16,
+    pane: Rect,
+) -> Vec<(u16, u16)> {
+    let mut wrong = Vec::new();
+    for row in 0..rows {
+        for col in 0..COLS {
+            if pane.contains(ratatui::layout::Position::new(col, row)) {
+                continue;
+            }
+            let mut sum = 0u64;
+            let mut n = 0u64;
+            for dy in 0..ga.cell_h {
+                for dx in 0..ga.cell_w {
+                    let pa = (
+                        ga.x + u32::from(col) * ga.cell_w + dx,
+                        ga.y + u32::from(row) * ga.cell_h + dy,
+                    );
+                    let pb = (
+                        gb.x + u32::from(col) * gb.cell_w + dx,
+                        gb.y + u32::from(row) * gb.cell_h + dy,
+                    );
+                    if pa.0 >= a.width()
+                        || pa.1 >= a.height()
+                        || pb.0 >= b.width()
+                        || pb.1 >= b.height()
+                    {
+                        continue;
+                    }
+                    let (p, q) = (a.get_pixel(pa.0, pa.1), b.get_pixel(pb.0, pb.1));
+                    sum +=
+                        p.0.iter()
+                            .zip(q.0)
+                            .map(|(x, y)| u64::from(x.abs_diff(y)))
+                            .sum::<u64>();
+                    n += 3;
+                }
+            }
+            if n > 0 && sum / n > 12 {
+                wrong.push((col, row));
+            }
+        }
+    }
+    wrong
 }
 
 #[test]
