@@ -117,7 +117,7 @@ pub fn check_file(path: &Path, opts: Options) -> Result<Report, StoreError> {
                 crate::session::verdicts(records.len()),
                 if torn { " (and a torn last line)" } else { "" }
             ),
-            Err(e) => match crate::journal::unsafe_reason(&e) {
+            Err(e) => match crate::journal::untrusted_reason(&e) {
                 Some(why) => format!(
                     "{} is named as a verdict journal of this file but is {why}: it is not read, \
                      nor folded into the file",

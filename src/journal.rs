@@ -302,7 +302,7 @@ impl Journal {
     }
 
     /// [`Journal::read_lines`] of a journal to be read into the results file at
-    /// `results`: refused (an error [`unsafe_reason`] explains) when its owner could not
+    /// `results`: refused (an error [`untrusted_reason`] explains) when its owner could not
     /// have written that file, or users who may not write it may write the journal
     /// (docs/format.md, "Who may write beside a file").
     pub fn read_lines_for(&self, results: Option<&Path>) -> io::Result<Vec<(usize, Line)>> {
@@ -312,7 +312,7 @@ impl Journal {
             Err(e) => return Err(e),
         };
         if let Some(why) = results.map(|r| distrust_file(&f, r)).transpose()?.flatten() {
-            return Err(not_safe(&why));
+            return Err(not_trusted(&why));
         }
         let mut out = Vec::new();
         let mut rd = BufReader::new(f);

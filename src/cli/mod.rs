@@ -44,6 +44,9 @@ pub fn journal_notices(path: &Path, replay: &crate::session::Replay) -> Vec<Stri
     if let Some(n) = replay.kept_aside_notice() {
         out.push(format!("verdict: {file}: {}", crate::sanitize::line(&n)));
     }
+    if let Some(n) = replay.untrusted_notice() {
+        out.push(format!("verdict: {file}: {}", crate::sanitize::line(&n)));
+    }
     out
 }
 

@@ -22,6 +22,24 @@ pub(super) fn not_safe(why: &str) -> io::Error {
     io::Error::other(NotSafe(why.to_string()))
 }
 
+/// A journal (or a copy kept aside) whose owner could not have written the results file,
+/// or that more users may write than may write the results file: not read into it
+/// (docs/format.md, "Who may write beside a file").
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct NotTrusted(String);
+
+pub(super) fn not_trusted(why: &str) -> io::Error {
+    io::Error::other(NotTrusted(why.to_string()))
+}
+
+/// Why a journal is not trusted, if that is why reading it failed.
+pub fn untrusted_reason(e: &io::Error) -> Option<String> {
+    e.get_ref()
+        .and_then(|x| x.downcast_ref::<NotTrusted>())
+        .map(|n| n.0.clone())
+}
+
 /// Why a path is unsafe to use as a journal, if that is why opening it failed.
 pub fn unsafe_reason(e: &io::Error) -> Option<String> {
     e.get_ref()

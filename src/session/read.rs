@@ -52,12 +52,27 @@ fn read_with_journals(path: &Path, scan: Scan) -> anyhow::Result<(Store, Vec<Pat
                 total.add(rep);
                 replayed.push(p);
             }
+            Err(e) if untrusted_reason(&e).is_some() => {
+                let why = untrusted_reason(&e).unwrap_or_default();
+                total
+                    .untrusted
+                    .push(format!("{}: not read: it is {why}", p.display()));
+            }
             Err(e) => {
                 let why = unsafe_reason(&e)
                     .map(|w| format!("not read: it is {w}"))
                     .unwrap_or_else(|| format!("cannot be read: {e}"));
                 total.unreadable.push(format!("{}: {why}", p.display()));
             }
+        }
+    }
+    for p in kept_aside_paths(path) {
+        if let Err(e) = Journal::at(p.clone()).read_lines_for(Some(path))
+            && let Some(why) = untrusted_reason(&e)
+        {
+            total
+                .untrusted
+                .push(format!("{}: not read: it is {why}", p.display()));
         }
     }
     total.kept_aside = kept_aside_in(&store, path)

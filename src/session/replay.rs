@@ -29,6 +29,10 @@ pub struct Replay {
     /// its verdicts still cannot be applied to the file (their item is gone, or they do
     /// not fit it): never folded, shown by every command and on every open.
     pub kept_aside: Vec<(PathBuf, usize)>,
+    /// Journals and copies kept aside that are not read (their owner could not have
+    /// written the file, or others may write them: docs/format.md, "Who may write beside
+    /// a file"), each with why. Never folded, counted or removed.
+    pub untrusted: Vec<String>,
 }
 
 impl Replay {
@@ -121,6 +125,18 @@ impl Replay {
         })
     }
 
+    /// The journals not read, in the words every command and the reviewer use; `None`
+    /// when there are none.
+    pub fn untrusted_notice(&self) -> Option<String> {
+        (!self.untrusted.is_empty()).then(|| {
+            format!(
+                "{}; its verdicts are not counted nor folded into the file (its owner or an \
+                 administrator can remove it)",
+                self.untrusted.join("; ")
+            )
+        })
+    }
+
     pub(super) fn add(&mut self, other: Replay) {
         self.applied += other.applied;
         self.skipped.extend(other.skipped);
@@ -129,6 +145,7 @@ impl Replay {
         self.torn_tail |= other.torn_tail;
         self.to_keep.extend(other.to_keep);
         self.kept_aside.extend(other.kept_aside);
+        self.untrusted.extend(other.untrusted);
     }
 }
 

@@ -301,6 +301,7 @@ fn replay_notices(replay: &crate::session::Replay, kept_aside: &[PathBuf]) -> Ve
         }
     }
     notices.extend(replay.kept_aside_notice());
+    notices.extend(replay.untrusted_notice());
     if replay.applied > 0 {
         notices.push(replay.recovered_notice());
     }
