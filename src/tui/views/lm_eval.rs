@@ -20,8 +20,17 @@ use crate::tui::views::common::{heading, kv, text_lines, text_lines_of};
 /// The view of a logged sample.
 pub struct LmEvalView;
 
+/// A log-likelihood as the screen shows it: to 4 decimals at most, as the harness's table
+/// shows its figures (the file's `-2.5620000000000003` is a sum's rounding, not a digit
+/// to read: `-2.562`).
 fn num(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".into(), |v| format!("{v}"))
+    x.map_or_else(
+        || "-".into(),
+        |v| match (v * 1e4).round() / 1e4 {
+            r if r.is_finite() => format!("{}", r + 0.0),
+            _ => format!("{v}"),
+        },
+    )
 }
 
 fn greedy(g: Option<bool>) -> &'static str {
