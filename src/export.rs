@@ -67,6 +67,10 @@ pub const COLUMNS: &[&str] = &[
     "reason_text",
     "notes",
     "human_penalized",
+    "task",
+    "run",
+    "epoch",
+    "scorer",
     "doc_id",
     "filter",
     "target",
@@ -131,6 +135,11 @@ pub fn rows(store: &Store, i: usize) -> Vec<Row> {
         n_reviewers: it.reviews.len() as u64,
         reviews,
         notes: notes(&it),
+        task: store.file_info().task(),
+        run: store
+            .path()
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned()),
         ..Row::default()
     };
     let models: Vec<String> = if it.responses.is_empty() {
@@ -178,6 +187,20 @@ fn cell(v: &Value) -> String {
     }
 }
 
+/// The columns of the export: [`COLUMNS`], or a benchmark's own when every readable item
+/// is of that one benchmark and it names its own (`Spec::columns`: a harness's log, with
+/// no other benchmark's empty columns).
+pub fn columns(store: &Store) -> Vec<&'static str> {
+    let first = (0..store.len()).find_map(|i| store.item(i).ok().map(|it| it.benchmark()));
+    if let Some(b) = first
+        && let Some(cols) = crate::bench::export_columns(b)
+        && (0..store.len()).all(|i| store.item(i).map_or(true, |it| it.benchmark() == b))
+    {
+        return cols.to_vec();
+    }
+    COLUMNS.to_vec()
+}
+
 /// Write every row of the store to `out`.
 pub fn export(
     store: &Store,
@@ -185,17 +208,28 @@ pub fn export(
     out: &mut dyn Write,
 ) -> Result<ExportReport, ExportError> {
     let mut rep = ExportReport::default();
+    let cols = columns(store);
+    // A row as its columns' values, in order.
+    let values = |row: &Row| -> io::Result<serde_json::Map<String, Value>> {
+        let v = serde_json::to_value(row).map_err(io::Error::other)?;
+        let mut obj = match v {
+            Value::Object(o) => o,
+            _ => unreachable!("a Row serializes to an object"),
+        };
+        Ok(cols
+            .iter()
+            .map(|c| (c.to_string(), obj.shift_remove(*c).unwrap_or(Value::Null)))
+            .collect())
+    };
     match format {
         ExportFormat::Csv => {
             let mut w = csv::Writer::from_writer(out);
-            w.write_record(COLUMNS)?;
+            w.write_record(&cols)?;
             for i in 0..store.len() {
                 for row in rows(store, i) {
                     rep.rows += 1;
                     rep.unreadable += row.error.is_some() as u64;
-                    let v = serde_json::to_value(&row).map_err(io::Error::other)?;
-                    let obj = v.as_object().expect("a Row serializes to an object");
-                    w.write_record(obj.values().map(cell))?;
+                    w.write_record(values(&row)?.values().map(cell))?;
                 }
             }
             w.flush()?;
@@ -205,7 +239,7 @@ pub fn export(
                 for row in rows(store, i) {
                     rep.rows += 1;
                     rep.unreadable += row.error.is_some() as u64;
-                    serde_json::to_writer(&mut *out, &row).map_err(io::Error::other)?;
+                    serde_json::to_writer(&mut *out, &values(&row)?).map_err(io::Error::other)?;
                     out.write_all(b"\n")?;
                 }
             }

@@ -218,6 +218,11 @@ impl FileInfo {
         }
     }
 
+    /// The harness's task the path names (an lm-eval samples file's), for `export`.
+    pub fn task(&self) -> Option<String> {
+        self.lm_eval.as_ref().map(|r| r.task.clone())
+    }
+
     /// What the path tells the items, as text: two paths of equal texts name the same
     /// bytes' items alike (the file's own name, its folder, the lm-eval run read beside
     /// it; not the folders above or where the run's results file is). A kept index is of
@@ -261,6 +266,14 @@ pub(crate) trait Spec: Sync {
 
     /// `verdict export`: fill `row` with `model`'s response to `it`.
     fn export(&self, row: &mut Row, it: &Item, model: &str);
+
+    /// `verdict export`'s columns for a file of this benchmark's items only, in order
+    /// (`None`: every column, as for a result set that may mix benchmarks). A benchmark
+    /// whose files are its own (a harness's logs) names its own, so that no other
+    /// benchmark's empty columns are written.
+    fn columns(&self) -> Option<&'static [&'static str]> {
+        None
+    }
 
     /// When an item is done (docs/format.md, "When an item is done"): does `resp` need
     /// grades of its own? None by default: the verdict is on the item.
@@ -367,6 +380,11 @@ pub enum Facet {
 }
 
 /// Is `model`'s answer on this item wrong (after reviewer overrides)?
+/// `verdict export`'s own columns for a file of benchmark `b` only (`Spec::columns`).
+pub fn export_columns(b: Benchmark) -> Option<&'static [&'static str]> {
+    spec(b).columns()
+}
+
 /// What the file keeps of review `r` of an item of benchmark `b` (`Spec::kept_review`).
 pub fn kept_review(b: Benchmark, r: Option<&Review>) -> Option<Review> {
     spec(b).kept_review(r?)

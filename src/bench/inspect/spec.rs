@@ -22,6 +22,23 @@ pub fn sample(item: &Item) -> Option<&Sample> {
     }
 }
 
+/// Every note on the sample, `reviewer: note` (the headline scorer's) or `reviewer on
+/// <scorer>: note`, one a line, in the order of the reviews.
+fn notes(it: &Item, s: &Sample) -> Option<String> {
+    let mut lines = Vec::new();
+    for (who, r) in &it.reviews {
+        if let Some(n) = &r.note {
+            lines.push(format!("{who}: {n}"));
+        }
+        for (scorer, sr) in &r.inspect.scorers {
+            if let Some(n) = sr.note.as_ref().filter(|_| *scorer != s.headline) {
+                lines.push(format!("{who} on {scorer}: {n}"));
+            }
+        }
+    }
+    (!lines.is_empty()).then(|| lines.join("\n"))
+}
+
 /// Is a parsed line one made from an Inspect sample?
 pub fn is_line(obj: &Map<String, Value>) -> bool {
     !obj.contains_key("benchmark") && obj.get(LINE_KEY).is_some_and(Value::is_object)
@@ -71,7 +88,11 @@ impl crate::bench::Spec for Inspect {
     fn export(&self, row: &mut Row, it: &Item, model: &str) {
         crate::bench::generic::export::fill(row, it, model);
         if let Some(s) = sample(it) {
-            row.doc_id = Some(s.id_text());
+            row.doc_id = Some(s.sample.clone());
+            row.task = s.run.task.clone();
+            row.epoch = Some(s.epoch);
+            row.scorer = Some(s.headline.clone());
+            row.notes = notes(it, s);
             row.target = Some(s.target_text());
             if let Some(h) = s.headline_score() {
                 row.metric = Some(h.name.clone());
@@ -84,6 +105,32 @@ impl crate::bench::Spec for Inspect {
                     .collect(),
             ));
         }
+    }
+
+    /// The columns of an Inspect log's rows (`verdict export`): its files hold nothing else.
+    fn columns(&self) -> Option<&'static [&'static str]> {
+        Some(&[
+            "id",
+            "line",
+            "benchmark",
+            "task",
+            "run",
+            "model",
+            "doc_id",
+            "epoch",
+            "scorer",
+            "target",
+            "raw_answer",
+            "metric",
+            "harness_score",
+            "metrics",
+            "verdict",
+            "verdict_resolution",
+            "n_reviewers",
+            "reviews",
+            "notes",
+            "error",
+        ])
     }
 
     /// Done with a verdict on any of its scorers (the headline's, or `scorers.<name>`).

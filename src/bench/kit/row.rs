@@ -83,9 +83,20 @@ pub struct Row {
     /// Whether the resolved human grade has a penalty; empty when no reviewer graded the
     /// penalty (an empty `human_penalty` alone cannot tell "none" from "not graded").
     pub human_penalized: Option<bool>,
-    /// lm-eval: the sample's `doc_id` (as its JSON text) and `filter`; two filters' rows
-    /// of one doc share the doc_id.
-    pub doc_id: Option<String>,
+    /// The harness's task: lm-eval's (from the samples file's name), Inspect's
+    /// (`eval.task`).
+    pub task: Option<String>,
+    /// The run: the file the rows come from (lm-eval's samples file names its date, an
+    /// Inspect log its own), so that two runs of a task are told apart.
+    pub run: Option<String>,
+    /// Inspect: the sample's epoch.
+    pub epoch: Option<u64>,
+    /// Inspect: the scorer whose value and verdict the row holds (the headline's).
+    pub scorer: Option<String>,
+    /// lm-eval: the sample's `doc_id`, Inspect: the sample's `id`, typed as the harness
+    /// types it (a number stays a number); lm-eval's `filter`: two filters' rows of one
+    /// doc share the doc_id.
+    pub doc_id: Option<Value>,
     pub filter: Option<String>,
     /// lm-eval: the answer key as logged.
     pub target: Option<String>,

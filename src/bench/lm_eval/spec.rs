@@ -49,7 +49,10 @@ impl crate::bench::Spec for LmEval {
     fn export(&self, row: &mut Row, it: &Item, model: &str) {
         crate::bench::generic::export::fill(row, it, model);
         if let Some(s) = sample(it) {
-            row.doc_id = Some(s.doc_id.clone());
+            // (its JSON text: a number stays a number)
+            row.doc_id = Some(
+                serde_json::from_str(&s.doc_id).unwrap_or_else(|_| Value::String(s.doc_id.clone())),
+            );
             row.filter = s.filter.clone();
             row.target = Some(s.target.clone());
             if let Some((m, v)) = s.primary() {
@@ -63,6 +66,32 @@ impl crate::bench::Spec for LmEval {
                     .collect(),
             ));
         }
+    }
+
+    /// The columns of an lm-eval samples file's rows (`verdict export`): its files hold
+    /// nothing else.
+    fn columns(&self) -> Option<&'static [&'static str]> {
+        Some(&[
+            "id",
+            "line",
+            "benchmark",
+            "task",
+            "run",
+            "model",
+            "doc_id",
+            "filter",
+            "target",
+            "raw_answer",
+            "metric",
+            "harness_score",
+            "metrics",
+            "verdict",
+            "verdict_resolution",
+            "n_reviewers",
+            "reviews",
+            "notes",
+            "error",
+        ])
     }
 
     /// The verdict on the sample.
