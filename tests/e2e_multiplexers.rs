@@ -215,3 +215,42 @@ fn nothing_is_left_on_a_terminal_without_an_alternate_screen() {
         );
     }
 }
+
+/// Issue 35, case 8: under NO_COLOR a half-block picture is drawn in grey levels (the
+/// screen's own colours stay off: the mono theme). Before, crossterm dropped every colour
+/// under NO_COLOR and the picture was white bars (and a kitty picture's placeholders lost
+/// the image id their colour carries).
+#[test]
+fn under_no_color_a_half_block_picture_is_grey() {
+    let sb = Sandbox::new();
+    let vars = [
+        ("NO_COLOR", "1".to_string()),
+        ("COLORTERM", String::new()),
+        ("TMUX", String::new()),
+        ("TERM_PROGRAM", String::new()),
+        ("STY", String::new()),
+    ];
+    let mut p = sb.open_env("cvqa.jsonl", &["--image-protocol", "halfblocks"], &vars);
+    p.wait_for("real-00001");
+    p.wait_for("▀");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (rgb, indexed) = colours(&p.output());
+    assert_eq!(rgb, 0, "24-bit colours sent for xterm-256color");
+    assert!(
+        indexed.len() >= 50,
+        "the picture has {} colours",
+        indexed.len()
+    );
+    let grey = |i: u32| (232..=255).contains(&i) || [16, 59, 102, 145, 188, 231].contains(&i);
+    assert!(
+        indexed.iter().all(|&i| grey(i)),
+        "colours that are not grey: {:?}",
+        indexed
+            .iter()
+            .filter(|&&i| !grey(i))
+            .take(8)
+            .collect::<Vec<_>>()
+    );
+    p.send("q");
+    assert!(p.wait_exit().success());
+}
