@@ -72,16 +72,29 @@ impl Depth {
         }
     }
 
-    /// Map every 24-bit colour of the frame to this depth.
-    pub fn map_buffer(self, buf: &mut Buffer) {
-        if self == Depth::True {
+    /// Map every 24-bit colour of the frame to this depth; `grey` (NO_COLOR): to its
+    /// grey level first (a half-block picture is drawn in greys; the mono theme has no
+    /// colours of its own).
+    pub fn map_buffer(self, buf: &mut Buffer, grey: bool) {
+        if self == Depth::True && !grey {
             return;
         }
+        let map = |c: Color| self.map(if grey { grey_of(c) } else { c });
         for cell in buf.content.iter_mut() {
-            cell.fg = self.map(cell.fg);
-            cell.bg = self.map(cell.bg);
+            cell.fg = map(cell.fg);
+            cell.bg = map(cell.bg);
         }
     }
+}
+
+/// A 24-bit colour's grey level (Rec. 601 luma); other colours as they are.
+fn grey_of(c: Color) -> Color {
+    let Color::Rgb(r, g, b) = c else {
+        return c;
+    };
+    let l = (299 * u32::from(r) + 587 * u32::from(g) + 114 * u32::from(b)) / 1000;
+    let l = l as u8;
+    Color::Rgb(l, l, l)
 }
 
 /// What a terminfo entry says of colours.

@@ -44,6 +44,8 @@ pub(super) struct Display {
     pub(super) last_painted: Option<Painted>,
     /// The colours the terminal claims: every frame's 24-bit colours are mapped to them.
     pub(super) depth: crate::tui::palette::Depth,
+    /// NO_COLOR: pictures in grey levels.
+    pub(super) grey: bool,
     /// What the terminal shows, as the last frame drew it (cells erased behind ratatui's
     /// back are sent again from it).
     pub(super) last_frame: ratatui::buffer::Buffer,
@@ -271,12 +273,12 @@ impl Display {
             self.last_painted = now;
         }
         send_kitty(state, &mut self.shown_kitty)?;
-        let depth = self.depth;
+        let (depth, grey) = (self.depth, self.grey);
         self.last_frame = self
             .terminal
             .draw(|f| {
                 draw::draw_on(state, f, screen);
-                depth.map_buffer(f.buffer_mut());
+                depth.map_buffer(f.buffer_mut(), grey);
             })?
             .buffer
             .clone();

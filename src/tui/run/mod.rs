@@ -56,6 +56,13 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let guard = TerminalGuard;
     let mut image_notice = None;
     let depth = super::palette::Depth::from_env();
+    // NO_COLOR: the mono theme draws no colours, and pictures are drawn in grey levels;
+    // crossterm, which would drop every colour, is told to send those (a kitty
+    // picture's placeholders carry its id in their colour).
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    if no_color {
+        crossterm::style::force_color_output(true);
+    }
     let (images, input_pause) = start_images_and_input(setup.choice, &tx, &mut image_notice)?;
     let searcher = {
         let tx = tx.clone();
@@ -101,6 +108,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
             shown_kitty: None,
             last_painted: None,
             depth,
+            grey: no_color,
             last_frame: ratatui::buffer::Buffer::empty(ratatui::layout::Rect::default()),
         },
     };
