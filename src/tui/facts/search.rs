@@ -298,9 +298,8 @@ enum Wake {
 const POLL: Duration = Duration::from_millis(10);
 
 /// Runs the search off the screen's thread. The newest request wins; its matches are sent
-/// as soon as nucleo has matched the query (while the texts are still being handed to
-/// nucleo, the best of those matched so far), and again whenever they change, until
-/// nucleo has matched every text.
+/// as soon as nucleo has matched the query over every text, and again whenever they
+/// change.
 pub struct SearchWorker {
     tx: mpsc::Sender<Wake>,
     /// The index last handed over by [`SearchWorker::index`].
@@ -341,6 +340,12 @@ impl SearchWorker {
                             Wake::Index(ix) => search.set_index(&ix),
                         }
                     }
+                    // Matched once every text is there: each match while they come in
+                    // would sort every match so far again (at 1M items, most of a
+                    // first search's CPU).
+                    if search.feeding() {
+                        continue;
+                    }
                     let status = search.nucleo.tick(POLL.as_millis() as u64);
                     let Some((req, within, answered)) = &mut live else {
                         continue;
@@ -351,7 +356,7 @@ impl SearchWorker {
                         send(req.seq, found);
                         *answered = true;
                     }
-                    if *answered && !status.running && !search.feeding() {
+                    if *answered && !status.running {
                         live = None;
                     }
                 }
