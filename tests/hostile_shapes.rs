@@ -9,7 +9,7 @@
 #[path = "support/state.rs"]
 mod state;
 #[allow(dead_code)]
-#[path = "../benches/support/synth/mod.rs"]
+#[path = "support/synth/mod.rs"]
 mod synth;
 
 use serde_json::{Value, json};

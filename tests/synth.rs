@@ -1,10 +1,10 @@
-//! The seeded generator of large result sets the benches use (`benches/support/synth/`),
+//! The seeded generator of large result sets the benches use (`tests/support/synth/`),
 //! tested here (its own unit tests run in this test crate), and the tests that need a
 //! large realistic set.
 
 // `VERSION` is for the benches' cache of generated files.
 #[allow(dead_code)]
-#[path = "../benches/support/synth/mod.rs"]
+#[path = "support/synth/mod.rs"]
 mod synth;
 
 use verdict::stats::compute_with;

@@ -16,7 +16,7 @@ use verdict::tui::keymap::Keymap;
 use verdict::tui::theme::ThemeName;
 
 #[allow(dead_code)]
-#[path = "../benches/support/synth/mod.rs"]
+#[path = "support/synth/mod.rs"]
 mod synth;
 
 fn clock() -> Clock {

@@ -1,5 +1,5 @@
-//! The store's part of a kept index (docs/performance.md, "Reopening a large set: the
-//! kept index"): the file the reviewer keeps in its data folder for a results file
+//! The store's part of a kept index (docs/architecture.md, "The kept
+//! index"): the file the reviewer keeps in its data folder for a results file
 //! begins with what the store needs to open that file without scanning it, the head:
 //!
 //! - `MAGIC` (16 bytes);

@@ -1,4 +1,4 @@
-//! The index kept between sessions (docs/performance.md, "Reopening a large set"): the
+//! The index kept between sessions (docs/architecture.md, "The kept index"): the
 //! filter index of a results file, written to the data folder once it is built, and read
 //! back at the next open instead of reading every item again, when the file is exactly
 //! the one it describes.

@@ -1,5 +1,5 @@
-//! The index carried across another program's save of the open file (docs/performance.md,
-//! "Another program's save: the index carried across"): a colleague's verdict session
+//! The index carried across another program's save of the open file (docs/architecture.md,
+//! "The kept index"): a colleague's verdict session
 //! folds its journal into the file the reviewer has open, the file is read again
 //! (`tui::remap`), and its index is made from the one of the file as it was instead of
 //! reading every item again (seconds of CPU at 1M items).

@@ -1,4 +1,4 @@
-//! A seeded generator of realistic result sets, for the benchmark (`benches/store.rs`)
+//! A seeded generator of realistic result sets, for the benchmark (`benches/generate.rs`)
 //! and for trying the tools on large files.
 //!
 //! [`generate`] writes `n` items as JSONL in the result-set form of `docs/format.md`: a
