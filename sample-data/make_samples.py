@@ -1332,6 +1332,19 @@ def check(sets):
     return ok
 
 
+def copy_for_tests():
+    """The tests read a copy of the sets (tests/fixtures/samples), not these: the README's
+    first command lets the reviewer grade them. .ci/run checks the copy is the same."""
+    import glob
+    import shutil
+    dest = os.path.join(HERE, "..", "tests", "fixtures", "samples")
+    for f in glob.glob(os.path.join(HERE, "*.json*")) + glob.glob(
+            os.path.join(HERE, "lm-eval", "*", "*.jsonl")):
+        to = os.path.join(dest, os.path.relpath(f, HERE))
+        os.makedirs(os.path.dirname(to), exist_ok=True)
+        shutil.copyfile(f, to)
+
+
 def main():
     random.seed(0)
     chartom = chartom_items()
@@ -1347,6 +1360,7 @@ def main():
     import_examples(cv, chartom)
     import make_long_context
     make_long_context.write()
+    copy_for_tests()
     ok = check({"chartom.jsonl": chartom, "chartom-qa.jsonl": qa, "cvqa.jsonl": cv})
     print("sample data written%s" % ("" if ok else " WITH PROBLEMS"))
     return 0 if ok else 1

@@ -7,7 +7,7 @@ use std::process::{Command, Output, Stdio};
 
 fn sample(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("sample-data")
+        .join("tests/fixtures/samples")
         .join(name)
         .display()
         .to_string()

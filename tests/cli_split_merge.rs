@@ -26,10 +26,12 @@ fn ok(out: Output) -> (String, String) {
     (o, e)
 }
 
-/// A copy of sample-data (the sets, their images, the lm-eval folder) in a temp folder.
+/// A copy of the tests' samples (the sets, the lm-eval folder) with sample-data's images
+/// in a temp folder.
 fn samples() -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
-    copy_dir(Path::new("sample-data"), d.path());
+    copy_dir(Path::new("tests/fixtures/samples"), d.path());
+    copy_dir(Path::new("sample-data/images"), &d.path().join("images"));
     d
 }
 

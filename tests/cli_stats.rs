@@ -270,7 +270,7 @@ fn human_readable_tables() {
 
 fn sample(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("sample-data")
+        .join("tests/fixtures/samples")
         .join(name)
 }
 
@@ -707,7 +707,7 @@ fn every_command_reports_the_journal_the_same_way() {
 #[test]
 fn lm_eval_stats_put_the_harness_metric_next_to_the_corrected_one() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(
-        "sample-data/lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl",
+        "tests/fixtures/samples/lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl",
     );
     let d = tempfile::tempdir().unwrap();
     let mut out = String::new();

@@ -329,8 +329,8 @@ fn a_full_disk_is_reported_and_nothing_is_half_written() {
 #[test]
 fn the_chartom_qa_evaluation_file_keeps_its_fields() {
     let sb = Sandbox::new();
-    let src =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/chartom-qa-eval.jsonl");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/samples/chartom-qa-eval.jsonl");
     std::fs::copy(&src, sb.path("eval.jsonl")).unwrap();
     let before: Vec<String> = std::fs::read_to_string(sb.path("eval.jsonl"))
         .unwrap()
@@ -786,7 +786,7 @@ fn an_lm_eval_samples_file_is_graded_losslessly() {
     let sb = Sandbox::new();
     let name = "samples_arc_easy_2026-11-20T10-15-42.518246.jsonl";
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("sample-data/lm-eval/example__tiny-llama-1b")
+        .join("tests/fixtures/samples/lm-eval/example__tiny-llama-1b")
         .join(name);
     std::fs::create_dir(sb.path("example__tiny-llama-1b")).unwrap();
     let file = format!("example__tiny-llama-1b/{name}");
@@ -1003,4 +1003,44 @@ fn a_verdict_on_the_second_of_two_items_sharing_an_id_stays_on_it_when_lines_are
         .map(|v| v["question"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(graded, ["the second a?"], "{text}");
+}
+
+/// The first time a reviewer opens a file under the login name (no `--reviewer`, no
+/// `reviewer` in the config), the status line says whose name the verdicts go under and
+/// how to give another; with `--reviewer`, and on the next open, it says nothing of it.
+/// Before, the README's first command recorded under `root` without a word.
+#[test]
+fn the_login_name_is_said_on_first_use() {
+    let sb = Sandbox::new();
+    let file = sb.path("cvqa.jsonl").display().to_string();
+    let env = vec![
+        ("VERDICT_DATA_DIR", sb.path("data").display().to_string()),
+        (
+            "VERDICT_CONFIG_DIR",
+            sb.path("config").display().to_string(),
+        ),
+        ("USER", "zed".to_string()),
+    ];
+    let mut p = Pty::spawn([file.as_str()], &env, 100, 30);
+    let screen = p.wait_for("real-00001");
+    assert!(
+        screen.contains("grading as zed (your login name)") && screen.contains("--reviewer"),
+        "{screen}"
+    );
+    p.send("n");
+    p.wait_for("real-00002");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    // The second open (the place saved): said once is enough.
+    let mut p = Pty::spawn([file.as_str()], &env, 100, 30);
+    let screen = p.wait_for("real-00002");
+    assert!(!screen.contains("your login name"), "{screen}");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    // Named on the command line: nothing to say.
+    let mut p = Pty::spawn([file.as_str(), "--reviewer", "amy"], &env, 100, 30);
+    let screen = p.wait_for("real-00001");
+    assert!(!screen.contains("login name"), "{screen}");
+    p.send("q");
+    assert!(p.wait_exit().success());
 }

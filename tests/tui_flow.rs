@@ -11,11 +11,15 @@ use verdict::tui::draw::render_to_string;
 use verdict::tui::keymap::Keymap;
 use verdict::tui::theme::ThemeName;
 
-/// A copy of sample-data in a temporary directory, and the path of `name` in it.
+/// A copy of the tests' samples (tests/fixtures/samples: sample-data's sets, which the
+/// README's first command lets the reviewer grade) with sample-data's images in a
+/// temporary directory, and the path of `name` in it.
 fn sample(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let d = tempfile::tempdir().unwrap();
-    copy_dir(&src, d.path());
+    copy_dir(&root.join("tests/fixtures/samples"), d.path());
+    std::fs::create_dir_all(d.path().join("images")).unwrap();
+    copy_dir(&root.join("sample-data/images"), &d.path().join("images"));
     let p = d.path().join(name);
     (d, p)
 }
@@ -370,7 +374,7 @@ fn an_original_chart_does_not_say_it_has_the_pairs_manipulation() {
     assert!(out.contains("Planted manipulation: truncated"), "{out}");
 }
 
-/// A state on a file of these lines (in a copy of sample-data, so images resolve).
+/// A state on a file of these lines (in a copy of the samples, so images resolve).
 fn open_lines(lines: &[Value]) -> (tempfile::TempDir, State) {
     let (d, _) = sample("chartom.jsonl");
     let p = d.path().join("lines.jsonl");
@@ -726,7 +730,7 @@ fn the_light_theme_draws_no_text_in_faint_grey() {
 /// real-00006 with five reviewers who disagree on the verification and on one model.
 fn five_reviewers() -> Value {
     let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/cvqa.jsonl"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/samples/cvqa.jsonl"),
     )
     .unwrap();
     let mut item: Value = text

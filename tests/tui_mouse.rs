@@ -285,7 +285,8 @@ fn where_is(screen: &str, text: &str) -> Option<(u16, u16)> {
 #[test]
 fn the_wheel_scrolls_the_pane_under_the_pointer_the_context_or_the_item() {
     // a CharToM-QA item with a ~2,000-word context, side by side at 200 columns
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/chartom-qa-long.jsonl");
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/samples/chartom-qa-long.jsonl");
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join("long.jsonl");
     std::fs::copy(&src, &p).unwrap();

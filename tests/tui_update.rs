@@ -1506,7 +1506,8 @@ fn hmi_plot_shows_every_point_with_distinct_glyphs() {
 #[test]
 fn chartom_qa_evaluation_layout_as_the_benchmark_names_it() {
     let d = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/chartom-qa-eval.jsonl");
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/samples/chartom-qa-eval.jsonl");
     let p = d.path().join("gpt-4o_belief_c1000_eval_penalty.jsonl");
     std::fs::copy(&src, &p).unwrap();
     let before = std::fs::read(&p).unwrap();
@@ -2359,7 +2360,7 @@ fn suspect_answer_keys_are_a_filter() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join("chartom.jsonl");
     std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/chartom.jsonl"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/samples/chartom.jsonl"),
         &p,
     )
     .unwrap();
@@ -2601,7 +2602,7 @@ fn grading_as_alice_did_is_no_disagreement_on_the_sample() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join("chartom.jsonl");
     std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/chartom.jsonl"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/samples/chartom.jsonl"),
         &p,
     )
     .unwrap();
@@ -3159,7 +3160,7 @@ fn lm_eval_state(task_file: &str) -> (tempfile::TempDir, State) {
     let dir = d.path().join("example__tiny-llama-1b");
     std::fs::create_dir(&dir).unwrap();
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("sample-data/lm-eval/example__tiny-llama-1b")
+        .join("tests/fixtures/samples/lm-eval/example__tiny-llama-1b")
         .join(task_file);
     let p = dir.join(task_file);
     std::fs::copy(src, &p).unwrap();
@@ -3406,7 +3407,7 @@ fn the_summary_of_lm_eval_samples_shows_the_harness_and_the_corrected_metric() {
 fn a_line_that_names_lm_eval_is_graded_as_the_screen_says() {
     let d = tempfile::tempdir().unwrap();
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("sample-data/lm-eval/example__tiny-llama-1b")
+        .join("tests/fixtures/samples/lm-eval/example__tiny-llama-1b")
         .join(LM_GSM8K);
     let first = std::fs::read_to_string(src).unwrap();
     let first = first.lines().next().unwrap();

@@ -110,7 +110,7 @@ mod tests {
     /// reviewers who agree, disagree, and an adjudication.
     #[test]
     fn both_at_once_are_the_two_rules() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-data/");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/samples/");
         let reviews = [
             serde_json::json!({}),
             serde_json::json!({"a": {"status": "accept"}, "b": {"status": "reject", "reason": "ambiguous"}}),

@@ -89,7 +89,8 @@ fn chartom_qa_human_fields_empty_where_not_graded() {
 /// (`0.0004000000000000007` for 0.22 against 0.20).
 #[test]
 fn squared_errors_are_exported_without_float_noise() {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/chartom.jsonl");
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/samples/chartom.jsonl");
     let s = Store::open(&p).unwrap();
     let mut out = Vec::new();
     export(&s, ExportFormat::Csv, &mut out).unwrap();

@@ -77,7 +77,7 @@ fn a_verdict_the_changed_file_no_longer_takes_is_not_folded_away() {
     let p = d.path().join("r.jsonl");
     let sample = fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/sample-data/chartom.jsonl"
+        "/tests/fixtures/samples/chartom.jsonl"
     ))
     .unwrap();
     let line = sample.lines().next().unwrap();

@@ -337,7 +337,10 @@ mod index_tests {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("cvqa.jsonl");
         std::fs::copy(
-            concat!(env!("CARGO_MANIFEST_DIR"), "/sample-data/cvqa.jsonl"),
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/samples/cvqa.jsonl"
+            ),
             &p,
         )
         .unwrap();
@@ -487,7 +490,7 @@ mod index_tests {
         std::fs::copy(
             concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/sample-data/lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl"
+                "/tests/fixtures/samples/lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl"
             ),
             &p,
         )
@@ -528,7 +531,7 @@ mod index_tests {
         std::fs::copy(
             concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/sample-data/chartom-qa-eval.jsonl"
+                "/tests/fixtures/samples/chartom-qa-eval.jsonl"
             ),
             &e,
         )

@@ -22,6 +22,21 @@ pub struct Pty {
 
 pub const WAIT: Duration = Duration::from_secs(20);
 
+/// The variables a child in the test's pseudo-terminal keeps from the developer's
+/// environment: none that says which terminal, multiplexer or config they use.
+pub const KEPT_ENV: &[&str] = &[
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
+    "TMPDIR",
+    "RUST_BACKTRACE",
+    "LLVM_PROFILE_FILE",
+];
+
 impl Pty {
     /// Start `verdict ARGS` in a `cols`×`rows` terminal with `env` set (and images as
     /// half-blocks, so no terminal query is ever waited for).
@@ -72,6 +87,15 @@ impl Pty {
         let (master, slave) =
             unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
         let mut cmd = Command::new(program);
+        // Nothing of the developer's terminal reaches the child (inside tmux, `TMUX`
+        // made it query tmux and wait; `TERM_PROGRAM`, `LC_TERMINAL`, `COLORTERM`, a
+        // config folder change what it draws): only what any shell has, then `env`.
+        cmd.env_clear();
+        for k in KEPT_ENV {
+            if let Some(v) = std::env::var_os(k) {
+                cmd.env(k, v);
+            }
+        }
         cmd.args(args)
             .env("TERM", "xterm-256color")
             .env("VERDICT_IMAGE_PROTOCOL", "halfblocks")

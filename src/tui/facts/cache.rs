@@ -436,7 +436,10 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("cvqa.jsonl");
         fs::copy(
-            concat!(env!("CARGO_MANIFEST_DIR"), "/sample-data/cvqa.jsonl"),
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/samples/cvqa.jsonl"
+            ),
             &p,
         )
         .unwrap();

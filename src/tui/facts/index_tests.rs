@@ -6,7 +6,7 @@ use super::*;
 /// The samples of every result-set benchmark, each item also with forty more models (a
 /// kind with many names) and with reviewers who disagree.
 fn corpus() -> String {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-data/");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/samples/");
     let mut out = String::new();
     for f in [
         "chartom.jsonl",

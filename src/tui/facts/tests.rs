@@ -61,7 +61,7 @@ fn facet_finds_every_facet_the_index_holds() {
         "cvqa.jsonl",
         "generic.jsonl",
     ] {
-        let path = format!("{}/sample-data/{f}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/tests/fixtures/samples/{f}", env!("CARGO_MANIFEST_DIR"));
         let store = Store::open(std::path::Path::new(&path)).unwrap();
         let ix = index(&store, 2);
         assert!(ix.facets.len() > 3, "{f}");

@@ -90,8 +90,14 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     if !setup.key_problems.is_empty() {
         notices.push(format!("config keys: {}", setup.key_problems.join("; ")));
     }
+    let level = if notices.is_empty() {
+        Level::Info
+    } else {
+        Level::Warn
+    };
+    notices.extend(login_name_notice(&opts, &setup));
     if !notices.is_empty() {
-        state.status = Some((notices.join(" · "), Level::Warn));
+        state.status = Some((notices.join(" · "), level));
     }
 
     let mut lp = Loop {
@@ -201,6 +207,25 @@ fn start_state(
     let session = config::load_session(&setup.dirs, &opts.file, &setup.reviewer);
     let fx = state.begin(session, start);
     (state, fx)
+}
+
+/// The first time a reviewer opens the file under the login name (no `--reviewer`, no
+/// `reviewer` in the config; no place saved for them yet): whose name the verdicts go
+/// under, and how to give another.
+fn login_name_notice(opts: &Options, setup: &Setup) -> Option<String> {
+    let named = opts.reviewer.is_some() || setup.cfg.reviewer.is_some();
+    if named || config::load_position(&setup.dirs, &opts.file, &setup.reviewer).is_some() {
+        return None;
+    }
+    let config = setup
+        .dirs
+        .config_file
+        .as_ref()
+        .map_or("the config file".to_string(), |p| p.display().to_string());
+    Some(format!(
+        "grading as {} (your login name): --reviewer NAME or reviewer = \"NAME\" in {config} names you",
+        setup.reviewer
+    ))
 }
 
 /// What the reviewer starts with: the config and the options' choices.

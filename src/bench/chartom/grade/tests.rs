@@ -381,9 +381,9 @@ fn effective_grade_with_override() {
 fn fact_wrong_is_what_the_effective_grade_says() {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/sample-data/chartom.jsonl"
+        "/tests/fixtures/samples/chartom.jsonl"
     ))
-    .expect("sample-data/chartom.jsonl");
+    .expect("tests/fixtures/samples/chartom.jsonl");
     let answers = [
         None,
         Some("1"),

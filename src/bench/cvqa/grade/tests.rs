@@ -317,9 +317,9 @@ fn the_fast_extraction_reads_every_response_as_the_reference_does() {
 fn response_wrong_is_what_the_effective_grades_say() {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/sample-data/cvqa.jsonl"
+        "/tests/fixtures/samples/cvqa.jsonl"
     ))
-    .expect("sample-data/cvqa.jsonl");
+    .expect("tests/fixtures/samples/cvqa.jsonl");
     let answers = [
         None,
         Some("The answer is C."),

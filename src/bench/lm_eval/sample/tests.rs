@@ -2,7 +2,7 @@ use super::*;
 
 const DIR: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/sample-data/lm-eval/example__tiny-llama-1b/"
+    "/tests/fixtures/samples/lm-eval/example__tiny-llama-1b/"
 );
 
 fn lines(task: &str) -> Vec<Map<String, Value>> {

@@ -14,7 +14,7 @@ use crate::test_support::Rng;
 /// named from its file, too), each three times with ids of its own, some of them without
 /// an id, some with reviews, one broken.
 fn base_lines() -> Vec<String> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/sample-data/");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/samples/");
     let mut out = Vec::new();
     for f in [
         "chartom.jsonl",
