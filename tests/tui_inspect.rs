@@ -471,3 +471,16 @@ fn the_logs_figures_are_named_by_their_reducer() {
         assert_eq!(screen.matches(want).count(), 1, "{want}:\n{screen}");
     }
 }
+
+/// The sample's metadata is on its screen (issue 34, case 8).
+#[test]
+fn the_samples_metadata_is_shown() {
+    let (_d, mut s) = state("vr_epochs.eval");
+    let flaky = (0..s.len())
+        .find(|&i| s.display_id(i) == "flaky (epoch 1)")
+        .unwrap();
+    let mut fx = Vec::new();
+    s.goto(flaky, &mut fx);
+    let screen = render_to_string(&s, 200, 100);
+    assert!(screen.contains("metadata.fail_epochs: [2]"), "{screen}");
+}

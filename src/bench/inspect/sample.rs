@@ -28,6 +28,8 @@ pub struct Sample {
     pub harness: Vec<Figure>,
     /// The sample's error message, if it failed.
     pub error: Option<String>,
+    /// The sample's `metadata` (none when empty).
+    pub metadata: Option<Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]

@@ -5,6 +5,7 @@
 //! headline scorer.
 
 use ratatui::text::{Line, Span};
+use serde_json::Value;
 
 use crate::bench::inspect::sample::{Input, Sample, Score, value_text};
 use crate::bench::inspect::spec::sample;
@@ -40,6 +41,15 @@ fn sample_lines<'a>(state: &State, s: &'a Sample) -> Vec<Line<'a>> {
     out.push(kv(t, "sample", &about));
     if let Some(e) = &s.error {
         out.push(kv(t, "error", e));
+    }
+    if let Some(m) = s.metadata.as_ref().and_then(Value::as_object) {
+        for (k, v) in m {
+            let v = match v {
+                Value::String(x) => x.clone(),
+                v => v.to_string(),
+            };
+            out.push(kv(t, &format!("metadata.{}", one_line(k)), &one_line(&v)));
+        }
     }
     input_lines(t, s, &mut out);
     target_lines(t, s, &mut out);

@@ -159,6 +159,7 @@ pub(super) fn line_of(s: &Value, headline: &str, run: &Value, harness: &Value) -
             "run": run,
             "harness": harness,
             "error": s.pointer("/error/message").cloned().unwrap_or(Value::Null),
+            "metadata": s.get("metadata").filter(|m| m.as_object().is_some_and(|o| !o.is_empty())).cloned().unwrap_or(Value::Null),
         }),
     );
     if !reviews.is_empty() {
