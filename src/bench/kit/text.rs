@@ -78,3 +78,15 @@ pub(crate) fn counts<'a, K: AsRef<str> + 'a, N: std::fmt::Display + 'a>(
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+/// `s` as one shell word: as it is when it needs no quoting, else in single quotes.
+pub(crate) fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:,=@%".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}

@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::bench::kit::text::shell_word;
+
 /// At most this many files are listed (a run of a few hundred tasks: the first, and a
 /// count of the rest).
 const LISTED: usize = 12;
@@ -58,18 +60,6 @@ pub fn hint(dir: &Path) -> Option<String> {
         o.push_str(&format!("\n  … and {} more", files.len() - LISTED));
     }
     Some(o)
-}
-
-/// `s` as one shell word: as it is when it needs no quoting, else in single quotes.
-fn shell_word(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+:,=@%".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
 }
 
 #[cfg(test)]
