@@ -257,3 +257,19 @@ fn check_names_each_scorer_once_and_places_problems_by_item() {
         "{text}"
     );
 }
+
+/// `verdict DIR` on a folder of Inspect logs lists them with the command that opens each,
+/// not CHARTOM's import (issue 34, case 8).
+#[test]
+fn a_folder_of_inspect_logs_lists_them() {
+    let dir = fixture("vr_mc.eval").parent().unwrap().to_path_buf();
+    let out = Command::new(env!("CARGO_BIN_EXE_verdict"))
+        .args(["stats", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("Inspect AI logs (verdict opens one log at a time)"), "{err}");
+    assert!(err.contains("vr_epochs.json"), "{err}");
+    assert!(!err.contains("CHARTOM"), "{err}");
+}

@@ -107,9 +107,11 @@ pub(crate) fn layout_of_object(obj: &Map<String, Value>) -> Option<Benchmark> {
 pub fn folder_error(path: &std::path::Path) -> crate::store::StoreError {
     crate::store::StoreError::Document {
         path: path.to_path_buf(),
-        message: lm_eval::folder::hint(path).unwrap_or_else(|| {
-            "is a folder (to import a CHARTOM folder, use `verdict import chartom`)".into()
-        }),
+        message: lm_eval::folder::hint(path)
+            .or_else(|| inspect::folder::hint(path))
+            .unwrap_or_else(|| {
+                "is a folder (to import a CHARTOM folder, use `verdict import chartom`)".into()
+            }),
     }
 }
 

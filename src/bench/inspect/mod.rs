@@ -14,6 +14,7 @@
 pub(crate) mod check;
 pub mod edit;
 pub mod fields;
+pub mod folder;
 pub mod log;
 pub mod nonfinite;
 pub mod recompute;
