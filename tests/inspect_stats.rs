@@ -269,7 +269,10 @@ fn a_folder_of_inspect_logs_lists_them() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(err.contains("Inspect AI logs (verdict opens one log at a time)"), "{err}");
+    assert!(
+        err.contains("Inspect AI logs (verdict opens one log at a time)"),
+        "{err}"
+    );
     assert!(err.contains("vr_epochs.json"), "{err}");
     assert!(!err.contains("CHARTOM"), "{err}");
 }
