@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes chartom-qa-long.jsonl: CharToM-QA items with real-length plot contexts (about
 2,000 words at the "2000" setting, as the benchmark's 0 / 1000 / 2000 settings give), to
-try the reviewer on items whose context does not fit a screen.
+try the reviewer on items whose context does not fit a screen; and
+chartom-qa-checklist.jsonl: two items on the same context with real-length checklists
+(10 and 12 bonus points) and responses of about a hundred words from 3 and 2 models.
 
 The story is our own, written for this sample (nothing is taken from the benchmark's
 novels). Deterministic: the same file every run. No dependency beyond the standard
@@ -79,6 +81,74 @@ def write(name="chartom-qa-long.jsonl"):
             f.write(json.dumps(it, ensure_ascii=False) + "\n")
 
 
+def checklist_items():
+    """Items with a real-length checklist: 10 and 12 bonus points, responses of about a
+    hundred words from 3 and 2 models, the same ~2,000-word context (as the items the
+    reviewer meets in the benchmark's evaluation files)."""
+    book = "The Keeper's Ledger (sample story)"
+    out = []
+    out.append({
+        "id": "ledger-3", "benchmark": "chartom-qa", "book": book, "character": "Tobias Aske",
+        "dimension": "emotion", "context": CONTEXT,
+        "question": "How does Tobias feel in the weeks between the Board's letter and the inquiry, and why?",
+        "answer": "He is afraid: of losing the light his family has kept for three generations, and of having let it fail himself, because his hand is failing and he let Maren carry the oil; he hides his fear and his shame behind silence and ever longer watches by the lamp.",
+        "bonus_points": [
+            "He is afraid of losing the keeping of the light",
+            "The light has been his family's for three generations",
+            "He doubts himself, not Maren",
+            "He is ashamed of his failing hand",
+            "He fears he let the light fail on the night of the storm",
+            "He burns the Board's letter rather than face it",
+            "He climbs to the lamp earlier and stays longer",
+            "He forgets to eat",
+            "He asks Maren again and again about the time she wrote",
+            "He hides his fear from the harbour master",
+        ],
+        "responses": [
+            {"model": "gpt-4o", "text": "Tobias is frightened, though he never says so. The Board's letter threatens to take Carrow Point from the family that has kept it for three generations, and he reacts by burning the letter, then by climbing to the lamp earlier every evening and sitting beside it for hours, as if it might go out the moment he looked away. He forgets to eat. He keeps asking Maren whether she is sure of the time she wrote on the night of the storm; the narrator makes clear that he does not doubt her but himself, since his left hand has been failing and he has let her carry the oil up the last flight. His fear is mixed with shame.",
+             "judge": {"bonus": [1, 2, 3, 4, 5, 6, 7, 8, 9], "penalty": None}},
+            {"model": "llama-3-70b", "text": "Tobias feels angry at the Board and at Edwin Hale, whom he suspects of plotting against him. He burns the letter in a fit of rage and spends his evenings at the top of the lighthouse, determined to prove that the light never goes out. He asks Maren several times about the ledger because he suspects she may have made a mistake in the entry for the night of the storm, and he is disappointed in her. He is also proud, and refuses to let anyone see that he is worried about his health.",
+             "judge": {"bonus": [6, 7, 9, 10], "penalty": "Says he suspects Maren made a mistake and is disappointed in her"}},
+            {"model": "qwen2-72b", "text": "He feels anxious and guilty. He is anxious because the inquiry may end his family's keeping of the light, which has lasted three generations, and guilty because the fingers of his left hand have gone numb and he has let his daughter carry the oil can on cold nights, so he cannot be sure the light was tended as it should have been. He shows it by keeping watch at the lamp long after it is lit and by repeatedly asking Maren to confirm the time of lighting.",
+             "judge": {"bonus": [1, 2, 3, 4, 5, 7, 9], "penalty": None}},
+        ],
+    })
+    out.append({
+        "id": "ledger-4", "benchmark": "chartom-qa", "book": book, "character": "Maren Aske",
+        "dimension": "desire", "context": CONTEXT,
+        "question": "What does Maren want when she walks to the harbour office a week before the inquiry, and what stops her?",
+        "answer": "She wants to protect her father and the light by telling Edwin the whole truth herself, her father's failing hand included, before he finds it out; seeing him laughing with Corbett, she decides he is Corbett's man and says nothing but an excuse about the payment.",
+        "bonus_points": [
+            "She wants to tell Edwin the whole truth",
+            "She wants him to hear it from her, not find it out",
+            "She means to admit she wrote the ledger entry",
+            "She means to tell him about her father's hand",
+            "She wants to save the light for her father",
+            "She has rehearsed what she will say",
+            "Corbett is in the office with Edwin",
+            "Edwin is laughing with Corbett",
+            "Edwin's face is hard for her to read",
+            "Corbett patronises her as a girl keeping the books",
+            "She gives the quarterly payment as an excuse",
+            "She leaves without saying what she came to say",
+        ],
+        "responses": [
+            {"model": "gpt-4o", "text": "Maren goes to the harbour office intending to tell Edwin everything: that the ledger is accurate, that she wrote the entry for the night of the storm herself, and even that her father's hand has been failing, because she reasons that a man who writes everything in a notebook will discover it anyway and it is better he hear it from her. What stops her is finding Corbett, the merchant blaming the light, laughing with Edwin in the office. Corbett remarks that keeping the books is a lot of responsibility for a girl. Unsettled, Maren claims she came about the quarterly payment and leaves without saying any of what she rehearsed.",
+             "judge": {"bonus": [1, 2, 3, 4, 6, 7, 8, 10, 11, 12], "penalty": None}},
+            {"model": "llama-3-70b", "text": "Maren wants to ask Edwin for the quarterly payment early, because the family needs the money after the storm destroyed the boat shed roof. She is stopped because Edwin tells her the payment is not due for another month and that he will send it with the carrier. She also notices that Corbett is there and feels uncomfortable, so she leaves quickly.",
+             "judge": {"bonus": [7, 12], "penalty": "Takes the payment excuse for her real purpose"}},
+        ],
+    })
+    return out
+
+
+def write_checklist(name="chartom-qa-checklist.jsonl"):
+    with open(os.path.join(HERE, name), "w", encoding="utf-8", newline="\n") as f:
+        for it in checklist_items():
+            f.write(json.dumps(it, ensure_ascii=False) + "\n")
+
+
 if __name__ == "__main__":
     write()
+    write_checklist()
     print("words at 2000: %d" % len(CONTEXT["2000"].split()))

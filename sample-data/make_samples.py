@@ -1360,6 +1360,7 @@ def main():
     import_examples(cv, chartom)
     import make_long_context
     make_long_context.write()
+    make_long_context.write_checklist()
     copy_for_tests()
     ok = check({"chartom.jsonl": chartom, "chartom-qa.jsonl": qa, "cvqa.jsonl": cv})
     print("sample data written%s" % ("" if ok else " WITH PROBLEMS"))

@@ -81,14 +81,13 @@ fn grade_every_benchmark_quit_reopen() {
     assert_eq!(r["models"]["gpt-4o"]["justification"], "identifies");
     assert_eq!(r["models"]["llava"]["justification"], "misses");
 
-    // CharToM-QA: bonus points 1 and 3, a penalty.
+    // CharToM-QA: a penalty, then the judge's ticks (points 1 and 3) accepted.
     let mut p = sb.open("chartom-qa.jsonl", &[], 60_000);
     p.wait_for("emma-1");
-    p.send("1");
-    p.send("3");
     p.send("e");
     p.wait_for("Penalty");
     p.send("misses the irony\r");
+    p.send("a");
     p.wait_for("now llama");
     p.send("q");
     assert!(p.wait_exit().success());
@@ -339,8 +338,8 @@ fn the_chartom_qa_evaluation_file_keeps_its_fields() {
         .collect();
     let mut p = sb.open("eval.jsonl", &[], 60_000);
     p.wait_for("#1");
-    p.send("1");
-    p.send("2");
+    // the judge ticked 1, 2 and 3: 3 unticked
+    p.send("3");
     p.wait_for("✔ journaled");
     p.send("q");
     assert!(p.wait_exit().success());

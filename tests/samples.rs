@@ -23,6 +23,7 @@ fn every_sample_checks_clean() {
         "tests/fixtures/samples/chartom-qa.jsonl",
         "tests/fixtures/samples/chartom-qa-eval.jsonl",
         "tests/fixtures/samples/chartom-qa-long.jsonl",
+        "tests/fixtures/samples/chartom-qa-checklist.jsonl",
         "tests/fixtures/samples/cvqa.jsonl",
         "tests/fixtures/samples/cvqa-doc.json",
         "tests/fixtures/samples/generic.jsonl",

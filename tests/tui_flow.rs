@@ -8,7 +8,7 @@ use serde_json::Value;
 use verdict::store::Store;
 use verdict::tui::app::{Effect, Msg, State};
 use verdict::tui::draw::render_to_string;
-use verdict::tui::keymap::Keymap;
+use verdict::tui::keymap::{Action, Keymap};
 use verdict::tui::theme::ThemeName;
 
 /// A copy of the tests' samples (tests/fixtures/samples: sample-data's sets, which the
@@ -221,8 +221,17 @@ fn auto_advance_passes_over_items_already_done() {
 
 // ----- keys per item ----------------------------------------------------------------------
 
+/// A reviewer of CharToM-QA responses: one who agrees with the LLM judge, or one who
+/// changes `n` of its ticks on each response (the last `n` points: on a checklist of 12,
+/// points 10 to 12).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Reviewer {
+    AgreesWithJudge,
+    Changes(usize),
+}
+
 /// What the reviewer grades on the current screen, which must be in sight when a response
-/// opens: (benchmark's name, the texts that must be on screen).
+/// opens: the texts that must be on screen.
 fn graded_texts(s: &State) -> Vec<String> {
     let it = s.item().unwrap();
     let short = |t: &str| t.chars().take(24).collect::<String>();
@@ -234,6 +243,7 @@ fn graded_texts(s: &State) -> Vec<String> {
         ],
         "chartom-qa" => {
             let mut v: Vec<String> = it.bonus_points.iter().map(|p| short(p)).collect();
+            v.push(short(it.question.as_deref().unwrap()));
             v.push(short(r.unwrap().text.as_deref().unwrap()));
             v.push("My penalty".into());
             v
@@ -243,43 +253,81 @@ fn graded_texts(s: &State) -> Vec<String> {
     }
 }
 
+/// The key event of `action` in the item's view, from the live keymap (its first key).
+fn key_of(s: &State, action: Action) -> KeyEvent {
+    let k = s.keymap.keys_for(s.context(), action)[0];
+    let mut m = KeyModifiers::NONE;
+    if k.alt {
+        m |= KeyModifiers::ALT;
+    }
+    if k.ctrl {
+        m |= KeyModifiers::CONTROL;
+    }
+    KeyEvent::new(k.code, m)
+}
+
 /// The keys a reviewer gives the selected response: CHARTOM `1` (identifies); CharToM-QA
-/// the judge's bonus points as ticks (`x` when none) and `0` (no penalty); C-VQA `a`;
-/// others `1`.
-fn grading_keys(s: &State) -> Vec<char> {
+/// the `n` ticks changed, then `a` (the judge's ticks and penalty as shown; where the
+/// judge's bonus cannot be read, the ticks from none, `x` when none, and `0`); C-VQA `a`;
+/// others `1`. With the ticks among them, and for CharToM-QA the bonus that must be
+/// recorded.
+fn grading_keys(s: &State, who: Reviewer) -> (Vec<KeyEvent>, usize, Option<Vec<u32>>) {
+    use verdict::bench::chartom_qa::fields::JudgeBonus;
     let it = s.item().unwrap();
+    let c = |ch: char| KeyEvent::new(KeyCode::Char(ch), KeyModifiers::NONE);
     match it.benchmark().name() {
         "chartom-qa" => {
-            let r = &it.responses[s.model];
-            let ticks: Vec<char> = match r.judge.as_ref().map(|j| j.bonus_list()) {
-                Some(verdict::bench::chartom_qa::fields::JudgeBonus::Points(p))
-                    if !p.is_empty() =>
-                {
-                    p.iter()
-                        .map(|n| char::from_digit(*n, 10).unwrap())
-                        .collect()
-                }
-                _ => vec!['x'],
+            let points = it.bonus_points.len();
+            let n = match who {
+                Reviewer::AgreesWithJudge => 0,
+                Reviewer::Changes(n) => n.min(points),
             };
-            ticks.into_iter().chain(['0']).collect()
+            let changed: Vec<u32> = (points - n + 1..=points).map(|p| p as u32).collect();
+            let mut keys: Vec<KeyEvent> = changed
+                .iter()
+                .map(|&p| key_of(s, Action::Bonus(p as u8)))
+                .collect();
+            let judge = it.responses[s.model].judge.as_ref().map(|j| j.bonus_list());
+            let Some(JudgeBonus::Points(mut want)) = judge else {
+                // no judge to agree with: the ticks from none
+                if n == 0 {
+                    keys.push(key_of(s, Action::NoBonus));
+                }
+                keys.push(key_of(s, Action::NoPenalty));
+                return (keys, n.max(1), Some(changed));
+            };
+            want.retain(|k| *k as usize <= points);
+            for k in changed {
+                match want.iter().position(|x| *x == k) {
+                    Some(i) => {
+                        want.remove(i);
+                    }
+                    None => want.push(k),
+                }
+            }
+            want.sort_unstable();
+            keys.push(key_of(s, Action::AcceptJudge));
+            (keys, n, Some(want))
         }
-        "cvqa" => vec!['a'],
-        _ => vec!['1'],
+        "cvqa" => (vec![c('a')], 0, None),
+        _ => (vec![c('1')], 0, None),
     }
 }
 
-/// Grade every item of `name` at `w`×`h` through the live keymap; per item, the keys it
-/// took and the ticks among them. Asserts that what is graded is on screen each time a
-/// response comes up, with no scrolling key pressed.
-fn keys_per_item(name: &str, w: u16, h: u16) -> Vec<(String, usize, usize)> {
+/// Grade every item of `name` at `w`×`h` through the live keymap as `who`; per item, the
+/// keys it took, the ticks among them and its responses. Asserts that what is graded is on screen each
+/// time a response comes up, with no scrolling key pressed; and, for CharToM-QA, that
+/// what was recorded is what the reviewer meant (the judge's ticks, with the changes).
+fn keys_per_item(name: &str, w: u16, h: u16, who: Reviewer) -> Vec<(String, usize, usize, usize)> {
     let (d, p) = sample(name);
     let mut s = state_sized(&p, Keymap::default(), w, h);
-    let mut out: Vec<(String, usize, usize)> = vec![];
+    let mut out: Vec<(String, usize, usize, usize)> = vec![];
     let mut guard = 0;
     loop {
         guard += 1;
         assert!(guard < 500, "{name}: no end");
         let id = s.display_id(s.pos);
+        let responses = s.item().unwrap().responses.len().max(1);
         let out_screen = render_to_string(&s, w, h);
         for t in graded_texts(&s) {
             assert!(
@@ -288,26 +336,34 @@ fn keys_per_item(name: &str, w: u16, h: u16) -> Vec<(String, usize, usize)> {
                 s.model
             );
         }
-        let keys = grading_keys(&s);
-        let ticks = keys
-            .iter()
-            .filter(|c| c.is_ascii_digit() && **c != '0')
-            .count()
-            + keys.iter().filter(|c| **c == 'x').count();
-        let ticks = if s.item().unwrap().benchmark().name() == "chartom-qa" {
-            ticks
-        } else {
-            0
-        };
-        for c in &keys {
-            ch(&mut s, *c);
+        let (keys, ticks, want) = grading_keys(&s, who);
+        let model = s.model_name().unwrap_or_default();
+        let mut recorded = vec![];
+        for k in &keys {
+            let fx = s.update(Msg::Key(*k));
+            ack(&mut s, &fx);
+            recorded.extend(reviews(&fx));
+        }
+        if let Some(want) = want {
+            let last = recorded.last().cloned().flatten().unwrap();
+            let got = last
+                .get("models")
+                .and_then(|m| m.get(&model))
+                .unwrap_or(&last)
+                .get("bonus")
+                .cloned();
+            assert_eq!(
+                got,
+                Some(serde_json::json!(want)),
+                "{name} {id} {model}: {last}"
+            );
         }
         match out.last_mut() {
             Some(last) if last.0 == id => {
                 last.1 += keys.len();
                 last.2 += ticks;
             }
-            _ => out.push((id.clone(), keys.len(), ticks)),
+            _ => out.push((id.clone(), keys.len(), ticks, responses)),
         }
         let done = s
             .status
@@ -329,26 +385,36 @@ fn keys_per_item_meet_the_targets() {
     let lm = "lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl";
     let mut table = vec![];
     for (w, h) in [(80, 24), (200, 50)] {
-        for name in [
-            "chartom.jsonl",
-            "chartom-qa-long.jsonl",
-            "chartom-qa.jsonl",
-            "cvqa.jsonl",
-            "generic.jsonl",
-            lm,
+        for (name, who) in [
+            ("chartom.jsonl", Reviewer::AgreesWithJudge),
+            ("chartom-qa-checklist.jsonl", Reviewer::AgreesWithJudge),
+            ("chartom-qa-checklist.jsonl", Reviewer::Changes(1)),
+            ("chartom-qa-checklist.jsonl", Reviewer::Changes(3)),
+            ("chartom-qa-long.jsonl", Reviewer::AgreesWithJudge),
+            ("chartom-qa-long.jsonl", Reviewer::Changes(2)),
+            ("chartom-qa.jsonl", Reviewer::AgreesWithJudge),
+            ("chartom-qa.jsonl", Reviewer::Changes(1)),
+            ("cvqa.jsonl", Reviewer::AgreesWithJudge),
+            ("generic.jsonl", Reviewer::AgreesWithJudge),
+            (lm, Reviewer::AgreesWithJudge),
         ] {
-            let per = keys_per_item(name, w, h);
+            let per = keys_per_item(name, w, h, who);
             let most = per.iter().map(|p| p.1).max().unwrap();
-            let over = per.iter().map(|p| p.1 as i64 - p.2 as i64).max().unwrap();
+            // keys beyond the changed ticks, per response
+            let over = per
+                .iter()
+                .map(|p| (p.1 - p.2) as f64 / p.3 as f64)
+                .fold(0.0, f64::max);
             match name {
                 "chartom.jsonl" => assert!(most <= 4, "{name} {w}x{h}: {per:?}"),
-                "chartom-qa-long.jsonl" | "chartom-qa.jsonl" => {
-                    assert!(over <= 2, "{name} {w}x{h}: ticks + {over}: {per:?}")
+                n if n.contains("chartom-qa") => {
+                    // one key per response past the changed ticks, and a tick one key
+                    assert!(over <= 1.0, "{name} {w}x{h} {who:?}: {per:?}")
                 }
                 _ => assert!(most <= 1, "{name} {w}x{h}: {per:?}"),
             }
             table.push(format!(
-                "| {name} | {w}×{h} | {} | {most} | {over} |",
+                "| {name} | {who:?} | {w}×{h} | {} | {most} | {over} |",
                 per.len()
             ));
         }
@@ -483,24 +549,25 @@ fn with_note_submit_on_ctrl_s_enter_is_a_new_line() {
     assert_eq!(r[0].as_ref().unwrap()["note"], "line one\nline two");
 }
 
-// ----- 12. CharToM-QA items with more than 9 bonus points ----------------------------
+// ----- 12. CharToM-QA items with more than 19 bonus points ---------------------------
 
+/// Past the 19 points with a key of their own (issue 36), a digit opens the point's
+/// number: `2 0` then Enter is point 20, not point 2 and "no penalty".
 #[test]
-fn points_past_9_can_be_ticked_and_1_0_is_point_10() {
-    let points: Vec<String> = (1..=12).map(|k| format!("point {k}")).collect();
+fn points_past_19_can_be_ticked_and_2_0_is_point_20() {
+    let points: Vec<String> = (1..=22).map(|k| format!("point {k}")).collect();
     let item = serde_json::json!({"id": "many", "benchmark": "chartom-qa", "book": "B",
         "dimension": "belief", "question": "Q?", "answer": "A.", "bonus_points": points,
         "responses": [{"model": "m", "text": "An answer."}]});
     let (_d, mut s) = open_lines(&[item]);
-    // `1 0` then Enter: point 10, not point 1 and "no penalty"
     let mut all = vec![];
-    for c in ['1', '0'] {
+    for c in ['2', '0'] {
         all.extend(reviews(&ch(&mut s, c)));
     }
     all.extend(reviews(&key(&mut s, KeyCode::Enter)));
     assert_eq!(all.len(), 1, "one grade recorded: {all:?}");
     let g = all[0].as_ref().unwrap();
-    assert_eq!(g["bonus"], serde_json::json!([10]), "{g}");
+    assert_eq!(g["bonus"], serde_json::json!([20]), "{g}");
     assert!(g.get("penalty").is_none(), "{g}");
     // `1 2` Enter: point 12; `3` Enter: point 3
     ch(&mut s, '1');
@@ -509,13 +576,13 @@ fn points_past_9_can_be_ticked_and_1_0_is_point_10() {
     ch(&mut s, '3');
     let fx = key(&mut s, KeyCode::Enter);
     let g = reviews(&fx)[0].clone().unwrap();
-    assert_eq!(g["bonus"], serde_json::json!([3, 10, 12]), "{g}");
+    assert_eq!(g["bonus"], serde_json::json!([3, 12, 20]), "{g}");
     // a number past the last point is refused, nothing recorded
-    ch(&mut s, '1');
+    ch(&mut s, '2');
     ch(&mut s, '3');
     let fx = key(&mut s, KeyCode::Enter);
     assert!(reviews(&fx).is_empty());
-    assert!(s.status.clone().unwrap().0.contains("12 bonus points"));
+    assert!(s.status.clone().unwrap().0.contains("22 bonus points"));
 }
 
 // ----- 3. The verification filters and the figures say which verdict they count ------
@@ -602,6 +669,11 @@ fn screens_of_each_benchmark_with_what_is_graded() {
         for (name, id, label) in [
             ("chartom.jsonl", "G7_Q1_2", "chartom"),
             ("chartom-qa-long.jsonl", "ledger-1", "chartom_qa_long"),
+            (
+                "chartom-qa-checklist.jsonl",
+                "ledger-4",
+                "chartom_qa_checklist",
+            ),
             ("chartom-qa.jsonl", "pp-1", "chartom_qa"),
             ("cvqa.jsonl", "syn-00001", "cvqa_synthetic"),
             ("cvqa.jsonl", "real-00010", "cvqa_fixed"),
@@ -650,13 +722,15 @@ fn a_long_context_scrolls_in_its_own_pane_when_wide() {
     let out = render_to_string(&s, 200, 50);
     assert!(!out.contains("The lighthouse at Carrow Point"), "{out}");
     assert!(out.contains("Bonus points"), "{out}");
-    // at 80 columns the context is part of the item's text (scrolled past at open)
+    // at 80 columns the context is part of the item's text (scrolled past at open); the
+    // checklist is kept in view under it, my grade line in its heading's row
     let (_d, p) = sample("chartom-qa-long.jsonl");
     let mut s = state_with(&p, Keymap::default());
     let fx = s.start_at(0);
     ack(&mut s, &fx);
     let out = render_to_string(&s, 80, 24);
-    assert!(out.contains("Bonus points"), "{out}");
+    assert!(out.contains("ticks shown are the judge's"), "{out}");
+    assert!(out.contains("She thinks Edwin is on Corbett"), "{out}");
 }
 
 // ----- 13. The header keeps the position at 80 columns ---------------------------------
@@ -1028,4 +1102,235 @@ fn at_80x24_a_documented_key_hides_the_picture_for_the_session() {
     let s = state_sized(&p, Keymap::default(), 200, 50);
     let out = render_to_string(&s, 200, 50);
     assert!(!out.contains("H hides"), "{out}");
+}
+
+// ----- issue 36: CharToM-QA, the judge's checklist in one key, the judged text in view ---
+
+/// A state on `name` at `w`×`h`, on item `id`.
+fn at(name: &str, id: &str, w: u16, h: u16) -> (tempfile::TempDir, State) {
+    let (d, p) = sample(name);
+    let mut s = state_sized(&p, Keymap::default(), w, h);
+    if s.display_id(s.pos) != id {
+        goto(&mut s, id);
+    }
+    (d, s)
+}
+
+/// Before I grade a response its checklist shows the judge's ticks; `a` records them
+/// and the judge's penalty, and moves on to the next response. Before, agreeing with
+/// the judge took a key per tick and `0`.
+#[test]
+fn accepting_the_judge_records_its_ticks_and_penalty_in_one_key() {
+    let (_d, mut s) = at("chartom-qa-checklist.jsonl", "ledger-3", 200, 50);
+    let out = screen(&mut s, 200, 50);
+    assert!(out.contains("the judge's ticks"), "{out}");
+    let fx = ch(&mut s, 'a');
+    let r = reviews(&fx).pop().flatten().unwrap();
+    assert_eq!(
+        r["models"]["gpt-4o"]["bonus"],
+        serde_json::json!([1, 2, 3, 4, 5, 6, 7, 8, 9])
+    );
+    assert_eq!(r["models"]["gpt-4o"]["penalty"], Value::Null);
+    assert_eq!(
+        s.model_name().as_deref(),
+        Some("llama-3-70b"),
+        "on to the next response"
+    );
+    // the judge's penalty is taken too
+    let fx = ch(&mut s, 'a');
+    let r = reviews(&fx).pop().flatten().unwrap();
+    assert_eq!(
+        r["models"]["llama-3-70b"]["bonus"],
+        serde_json::json!([6, 7, 9, 10])
+    );
+    assert_eq!(
+        r["models"]["llama-3-70b"]["penalty"],
+        "Says he suspects Maren made a mistake and is disappointed in her"
+    );
+}
+
+/// A digit on a response I have not graded changes the judge's ticks as shown (Argilla's
+/// suggestions, Prodigy's review): one key per point changed, then `0` or `a`.
+#[test]
+fn a_tick_changes_the_judges_ticks_as_shown() {
+    let (_d, mut s) = at("chartom-qa-checklist.jsonl", "ledger-3", 80, 24);
+    let fx = ch(&mut s, '9');
+    let r = reviews(&fx).pop().flatten().unwrap();
+    assert_eq!(
+        r["models"]["gpt-4o"]["bonus"],
+        serde_json::json!([1, 2, 3, 4, 5, 6, 7, 8]),
+        "point 9 unticked from the judge's nine"
+    );
+    assert_eq!(
+        s.model_name().as_deref(),
+        Some("gpt-4o"),
+        "a tick never moves on"
+    );
+    let fx = ch(&mut s, '0');
+    let r = reviews(&fx).pop().flatten().unwrap();
+    assert_eq!(
+        r["models"]["gpt-4o"]["bonus"],
+        serde_json::json!([1, 2, 3, 4, 5, 6, 7, 8])
+    );
+    assert_eq!(s.model_name().as_deref(), Some("llama-3-70b"));
+}
+
+/// Points 10 to 12 are one key each (Alt-0, Alt-1, Alt-2), and 2 to 9 are their digit:
+/// before, on an item of more than 9 points every digit opened the number popup (two
+/// keys or three per tick). The footer names the keys from the live keymap.
+#[test]
+fn a_checklist_of_twelve_points_ticks_in_one_key_each() {
+    let (_d, mut s) = at("chartom-qa-checklist.jsonl", "ledger-4", 80, 24);
+    let alt = |c: char| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT));
+    let fx = s.update(alt('2'));
+    ack(&mut s, &fx);
+    assert!(
+        matches!(s.mode, verdict::tui::app::Mode::Normal),
+        "no popup"
+    );
+    let r = reviews(&fx).pop().flatten().unwrap();
+    // the judge's ticks less point 12
+    assert_eq!(
+        r["models"]["gpt-4o"]["bonus"],
+        serde_json::json!([1, 2, 3, 4, 6, 7, 8, 10, 11])
+    );
+    let fx = ch(&mut s, '5');
+    assert!(
+        matches!(s.mode, verdict::tui::app::Mode::Normal),
+        "no popup"
+    );
+    let r = reviews(&fx).pop().flatten().unwrap();
+    assert_eq!(
+        r["models"]["gpt-4o"]["bonus"],
+        serde_json::json!([1, 2, 3, 4, 5, 6, 7, 8, 10, 11])
+    );
+    let out = screen(&mut s, 80, 24);
+    let footer = out.lines().last().unwrap();
+    assert!(footer.contains("1-9 Alt-0…2 bonus"), "{footer}");
+    // remapped, the footer says the new key
+    let mut km = Keymap::default();
+    let problems = km.apply_config(
+        &[(
+            "chartom-qa.bonus_10".to_string(),
+            vec!["ctrl-t".to_string()],
+        )]
+        .into_iter()
+        .collect(),
+    );
+    assert!(problems.is_empty(), "{problems:?}");
+    let (_d, p) = sample("chartom-qa-checklist.jsonl");
+    let mut s = state_sized(&p, km, 80, 24);
+    goto(&mut s, "ledger-4");
+    let out = screen(&mut s, 80, 24);
+    let footer = out.lines().last().unwrap();
+    assert!(footer.contains("1-9 Ctrl-t…Alt-2 bonus"), "{footer}");
+}
+
+/// At 80×24 a CharToM-QA item opens on its question, with the response under it and
+/// every point of its checklist in view (kept in view under the response as it
+/// scrolls). Before, the item opened at the response (the question above the view) and a
+/// checklist of 8 points or more was never on screen with the response.
+#[test]
+fn the_question_the_response_and_every_point_are_in_view_at_80x24() {
+    for id in ["ledger-3", "ledger-4"] {
+        let (_d, mut s) = at("chartom-qa-checklist.jsonl", id, 80, 24);
+        for _ in 0..s.item().unwrap().responses.len() {
+            let out = screen(&mut s, 80, 24);
+            for t in graded_texts(&s) {
+                assert!(out.contains(&t), "{id} {}: {t:?}\n{out}", s.model);
+            }
+            // j scrolls the response: the checklist stays
+            ch(&mut s, 'j');
+            ch(&mut s, 'j');
+            let out = screen(&mut s, 80, 24);
+            for p in &s.item().unwrap().bonus_points {
+                let p: String = p.chars().take(24).collect();
+                assert!(out.contains(&p), "{id}: {p:?} after j j\n{out}");
+            }
+            ch(&mut s, 'm');
+        }
+    }
+}
+
+/// Shown at 200 columns (the context in its own pane), then at 80×24 (tmux attached from
+/// a laptop): the item is still on its question. Before, it jumped to the top of its
+/// context.
+#[test]
+fn shrunk_from_a_wide_screen_the_item_stays_on_its_question() {
+    let (_d, mut s) = at("chartom-qa-long.jsonl", "ledger-1", 200, 50);
+    let question: String = s
+        .item()
+        .unwrap()
+        .question
+        .clone()
+        .unwrap()
+        .chars()
+        .take(24)
+        .collect();
+    let out = screen(&mut s, 200, 50);
+    assert!(out.contains(&question), "{out}");
+    s.update(Msg::Resize(80, 24));
+    let out = screen(&mut s, 80, 24);
+    assert!(out.contains(&question), "{out}");
+    assert!(!out.contains("The lighthouse at Carrow Point"), "{out}");
+}
+
+/// The penalty popup leaves the response in view (it is written from it), the C-VQA fix
+/// popup the original question. Before, both were drawn over them.
+#[test]
+fn grade_popups_leave_the_judged_text_in_view() {
+    let (_d, mut s) = at("chartom-qa-checklist.jsonl", "ledger-3", 80, 24);
+    let response: String = s.item().unwrap().responses[0]
+        .text
+        .clone()
+        .unwrap()
+        .chars()
+        .take(24)
+        .collect();
+    ch(&mut s, 'e');
+    let out = screen(&mut s, 80, 24);
+    assert!(out.contains("Penalty"), "{out}");
+    assert!(out.contains(&response), "{out}");
+    let (_d, mut s) = at("cvqa.jsonl", "real-00009", 80, 24);
+    let original: String = s
+        .item()
+        .unwrap()
+        .original
+        .as_ref()
+        .unwrap()
+        .question
+        .chars()
+        .take(24)
+        .collect();
+    let out = screen(&mut s, 80, 24);
+    assert!(out.contains(&original), "{out}");
+    ch(&mut s, 'f');
+    let out = screen(&mut s, 80, 24);
+    assert!(out.contains("question"), "the fix popup is open\n{out}");
+    assert!(out.contains(&original), "{out}");
+    for (w, h) in [(80, 24), (200, 50)] {
+        let out = screen(&mut s, w, h);
+        insta::assert_snapshot!(format!("cvqa_fix_popup_{w}x{h}"), out);
+    }
+    for (w, h) in [(80, 24), (200, 50)] {
+        let (_d, mut s) = at("chartom-qa-checklist.jsonl", "ledger-3", w, h);
+        ch(&mut s, 'e');
+        let out = screen(&mut s, w, h);
+        assert!(out.contains(&response), "{out}");
+        insta::assert_snapshot!(format!("chartom_qa_penalty_popup_{w}x{h}"), out);
+    }
+}
+
+/// In blind mode the judge is hidden: no ticks of its are shown, and `a` says why it
+/// takes nothing.
+#[test]
+fn blind_there_is_no_judge_to_accept() {
+    let (_d, mut s) = at("chartom-qa-checklist.jsonl", "ledger-3", 200, 50);
+    s.blind = true;
+    let out = screen(&mut s, 200, 50);
+    assert!(!out.contains("the judge's ticks"), "{out}");
+    let fx = ch(&mut s, 'a');
+    assert!(reviews(&fx).is_empty());
+    let said = s.status.clone().unwrap().0;
+    assert!(said.contains("blind"), "{said}");
 }

@@ -333,6 +333,13 @@ fn chartom_grades_and_fact_override() {
 #[test]
 fn chartom_qa_bonus_penalty_context() {
     let (_d, mut s) = state("chartom-qa.jsonl");
+    // the checklist shows the judge's ticks (1 and 3) until I tick: `x` clears them
+    let fx = ch(&mut s, 'x');
+    let r = recorded(&mut s, fx);
+    assert_eq!(
+        strip_time(&r[0].1),
+        json!({"models": {"gpt-4o": {"bonus": []}}})
+    );
     let fx = ch(&mut s, '3');
     let r = recorded(&mut s, fx);
     assert_eq!(
@@ -353,7 +360,8 @@ fn chartom_qa_bonus_penalty_context() {
         Some((1, 3))
     );
     ch(&mut s, 'n');
-    let fx = ch(&mut s, '1');
+    // the judge's tick (point 1) accepted
+    let fx = ch(&mut s, 'a');
     recorded(&mut s, fx);
     ch(&mut s, 'p');
     assert_eq!(
@@ -1058,7 +1066,8 @@ fn side_by_side_shows_each_models_own_grade_chartom() {
 #[test]
 fn side_by_side_shows_each_models_own_ticks_chartom_qa() {
     let (_d, mut s) = state("chartom-qa.jsonl");
-    graded(&mut s, "13M");
+    // `x` first: the checklist showed the judge's ticks (1 and 3)
+    graded(&mut s, "x13M");
     s.size = (200, 50);
     let out = render_to_string(&s, 200, 50);
     let (left, right) = (column(&out, 0, 100), column(&out, 100, 200));
@@ -1213,7 +1222,11 @@ fn footers_put_grading_keys_help_and_quit_first_from_the_live_keymap() {
             "",
             " 1 identifies  2 partial  3 misses  x FACT",
         ),
-        ("chartom-qa.jsonl", "", " 1-3 bonus  x no bonus  e penalty"),
+        (
+            "chartom-qa.jsonl",
+            "",
+            " a accept  1-3 bonus  x no bonus  e penalty",
+        ),
         ("generic.jsonl", "", " 1 pass  2 fail  3 unsure"),
     ] {
         let out = screen(name, keys, 80, 24);
@@ -1250,10 +1263,11 @@ fn the_grade_is_visible_after_grading_at_80x24() {
     );
     insta::assert_snapshot!("chartom_graded_80x24", out);
     let (_d, mut s) = state("chartom-qa.jsonl");
+    // point 2 ticked on the judge's ticks (1 and 3) shown
     graded(&mut s, "2");
     let out = render_to_string(&s, 80, 24);
     assert!(
-        out.contains("My grade of gpt-4o: bonus 2 of 3 · penalty not graded"),
+        out.contains("My grade of gpt-4o: bonus 1,2,3 of 3 · penalty not graded"),
         "{out}"
     );
     insta::assert_snapshot!("chartom_qa_graded_80x24", out);
@@ -1545,12 +1559,13 @@ fn chartom_qa_evaluation_layout_as_the_benchmark_names_it() {
 #[test]
 fn chartom_qa_keys_write_only_the_field_touched() {
     let (_d, mut s) = state("chartom-qa.jsonl");
-    // a bonus tick writes the bonus, and no penalty
+    // a bonus tick writes the bonus (the judge's ticks, 1 and 3, less point 1), and no
+    // penalty
     let fx = ch(&mut s, '1');
     let r = recorded(&mut s, fx);
     assert_eq!(
         strip_time(&r[0].1),
-        json!({"models": {"gpt-4o": {"bonus": [1]}}})
+        json!({"models": {"gpt-4o": {"bonus": [3]}}})
     );
     // `0` (no penalty) on the other model writes the penalty, and no bonus
     ch(&mut s, 'm');

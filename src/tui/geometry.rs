@@ -79,8 +79,11 @@ pub fn target_scroll(state: &State) -> usize {
     }
     let mut row = rows_to(p.target.unwrap_or(0));
     // What is graded does not fit from its start (a question and a long response over a
-    // checklist): open at the response, the question a scroll up.
+    // checklist): open at the response, the question a scroll up. Not when the checklist
+    // stays in view under the text (`Pane::footer`): then it opens on the question, the
+    // response under it.
     if let Some((first, _)) = p.response
+        && p.footer.is_empty()
         && end.saturating_sub(row) > usize::from(text.height)
     {
         row = rows_to(first).max(row);

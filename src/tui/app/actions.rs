@@ -188,6 +188,7 @@ impl State {
             | Action::Partial
             | Action::Misses
             | Action::FactOverride
+            | Action::AcceptJudge
             | Action::Bonus(_)
             | Action::NoBonus
             | Action::Penalty

@@ -40,7 +40,14 @@ impl State {
                 self.on_paste(&text, &mut fx)
             }
             Msg::Resize(w, h) => {
+                // When the context pane comes or goes (a tmux client of another width
+                // attaching), the item's text is another: it opens again where what is
+                // graded is in sight, not at the top of the context.
+                let aside = crate::tui::geometry::aside_geometry(self).0 > 0;
                 self.size = (w, h);
+                if aside != (crate::tui::geometry::aside_geometry(self).0 > 0) {
+                    self.scroll = crate::tui::geometry::target_scroll(self);
+                }
             }
             Msg::Tick => {}
             Msg::Found(found) => self.found = found,

@@ -6,7 +6,7 @@ use strum::{EnumIter, EnumString, IntoEnumIterator, IntoStaticStr};
 
 /// Everything a key can do. Its name in the config file is the variant's name in
 /// snake case (`NextUngraded` is `next_ungraded`), derived by strum; a numbered action
-/// adds its number: `Bonus(n)` is `bonus_1` … `bonus_9`, `Reason(n)` is `reason_1` …
+/// adds its number: `Bonus(n)` is `bonus_1` … `bonus_19`, `Reason(n)` is `reason_1` …
 /// `reason_5`.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, EnumIter, EnumString, IntoStaticStr,
@@ -48,6 +48,9 @@ pub enum Action {
     Misses,
     FactOverride,
     // CharToM-QA
+    /// The selected response's grades as shown: the judge's ticks and penalty, with my
+    /// changes to them.
+    AcceptJudge,
     Bonus(u8),
     NoBonus,
     Penalty,
@@ -90,7 +93,9 @@ pub enum Action {
 }
 
 /// The numbers a numbered action takes (the reasons are those of docs/format.md, C-VQA).
-const BONUS_POINTS: RangeInclusive<u8> = 1..=9;
+/// Bonus points 10 to 19 have keys of their own (Alt and a digit by default): a tick is
+/// one key on a checklist of up to 19 points.
+const BONUS_POINTS: RangeInclusive<u8> = 1..=19;
 const REASONS: RangeInclusive<u8> = 1..=5;
 
 /// A numbered action's constructor and its numbers.
@@ -156,6 +161,10 @@ impl Action {
             Action::Partial => "justification partially identifies it".into(),
             Action::Misses => "justification misses it".into(),
             Action::FactOverride => "override FACT grade: auto / correct / wrong".into(),
+            Action::AcceptJudge => {
+                "grades as shown: the judge's ticks and penalty, with my changes (the response is graded)"
+                    .into()
+            }
             Action::Bonus(n) => format!("toggle bonus point {n} covered"),
             Action::NoBonus => "no bonus point covered".into(),
             Action::Penalty => "edit the penalty (defects of the response)".into(),
@@ -214,10 +223,12 @@ impl Action {
             Action::Partial => "partial".into(),
             Action::Misses => "misses".into(),
             Action::FactOverride => "FACT".into(),
+            Action::AcceptJudge => "accept".into(),
             Action::Bonus(_) => "bonus".into(),
             Action::NoBonus => "no bonus".into(),
             Action::Penalty => "penalty".into(),
-            Action::NoPenalty => "no penalty".into(),
+            // (after the penalty key: `e penalty  0 none`)
+            Action::NoPenalty => "none".into(),
             Action::ContextLength => "context".into(),
             Action::ContextDown => "context ↓".into(),
             Action::ContextUp => "context ↑".into(),

@@ -112,13 +112,13 @@ fn action_names_round_trip() {
         Action::CounterfactualOverride.name(),
         "counterfactual_override"
     );
-    assert_eq!(Action::all().len(), 49 + 9 + 7 + 5);
+    assert_eq!(Action::all().len(), 50 + 19 + 7 + 5);
     assert_eq!(Action::Reason(5).name(), "reason_5");
     assert_eq!(Action::from_name("select_next"), Some(Action::SelectNext));
     for bad in [
         "bonus",
         "bonus_0",
-        "bonus_10",
+        "bonus_20",
         "Next",
         "next-ungraded",
         "reason",

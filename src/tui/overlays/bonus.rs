@@ -10,7 +10,7 @@ use crate::tui::app::State;
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::overlays::Outcome;
-use crate::tui::overlays::dialog::{FieldKey, draw_input, field_key};
+use crate::tui::overlays::dialog::{FieldKey, Place, draw_input, field_key};
 
 /// The bonus number's keys: its table in the keymap.
 pub const KEYS: Context = Context::Bonus;
@@ -38,5 +38,5 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, e: &TextEdit, points: usiz
         km.hint(KEYS, Action::Submit),
         km.hint(KEYS, Action::Cancel)
     );
-    draw_input(state, f, area, (&title, &keys), e, None);
+    draw_input(state, f, (area, Place::Low), (&title, &keys), e, None);
 }

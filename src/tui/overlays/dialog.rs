@@ -31,6 +31,26 @@ pub(crate) fn centered(area: Rect, w_pct: u16, h: u16, min_w: usize) -> Rect {
     )
 }
 
+/// Where a dialog goes on the screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// A sixth of the way down (search, note, jump).
+    Middle,
+    /// On the bottom rows of the area (the body: over the checklist, above the status
+    /// line): a grade's dialog (a penalty, a bonus point's number, a C-VQA fix or
+    /// reject) leaves the text it is about in view.
+    Low,
+}
+
+/// [`centered`], at `place`.
+pub(crate) fn placed(area: Rect, w_pct: u16, h: u16, min_w: usize, place: Place) -> Rect {
+    let mut r = centered(area, w_pct, h, min_w);
+    if place == Place::Low {
+        r.y = area.bottom().saturating_sub(r.height).max(area.y);
+    }
+    r
+}
+
 /// What a key does in a text field.
 pub(crate) enum FieldKey {
     /// The overlay's own key (its table in the keymap): submit, cancel, ...
@@ -108,14 +128,14 @@ pub(crate) fn dialog_width(title: &str, keys: &str) -> usize {
 pub(crate) fn draw_input(
     state: &State,
     f: &mut Frame,
-    area: Rect,
+    (area, place): (Rect, Place),
     (title, keys): (&str, &str),
     e: &crate::tui::edit::TextEdit,
     second: Option<(&str, &str, &crate::tui::edit::TextEdit, bool)>,
 ) {
     let t = &state.theme;
     let h = if second.is_some() { 10 } else { 7 };
-    let r = centered(area, 80, h, dialog_width(title, keys));
+    let r = placed(area, 80, h, dialog_width(title, keys), place);
     f.render_widget(Clear, r);
     let b = block(t, Span::styled(format!(" {title} "), t.title))
         .title_bottom(Line::from(Span::styled(format!(" {keys} "), t.dim)).right_aligned());

@@ -8,7 +8,7 @@ use crate::tui::app::State;
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::overlays::Outcome;
-use crate::tui::overlays::dialog::{FieldKey, draw_input, field_key};
+use crate::tui::overlays::dialog::{FieldKey, Place, draw_input, field_key};
 
 /// The dialog's title.
 const TITLE: &str = "Jump to item number or id";
@@ -31,5 +31,5 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, e: &TextEdit) {
         km.hint(KEYS, Action::Submit),
         km.hint(KEYS, Action::Cancel)
     );
-    draw_input(state, f, area, (TITLE, &keys), e, None);
+    draw_input(state, f, (area, Place::Middle), (TITLE, &keys), e, None);
 }

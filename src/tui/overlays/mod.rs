@@ -45,11 +45,13 @@ pub fn draw(state: &State, f: &mut Frame, screen: &Screen) {
         }
         Mode::Jump(e) => jump::draw(state, f, area, e),
         Mode::Note(e) => note::draw(state, f, area, e),
-        Mode::Penalty(e) => penalty::draw(state, f, area, e),
+        // A grade's popups go low in the body (`dialog::Place::Low`): the text judged
+        // above them and the status line under them stay in view.
+        Mode::Penalty(e) => penalty::draw(state, f, screen.body, e),
         Mode::Bonus(e) => bonus::draw(
             state,
             f,
-            area,
+            screen.body,
             e,
             state.item().map_or(0, |i| i.bonus_points.len()),
         ),
@@ -59,7 +61,7 @@ pub fn draw(state: &State, f: &mut Frame, screen: &Screen) {
         | Mode::FixOther { .. }
         | Mode::Fix(_)
         | Mode::FixReason { .. } => {
-            crate::tui::views::draw_popup(state, f, area);
+            crate::tui::views::draw_popup(state, f, screen.body);
         }
         Mode::Filter { selected } => {
             if let Some(list) = &screen.filter {

@@ -8,7 +8,7 @@ use crate::tui::app::State;
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Context, Keymap};
 use crate::tui::overlays::Outcome;
-use crate::tui::overlays::dialog::{draw_input, save_cancel, text_field_key};
+use crate::tui::overlays::dialog::{Place, draw_input, save_cancel, text_field_key};
 
 /// The dialog's title.
 const TITLE: &str = "Note";
@@ -31,5 +31,5 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, e: &TextEdit) {
         Some(p) => format!("{TITLE} {}", crate::tui::text::one_line(&p)),
         None => TITLE.to_string(),
     };
-    draw_input(state, f, area, (&title, &keys), e, None);
+    draw_input(state, f, (area, Place::Middle), (&title, &keys), e, None);
 }

@@ -8,7 +8,7 @@ use crate::tui::app::State;
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Context, Keymap};
 use crate::tui::overlays::Outcome;
-use crate::tui::overlays::dialog::{draw_input, save_cancel, text_field_key};
+use crate::tui::overlays::dialog::{Place, draw_input, save_cancel, text_field_key};
 
 /// The dialog's title.
 const TITLE: &str = "Penalty: what the response gets wrong";
@@ -22,5 +22,5 @@ pub fn handle_key(e: &mut TextEdit, km: &Keymap, k: &KeyEvent) -> Outcome<String
 
 pub fn draw(state: &State, f: &mut Frame, area: Rect, e: &TextEdit) {
     let keys = save_cancel(&state.keymap, KEYS, "empty = none · ", "");
-    draw_input(state, f, area, (TITLE, &keys), e, None);
+    draw_input(state, f, (area, Place::Low), (TITLE, &keys), e, None);
 }

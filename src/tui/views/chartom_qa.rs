@@ -20,7 +20,7 @@ use crate::tui::summary::{SummaryBlock, bar, fit, pct};
 use crate::tui::text::{one_line, truncate};
 use crate::tui::theme::Theme;
 use crate::tui::views::View;
-use crate::tui::views::common::{heading, kv, mark, my_grades_for, text_lines, text_lines_of};
+use crate::tui::views::common::{heading, mark, my_grades_for, text_lines, text_lines_of};
 use crate::tui::views::model_line::NOT_GRADED;
 use crate::tui::views::status::act;
 use crate::tui::views::verdicts::Field;
@@ -63,11 +63,16 @@ pub(crate) fn chartom_qa_lines<'a>(state: &State, item: &'a Item) -> Vec<Line<'a
         ));
     }
     out.push(Line::from(""));
-    out.push(heading(t, "Question"));
-    out.extend(text_lines_of(
-        item.question.as_deref().unwrap_or(""),
-        t.text,
-    ));
+    // The reference answer (its points are the checklist) above the question: the
+    // question is followed by the response it asks for.
+    out.push(heading(t, "Reference answer"));
+    out.extend(text_lines_of(item.answer.as_deref().unwrap_or(""), t.text));
+    // "Question" on its first line (no heading row: at 80×24 a row of the response)
+    let mut question = text_lines_of(item.question.as_deref().unwrap_or(""), t.text);
+    if let Some(first) = question.first_mut() {
+        first.spans.insert(0, Span::styled("Question: ", t.title));
+    }
+    out.extend(question);
     if item.shows_misleading_choices() {
         out.push(heading(t, "Misleading choices (wrong answers)"));
         for c in &item.choices {
@@ -85,8 +90,6 @@ pub(crate) fn chartom_qa_lines<'a>(state: &State, item: &'a Item) -> Vec<Line<'a
             )));
         }
     }
-    out.push(heading(t, "Reference answer"));
-    out.extend(text_lines_of(item.answer.as_deref().unwrap_or(""), t.text));
     out
 }
 
@@ -98,32 +101,58 @@ pub(crate) fn bonus_block(
 ) -> Vec<Line<'static>> {
     let t = &state.theme;
     let mine = my_grades_for(state, item, &r.model);
-    let covered: Vec<u32> = mine
-        .as_ref()
-        .and_then(|g| g.chartom_qa.bonus.clone())
-        .unwrap_or_default();
     let hide = !state.reveal_model(&r.model);
     let judge = r.judge.as_ref().map(|j| j.bonus_list());
-    let mut out = vec![heading(
-        t,
-        if selected {
-            "Bonus points (digit toggles: covered by the response?)"
-        } else {
-            "Bonus points"
-        },
-    )];
+    // Before I tick anything the checklist shows the judge's ticks (a suggestion that
+    // `accept_judge` takes and a digit changes); after, mine.
+    let suggested = judge_suggestion(state, item, r)
+        .filter(|_| mine.as_ref().is_none_or(|g| g.chartom_qa.bonus.is_none()));
+    let covered: Vec<u32> = match (&suggested, &mine) {
+        (Some((ticks, _)), _) => ticks.clone(),
+        (None, g) => g
+            .as_ref()
+            .and_then(|g| g.chartom_qa.bonus.clone())
+            .unwrap_or_default(),
+    };
+    let km = &state.keymap;
+    let ctx = Context::Benchmark(Benchmark::ChartomQa);
+    let n = item.bonus_points.len();
+    let c = covered.iter().filter(|&&x| (x as usize) <= n).count();
+    let title = match (selected, &suggested) {
+        (false, _) => format!("Bonus points {c}/{n}"),
+        (true, Some(_)) => format!(
+            "Bonus points {c}/{n}: the judge's ticks · {} accepts · {} change",
+            km.hint(ctx, Action::AcceptJudge),
+            point_keys(state, n),
+        ),
+        (true, None) => format!("Bonus points {c}/{n} · {} toggle", point_keys(state, n)),
+    };
+    let mut out = vec![heading(t, &title)];
+    let wide = item.bonus_points.len() > 9;
     for (k, p) in item.bonus_points.iter().enumerate() {
         let n = k as u32 + 1;
         let is = covered.contains(&n);
+        let label = if wide {
+            format!("{n:>2} ")
+        } else {
+            format!(" {n} ")
+        };
         let mut spans = vec![
-            Span::styled(format!(" {n} "), t.title),
+            Span::styled(label, t.title),
             Span::styled(
                 if is { "[✔] " } else { "[ ] " },
-                if is { t.good } else { t.dim },
+                match (is, suggested.is_some()) {
+                    (true, false) => t.good,
+                    (true, true) => t.accent,
+                    (false, _) => t.dim,
+                },
             ),
             Span::styled(one_line(p), t.text),
         ];
-        if !hide && let Some(JudgeBonus::Points(j)) = &judge {
+        if !hide
+            && suggested.is_none()
+            && let Some(JudgeBonus::Points(j)) = &judge
+        {
             spans.push(Span::styled(
                 if j.contains(&n) {
                     "  judge ✔"
@@ -139,37 +168,72 @@ pub(crate) fn bonus_block(
         }
         out.push(Line::from(spans));
     }
-    judge_lines(t, r, judge.as_ref(), hide, &mut out);
+    judge_lines(t, judge.as_ref(), hide, &mut out);
+    // my penalty and the judge's: one line
     let pen = match mine.as_ref().and_then(|g| g.chartom_qa.penalty.clone()) {
         None => "not graded".to_string(),
         Some(None) => "none".to_string(),
-        Some(Some(p)) => p,
+        Some(Some(p)) => format!("“{}”", one_line(&p)),
     };
-    out.push(kv(t, " My penalty", &pen));
-    let n = item.bonus_points.len();
-    let c = covered.iter().filter(|&&x| (x as usize) <= n).count();
-    let mut spans = vec![Span::styled(format!(" Coverage {c}/{n}"), t.accent)];
-    if let Some((bc, bt)) = running_bpc(state, &r.model) {
+    let mut spans = vec![
+        Span::styled(" My penalty: ", t.dim),
+        Span::styled(pen, t.text),
+    ];
+    if !hide && let Some(j) = &r.judge {
+        spans.push(Span::styled(" · the judge's: ", t.dim));
         spans.push(Span::styled(
-            format!(
-                "   running BPC (my grades) {:.2} = {bc}/{bt}",
-                if bt > 0 { bc as f64 / bt as f64 } else { 0.0 }
-            ),
-            t.accent2,
+            j.penalty_text()
+                .map_or("none".to_string(), |p| format!("“{}”", one_line(&p))),
+            t.text,
         ));
     }
     out.push(Line::from(spans));
     out
 }
 
-/// What the LLM judge said of the bonus points and the penalty (unless blind).
-fn judge_lines(
-    t: &Theme,
-    r: &Response,
-    judge: Option<&JudgeBonus>,
-    hide: bool,
-    out: &mut Vec<Line<'static>>,
-) {
+/// The running BPC of `model` over my grades, as a line (none before I grade it): above
+/// the checklist, not in it (the pinned checklist keeps its rows for the points).
+fn bpc_line(state: &State, model: &str) -> Option<Line<'static>> {
+    let (bc, bt) = running_bpc(state, model)?;
+    Some(Line::from(Span::styled(
+        format!(
+            " running BPC of {} (my grades) {:.2} = {bc}/{bt}",
+            one_line(model),
+            if bt > 0 { bc as f64 / bt as f64 } else { 0.0 }
+        ),
+        state.theme.accent2,
+    )))
+}
+
+/// The keys that tick an item's `n` points, as the live keymap names them: `1-9`, and
+/// past 9 the keys of 10 and of the last (`1-9 Alt-0…Alt-2`).
+fn point_keys(state: &State, n: usize) -> String {
+    let km = &state.keymap;
+    let ctx = Context::Benchmark(Benchmark::ChartomQa);
+    let digits = n.clamp(1, 9) as u8;
+    let (a, z) = (
+        km.hint(ctx, Action::Bonus(1)),
+        km.hint(ctx, Action::Bonus(digits)),
+    );
+    let mut out = if digits == 1 { a } else { format!("{a}-{z}") };
+    if n > 9 {
+        let last = n.min(BONUS_KEYS) as u8;
+        let (b, y) = (
+            km.hint(ctx, Action::Bonus(10)),
+            km.hint(ctx, Action::Bonus(last)),
+        );
+        // `Alt-0…2`: the modifier said once
+        let same = b.rfind('-').filter(|&k| y.get(..=k) == b.get(..=k));
+        let y = same.map_or(y.as_str(), |k| &y[k + 1..]);
+        out.push(' ');
+        out.push_str(&if last == 10 { b } else { format!("{b}…{y}") });
+    }
+    out
+}
+
+/// What the LLM judge said of the bonus points, when it is not beside each point: none,
+/// unreadable, or hidden (blind).
+fn judge_lines(t: &Theme, judge: Option<&JudgeBonus>, hide: bool, out: &mut Vec<Line<'static>>) {
     if !hide {
         match judge {
             Some(JudgeBonus::Unparsable(s)) => out.push(Line::from(Span::styled(
@@ -178,13 +242,6 @@ fn judge_lines(
             ))),
             None => out.push(Line::from(Span::styled(" no LLM-judge grades", t.dim))),
             _ => {}
-        }
-        if let Some(j) = &r.judge {
-            out.push(kv(
-                t,
-                " Judge penalty",
-                &j.penalty_text().unwrap_or_else(|| "none".into()),
-            ));
         }
     } else {
         out.push(Line::from(Span::styled(
@@ -199,12 +256,25 @@ pub struct ChartomQaView;
 
 impl View for ChartomQaView {
     fn act(&self, st: &mut State, action: Action, fx: &mut Vec<Effect>) -> bool {
+        // Until I tick anything on the response, its checklist shows the judge's ticks
+        // (the suggestion): a tick changes them as shown; `accept_judge` takes them and
+        // the judge's penalty, each where I have not given mine. The penalty keys write
+        // the penalty only (docs/format.md, "REVIEW grades").
+        let shown =
+            suggestion(st).filter(|_| st.my_grades().is_none_or(|g| g.chartom_qa.bonus.is_none()));
+        let from_shown = |g: &mut ResponseGrades| {
+            if let Some((ticks, _)) = &shown
+                && g.chartom_qa.bonus.is_none()
+            {
+                g.chartom_qa.bonus = Some(ticks.clone());
+            }
+        };
         match action {
             Action::Bonus(n) => {
                 let count = st.item().map(|i| i.bonus_points.len()).unwrap_or(0);
-                if count > 9 {
-                    // Points 10 and up: the digit opens the point's number (`1 0` Enter
-                    // is point 10; `1` Enter point 1).
+                if count > BONUS_KEYS {
+                    // Past the points with keys of their own: the digit opens the
+                    // point's number (`2 0` Enter is point 20; `1` Enter point 1).
                     st.mode = Mode::Bonus(TextEdit::new(&n.to_string(), false));
                     return true;
                 }
@@ -212,15 +282,37 @@ impl View for ChartomQaView {
                     st.set_status(format!("this item has {count} bonus points"), Level::Warn);
                     return true;
                 }
-                st.change_grades(fx, |g| g.chartom_qa.toggle_bonus(n as u32));
+                st.change_grades(fx, |g| {
+                    from_shown(g);
+                    g.chartom_qa.toggle_bonus(n as u32)
+                });
             }
             Action::NoBonus => {
                 st.change_grades(fx, |g| g.chartom_qa.no_bonus());
+            }
+            Action::AcceptJudge => {
+                let mine = st.my_grades().map(|g| g.chartom_qa);
+                let judge = suggestion(st);
+                let bonus = mine.as_ref().and_then(|g| g.bonus.clone());
+                let bonus = bonus.or_else(|| judge.as_ref().map(|j| j.0.clone()));
+                let penalty = mine.as_ref().and_then(|g| g.penalty.clone());
+                let penalty = penalty.or_else(|| judge.as_ref().map(|j| j.1.clone()));
+                let (Some(bonus), Some(penalty)) = (bonus, penalty) else {
+                    st.set_status(no_suggestion(st), Level::Warn);
+                    return true;
+                };
+                if st.change_grades(fx, |g| {
+                    g.chartom_qa.bonus = Some(bonus);
+                    g.chartom_qa.set_penalty(penalty.as_deref());
+                }) {
+                    st.advance_after_grade(fx);
+                }
             }
             Action::Penalty => {
                 let cur = st
                     .my_grades()
                     .and_then(|g| g.chartom_qa.penalty.clone())
+                    .or_else(|| shown.as_ref().map(|s| s.1.clone()))
                     .flatten()
                     .unwrap_or_default();
                 st.mode = Mode::Penalty(TextEdit::new(&cur, false));
@@ -328,15 +420,18 @@ impl View for ChartomQaView {
         Some((title, lines, range))
     }
 
-    /// The question: under it the reference answer, the response and its checklist. The
-    /// context above it is read by scrolling up.
+    /// The question: under it the response and its checklist. The context and the
+    /// reference answer above it are read by scrolling up.
     fn target(&self, state: &State, item: &Item) -> crate::tui::views::Target {
         let context = item.context.as_ref().map_or(0, |c| {
             let len = CONTEXT_LENGTHS[state.context_len];
             1 + text_lines_of(c.get(len).unwrap_or(""), state.theme.text).len()
         });
-        // the book line, the context, a blank line, then the question's heading
-        crate::tui::views::Target::ItemLine(1 + context + 1)
+        // the book line, the context, a blank line, the reference answer, then the
+        // question
+        let answer =
+            1 + text_lines_of(item.answer.as_deref().unwrap_or(""), state.theme.text).len();
+        crate::tui::views::Target::ItemLine(1 + context + 1 + answer)
     }
 
     fn item_lines<'a>(&self, state: &State, item: &'a Item, _width: u16) -> Vec<Line<'a>> {
@@ -351,9 +446,8 @@ impl View for ChartomQaView {
         selected: bool,
     ) -> Vec<Line<'static>> {
         let t = &state.theme;
-        let mut out = Vec::new();
-        out.push(heading(t, "Response"));
-        out.extend(text_lines(r.text.as_deref().unwrap_or("—"), t.text));
+        // (under the model tabs, or in the model's column: no heading of its own)
+        let mut out = text_lines(r.text.as_deref().unwrap_or("—"), t.text);
         if let Some(c) = r.choice {
             out.push(Line::from(vec![
                 Span::styled(format!("Choice: {c} "), t.dim),
@@ -361,6 +455,7 @@ impl View for ChartomQaView {
             ]));
         }
         out.push(Line::from(""));
+        out.extend(bpc_line(state, &r.model));
         out.extend(bonus_block(state, item, r, selected));
         out
     }
@@ -402,19 +497,43 @@ impl View for ChartomQaView {
         true
     }
 
+    /// My grades, and until I tick anything, that the ticks shown are the judge's.
+    fn grade_parts_in(
+        &self,
+        state: &State,
+        item: &Item,
+        mine: Option<&Review>,
+        g: Option<&ResponseGrades>,
+        model: Option<&str>,
+        column: bool,
+    ) -> Vec<String> {
+        let mut parts = self.grade_parts(item, mine, g, model, column);
+        let r = model.and_then(|m| item.responses.iter().find(|r| r.model == m));
+        if let Some(r) = r
+            && !column
+            && g.is_none_or(|g| g.chartom_qa.bonus.is_none())
+            && judge_suggestion(state, item, r).is_some()
+        {
+            parts.push(format!(
+                "ticks shown are the judge's: {} accepts",
+                state.keymap.hint(
+                    Context::Benchmark(Benchmark::ChartomQa),
+                    Action::AcceptJudge
+                )
+            ));
+        }
+        parts
+    }
+
+    /// The checklist (`bonus_block`) stays under the response as it scrolls.
+    fn pinned_tail(&self, state: &State, item: &Item, r: &Response) -> usize {
+        bonus_block(state, item, r, true).len()
+    }
+
     fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>) {
-        let ctx = state.context();
-        let km = &state.keymap;
         let n = state.item().map(|i| i.bonus_points.len()).unwrap_or(0);
-        let n = n.clamp(1, 9) as u8;
-        let (a, z) = (
-            km.hint(ctx, Action::Bonus(1)),
-            km.hint(ctx, Action::Bonus(n)),
-        );
-        parts.push((
-            if n == 1 { a } else { format!("{a}-{z}") },
-            Action::Bonus(1).label(),
-        ));
+        act(state, parts, Action::AcceptJudge);
+        parts.push((point_keys(state, n), Action::Bonus(1).label()));
         for a in [
             Action::NoBonus,
             Action::Penalty,
@@ -424,6 +543,53 @@ impl View for ChartomQaView {
             act(state, parts, a);
         }
     }
+}
+
+/// The bonus points with a key of their own (`bonus_1` … `bonus_19`): past them, a digit
+/// opens the point's number.
+const BONUS_KEYS: usize = 19;
+
+/// The judge's grades of the selected response, as its checklist shows them before I
+/// grade it ([`judge_suggestion`]).
+fn suggestion(st: &State) -> Option<(Vec<u32>, Option<String>)> {
+    let it = st.item()?;
+    judge_suggestion(st, it, it.responses.get(st.model)?)
+}
+
+/// The judge's grades of `r`: (ticks, penalty), the ticks among the item's points. None
+/// when there is no judge, its bonus cannot be read, or it is hidden (blind mode).
+fn judge_suggestion(st: &State, it: &Item, r: &Response) -> Option<(Vec<u32>, Option<String>)> {
+    if !st.reveal_model(&r.model) {
+        return None;
+    }
+    let j = r.judge.as_ref()?;
+    match j.bonus_list() {
+        JudgeBonus::Points(p) => {
+            let n = it.bonus_points.len() as u32;
+            let mut p: Vec<u32> = p.into_iter().filter(|&k| k >= 1 && k <= n).collect();
+            p.sort_unstable();
+            p.dedup();
+            Some((p, j.penalty_text()))
+        }
+        JudgeBonus::Unparsable(_) => None,
+    }
+}
+
+/// Why accepting takes nothing: what is missing, and the keys that give it.
+fn no_suggestion(st: &State) -> String {
+    let km = &st.keymap;
+    let ctx = Context::Benchmark(Benchmark::ChartomQa);
+    let why = match st.item().and_then(|i| i.responses.get(st.model)) {
+        Some(r) if !st.reveal_model(&r.model) => "blind: the judge is hidden until you grade",
+        Some(r) if r.judge.is_some() => "the judge's bonus cannot be read",
+        _ => "no judge's grades to accept",
+    };
+    format!(
+        "{why}: {} ticks a point, {} none, {} no penalty",
+        km.hint(ctx, Action::Bonus(1)),
+        km.hint(ctx, Action::NoBonus),
+        km.hint(ctx, Action::NoPenalty)
+    )
 }
 
 /// Covered / total bonus points over the CharToM-QA items I have graded (this session's

@@ -132,8 +132,9 @@ pub trait View: Sync {
         false
     }
 
-    /// Draw this view's popup of the current mode over the screen, in `area`; false
-    /// when the mode is none of its (the overlays draw theirs).
+    /// Draw this view's popup of the current mode in `area` (the screen's body: a
+    /// grade's popup goes low in it, `dialog::Place::Low`); false when the mode is none
+    /// of its (the overlays draw theirs).
     fn draw_popup(&self, _state: &State, _f: &mut Frame, _area: Rect) -> bool {
         false
     }
@@ -172,6 +173,14 @@ pub trait View: Sync {
     /// What saving the note field does to my review (the text as typed).
     fn note_setter(&self, _state: &State) -> NoteSetter {
         Box::new(crate::review::set_note)
+    }
+
+    /// In one column: how many of the selected response's last lines (`response_lines`)
+    /// stay in view at the bottom of the pane while its text scrolls (a checklist to tick
+    /// against the response), the first of them a heading whose row my grade line takes
+    /// there. 0: none.
+    fn pinned_tail(&self, _state: &State, _item: &Item, _r: &Response) -> usize {
+        0
     }
 
     /// My grade line's words after "My grade" that say what the grading keys act on, when

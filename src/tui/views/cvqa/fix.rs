@@ -9,7 +9,9 @@ use crate::tui::app::State;
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::overlays::Outcome;
-use crate::tui::overlays::dialog::{FieldKey, draw_input, field_key, move_keys, save_cancel};
+use crate::tui::overlays::dialog::{
+    FieldKey, Place, draw_input, field_key, move_keys, save_cancel,
+};
 use crate::tui::views::cvqa::reason;
 
 /// The fields' dialog title.
@@ -76,7 +78,7 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, fx: &FixState) {
     draw_input(
         state,
         f,
-        area,
+        (area, Place::Low),
         (TITLE, &keys),
         &fx.question,
         Some((q_title, a_title, &fx.answer, fx.on_answer)),

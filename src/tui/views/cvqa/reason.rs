@@ -10,7 +10,7 @@ use crate::bench::cvqa::fields::CvqaReason;
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::overlays::Outcome;
-use crate::tui::overlays::dialog::{centered, dialog_width};
+use crate::tui::overlays::dialog::{Place, dialog_width, placed};
 use crate::tui::views::common::block;
 
 pub(crate) fn draw_menu(
@@ -22,7 +22,8 @@ pub(crate) fn draw_menu(
     (title, keys): (&str, &str),
 ) {
     let t = &state.theme;
-    let r = centered(area, 50, 9, dialog_width(title, keys));
+    // low, as the fix and the reject it belongs to: the question stays in view
+    let r = placed(area, 50, 9, dialog_width(title, keys), Place::Low);
     f.render_widget(Clear, r);
     let lines: Vec<Line> = CvqaReason::ALL
         .iter()

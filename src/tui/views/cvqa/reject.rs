@@ -9,7 +9,9 @@ use crate::tui::app::State;
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context, Keymap};
 use crate::tui::overlays::Outcome;
-use crate::tui::overlays::dialog::{FieldKey, draw_input, field_key, move_keys, save_cancel};
+use crate::tui::overlays::dialog::{
+    FieldKey, Place, draw_input, field_key, move_keys, save_cancel,
+};
 use crate::tui::views::cvqa::reason;
 
 /// The menu's title.
@@ -59,5 +61,5 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, selected: usize) {
 /// field and keys).
 pub fn draw_other(state: &State, f: &mut Frame, area: Rect, e: &TextEdit, title: &str) {
     let keys = save_cancel(&state.keymap, OTHER_KEYS, "", "");
-    draw_input(state, f, area, (title, &keys), e, None);
+    draw_input(state, f, (area, Place::Low), (title, &keys), e, None);
 }

@@ -8,7 +8,7 @@ use super::{ASIDE_MIN, ItemPanes, Pane, side_window, wrapped_height};
 use crate::bench::Item;
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context};
-use crate::tui::text::one_line;
+use crate::tui::text::{one_line, truncate};
 use crate::tui::views;
 use crate::tui::views::model_line::{grade_line, model_tabs};
 use crate::tui::views::verdicts::{Scope, review_lines};
@@ -55,6 +55,7 @@ pub(super) fn side_by_side_panes<'a>(
         target: None,
         response: None,
         aside: false,
+        footer: vec![],
     });
     let cols =
         Layout::horizontal((0..per).map(|_| Constraint::Ratio(1, per as u32))).split(parts[1]);
@@ -84,6 +85,7 @@ pub(super) fn side_by_side_panes<'a>(
             target: None,
             response: None,
             aside: false,
+            footer: vec![],
         });
     }
 }
@@ -105,29 +107,93 @@ pub(super) fn one_column_panes<'a>(
         views::Target::Response => None,
     };
     let text_rect = aside_pane(state, view, item, &mut all, &mut target, text_rect, out);
-    let response = selected_response(state, view, item, &mut all, &mut target);
-    all.extend(review_lines(
-        state,
-        item,
-        Scope::All,
-        text_rect.width.saturating_sub(2),
-    ));
+    let mut response = selected_response(state, view, item, &mut all, &mut target);
     let model = item.responses.get(state.model).map(|r| r.model.as_str());
+    let grade = grade_line(state, item, model, false, text_rect.width.saturating_sub(2));
+    let reviews = review_lines(state, item, Scope::All, text_rect.width.saturating_sub(2));
+    let mut footer = pinned_footer(state, view, item, (&mut all, &reviews), text_rect);
+    // Pinned under the text, the checklist's heading gives its row to my grade line: the
+    // line about what is recorded stays beside what it is about.
+    let pinned = if footer.is_empty() {
+        Some(grade)
+    } else {
+        response = response.map(|(first, _)| (first, all.len()));
+        footer[0] = grade;
+        None
+    };
+    all.extend(reviews);
     out.panes.push(Pane {
         rect: text_rect,
         title: Line::from(format!(" {} ", one_line(&state.display_id(state.pos)))),
-        pinned: Some(grade_line(
-            state,
-            item,
-            model,
-            false,
-            text_rect.width.saturating_sub(2),
-        )),
+        pinned,
         lines: all,
         target,
         response,
         aside: false,
+        footer,
     });
+}
+
+/// The selected response's last lines that stay in view under the pane's text
+/// (`View::pinned_tail`: a checklist, its heading first), taken out of `all`, when the
+/// pane's text (`all`, then `reviews`) does not fit and they leave it at least
+/// `FOOTER_LEAVES` rows; else none (they scroll with the rest).
+fn pinned_footer<'a>(
+    state: &State,
+    view: &dyn views::View,
+    item: &Item,
+    (all, reviews): (&mut Vec<Line<'a>>, &[Line<'_>]),
+    text_rect: Rect,
+) -> Vec<Line<'a>> {
+    let Some(r) = item.responses.get(state.model) else {
+        return vec![];
+    };
+    let tail = view.pinned_tail(state, item, r);
+    if tail == 0 || tail > all.len() {
+        return vec![];
+    }
+    let width = text_rect.width.saturating_sub(2);
+    // the borders and my grade line, then the text: all of it in view, nothing to pin
+    let whole = crate::tui::wrap::rows(all, width) + crate::tui::wrap::rows(reviews, width) + 3;
+    if whole <= usize::from(text_rect.height) {
+        return vec![];
+    }
+    // the borders, then the footer (my grade line in its heading's row) and what it
+    // leaves; when it does not fit, its lines cut to a row each (a long penalty, say)
+    let fits = |lines: &[Line<'_>]| {
+        crate::tui::wrap::rows(lines, width) + 2 + usize::from(super::FOOTER_LEAVES)
+            <= usize::from(text_rect.height)
+    };
+    let whole = &all[all.len() - tail..];
+    if fits(whole) {
+        return all.split_off(all.len() - tail);
+    }
+    let cut: Vec<Line<'a>> = whole.iter().map(|l| one_row(l.clone(), width)).collect();
+    if !fits(&cut) {
+        return vec![];
+    }
+    all.truncate(all.len() - tail);
+    cut
+}
+
+/// `line` cut to `width` columns, its end marked `…`.
+fn one_row(line: Line<'_>, width: u16) -> Line<'_> {
+    let mut room = usize::from(width);
+    if crate::tui::wrap::line_width(&line) <= room {
+        return line;
+    }
+    let mut spans = Vec::new();
+    for s in line.spans {
+        let w = s.content.chars().count();
+        if w < room {
+            room -= w;
+            spans.push(s);
+        } else {
+            spans.push(Span::styled(truncate(&s.content, room), s.style));
+            break;
+        }
+    }
+    Line::from(spans)
 }
 
 /// On a wide screen a long text of the item (a CharToM-QA context) has its own pane
@@ -171,6 +237,7 @@ fn aside_pane<'a>(
         target: None,
         response: None,
         aside: true,
+        footer: vec![],
     });
     cols[1]
 }

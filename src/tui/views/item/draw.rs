@@ -61,6 +61,9 @@ pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
             );
         }
         crate::tui::wrap::render_measured(&p.lines, &laid.rows[k], scroll, text, f.buffer_mut());
+        if !p.footer.is_empty() {
+            crate::tui::wrap::render(&p.footer, 0, super::footer_rect(p), f.buffer_mut());
+        }
     }
 }
 

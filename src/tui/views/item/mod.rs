@@ -25,6 +25,9 @@ pub(crate) struct Pane<'a> {
     title: Line<'static>,
     /// A line pinned at the top, never scrolled away: my grade and what it applies to.
     pinned: Option<Line<'static>>,
+    /// Lines pinned at the bottom, never scrolled away: the selected response's
+    /// checklist (`View::pinned_tail`), when it fits.
+    pub(crate) footer: Vec<Line<'a>>,
     /// Borrowing the item's texts where the view can (`tui::laid` keeps the item).
     pub(crate) lines: Vec<Line<'a>>,
     /// The line where what is graded begins (`View::target`), when not the top.
@@ -67,17 +70,35 @@ pub fn side_window(n: usize, selected: usize, width: u16) -> (usize, usize) {
 }
 
 /// The rows of a pane where its text is drawn (inside the borders, under the pinned
-/// line).
+/// line, above the footer).
 pub(crate) fn text_rect(p: &Pane<'_>) -> Rect {
     let inner = Block::default().borders(Borders::ALL).inner(p.rect);
     let pinned = u16::from(p.pinned.is_some());
+    let footer = crate::tui::wrap::rows(&p.footer, inner.width).min(u16::MAX.into()) as u16;
     Rect::new(
         inner.x,
         inner.y + pinned.min(inner.height),
         inner.width,
-        inner.height.saturating_sub(pinned),
+        inner.height.saturating_sub(pinned).saturating_sub(footer),
     )
 }
+
+/// The rows of a pane's footer (`Pane::footer`): under its text, inside the borders.
+pub(crate) fn footer_rect(p: &Pane<'_>) -> Rect {
+    let text = text_rect(p);
+    let inner = Block::default().borders(Borders::ALL).inner(p.rect);
+    let y = text.y + text.height;
+    Rect::new(
+        inner.x,
+        y,
+        inner.width,
+        (inner.y + inner.height).saturating_sub(y),
+    )
+}
+
+/// The fewest rows a pane keeps for its scrolled text under a footer: the question and
+/// the first lines of the response, at 80×24 with a checklist of 12 points.
+pub(crate) const FOOTER_LEAVES: u16 = 5;
 
 /// Rows a paragraph of `lines` takes when wrapped to `width` (at most `u16::MAX`).
 pub(crate) fn wrapped_height(lines: &[Line], width: u16) -> u16 {

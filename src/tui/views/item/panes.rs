@@ -66,6 +66,7 @@ fn message_pane(rect: Rect, title: &'static str, lines: Vec<Line<'static>>) -> P
         target: None,
         response: None,
         aside: false,
+        footer: vec![],
     }
 }
 
