@@ -7,10 +7,12 @@ use clap::{Parser, Subcommand};
 use verdict::cli;
 use verdict::cli::out;
 
-/// Review benchmark results by hand: CHARTOM, CharToM-QA and C-VQA result sets.
+/// Review benchmark results by hand: CHARTOM, CharToM-QA and C-VQA result sets,
+/// lm-evaluation-harness sample logs and Inspect AI eval logs.
 ///
-/// `verdict FILE` opens the reviewer on a result set (JSONL, JSON, or the CharToM-QA
-/// evaluation JSONL). The subcommands work headless, for scripts and CI.
+/// `verdict FILE` opens the reviewer on a result set (JSONL, JSON, the CharToM-QA
+/// evaluation JSONL, an lm-eval `samples_*.jsonl`, an Inspect `.eval` or `.json` log).
+/// The subcommands work headless, for scripts and CI.
 /// Try it on the bundled samples: `verdict sample-data/cvqa.jsonl`.
 #[derive(Parser)]
 #[command(name = "verdict", version, args_conflicts_with_subcommands = true)]

@@ -111,3 +111,15 @@ fn the_reviewers_exit_message_shows_a_hostile_name_harmlessly() {
     assert_eq!(status.code(), Some(2), "{screen}");
     assert!(screen.contains("d␛]0;PWNED^G"), "{screen}");
 }
+
+/// `verdict --help` names every kind of file the reviewer opens: the harnesses' logs too
+/// (issue 36: it named only CHARTOM, CharToM-QA and C-VQA).
+#[test]
+fn the_help_names_the_harness_logs() {
+    let out = verdict(&["--help"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    // (clap wraps the text to the terminal's width)
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(text.contains("lm-evaluation-harness sample logs"), "{text}");
+    assert!(text.contains("Inspect AI eval logs"), "{text}");
+}

@@ -1093,7 +1093,7 @@ fn at_80x24_a_documented_key_hides_the_picture_for_the_session() {
     // is still there once the picture's rows are the item's
     let (_d2, p2) = sample("chartom.jsonl");
     let mut s = state_sized(&p2, Keymap::default(), 80, 24);
-    let grade = "1 identifies · 2 partial · 3 misses";
+    let grade = "1 identifies: ";
     assert!(render_to_string(&s, 80, 24).contains(grade));
     ch(&mut s, 'H');
     let out = render_to_string(&s, 80, 24);
@@ -1333,4 +1333,93 @@ fn blind_there_is_no_judge_to_accept() {
     assert!(reviews(&fx).is_empty());
     let said = s.status.clone().unwrap().0;
     assert!(said.contains("blind"), "{said}");
+}
+
+// ----- issue 36 case 6: the adjudication queue at 80x24 ---------------------------------
+
+/// At 80×24 the adjudication queue opens each item on the response the reviewers
+/// disagree on, with their table on the first screen; an item takes its grades and `A`,
+/// no key to move or scroll. Before, the table was three pages down and the first
+/// response was selected, whichever was disputed.
+#[test]
+fn the_adjudication_queue_shows_the_table_and_opens_on_the_disputed_response() {
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        let (_d, mut s) = at("chartom.jsonl", "G7_Q1_1", w, h);
+        ch(&mut s, 'D');
+        assert!(s.queue);
+        let mut items = 0;
+        let mut first = true;
+        while s.queue && s.position_in_view().1 > 0 {
+            items += 1;
+            assert!(items < 10, "no end");
+            let out = screen(&mut s, w, h);
+            let id = s.display_id(s.pos);
+            assert!(
+                out.contains("Adjudication: every reviewer's grades side by side"),
+                "{id} {w}x{h}\n{out}"
+            );
+            let model = s.model_name().unwrap();
+            // the disputed response is selected, and its row of the table is in view
+            let it = s.item().unwrap();
+            let n = it.responses.len();
+            let grades: Vec<_> = it
+                .reviews
+                .values()
+                .map(|r| r.for_model(&model, n).cloned())
+                .collect();
+            assert!(
+                grades.windows(2).any(|p| p[0] != p[1]),
+                "{id}: {model} is not disputed"
+            );
+            assert!(
+                out.contains(&format!(" {model} · justification")),
+                "{id} {w}x{h}\n{out}"
+            );
+            if first {
+                insta::assert_snapshot!(format!("adjudication_queue_{w}x{h}"), out);
+                first = false;
+            }
+            // its grade, then A: on to the next item of the queue
+            ch(&mut s, '2');
+            let before = s.pos;
+            ch(&mut s, 'A');
+            assert!(
+                s.pos != before || s.position_in_view().1 == 0,
+                "{:?}",
+                s.status
+            );
+        }
+        assert_eq!(items, 2, "{w}x{h}");
+    }
+}
+
+// ----- issue 36 case 7: CHARTOM, what the grades mean, and the key where it is decided ---
+
+/// Where a justification is graded the screen says what each grade means, on an original
+/// chart (nothing planted) and on a manipulated one; and the FACT key is on the `parsed:`
+/// line, where the override is decided. Before, an original said nothing of what
+/// identifies / partial / misses mean, and at 80×24 the key was two pages up.
+#[test]
+fn chartom_says_what_the_grades_mean_and_the_key_where_it_is_decided() {
+    for (id, meaning) in [
+        ("G7_Q1_1", "1 identifies: finds it honest"),
+        ("G7_Q1_2", "1 identifies: names it"),
+    ] {
+        let (_d, mut s) = at("chartom.jsonl", id, 80, 24);
+        let out = screen(&mut s, 80, 24);
+        assert!(out.contains(meaning), "{id}\n{out}");
+        let parsed = line_with(&out, "parsed:");
+        assert!(parsed.contains("key 1.2"), "{id}: {parsed}");
+    }
+}
+
+/// The help lists the text fields' word and character motions (a one-letter fix of a
+/// generated question needs them).
+#[test]
+fn the_help_lists_the_motions_of_a_text_field() {
+    let (_d, mut s) = open("cvqa.jsonl");
+    ch(&mut s, '?');
+    let out = screen(&mut s, 80, 200);
+    assert!(out.contains("Alt-b / Alt-f"), "{out}");
+    assert!(out.contains("← / →"), "{out}");
 }

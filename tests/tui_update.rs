@@ -521,12 +521,16 @@ fn notes_are_edited_in_a_text_field() {
 /// Turn on the filter menu's row for `o` (F, move to it, Enter, Esc).
 fn toggle(s: &mut State, o: FilterOption) {
     ch(s, 'F');
-    let at = s
-        .filter_options()
+    let rows = s.filter_options();
+    let at = rows
         .iter()
         .position(|x| *x == o)
         .unwrap_or_else(|| panic!("no filter row {o:?}"));
-    for _ in 0..at {
+    // from the row the menu opens on (the one it was closed on)
+    let Mode::Filter { selected } = s.mode else {
+        panic!("the filter menu is not open")
+    };
+    for _ in 0..(at + rows.len() - selected) % rows.len() {
         press(s, KeyCode::Down);
     }
     press(s, KeyCode::Enter);
@@ -569,6 +573,13 @@ fn filters_combine_and_count() {
     assert_eq!(s.visible_items().as_deref(), Some(&[2usize][..]));
     assert_eq!(s.filters.describe(), "model wrong + abs_counting_1");
     ch(&mut s, 'F');
+    // the menu opens on the row it was closed on: up to the first
+    let Mode::Filter { selected } = s.mode else {
+        panic!()
+    };
+    for _ in 0..selected {
+        press(&mut s, KeyCode::Up);
+    }
     press(&mut s, KeyCode::Enter);
     assert!(s.status.as_ref().unwrap().0.starts_with("1 item matches"));
 }
@@ -3108,7 +3119,7 @@ fn an_empty_fixed_answer_in_the_file_is_shown_as_empty() {
         .lines()
         .find(|l| l.contains("alice"))
         .unwrap_or_else(|| panic!("{out}"));
-    assert!(row.contains("fixed A (empty)"), "{row}");
+    assert!(row.contains("fixed answer (empty)"), "{row}");
 }
 
 #[test]
@@ -3727,4 +3738,30 @@ fn the_kept_index_takes_the_built_ones_place_and_changes_nothing_shown() {
     }
     assert_eq!(s.filter_counts, twin.filter_counts);
     assert_eq!((s.visible, s.pos), (twin.visible, twin.pos));
+}
+
+/// The filter menu opens on the row it was closed on: switching one filter of a kind for
+/// another is a key or two, not a walk from the top (issue 36: 15 keys to switch a group
+/// filter).
+#[test]
+fn the_filter_menu_opens_where_it_was_closed() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    let row = s
+        .filter_options()
+        .iter()
+        .position(|x| *x == FilterOption::Facet(Facet::Group, "abs_counting_1".into()))
+        .unwrap();
+    toggle(
+        &mut s,
+        FilterOption::Facet(Facet::Group, "abs_counting_1".into()),
+    );
+    ch(&mut s, 'F');
+    assert!(
+        matches!(s.mode, Mode::Filter { selected } if selected == row),
+        "{:?}",
+        s.mode
+    );
+    // Enter turns it off again: one key
+    press(&mut s, KeyCode::Enter);
+    assert!(s.visible.is_none(), "{}", s.filters.describe());
 }

@@ -88,6 +88,15 @@ pub fn target_scroll(state: &State) -> usize {
     {
         row = rows_to(first).max(row);
     }
+    // The response is what is graded and a table stays under it (the adjudication
+    // queue's): its end in view, where the grade is given (a CHARTOM justification).
+    if let Some((first, _)) = p.response
+        && !p.footer.is_empty()
+        && p.target == Some(first)
+        && end.saturating_sub(row) > usize::from(text.height)
+    {
+        row = end.saturating_sub(usize::from(text.height)).max(row);
+    }
     row.min(max)
 }
 

@@ -47,7 +47,12 @@ impl State {
             }
             Action::Filter => {
                 self.count_filters();
-                self.mode = Mode::Filter { selected: 0 };
+                // on the row it was closed on (switching a filter of one kind is then a
+                // key or two, not a walk from the top)
+                let rows = self.filter_options().len();
+                self.mode = Mode::Filter {
+                    selected: self.filter_row.min(rows.saturating_sub(1)),
+                };
             }
             Action::ClearFilters => {
                 self.filters = Filters::default();
@@ -314,6 +319,10 @@ impl State {
                 }
                 if !self.queue {
                     self.set_status("left the adjudication queue", Level::Info);
+                } else if let Some(k) = self.first_disputed() {
+                    // on the response to decide, the reviewers' table in view
+                    self.model = k;
+                    self.scroll = crate::tui::geometry::target_scroll(self);
                 }
             }
         }

@@ -36,6 +36,7 @@ impl State {
                         (list.hit(m.column, m.row), &mut self.mode)
                     {
                         *selected = k;
+                        self.filter_row = k;
                         self.toggle_filter_row(k, fx);
                     }
                     return;
@@ -226,7 +227,9 @@ impl State {
                 return;
             }
             Mode::Filter { selected } => {
-                match filter::handle_key(selected, filter_rows, own, global) {
+                let outcome = filter::handle_key(selected, filter_rows, own, global);
+                self.filter_row = *selected;
+                match outcome {
                     Outcome::Close => self.mode = Mode::Normal,
                     Outcome::Submit(filter::Pick::Clear) => {
                         self.filters = Filters::default();

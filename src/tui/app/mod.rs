@@ -220,6 +220,8 @@ pub struct State {
     /// The newest search asked of the search worker.
     pub search_seq: u64,
     pub filters: Filters,
+    /// The filter menu's row when it was last closed: it opens there again.
+    pub(crate) filter_row: usize,
     /// Items passing the filters (None: all).
     pub visible: Option<Visible>,
 
@@ -346,6 +348,7 @@ impl State {
             facts_rev: 0,
             search_seq: 0,
             filters: Filters::default(),
+            filter_row: 0,
             visible: None,
             model: 0,
             side_by_side: false,

@@ -200,7 +200,8 @@ impl State {
                 self.item()
                     .and_then(|it| it.responses.iter().position(|r| r.model == *m))
             });
-            if let Some(k) = chosen {
+            if let Some(k) = chosen.or_else(|| self.queue.then(|| self.first_disputed()).flatten())
+            {
                 self.model = k;
             }
             let base = self.my_review(i).and_then(|r| r.seconds).unwrap_or(0.0);
@@ -228,6 +229,29 @@ impl State {
         {
             fx.push(Effect::PrefetchImage(p));
         }
+    }
+
+    /// In the adjudication queue: the first response the other reviewers grade
+    /// differently, so that the item opens on what is to be decided.
+    pub(super) fn first_disputed(&self) -> Option<usize> {
+        let it = self.item()?;
+        let n = it.responses.len();
+        let others: Vec<&crate::bench::Review> = it
+            .reviews
+            .iter()
+            .filter(|(name, r)| **name != self.reviewer && r.is_final != Some(true))
+            .map(|(_, r)| r)
+            .collect();
+        it.responses.iter().position(|resp| {
+            let grades: Vec<_> = others
+                .iter()
+                .map(|r| {
+                    r.for_model(&resp.model, n)
+                        .map(crate::bench::ResponseGrades::normalized)
+                })
+                .collect();
+            grades.windows(2).any(|w| w[0] != w[1])
+        })
     }
 
     pub(super) fn position_effect(&self) -> Effect {

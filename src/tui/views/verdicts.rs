@@ -258,13 +258,33 @@ pub(crate) fn review_lines(
     scope: Scope,
     width: u16,
 ) -> Vec<Line<'static>> {
-    let t = &state.theme;
     let mut out = vec![Line::from("")];
-    let reviews = state.reviews();
-    if state.queue && !reviews.is_empty() && !matches!(scope, Scope::Model(_)) {
-        out.extend(comparison_lines(state, item, &reviews, width));
-        out.push(Line::from(""));
+    if !matches!(scope, Scope::Model(_)) {
+        let table = queue_table(state, item, width);
+        if !table.is_empty() {
+            out.extend(table);
+            out.push(Line::from(""));
+        }
     }
+    out.extend(verdict_lines(state, item, scope));
+    out
+}
+
+/// In the adjudication queue, every reviewer's grades side by side (`comparison_lines`)
+/// for a pane `width` columns wide inside; elsewhere none.
+pub(crate) fn queue_table(state: &State, item: &Item, width: u16) -> Vec<Line<'static>> {
+    let reviews = state.reviews();
+    if !state.queue || reviews.is_empty() {
+        return vec![];
+    }
+    comparison_lines(state, item, &reviews, width)
+}
+
+/// The verdicts' lines under their heading (each reviewer's, then the view's footer).
+pub(crate) fn verdict_lines(state: &State, item: &Item, scope: Scope) -> Vec<Line<'static>> {
+    let t = &state.theme;
+    let mut out = Vec::new();
+    let reviews = state.reviews();
     out.push(heading(t, "Verdicts"));
     let pending = state.is_pending(state.pos);
     let mut shown = 0;
@@ -384,7 +404,7 @@ mod tests {
         let r = item.reviews["al"].clone();
         let line = review_summary(&item, &r, Scope::All);
         let want = format!(
-            "fix · other · “why” · fixed Q {} · fixed A {} · pass · misses, bonus [1], penalty “bad”, FACT correct, orig ✔, cf ✘",
+            "fix · other · “why” · fixed question {} · fixed answer {} · pass · misses, bonus [1], penalty “bad”, FACT correct, orig ✔, cf ✘",
             shown_fix("Q2", true),
             shown_fix("A2", true)
         );

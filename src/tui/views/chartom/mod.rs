@@ -258,8 +258,16 @@ impl View for ChartomView {
                 g.parsed.clone().unwrap_or_else(|| "unparsable".into()),
                 t.text,
             ),
-            Span::raw("  "),
         ];
+        // the key where the override is decided (it is pages above on a short screen)
+        if let Some(f) = &item.fact {
+            spans.push(Span::styled(" · key ", t.dim));
+            spans.push(Span::styled(
+                sanitize(&grading::fact_key_display(f)),
+                t.text,
+            ));
+        }
+        spans.push(Span::raw("  "));
         spans.extend(effective_spans(
             t,
             g.effective,
@@ -291,22 +299,28 @@ impl View for ChartomView {
             .justification
             .map(|g| g.name())
             .unwrap_or("not graded");
-        let mut spans = vec![
+        out.push(Line::from(vec![
             Span::styled("My grade: ", t.dim),
             Span::styled(grade.to_string(), t.accent),
-        ];
+        ]));
         if selected {
-            spans.push(Span::styled(
+            // the guidelines where the grade is given (docs/format.md, "Grading, in
+            // brief"): on an original, nothing is planted
+            let [i, p, m] = if is_original(item) {
+                ["finds it honest", "hedges", "claims a manipulation"]
+            } else {
+                ["names it", "sees its effect, not what was done", "not it"]
+            };
+            out.push(Line::from(Span::styled(
                 format!(
-                    "   {} identifies · {} partial · {} misses",
+                    "  {} identifies: {i} · {} partial: {p} · {} misses: {m}",
                     km.hint(ctx, Action::Identifies),
                     km.hint(ctx, Action::Partial),
                     km.hint(ctx, Action::Misses)
                 ),
                 t.dim,
-            ));
+            )));
         }
-        out.push(Line::from(spans));
         out
     }
 

@@ -37,7 +37,8 @@ pub(crate) fn fixed_question(r: &Review) -> Field {
     Field {
         label: "fixed question",
         cell: r.cvqa.fixed_question.clone(),
-        line: (r.cvqa.fixed_question.as_ref()).map(|q| format!("fixed Q {}", shown_fix(q, true))),
+        line: (r.cvqa.fixed_question.as_ref())
+            .map(|q| format!("fixed question {}", shown_fix(q, true))),
     }
 }
 
@@ -46,7 +47,8 @@ pub(crate) fn fixed_answer(r: &Review) -> Field {
     Field {
         label: "fixed answer",
         cell: r.cvqa.fixed_answer.clone(),
-        line: (r.cvqa.fixed_answer.as_ref()).map(|a| format!("fixed A {}", shown_fix(a, true))),
+        line: (r.cvqa.fixed_answer.as_ref())
+            .map(|a| format!("fixed answer {}", shown_fix(a, true))),
     }
 }
 

@@ -11,7 +11,7 @@ use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, truncate};
 use crate::tui::views;
 use crate::tui::views::model_line::{grade_line, model_tabs};
-use crate::tui::views::verdicts::{Scope, review_lines};
+use crate::tui::views::verdicts::{Scope, queue_table, review_lines, verdict_lines};
 
 /// Side by side: the item (and the reviews of it) in a pane on top, each response in a
 /// column of its own below.
@@ -110,17 +110,31 @@ pub(super) fn one_column_panes<'a>(
     let mut response = selected_response(state, view, item, &mut all, &mut target);
     let model = item.responses.get(state.model).map(|r| r.model.as_str());
     let grade = grade_line(state, item, model, false, text_rect.width.saturating_sub(2));
-    let reviews = review_lines(state, item, Scope::All, text_rect.width.saturating_sub(2));
-    let mut footer = pinned_footer(state, view, item, (&mut all, &reviews), text_rect);
-    // Pinned under the text, the checklist's heading gives its row to my grade line: the
-    // line about what is recorded stays beside what it is about.
-    let pinned = if footer.is_empty() {
-        Some(grade)
-    } else {
-        response = response.map(|(first, _)| (first, all.len()));
-        footer[0] = grade;
-        None
-    };
+    let width = text_rect.width.saturating_sub(2);
+    let mut reviews = review_lines(state, item, Scope::All, width);
+    // In the adjudication queue the reviewers' table stays in view under the text (which
+    // response they disagree on, and how), when the text does not fit with it; else the
+    // view's checklist does.
+    let table = queue_table(state, item, width);
+    let whole = crate::tui::wrap::rows(&all, width) + crate::tui::wrap::rows(&reviews, width) + 3;
+    let table_fits = crate::tui::wrap::rows(&table, width) + 3 + usize::from(super::FOOTER_LEAVES)
+        <= usize::from(text_rect.height);
+    let mut footer: Vec<Line<'a>> = Vec::new();
+    let mut pinned = Some(grade);
+    if !table.is_empty() && table_fits && whole > usize::from(text_rect.height) {
+        reviews = std::iter::once(Line::from(""))
+            .chain(verdict_lines(state, item, Scope::All))
+            .collect();
+        footer = table;
+    } else if table.is_empty() {
+        footer = pinned_footer(state, view, item, (&mut all, &reviews), text_rect);
+        // Pinned under the text, the checklist's heading gives its row to my grade line:
+        // the line about what is recorded stays beside what it is about.
+        if let Some(first) = footer.first_mut() {
+            response = response.map(|(first, _)| (first, all.len()));
+            *first = pinned.take().unwrap_or_default();
+        }
+    }
     all.extend(reviews);
     out.panes.push(Pane {
         rect: text_rect,
