@@ -7,10 +7,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::bench::kit::text::shell_word;
-
-/// At most this many logs are listed.
-const LISTED: usize = 12;
+use crate::bench::kit::text::open_each_hint;
 
 /// Does the file at `p` start as an Inspect log?
 fn looks_like_log(p: &Path) -> bool {
@@ -50,23 +47,9 @@ pub fn logs_in(dir: &Path) -> Vec<PathBuf> {
 /// What to tell a reviewer who gave the folder `dir`: the logs and the command that opens
 /// each, when `dir` holds Inspect logs.
 pub fn hint(dir: &Path) -> Option<String> {
-    let files = logs_in(dir);
-    if files.is_empty() {
-        return None;
-    }
-    let mut o = format!(
-        "is a folder of {} Inspect AI log{} (verdict opens one log at a time). Open one:",
-        files.len(),
-        if files.len() == 1 { "" } else { "s" }
-    );
-    for f in files.iter().take(LISTED) {
-        o.push_str("\n  verdict ");
-        o.push_str(&shell_word(&f.to_string_lossy()));
-    }
-    if files.len() > LISTED {
-        o.push_str(&format!("\n  … and {} more", files.len() - LISTED));
-    }
-    Some(o)
+    open_each_hint(&logs_in(dir), |n, s| {
+        format!("{n} Inspect AI log{s} (verdict opens one log at a time)")
+    })
 }
 
 #[cfg(test)]

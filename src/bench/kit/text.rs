@@ -90,3 +90,29 @@ pub(crate) fn shell_word(s: &str) -> String {
         format!("'{}'", s.replace('\'', r"'\''"))
     }
 }
+
+/// What to tell a reviewer who gave a folder holding `files` (each opened on its own):
+/// `is a folder of …` as `what(n, "s" or "")` says, then the command that opens each (at
+/// most 12, then how many more: a run of a few hundred tasks lists the first); `None`
+/// when there are none.
+pub(crate) fn open_each_hint(
+    files: &[std::path::PathBuf],
+    what: impl Fn(usize, &str) -> String,
+) -> Option<String> {
+    const LISTED: usize = 12;
+    if files.is_empty() {
+        return None;
+    }
+    let mut o = format!(
+        "is a folder of {}. Open one:",
+        what(files.len(), if files.len() == 1 { "" } else { "s" })
+    );
+    for f in files.iter().take(LISTED) {
+        o.push_str("\n  verdict ");
+        o.push_str(&shell_word(&f.to_string_lossy()));
+    }
+    if files.len() > LISTED {
+        o.push_str(&format!("\n  … and {} more", files.len() - LISTED));
+    }
+    Some(o)
+}

@@ -5,11 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::bench::kit::text::shell_word;
-
-/// At most this many files are listed (a run of a few hundred tasks: the first, and a
-/// count of the rest).
-const LISTED: usize = 12;
+use crate::bench::kit::text::open_each_hint;
 
 /// The samples files lm-eval wrote into `dir`, or into its model folders
 /// (`<output>/<model>/samples_<task>_<date>.jsonl`), sorted; empty when there are none.
@@ -43,23 +39,12 @@ pub fn samples_in(dir: &Path) -> Vec<PathBuf> {
 /// What to tell a reviewer who gave the folder `dir`: the samples files and the command
 /// that opens each, when `dir` holds lm-eval output.
 pub fn hint(dir: &Path) -> Option<String> {
-    let files = samples_in(dir);
-    if files.is_empty() {
-        return None;
-    }
-    let mut o = format!(
-        "is a folder of lm-eval output with {} samples file{} (verdict opens one file at a time: one per task and model; the run's results_*.json beside it is read too). Open one:",
-        files.len(),
-        if files.len() == 1 { "" } else { "s" }
-    );
-    for f in files.iter().take(LISTED) {
-        o.push_str("\n  verdict ");
-        o.push_str(&shell_word(&f.to_string_lossy()));
-    }
-    if files.len() > LISTED {
-        o.push_str(&format!("\n  … and {} more", files.len() - LISTED));
-    }
-    Some(o)
+    open_each_hint(&samples_in(dir), |n, s| {
+        format!(
+            "lm-eval output with {n} samples file{s} (verdict opens one file at a time: one per \
+             task and model; the run's results_*.json beside it is read too)"
+        )
+    })
 }
 
 #[cfg(test)]
