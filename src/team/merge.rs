@@ -20,9 +20,11 @@ use time::format_description::well_known::Rfc3339;
 use crate::store::Store;
 
 mod json;
+use json::at_of;
 pub use json::first_difference;
 use json::one_line;
 pub(crate) use json::splice_reviews;
+pub(super) use json::{earlier, same_but_when};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum MergeError {
@@ -471,50 +473,6 @@ fn newer(
         )));
     }
     Ok(b > a)
-}
-
-/// Are two verdicts the same but for when they were given (`at`) and how long the
-/// reviewer took (`seconds`)? The same verdict given on two machines, or twice.
-pub(super) fn same_but_when(a: &Value, b: &Value) -> bool {
-    match (a.as_object(), b.as_object()) {
-        (Some(a), Some(b)) => {
-            let rest = |m: &Map<String, Value>| {
-                m.iter()
-                    .filter(|(k, _)| !matches!(k.as_str(), "at" | "seconds"))
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect::<std::collections::BTreeMap<_, _>>()
-            };
-            rest(a) == rest(b)
-        }
-        _ => a == b,
-    }
-}
-
-/// Of two verdicts the same but for when: the one given first (the earlier `at`; on a
-/// tie or without times, the smaller text), so every merge of them keeps the same one.
-pub(super) fn earlier<'a>(a: &'a Value, b: &'a Value) -> &'a Value {
-    let when = |v: &Value| at_of(v).and_then(|t| OffsetDateTime::parse(&t, &Rfc3339).ok());
-    let key = |v: &'a Value| (when(v), v.to_string());
-    match (when(a), when(b)) {
-        (Some(x), Some(y)) if x != y => {
-            if x < y {
-                a
-            } else {
-                b
-            }
-        }
-        _ => {
-            if key(a).1 <= key(b).1 {
-                a
-            } else {
-                b
-            }
-        }
-    }
-}
-
-fn at_of(review: &Value) -> Option<String> {
-    review.get("at").and_then(Value::as_str).map(str::to_string)
 }
 
 #[cfg(test)]

@@ -2,8 +2,11 @@
 //! differ, an item's text with its `reviews` replaced, one line per item.
 
 use indexmap::IndexMap;
+use serde_json::Map;
 use serde_json::Value;
 use serde_json::value::RawValue;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
 
 /// The path of the first place where `a` and `b` differ (`counterfactual.answer`,
 /// `responses[1]`), or `None` when they are equal.
@@ -89,4 +92,44 @@ pub(super) fn one_line(text: String) -> String {
         Ok(v) => serde_json::to_string(&v).expect("a Value always serializes"),
         Err(_) => text.replace(['\n', '\r'], " "),
     }
+}
+
+/// Are two verdicts the same but for when they were given (`at`) and how long the
+/// reviewer took (`seconds`)? The same verdict given on two machines, or twice.
+pub fn same_but_when(a: &Value, b: &Value) -> bool {
+    match (a.as_object(), b.as_object()) {
+        (Some(a), Some(b)) => {
+            let rest = |m: &Map<String, Value>| {
+                m.iter()
+                    .filter(|(k, _)| !matches!(k.as_str(), "at" | "seconds"))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect::<std::collections::BTreeMap<_, _>>()
+            };
+            rest(a) == rest(b)
+        }
+        _ => a == b,
+    }
+}
+
+/// Of two verdicts the same but for when: the one given first (the earlier `at`; on a
+/// tie or without times, the smaller text), so every merge of them keeps the same one.
+pub fn earlier<'a>(a: &'a Value, b: &'a Value) -> &'a Value {
+    let when = |v: &Value| at_of(v).and_then(|t| OffsetDateTime::parse(&t, &Rfc3339).ok());
+    match (when(a), when(b)) {
+        (Some(x), Some(y)) if x != y => {
+            if x < y {
+                a
+            } else {
+                b
+            }
+        }
+        _ => {
+            let (ta, tb) = (a.to_string(), b.to_string());
+            if ta <= tb { a } else { b }
+        }
+    }
+}
+
+pub(super) fn at_of(review: &Value) -> Option<String> {
+    review.get("at").and_then(Value::as_str).map(str::to_string)
 }
