@@ -99,20 +99,17 @@ fn take(results: &Path, who: &str) -> Result<OnlySession, String> {
 /// What the marker says of its session, if its owner could have written the results file
 /// (else why it is not used, and what to do).
 fn holder(path: &Path, results: &Path) -> Result<String, String> {
-    let f = super::open_checked(path, OpenOptions::new().read(true)).map_err(|e| {
+    let refused = |why: String| {
         format!(
-            "{} is {}: verdict does not use it; remove it (rm {path:?}), or ask its owner \
-             or an administrator to",
-            path.display(),
-            super::unsafe_reason(&e).unwrap_or_else(|| e.to_string())
-        )
-    })?;
-    if let Some(why) = super::distrust_file(&f, results).map_err(|e| e.to_string())? {
-        return Err(format!(
             "{} is {why}: verdict does not use it; remove it (rm {path:?}), or ask its owner \
              or an administrator to",
             path.display()
-        ));
+        )
+    };
+    let f = super::open_checked(path, OpenOptions::new().read(true))
+        .map_err(|e| refused(super::unsafe_reason(&e).unwrap_or_else(|| e.to_string())))?;
+    if let Some(why) = super::distrust_file(&f, results).map_err(|e| e.to_string())? {
+        return Err(refused(why));
     }
     let mut s = String::new();
     let _ = (&f).take(200).read_to_string(&mut s);
