@@ -28,7 +28,8 @@ fn grade_every_benchmark_quit_reopen() {
     p.wait_for("syn-00001");
     p.send("f");
     p.wait_for("Fix the counterfactual");
-    p.send("\t\x7fD\r");
+    // ↓ to the answer; Tab for another reason than the one shown
+    p.send("\x1b[B\x7fD\t");
     p.wait_for("Fix: why?");
     p.send("\r");
     p.wait_for("Fixed answer: D");

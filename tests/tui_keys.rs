@@ -196,7 +196,7 @@ fn the_fix_fields_switch_with_a_remapped_key() {
     ch(&mut s, 'f');
     let out = screen(&s);
     assert!(out.contains("Ctrl-t switches"), "{out}");
-    press(&mut s, KeyCode::Tab);
+    press(&mut s, KeyCode::Down);
     let Mode::Fix(f) = &s.mode else {
         panic!("fix mode")
     };

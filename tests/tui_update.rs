@@ -248,14 +248,17 @@ fn cvqa_accept_reject_fix() {
         panic!("fix mode")
     };
     assert!(f.question.text().starts_with("How many flowers would"));
-    press(&mut s, KeyCode::Tab);
+    press(&mut s, KeyCode::Down);
     press(&mut s, KeyCode::Backspace);
     ch(&mut s, 'B');
-    let fx = press(&mut s, KeyCode::Enter);
-    assert!(fx.is_empty(), "the reason is asked first");
+    let fx = press(&mut s, KeyCode::Tab);
     assert!(
-        matches!(s.mode, Mode::FixReason { selected: 2, .. }),
-        "wrong-answer suggested: {:?}",
+        fx.is_empty(),
+        "Tab asks for another reason than the one shown"
+    );
+    assert!(
+        matches!(s.mode, Mode::FixReason { selected: 0, .. }),
+        "on the reason shown: {:?}",
         s.mode
     );
     let out = render_to_string(&s, 80, 24);
@@ -264,6 +267,8 @@ fn cvqa_accept_reject_fix() {
         out.contains("Enter confirms · 1-5 or ↑↓ · Esc cancels"),
         "{out}"
     );
+    press(&mut s, KeyCode::Down);
+    press(&mut s, KeyCode::Down);
     let fx = press(&mut s, KeyCode::Enter);
     let r = recorded(&mut s, fx);
     assert_eq!(
@@ -1366,7 +1371,7 @@ fn dialogs_and_summary_rows_fit_80x24() {
     );
     let out = screen("cvqa.jsonl", "nf", 80, 24);
     assert!(
-        out.contains("Tab switches · Enter saves · Esc cancels"),
+        out.contains("↓ switches · Enter saves · Esc cancels"),
         "{out}"
     );
     insta::assert_snapshot!("fix_80x24", out);
@@ -2097,19 +2102,20 @@ fn a_fix_records_the_reason_the_reviewer_gives() {
     let (_d, mut s) = state("cvqa.jsonl");
     ch(&mut s, 'f');
     typ(&mut s, " now");
-    press(&mut s, KeyCode::Enter);
+    // Tab: the reason list, on the reason shown (the list's first before any fix)
+    press(&mut s, KeyCode::Tab);
     assert!(
-        matches!(s.mode, Mode::FixReason { selected: 3, .. }),
+        matches!(s.mode, Mode::FixReason { selected: 0, .. }),
         "{:?}",
         s.mode
     );
     let out = render_to_string(&s, 80, 24);
     assert!(out.contains("Fix: why?"), "{out}");
-    // the question was ambiguous, not ungrammatical: the reviewer says so
-    let fx = ch(&mut s, '1');
+    // the question was ungrammatical, not ambiguous: the reviewer says so
+    let fx = ch(&mut s, '4');
     let r = recorded(&mut s, fx);
     let v = strip_time(&r[0].1);
-    assert_eq!(v["reason"], "ambiguous");
+    assert_eq!(v["reason"], "ungrammatical");
     assert_eq!(v["status"], "fix");
     assert!(v["fixed_question"].as_str().unwrap().ends_with(" now"));
 }
@@ -2951,7 +2957,7 @@ fn page_down_in_the_summary_skips_no_line() {
 /// The fix popup on the first item (real `direct`), the answer field emptied.
 fn fix_with_empty_answer(s: &mut State) {
     ch(s, 'f');
-    press(s, KeyCode::Tab);
+    press(s, KeyCode::Down);
     for _ in 0..20 {
         press(s, KeyCode::Backspace);
     }
@@ -2982,11 +2988,11 @@ fn an_empty_answer_beside_a_fixed_question_is_not_a_fixed_answer() {
     let (_d, mut s) = state("cvqa.jsonl");
     ch(&mut s, 'f');
     typ(&mut s, " now");
-    press(&mut s, KeyCode::Tab);
+    press(&mut s, KeyCode::Down);
     for _ in 0..20 {
         press(&mut s, KeyCode::Backspace);
     }
-    press(&mut s, KeyCode::Enter);
+    press(&mut s, KeyCode::Tab);
     assert!(matches!(s.mode, Mode::FixReason { .. }), "{:?}", s.mode);
     let fx = ch(&mut s, '1');
     let r = recorded(&mut s, fx);
@@ -3017,13 +3023,14 @@ fn a_fixed_answer_check_would_warn_about_is_warned_in_the_popup() {
     let fx = press(&mut s, KeyCode::Enter);
     let r = recorded(&mut s, fx);
     assert_eq!(strip_time(&r[0].1)["fixed_answer"], "6 wings");
-    // a whole number is not warned about
+    // a whole number is not warned about: Enter saves it with the reason shown
     ch(&mut s, 'p');
     s.status = None;
     fix_with_empty_answer(&mut s);
     typ(&mut s, "12");
-    press(&mut s, KeyCode::Enter);
-    assert!(matches!(s.mode, Mode::FixReason { .. }), "{:?}", s.mode);
+    let fx = press(&mut s, KeyCode::Enter);
+    assert_eq!(s.mode, Mode::Normal);
+    assert_eq!(recorded(&mut s, fx).len(), 1);
     assert!(
         s.status.as_ref().is_none_or(|(_, l)| *l != Level::Warn),
         "{:?}",
@@ -3655,10 +3662,10 @@ fn my_verdict_on_an_item_without_id_follows_it_when_lines_are_added_above() {
 fn a_fix_for_another_reason_asks_why_in_a_few_words() {
     let (_d, mut s) = state("cvqa.jsonl");
     ch(&mut s, 'f');
-    press(&mut s, KeyCode::Tab);
+    press(&mut s, KeyCode::Down);
     press(&mut s, KeyCode::Backspace);
     ch(&mut s, 'B');
-    press(&mut s, KeyCode::Enter);
+    press(&mut s, KeyCode::Tab);
     let fx = ch(&mut s, '5');
     assert!(fx.is_empty(), "nothing recorded before the words: {fx:?}");
     let out = render_to_string(&s, 80, 24);

@@ -85,6 +85,8 @@ impl TextEdit {
             KeyCode::Backspace if alt => self.delete_back_to(self.word_start()),
             KeyCode::Char('b') if alt => self.move_to(self.word_start()),
             KeyCode::Char('f') if alt => self.move_to(self.word_end()),
+            KeyCode::Left if ctrl || alt => self.move_to(self.word_start()),
+            KeyCode::Right if ctrl || alt => self.move_to(self.word_end()),
             KeyCode::Left => self.move_to(self.cursor.saturating_sub(1)),
             KeyCode::Right => self.move_to((self.cursor + 1).min(self.chars.len())),
             KeyCode::Backspace => self.delete_back_to(self.cursor.saturating_sub(1)),
@@ -188,6 +190,21 @@ mod tests {
         assert!(e.is_empty());
         assert_eq!(e.handle(&k(KeyCode::Enter)), EditOutcome::Submit);
         assert_eq!(e.handle(&k(KeyCode::Esc)), EditOutcome::Cancel);
+    }
+
+    /// Ctrl-← / Ctrl-→ (and Alt-← / Alt-→) move a word, as Alt-b / Alt-f do. Before, a
+    /// character.
+    #[test]
+    fn ctrl_arrows_move_a_word() {
+        let mut e = TextEdit::new("one two three?", false);
+        for m in [KeyModifiers::CONTROL, KeyModifiers::ALT] {
+            e.handle(&k(KeyCode::End));
+            e.handle(&KeyEvent::new(KeyCode::Left, m));
+            assert_eq!(e.split().1, "three?");
+            e.handle(&KeyEvent::new(KeyCode::Left, m));
+            e.handle(&KeyEvent::new(KeyCode::Right, m));
+            assert_eq!(e.split().1, " three?");
+        }
     }
 
     #[test]

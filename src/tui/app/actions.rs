@@ -17,6 +17,7 @@ impl State {
             | Action::SelectPrev
             | Action::Toggle
             | Action::SwitchField
+            | Action::PickReason
             | Action::Reason(_) => {}
             Action::Quit => {
                 self.quit = true;

@@ -88,6 +88,9 @@ pub enum Action {
     Toggle,
     /// Move between the question and the answer of a fix.
     SwitchField,
+    /// From a fix's fields to its reason list, to save with another reason than the one
+    /// shown.
+    PickReason,
     /// Pick the n-th C-VQA reason of a reject or a fix.
     Reason(u8),
 }
@@ -199,6 +202,7 @@ impl Action {
             Action::SelectPrev => "previous row".into(),
             Action::Toggle => "turn the selected filter on / off".into(),
             Action::SwitchField => "switch between question and answer".into(),
+            Action::PickReason => "pick another reason for the fix than the one shown".into(),
             Action::Reason(n) => format!("reason {n}"),
         }
     }
@@ -246,6 +250,7 @@ impl Action {
             Action::SelectNext | Action::SelectPrev => "move".into(),
             Action::Toggle => "toggle".into(),
             Action::SwitchField => "switch".into(),
+            Action::PickReason => "another reason".into(),
             Action::Reason(_) => "reason".into(),
             other => other.describe(),
         }

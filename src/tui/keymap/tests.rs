@@ -112,7 +112,7 @@ fn action_names_round_trip() {
         Action::CounterfactualOverride.name(),
         "counterfactual_override"
     );
-    assert_eq!(Action::all().len(), 50 + 19 + 7 + 5);
+    assert_eq!(Action::all().len(), 51 + 19 + 7 + 5);
     assert_eq!(Action::Reason(5).name(), "reason_5");
     assert_eq!(Action::from_name("select_next"), Some(Action::SelectNext));
     for bad in [
@@ -298,7 +298,11 @@ fn overlays_have_their_own_default_keys() {
         );
     }
     assert_eq!(
-        at(Context::Fix, KeyCode::BackTab, KeyModifiers::SHIFT),
+        at(Context::Fix, KeyCode::Tab, none),
+        Some(Action::PickReason)
+    );
+    assert_eq!(
+        at(Context::Fix, KeyCode::Up, none),
         Some(Action::SwitchField)
     );
     assert_eq!(

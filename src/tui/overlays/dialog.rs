@@ -131,7 +131,7 @@ pub(crate) fn draw_input(
     (area, place): (Rect, Place),
     (title, keys): (&str, &str),
     e: &crate::tui::edit::TextEdit,
-    second: Option<(&str, &str, &crate::tui::edit::TextEdit, bool)>,
+    second: Option<(&str, &str, &crate::tui::edit::TextEdit, bool, &str)>,
 ) {
     let t = &state.theme;
     let h = if second.is_some() { 10 } else { 7 };
@@ -169,14 +169,19 @@ pub(crate) fn draw_input(
             Paragraph::new(field(e, true)).wrap(Wrap { trim: false }),
             inner,
         ),
-        Some((qt, at, ans, on_answer)) => {
+        Some((qt, at, ans, on_answer, last)) => {
             let parts = Layout::vertical([
                 Constraint::Length(1),
                 Constraint::Length(3),
                 Constraint::Length(1),
                 Constraint::Min(1),
+                Constraint::Length(1),
             ])
             .split(inner);
+            f.render_widget(
+                Paragraph::new(Span::styled(last.to_string(), t.text)),
+                parts[4],
+            );
             f.render_widget(
                 Paragraph::new(Span::styled(qt.to_string(), t.dim)),
                 parts[0],

@@ -57,7 +57,10 @@ pub(crate) fn help_lines(state: &State) -> Vec<Line<'static>> {
         (cancel.as_str(), "cancel"),
         ("Alt-Enter", "new line (notes)"),
         ("← / →", "a character back / forward"),
-        ("Alt-b / Alt-f", "a word back / forward"),
+        (
+            "Alt-b / Alt-f",
+            "a word back / forward (Ctrl-← / Ctrl-→ too)",
+        ),
         ("Ctrl-a / Ctrl-e", "start / end of line"),
         ("Ctrl-w / Alt-Bksp", "delete word"),
         ("Ctrl-u / Ctrl-k", "delete to start / end"),

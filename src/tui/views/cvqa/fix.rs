@@ -1,4 +1,5 @@
-//! Fix a C-VQA counterfactual: the corrected question and answer, then why.
+//! Fix a C-VQA counterfactual: the corrected question and answer, saved with the reason
+//! the popup shows, or another picked from the reason list.
 
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
@@ -23,17 +24,24 @@ const REASON_TITLE: &str = "Fix: why?";
 /// The reason menu's keys.
 pub const REASON_KEYS: Context = Context::FixReason;
 
-/// The fix being typed: the counterfactual question and answer, and which has the cursor.
+/// The fix being typed: the counterfactual question and answer, which has the cursor, and
+/// the reason `submit` saves it with.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FixState {
     pub question: TextEdit,
     pub answer: TextEdit,
     pub on_answer: bool,
+    pub reason: CvqaReason,
 }
 
-/// A key in the fix fields: `switch_field` (Tab, an arrow up or down) switches field;
-/// `submit` gives the question and answer, trimmed.
-pub fn handle_key(f: &mut FixState, km: &Keymap, k: &KeyEvent) -> Outcome<(String, String)> {
+/// A key in the fix fields: `switch_field` (an arrow up or down) switches field;
+/// `submit` gives the question and answer, trimmed, with the reason shown, and
+/// `pick_reason` (Tab) gives them without a reason, for the reason list.
+pub fn handle_key(
+    f: &mut FixState,
+    km: &Keymap,
+    k: &KeyEvent,
+) -> Outcome<((String, String), Option<CvqaReason>)> {
     let field = if f.on_answer {
         &mut f.answer
     } else {
@@ -45,9 +53,12 @@ pub fn handle_key(f: &mut FixState, km: &Keymap, k: &KeyEvent) -> Outcome<(Strin
             Outcome::Stay
         }
         FieldKey::Action(Action::Cancel) => Outcome::Close,
-        FieldKey::Action(Action::Submit) => Outcome::Submit((
-            f.question.text().trim().to_string(),
-            f.answer.text().trim().to_string(),
+        FieldKey::Action(a @ (Action::Submit | Action::PickReason)) => Outcome::Submit((
+            (
+                f.question.text().trim().to_string(),
+                f.answer.text().trim().to_string(),
+            ),
+            (a == Action::Submit).then_some(f.reason),
         )),
         _ => Outcome::Stay,
     }
@@ -75,13 +86,18 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, fx: &FixState) {
         state.keymap.hint(KEYS, Action::SwitchField)
     );
     let keys = save_cancel(&state.keymap, KEYS, &switch, "");
+    let reason = format!(
+        "reason: {} ({} picks another)",
+        fx.reason.name(),
+        state.keymap.hint(KEYS, Action::PickReason)
+    );
     draw_input(
         state,
         f,
         (area, Place::Low),
         (TITLE, &keys),
         &fx.question,
-        Some((q_title, a_title, &fx.answer, fx.on_answer)),
+        Some((q_title, a_title, &fx.answer, fx.on_answer, &reason)),
     );
 }
 

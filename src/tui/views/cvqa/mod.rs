@@ -148,10 +148,12 @@ impl View for CvqaView {
                         return true;
                     }
                 };
+                let reason = popups::last_fix_reason(st);
                 st.mode = Mode::Fix(FixState {
                     question: TextEdit::new(&q, false),
                     answer: TextEdit::new(&a, false),
                     on_answer: false,
+                    reason,
                 });
             }
             Action::Reject => st.mode = Mode::Reject { selected: 0 },

@@ -85,9 +85,10 @@ pub(crate) fn key(st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
         },
         Mode::Fix(f) => match fix::handle_key(f, &st.keymap, k) {
             Outcome::Close => st.mode = Mode::Normal,
-            Outcome::Submit((q, a)) => {
+            Outcome::Submit(((q, a), reason)) => {
+                let shown = f.reason;
                 st.mode = Mode::Normal;
-                self::fix(st, q, a);
+                self::fix(st, (q, a), (shown, reason), fx);
             }
             _ => {}
         },
@@ -127,10 +128,36 @@ pub(crate) fn reject(st: &mut State, reason: CvqaReason, fx: &mut Vec<Effect>) {
     }
 }
 
-/// The fix editor was saved: ask why, suggesting wrong-answer when the answer
-/// changed, else ungrammatical (the reviewer confirms or picks another).
-/// An empty (or blank) field is no fix of that field: the original stands.
-pub(crate) fn fix(st: &mut State, q: String, a: String) {
+/// The reason a fix is saved with unless the reviewer picks another: this item's fix's,
+/// else my last fix's in this session (the undo history), else the list's first.
+pub(crate) fn last_fix_reason(st: &State) -> CvqaReason {
+    let fix_reason = |r: &crate::bench::Review| {
+        (r.cvqa.status == Some(CvqaStatus::Fix))
+            .then_some(r.cvqa.reason)
+            .flatten()
+    };
+    st.my_review(st.pos)
+        .and_then(|r| fix_reason(&r))
+        .or_else(|| {
+            st.rec
+                .undo
+                .iter()
+                .rev()
+                .find_map(|c| c.after.as_ref().and_then(fix_reason))
+        })
+        .unwrap_or(CvqaReason::ALL[0])
+}
+
+/// The fix editor was saved: with `reason` (the one it showed), record the fix; without
+/// (the reviewer asked for the list), or when the fixed answer breaks the rule `verdict
+/// check` warns by, open the reason list on the reason shown. An empty (or blank) field
+/// is no fix of that field: the original stands.
+pub(crate) fn fix(
+    st: &mut State,
+    (q, a): (String, String),
+    (shown, reason): (CvqaReason, Option<CvqaReason>),
+    fx: &mut Vec<Effect>,
+) {
     let Some(item) = st.item() else { return };
     let Some(cf) = item.counterfactual.clone() else {
         return;
@@ -174,6 +201,28 @@ pub(crate) fn fix(st: &mut State, q: String, a: String) {
             &a,
         )
     });
+    match reason {
+        Some(CvqaReason::Other) if problem.is_none() => {
+            let cur = st
+                .my_review(st.pos)
+                .and_then(|r| r.cvqa.reason_text)
+                .unwrap_or_default();
+            st.mode = Mode::FixOther {
+                question: q,
+                answer: a,
+                text: TextEdit::new(&cur, false),
+            };
+            return;
+        }
+        Some(reason) if problem.is_none() => {
+            if !empty.is_empty() {
+                st.set_status(format!("empty {empty} left as the original"), Level::Info);
+            }
+            fix_with(st, (&q, &a), reason, None, fx);
+            return;
+        }
+        _ => {}
+    }
     if let Some(m) = problem {
         st.set_status(
             format!(
@@ -185,15 +234,10 @@ pub(crate) fn fix(st: &mut State, q: String, a: String) {
     } else if !empty.is_empty() {
         st.set_status(format!("empty {empty} left as the original"), Level::Info);
     }
-    let suggested = if a != cf.answer {
-        CvqaReason::WrongAnswer
-    } else {
-        CvqaReason::Ungrammatical
-    };
     st.mode = Mode::FixReason {
         selected: CvqaReason::ALL
             .iter()
-            .position(|r| *r == suggested)
+            .position(|r| *r == shown)
             .unwrap_or(0),
         question: q,
         answer: a,
