@@ -602,9 +602,8 @@ fn a_verdict_on_the_second_scorer_through_the_binary_is_an_edit_of_that_scorer()
     assert_eq!(scores[1]["metrics"]["accuracy"]["value"], json!(0.375));
 
     let mut p = sb.open("vr_mc.eval", &[], 60_000);
-    // (it opens where the session left off: the item after)
-    p.wait_for("7 times 6");
-    p.send("p");
+    // (it opens where the session left off: a verdict on match stays on the sample)
+    p.wait_for("red planet");
     p.wait_for("My grade on choice (headline): not graded · match: incorrect");
     p.send("c");
     p.wait_for("My grade on match: incorrect");

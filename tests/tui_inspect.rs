@@ -274,17 +274,22 @@ fn the_next_scorer_key_picks_what_the_verdict_keys_and_the_note_grade() {
     let r = last_review(&mut s, fx);
     assert_eq!(r["verdict"], json!("correct"));
     assert_eq!(r["scorers"]["match"]["verdict"], json!("incorrect"));
-    // the pick is kept on the next item
+    // the next item opens on its headline scorer (issue 36: the pick stayed)
     ch(&mut s, 'c');
     ch(&mut s, 'n');
     let out = render_to_string(&s, 80, 24);
-    assert!(out.contains("My grade on match: not graded"), "{out}");
+    assert!(
+        out.contains("My grade on choice (headline): not graded"),
+        "{out}"
+    );
 }
 
-/// With auto-advance, a verdict on another scorer moves on to the next item with that
-/// scorer still picked (a reviewer grading one scorer through the log).
+/// With auto-advance, a verdict on another scorer than the headline stays on the sample
+/// (its headline may still need the reviewer), and the next sample opens on its
+/// headline scorer. Before (issue 36 case 9), the verdict moved to the next sample, and
+/// that sample opened still on the scorer picked.
 #[test]
-fn grading_another_scorer_moves_on_with_that_scorer_picked() {
+fn grading_another_scorer_stays_on_the_sample_and_the_next_opens_on_the_headline() {
     let (_d, mut s) = state("vr_mc.json");
     s.auto_advance = true;
     ch(&mut s, 'c');
@@ -296,10 +301,20 @@ fn grading_another_scorer_moves_on_with_that_scorer_picked() {
         r[0].1.as_ref().unwrap()["scorers"]["match"]["verdict"],
         json!("correct")
     );
+    assert_eq!(s.pos, from, "stays on the sample");
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("My grade on match: correct"), "{out}");
+    assert!(out.contains("graded match on"), "{out}");
+    // the headline's verdict completes the sample and moves on, to the next's headline
+    ch(&mut s, 'c');
+    let fx = ch(&mut s, '1');
+    recorded(&mut s, fx);
     assert_ne!(s.pos, from);
     let out = render_to_string(&s, 80, 24);
-    assert!(out.contains("My grade on match: not graded"), "{out}");
-    assert!(out.contains("graded match on"), "{out}");
+    assert!(
+        out.contains("My grade on choice (headline): not graded"),
+        "{out}"
+    );
 }
 
 /// The summary page corrects each scorer by the verdicts on it: a verdict on `match`

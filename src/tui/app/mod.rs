@@ -228,7 +228,7 @@ pub struct State {
     pub model: usize,
     pub side_by_side: bool,
     /// What a view's grading keys act on inside the item, when its view offers a choice
-    /// (`View::act` sets it; kept from item to item; `None`: the view's default). The
+    /// (`View::act` sets it; each item opens on `None`: the view's default). The
     /// view reads it back and says on screen what it is.
     pub graded_part: Option<String>,
     pub context_len: usize,

@@ -191,6 +191,8 @@ impl State {
             self.scroll = 0;
             self.aside_scroll = 0;
             self.model = 0;
+            // (an Inspect sample opens on its headline scorer)
+            self.graded_part = None;
             self.load_current();
             // With models chosen in the filter, show the first of them this item has.
             let chosen = self.filters.in_group(FilterGroup::Model).find_map(|o| {

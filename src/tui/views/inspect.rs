@@ -313,11 +313,10 @@ impl View for InspectView {
         }
         if graded == headline {
             state.advance_after_grade(fx);
-        } else if state.auto_advance && !state.queue {
-            // (on to the next item: "done" is about any verdict, and this scorer's may
-            // still be open on the items a reviewer graded the headline of)
+        } else {
+            // Another scorer's verdict stays on the sample: its headline may still need
+            // me, and the next sample would open on its own headline.
             let id = state.display_id(state.pos);
-            state.step(1, fx);
             state.set_status(
                 format!("graded {} on {}", one_line(&graded), one_line(&id)),
                 Level::Info,
