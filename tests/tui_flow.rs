@@ -1595,3 +1595,27 @@ fn one_letter_fixes_of_the_real_cvqa_questions() {
         "{edges_within5}"
     );
 }
+
+// ----- issue 36: the 80-column footer ------------------------------------------------------
+
+/// At 80 columns the footer holds every grading key of a CharToM-QA item of 10 and 12
+/// points, `? help` and `q quit` (labels shortened to fit); at 200 it has the long
+/// labels. Before, the 10-point item's hints pushed `q quit` out.
+#[test]
+fn the_footer_holds_the_grading_keys_help_and_quit_at_80_columns() {
+    for id in ["ledger-3", "ledger-4"] {
+        let (_d, mut s) = at("chartom-qa-checklist.jsonl", id, 80, 24);
+        let out = screen(&mut s, 80, 24);
+        let footer = out.lines().nth(23).unwrap();
+        for part in [
+            " a ", " Alt-0", " x ", " e ", " 0 ", " c ", " ? help ", " q quit",
+        ] {
+            assert!(footer.contains(part), "{id} {part:?}: {footer}");
+        }
+        let out = screen(&mut s, 200, 50);
+        let footer = out.lines().nth(49).unwrap();
+        for part in [" x no bonus ", " c context ", " ? help ", " q quit"] {
+            assert!(footer.contains(part), "{id} {part:?}: {footer}");
+        }
+    }
+}

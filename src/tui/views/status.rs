@@ -104,9 +104,22 @@ pub fn status_line(state: &State, width: u16) -> Line<'static> {
 /// and quit, then the rest. Built from the live keymap, so a remapped key shows its new
 /// key; hints that do not fit are left out whole, never cut.
 pub fn hint_parts(state: &State) -> Vec<(String, String)> {
+    footer_parts(state).0
+}
+
+/// The footer's short words for labels, used only when the hints it must hold do not fit
+/// with the long ones (CharToM-QA at 80 columns: `x none`, `c ctx`).
+const SHORT_LABELS: [(Action, &str); 2] =
+    [(Action::NoBonus, "none"), (Action::ContextLength, "ctx")];
+
+/// The one place that decides what the footer must hold: in the item view its first
+/// parts, the view's grading keys then help and quit, at any width from 80 columns.
+/// Returns the hints ([`hint_parts`]) and how many of the first it must hold.
+fn footer_parts(state: &State) -> (Vec<(String, String)>, usize) {
     let ctx = state.context();
     let km = &state.keymap;
     let mut parts: Vec<(String, String)> = Vec::new();
+    let mut must = 0;
     let add = |parts: &mut Vec<(String, String)>, a: Action, label: &str| {
         parts.push((km.hint(ctx, a), label.to_string()))
     };
@@ -140,6 +153,7 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
             views::current(state).grading_hints(state, &mut parts);
             act(&mut parts, Action::Help);
             act(&mut parts, Action::Quit);
+            must = parts.len();
             act(&mut parts, Action::Next);
             act(&mut parts, Action::Prev);
             act(&mut parts, Action::NextUngraded);
@@ -164,22 +178,47 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
             own(&mut parts, Action::Cancel, "cancel");
         }
     }
+    // (an unbound action has no hint, and what must be held shrinks with it)
+    let unbound = parts[..must]
+        .iter()
+        .filter(|(k, _)| k == "(unbound)")
+        .count();
     parts.retain(|(k, _)| k != "(unbound)");
-    parts
+    (parts, must - unbound)
 }
 
+/// The hints of the footer that fit `width`: those it must hold ([`footer_parts`]), with
+/// their short labels when the long ones do not fit, help and quit kept whatever the
+/// grading keys take (a grading key that does not fit is left out, from the last); then
+/// the rest as they fit.
 pub(crate) fn hints(state: &State, width: u16) -> Line<'static> {
     let t = &state.theme;
+    let width = usize::from(width);
+    let (mut parts, must) = footer_parts(state);
+    let w = |(k, l): &(String, String)| k.chars().count() + l.chars().count() + 3;
+    if parts[..must].iter().map(w).sum::<usize>() > width {
+        for (_, l) in &mut parts[..must] {
+            if let Some((_, short)) = SHORT_LABELS.iter().find(|(a, _)| a.label() == *l) {
+                *l = short.to_string();
+            }
+        }
+    }
+    // help and quit, the last two it must hold: their room is kept
+    let mut kept: usize = parts[must.saturating_sub(2)..must].iter().map(w).sum();
     let mut spans = Vec::new();
     let mut used = 0usize;
-    for (k, l) in hint_parts(state) {
-        let key = format!(" {k}");
-        let label = format!(" {l} ");
-        let w = key.chars().count() + label.chars().count();
-        if used + w > width as usize {
+    for (i, p) in parts.iter().enumerate() {
+        let room = if i + 2 < must { kept } else { 0 };
+        if i + 2 >= must && i < must {
+            kept -= w(p);
+        }
+        if used + w(p) + room > width {
             continue;
         }
-        used += w;
+        let (k, l) = p;
+        let key = format!(" {k}");
+        let label = format!(" {l} ");
+        used += w(p);
         spans.push(Span::styled(key, t.title));
         spans.push(Span::styled(label, t.dim));
     }
