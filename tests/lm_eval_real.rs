@@ -330,3 +330,96 @@ fn check_reports_wrong_shaped_samples_precisely() {
     at(5, "acc");
     at(6, "acc_norm");
 }
+
+/// Write `verdict` as alice's review into line `doc` of a samples file, as verdict
+/// writes it (after the line's last key).
+fn review_line(file: &Path, doc: usize, verdict: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| match i == doc {
+            true => format!(
+                r#"{}, "reviews": {{"alice": {{"at": "2026-11-29T10:00:00Z", "verdict": "{verdict}"}}}}}}"#,
+                l.strip_suffix('}').unwrap()
+            ),
+            false => l.to_string(),
+        })
+        .collect();
+    std::fs::write(file, lines.join("\n") + "\n").unwrap();
+}
+
+/// lm-eval's group aggregates (a `group:` task with `aggregate_metric_list`, lm_eval
+/// 0.4.13): every figure of the results file's `groups` is in `verdict stats` as the
+/// harness writes it, in its layout, and corrected by the verdicts of every subtask's
+/// samples file, the subtasks weighted by their size as lm-eval's
+/// `aggregate_subtask_metrics` weights them.
+#[test]
+fn a_groups_figures_are_the_harnesss_and_corrected_by_each_subtasks_verdicts() {
+    let src = real("group/example__fixed-1b");
+    let results = results_of(&src);
+    let (_d, dir) = copy_folder(&src, true);
+    let pick = files(&dir, "samples_vr_pick")[0].clone();
+    let multi = files(&dir, "samples_vr_multi")[0].clone();
+    let group = &results["groups"]["vr_pair"];
+    for f in [&pick, &multi] {
+        let s = stats_json(None, f);
+        let g = &s["benchmarks"]["lm-eval"]["groups"]["vr_pair"];
+        let mut compared = 0;
+        for (k, want) in group.as_object().unwrap() {
+            let Some((metric, filter)) = k.split_once(',') else {
+                continue;
+            };
+            assert_eq!(g["filters"][filter]["reported"][metric], *want, "{k}: {g}");
+            compared += 1;
+        }
+        assert_eq!(compared, 4, "{g}");
+        assert_eq!(
+            g["subtasks"],
+            serde_json::json!({"vr_pick": 4, "vr_multi": 3})
+        );
+        assert_eq!(g["filters"]["none"]["weight_by_size"]["acc"], true, "{g}");
+        // nobody reviewed: the corrected figure is the harness's
+        let acc = group["acc,none"].as_f64().unwrap();
+        let got = g["filters"]["none"]["corrected"]["acc"].as_f64().unwrap();
+        assert!((got - acc).abs() < 1e-12, "{got} {acc}");
+        // acc_norm: verdicts do not stand in for it
+        assert!(
+            g["filters"]["none"]["corrected"]["acc_norm"].is_null(),
+            "{g}"
+        );
+    }
+    let out = run_in(None, &["stats", pick.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let row = text
+        .lines()
+        .find(|l| l.contains("vr_pair") && l.contains(" acc "))
+        .unwrap_or_else(|| panic!("no group row in\n{text}"));
+    assert!(row.contains("0.7143 ± 0.2012"), "{row}");
+    assert!(
+        text.contains("vr_pick (4)") && text.contains("vr_multi (3)"),
+        "{text}"
+    );
+
+    // verdicts in both subtasks' files: vr_pick 1 1 1 0 → doc 3 correct, doc 1
+    // ambiguous-key (left out): 3/3 over 3; vr_multi 1 0 1 → doc 0 incorrect: 1/3 over 3
+    review_line(&pick, 3, "correct");
+    review_line(&pick, 1, "ambiguous-key");
+    review_line(&multi, 0, "incorrect");
+    let want = (3.0 * 1.0 + 3.0 * (1.0 / 3.0)) / 6.0;
+    for f in [&pick, &multi] {
+        let s = stats_json(None, f);
+        let g = &s["benchmarks"]["lm-eval"]["groups"]["vr_pair"];
+        let got = g["filters"]["none"]["corrected"]["acc"].as_f64().unwrap();
+        assert!((got - want).abs() < 1e-12, "{f:?}: {got} {want}");
+        // the harness's own figure stays as written
+        assert_eq!(g["filters"]["none"]["reported"]["acc"], group["acc,none"]);
+    }
+    let out = run_in(None, &["stats", multi.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let row = text
+        .lines()
+        .find(|l| l.contains("vr_pair") && l.contains(" acc "))
+        .unwrap();
+    assert!(row.contains("0.6667"), "{row}");
+}

@@ -30,6 +30,71 @@ pub struct Run {
     /// The harness's figures for the task, per filter: `<metric>` and
     /// `<metric>_stderr` (a number, or `"N/A"`) as the results file has them.
     pub reported: BTreeMap<String, BTreeMap<String, Value>>,
+    /// The groups of the run whose tasks include this one (lm-eval's `groups`), with
+    /// their figures and tasks.
+    pub groups: Vec<Group>,
+}
+
+/// A group task (a `group:` YAML with `aggregate_metric_list`): lm-eval aggregates each
+/// listed metric over the group's tasks (`lm_eval/api/group.py`, `aggregate`), every
+/// task of its subgroups included.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Group {
+    pub name: String,
+    /// The group's figures per filter, as `reported` holds a task's.
+    pub reported: BTreeMap<String, BTreeMap<String, Value>>,
+    /// Its tasks, in the results file's order.
+    pub tasks: Vec<GroupTask>,
+}
+
+/// A task of a group: its size and figures in the results file, and its samples file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GroupTask {
+    pub task: String,
+    /// `sample_len`: the weight lm-eval gives the task's figures in the group's.
+    pub size: u64,
+    pub reported: BTreeMap<String, BTreeMap<String, Value>>,
+    /// The task's samples file of the same run, when it is beside this one.
+    pub samples: Option<PathBuf>,
+}
+
+/// `<metric>,<filter>` entries of a task's or group's results, per filter.
+fn figures(entry: Option<&Value>) -> BTreeMap<String, BTreeMap<String, Value>> {
+    let mut out: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
+    if let Some(Value::Object(r)) = entry {
+        for (k, v) in r {
+            if let Some((metric, filter)) = k.split_once(',') {
+                out.entry(filter.to_string())
+                    .or_default()
+                    .insert(metric.to_string(), v.clone());
+            }
+        }
+    }
+    out
+}
+
+/// The tasks of group `g` (a subgroup's tasks in its place, each group expanded once:
+/// a file whose groups name each other costs no more than its length), by
+/// `group_subtasks`.
+pub(crate) fn leaves(
+    subtasks: &serde_json::Map<String, Value>,
+    g: &str,
+    seen: &mut Vec<String>,
+    out: &mut Vec<String>,
+) {
+    seen.push(g.to_string());
+    let Some(Value::Array(list)) = subtasks.get(g) else {
+        return;
+    };
+    for t in list.iter().filter_map(Value::as_str) {
+        if subtasks.contains_key(t) {
+            if !seen.iter().any(|x| x == t) {
+                leaves(subtasks, t, seen, out);
+            }
+        } else if !out.iter().any(|x| x == t) {
+            out.push(t.to_string());
+        }
+    }
 }
 
 /// The parts of a task's configuration that change how its samples read.
@@ -68,6 +133,7 @@ impl Run {
             && let Some((file, doc)) = results_of(&dir, date)
         {
             run.read_results(&doc);
+            run.read_groups(&doc, &dir, date);
             run.results_file = Some(file);
         }
         Some(run)
@@ -79,16 +145,7 @@ impl Run {
         {
             self.model = Some(m.to_string());
         }
-        if let Some(Value::Object(r)) = doc.get("results").and_then(|r| r.get(&self.task)) {
-            for (k, v) in r {
-                if let Some((metric, filter)) = k.split_once(',') {
-                    self.reported
-                        .entry(filter.to_string())
-                        .or_default()
-                        .insert(metric.to_string(), v.clone());
-                }
-            }
-        }
+        self.reported = figures(doc.get("results").and_then(|r| r.get(&self.task)));
         if let Some(Value::Object(c)) = doc.get("configs").and_then(|c| c.get(&self.task)) {
             let mut aggregations = BTreeMap::new();
             if let Some(Value::Array(list)) = c.get("metric_list") {
@@ -112,6 +169,47 @@ impl Run {
                     .and_then(Value::as_str)
                     .map(str::to_string),
                 aggregations,
+            });
+        }
+    }
+}
+
+impl Run {
+    /// The groups whose tasks include this one: `groups` (the figures),
+    /// `group_subtasks` (the tasks), each task's `sample_len` and figures in `results`.
+    fn read_groups(&mut self, doc: &Value, dir: &Path, date: &str) {
+        let (Some(Value::Object(groups)), Some(Value::Object(subtasks))) =
+            (doc.get("groups"), doc.get("group_subtasks"))
+        else {
+            return;
+        };
+        for (name, entry) in groups {
+            let mut tasks = Vec::new();
+            leaves(subtasks, name, &mut Vec::new(), &mut tasks);
+            if !tasks.contains(&self.task) {
+                continue;
+            }
+            let results = doc.get("results");
+            let tasks = tasks
+                .into_iter()
+                .map(|task| {
+                    let entry = results.and_then(|r| r.get(&task));
+                    let samples = dir.join(format!("samples_{task}_{date}.jsonl"));
+                    GroupTask {
+                        size: entry
+                            .and_then(|e| e.get("sample_len"))
+                            .and_then(Value::as_u64)
+                            .unwrap_or(0),
+                        reported: figures(entry),
+                        samples: samples.is_file().then_some(samples),
+                        task,
+                    }
+                })
+                .collect();
+            self.groups.push(Group {
+                name: name.clone(),
+                reported: figures(Some(entry)),
+                tasks,
             });
         }
     }

@@ -34,6 +34,138 @@ pub struct LmEvalStats {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub results_file: Option<String>,
     pub filters: BTreeMap<String, FilterStats>,
+    /// The groups the task is in (lm-eval's `groups` in the results file).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub groups: BTreeMap<String, GroupStats>,
+}
+
+/// A group's figures, as lm-eval aggregates its tasks' (`lm_eval/api/group.py`).
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct GroupStats {
+    /// Its tasks (a subgroup's included) and their sizes (`sample_len`).
+    pub subtasks: BTreeMap<String, u64>,
+    pub filters: BTreeMap<String, GroupFilter>,
+    /// The group as the results file has it (the tasks in its order).
+    #[serde(skip)]
+    pub(crate) group: super::run::Group,
+}
+
+/// One filter of a group.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct GroupFilter {
+    /// The results file's figures (`<metric>`, `<metric>_stderr`), as written.
+    pub reported: BTreeMap<String, Value>,
+    /// Per metric: `true` when the figure is its tasks' weighted by their size
+    /// (`weight_by_size`, lm-eval's default), `false` when it is their plain mean;
+    /// absent when it is neither (an aggregation verdict does not recompute).
+    pub weight_by_size: BTreeMap<String, bool>,
+    /// The same aggregation over each task's corrected figure (the task's samples file,
+    /// its verdicts in place, weighted by the samples it counts), for the metric a
+    /// verdict stands in for; a task whose samples file is not beside this one keeps
+    /// its figure.
+    pub corrected: BTreeMap<String, f64>,
+}
+
+/// A task's corrected figure in one filter: the metric, its value, over how many samples.
+type TaskCorrected = (String, f64, u64);
+
+/// A task's (figure, size) in the results file, and (corrected, samples) where read.
+type Part = ((f64, f64), Option<(f64, f64)>);
+
+/// Group `g`'s figures, `corr` giving each task's corrected figure where its samples
+/// were read.
+fn group_stats(
+    g: &super::run::Group,
+    corr: &dyn Fn(&str, &str) -> Option<TaskCorrected>,
+) -> GroupStats {
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+    let filters = g
+        .reported
+        .iter()
+        .map(|(filter, reported)| {
+            let mut out = GroupFilter {
+                reported: reported.clone(),
+                ..GroupFilter::default()
+            };
+            for (metric, want) in reported {
+                let Some(want) = want.as_f64().filter(|_| !metric.ends_with("_stderr")) else {
+                    continue;
+                };
+                // each task's (figure, size) and, where its samples were read, corrected
+                let parts: Vec<Part> = g
+                    .tasks
+                    .iter()
+                    .filter_map(|t| {
+                        let v = t.reported.get(filter)?.get(metric)?.as_f64()?;
+                        let c = corr(&t.task, filter)
+                            .filter(|(m, _, _)| m == metric)
+                            .map(|(_, c, n)| (c, n as f64));
+                        Some(((v, t.size as f64), c))
+                    })
+                    .collect();
+                let mean = |xs: &mut dyn Iterator<Item = (f64, f64)>, by_size: bool| {
+                    let (num, den) = xs.fold((0.0, 0.0), |(a, b), (v, s)| {
+                        let w = if by_size { s } else { 1.0 };
+                        (a + v * w, b + w)
+                    });
+                    (den > 0.0).then(|| num / den)
+                };
+                let Some(by_size) = [true, false].into_iter().find(|&b| {
+                    mean(&mut parts.iter().map(|p| p.0), b).is_some_and(|x| close(x, want))
+                }) else {
+                    continue;
+                };
+                out.weight_by_size.insert(metric.clone(), by_size);
+                if parts.iter().any(|p| p.1.is_some()) {
+                    let mut each = parts.iter().map(|p| p.1.unwrap_or(p.0));
+                    if let Some(c) = mean(&mut each, by_size) {
+                        out.corrected.insert(metric.clone(), c);
+                    }
+                }
+            }
+            (filter.clone(), out)
+        })
+        .collect();
+    GroupStats {
+        subtasks: g.tasks.iter().map(|t| (t.task.clone(), t.size)).collect(),
+        filters,
+        group: g.clone(),
+    }
+}
+
+impl LmEvalStats {
+    /// The task's corrected figure in `filter`.
+    fn corrected_in(&self, filter: &str) -> Option<TaskCorrected> {
+        let f = self.filters.get(filter)?;
+        Some((f.metric.clone()?, f.corrected?, f.corrected_samples))
+    }
+
+    /// The groups corrected by every task's verdicts: `stats_of` gives the figures of
+    /// another task's samples file (docs/stats.md: as `verdict stats` on that file).
+    pub fn with_group_tasks(&mut self, stats_of: impl Fn(&std::path::Path) -> Option<LmEvalStats>) {
+        let own = self.task.clone();
+        let mut others: BTreeMap<String, LmEvalStats> = BTreeMap::new();
+        for g in self.groups.values() {
+            for t in &g.group.tasks {
+                if Some(&t.task) != own.as_ref()
+                    && !others.contains_key(&t.task)
+                    && let Some(s) = t.samples.as_deref().and_then(&stats_of)
+                {
+                    others.insert(t.task.clone(), s);
+                }
+            }
+        }
+        let corr = |task: &str, filter: &str| match own.as_deref() == Some(task) {
+            true => self.corrected_in(filter),
+            false => others.get(task)?.corrected_in(filter),
+        };
+        let groups = self
+            .groups
+            .values()
+            .map(|g| (g.group.name.clone(), group_stats(&g.group, &corr)))
+            .collect();
+        self.groups = groups;
+    }
 }
 
 /// One filter's figures (`strict-match`, `flexible-extract`, `none`).
@@ -81,6 +213,9 @@ pub struct FilterStats {
     /// Reviewed samples the harness scored 1 and a reviewer marked `incorrect`.
     pub incorrect_but_scored_1: u64,
     pub ambiguous_key: u64,
+    /// The samples `corrected` is over.
+    #[serde(skip)]
+    pub corrected_samples: u64,
 }
 
 /// Partial sums over a block of samples.
@@ -293,6 +428,7 @@ impl Sums {
                     corrected: f.metric.as_ref().and_then(|_| {
                         (f.corrected.1 > 0).then(|| f.corrected.0 / f.corrected.1 as f64)
                     }),
+                    corrected_samples: f.corrected.1,
                     metric: f.metric.clone(),
                     ..FilterStats::default()
                 };
@@ -334,7 +470,7 @@ impl Sums {
                 (k, stats)
             })
             .collect();
-        Some(LmEvalStats {
+        let mut stats = LmEvalStats {
             task: run.as_ref().map(|r| r.task.clone()),
             model: run.as_ref().and_then(|r| r.model.clone()),
             results_file: run
@@ -343,7 +479,25 @@ impl Sums {
                 .and_then(|p| p.file_name())
                 .map(|n| n.to_string_lossy().into_owned()),
             filters,
-        })
+            groups: BTreeMap::new(),
+        };
+        // (this task's verdicts; the other tasks' files are read by `with_group_tasks`)
+        stats.groups = run
+            .iter()
+            .flat_map(|r| &r.groups)
+            .map(|g| {
+                let group = g.clone();
+                (
+                    g.name.clone(),
+                    GroupStats {
+                        group,
+                        ..GroupStats::default()
+                    },
+                )
+            })
+            .collect();
+        stats.with_group_tasks(|_| None);
+        Some(stats)
     }
 }
 

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::stats::{FilterStats, LmEvalStats};
+use super::stats::{FilterStats, GroupStats, LmEvalStats};
 use crate::bench::Benchmark;
 use crate::bench::kit::text::{clean, table};
 
@@ -136,4 +136,67 @@ pub(crate) fn render(stats: &Option<LmEvalStats>, o: &mut String) {
             "  (differs): the samples' figure is not the results file's (the samples were changed, or are not all of the run's)"
         );
     }
+    render_groups(&x.groups, o);
+}
+
+/// The groups the task is in, as lm-eval prints its `Groups` table: per group, filter
+/// and metric, the results file's figure ± stderr and the corrected one.
+fn render_groups(groups: &std::collections::BTreeMap<String, GroupStats>, o: &mut String) {
+    if groups.is_empty() {
+        return;
+    }
+    let mut rows = Vec::new();
+    for (name, g) in groups {
+        let n: u64 = g.subtasks.values().sum();
+        for (filter, f) in &g.filters {
+            for (m, v) in &f.reported {
+                if m.ends_with("_stderr") || !v.is_number() {
+                    continue;
+                }
+                let corrected = match (f.corrected.get(m), f.weight_by_size.get(m)) {
+                    (Some(c), _) => four(Some(*c)),
+                    (None, Some(_)) => "not corrected".into(),
+                    (None, None) => "not recomputed".into(),
+                };
+                rows.push(vec![
+                    clean(name),
+                    clean(filter),
+                    clean(m),
+                    n.to_string(),
+                    format!(
+                        "{} ± {}",
+                        reported(Some(v)),
+                        reported(f.reported.get(&format!("{m}_stderr")))
+                    ),
+                    corrected,
+                ]);
+            }
+        }
+    }
+    let _ = writeln!(o, "\n{} groups", Benchmark::LmEval.title());
+    table(
+        o,
+        &[
+            "group",
+            "filter",
+            "metric",
+            "n",
+            "results file",
+            "corrected",
+        ],
+        &rows,
+    );
+    for (name, g) in groups {
+        let tasks: Vec<String> = g
+            .group
+            .tasks
+            .iter()
+            .map(|t| format!("{} ({})", clean(&t.task), t.size))
+            .collect();
+        let _ = writeln!(o, "  {}: {}", clean(name), tasks.join(", "));
+    }
+    let _ = writeln!(
+        o,
+        "  corrected: each task's corrected figure (from its samples file of the run, else the results\n    file's), weighted by its samples as the harness weights them; not recomputed: the group's\n    figure is neither its tasks' weighted nor their plain mean"
+    );
 }

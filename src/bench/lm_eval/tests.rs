@@ -61,3 +61,17 @@ fn a_sample_line_is_read_as_an_lm_eval_item_and_other_lines_are_not() {
     let partial = line.replace(r#""filtered_resps": ["7"], "#, "");
     assert_eq!(Item::parse(&partial).unwrap().benchmark(), Benchmark::Other);
 }
+
+/// A group's tasks: a subgroup's in its place, each group expanded once (groups that
+/// name each other end).
+#[test]
+fn a_groups_tasks_include_its_subgroups_and_a_cycle_ends() {
+    let g = serde_json::json!({
+        "mmlu": ["mmlu_stem", "mmlu_other"],
+        "mmlu_stem": ["abstract_algebra", "anatomy", "mmlu"],
+        "mmlu_other": ["anatomy", "marketing", "mmlu_stem"],
+    });
+    let mut out = Vec::new();
+    super::run::leaves(g.as_object().unwrap(), "mmlu", &mut Vec::new(), &mut out);
+    assert_eq!(out, ["abstract_algebra", "anatomy", "marketing"]);
+}
