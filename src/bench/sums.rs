@@ -27,6 +27,14 @@ pub struct Benchmarks {
 }
 
 impl Benchmarks {
+    /// The figures that count other files of the run (an lm-eval group's other tasks):
+    /// `stats_of` gives a file's figures, as `verdict stats` on it.
+    pub fn with_other_files(&mut self, stats_of: impl Fn(&std::path::Path) -> Option<Benchmarks>) {
+        if let Some(lm) = self.lm_eval.as_mut() {
+            lm.with_group_tasks(|p| stats_of(p)?.lm_eval);
+        }
+    }
+
     /// Each benchmark's block of `verdict stats` text, in this order.
     pub(crate) fn render(&self, o: &mut String) {
         cvqa::stats_text::render(&self.cvqa, o);

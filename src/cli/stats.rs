@@ -25,14 +25,10 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let store = super::open_with_journal(&args.file)?;
     let mut stats = compute(&store);
-    if let Some(lm) = stats.benchmarks.lm_eval.as_mut() {
-        // a group's corrected figures count the verdicts in its other tasks' files
-        lm.with_group_tasks(|p| {
-            compute(&super::open_with_journal(p).ok()?)
-                .benchmarks
-                .lm_eval
-        });
-    }
+    // (a figure over several files of the run: their verdicts count too)
+    stats
+        .benchmarks
+        .with_other_files(|p| Some(compute(&super::open_with_journal(p).ok()?).benchmarks));
     if args.json {
         out::print_json(&stats)?;
     } else {
