@@ -1619,3 +1619,45 @@ fn the_footer_holds_the_grading_keys_help_and_quit_at_80_columns() {
         }
     }
 }
+
+// ----- issue 36 case 9: a popup over a missing image ---------------------------------------
+
+/// A frame as the loop draws it: the picture asked for again when its size changed.
+fn frame(s: &mut State, w: u16, h: u16) -> String {
+    s.size = (w, h);
+    let area = verdict::tui::layout::Screen::of(s).image_cells(s);
+    if area != s.image_area {
+        s.image_area = area;
+        let mut fx = Vec::new();
+        s.request_image(&mut fx);
+    }
+    render_to_string(s, w, h)
+}
+
+/// With its picture missing, an item's image is one line; opening the filter menu or
+/// the search over it leaves that line as it is. Before, the image was no longer asked
+/// for under those popups, its slot emptied and the pane came back as a box of five
+/// rows, `…` in it: the item jumped down under the popup and back when it closed.
+#[test]
+fn a_popup_over_a_missing_image_leaves_the_layout_as_it_is() {
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        let (_d, mut s) = open("cvqa.jsonl");
+        let out = frame(&mut s, w, h);
+        // the image is asked for; it is missing
+        let Some(verdict::tui::app::ImageSlot::Loading(k)) = Some(s.image.clone()) else {
+            panic!("{:?}\n{out}", s.image)
+        };
+        s.image = verdict::tui::app::ImageSlot::Failed(k, "image not found".into());
+        let out = frame(&mut s, w, h);
+        let line = out.lines().nth(1).unwrap().to_string();
+        assert!(line.starts_with(" image "), "{out}");
+        for open in ['F', '/'] {
+            ch(&mut s, open);
+            let out = frame(&mut s, w, h);
+            assert_eq!(out.lines().nth(1).unwrap(), line, "{open} {w}x{h}\n{out}");
+            key(&mut s, KeyCode::Esc);
+            let out = frame(&mut s, w, h);
+            assert_eq!(out.lines().nth(1).unwrap(), line, "{open} {w}x{h}\n{out}");
+        }
+    }
+}

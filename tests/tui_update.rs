@@ -1323,6 +1323,39 @@ fn no_picture_no_image_box() {
     );
 }
 
+/// A missing picture's line at 80 columns keeps its whole name and the key that opens
+/// it; the reason gives way (without the path, which it named again). Before, the
+/// reason repeated the path and `O opens it` was cut off.
+#[test]
+fn a_missing_picture_s_line_keeps_its_name_and_key_at_80_columns() {
+    let name = "images/COCO_val2014_000000402685.jpg";
+    let (_d, mut s) = state_of(&format!(
+        "{}\n",
+        json!({"id": "real-1", "benchmark": "cvqa", "image": name,
+            "original": {"question": "How many plates are there?", "answer": "1"},
+            "counterfactual": {"question": "How many plates would there be if 2 more plates were added?", "answer": "3"}})
+    ));
+    s.image = verdict::tui::app::ImageSlot::Failed(
+        verdict::tui::image::ImageKey {
+            path: name.into(),
+            width: 78,
+            height: 3,
+        },
+        format!("image not found: /home/reviewer/datasets/cvqa/{name}"),
+    );
+    s.protocol_name = "halfblocks";
+    for (w, h) in [(80, 24), (200, 50)] {
+        let out = render_to_string(&s, w, h);
+        let line = out.lines().nth(1).unwrap();
+        assert!(
+            line.contains(&format!(" image {name} · image not found")),
+            "{out}"
+        );
+        assert!(line.trim_end().ends_with(" O opens it"), "{out}");
+        assert_eq!(line.matches("COCO").count(), 1, "{line}");
+    }
+}
+
 #[test]
 fn page_down_stops_at_the_end_and_says_where_it_is() {
     let (_d, mut s) = state("chartom.jsonl");

@@ -136,23 +136,10 @@ impl Screen {
     }
 
     /// The size, in cells, of the picture in the image pane (None: no image is wanted).
-    /// Asked while the item or a popup that leaves it in sight is on screen.
+    /// Asked while the item is drawn, under any popup: a popup over a missing picture
+    /// leaves its line as it is (asked for no more, it came back as an empty box).
     pub fn image_cells(&self, state: &State) -> Option<(u16, u16)> {
-        if self.too_small
-            || !matches!(
-                state.mode,
-                Mode::Normal
-                    | Mode::Note(_)
-                    | Mode::Penalty(_)
-                    | Mode::Bonus(_)
-                    | Mode::Reject { .. }
-                    | Mode::RejectOther(_)
-                    | Mode::FixOther { .. }
-                    | Mode::FixReason { .. }
-                    | Mode::Fix(_)
-                    | Mode::Jump(_)
-            )
-        {
+        if self.too_small || matches!(state.mode, Mode::Help { .. } | Mode::Summary { .. }) {
             return None;
         }
         state.item()?.image.as_ref()?;

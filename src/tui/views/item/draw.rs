@@ -82,17 +82,31 @@ pub(crate) fn draw_image_line(state: &State, f: &mut Frame, r: Rect, item: &Item
         ImageSlot::Failed(_, e) => e.clone(),
         _ => "images off (--image-protocol none)".to_string(),
     };
+    // The name whole and the key that opens it; the reason gives way, without the path
+    // it would name again.
+    let name = one_line(item.image.as_deref().unwrap_or(""));
+    let why = one_line(&why);
+    let file = name.rsplit('/').next().unwrap_or(&name);
+    let why = match why.split_once(": ") {
+        Some((w, path)) if !file.is_empty() && path.ends_with(file) => w.to_string(),
+        _ => why,
+    };
+    let open = format!(
+        " · {} opens it",
+        state.keymap.hint(Context::Global, Action::OpenImage)
+    );
+    let room = usize::from(r.width).saturating_sub(" image ".len() + open.chars().count());
+    let name = truncate(&name, room.max(8));
+    let why_room = room.saturating_sub(name.chars().count() + 3);
+    let why = if why_room >= 4 {
+        format!(" · {}", truncate(&why, why_room))
+    } else {
+        String::new()
+    };
     let line = Line::from(vec![
         Span::styled(" image ", t.title),
-        Span::styled(one_line(item.image.as_deref().unwrap_or("")), t.text),
-        Span::styled(
-            format!(
-                " · {} · {} opens it",
-                one_line(&why),
-                state.keymap.hint(Context::Global, Action::OpenImage)
-            ),
-            t.dim,
-        ),
+        Span::styled(name, t.text),
+        Span::styled(format!("{why}{open}"), t.dim),
     ]);
     f.render_widget(Paragraph::new(line), r);
 }
