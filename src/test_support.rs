@@ -37,10 +37,6 @@ impl Rng {
     pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.0.next_u64() % n as u64) as usize
     }
-    /// A number in `0..n`, 0 when `n` is 0.
-    pub(crate) fn below_or_zero(&mut self, n: usize) -> usize {
-        self.below(n.max(1))
-    }
     pub(crate) fn pick<T: Copy>(&mut self, v: &[T]) -> T {
         v[self.below(v.len())]
     }

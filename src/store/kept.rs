@@ -26,7 +26,7 @@ use std::ops::Range;
 use super::offsets::Table;
 
 /// The kept index's first bytes: its format (of the head and of what follows).
-pub const MAGIC: &[u8; 16] = b"verdict index 4\n";
+pub const MAGIC: &[u8; 16] = b"verdict index 5\n";
 
 /// A word-at-a-time hash of a stream of bytes (fast enough for a kept index of 2 GB):
 /// each step is a bijection of the running value for a given word, so changing any one
@@ -211,13 +211,6 @@ pub(super) fn write_head<W: Write>(w: &mut Summed<W>, stamp: &str, t: &Table) ->
 /// checksum holds (the offsets' order is checked by [`table`]).
 pub fn read_head(b: &[u8], stamp: &str) -> Option<Head> {
     read_head_if(b, |s| s == stamp.as_bytes())
-}
-
-/// The head of the kept index `b` whatever file version it describes (an earlier one:
-/// its items' sums tell which of them the file still has, `facts::carry`), if its
-/// checksum holds.
-pub fn read_head_any(b: &[u8]) -> Option<Head> {
-    read_head_if(b, |_| true)
 }
 
 fn read_head_if(b: &[u8], stamp_ok: impl Fn(&[u8]) -> bool) -> Option<Head> {

@@ -116,53 +116,6 @@ pub struct Index {
     broken: BitSet,
     /// Items without an id of their own (their id here is `#line`).
     no_id: BitSet,
-    /// What each item's bytes summed to when it was read ([`carry::item_sum`]): which
-    /// items of a file another program saved are byte for byte ones indexed here.
-    sums: Sums,
-}
-
-/// Every item's [`carry::item_sum`], or not known (an index of a file changed in place
-/// while it was read: its bytes may not be the ones indexed).
-#[derive(Debug, Clone, Default)]
-enum Sums {
-    #[default]
-    Unknown,
-    Owned(Vec<u128>),
-    /// In a kept index, used in place ([`cache`]): `count` sums of 16 bytes
-    /// (little-endian) at `at` in `map`.
-    Kept {
-        map: std::sync::Arc<crate::store::FileBytes>,
-        at: usize,
-        count: usize,
-    },
-}
-
-impl Sums {
-    fn len(&self) -> Option<usize> {
-        match self {
-            Sums::Unknown => None,
-            Sums::Owned(v) => Some(v.len()),
-            Sums::Kept { count, .. } => Some(*count),
-        }
-    }
-    fn get(&self, i: usize) -> Option<u128> {
-        match self {
-            Sums::Unknown => None,
-            Sums::Owned(v) => v.get(i).copied(),
-            Sums::Kept { map, at, count } => (i < *count)
-                .then(|| map.get(at + 16 * i..at + 16 * i + 16))
-                .flatten()
-                .and_then(|b| b.try_into().ok())
-                .map(u128::from_le_bytes),
-        }
-    }
-}
-
-/// The same sums, wherever they are; unknown only equals unknown.
-impl PartialEq for Sums {
-    fn eq(&self, o: &Sums) -> bool {
-        self.len() == o.len() && (0..self.len().unwrap_or(0)).all(|i| self.get(i) == o.get(i))
-    }
 }
 
 impl Index {
@@ -292,11 +245,6 @@ impl Index {
         self.text_runs()
             .all(|r| matches!(r.texts, Texts::Kept { .. }))
     }
-    /// What item `i`'s bytes summed to when it was read ([`carry::item_sum`]); None when
-    /// not known.
-    pub fn sum(&self, i: usize) -> Option<u128> {
-        self.sums.get(i)
-    }
     /// The facts of item `i`, as the index holds them.
     pub fn facts(&self, i: usize) -> Vec<(Kind, String)> {
         self.facets
@@ -335,7 +283,6 @@ struct Partial {
     facets: [Names; KINDS],
     broken: BitSet,
     no_id: BitSet,
-    sums: Vec<u128>,
 }
 
 /// The bit sets of one kind's names in a chunk. Most kinds have a handful of names, found
@@ -397,7 +344,6 @@ fn index_items(
         facets: Default::default(),
         broken: BitSet::new(len),
         no_id: BitSet::new(len),
-        sums: Vec::with_capacity(len),
     };
     let mut buf = String::new();
     for (k, i) in items.enumerate() {
@@ -412,8 +358,6 @@ fn index_items(
 /// Item `i` of `store` as entry `k` of `p` (`buf`: room for its search text).
 fn index_item(store: &Store, i: usize, k: usize, p: &mut Partial, buf: &mut String) {
     let len = p.len;
-    p.sums
-        .push(carry::item_sum(store.raw_bytes(i).unwrap_or_default()));
     match store.item(i) {
         Ok(item) => {
             let id = match &item.id {
@@ -491,9 +435,7 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
         ..Index::default()
     };
     let mut merged: [HashMap<String, BitSet>; KINDS] = Default::default();
-    let mut sums = Vec::with_capacity(n);
     for p in parts {
-        sums.extend_from_slice(&p.sums);
         ix.ids.append(p.ids);
         ix.search.append(p.search);
         if p.len > 0 {
@@ -518,15 +460,10 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
             ix.facets.push((kind, name, b));
         }
     }
-    // Bytes read from a file changed in place meanwhile may not be the ones parsed.
-    if !store.changed_on_disk() {
-        ix.sums = Sums::Owned(sums);
-    }
     ix
 }
 
 pub mod cache;
-pub mod carry;
 mod kind;
 use kind::KINDS;
 pub use kind::{Kind, ReviewStatus};

@@ -6,11 +6,9 @@
 //! it, else the first item with it); an item without id by its content.
 //!
 //! Finding items by id needs every id of the new file, and the screen needs the new file's
-//! filter index: both come from one pass here, the index of the new file, carried from the
-//! old file's index where items are byte for byte the same (`facts::carry`: only the items
-//! changed or new are read), else built afresh (every item read, seconds at 1M items); its
-//! ids are the ones the ids are found by. That is done on a thread of its own
-//! (`threads::spawn_remap`, asked by `Effect::Remap`, answered by `Msg::Remapped`), never
+//! filter index: both come from one pass here, the index of the new file built afresh
+//! (every item read, seconds at 1M items); its ids are the ones the ids are found by.
+//! That is done on a thread of its own (`threads::spawn_remap`, asked by `Effect::Remap`, answered by `Msg::Remapped`), never
 //! on the screen's thread (docs/architecture.md, "the UI thread never waits on a file"),
 //! for every index the session held when it asked ([`Job::held`]). Meanwhile the screen
 //! stays on the file as it was (with its index: search and filters work there), and every
@@ -25,40 +23,6 @@ use std::sync::Arc;
 use crate::bench::Items;
 use crate::store::Store;
 use crate::tui::facts::Index;
-pub use crate::tui::facts::carry::Made;
-use crate::tui::facts::carry::{Refused, carry};
-
-/// The index of `job`'s new file: carried from the old file's index when there is one and
-/// what the file's path tells its items is the same (`bench::FileInfo`: an lm-eval run's
-/// results file read again), else built afresh; on up to `threads` threads.
-fn index_of(job: &Job, threads: usize) -> (Index, Made) {
-    let n = job.new.len();
-    let why = match &job.meta {
-        Some(old) if *job.old.file_info() == *job.new.file_info() => {
-            match carry(old, &job.new, threads) {
-                Ok(c) => {
-                    log::info!(
-                        "index of the file read again carried across: {} of {n} items read",
-                        c.read
-                    );
-                    return (c.index, Made::Carried { read: c.read });
-                }
-                Err(why) => Some(why),
-            }
-        }
-        Some(_) => Some(Refused::FileInfo),
-        None => None,
-    };
-    log::info!(
-        "index of the file read again built afresh ({n} items){}",
-        why.map(|w| format!(": {w}")).unwrap_or_default()
-    );
-    (
-        crate::tui::facts::index(&job.new, threads),
-        Made::Built(why),
-    )
-}
-
 /// What the remap thread is asked: the file as the screen shows it (`old`, with its index
 /// `meta` when it is there), the file read again (`new`) and the indices the session holds
 /// (its position, my verdicts, the writes under way, undo and redo, the skipped and the
@@ -85,26 +49,23 @@ pub struct Moves {
     found: HashMap<usize, Option<usize>>,
     /// The new file's index.
     index: Arc<Index>,
-    /// How it was made.
-    made: Made,
 }
 
 impl std::fmt::Debug for Moves {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Moves")
             .field("found", &self.found)
-            .field("made", &self.made)
             .finish_non_exhaustive()
     }
 }
 
 impl Moves {
-    /// The new file's index (carried, or built afresh), and where `job`'s held indices
+    /// The new file's index, and where `job`'s held indices
     /// are in its new file (by the index's ids; the held items of the old file that its
     /// index does not cover are read).
     pub fn work_out(job: &Job) -> Moves {
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-        let (index, made) = index_of(job, threads);
+        let index = crate::tui::facts::index(&job.new, threads);
         let mut remap = Remap::new(job.meta.clone(), job.old.clone(), job.new.clone(), &index);
         if remap.without_id {
             // An item without id taken up after this (a verdict given meanwhile) is then
@@ -120,18 +81,12 @@ impl Moves {
             remap,
             found,
             index: Arc::new(index),
-            made,
         }
     }
 
     /// The new file's filter index.
     pub fn index(&self) -> &Arc<Index> {
         &self.index
-    }
-
-    /// How the new file's index was made.
-    pub fn made(&self) -> Made {
-        self.made
     }
 
     /// Where the old file's item `i` is in the new file: as worked out when it was held,

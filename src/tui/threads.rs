@@ -132,21 +132,14 @@ pub(super) fn spawn_index(
             // Every core (up to 8): the reviewer waits for search and filters, and the
             // index is the same whatever the number of threads.
             let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-            // A kept index of an earlier version of the file (another program saved it
-            // since) is carried across: only the items that save changed are read.
-            let (meta, made) = facts::cache::index_of(
-                &store,
-                cache.as_ref().map(|(p, _)| p.as_path()),
-                threads,
-                &|done| {
-                    let _ = tx.send(Msg::IndexProgress {
-                        generation,
-                        done,
-                        total,
-                    });
-                },
-            );
-            log::info!("index of {}: {made:?}", store.path().display());
+            let meta = facts::index_with(&store, threads, &|done| {
+                let _ = tx.send(Msg::IndexProgress {
+                    generation,
+                    done,
+                    total,
+                });
+            });
+            log::info!("index of {} built", store.path().display());
             // Handed over at once: search and filters are ready now, not after the index
             // is written (issue 21: 208 MB at 1M items, its checksum, and its check when
             // mapped back were on the way to a ready screen).
@@ -227,7 +220,7 @@ pub(super) fn spawn_locate(
 }
 
 /// Find where the session's items are in the file read again on a thread of its own, with
-/// the new file's index (`tui::remap`: carried from the old file's, else built afresh).
+/// the new file's index (`tui::remap`).
 /// Answers with `Msg::Remapped` tagged `seq`.
 pub(super) fn spawn_remap(seq: u64, job: std::sync::Arc<super::remap::Job>, tx: Sender<Msg>) {
     spawn_watched(
@@ -417,33 +410,6 @@ mod index_tests {
         let tmp = p.with_extension("tmp");
         std::fs::write(&tmp, lines.join("\n") + "\n").unwrap();
         std::fs::rename(&tmp, p).unwrap();
-    }
-
-    #[test]
-    fn a_kept_index_of_an_earlier_version_of_the_file_is_carried_across_reading_only_what_changed()
-    {
-        let (_d, store, cache, _) = answers();
-        saved_by_another(store.path());
-        let new = crate::store::Store::open(store.path()).unwrap();
-        let stamp = new.stamp_text().unwrap();
-        assert!(
-            facts::cache::load(&cache, &stamp, &facts::cache::told(&store)).is_none(),
-            "kept for the old file"
-        );
-        let (ix, made) = facts::cache::index_of(&new, Some(&cache), 2, &|_| {});
-        assert_eq!(made, facts::carry::Made::Carried { read: 2 });
-        assert_eq!(ix, facts::index(&new, 2));
-        // Nothing kept, or a damaged one: built.
-        let (ix, made) = facts::cache::index_of(&new, None, 2, &|_| {});
-        assert_eq!(made, facts::carry::Made::Built(None));
-        assert_eq!(ix, facts::index(&new, 2));
-        let mut bytes = std::fs::read(&cache).unwrap();
-        let mid = bytes.len() / 2;
-        bytes[mid] ^= 1;
-        std::fs::write(&cache, bytes).unwrap();
-        let (ix, made) = facts::cache::index_of(&new, Some(&cache), 2, &|_| {});
-        assert_eq!(made, facts::carry::Made::Built(None));
-        assert_eq!(ix, facts::index(&new, 2));
     }
 
     /// The session opening the file after another program's save takes the kept index of

@@ -112,58 +112,6 @@ impl Run {
 }
 
 impl Arena {
-    /// Text `i` of `old` after these: where `old` uses it in place, in place too (one run
-    /// for texts that follow one another there), else copied.
-    pub(super) fn push_from(&mut self, old: &Arena, i: usize) {
-        let k = old.runs.partition_point(|r| r.first <= i) - 1;
-        let r = &old.runs[k];
-        let a = i - r.first;
-        let Texts::Kept {
-            map,
-            text,
-            ends,
-            base,
-            ..
-        } = &r.texts
-        else {
-            return self.push(old.get(i));
-        };
-        // Where the texts of the kept index begin in `map`, and where text `a` ends
-        // among them.
-        let origin = text.start - base;
-        let end = origin + r.end(a) + base;
-        let at = ends + 8 * a;
-        if let Some(Run {
-            texts:
-                Texts::Kept {
-                    map: m,
-                    text: t,
-                    ends: e,
-                    count,
-                    ..
-                },
-            ..
-        }) = self.runs.last_mut()
-            && std::sync::Arc::ptr_eq(m, map)
-            && *e + 8 * *count == at
-        {
-            *count += 1;
-            t.end = end;
-            return;
-        }
-        let start = if a == 0 { *base } else { r.end(a - 1) + base };
-        let first = self.len();
-        self.runs.push(Run {
-            first,
-            texts: Texts::Kept {
-                map: std::sync::Arc::clone(map),
-                text: origin + start..end,
-                ends: at,
-                count: 1,
-                base: start,
-            },
-        });
-    }
     pub(super) fn push(&mut self, s: &str) {
         if !matches!(
             self.runs.last(),

@@ -99,30 +99,4 @@ impl BitSet {
         let w = offset / 64;
         self.words[w..w + part.words.len()].copy_from_slice(&part.words);
     }
-
-    /// Set items `at..at + len` as `from`'s items `start..start + len` are (their bits here
-    /// are 0 before), a word at a time.
-    pub(super) fn copy_from(&mut self, at: usize, from: &BitSet, start: usize, len: usize) {
-        let mut done = 0;
-        while done < len {
-            let (d, s) = (at + done, start + done);
-            let take = (64 - d % 64).min(len - done);
-            self.words[d / 64] |= from.bits_at(s, take) << (d % 64);
-            done += take;
-        }
-    }
-
-    /// The `take` (1..=64) bits from item `s` on, the first the lowest.
-    fn bits_at(&self, s: usize, take: usize) -> u64 {
-        let (w, o) = (s / 64, s % 64);
-        let mut x = self.words[w] >> o;
-        if o != 0 && o + take > 64 {
-            x |= self.words[w + 1] << (64 - o);
-        }
-        if take < 64 {
-            x & ((1u64 << take) - 1)
-        } else {
-            x
-        }
-    }
 }

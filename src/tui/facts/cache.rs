@@ -7,11 +7,8 @@
 //! status-change time to the nanosecond, which every write and every rename sets and no
 //! program can put back). A cache is used only when its stamp is the stamp of the file
 //! the session read, and only for a read with no verdicts replayed from journals on it
-//! (those change facts). A stale cache is never used as the file's index: filters are
-//! always what the items say. It is carried across instead (`index_of`, `facts::carry`):
-//! the entries of items whose bytes sum to what an item of the kept index summed to are
-//! taken from it, and every other item is read (the first open after a colleague's save
-//! reads what that save changed).
+//! (those change facts). A stale cache is never used: filters are always what the items
+//! say, and the index of a file saved since is built again.
 //!
 //! **Used in place** (issue 21, private memory ≤ 0.1× the file): the cache is mapped, not
 //! read, and the ids and search texts stay in the mapping (the page cache's pages, not
@@ -28,15 +25,13 @@
 //! user only (it holds the items' questions).
 //!
 //! Layout (little-endian; every table at a multiple of 8 bytes from the start): the head
-//! of `store::kept` (its magic `verdict index 4`, the stamp, the item count `n`, the
+//! of `store::kept` (its magic `verdict index 5`, the stamp, the item count `n`, the
 //! items' offsets, which let the store open the file without scanning it, and the head's
 //! checksum); what the file's path tells its items ([`told`]: its length (u64), the
 //! text, zeros to a multiple of 8; format 4); then the ids and the search texts, each as
 //! the length of all texts (u64), the texts one after the other, zeros to a multiple of
 //! 8, and where each text ends (`n` u64); the facets (count; per facet its kind (u64), its name (u64 length, bytes,
-//! zeros), its words (u64 count, words)); the broken and no-id sets (words); the items'
-//! sums (`facts::carry::item_sum`: the count `n` (u64), then 16 bytes each; format 3,
-//! used in place too); a checksum of all that (`store::kept::Sum`: any one byte changed
+//! zeros), its words (u64 count, words)); the broken and no-id sets (words); a checksum of all that (`store::kept::Sum`: any one byte changed
 //! changes it); `END`.
 
 use std::fs;
@@ -44,7 +39,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::{Arena, BitSet, Index, KINDS, Kind, Run, Sums, Texts};
+use super::{Arena, BitSet, Index, KINDS, Kind, Run, Texts};
 use crate::store::kept::{Reader, Summed};
 use crate::store::{FileBytes, Store};
 
@@ -96,39 +91,6 @@ fn put_arena<W: Write>(out: &mut Summed<W>, a: &Arena) -> io::Result<()> {
     out.put(&buf)
 }
 
-/// The items' sums: their count (0 when the index does not know them), then each.
-fn put_sums<W: Write>(out: &mut Summed<W>, index: &Index) -> io::Result<()> {
-    let n = index.sums.len().unwrap_or(0);
-    out.u64(n as u64)?;
-    let mut buf = Vec::with_capacity(BLOCK);
-    for i in 0..n {
-        buf.extend_from_slice(&index.sums.get(i).unwrap_or(0).to_le_bytes());
-        if buf.len() >= BLOCK {
-            out.put(&buf)?;
-            buf.clear();
-        }
-    }
-    out.put(&buf)
-}
-
-/// The sums of the `n` items in place in `map` (none written: not known).
-fn sums(r: &mut Reader, n: usize, map: &Arc<FileBytes>) -> Option<Sums> {
-    let k = r.count(16)?;
-    if k == 0 && n > 0 {
-        return Some(Sums::Unknown);
-    }
-    if k != n {
-        return None;
-    }
-    let at = r.at;
-    r.take(16 * k)?;
-    Some(Sums::Kept {
-        map: Arc::clone(map),
-        at,
-        count: k,
-    })
-}
-
 /// Write the cache of `index`, the index of `store`'s items, to `w`, for the file whose
 /// stamp is `stamp` (the store's).
 pub fn encode_to<W: Write>(w: W, index: &Index, store: &Store, stamp: &str) -> io::Result<()> {
@@ -150,7 +112,6 @@ pub fn encode_to<W: Write>(w: W, index: &Index, store: &Store, stamp: &str) -> i
     }
     put_words(&mut out, &index.broken)?;
     put_words(&mut out, &index.no_id)?;
-    put_sums(&mut out, index)?;
     out.put_sum()?;
     out.put(END)?;
     out.into_inner().flush()
@@ -312,44 +273,6 @@ fn arena(r: &mut Reader, n: usize, map: &Arc<FileBytes>) -> Option<Arena> {
     Some(a)
 }
 
-/// The index the cache at `path` holds whatever version of the file it describes (an
-/// earlier one: another program saved the file since), used in place, if it passes every
-/// check but the stamp's. Never an index of the file as it is: only what [`index_of`]
-/// carries from it by the items' sums.
-pub fn load_stale(path: &Path, told: &str) -> Option<Index> {
-    decode_head(
-        Arc::new(crate::store::kept::map(path)?),
-        crate::store::kept::read_head_any,
-        told,
-    )
-}
-
-/// The index of `store` (whose kept index, if any, is at `path`, the one [`load`] did not
-/// take: kept for an earlier version of the file), on up to `threads` threads: carried
-/// from that kept index where the items are byte for byte the ones it read
-/// (`carry::carry`: only the items changed or new are read), else built (`progress` as
-/// [`super::index_with`]'s). The first open after a colleague's save reads only what the
-/// save changed.
-pub fn index_of(
-    store: &Store,
-    path: Option<&Path>,
-    threads: usize,
-    progress: &(dyn Fn(usize) + Sync),
-) -> (Index, super::carry::Made) {
-    use super::carry::Made;
-    let why = match path.and_then(|p| load_stale(p, &told(store))) {
-        Some(old) => match super::carry::carry(&old, store, threads) {
-            Ok(c) => return (c.index, Made::Carried { read: c.read }),
-            Err(why) => Some(why),
-        },
-        None => None,
-    };
-    (
-        super::index_with(store, threads, progress),
-        Made::Built(why),
-    )
-}
-
 /// [`load`] of a cache already mapped (or read: `FileBytes::Owned`).
 pub fn decode(map: Arc<FileBytes>, stamp: &str, told: &str) -> Option<Index> {
     decode_head(map, |b| crate::store::kept::read_head(b, stamp), told)
@@ -404,7 +327,6 @@ fn decode_head(
     }
     let broken = words(&mut r, n)?;
     let no_id = words(&mut r, n)?;
-    let sums = sums(&mut r, n, &map)?;
     if r.at != r.b.len() || map.damaged() {
         return None;
     }
@@ -419,7 +341,6 @@ fn decode_head(
         facets,
         broken,
         no_id,
-        sums,
     })
 }
 

@@ -93,8 +93,7 @@ pub fn run_fold(args: FoldArgs) -> std::process::ExitCode {
     code
 }
 
-/// Make the index of the file as it is now (carried from the one kept before the fold,
-/// else built) and keep it in the data folder for the next open (`facts::cache`), keyed
+/// Make the index of the file as it is now and keep it in the data folder for the next open (`facts::cache`), keyed
 /// by the stamp of the file read.
 fn keep_index_of(file: &std::path::Path) {
     let Some(data) = config::Dirs::locate().data_dir else {
@@ -112,10 +111,7 @@ fn keep_index_of(file: &std::path::Path) {
     };
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let p = crate::tui::facts::cache::path_for(&data, file);
-    // The session's kept index, of the file before this fold, is carried across it: only
-    // the items the fold wrote are read.
-    let (meta, made) = crate::tui::facts::cache::index_of(&store, Some(&p), threads, &|_| {});
-    log::info!("index of {} after the fold: {made:?}", file.display());
+    let meta = crate::tui::facts::index(&store, threads);
     // A file changed in place while it was read is not the file of that stamp any more.
     if store.changed_on_disk() {
         return;

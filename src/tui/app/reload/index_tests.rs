@@ -58,33 +58,6 @@ fn a_filter_on_still_holds_from_the_moment_the_changed_file_is_shown() {
     }
 }
 
-/// The remap thread carries the old file's index across (reading only the item added),
-/// and builds it afresh when the session had none yet; either is a fresh build's index.
-#[test]
-fn the_new_files_index_is_carried_from_the_old_ones_when_there_is_one() {
-    use crate::tui::remap::{Made, Moves};
-    let d = tempfile::tempdir().unwrap();
-    let p = d.path().join("set.jsonl");
-    std::fs::write(&p, two_models(40, false)).unwrap();
-    let mut with = state(&p);
-    indexed(&mut with);
-    let mut without = state(&p);
-    std::fs::write(&p, two_models(40, true)).unwrap();
-    for (s, want) in [
-        (&mut with, Made::Carried { read: 1 }),
-        (&mut without, Made::Built(None)),
-    ] {
-        let fx = s.update(Msg::Reloaded(Store::open(&p).unwrap()));
-        let Some(Effect::Remap { job, .. }) = fx.iter().find(|e| matches!(e, Effect::Remap { .. }))
-        else {
-            panic!("no remap asked: {fx:?}");
-        };
-        let moves = Moves::work_out(job);
-        assert_eq!(moves.made(), want);
-        assert_eq!(**moves.index(), crate::tui::facts::index(moves.store(), 2));
-    }
-}
-
 fn press(s: &mut State, code: crossterm::event::KeyCode) -> Vec<Effect> {
     s.update(Msg::Key(crossterm::event::KeyEvent::new(
         code,
