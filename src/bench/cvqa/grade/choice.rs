@@ -10,8 +10,6 @@ pub fn options(question: &str) -> Vec<(char, &str)> {
     let text = &question[from..];
     let b = text.as_bytes();
     // positions of "X:" with X an upper-case letter at a token start
-    // (each colon found with memchr, the byte before it checked: a long question is
-    // scanned on every frame of the item's screen)
     let mut marks = Vec::new();
     for colon in memchr::memchr_iter(b':', b).filter(|&p| p > 0) {
         let i = colon - 1;
@@ -39,27 +37,7 @@ pub(super) const MARKER: &str = "select the correct answer";
 
 /// Byte offset of "Select the correct answer" (any case).
 pub(super) fn find_marker(question: &str) -> Option<usize> {
-    let m = MARKER.as_bytes();
-    let q = question.as_bytes();
-    let starts = (q.len() + 1).checked_sub(m.len())?;
-    let at = |i: usize| q[i..i + m.len()].eq_ignore_ascii_case(m);
-    // Places where the marker's first three letters are (any case: `| 0x20` lowers a
-    // letter), 32 at a time, a check the compiler does with vector instructions: one pass
-    // over a long question at memory speed (issue 21; a search from each `s` stopped at
-    // every one of a text of megabytes). Only those places are compared in full.
-    let lower = |b: u8, c: u8| (b | 0x20) == c;
-    let mut i = 0;
-    while i + 32 <= starts {
-        let (a, b, c) = (&q[i..i + 32], &q[i + 1..i + 33], &q[i + 2..i + 34]);
-        let any = a.iter().zip(b).zip(c).fold(false, |any, ((&x, &y), &z)| {
-            any | (lower(x, b's') & lower(y, b'e') & lower(z, b'l'))
-        });
-        if any && let Some(k) = (i..i + 32).find(|&k| at(k)) {
-            return Some(k);
-        }
-        i += 32;
-    }
-    (i..starts).find(|&k| at(k))
+    question.to_ascii_lowercase().find(MARKER)
 }
 
 /// The question without its inline options.
@@ -81,136 +59,100 @@ pub fn question_stem(question: &str) -> &str {
 ///
 /// Without parsable options the letters A–D are used and rule 4 is skipped.
 pub fn extract_choice(response: &str, question: &str) -> Option<char> {
-    // The response's words are walked once for rules 2 and 3 together, and the question's
-    // options read only when a rule needs them: most responses stand no letter alone.
-    let mut opts = Options::of(question);
-    let mut toks = Tokens::alphanumeric(response);
-    let (first_pos, first) = toks.next()?;
+    let opts = options(question);
+    let letters: Vec<char> = if opts.is_empty() {
+        vec!['A', 'B', 'C', 'D']
+    } else {
+        opts.iter().map(|(c, _)| *c).collect()
+    };
+    let as_letter = |t: &str| -> Option<char> {
+        let mut cs = t.chars();
+        let c = cs.next()?.to_ascii_uppercase();
+        (cs.next().is_none() && letters.contains(&c)).then_some(c)
+    };
+    let toks: Vec<(usize, &str)> = {
+        let mut v = Vec::new();
+        let mut start: Option<usize> = None;
+        for (i, c) in response.char_indices() {
+            if c.is_alphanumeric() {
+                start.get_or_insert(i);
+            } else if let Some(s) = start.take() {
+                v.push((s, &response[s..i]));
+            }
+        }
+        if let Some(s) = start {
+            v.push((s, &response[s..]));
+        }
+        v
+    };
+    let (first_pos, first) = *toks.first()?;
     // 1
-    if let Some(c) = as_letter(first, &mut opts) {
+    if let Some(c) = as_letter(first) {
         let before = response[..first_pos].trim_end().chars().last();
         let after = response[first_pos + first.len()..].chars().next();
-        if toks.clone().next().is_none()
+        if toks.len() == 1
             || matches!(after, None | Some(':' | '.' | ')' | ']' | ','))
             || matches!(before, Some('(' | '['))
         {
             return Some(c);
         }
     }
-    // 2 and 3: rule 2's first letter wins wherever it is; else rule 3's distinct capitals
-    let mut toks = Tokens::alphanumeric(response);
-    let (mut seen, mut several) = (None, false);
-    while let Some((pos, t)) = toks.next() {
-        if let Some(c) = after_answer_word(t, toks.clone(), &mut opts) {
-            return Some(c);
-        }
-        if let Some(c) = lone_capital(response, pos, t, &mut opts) {
-            match seen {
-                None => seen = Some(c),
-                Some(s) if s != c => several = true,
-                Some(_) => {}
+    // 2
+    for (k, (_, t)) in toks.iter().enumerate() {
+        let lt = t.to_lowercase();
+        if matches!(lt.as_str(), "answer" | "option" | "choice") {
+            for (_, next) in toks.iter().skip(k + 1).take(4) {
+                let ln = next.to_lowercase();
+                if matches!(
+                    ln.as_str(),
+                    "is" | "would" | "be" | "the" | "correct" | "should" | "will"
+                ) {
+                    continue;
+                }
+                if let Some(c) = as_letter(next) {
+                    return Some(c);
+                }
+                break;
             }
         }
     }
-    if several {
-        return None;
-    }
-    if seen.is_some() {
-        return seen;
-    }
-    // 4
-    let opts = opts.get();
-    if !opts
-        .iter()
-        .any(|(_, v)| number_could_be(response, v.trim()))
-    {
-        // (no options, or none the number rule could give: no walk)
-        return None;
-    }
-    with_number(response, |n| {
-        let n = n?;
-        let mut hits = opts.iter().filter(|(_, v)| v.trim() == n).map(|(c, _)| *c);
-        match (hits.next(), hits.next()) {
-            (Some(c), None) => Some(c),
-            _ => None,
-        }
-    })
-}
-
-/// A question's options, read the first time they are asked for.
-struct Options<'q> {
-    question: &'q str,
-    read: Option<Vec<(char, &'q str)>>,
-}
-
-impl<'q> Options<'q> {
-    fn of(question: &'q str) -> Options<'q> {
-        Options {
-            question,
-            read: None,
-        }
-    }
-
-    fn get(&mut self) -> &[(char, &'q str)] {
-        self.read.get_or_insert_with(|| options(self.question))
-    }
-
-    /// Is `c` one of the options' letters (A–D when the question has no options)?
-    fn has_letter(&mut self, c: char) -> bool {
-        let opts = self.get();
-        if opts.is_empty() {
-            matches!(c, 'A'..='D')
-        } else {
-            opts.iter().any(|(l, _)| *l == c)
-        }
-    }
-}
-
-/// `t` as one of the option letters (either case), when it is one letter.
-fn as_letter(t: &str, opts: &mut Options<'_>) -> Option<char> {
-    // (the letters are ASCII capitals: a character that is not ASCII is none of them)
-    let &[b] = t.as_bytes() else {
-        return None;
-    };
-    let c = b.to_ascii_uppercase() as char;
-    (c.is_ascii_uppercase() && opts.has_letter(c)).then_some(c)
-}
-
-/// Rule 2 at word `t`: when it is `answer`/`option`/`choice`, a letter among the next
-/// words (`after`), past up to three filler words.
-fn after_answer_word(t: &str, after: Tokens<'_>, opts: &mut Options<'_>) -> Option<char> {
-    if !lower_is(t, &["answer", "option", "choice"]) {
-        return None;
-    }
-    for (_, next) in after.take(4) {
-        if lower_is(
-            next,
-            &["is", "would", "be", "the", "correct", "should", "will"],
-        ) {
+    // 3
+    let mut seen: Vec<char> = Vec::new();
+    for (pos, t) in &toks {
+        let mut cs = t.chars();
+        let (Some(c), None) = (cs.next(), cs.next()) else {
+            continue;
+        };
+        if !c.is_ascii_uppercase() || !letters.contains(&c) {
             continue;
         }
-        return as_letter(next, opts);
-    }
-    None
-}
-
-/// Rule 3 at word `t` (at byte `pos` of the response): the capital option letter it is,
-/// standing alone (a capital `A` followed by a lower-case word is the article).
-fn lone_capital(response: &str, pos: usize, t: &str, opts: &mut Options<'_>) -> Option<char> {
-    let &[b] = t.as_bytes() else {
-        return None;
-    };
-    let c = b as char;
-    if !c.is_ascii_uppercase() || !opts.has_letter(c) {
-        return None;
-    }
-    if c == 'A' {
-        let rest = &response[pos + 1..];
-        let article =
-            rest.starts_with(' ') && rest[1..].chars().next().is_some_and(char::is_lowercase);
-        if article {
-            return None;
+        if c == 'A' {
+            let rest = &response[pos + 1..];
+            let article =
+                rest.starts_with(' ') && rest[1..].chars().next().is_some_and(char::is_lowercase);
+            if article {
+                continue;
+            }
+        }
+        if !seen.contains(&c) {
+            seen.push(c);
         }
     }
-    Some(c)
+    if seen.len() == 1 {
+        return Some(seen[0]);
+    }
+    if seen.len() > 1 {
+        return None;
+    }
+    // 4
+    if opts.is_empty() {
+        return None;
+    }
+    let n = extract_number(response)?;
+    let hits: Vec<char> = opts
+        .iter()
+        .filter(|(_, v)| v.trim() == n)
+        .map(|(c, _)| *c)
+        .collect();
+    (hits.len() == 1).then(|| hits[0])
 }
