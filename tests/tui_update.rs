@@ -3805,3 +3805,38 @@ fn the_filter_menu_opens_where_it_was_closed() {
     press(&mut s, KeyCode::Enter);
     assert!(s.visible.is_none(), "{}", s.filters.describe());
 }
+
+/// Each row of the filter menu has a key beside it, from the keymap (`row_1` … in the
+/// `filter` table): switching a group filter from one group to another is `F`, the
+/// row's key, the other row's key. Before, rows had no key: arrows to each row.
+#[test]
+fn each_filter_row_has_its_key_beside_it() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    let rows = s.filter_options();
+    let direct = FilterOption::Facet(Facet::Group, "direct".into());
+    let boolean = FilterOption::Facet(Facet::Group, "boolean".into());
+    assert_eq!(rows.iter().position(|x| *x == direct), Some(12));
+    assert_eq!(rows.iter().position(|x| *x == boolean), Some(11));
+    ch(&mut s, 'F');
+    for (w, h) in [(80, 24), (200, 50)] {
+        let out = render_to_string(&s, w, h);
+        assert!(out.contains(" 1 [ ] ungraded by me"), "{out}");
+        assert!(out.contains(" 0 [ ] verification rejected"), "{out}");
+        if h == 50 {
+            assert!(out.contains(" c [ ] group direct"), "{out}");
+        }
+    }
+    // the 13th row's key: on, the menu stays open on it
+    ch(&mut s, 'c');
+    assert!(s.filter_active(&direct), "{}", s.filters.describe());
+    assert!(
+        matches!(s.mode, Mode::Filter { selected: 12 }),
+        "{:?}",
+        s.mode
+    );
+    // switch to the 12th: two keys
+    ch(&mut s, 'c');
+    ch(&mut s, 'b');
+    assert!(!s.filter_active(&direct));
+    assert!(s.filter_active(&boolean), "{}", s.filters.describe());
+}

@@ -18,6 +18,7 @@ impl State {
             | Action::Toggle
             | Action::SwitchField
             | Action::PickReason
+            | Action::Row(_)
             | Action::Reason(_) => {}
             Action::Quit => {
                 self.quit = true;

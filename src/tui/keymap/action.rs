@@ -7,7 +7,7 @@ use strum::{EnumIter, EnumString, IntoEnumIterator, IntoStaticStr};
 /// Everything a key can do. Its name in the config file is the variant's name in
 /// snake case (`NextUngraded` is `next_ungraded`), derived by strum; a numbered action
 /// adds its number: `Bonus(n)` is `bonus_1` … `bonus_19`, `Reason(n)` is `reason_1` …
-/// `reason_5`.
+/// `reason_5`, `Row(n)` is `row_1` … `row_33`.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, EnumIter, EnumString, IntoStaticStr,
 )]
@@ -93,6 +93,8 @@ pub enum Action {
     PickReason,
     /// Pick the n-th C-VQA reason of a reject or a fix.
     Reason(u8),
+    /// Turn the filter menu's n-th row on or off.
+    Row(u8),
 }
 
 /// The numbers a numbered action takes (the reasons are those of docs/format.md, C-VQA).
@@ -100,6 +102,9 @@ pub enum Action {
 /// one key on a checklist of up to 19 points.
 const BONUS_POINTS: RangeInclusive<u8> = 1..=19;
 const REASONS: RangeInclusive<u8> = 1..=5;
+/// The filter menu's rows with a key of their own (the digits and the letters its other
+/// keys leave free, by default).
+const ROWS: RangeInclusive<u8> = 1..=33;
 
 /// A numbered action's constructor and its numbers.
 type Numbered = (fn(u8) -> Action, RangeInclusive<u8>);
@@ -109,7 +114,7 @@ impl Action {
     pub fn name(self) -> String {
         let base: &'static str = self.into();
         match self {
-            Action::Bonus(n) | Action::Reason(n) => format!("{base}_{n}"),
+            Action::Bonus(n) | Action::Reason(n) | Action::Row(n) => format!("{base}_{n}"),
             _ => base.to_string(),
         }
     }
@@ -119,6 +124,7 @@ impl Action {
         match self {
             Action::Bonus(_) => Some((Action::Bonus, BONUS_POINTS)),
             Action::Reason(_) => Some((Action::Reason, REASONS)),
+            Action::Row(_) => Some((Action::Row, ROWS)),
             _ => None,
         }
     }
@@ -204,6 +210,7 @@ impl Action {
             Action::SwitchField => "switch between question and answer".into(),
             Action::PickReason => "pick another reason for the fix than the one shown".into(),
             Action::Reason(n) => format!("reason {n}"),
+            Action::Row(n) => format!("turn the filter of row {n} on / off"),
         }
     }
 

@@ -112,7 +112,7 @@ fn action_names_round_trip() {
         Action::CounterfactualOverride.name(),
         "counterfactual_override"
     );
-    assert_eq!(Action::all().len(), 51 + 19 + 7 + 5);
+    assert_eq!(Action::all().len(), 51 + 19 + 7 + 5 + 33);
     assert_eq!(Action::Reason(5).name(), "reason_5");
     assert_eq!(Action::from_name("select_next"), Some(Action::SelectNext));
     for bad in [
@@ -135,7 +135,7 @@ fn action_names_round_trip() {
 fn config_names_are_the_ones_users_know() {
     for a in Action::all() {
         let old = match a {
-            Action::Bonus(n) | Action::Reason(n) => {
+            Action::Bonus(n) | Action::Reason(n) | Action::Row(n) => {
                 format!("{}_{n}", a.name().split('_').next().unwrap())
             }
             other => {

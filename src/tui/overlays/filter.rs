@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::tui::app::State;
-use crate::tui::keymap::{Action, Context};
+use crate::tui::keymap::{Action, Context, Key, Keymap};
 use crate::tui::layout::ListArea;
 use crate::tui::overlays::Outcome;
 use crate::tui::overlays::dialog::{centered, dialog_width};
@@ -37,7 +37,10 @@ pub fn handle_key(
 ) -> Outcome<Pick> {
     let n = rows.max(1);
     match (act, view) {
-        (Some(Action::Close), _) | (None, Some(Action::Filter)) => Outcome::Close,
+        // (the item view's filter key closes the menu, even when a row has it too)
+        (Some(Action::Close), _) | (None | Some(Action::Row(_)), Some(Action::Filter)) => {
+            Outcome::Close
+        }
         (Some(Action::SelectNext), _) => {
             *selected = (*selected + 1) % n;
             Outcome::Stay
@@ -48,8 +51,24 @@ pub fn handle_key(
         }
         (_, Some(Action::ClearFilters)) => Outcome::Submit(Pick::Clear),
         (Some(Action::Toggle), _) => Outcome::Submit(Pick::Toggle(*selected)),
+        (Some(Action::Row(r)), _) if usize::from(r) <= rows && r > 0 => {
+            *selected = usize::from(r) - 1;
+            Outcome::Submit(Pick::Toggle(*selected))
+        }
         _ => Outcome::Stay,
     }
+}
+
+/// The key of the menu's row `k` (from 0): its first key in the menu's table that the
+/// item view's filter and clear keys do not take (in the menu they close and clear).
+fn row_key(km: &Keymap, k: usize) -> Option<Key> {
+    let n = u8::try_from(k + 1).ok()?;
+    km.keys_for(KEYS, Action::Row(n)).into_iter().find(|key| {
+        !matches!(
+            km.lookup(Context::Global, *key),
+            Some(Action::Filter | Action::ClearFilters)
+        )
+    })
 }
 
 /// The menu's title and its keys.
@@ -123,6 +142,16 @@ pub fn draw(state: &State, f: &mut Frame, list: &ListArea, selected: usize) {
     let avail = list.rows.height as usize;
     let start = list.first;
     let width = inner.width as usize;
+    // each row's key, from the keymap: as wide as the widest
+    let row_key = |k: usize| {
+        row_key(&state.keymap, k)
+            .map(|key| key.to_string())
+            .unwrap_or_default()
+    };
+    let key_w = (start..(start + avail).min(opts.len()))
+        .map(|k| row_key(k).chars().count())
+        .max()
+        .unwrap_or(0);
     lines.extend(
         opts.iter()
             .enumerate()
@@ -141,7 +170,8 @@ pub fn draw(state: &State, f: &mut Frame, list: &ListArea, selected: usize) {
                 };
                 let left = truncate(
                     &format!(
-                        " [{}] {}",
+                        " {:>key_w$} [{}] {}",
+                        row_key(k),
                         if on { "x" } else { " " },
                         one_line(&state.filter_label(o))
                     ),
