@@ -149,12 +149,20 @@ pub fn models_required(item: &Item) -> Vec<bool> {
         .collect()
 }
 
+/// Why `item` needs no grade (`Spec::no_grade`): not work to do, never done.
+pub fn no_grade(item: &Item) -> Option<String> {
+    crate::bench::spec(item.benchmark()).no_grade(item)
+}
+
 /// Is the item done by the reviewer of `review`: every required grade given (the
 /// item-level verdict and each response's grades). An item that requires nothing (a
 /// CHARTOM item without justifications) is done once the review says anything; otherwise
 /// a note alone never makes an item done.
 pub fn item_done(item: &Item, review: Option<&Review>) -> bool {
     let Some(r) = review else { return false };
+    if no_grade(item).is_some() {
+        return false;
+    }
     let required = crate::bench::spec(item.benchmark())
         .item_verdict()
         .is_some()

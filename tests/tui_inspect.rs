@@ -499,3 +499,36 @@ fn the_samples_metadata_is_shown() {
     let screen = render_to_string(&s, 200, 100);
     assert!(screen.contains("metadata.fail_epochs: [2]"), "{screen}");
 }
+
+/// A failed sample (issue 34 case 4: no score, so nothing to grade) is not work to do:
+/// `Space` never stops at one, the progress total leaves them out, and once every other
+/// sample is graded the progress is full.
+#[test]
+fn failed_samples_are_not_work_to_do() {
+    let (_d, mut s) = state("vr_epochs.eval");
+    let n = s.len();
+    let failed: Vec<usize> = (0..n)
+        .filter(|&i| {
+            let id = s.display_id(i);
+            id.starts_with("boom (") || id == "flaky (epoch 2)"
+        })
+        .collect();
+    assert_eq!(failed.len(), 4);
+    assert_eq!(s.progress().2, n - 4);
+    for _ in 0..2 * n {
+        ch(&mut s, ' ');
+        let said = s.status.as_ref().map(|x| x.0.clone()).unwrap_or_default();
+        if said.contains("every item here is graded") {
+            break;
+        }
+        assert!(
+            !failed.contains(&s.pos),
+            "Space stopped at {}",
+            s.display_id(s.pos)
+        );
+        let fx = ch(&mut s, '1');
+        recorded(&mut s, fx);
+    }
+    let (me, _, total) = s.progress();
+    assert_eq!((me, total), (n - 4, n - 4));
+}

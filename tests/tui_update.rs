@@ -3586,6 +3586,25 @@ fn screens_of_real_lm_eval_logs() {
     }
 }
 
+/// Rolling-perplexity samples (issue 34 case 8): no figure uses a correct / incorrect
+/// verdict, so they are not work to do (progress, `Space`) and a verdict key says why
+/// and records nothing; a note is still kept.
+#[test]
+fn rolling_perplexity_samples_are_not_work_to_do() {
+    let (_d, mut s) = real_lm_state("vr_prose");
+    assert_eq!(s.len(), 3);
+    assert_eq!(s.progress().2, 0, "nothing here needs a grade");
+    ch(&mut s, ' ');
+    assert_eq!(s.pos, 0, "Space stops at no rolling sample");
+    let fx = ch(&mut s, '1');
+    assert!(recorded(&mut s, fx).is_empty(), "no verdict recorded");
+    let said = s.status.as_ref().map(|x| x.0.clone()).unwrap_or_default();
+    assert!(
+        said.contains("no figure") && said.contains("note"),
+        "{said}"
+    );
+}
+
 /// The filter menu offers lm-eval's filters: strict-match shows that filter's 4 lines.
 #[test]
 fn the_filter_menu_has_lm_evals_filters() {

@@ -299,6 +299,13 @@ pub(crate) trait Spec: Sync {
         false
     }
 
+    /// Why `item` needs no grade (no figure would use one: an Inspect sample that failed,
+    /// an lm-eval rolling-perplexity sample): it is no work to do, never done, and a
+    /// verdict key says this instead. `None`: it needs one.
+    fn no_grade(&self, _item: &Item) -> Option<String> {
+        None
+    }
+
     /// The automatic grades of `model`'s response, which a reviewer who gives no override
     /// accepts.
     fn auto_grades(&self, _item: &Item, _model: &str) -> AutoGrades {

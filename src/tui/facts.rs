@@ -116,6 +116,8 @@ pub struct Index {
     broken: BitSet,
     /// Items without an id of their own (their id here is `#line`).
     no_id: BitSet,
+    /// Items that need no grade (`review::no_grade`): no work to do.
+    no_grade: BitSet,
 }
 
 impl Index {
@@ -150,6 +152,10 @@ impl Index {
     }
     pub fn broken(&self, i: usize) -> bool {
         self.broken.get(i)
+    }
+    /// The items that need no grade (`review::no_grade`).
+    pub fn no_grade(&self) -> &BitSet {
+        &self.no_grade
     }
     /// The items with fact (kind, name); None when no item has it.
     pub fn facet(&self, kind: Kind, name: &str) -> Option<&BitSet> {
@@ -263,6 +269,7 @@ impl Index {
             n: rows.len(),
             broken: BitSet::new(rows.len()),
             no_id: BitSet::new(rows.len()),
+            no_grade: BitSet::new(rows.len()),
             ..Index::default()
         };
         for (id, q) in rows {
@@ -283,6 +290,7 @@ struct Partial {
     facets: [Names; KINDS],
     broken: BitSet,
     no_id: BitSet,
+    no_grade: BitSet,
 }
 
 /// The bit sets of one kind's names in a chunk. Most kinds have a handful of names, found
@@ -344,6 +352,7 @@ fn index_items(
         facets: Default::default(),
         broken: BitSet::new(len),
         no_id: BitSet::new(len),
+        no_grade: BitSet::new(len),
     };
     let mut buf = String::new();
     for (k, i) in items.enumerate() {
@@ -368,6 +377,7 @@ fn index_item(store: &Store, i: usize, k: usize, p: &mut Partial, buf: &mut Stri
                 }
             };
             p.ids.push(&id);
+            p.no_grade.set(k, crate::review::no_grade(&item).is_some());
             search_text(&item, &id, buf);
             p.search.push(buf);
             let facets = &mut p.facets;
@@ -432,6 +442,7 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
         n,
         broken: BitSet::new(n),
         no_id: BitSet::new(n),
+        no_grade: BitSet::new(n),
         ..Index::default()
     };
     let mut merged: [HashMap<String, BitSet>; KINDS] = Default::default();
@@ -441,6 +452,7 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
         if p.len > 0 {
             ix.broken.put(p.lo, &p.broken);
             ix.no_id.put(p.lo, &p.no_id);
+            ix.no_grade.put(p.lo, &p.no_grade);
         }
         for (kind, m) in p.facets.into_iter().enumerate() {
             for (name, b) in m.sets {

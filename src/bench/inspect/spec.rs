@@ -142,6 +142,16 @@ impl crate::bench::Spec for Inspect {
         Verdict::ALL.map(Verdict::name)
     }
 
+    /// A sample without scores (it failed): Inspect leaves it out of every figure, and
+    /// no score edit can be written on it.
+    fn no_grade(&self, item: &Item) -> Option<String> {
+        let s = sample(item)?;
+        if !s.scores.is_empty() {
+            return None;
+        }
+        s.no_score(&s.headline, "a verdict")
+    }
+
     /// What the log's score edits keep of a review (docs/format.md, "Inspect AI logs"):
     /// each scorer's verdict, note and the final mark; not `seconds`, and not the times,
     /// which a verdict on another scorer moves (a save compares edits the same way).

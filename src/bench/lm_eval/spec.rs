@@ -103,6 +103,14 @@ impl crate::bench::Spec for LmEval {
         Verdict::ALL.map(Verdict::name)
     }
 
+    /// A sample none of whose metrics is a mean of scores (a rolling perplexity's
+    /// log-likelihoods): no figure uses a verdict on it.
+    fn no_grade(&self, item: &Item) -> Option<String> {
+        sample(item)?.primary().is_none().then(|| {
+            "no figure uses a correct / incorrect verdict on this sample (its metrics are not means of scores: a perplexity's log-likelihood); a note (i) is kept".to_string()
+        })
+    }
+
     /// Wrong after review: the verdict that counts is `incorrect`, or nobody reviewed it
     /// and the harness scored it 0.
     fn model_wrong(&self, item: &Item, _model: &str) -> bool {

@@ -209,6 +209,12 @@ impl State {
                 crate::tui::views::current(self).act(self, action, fx);
             }
             Action::Pass | Action::Fail | Action::Unsure => {
+                // An item no figure would use a verdict on (`review::no_grade`): why.
+                if let Some(why) = self.item().and_then(review::no_grade) {
+                    let id = crate::tui::text::one_line(&self.display_id(self.pos));
+                    self.set_status(format!("nothing recorded on {id}: {why}"), Level::Warn);
+                    return;
+                }
                 // A view whose verdict is on a part of the item it lets the reviewer
                 // choose records it itself.
                 if crate::tui::views::current(self).act(self, action, fx) {

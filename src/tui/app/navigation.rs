@@ -79,6 +79,7 @@ impl State {
             // set (a word at a time, not an item at a time, when many are done).
             (Some(ix), v) if ix.len() == n => {
                 let mut b = self.done_by_me_now(ix);
+                b.or_with(ix.no_grade());
                 b.invert();
                 for &i in self.skipped.range(..n) {
                     b.set(i, false);
@@ -126,9 +127,12 @@ impl State {
         );
     }
 
-    /// Does `Space` stop at item `i`: not graded by me, not skipped?
+    /// Does `Space` stop at item `i`: not graded by me, not skipped, needs a grade?
     fn wanted_next(&self, i: usize) -> bool {
-        !self.graded_by_me(i) && !self.skipped.contains(&i) && !self.skipped_last_session(i)
+        !self.graded_by_me(i)
+            && !self.skipped.contains(&i)
+            && !self.skipped_last_session(i)
+            && !self.needs_no_grade(i)
     }
 
     pub(super) fn first_visible(&self) -> Option<usize> {

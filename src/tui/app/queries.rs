@@ -265,6 +265,17 @@ impl State {
         }
     }
 
+    /// Does item `i` need no grade (`review::no_grade`): no work to do?
+    pub fn needs_no_grade(&self, i: usize) -> bool {
+        match &self.meta {
+            Some(m) if i < m.len() => m.no_grade().get(i),
+            _ => self
+                .store
+                .item(i)
+                .is_ok_and(|it| review::no_grade(&it).is_some()),
+        }
+    }
+
     /// Is some reviewer (me included) done with item `i`?
     pub fn graded_by_anyone(&self, i: usize) -> bool {
         if self.rec.mine_done.get(&i) == Some(&true) {
@@ -279,7 +290,8 @@ impl State {
         }
     }
 
-    /// (graded by me, graded by anyone, total); None for "anyone" until the index is ready.
+    /// (graded by me, graded by anyone, total to grade); None for "anyone" until the index
+    /// is ready, and the total counts the items that need no grade until then.
     /// The file's counts are taken once from the index; this session's verdicts adjust
     /// them, so a redraw costs O(verdicts this session), not O(items).
     pub fn progress(&self) -> (usize, Option<usize>, usize) {
@@ -288,6 +300,8 @@ impl State {
             return (self.rec.mine_done.values().filter(|d| **d).count(), None, n);
         };
         let (mut me, mut any) = self.base_progress;
+        // (items that need no grade are no work to do)
+        let n = n - meta.no_grade().count().min(n);
         // The index's sets, looked up once per call (not per verdict).
         let mine = meta.facet(Kind::Done, &self.reviewer);
         let others: Vec<&crate::tui::facts::BitSet> = meta

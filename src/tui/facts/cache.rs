@@ -25,13 +25,14 @@
 //! user only (it holds the items' questions).
 //!
 //! Layout (little-endian; every table at a multiple of 8 bytes from the start): the head
-//! of `store::kept` (its magic `verdict index 5`, the stamp, the item count `n`, the
+//! of `store::kept` (its magic `verdict index 6`, the stamp, the item count `n`, the
 //! items' offsets, which let the store open the file without scanning it, and the head's
 //! checksum); what the file's path tells its items ([`told`]: its length (u64), the
 //! text, zeros to a multiple of 8; format 4); then the ids and the search texts, each as
 //! the length of all texts (u64), the texts one after the other, zeros to a multiple of
 //! 8, and where each text ends (`n` u64); the facets (count; per facet its kind (u64), its name (u64 length, bytes,
-//! zeros), its words (u64 count, words)); the broken and no-id sets (words); a checksum of all that (`store::kept::Sum`: any one byte changed
+//! zeros), its words (u64 count, words)); the broken, no-id and no-grade sets (words;
+//! no-grade: format 6); a checksum of all that (`store::kept::Sum`: any one byte changed
 //! changes it); `END`.
 
 use std::fs;
@@ -112,6 +113,7 @@ pub fn encode_to<W: Write>(w: W, index: &Index, store: &Store, stamp: &str) -> i
     }
     put_words(&mut out, &index.broken)?;
     put_words(&mut out, &index.no_id)?;
+    put_words(&mut out, &index.no_grade)?;
     out.put_sum()?;
     out.put(END)?;
     out.into_inner().flush()
@@ -327,6 +329,7 @@ fn decode_head(
     }
     let broken = words(&mut r, n)?;
     let no_id = words(&mut r, n)?;
+    let no_grade = words(&mut r, n)?;
     if r.at != r.b.len() || map.damaged() {
         return None;
     }
@@ -341,6 +344,7 @@ fn decode_head(
         facets,
         broken,
         no_id,
+        no_grade,
     })
 }
 
