@@ -21,6 +21,7 @@ pub mod model;
 pub mod out;
 pub mod par;
 pub mod perms;
+pub mod question;
 pub mod review;
 pub mod sanitize;
 pub mod session;

@@ -21,6 +21,11 @@ struct Cli {
     command: Option<Command>,
     #[command(flatten)]
     review: cli::review::Args,
+    /// Read every item as the benchmark this TOML spec declares: the fields it shows and
+    /// the questions you answer (docs/format.md, "Declared benchmarks"). For the reviewer
+    /// and every command that reads a file.
+    #[arg(long, value_name = "SPEC.toml", global = true)]
+    benchmark: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -73,6 +78,14 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return clap_error(e),
     };
+    if let Some(spec) = &cli.benchmark
+        && let Err(e) = verdict::bench::register_spec(spec)
+    {
+        for line in e.lines() {
+            let _ = out::eprint(&format!("verdict: {line}\n"));
+        }
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Some(Command::Stats(a)) => cli::stats::run(a),
         Some(Command::Check(a)) => cli::check::run(a),

@@ -412,6 +412,10 @@ pub fn spawn_fold(file: &Path, own: &Journal) -> std::io::Result<u32> {
     let (jfd, mfd) = (jf.as_raw_fd(), marker.as_raw_fd());
     // /proc/self/exe is this very program even if its file was replaced since.
     let mut cmd = std::process::Command::new("/proc/self/exe");
+    // A declared benchmark's items are read as its spec says, in the fold too.
+    if let Some(spec) = crate::bench::spec_path() {
+        cmd.arg("--benchmark").arg(spec);
+    }
     cmd.arg(FOLD_COMMAND)
         .arg("--journal-fd")
         .arg(jfd.to_string())

@@ -184,7 +184,7 @@ fn the_layers_import_one_way() {
                     || MACHINERY.contains(&to.as_str())
                     || FRONT_ENDS.contains(&to.as_str())
             }
-            "grade" | "import" | "hash" | "sanitize" | "perms" | "out" | "par" => {
+            "grade" | "import" | "question" | "hash" | "sanitize" | "perms" | "out" | "par" => {
                 MACHINERY.contains(&to.as_str())
                     || FRONT_ENDS.contains(&to.as_str())
                     || to == "bench"
@@ -309,6 +309,14 @@ const NAMES: &[(&str, &[Needle])] = &[
             ("Inspect", &[]),
             ("inspect-ai", &[]),
             ("bench::inspect", &[]),
+        ],
+    ),
+    (
+        "declared",
+        &[
+            ("declared::", &[]),
+            ("Benchmark::Declared", &[]),
+            ("Layout::Declared", &[]),
         ],
     ),
 ];

@@ -1,7 +1,7 @@
 //! `verdict agree`: each benchmark's categorical variables (docs/teams.md), as the
 //! registry lists them.
 
-use super::{Benchmark, chartom, chartom_qa, cvqa, generic};
+use super::{Benchmark, chartom, chartom_qa, cvqa, declared, generic};
 use crate::bench::kit::agree::{ItemRatings, Variable};
 
 /// Every benchmark's agreement variables, rated item by item.
@@ -10,6 +10,7 @@ pub(crate) struct AgreementVariables {
     cvqa: cvqa::agree::Variables,
     chartom: chartom::agree::Variables,
     chartom_qa: chartom_qa::agree::Variables,
+    declared: declared::agree::Variables,
     other: generic::agree::Variables,
 }
 
@@ -35,6 +36,7 @@ impl AgreementVariables {
             Benchmark::Cvqa => self.cvqa.rate(x),
             Benchmark::Chartom => self.chartom.rate(x),
             Benchmark::ChartomQa => self.chartom_qa.rate(x),
+            Benchmark::Declared => self.declared.rate(x),
             Benchmark::LmEval | Benchmark::Inspect | Benchmark::Other => self.other.rate(x),
         }
     }
@@ -45,6 +47,7 @@ impl AgreementVariables {
         v.extend(self.cvqa.human());
         v.extend(self.chartom.human());
         v.extend(self.chartom_qa.human());
+        v.extend(self.declared.human());
         v.extend(self.other.human());
         v
     }

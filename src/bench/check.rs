@@ -113,14 +113,28 @@ fn check_item(
 ) {
     // A line that names no benchmark may be in a benchmark's own layout (the registry's
     // rule, `bench::layout_of_object`).
-    let own_layout = crate::bench::layout_of_object(obj);
+    // Given a declared benchmark, every item is one of its, its responses where it says.
+    let declared = crate::bench::declared::registered();
+    let own_layout = crate::bench::layout_of_object(obj).filter(|_| declared.is_none());
     let eval_layout = own_layout == Some(Benchmark::ChartomQa);
-    let bench = benchmark_of(c, obj, own_layout);
-    check_image(c, obj, images);
+    let bench = match declared {
+        Some(_) => "",
+        None => benchmark_of(c, obj, own_layout),
+    };
+    if declared.is_none() {
+        check_image(c, obj, images);
+    }
 
     // Responses: models named, once each.
     let mut models: Vec<String> = Vec::new();
-    let responses = responses(c, obj, &mut models);
+    let (list, at, model) = match declared {
+        Some(d) => d.responses.as_ref().map_or((None, "", "model"), |r| {
+            let list = crate::bench::declared::lookup(obj, &r.path);
+            (list, r.path.as_str(), r.model.as_str())
+        }),
+        None => (obj.get("responses"), "responses", "model"),
+    };
+    let responses = responses(c, list, at, model, &mut models);
     // An evaluation line's `response` is its one response when given and the line has no
     // `responses` (as the loader reads it, `bench::chartom_qa::eval`).
     let eval_response =
@@ -137,12 +151,11 @@ fn check_item(
         models.push(m);
     }
 
-    let info = crate::bench::spec(Benchmark::from_name(Some(bench))).check(
-        c,
-        obj,
-        &responses,
-        eval_layout,
-    );
+    let spec: &dyn crate::bench::Spec = match declared {
+        Some(d) => d,
+        None => crate::bench::spec(Benchmark::from_name(Some(bench))),
+    };
+    let info = spec.check(c, obj, &responses, eval_layout);
 
     if let Some(reviews) = c.obj(obj, "reviews", "reviews") {
         for (name, r) in reviews {
@@ -215,33 +228,44 @@ fn check_image(
     }
 }
 
-/// The item's `responses`, each an object with a model of its own (pushed to `models`).
+/// The item's responses (`list`, at `at`: its `responses`), each an object with a model
+/// of its own (its key `model`; pushed to `models`).
 fn responses<'o>(
     c: &mut Ctx,
-    obj: &'o Map<String, Value>,
+    list: Option<&'o Value>,
+    at: &str,
+    model: &str,
     models: &mut Vec<String>,
 ) -> Vec<&'o Map<String, Value>> {
-    match c.arr(obj, "responses", "responses") {
+    let list = match list {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(a)) => Some(a),
+        Some(v) => {
+            c.wrong_type(at, "an array", v);
+            None
+        }
+    };
+    match list {
         Some(a) => a
             .iter()
             .enumerate()
             .filter_map(|(i, r)| {
-                let f = format!("responses[{i}]");
+                let f = format!("{at}[{i}]");
                 match r {
                     Value::Object(o) => {
-                        match c.str(o, "model", &join(&f, "model")) {
+                        match c.str(o, model, &join(&f, model)) {
                             Some(m) if !m.trim().is_empty() => {
                                 if models.iter().any(|x| x == m) {
                                     c.error(
-                                        &join(&f, "model"),
+                                        &join(&f, model),
                                         format!("a second response of model {}", quote(m)),
                                     );
                                 }
                                 models.push(m.to_string());
                             }
-                            Some(_) => c.error(&join(&f, "model"), "empty model name"),
-                            None if o.get("model").is_none_or(Value::is_null) => {
-                                c.error(&join(&f, "model"), "missing")
+                            Some(_) => c.error(&join(&f, model), "empty model name"),
+                            None if o.get(model).is_none_or(Value::is_null) => {
+                                c.error(&join(&f, model), "missing")
                             }
                             None => {}
                         }
@@ -280,7 +304,7 @@ pub(crate) fn check_review(
     crate::bench::check_review_fields(c, r, f, info);
 
     // Grades of responses.
-    let top_level = check_grades(c, r, f, info);
+    let top_level = check_grades(c, r, f, info) | crate::bench::check_answers(c, r, f, info, true);
     if top_level && n_responses > 1 {
         c.warn(
             f,
@@ -350,6 +374,7 @@ fn per_model_grades(
             match g {
                 Value::Object(g) => {
                     check_grades(c, g, &mf, info);
+                    crate::bench::check_answers(c, g, &mf, info, false);
                 }
                 other => c.wrong_type(&mf, "an object", other),
             }

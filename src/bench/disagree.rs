@@ -46,7 +46,11 @@ pub fn reviewers_disagree(item: &Item) -> bool {
         let none = ResponseGrades::default();
         let first = reviews[0];
         for r in &reviews[1..] {
-            if r.cvqa.status != first.cvqa.status || r.verdict != first.verdict {
+            if r.cvqa.status != first.cvqa.status
+                || r.verdict != first.verdict
+                || (n > 1
+                    && super::declared::answers_differ(&r.grades.answers, &first.grades.answers))
+            {
                 return true;
             }
             for (resp, auto) in item.responses.iter().zip(&autos) {
@@ -63,6 +67,7 @@ pub fn reviewers_disagree(item: &Item) -> bool {
                             != b.chartom_qa.bonus.as_ref().map(|v| sorted(v))
                         || a.chartom_qa.penalty.as_ref().map(Option::is_some)
                             != b.chartom_qa.penalty.as_ref().map(Option::is_some)
+                        || super::declared::answers_differ(&a.answers, &b.answers)
                         || auto.differ(a, b))
                 {
                     return true;

@@ -106,6 +106,14 @@ impl Item {
     /// A line that names no benchmark may be in a benchmark's own layout: the registry
     /// ([`crate::bench::sniff`]) maps it onto the result-set fields.
     pub fn parse(text: &str) -> Result<Item, FieldError> {
+        // Given a declared benchmark, every line is one of its items (its own keys only).
+        if let Some(d) = crate::bench::declared::registered() {
+            let (fields, reviews) = d.read(text)?;
+            return Ok(Item {
+                reviews,
+                fields: Arc::new(fields),
+            });
+        }
         let mut item: Item = parse_with_path(text)?;
         if item.benchmark_name.is_none() {
             crate::bench::sniff(text, &mut item)?;
@@ -114,6 +122,10 @@ impl Item {
     }
 
     pub fn benchmark(&self) -> Benchmark {
+        // A declared benchmark's item (`--benchmark`) is named by its spec, not the file.
+        if matches!(self.layout, Some(Layout::Declared(_))) {
+            return Benchmark::Declared;
+        }
         match Benchmark::from_name(self.benchmark_name.as_deref()) {
             // A benchmark known by the shape of its lines (`bench::sniff`), never by a name
             // (lm-eval's samples): a result-set line that names it is an unknown
@@ -229,6 +241,10 @@ pub struct ResponseGrades {
     /// C-VQA: overrides of the automatic grading.
     #[serde(flatten)]
     pub cvqa: crate::bench::cvqa::fields::Grades,
+    /// A declared benchmark's answers, by question (docs/format.md, "Declared
+    /// benchmarks"). The review's top-level `answers` holds the item's questions' too.
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub answers: IndexMap<String, serde_json::Value>,
 }
 
 impl ResponseGrades {
@@ -337,6 +353,14 @@ impl FlatFields for ResponseGrades {
         map: &mut A,
         seen: &mut u64,
     ) -> Result<bool, A::Error> {
+        if key == "answers" {
+            if *seen & 1 << 48 != 0 {
+                return Err(serde::de::Error::duplicate_field("answers"));
+            }
+            *seen |= 1 << 48;
+            self.answers = map.next_value()?;
+            return Ok(true);
+        }
         let mut part = [
             *seen & 0xffff,
             (*seen >> 16) & 0xffff,
@@ -346,7 +370,7 @@ impl FlatFields for ResponseGrades {
         let took = self.chartom.read_field(key, map, a)?
             || self.chartom_qa.read_field(key, map, b)?
             || self.cvqa.read_field(key, map, c)?;
-        *seen = part[0] | part[1] << 16 | part[2] << 32;
+        *seen = part[0] | part[1] << 16 | part[2] << 32 | *seen & 1 << 48;
         Ok(took)
     }
 }

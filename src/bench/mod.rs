@@ -15,6 +15,8 @@
 //! - [`inspect`]: Inspect AI eval logs (`.eval`, `.json`), a container file each: a
 //!   correct / incorrect / ambiguous-target verdict on each sample's epoch, written back
 //!   as Inspect's own score edit.
+//! - [`declared`]: the benchmark a TOML spec declares (`--benchmark`): its fields and its
+//!   questions.
 //! - [`generic`]: any other benchmark: a free verdict and a note.
 
 use serde_json::{Map, Value};
@@ -30,6 +32,7 @@ pub mod chartom;
 pub mod chartom_qa;
 pub(crate) mod check;
 pub mod cvqa;
+pub mod declared;
 mod disagree;
 pub mod generic;
 pub mod inspect;
@@ -48,6 +51,17 @@ pub use item::{Item, Response, ResponseGrades, Review};
 pub use kit::benchmark::Benchmark;
 pub use sums::Benchmarks;
 pub(crate) use sums::Sums;
+
+/// Read the spec of a declared benchmark (`--benchmark SPEC.toml`): every item this
+/// process reads is then of it. The error lists every mistake of the spec.
+pub fn register_spec(path: &std::path::Path) -> Result<(), String> {
+    declared::register(path)
+}
+
+/// The spec registered with [`register_spec`], for a process this one starts.
+pub fn spec_path() -> Option<&'static std::path::Path> {
+    declared::spec_path()
+}
 
 /// Register the container file formats of the benchmarks with the store (once, at
 /// start-up): the files a benchmark reads as a whole and writes back in its own format.
@@ -70,6 +84,8 @@ pub enum Layout {
     LmEvalSample(std::sync::Arc<lm_eval::sample::Sample>),
     /// A line made from an Inspect AI log's sample (its container, `inspect::log`).
     InspectSample(Box<inspect::sample::Sample>),
+    /// An item of the declared benchmark: its whole object (its fields are the spec's).
+    Declared(std::sync::Arc<Value>),
 }
 
 /// Offer a line that names no benchmark, already parsed into `item`, to each benchmark
@@ -243,7 +259,7 @@ pub(crate) fn name_from_file(item: &mut Item, file: &FileInfo) {
     match item.layout {
         Some(Layout::ChartomQaEval(_)) => chartom_qa::eval::name_model(item, &file.path),
         Some(Layout::LmEvalSample(_)) => lm_eval::spec::name_from_file(item, file),
-        Some(Layout::InspectSample(_)) | None => {}
+        Some(Layout::InspectSample(_) | Layout::Declared(_)) | None => {}
     }
 }
 
@@ -356,6 +372,19 @@ pub(crate) fn check_review_fields(c: &mut Ctx, r: &Map<String, Value>, f: &str, 
     cvqa::check::review_fields(c, r, f, info);
 }
 
+/// `verdict check`: a review's `answers` at `f` (its top level when `top`, else
+/// `models.<model>`), against the declared benchmark's questions when there is one; true
+/// when they answer a response's question.
+pub(crate) fn check_answers(
+    c: &mut Ctx,
+    g: &Map<String, Value>,
+    f: &str,
+    info: &BenchInfo,
+    top: bool,
+) -> bool {
+    declared::registered().is_some_and(|d| declared::check::answers(d, c, g, f, info, top))
+}
+
 /// `verdict check`: every benchmark's fields among a response's grades `g` at `f`, in the
 /// order of docs/format.md; true when it has any.
 pub(crate) fn check_grade_fields(
@@ -411,6 +440,10 @@ pub(crate) fn spec(b: Benchmark) -> &'static dyn Spec {
         Benchmark::Cvqa => &cvqa::Cvqa,
         Benchmark::LmEval => &lm_eval::spec::LmEval,
         Benchmark::Inspect => &inspect::spec::Inspect,
+        Benchmark::Declared => match declared::registered() {
+            Some(d) => d,
+            None => &generic::Generic,
+        },
         Benchmark::Other => &generic::Generic,
     }
 }

@@ -8,7 +8,7 @@ use std::cell::Cell;
 use indexmap::IndexMap;
 
 use crate::bench::{ResponseGrades, Review};
-use crate::grade::resolve::{Ballot, Resolved, Voter, resolve_with, vote};
+use crate::grade::resolve::{Ballot, Resolved, Voter, resolve_with, vote, vote_field};
 
 impl Ballot for Review {
     fn at(&self) -> Option<&str> {
@@ -24,10 +24,22 @@ fn majority_grades(graders: &[(&ResponseGrades, usize)], tied: &Cell<bool>) -> R
     let chartom: Vec<_> = graders.iter().map(|(g, r)| (&g.chartom, *r)).collect();
     let chartom_qa: Vec<_> = graders.iter().map(|(g, r)| (&g.chartom_qa, *r)).collect();
     let cvqa: Vec<_> = graders.iter().map(|(g, r)| (&g.cvqa, *r)).collect();
+    // A declared benchmark's answers, question by question.
+    let mut answers = IndexMap::new();
+    for (g, _) in graders {
+        for q in g.answers.keys() {
+            if !answers.contains_key(q)
+                && let Some(v) = vote_field(graders, |g| g.answers.get(q), tied)
+            {
+                answers.insert(q.clone(), v);
+            }
+        }
+    }
     ResponseGrades {
         chartom: crate::bench::chartom::fields::Grades::majority(&chartom, tied),
         chartom_qa: crate::bench::chartom_qa::fields::Grades::majority(&chartom_qa, tied),
         cvqa: crate::bench::cvqa::fields::Grades::majority(&cvqa, tied),
+        answers,
     }
 }
 

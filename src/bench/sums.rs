@@ -3,7 +3,9 @@
 
 use serde::Serialize;
 
-use super::{Benchmark, Item, Items, chartom, chartom_qa, cvqa, generic, inspect, lm_eval};
+use super::{
+    Benchmark, Item, Items, chartom, chartom_qa, cvqa, declared, generic, inspect, lm_eval,
+};
 use crate::bench::kit::sums::ResolutionCounts;
 use crate::store::Store;
 
@@ -21,6 +23,9 @@ pub struct Benchmarks {
     pub lm_eval: Option<lm_eval::stats::LmEvalStats>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inspect: Option<inspect::stats::InspectStats>,
+    /// The declared benchmark's (`--benchmark`): its answers, question by question.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declared: Option<declared::stats::DeclaredStats>,
     /// Items of unknown benchmarks: how many, and their free verdicts.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub other: Option<generic::stats::OtherStats>,
@@ -42,6 +47,7 @@ impl Benchmarks {
         chartom_qa::stats_text::render(&self.chartom_qa, o);
         lm_eval::stats_text::render(&self.lm_eval, o);
         inspect::stats_text::render(&self.inspect, o);
+        declared::stats_text::render(&self.declared, o);
         generic::stats_text::render(&self.other, o);
     }
 }
@@ -54,6 +60,7 @@ pub(crate) struct Sums {
     chartom_qa: chartom_qa::stats::Sums,
     lm_eval: lm_eval::stats::Sums,
     inspect: inspect::stats::Sums,
+    declared: declared::stats::Sums,
     other: generic::stats::Sums,
 }
 
@@ -73,6 +80,7 @@ impl Sums {
             Benchmark::ChartomQa => self.chartom_qa.add(it, resolution),
             Benchmark::LmEval => self.lm_eval.add_item(it, &store.file_info(), resolution),
             Benchmark::Inspect => self.inspect.add(it, resolution),
+            Benchmark::Declared => self.declared.add(it, resolution),
             Benchmark::Other => self.other.add(it, resolution),
         }
     }
@@ -84,6 +92,7 @@ impl Sums {
         self.chartom_qa.merge(o.chartom_qa);
         self.lm_eval.merge(o.lm_eval);
         self.inspect.merge(o.inspect);
+        self.declared.merge(o.declared);
         self.other.merge(o.other);
     }
 
@@ -94,6 +103,7 @@ impl Sums {
             chartom_qa: self.chartom_qa.finish(),
             lm_eval: self.lm_eval.finish(),
             inspect: self.inspect.finish(),
+            declared: self.declared.finish(),
             other: self.other.finish(),
         }
     }

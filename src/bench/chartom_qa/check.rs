@@ -29,7 +29,7 @@ pub(crate) fn item(
     }
     BenchInfo {
         bonus_points,
-        group: None,
+        ..BenchInfo::default()
     }
 }
 

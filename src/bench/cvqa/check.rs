@@ -119,8 +119,8 @@ pub(crate) fn item(
         }
     }
     BenchInfo {
-        bonus_points: None,
         group: group.map(str::to_string),
+        ..BenchInfo::default()
     }
 }
 

@@ -15,6 +15,10 @@ pub enum Benchmark {
     LmEval,
     #[serde(rename = "inspect")]
     Inspect,
+    /// The benchmark declared in the spec given with `--benchmark` (every item of the
+    /// file is read as it: `bench::declared`).
+    #[serde(rename = "declared")]
+    Declared,
     /// Any other (or missing) `benchmark` value: a generic view, a free verdict and a note.
     #[serde(rename = "other")]
     Other,
@@ -22,12 +26,13 @@ pub enum Benchmark {
 
 impl Benchmark {
     /// Every benchmark, in the enum's order.
-    pub const ALL: [Benchmark; 6] = [
+    pub const ALL: [Benchmark; 7] = [
         Benchmark::Chartom,
         Benchmark::ChartomQa,
         Benchmark::Cvqa,
         Benchmark::LmEval,
         Benchmark::Inspect,
+        Benchmark::Declared,
         Benchmark::Other,
     ];
 
@@ -50,6 +55,7 @@ impl Benchmark {
             Benchmark::Cvqa => "C-VQA",
             Benchmark::LmEval => "lm-eval",
             Benchmark::Inspect => "Inspect AI",
+            Benchmark::Declared => "declared",
             Benchmark::Other => "other",
         }
     }
@@ -61,6 +67,7 @@ impl Benchmark {
             Benchmark::Cvqa => "cvqa",
             Benchmark::LmEval => "lm-eval",
             Benchmark::Inspect => "inspect",
+            Benchmark::Declared => "declared",
             Benchmark::Other => "other",
         }
     }
@@ -68,6 +75,9 @@ impl Benchmark {
     /// Known only by the shape of its lines (`bench::sniff`), never by a `benchmark`
     /// name: a result-set line that names it is an unknown benchmark.
     pub fn by_layout_only(self) -> bool {
-        matches!(self, Benchmark::LmEval | Benchmark::Inspect)
+        matches!(
+            self,
+            Benchmark::LmEval | Benchmark::Inspect | Benchmark::Declared
+        )
     }
 }

@@ -43,6 +43,8 @@ pub(crate) struct BenchInfo {
     pub(crate) bonus_points: Option<usize>,
     /// C-VQA: the group, for checking a fixed answer.
     pub(crate) group: Option<String>,
+    /// A declared benchmark: each checklist question's number of points on the item.
+    pub(crate) points: std::collections::HashMap<String, usize>,
 }
 
 pub(crate) struct Ctx<'a> {

@@ -106,4 +106,9 @@ pub struct Row {
     pub harness_score: Option<f64>,
     /// lm-eval: every metric of the line as logged, a JSON object.
     pub metrics: Option<Value>,
+    /// A declared benchmark: the answers that count, the item's and the response's
+    /// questions', a JSON object by question. Only in a declared benchmark's own columns
+    /// (`Spec::columns`), not in every benchmark's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answers: Option<Value>,
 }

@@ -240,7 +240,7 @@ pub fn view_of(b: Benchmark) -> &'static dyn View {
         Benchmark::Cvqa => &cvqa::CvqaView,
         Benchmark::LmEval => &lm_eval::LmEvalView,
         Benchmark::Inspect => &inspect::InspectView,
-        Benchmark::Other => &generic::GenericView,
+        Benchmark::Declared | Benchmark::Other => &generic::GenericView,
     }
 }
 

@@ -73,6 +73,7 @@ fn every_line_parses_and_the_mix_is_realistic() {
             }
             verdict::bench::Benchmark::LmEval
             | verdict::bench::Benchmark::Inspect
+            | verdict::bench::Benchmark::Declared
             | verdict::bench::Benchmark::Other => {
                 panic!("unexpected benchmark: {line}")
             }
