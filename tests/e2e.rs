@@ -1044,3 +1044,67 @@ fn the_login_name_is_said_on_first_use() {
     p.send("q");
     assert!(p.wait_exit().success());
 }
+
+/// A benchmark declared in a spec (sample-data/reading.toml): each response's label,
+/// rating and text answered from the keys, quit, the file's bytes checked, reopened.
+#[test]
+fn grade_a_declared_benchmark_quit_reopen() {
+    let sb = Sandbox::new();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let original =
+        std::fs::read_to_string(root.join("tests/fixtures/samples/reading.jsonl")).unwrap();
+    std::fs::write(sb.path("reading.jsonl"), &original).unwrap();
+    let spec = root.join("sample-data/reading.toml").display().to_string();
+    let args = ["--benchmark", spec.as_str()];
+    let mut p = sb.open("reading.jsonl", &args, 60_000);
+    p.wait_for("rc-01");
+    p.wait_for("▸ correct*");
+    // model-a: yes, then quality 4: its required answers given, on to model-b
+    p.send("1");
+    p.wait_for("▸ quality*");
+    p.send("4");
+    p.wait_for("now model-b");
+    // model-b: the comment (the last question, before the first), then no and 2
+    p.send("K");
+    p.wait_for("▸ comment");
+    p.send("1");
+    p.wait_for("comment: your answer");
+    p.send("Wrong year.\r");
+    p.wait_for("“Wrong year.”");
+    p.send("\t");
+    p.wait_for("▸ correct*");
+    p.send("3");
+    p.send("2");
+    // the item done: on to the next
+    p.wait_for("rc-02");
+    p.send("q");
+    assert!(p.wait_exit().success());
+
+    let text = std::fs::read_to_string(sb.path("reading.jsonl")).unwrap();
+    let (got, want): (Vec<&str>, Vec<&str>) = (text.lines().collect(), original.lines().collect());
+    assert_eq!(got.len(), want.len());
+    // every other line byte for byte; rc-01's with my review added after its keys
+    assert_eq!(got[1..], want[1..]);
+    let stem = want[0].strip_suffix('}').unwrap();
+    assert!(got[0].starts_with(stem), "{}", got[0]);
+    let mut r = sb.review("reading.jsonl", "rc-01", "erin").unwrap();
+    r.as_object_mut()
+        .unwrap()
+        .retain(|k, _| k != "at" && k != "seconds");
+    assert_eq!(
+        r,
+        json!({"models": {
+            "model-a": {"answers": {"correct": "yes", "quality": 4}},
+            "model-b": {"answers": {"comment": "Wrong year.", "correct": "no", "quality": 2}}
+        }})
+    );
+    assert!(!journal(&sb, "reading.jsonl").exists());
+
+    // Reopen: on rc-02, where I left; rc-01 shows my answers.
+    let mut p = sb.open("reading.jsonl", &args, 60_000);
+    p.wait_for("rc-02");
+    p.send("p");
+    p.wait_for("correct yes · quality 4");
+    p.send("q");
+    assert!(p.wait_exit().success());
+}

@@ -205,7 +205,10 @@ impl State {
             | Action::Reject
             | Action::OriginalOverride
             | Action::CounterfactualOverride
-            | Action::NextScorer => {
+            | Action::NextScorer
+            | Action::Answer(_)
+            | Action::NextQuestion
+            | Action::PrevQuestion => {
                 crate::tui::views::current(self).act(self, action, fx);
             }
             Action::Pass | Action::Fail | Action::Unsure => {

@@ -217,6 +217,7 @@ impl State {
             }
             // A benchmark's popups: its view says what their outcome records.
             Mode::Penalty(_)
+            | Mode::Answer(_)
             | Mode::Bonus(_)
             | Mode::RejectOther(_)
             | Mode::FixReason { .. }

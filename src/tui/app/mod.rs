@@ -69,6 +69,8 @@ pub enum Mode {
     Jump(TextEdit),
     Note(TextEdit),
     Penalty(TextEdit),
+    /// A text question's answer (a declared benchmark's).
+    Answer(TextEdit),
     /// CharToM-QA with more than 9 bonus points: the number of the point to tick.
     Bonus(TextEdit),
     Reject {
@@ -103,6 +105,7 @@ impl Mode {
                 | Mode::Jump(_)
                 | Mode::Note(_)
                 | Mode::Penalty(_)
+                | Mode::Answer(_)
                 | Mode::Bonus(_)
                 | Mode::RejectOther(_)
                 | Mode::FixOther { .. }

@@ -129,6 +129,7 @@ impl State {
         match &mut self.mode {
             Mode::Note(e)
             | Mode::Penalty(e)
+            | Mode::Answer(e)
             | Mode::Jump(e)
             | Mode::RejectOther(e)
             | Mode::FixOther { text: e, .. }

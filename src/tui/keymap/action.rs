@@ -72,6 +72,12 @@ pub enum Action {
     // Inspect AI
     /// Grade the next of the sample's scorers (the verdict keys and the note act on it).
     NextScorer,
+    // questions (a benchmark declared in a spec)
+    /// The selected question's n-th label or value, its n-th point ticked or not, its
+    /// text written.
+    Answer(u8),
+    NextQuestion,
+    PrevQuestion,
     // adjudication
     Adjudicate,
     AdjudicationQueue,
@@ -114,7 +120,9 @@ impl Action {
     pub fn name(self) -> String {
         let base: &'static str = self.into();
         match self {
-            Action::Bonus(n) | Action::Reason(n) | Action::Row(n) => format!("{base}_{n}"),
+            Action::Bonus(n) | Action::Reason(n) | Action::Row(n) | Action::Answer(n) => {
+                format!("{base}_{n}")
+            }
             _ => base.to_string(),
         }
     }
@@ -123,6 +131,7 @@ impl Action {
     fn numbers(self) -> Option<Numbered> {
         match self {
             Action::Bonus(_) => Some((Action::Bonus, BONUS_POINTS)),
+            Action::Answer(_) => Some((Action::Answer, BONUS_POINTS)),
             Action::Reason(_) => Some((Action::Reason, REASONS)),
             Action::Row(_) => Some((Action::Row, ROWS)),
             _ => None,
@@ -175,6 +184,11 @@ impl Action {
                     .into()
             }
             Action::Bonus(n) => format!("toggle bonus point {n} covered"),
+            Action::Answer(n) => format!(
+                "answer {n} of the selected question: its label or value, its point ticked or not; a text question's field"
+            ),
+            Action::NextQuestion => "select the next question".into(),
+            Action::PrevQuestion => "select the previous question".into(),
             Action::NoBonus => "no bonus point covered".into(),
             Action::Penalty => "edit the penalty (defects of the response)".into(),
             Action::NoPenalty => "no penalty (clear it)".into(),
@@ -252,6 +266,9 @@ impl Action {
             Action::Fail => "fail".into(),
             Action::Unsure => "unsure".into(),
             Action::NextScorer => "next scorer".into(),
+            Action::Answer(_) => "answer".into(),
+            Action::NextQuestion => "next question".into(),
+            Action::PrevQuestion => "previous question".into(),
             Action::Submit => "ok".into(),
             Action::Cancel => "cancel".into(),
             Action::SelectNext | Action::SelectPrev => "move".into(),

@@ -112,7 +112,7 @@ fn action_names_round_trip() {
         Action::CounterfactualOverride.name(),
         "counterfactual_override"
     );
-    assert_eq!(Action::all().len(), 51 + 19 + 7 + 5 + 33);
+    assert_eq!(Action::all().len(), 51 + 19 + 7 + 5 + 33 + 2 + 19);
     assert_eq!(Action::Reason(5).name(), "reason_5");
     assert_eq!(Action::from_name("select_next"), Some(Action::SelectNext));
     for bad in [
@@ -135,7 +135,7 @@ fn action_names_round_trip() {
 fn config_names_are_the_ones_users_know() {
     for a in Action::all() {
         let old = match a {
-            Action::Bonus(n) | Action::Reason(n) | Action::Row(n) => {
+            Action::Bonus(n) | Action::Reason(n) | Action::Row(n) | Action::Answer(n) => {
                 format!("{}_{n}", a.name().split('_').next().unwrap())
             }
             other => {
@@ -462,7 +462,10 @@ fn benchmark_tables_are_those_of_the_views_with_keys() {
     let keyed: Vec<&str> = crate::tui::views::keyed_benchmarks()
         .map(|b| Context::Benchmark(b).name())
         .collect();
-    assert_eq!(keyed, ["chartom", "chartom-qa", "cvqa", "inspect"]);
+    assert_eq!(
+        keyed,
+        ["chartom", "chartom-qa", "cvqa", "inspect", "declared"]
+    );
     assert!("lm-eval".parse::<Context>().is_err());
     assert_eq!(
         "inspect".parse::<Context>(),

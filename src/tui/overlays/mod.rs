@@ -57,6 +57,7 @@ pub fn draw(state: &State, f: &mut Frame, screen: &Screen) {
         ),
         // A benchmark's popups: its view draws them.
         Mode::Reject { .. }
+        | Mode::Answer(_)
         | Mode::RejectOther(_)
         | Mode::FixOther { .. }
         | Mode::Fix(_)
@@ -82,7 +83,7 @@ pub fn keys(mode: &Mode) -> Option<crate::tui::keymap::Context> {
         Mode::Filter { .. } => Context::Filter,
         Mode::Search(_) => Context::Search,
         Mode::Jump(_) => Context::Jump,
-        Mode::Note(_) => Context::Note,
+        Mode::Note(_) | Mode::Answer(_) => Context::Note,
         Mode::Penalty(_) => Context::Penalty,
         Mode::Bonus(_) => Context::Bonus,
         Mode::Reject { .. } => Context::Reject,

@@ -7,6 +7,7 @@ pub mod chartom;
 pub mod chartom_qa;
 pub mod common;
 pub mod cvqa;
+pub mod declared;
 pub mod footer;
 pub mod generic;
 pub mod header;
@@ -240,7 +241,8 @@ pub fn view_of(b: Benchmark) -> &'static dyn View {
         Benchmark::Cvqa => &cvqa::CvqaView,
         Benchmark::LmEval => &lm_eval::LmEvalView,
         Benchmark::Inspect => &inspect::InspectView,
-        Benchmark::Declared | Benchmark::Other => &generic::GenericView,
+        Benchmark::Declared => &declared::DeclaredView,
+        Benchmark::Other => &generic::GenericView,
     }
 }
 

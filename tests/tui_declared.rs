@@ -1,0 +1,132 @@
+//! The reviewer on a declared benchmark (sample-data/rubric.toml, docs/format.md
+//! "Declared benchmarks"), driven through `State::update` with the live keymap: the
+//! fields as declared, the checklist ticked from the keys, the selected question moved,
+//! the item's label answered, and the screens at 80×24 and 200×50.
+
+use std::path::{Path, PathBuf};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use serde_json::{Value, json};
+use verdict::store::Store;
+use verdict::tui::app::{Effect, Msg, State};
+use verdict::tui::draw::render_to_string;
+use verdict::tui::keymap::Keymap;
+
+#[path = "support/state.rs"]
+mod support_state;
+
+/// The spec, given once for this test process, as `--benchmark` does.
+fn declare() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-data/rubric.toml");
+        verdict::bench::register_spec(&spec).unwrap();
+    });
+}
+
+fn open() -> (tempfile::TempDir, PathBuf, State) {
+    declare();
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("rubric.jsonl");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/samples/rubric.jsonl"),
+        &p,
+    )
+    .unwrap();
+    let mut s = support_state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
+    s.auto_advance = true;
+    let fx = s.start_at(0);
+    ack(&mut s, &fx);
+    (d, p, s)
+}
+
+/// Acknowledge the journal writes, as the IO worker does; the reviews written.
+fn ack(s: &mut State, fx: &[Effect]) -> Vec<Option<Value>> {
+    let mut out = Vec::new();
+    for e in fx {
+        if let Effect::Record { seq, review, .. } = e {
+            out.push(review.clone());
+            s.update(Msg::Recorded {
+                seq: *seq,
+                result: Ok(()),
+            });
+        }
+    }
+    out
+}
+
+fn key(s: &mut State, code: KeyCode) -> Vec<Option<Value>> {
+    let fx = s.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    ack(s, &fx)
+}
+
+fn ch(s: &mut State, c: char) -> Vec<Option<Value>> {
+    key(s, KeyCode::Char(c))
+}
+
+fn screen(s: &mut State, w: u16, h: u16) -> String {
+    s.size = (w, h);
+    let sc = verdict::tui::layout::Screen::of(s);
+    s.image_area = sc.image_cells(s);
+    render_to_string(s, w, h)
+}
+
+#[test]
+fn the_fields_show_as_declared_and_the_checklist_is_the_items_rubric() {
+    let (_d, _p, mut s) = open();
+    let out = screen(&mut s, 200, 50);
+    for want in [
+        "Tick every rubric point the reply fully covers",
+        "Conversation",
+        "system: You are a careful cooking assistant.",
+        "user: How long should I boil an egg for a runny yolk?",
+        "Difficulty: 1",
+        "  • Mentions cooling the egg in cold water",
+        "About 6 minutes once the water is at a rolling boil",
+        "▸ points*: 0/3 (not answered)",
+        "[ ] 1. Gives a time between 5 and 7 minutes",
+        "overall*: acceptable",
+    ] {
+        assert!(out.contains(want), "{want:?} not on\n{out}");
+    }
+}
+
+#[test]
+fn digits_tick_the_selected_checklist_and_tab_moves_to_the_items_label() {
+    let (_d, _p, mut s) = open();
+    // points 1 and 3, then 3 again off and on: the reply's answers, sorted
+    let r = ch(&mut s, '3');
+    assert_eq!(r[0].as_ref().unwrap()["answers"], json!({"points": [3]}));
+    ch(&mut s, '1');
+    let r = ch(&mut s, '3');
+    assert_eq!(r[0].as_ref().unwrap()["answers"], json!({"points": [1]}));
+    let r = ch(&mut s, '3');
+    assert_eq!(r[0].as_ref().unwrap()["answers"], json!({"points": [1, 3]}));
+    // a fourth point is not on this item
+    assert!(ch(&mut s, '4').is_empty());
+    assert!(screen(&mut s, 80, 24).contains("points has 3 points"));
+    // Tab: the item's question; 2 answers it and, the item done, moves on
+    key(&mut s, KeyCode::Tab);
+    assert!(screen(&mut s, 200, 50).contains("▸ overall*"));
+    let r = ch(&mut s, '2');
+    assert_eq!(
+        r[0].as_ref().unwrap()["answers"],
+        json!({"points": [1, 3], "overall": "not acceptable"})
+    );
+    assert_eq!(
+        s.display_id(s.pos),
+        "rb-02",
+        "done with rb-01: on to the next"
+    );
+}
+
+#[test]
+fn screens_of_the_rubric_example() {
+    let (_d, _p, mut s) = open();
+    ch(&mut s, '1');
+    ch(&mut s, '3');
+    s.status = None;
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        insta::assert_snapshot!(format!("rubric_{w}x{h}"), screen(&mut s, w, h));
+    }
+}
