@@ -8,7 +8,7 @@
 - Every ```json and ```jsonl block of docs/format.md must parse (jsonl: each non-blank
   line) and validate: as an item by default, or as the `$defs` named by a marker comment
   on the line before the fence (`<!-- check: document -->`, `<!-- check: journal -->`,
-  `<!-- check: origin -->`).
+  `<!-- check: origin -->`, `<!-- check: declared -->`).
 - Hand-written items that break the format must be rejected, and a few lenient-but-valid
   ones accepted, so the schema's `required`, `enum` and `if`/`then` really constrain.
 - When the `jsonschema` package happens to be installed, the schema is also checked
@@ -188,7 +188,8 @@ def errors(schema, x, root, path="$"):
 
 MARKER = re.compile(r"^<!--\s*check:\s*([a-z_]+)\s*-->\s*$")
 KINDS = {"item": "#", "document": "#/$defs/document", "journal": "#/$defs/journal_record",
-         "item_array": "#/$defs/item_array", "origin": "#/$defs/origin"}
+         "item_array": "#/$defs/item_array", "origin": "#/$defs/origin",
+         "declared": "#/$defs/declared_item"}
 
 
 def blocks(markdown):
