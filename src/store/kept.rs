@@ -210,16 +210,12 @@ pub(super) fn write_head<W: Write>(w: &mut Summed<W>, stamp: &str, t: &Table) ->
 /// The head of the kept index `b` if it describes the file whose stamp is `stamp` and its
 /// checksum holds (the offsets' order is checked by [`table`]).
 pub fn read_head(b: &[u8], stamp: &str) -> Option<Head> {
-    read_head_if(b, |s| s == stamp.as_bytes())
-}
-
-fn read_head_if(b: &[u8], stamp_ok: impl Fn(&[u8]) -> bool) -> Option<Head> {
     let mut r = Reader::new(b);
     if r.take(MAGIC.len())? != MAGIC {
         return None;
     }
     let k = r.count(1)?;
-    if !stamp_ok(r.take(k)?) {
+    if r.take(k)? != stamp.as_bytes() {
         return None;
     }
     r.pad()?;

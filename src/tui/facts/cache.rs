@@ -277,15 +277,6 @@ fn arena(r: &mut Reader, n: usize, map: &Arc<FileBytes>) -> Option<Arena> {
 
 /// [`load`] of a cache already mapped (or read: `FileBytes::Owned`).
 pub fn decode(map: Arc<FileBytes>, stamp: &str, told: &str) -> Option<Index> {
-    decode_head(map, |b| crate::store::kept::read_head(b, stamp), told)
-}
-
-/// [`decode`], the head read by `head` (which says which stamps it takes).
-fn decode_head(
-    map: Arc<FileBytes>,
-    head: impl Fn(&[u8]) -> Option<crate::store::kept::Head>,
-    told: &str,
-) -> Option<Index> {
     let bytes: &[u8] = &map;
     let body = bytes.len().checked_sub(8 + END.len())?;
     let sum = u64::from_le_bytes(bytes[body..body + 8].try_into().ok()?);
@@ -293,9 +284,8 @@ fn decode_head(
         return None;
     }
     // The head first (its stamp, its own checksum): a cache kept for another version of
-    // the file is refused before the whole is summed, so the open that then carries it
-    // across (`load_stale`) sums it once, not twice.
-    let head = head(&bytes[..body])?;
+    // the file is refused before the whole is summed.
+    let head = crate::store::kept::read_head(&bytes[..body], stamp)?;
     let mut r = Reader::new(&bytes[..body]);
     r.at = head.end;
     // (What the path tells before the sum too: the same bytes named otherwise.)
