@@ -147,13 +147,15 @@ pub fn rows(store: &Store, i: usize) -> Vec<Row> {
     } else {
         it.responses.iter().map(|r| r.model.clone()).collect()
     };
+    let spec = crate::bench::spec(it.benchmark());
     models
         .into_iter()
-        .map(|m| {
-            let mut row = base.clone();
-            fill(&mut row, &it, &m);
-            row.model = m;
-            row
+        .flat_map(|m| {
+            let rows = spec.export_rows(base.clone(), &it, &m);
+            rows.into_iter().map(move |mut row| {
+                row.model = m.clone();
+                row
+            })
         })
         .collect()
 }
@@ -167,10 +169,6 @@ fn notes(it: &Item) -> Option<String> {
         .filter_map(|(name, r)| r.note.as_ref().map(|n| format!("{name}: {n}")))
         .collect();
     (!lines.is_empty()).then(|| lines.join("\n"))
-}
-
-fn fill(row: &mut Row, it: &Item, model: &str) {
-    crate::bench::spec(it.benchmark()).export(row, it, model);
 }
 
 /// A CSV cell.

@@ -285,6 +285,15 @@ pub(crate) trait Spec: Sync {
     /// `verdict export`: fill `row` with `model`'s response to `it`.
     fn export(&self, row: &mut Row, it: &Item, model: &str);
 
+    /// `verdict export`: the rows of `model`'s response to `it`, from `base` (the item's
+    /// columns): one, [`Spec::export`]'s, unless an item holds several figures of its own
+    /// (an Inspect sample: one row per scorer).
+    fn export_rows(&self, base: Row, it: &Item, model: &str) -> Vec<Row> {
+        let mut row = base;
+        self.export(&mut row, it, model);
+        vec![row]
+    }
+
     /// `verdict export`'s columns for a file of this benchmark's items only, in order
     /// (`None`: every column, as for a result set that may mix benchmarks). A benchmark
     /// whose files are its own (a harness's logs) names its own, so that no other

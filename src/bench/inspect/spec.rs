@@ -22,20 +22,13 @@ pub fn sample(item: &Item) -> Option<&Sample> {
     }
 }
 
-/// Every note on the sample, `reviewer: note` (the headline scorer's) or `reviewer on
-/// <scorer>: note`, one a line, in the order of the reviews.
-fn notes(it: &Item, s: &Sample) -> Option<String> {
-    let mut lines = Vec::new();
-    for (who, r) in &it.reviews {
-        if let Some(n) = &r.note {
-            lines.push(format!("{who}: {n}"));
-        }
-        for (scorer, sr) in &r.inspect.scorers {
-            if let Some(n) = sr.note.as_ref().filter(|_| *scorer != s.headline) {
-                lines.push(format!("{who} on {scorer}: {n}"));
-            }
-        }
-    }
+/// The notes of `reviews` (on one scorer: `stats::reviews_on`), `reviewer: note` one a
+/// line, in their order.
+fn notes(reviews: &indexmap::IndexMap<String, Review>) -> Option<String> {
+    let lines: Vec<String> = reviews
+        .iter()
+        .filter_map(|(who, r)| r.note.as_ref().map(|n| format!("{who}: {n}")))
+        .collect();
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
@@ -72,6 +65,24 @@ pub(crate) fn sniff(keys: &Keys, item: &mut Item) -> Result<bool, FieldError> {
     Ok(true)
 }
 
+/// A row's columns of one scorer: its name, its value as scored, the verdict resolved
+/// over the reviewers on it (the review's own for the headline, `scorers.<name>` for
+/// another, as `verdict stats` resolves it) and their notes on it.
+fn scorer_columns(row: &mut Row, it: &Item, s: &Sample, scorer: &str) {
+    let reviews = super::stats::reviews_on(it, &s.headline, scorer);
+    let v = crate::bench::resolve::resolve_verdict(&reviews);
+    row.scorer = Some(scorer.to_string());
+    row.metric = Some(scorer.to_string());
+    row.harness_score = s
+        .scores
+        .iter()
+        .find(|sc| sc.name == scorer)
+        .and_then(|sc| super::edit::to_float(&sc.original));
+    row.verdict = v.value;
+    row.verdict_resolution = Some(v.source.label());
+    row.notes = notes(&reviews);
+}
+
 impl crate::bench::Spec for Inspect {
     fn check(
         &self,
@@ -84,27 +95,41 @@ impl crate::bench::Spec for Inspect {
         BenchInfo::default()
     }
 
-    /// The generic columns, and the sample's target and the headline score.
+    /// The generic columns, the sample's target and every scorer's value now; the
+    /// headline scorer's figures ([`Spec::export_rows`] gives one row per scorer).
     fn export(&self, row: &mut Row, it: &Item, model: &str) {
         crate::bench::generic::export::fill(row, it, model);
         if let Some(s) = sample(it) {
             row.doc_id = Some(s.sample.clone());
             row.task = s.run.task.clone();
             row.epoch = Some(s.epoch);
-            row.scorer = Some(s.headline.clone());
-            row.notes = notes(it, s);
             row.target = Some(s.target_text());
-            if let Some(h) = s.headline_score() {
-                row.metric = Some(h.name.clone());
-                row.harness_score = super::edit::to_float(&h.original);
-            }
             row.metrics = Some(Value::Object(
                 s.scores
                     .iter()
                     .map(|sc| (sc.name.clone(), sc.value.clone()))
                     .collect(),
             ));
+            scorer_columns(row, it, s, &s.headline);
         }
+    }
+
+    /// One row per scorer of the sample, in its order (docs/stats.md, "Export columns"):
+    /// a sample without scores (it failed) gives one, the headline scorer's.
+    fn export_rows(&self, base: Row, it: &Item, model: &str) -> Vec<Row> {
+        let mut row = base;
+        self.export(&mut row, it, model);
+        let Some(s) = sample(it).filter(|s| s.scores.len() > 1) else {
+            return vec![row];
+        };
+        s.scores
+            .iter()
+            .map(|sc| {
+                let mut r = row.clone();
+                scorer_columns(&mut r, it, s, &sc.name);
+                r
+            })
+            .collect()
     }
 
     /// The columns of an Inspect log's rows (`verdict export`): its files hold nothing else.

@@ -133,7 +133,7 @@ fn add(a: &mut (f64, u64), x: Option<f64>) {
 
 /// The reviews of `it` as verdicts on `scorer`: the reviews themselves for the headline
 /// scorer, else each review's `scorers.<scorer>` as a review of its own.
-fn reviews_on(it: &Item, headline: &str, scorer: &str) -> IndexMap<String, Review> {
+pub(crate) fn reviews_on(it: &Item, headline: &str, scorer: &str) -> IndexMap<String, Review> {
     if scorer == headline {
         return it.reviews.clone();
     }

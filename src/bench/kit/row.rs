@@ -91,7 +91,8 @@ pub struct Row {
     pub run: Option<String>,
     /// Inspect: the sample's epoch.
     pub epoch: Option<u64>,
-    /// Inspect: the scorer whose value and verdict the row holds (the headline's).
+    /// Inspect: the scorer whose value, verdict and notes the row holds (one row per
+    /// scorer of a sample).
     pub scorer: Option<String>,
     /// lm-eval: the sample's `doc_id`, Inspect: the sample's `id`, typed as the harness
     /// types it (a number stays a number); lm-eval's `filter`: two filters' rows of one
