@@ -3859,3 +3859,71 @@ fn each_filter_row_has_its_key_beside_it() {
     assert!(!s.filter_active(&direct));
     assert!(s.filter_active(&boolean), "{}", s.filters.describe());
 }
+
+/// Give doc `doc` of samples file `file` alice's `verdict` (a line of lm-eval's, so its
+/// order is its doc_id's).
+fn lm_review(file: &Path, doc: usize, verdict: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| match i == doc {
+            true => format!(
+                r#"{}, "reviews": {{"alice": {{"at": "2026-11-29T10:00:00Z", "verdict": "{verdict}"}}}}}}"#,
+                l.strip_suffix('}').unwrap()
+            ),
+            false => l.to_string(),
+        })
+        .collect();
+    std::fs::write(file, lines.join("\n") + "\n").unwrap();
+}
+
+/// The summary page (`s`) shows lm-eval's groups as `verdict stats` does (issue 34): the
+/// group's figures from the results file (vr_pair acc 0.7143 ± 0.2012, as lm_eval
+/// printed them) and corrected by the verdicts of every task of the group, its other
+/// task's samples file included (3/5 = 0.6000, as `stats` gives in lm_eval_real).
+#[test]
+fn the_summary_shows_lm_evals_groups_corrected_by_every_tasks_verdicts() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("example__fixed-1b");
+    std::fs::create_dir(&dir).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/real-logs/lm-eval/group/example__fixed-1b");
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, dir.join(p.file_name().unwrap())).unwrap();
+    }
+    let date = "2026-11-29T09-50-32.381997";
+    let pick = dir.join(format!("samples_vr_pick_{date}.jsonl"));
+    let multi = dir.join(format!("samples_vr_multi_{date}.jsonl"));
+    lm_review(&pick, 3, "correct");
+    lm_review(&pick, 1, "ambiguous-key");
+    lm_review(&pick, 2, "ambiguous-key");
+    lm_review(&multi, 0, "incorrect");
+    let mut s = state_at(&pick);
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        s.size = (w, h);
+        s.mode = Mode::Normal;
+        ch(&mut s, 's');
+        summary_arrives(&mut s);
+        let out = render_to_string(&s, w, h);
+        let lines: Vec<&str> = out.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.contains("vr_pair · none · acc · n=7"))
+            .unwrap_or_else(|| panic!("no group row at {w}x{h}:\n{out}"));
+        let acc = lines[at + 1];
+        assert!(acc.contains("results file 0.7143 ± 0.2012"), "{acc}");
+        assert!(acc.contains("corrected 0.6000"), "{acc}");
+        let norm = lines[at + 2];
+        assert!(
+            norm.contains("acc_norm 0.7143 ± 0.2012 (not corrected)"),
+            "{norm}"
+        );
+        assert!(
+            out.contains("vr_pick (4)") && out.contains("vr_multi (3)"),
+            "{out}"
+        );
+        insta::assert_snapshot!(format!("summary_lm_eval_group_{w}x{h}"), out);
+    }
+}

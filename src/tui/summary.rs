@@ -1,5 +1,6 @@
 //! The summary page's figures (`s`): those of `verdict stats`, typed as the command computes
-//! them, computed on a thread (`threads::spawn_summary`) from the file and its journals.
+//! them, computed on a thread (`threads::spawn_summary`) from the file and its journals
+//! (and an lm-eval group's other tasks' files and journals).
 //! Each benchmark's view draws its own block of the page from its own figures
 //! ([`SummaryBlock`], as `bench/<name>/stats_text.rs` is its block of `verdict stats`);
 //! the page around them is `overlays/summary.rs`.
@@ -26,7 +27,13 @@ pub struct Summary {
 
 /// The summary page's figures for the file in `store`.
 pub fn compute(store: &Store) -> Summary {
-    let stats = crate::stats::compute(store);
+    let mut stats = crate::stats::compute(store);
+    // (a figure over several files of the run, an lm-eval group's: their verdicts count
+    // too, as in `verdict stats`)
+    stats.benchmarks.with_other_files(|p| {
+        let (other, _, _) = crate::session::open_with_journal(p).ok()?;
+        Some(crate::stats::compute(&other).benchmarks)
+    });
     let extras = SummaryExtras::compute(store, &stats.benchmarks);
     let agreement = crate::team::agree::text::summary_lines(&crate::team::agree::report(store));
     Summary {

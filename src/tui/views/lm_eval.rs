@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 
 use crate::bench::lm_eval::sample::{Agg, Answer, Choices, MetricValue, Sample};
 use crate::bench::lm_eval::spec::sample;
-use crate::bench::lm_eval::stats::LmEvalStats;
+use crate::bench::lm_eval::stats::{GroupStats, LmEvalStats};
 use crate::bench::{Item, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::Action;
@@ -326,6 +326,106 @@ impl SummaryBlock for LmEvalStats {
                 )));
             }
         }
+        group_lines(&self.groups, t, width, lines);
+    }
+}
+
+/// A figure of the results file as written: a number with 4 decimals, a text (`N/A`) as
+/// it is.
+fn reported(v: Option<&serde_json::Value>) -> String {
+    match v {
+        Some(serde_json::Value::Number(n)) => four(n.as_f64()),
+        Some(serde_json::Value::String(s)) => one_line(s),
+        _ => "-".into(),
+    }
+}
+
+/// The groups the task is in, as `verdict stats` shows them (its `lm-eval groups` table):
+/// per group and filter, the results file's figures ± stderr and the corrected one of the
+/// metric a verdict stands in for, and each group's tasks with their sizes.
+fn group_lines(
+    groups: &std::collections::BTreeMap<String, GroupStats>,
+    t: &Theme,
+    width: u16,
+    lines: &mut Vec<Line<'static>>,
+) {
+    if groups.is_empty() {
+        return;
+    }
+    lines.push(Line::from(""));
+    lines.push(heading(
+        t,
+        "lm-eval groups · results file vs human-corrected",
+    ));
+    for (name, g) in groups {
+        let n: u64 = g.subtasks.values().sum();
+        for (filter, f) in &g.filters {
+            let metrics: Vec<&String> = f
+                .reported
+                .iter()
+                .filter(|(m, v)| !m.ends_with("_stderr") && v.is_number())
+                .map(|(m, _)| m)
+                .collect();
+            let with_stderr = |m: &str| {
+                format!(
+                    "{} ± {}",
+                    reported(f.reported.get(m)),
+                    reported(f.reported.get(&format!("{m}_stderr")))
+                )
+            };
+            let corrected = metrics.iter().find(|m| f.corrected.contains_key(**m));
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "  {} · {} · {} · n={n}",
+                    one_line(name),
+                    one_line(filter),
+                    corrected.map_or("no metric a verdict corrects".into(), |m| one_line(m)),
+                ),
+                t.accent,
+            )));
+            if let Some(m) = corrected {
+                let harness = finite(f.reported.get(*m).and_then(serde_json::Value::as_f64));
+                let c = finite(f.corrected.get(*m).copied());
+                lines.push(Line::from(vec![
+                    Span::raw(format!("    results file {} ", with_stderr(m))),
+                    bar(harness, fit(width, 56) / 2, t.bar_other),
+                    Span::raw(format!("  corrected {} ", four(c))),
+                    bar(c, fit(width, 56) / 2, t.bar),
+                ]));
+            }
+            let others: Vec<String> = metrics
+                .iter()
+                .filter(|m| Some(*m) != corrected)
+                .map(|m| {
+                    format!(
+                        "{} {}{}",
+                        one_line(m),
+                        with_stderr(m),
+                        if f.weight_by_size.contains_key(*m) {
+                            ""
+                        } else {
+                            " (not recomputed: neither its tasks' weighted nor plain mean)"
+                        }
+                    )
+                })
+                .collect();
+            if !others.is_empty() {
+                lines.push(Line::from(Span::styled(
+                    format!("    {} (not corrected)", others.join(" · ")),
+                    t.dim,
+                )));
+            }
+        }
+        let tasks: Vec<String> = g
+            .group
+            .tasks
+            .iter()
+            .map(|x| format!("{} ({})", one_line(&x.task), x.size))
+            .collect();
+        lines.push(Line::from(Span::styled(
+            format!("    tasks: {}", tasks.join(", ")),
+            t.dim,
+        )));
     }
 }
 
