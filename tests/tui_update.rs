@@ -257,8 +257,8 @@ fn cvqa_accept_reject_fix() {
         "Tab asks for another reason than the one shown"
     );
     assert!(
-        matches!(s.mode, Mode::FixReason { selected: 0, .. }),
-        "on the reason shown: {:?}",
+        matches!(s.mode, Mode::FixReason { selected: 2, .. }),
+        "on the reason shown (wrong-answer: the answer changed): {:?}",
         s.mode
     );
     let out = render_to_string(&s, 80, 24);
@@ -267,8 +267,6 @@ fn cvqa_accept_reject_fix() {
         out.contains("Enter confirms · 1-5 or ↑↓ · Esc cancels"),
         "{out}"
     );
-    press(&mut s, KeyCode::Down);
-    press(&mut s, KeyCode::Down);
     let fx = press(&mut s, KeyCode::Enter);
     let r = recorded(&mut s, fx);
     assert_eq!(
@@ -2151,6 +2149,37 @@ fn a_fix_records_the_reason_the_reviewer_gives() {
     assert_eq!(v["reason"], "ungrammatical");
     assert_eq!(v["status"], "fix");
     assert!(v["fixed_question"].as_str().unwrap().ends_with(" now"));
+}
+
+/// With no earlier choice (no fix of this item, none in the undo history), a fix that
+/// changes the answer shows, and saves with, `wrong-answer`; one that leaves the answer
+/// as it was, the list's first (`ambiguous`). Before (since the fix popup's reason
+/// line), `ambiguous` either way.
+#[test]
+fn a_first_fix_of_the_answer_defaults_to_wrong_answer() {
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'f');
+    let out = render_to_string(&s, 80, 24);
+    assert!(out.contains("reason: ambiguous"), "{out}");
+    press(&mut s, KeyCode::Down);
+    ctrl(&mut s, 'u');
+    typ(&mut s, "7");
+    for (w, h) in [(80, 24), (200, 50)] {
+        let out = render_to_string(&s, w, h);
+        assert!(out.contains("reason: wrong-answer"), "{w}x{h}\n{out}");
+    }
+    let fx = press(&mut s, KeyCode::Enter);
+    let r = recorded(&mut s, fx);
+    let v = strip_time(&r[0].1);
+    assert_eq!(v["reason"], "wrong-answer", "{v}");
+    assert_eq!(v["fixed_answer"], "7", "{v}");
+    // The question alone: the list's first, as before.
+    let (_d, mut s) = state("cvqa.jsonl");
+    ch(&mut s, 'f');
+    typ(&mut s, " now");
+    let fx = press(&mut s, KeyCode::Enter);
+    let r = recorded(&mut s, fx);
+    assert_eq!(strip_time(&r[0].1)["reason"], "ambiguous");
 }
 
 #[test]

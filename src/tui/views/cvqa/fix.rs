@@ -25,13 +25,30 @@ const REASON_TITLE: &str = "Fix: why?";
 pub const REASON_KEYS: Context = Context::FixReason;
 
 /// The fix being typed: the counterfactual question and answer, which has the cursor, and
-/// the reason `submit` saves it with.
+/// the reviewer's earlier choice of reason (this item's fix's, else my last fix's).
 #[derive(Debug, Clone, PartialEq)]
 pub struct FixState {
     pub question: TextEdit,
     pub answer: TextEdit,
     pub on_answer: bool,
-    pub reason: CvqaReason,
+    pub chosen: Option<CvqaReason>,
+    /// The generated answer, to tell whether the fix changes it.
+    pub generated_answer: String,
+}
+
+impl FixState {
+    /// The reason `submit` saves the fix with, shown on the popup: the earlier choice,
+    /// else `wrong-answer` when the answer was changed, else the list's first.
+    pub fn reason(&self) -> CvqaReason {
+        let answer = self.answer.text();
+        self.chosen.unwrap_or(
+            if !answer.trim().is_empty() && answer.trim() != self.generated_answer {
+                CvqaReason::WrongAnswer
+            } else {
+                CvqaReason::ALL[0]
+            },
+        )
+    }
 }
 
 /// A key in the fix fields: `switch_field` (an arrow up or down) switches field;
@@ -58,7 +75,7 @@ pub fn handle_key(
                 f.question.text().trim().to_string(),
                 f.answer.text().trim().to_string(),
             ),
-            (a == Action::Submit).then_some(f.reason),
+            (a == Action::Submit).then(|| f.reason()),
         )),
         _ => Outcome::Stay,
     }
@@ -88,7 +105,7 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, fx: &FixState) {
     let keys = save_cancel(&state.keymap, KEYS, &switch, "");
     let reason = format!(
         "reason: {} ({} picks another)",
-        fx.reason.name(),
+        fx.reason().name(),
         state.keymap.hint(KEYS, Action::PickReason)
     );
     draw_input(

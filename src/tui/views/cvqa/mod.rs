@@ -131,7 +131,7 @@ impl View for CvqaView {
                 }
             }
             Action::Fix => {
-                let (q, a) = match st.item().and_then(|i| i.counterfactual.as_ref()) {
+                let (q, a, generated) = match st.item().and_then(|i| i.counterfactual.as_ref()) {
                     Some(cf) => {
                         let r = st.my_review(st.pos);
                         (
@@ -141,6 +141,7 @@ impl View for CvqaView {
                             r.as_ref()
                                 .and_then(|r| r.cvqa.fixed_answer.clone())
                                 .unwrap_or_else(|| cf.answer.clone()),
+                            cf.answer.clone(),
                         )
                     }
                     None => {
@@ -148,12 +149,12 @@ impl View for CvqaView {
                         return true;
                     }
                 };
-                let reason = popups::last_fix_reason(st);
                 st.mode = Mode::Fix(FixState {
                     question: TextEdit::new(&q, false),
                     answer: TextEdit::new(&a, false),
                     on_answer: false,
-                    reason,
+                    chosen: popups::last_fix_reason(st),
+                    generated_answer: generated,
                 });
             }
             Action::Reject => st.mode = Mode::Reject { selected: 0 },

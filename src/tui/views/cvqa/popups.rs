@@ -86,7 +86,7 @@ pub(crate) fn key(st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
         Mode::Fix(f) => match fix::handle_key(f, &st.keymap, k) {
             Outcome::Close => st.mode = Mode::Normal,
             Outcome::Submit(((q, a), reason)) => {
-                let shown = f.reason;
+                let shown = f.reason();
                 st.mode = Mode::Normal;
                 self::fix(st, (q, a), (shown, reason), fx);
             }
@@ -128,9 +128,9 @@ pub(crate) fn reject(st: &mut State, reason: CvqaReason, fx: &mut Vec<Effect>) {
     }
 }
 
-/// The reason a fix is saved with unless the reviewer picks another: this item's fix's,
-/// else my last fix's in this session (the undo history), else the list's first.
-pub(crate) fn last_fix_reason(st: &State) -> CvqaReason {
+/// The reviewer's earlier choice of a fix's reason: this item's fix's, else my last fix's
+/// in this session (the undo history). Without one, `FixState::reason` decides.
+pub(crate) fn last_fix_reason(st: &State) -> Option<CvqaReason> {
     let fix_reason = |r: &crate::bench::Review| {
         (r.cvqa.status == Some(CvqaStatus::Fix))
             .then_some(r.cvqa.reason)
@@ -145,7 +145,6 @@ pub(crate) fn last_fix_reason(st: &State) -> CvqaReason {
                 .rev()
                 .find_map(|c| c.after.as_ref().and_then(fix_reason))
         })
-        .unwrap_or(CvqaReason::ALL[0])
 }
 
 /// The fix editor was saved: with `reason` (the one it showed), record the fix; without
