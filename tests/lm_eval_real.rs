@@ -85,10 +85,18 @@ fn harness_figures(results: &Value, task: &str) -> Vec<(String, String, Value)> 
 /// the run's results file is beside it (else the figures come from the samples alone and
 /// a bootstrap stderr cannot be given).
 fn compare(dir: &Path, with_results: bool, results: &Value) -> usize {
+    files(dir, "samples_")
+        .iter()
+        .map(|f| compare_file(f, with_results, results))
+        .sum()
+}
+
+/// [`compare`] for one samples file.
+fn compare_file(f: &Path, with_results: bool, results: &Value) -> usize {
     let mut compared = 0;
-    for f in files(dir, "samples_") {
-        let task = task_of(&f);
-        let s = stats_json(None, &f);
+    {
+        let task = task_of(f);
+        let s = stats_json(None, f);
         let lm = &s["benchmarks"]["lm-eval"];
         for (metric, filter, want) in harness_figures(results, &task) {
             let got = &lm["filters"][&filter];
@@ -143,6 +151,58 @@ fn every_figure_of_the_harness_for_every_output_type() {
     assert_eq!(compare(&dir, true, &results), 19);
     let (_d2, alone) = copy_folder(&src, false);
     assert_eq!(compare(&alone, false, &results), 18);
+}
+
+/// One output folder holding two models' runs, each run twice (the second with
+/// `--apply_chat_template`), of a group (vr_pair: vr_pick, vr_multi) and a 3-shot task
+/// with a majority vote over 3 repeats (vr_vote's `maj@3` filter) (README: `set/`):
+/// every figure of every run's results file, the groups' included, is verdict's, each
+/// samples file read beside its own run's results file.
+#[test]
+fn every_figure_of_every_run_in_one_output_folder() {
+    let set = real("set");
+    let mut compared = 0;
+    let mut groups = 0;
+    let mut runs = 0;
+    for model in ["example__fixed-1b", "example__fixed-2b"] {
+        for r in files(&set.join(model), "results_") {
+            runs += 1;
+            let results: Value =
+                serde_json::from_str(&std::fs::read_to_string(&r).unwrap()).unwrap();
+            let date = r.file_name().unwrap().to_string_lossy()["results_".len()..]
+                .strip_suffix(".json")
+                .unwrap()
+                .to_string();
+            let (_d, dir) = copy_folder(&set.join(model), true);
+            for f in files(&dir, "samples_") {
+                if !f.to_string_lossy().contains(&date) {
+                    continue;
+                }
+                compared += compare_file(&f, true, &results);
+                let s = stats_json(None, &f);
+                let lm = &s["benchmarks"]["lm-eval"];
+                assert_eq!(lm["model"], Value::String(model.into()));
+                assert_eq!(
+                    lm["results_file"],
+                    Value::String(r.file_name().unwrap().to_string_lossy().into_owned())
+                );
+                if task_of(&f) == "vr_vote" {
+                    assert!(lm["filters"]["maj@3"].is_object(), "{lm}");
+                    continue;
+                }
+                let g = &lm["groups"]["vr_pair"]["filters"]["none"]["reported"];
+                for (k, want) in results["groups"]["vr_pair"].as_object().unwrap() {
+                    if let Some((m, "none")) = k.split_once(',') {
+                        assert_eq!(&g[m], want, "{f:?} {k}");
+                        groups += 1;
+                    }
+                }
+            }
+        }
+    }
+    // 4 runs × (vr_pick 4 + vr_multi 4 + vr_vote 4 figures), and the group's 4 from
+    // each of its two tasks' files
+    assert_eq!((runs, compared, groups), (4, 48, 32));
 }
 
 #[test]
