@@ -252,6 +252,11 @@ fn graded_texts(s: &State) -> Vec<String> {
     }
 }
 
+/// The action of a benchmark's verb, by its name in the keys file.
+fn verb(name: &str) -> Action {
+    Action::from_name(name).unwrap_or_else(|| panic!("no action {name}"))
+}
+
 /// The key event of `action` in the item's view, from the live keymap (its first key).
 fn key_of(s: &State, action: Action) -> KeyEvent {
     let k = s.keymap.keys_for(s.context(), action)[0];
@@ -284,15 +289,15 @@ fn grading_keys(s: &State, who: Reviewer) -> (Vec<KeyEvent>, usize, Option<Vec<u
             let changed: Vec<u32> = (points - n + 1..=points).map(|p| p as u32).collect();
             let mut keys: Vec<KeyEvent> = changed
                 .iter()
-                .map(|&p| key_of(s, Action::Bonus(p as u8)))
+                .map(|&p| key_of(s, verb(&format!("bonus_{p}"))))
                 .collect();
             let judge = it.responses[s.model].judge.as_ref().map(|j| j.bonus_list());
             let Some(JudgeBonus::Points(mut want)) = judge else {
                 // no judge to agree with: the ticks from none
                 if n == 0 {
-                    keys.push(key_of(s, Action::NoBonus));
+                    keys.push(key_of(s, verb("no_bonus")));
                 }
-                keys.push(key_of(s, Action::NoPenalty));
+                keys.push(key_of(s, verb("no_penalty")));
                 return (keys, n.max(1), Some(changed));
             };
             want.retain(|k| *k as usize <= points);
@@ -305,7 +310,7 @@ fn grading_keys(s: &State, who: Reviewer) -> (Vec<KeyEvent>, usize, Option<Vec<u
                 }
             }
             want.sort_unstable();
-            keys.push(key_of(s, Action::AcceptJudge));
+            keys.push(key_of(s, verb("accept_judge")));
             (keys, n, Some(want))
         }
         "cvqa" => (vec![c('a')], 0, None),

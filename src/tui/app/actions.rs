@@ -16,10 +16,7 @@ impl State {
             | Action::SelectNext
             | Action::SelectPrev
             | Action::Toggle
-            | Action::SwitchField
-            | Action::PickReason
-            | Action::Row(_)
-            | Action::Reason(_) => {}
+            | Action::Row(_) => {}
             Action::Quit => {
                 self.quit = true;
                 self.push_position(fx);
@@ -166,49 +163,9 @@ impl State {
                 );
             }
             Action::Suspend => fx.push(Effect::Suspend),
-            Action::ContextLength => {
-                self.context_len = (self.context_len + 1) % CONTEXT_LENGTHS.len();
-                self.aside_scroll = 0;
-            }
-            Action::ContextDown | Action::ContextUp => {
-                let (rows, max) = crate::tui::geometry::aside_geometry(self);
-                if rows == 0 {
-                    // No context pane at this width: the context is in the item's text.
-                    let d = crate::tui::geometry::page_rows(self);
-                    if action == Action::ContextDown {
-                        self.scroll_down(d);
-                    } else {
-                        self.scroll = self.scroll.saturating_sub(d);
-                    }
-                    return;
-                }
-                let page = usize::from(rows.saturating_sub(1).max(1));
-                self.aside_scroll = if action == Action::ContextDown {
-                    self.aside_scroll.saturating_add(page).min(max)
-                } else {
-                    self.aside_scroll.saturating_sub(page)
-                };
-            }
             Action::Skip => self.toggle_skip(fx),
             // The benchmark's own grading keys: its view says what they do.
-            Action::Identifies
-            | Action::Partial
-            | Action::Misses
-            | Action::FactOverride
-            | Action::AcceptJudge
-            | Action::Bonus(_)
-            | Action::NoBonus
-            | Action::Penalty
-            | Action::NoPenalty
-            | Action::Accept
-            | Action::Fix
-            | Action::Reject
-            | Action::OriginalOverride
-            | Action::CounterfactualOverride
-            | Action::NextScorer
-            | Action::Answer(_)
-            | Action::NextQuestion
-            | Action::PrevQuestion => {
+            Action::Verb(_) | Action::Answer(_) | Action::NextQuestion | Action::PrevQuestion => {
                 crate::tui::views::current(self).act(self, action, fx);
             }
             Action::Pass | Action::Fail | Action::Unsure => {

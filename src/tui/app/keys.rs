@@ -250,7 +250,7 @@ impl State {
     }
 
     /// Scroll the item's text down, no further than its end at the current size.
-    pub(super) fn scroll_down(&mut self, by: usize) {
+    pub(crate) fn scroll_down(&mut self, by: usize) {
         let max = crate::tui::geometry::max_scroll(self);
         self.scroll = self.scroll.saturating_add(by).min(max.max(self.scroll));
     }

@@ -6,8 +6,8 @@ use strum::{EnumIter, EnumString, IntoEnumIterator, IntoStaticStr};
 
 /// Everything a key can do. Its name in the config file is the variant's name in
 /// snake case (`NextUngraded` is `next_ungraded`), derived by strum; a numbered action
-/// adds its number: `Bonus(n)` is `bonus_1` … `bonus_19`, `Reason(n)` is `reason_1` …
-/// `reason_5`, `Row(n)` is `row_1` … `row_33`.
+/// adds its number: `Answer(n)` is `answer_1` … `answer_19`, `Row(n)` is `row_1` …
+/// `row_33`. A benchmark's own verbs are its view's (`Verb`), named there.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, EnumIter, EnumString, IntoStaticStr,
 )]
@@ -42,36 +42,10 @@ pub enum Action {
     Blind,
     Theme,
     Suspend,
-    // CHARTOM
-    Identifies,
-    Partial,
-    Misses,
-    FactOverride,
-    // CharToM-QA
-    /// The selected response's grades as shown: the judge's ticks and penalty, with my
-    /// changes to them.
-    AcceptJudge,
-    Bonus(u8),
-    NoBonus,
-    Penalty,
-    NoPenalty,
-    ContextLength,
-    /// Scroll the context pane (CharToM-QA, side by side when wide).
-    ContextDown,
-    ContextUp,
-    // C-VQA
-    Accept,
-    Fix,
-    Reject,
-    OriginalOverride,
-    CounterfactualOverride,
-    // other benchmarks
+    // the free verdict (its values are the benchmark's: `Spec::verdicts`)
     Pass,
     Fail,
     Unsure,
-    // Inspect AI
-    /// Grade the next of the sample's scorers (the verdict keys and the note act on it).
-    NextScorer,
     // questions (a benchmark declared in a spec)
     /// The selected question's n-th label or value, its n-th point ticked or not, its
     /// text written.
@@ -92,22 +66,143 @@ pub enum Action {
     SelectPrev,
     /// Turn the selected filter on or off.
     Toggle,
-    /// Move between the question and the answer of a fix.
-    SwitchField,
-    /// From a fix's fields to its reason list, to save with another reason than the one
-    /// shown.
-    PickReason,
-    /// Pick the n-th C-VQA reason of a reject or a fix.
-    Reason(u8),
     /// Turn the filter menu's n-th row on or off.
     Row(u8),
+    /// A benchmark's own verb, declared by its view (`View::verbs`): its grading keys and
+    /// its popups' keys. Last, so that a table's shared actions come first in the help.
+    #[strum(disabled)]
+    Verb(Verb),
 }
 
-/// The numbers a numbered action takes (the reasons are those of docs/format.md, C-VQA).
-/// Bonus points 10 to 19 have keys of their own (Alt and a digit by default): a tick is
-/// one key on a checklist of up to 19 points.
-const BONUS_POINTS: RangeInclusive<u8> = 1..=19;
-const REASONS: RangeInclusive<u8> = 1..=5;
+/// A verb of a benchmark's view: its name in the keys file, its words, its numbers. Each
+/// is a `static` in its view's folder; a key's action holds a reference to it
+/// ([`VerbDef::action`], [`VerbDef::nth`]).
+#[derive(Debug)]
+pub struct VerbDef {
+    /// Its place among its table's verbs: the help lists them in this order.
+    pub rank: u8,
+    /// Its name in the keys file (a numbered verb's names add `_<n>`).
+    pub name: &'static str,
+    /// The numbers a numbered verb takes (`bonus_1` … `bonus_19`), or `None`.
+    pub numbers: Option<RangeInclusive<u8>>,
+    /// The help's words; `{n}` is the number of a numbered verb.
+    pub describe: &'static str,
+    /// The footer's word.
+    pub label: &'static str,
+    /// The footer's shorter word, when its grading keys do not fit with the long ones.
+    pub short: Option<&'static str>,
+}
+
+impl VerbDef {
+    /// An unnumbered verb.
+    pub const fn new(
+        rank: u8,
+        name: &'static str,
+        describe: &'static str,
+        label: &'static str,
+    ) -> VerbDef {
+        VerbDef {
+            rank,
+            name,
+            numbers: None,
+            describe,
+            label,
+            short: None,
+        }
+    }
+
+    /// A numbered verb: `name_<n>` for each `n` of `numbers`.
+    pub const fn numbered(
+        rank: u8,
+        name: &'static str,
+        numbers: RangeInclusive<u8>,
+        describe: &'static str,
+        label: &'static str,
+    ) -> VerbDef {
+        VerbDef {
+            rank,
+            name,
+            numbers: Some(numbers),
+            describe,
+            label,
+            short: None,
+        }
+    }
+
+    /// The same with a shorter footer word.
+    pub const fn short(self, short: &'static str) -> VerbDef {
+        VerbDef {
+            short: Some(short),
+            ..self
+        }
+    }
+
+    /// The action of an unnumbered verb.
+    pub fn action(&'static self) -> Action {
+        Action::Verb(Verb { def: self, n: 0 })
+    }
+
+    /// The action of a numbered verb's number `n`.
+    pub fn nth(&'static self, n: u8) -> Action {
+        Action::Verb(Verb { def: self, n })
+    }
+
+    /// Its actions, each number of a numbered one.
+    fn actions(&'static self) -> Vec<Action> {
+        match &self.numbers {
+            Some(r) => r.clone().map(|n| self.nth(n)).collect(),
+            None => vec![self.action()],
+        }
+    }
+}
+
+/// A key's verb: its definition and its number (0 for an unnumbered verb).
+#[derive(Debug, Clone, Copy)]
+pub struct Verb {
+    pub def: &'static VerbDef,
+    pub n: u8,
+}
+
+impl Verb {
+    /// Is it `def`'s (whatever its number)?
+    pub fn is(self, def: &'static VerbDef) -> bool {
+        std::ptr::eq(self.def, def)
+    }
+
+    fn key(self) -> (u8, &'static str, u8) {
+        (self.def.rank, self.def.name, self.n)
+    }
+}
+
+impl PartialEq for Verb {
+    fn eq(&self, other: &Verb) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Verb {}
+
+impl std::hash::Hash for Verb {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h)
+    }
+}
+
+impl PartialOrd for Verb {
+    fn partial_cmp(&self, other: &Verb) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Verb {
+    fn cmp(&self, other: &Verb) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+/// The numbers a numbered action takes: a question's answers 10 to 19 have keys of their
+/// own (Alt and a digit by default).
+const ANSWERS: RangeInclusive<u8> = 1..=19;
 /// The filter menu's rows with a key of their own (the digits and the letters its other
 /// keys leave free, by default).
 const ROWS: RangeInclusive<u8> = 1..=33;
@@ -118,11 +213,14 @@ type Numbered = (fn(u8) -> Action, RangeInclusive<u8>);
 impl Action {
     /// Name used in the config file.
     pub fn name(self) -> String {
-        let base: &'static str = self.into();
+        let base: &'static str = match self {
+            Action::Verb(v) => v.def.name,
+            a => a.into(),
+        };
         match self {
-            Action::Bonus(n) | Action::Reason(n) | Action::Row(n) | Action::Answer(n) => {
-                format!("{base}_{n}")
-            }
+            Action::Verb(v) if v.def.numbers.is_some() => format!("{}_{}", v.def.name, v.n),
+            Action::Verb(v) => v.def.name.to_string(),
+            Action::Row(n) | Action::Answer(n) => format!("{base}_{n}"),
             _ => base.to_string(),
         }
     }
@@ -130,9 +228,7 @@ impl Action {
     /// A numbered action's template (number 0) with its numbers, or `None`.
     fn numbers(self) -> Option<Numbered> {
         match self {
-            Action::Bonus(_) => Some((Action::Bonus, BONUS_POINTS)),
-            Action::Answer(_) => Some((Action::Answer, BONUS_POINTS)),
-            Action::Reason(_) => Some((Action::Reason, REASONS)),
+            Action::Answer(_) => Some((Action::Answer, ANSWERS)),
             Action::Row(_) => Some((Action::Row, ROWS)),
             _ => None,
         }
@@ -140,6 +236,7 @@ impl Action {
 
     pub fn describe(self) -> String {
         match self {
+            Action::Verb(v) => v.def.describe.replace("{n}", &v.n.to_string()),
             Action::Next => "next item".into(),
             Action::Prev => "previous item".into(),
             Action::NextUngraded => {
@@ -175,41 +272,14 @@ impl Action {
             Action::Blind => "blind mode: hide others' verdicts and the judge".into(),
             Action::Theme => "switch theme (dark / light / mono)".into(),
             Action::Suspend => "suspend to the shell (fg resumes)".into(),
-            Action::Identifies => "justification identifies the manipulation".into(),
-            Action::Partial => "justification partially identifies it".into(),
-            Action::Misses => "justification misses it".into(),
-            Action::FactOverride => "override FACT grade: auto / correct / wrong".into(),
-            Action::AcceptJudge => {
-                "grades as shown: the judge's ticks and penalty, with my changes (the response is graded)"
-                    .into()
-            }
-            Action::Bonus(n) => format!("toggle bonus point {n} covered"),
             Action::Answer(n) => format!(
                 "answer {n} of the selected question: its label or value, its point ticked or not; a text question's field"
             ),
             Action::NextQuestion => "select the next question".into(),
             Action::PrevQuestion => "select the previous question".into(),
-            Action::NoBonus => "no bonus point covered".into(),
-            Action::Penalty => "edit the penalty (defects of the response)".into(),
-            Action::NoPenalty => "no penalty (clear it)".into(),
-            Action::ContextLength => "plot context length 0 / 1000 / 2000".into(),
-            Action::ContextDown => "scroll the context pane down a page (wide screens)".into(),
-            Action::ContextUp => "scroll the context pane up a page".into(),
-            Action::Accept => "accept the generated question".into(),
-            Action::Fix => "fix the counterfactual question / answer".into(),
-            Action::Reject => "reject, with a reason".into(),
-            Action::OriginalOverride => {
-                "override original-answer grade: auto / correct / wrong".into()
-            }
-            Action::CounterfactualOverride => {
-                "override counterfactual-answer grade: auto / correct / wrong".into()
-            }
             Action::Pass => "verdict: pass".into(),
             Action::Fail => "verdict: fail".into(),
             Action::Unsure => "verdict: unsure".into(),
-            Action::NextScorer => {
-                "grade the next scorer (the verdict keys and the note act on it)".into()
-            }
             Action::Adjudicate => "record the final (adjudicated) verdict from mine".into(),
             Action::AdjudicationQueue => {
                 "adjudication queue: only items whose reviewers disagree, no final verdict yet"
@@ -221,9 +291,6 @@ impl Action {
             Action::SelectNext => "next row".into(),
             Action::SelectPrev => "previous row".into(),
             Action::Toggle => "turn the selected filter on / off".into(),
-            Action::SwitchField => "switch between question and answer".into(),
-            Action::PickReason => "pick another reason for the fix than the one shown".into(),
-            Action::Reason(n) => format!("reason {n}"),
             Action::Row(n) => format!("turn the filter of row {n} on / off"),
         }
     }
@@ -232,6 +299,7 @@ impl Action {
     /// screen's text), and as true.
     pub fn label(self) -> String {
         match self {
+            Action::Verb(v) => v.def.label.into(),
             Action::Next => "next".into(),
             Action::Prev => "prev".into(),
             Action::NextUngraded => "next not done".into(),
@@ -244,28 +312,9 @@ impl Action {
             Action::Filter => "filter".into(),
             Action::NextModel => "model".into(),
             Action::SideBySide => "side by side".into(),
-            Action::Identifies => "identifies".into(),
-            Action::Partial => "partial".into(),
-            Action::Misses => "misses".into(),
-            Action::FactOverride => "FACT".into(),
-            Action::AcceptJudge => "accept".into(),
-            Action::Bonus(_) => "bonus".into(),
-            Action::NoBonus => "no bonus".into(),
-            Action::Penalty => "penalty".into(),
-            // (after the penalty key: `e penalty  0 none`)
-            Action::NoPenalty => "none".into(),
-            Action::ContextLength => "context".into(),
-            Action::ContextDown => "context ↓".into(),
-            Action::ContextUp => "context ↑".into(),
-            Action::Accept => "accept".into(),
-            Action::Fix => "fix".into(),
-            Action::Reject => "reject".into(),
-            Action::OriginalOverride => "orig".into(),
-            Action::CounterfactualOverride => "cf".into(),
             Action::Pass => "pass".into(),
             Action::Fail => "fail".into(),
             Action::Unsure => "unsure".into(),
-            Action::NextScorer => "next scorer".into(),
             Action::Answer(_) => "answer".into(),
             Action::NextQuestion => "next question".into(),
             Action::PrevQuestion => "previous question".into(),
@@ -273,9 +322,6 @@ impl Action {
             Action::Cancel => "cancel".into(),
             Action::SelectNext | Action::SelectPrev => "move".into(),
             Action::Toggle => "toggle".into(),
-            Action::SwitchField => "switch".into(),
-            Action::PickReason => "another reason".into(),
-            Action::Reason(_) => "reason".into(),
             other => other.describe(),
         }
     }
@@ -293,16 +339,28 @@ impl Action {
                 return n.parse().ok().filter(|n| range.contains(n)).map(make);
             }
         }
-        name.parse().ok().filter(|a: &Action| a.numbers().is_none())
+        let shared = name.parse().ok().filter(|a: &Action| a.numbers().is_none());
+        shared.or_else(|| {
+            crate::tui::views::verbs().find_map(|def| match &def.numbers {
+                Some(range) => name
+                    .strip_prefix(def.name)
+                    .and_then(|rest| rest.strip_prefix('_'))
+                    .and_then(|n| n.parse().ok())
+                    .filter(|n| range.contains(n))
+                    .map(|n| def.nth(n)),
+                None => (name == def.name).then(|| def.action()),
+            })
+        })
     }
 
-    /// Every action, each number of a numbered one included.
+    /// Every action, each number of a numbered one included, the views' verbs last.
     pub fn all() -> Vec<Action> {
         Action::iter()
             .flat_map(|a| match a.numbers() {
                 Some((make, range)) => range.map(make).collect(),
                 None => vec![a],
             })
+            .chain(crate::tui::views::verbs().flat_map(VerbDef::actions))
             .collect()
     }
 }

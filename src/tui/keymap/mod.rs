@@ -12,7 +12,7 @@ use crate::bench::Benchmark;
 mod action;
 mod key;
 
-pub use action::Action;
+pub use action::{Action, Verb, VerbDef};
 pub use key::Key;
 
 /// Where a binding applies: a table of `default-keys.toml`, named in kebab case

@@ -15,7 +15,7 @@ use crate::bench::chartom_qa::fields::JudgeBonus;
 use crate::bench::chartom_qa::stats::QaStats;
 use crate::bench::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::{CONTEXT_LENGTHS, State};
-use crate::tui::keymap::{Action, Context};
+use crate::tui::keymap::{Action, Context, VerbDef};
 use crate::tui::summary::{SummaryBlock, bar, fit, pct};
 use crate::tui::text::{one_line, truncate};
 use crate::tui::theme::Theme;
@@ -51,7 +51,7 @@ pub(crate) fn chartom_qa_lines<'a>(state: &State, item: &'a Item) -> Vec<Line<'a
                     "[{} switches 0/1000/2000]",
                     state.keymap.hint(
                         Context::Benchmark(Benchmark::ChartomQa),
-                        Action::ContextLength
+                        CONTEXT_LENGTH.action()
                     )
                 ),
                 t.dim,
@@ -122,7 +122,7 @@ pub(crate) fn bonus_block(
         (false, _) => format!("Bonus points {c}/{n}"),
         (true, Some(_)) => format!(
             "Bonus points {c}/{n}: the judge's ticks · {} accepts · {} change",
-            km.hint(ctx, Action::AcceptJudge),
+            km.hint(ctx, ACCEPT_JUDGE.action()),
             point_keys(state, n),
         ),
         (true, None) => format!("Bonus points {c}/{n} · {} toggle", point_keys(state, n)),
@@ -211,17 +211,11 @@ fn point_keys(state: &State, n: usize) -> String {
     let km = &state.keymap;
     let ctx = Context::Benchmark(Benchmark::ChartomQa);
     let digits = n.clamp(1, 9) as u8;
-    let (a, z) = (
-        km.hint(ctx, Action::Bonus(1)),
-        km.hint(ctx, Action::Bonus(digits)),
-    );
+    let (a, z) = (km.hint(ctx, BONUS.nth(1)), km.hint(ctx, BONUS.nth(digits)));
     let mut out = if digits == 1 { a } else { format!("{a}-{z}") };
     if n > 9 {
         let last = n.min(BONUS_KEYS) as u8;
-        let (b, y) = (
-            km.hint(ctx, Action::Bonus(10)),
-            km.hint(ctx, Action::Bonus(last)),
-        );
+        let (b, y) = (km.hint(ctx, BONUS.nth(10)), km.hint(ctx, BONUS.nth(last)));
         // `Alt-0…2`: the modifier said once
         let same = b.rfind('-').filter(|&k| y.get(..=k) == b.get(..=k));
         let y = same.map_or(y.as_str(), |k| &y[k + 1..]);
@@ -270,7 +264,8 @@ impl View for ChartomQaView {
             }
         };
         match action {
-            Action::Bonus(n) => {
+            Action::Verb(v) if v.is(&BONUS) => {
+                let n = v.n;
                 let count = st.item().map(|i| i.bonus_points.len()).unwrap_or(0);
                 if count > BONUS_KEYS {
                     // Past the points with keys of their own: the digit opens the
@@ -287,10 +282,10 @@ impl View for ChartomQaView {
                     g.chartom_qa.toggle_bonus(n as u32)
                 });
             }
-            Action::NoBonus => {
+            Action::Verb(v) if v.is(&NO_BONUS) => {
                 st.change_grades(fx, |g| g.chartom_qa.no_bonus());
             }
-            Action::AcceptJudge => {
+            Action::Verb(v) if v.is(&ACCEPT_JUDGE) => {
                 let mine = st.my_grades().map(|g| g.chartom_qa);
                 let judge = suggestion(st);
                 let bonus = mine.as_ref().and_then(|g| g.bonus.clone());
@@ -308,7 +303,7 @@ impl View for ChartomQaView {
                     st.advance_after_grade(fx);
                 }
             }
-            Action::Penalty => {
+            Action::Verb(v) if v.is(&PENALTY) => {
                 let cur = st
                     .my_grades()
                     .and_then(|g| g.chartom_qa.penalty.clone())
@@ -317,10 +312,33 @@ impl View for ChartomQaView {
                     .unwrap_or_default();
                 st.mode = Mode::Penalty(TextEdit::new(&cur, false));
             }
-            Action::NoPenalty => {
+            Action::Verb(v) if v.is(&NO_PENALTY) => {
                 if st.change_grades(fx, |g| g.chartom_qa.set_penalty(None)) {
                     st.advance_after_grade(fx);
                 }
+            }
+            Action::Verb(v) if v.is(&CONTEXT_LENGTH) => {
+                st.context_len = (st.context_len + 1) % CONTEXT_LENGTHS.len();
+                st.aside_scroll = 0;
+            }
+            Action::Verb(v) if v.is(&CONTEXT_DOWN) || v.is(&CONTEXT_UP) => {
+                let (rows, max) = crate::tui::geometry::aside_geometry(st);
+                if rows == 0 {
+                    // No context pane at this width: the context is in the item's text.
+                    let d = crate::tui::geometry::page_rows(st);
+                    if v.is(&CONTEXT_DOWN) {
+                        st.scroll_down(d);
+                    } else {
+                        st.scroll = st.scroll.saturating_sub(d);
+                    }
+                    return true;
+                }
+                let page = usize::from(rows.saturating_sub(1).max(1));
+                st.aside_scroll = if v.is(&CONTEXT_DOWN) {
+                    st.aside_scroll.saturating_add(page).min(max)
+                } else {
+                    st.aside_scroll.saturating_sub(page)
+                };
             }
             _ => return false,
         }
@@ -388,6 +406,10 @@ impl View for ChartomQaView {
         Context::Benchmark(Benchmark::ChartomQa)
     }
 
+    fn verbs(&self) -> &'static [&'static VerbDef] {
+        &VERBS
+    }
+
     /// A long context beside the item on a wide screen, scrolled on its own: the context
     /// lines of `chartom_qa_lines` (its heading and text).
     fn aside<'a>(
@@ -405,15 +427,16 @@ impl View for ChartomQaView {
             " Context ({len}) · {} switches 0/1000/2000 · {}/{} scroll ",
             state.keymap.hint(
                 Context::Benchmark(Benchmark::ChartomQa),
-                Action::ContextLength
+                CONTEXT_LENGTH.action()
             ),
             state.keymap.hint(
                 Context::Benchmark(Benchmark::ChartomQa),
-                Action::ContextDown
+                CONTEXT_DOWN.action()
             ),
-            state
-                .keymap
-                .hint(Context::Benchmark(Benchmark::ChartomQa), Action::ContextUp)
+            state.keymap.hint(
+                Context::Benchmark(Benchmark::ChartomQa),
+                CONTEXT_UP.action()
+            )
         );
         // the book line, then the context's heading and its text
         let range = 1..2 + lines.len();
@@ -518,7 +541,7 @@ impl View for ChartomQaView {
                 "ticks shown are the judge's: {} accepts",
                 state.keymap.hint(
                     Context::Benchmark(Benchmark::ChartomQa),
-                    Action::AcceptJudge
+                    ACCEPT_JUDGE.action()
                 )
             ));
         }
@@ -532,18 +555,73 @@ impl View for ChartomQaView {
 
     fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>) {
         let n = state.item().map(|i| i.bonus_points.len()).unwrap_or(0);
-        act(state, parts, Action::AcceptJudge);
-        parts.push((point_keys(state, n), Action::Bonus(1).label()));
+        act(state, parts, ACCEPT_JUDGE.action());
+        parts.push((point_keys(state, n), BONUS.label.to_string()));
         for a in [
-            Action::NoBonus,
-            Action::Penalty,
-            Action::NoPenalty,
-            Action::ContextLength,
+            NO_BONUS.action(),
+            PENALTY.action(),
+            NO_PENALTY.action(),
+            CONTEXT_LENGTH.action(),
         ] {
             act(state, parts, a);
         }
     }
 }
+
+/// CharToM-QA's verbs: the keys of its table `chartom-qa`.
+pub static ACCEPT_JUDGE: VerbDef = VerbDef::new(
+    0,
+    "accept_judge",
+    "grades as shown: the judge's ticks and penalty, with my changes (the response is graded)",
+    "accept",
+);
+pub static BONUS: VerbDef = VerbDef::numbered(
+    1,
+    "bonus",
+    1..=19,
+    "toggle bonus point {n} covered",
+    "bonus",
+);
+pub static NO_BONUS: VerbDef =
+    VerbDef::new(2, "no_bonus", "no bonus point covered", "no bonus").short("none");
+pub static PENALTY: VerbDef = VerbDef::new(
+    3,
+    "penalty",
+    "edit the penalty (defects of the response)",
+    "penalty",
+);
+/// (its word follows the penalty key's: `e penalty  0 none`)
+pub static NO_PENALTY: VerbDef = VerbDef::new(4, "no_penalty", "no penalty (clear it)", "none");
+pub static CONTEXT_LENGTH: VerbDef = VerbDef::new(
+    5,
+    "context_length",
+    "plot context length 0 / 1000 / 2000",
+    "context",
+)
+.short("ctx");
+/// Scroll the context pane (side by side when wide).
+pub static CONTEXT_DOWN: VerbDef = VerbDef::new(
+    6,
+    "context_down",
+    "scroll the context pane down a page (wide screens)",
+    "context ↓",
+);
+pub static CONTEXT_UP: VerbDef = VerbDef::new(
+    7,
+    "context_up",
+    "scroll the context pane up a page",
+    "context ↑",
+);
+static VERBS: [&VerbDef; 8] = [
+    &ACCEPT_JUDGE,
+    &BONUS,
+    &NO_BONUS,
+    &PENALTY,
+    &NO_PENALTY,
+    &CONTEXT_LENGTH,
+    &CONTEXT_DOWN,
+    &CONTEXT_UP,
+];
 
 /// The bonus points with a key of their own (`bonus_1` … `bonus_19`): past them, a digit
 /// opens the point's number.
@@ -586,9 +664,9 @@ fn no_suggestion(st: &State) -> String {
     };
     format!(
         "{why}: {} ticks a point, {} none, {} no penalty",
-        km.hint(ctx, Action::Bonus(1)),
-        km.hint(ctx, Action::NoBonus),
-        km.hint(ctx, Action::NoPenalty)
+        km.hint(ctx, BONUS.nth(1)),
+        km.hint(ctx, NO_BONUS.action()),
+        km.hint(ctx, NO_PENALTY.action())
     )
 }
 

@@ -13,7 +13,7 @@ use crate::bench::inspect::stats::InspectStats;
 use crate::bench::inspect::{Verdict, review};
 use crate::bench::{Benchmark, Item, ResponseGrades, Review};
 use crate::tui::app::{Effect, Level, State};
-use crate::tui::keymap::{Action, Context};
+use crate::tui::keymap::{Action, Context, VerbDef};
 use crate::tui::summary::{SummaryBlock, bar, finite, fit};
 use crate::tui::text::one_line;
 use crate::tui::theme::Theme;
@@ -23,6 +23,15 @@ use crate::tui::views::{NoteSetter, View};
 
 /// The view of an Inspect sample.
 pub struct InspectView;
+
+/// Grade the next of the sample's scorers (the verdict keys and the note act on it).
+pub static NEXT_SCORER: VerbDef = VerbDef::new(
+    0,
+    "next_scorer",
+    "grade the next scorer (the verdict keys and the note act on it)",
+    "next scorer",
+);
+static VERBS: [&VerbDef; 1] = [&NEXT_SCORER];
 
 /// The letter Inspect's multiple choice gives the `i`-th choice.
 fn letter(i: usize) -> String {
@@ -113,7 +122,7 @@ fn score_lines(state: &State, s: &Sample, out: &mut Vec<Line<'_>>) {
             "; {} grades the next",
             state
                 .keymap
-                .hint(Context::Benchmark(Benchmark::Inspect), Action::NextScorer)
+                .hint(Context::Benchmark(Benchmark::Inspect), NEXT_SCORER.action())
         )
     } else {
         String::new()
@@ -255,6 +264,10 @@ impl View for InspectView {
         Context::Benchmark(Benchmark::Inspect)
     }
 
+    fn verbs(&self) -> &'static [&'static VerbDef] {
+        &VERBS
+    }
+
     /// The verdict keys on the graded scorer, and the next-scorer key.
     fn act(&self, state: &mut State, action: Action, fx: &mut Vec<Effect>) -> bool {
         let Some(s) = state.item().and_then(sample) else {
@@ -267,7 +280,7 @@ impl View for InspectView {
             Action::Pass => Verdict::Correct,
             Action::Fail => Verdict::Incorrect,
             Action::Unsure => Verdict::AmbiguousTarget,
-            Action::NextScorer => {
+            Action::Verb(v) if v.is(&NEXT_SCORER) => {
                 if names.len() < 2 {
                     state.set_status(
                         format!(
@@ -437,8 +450,8 @@ impl View for InspectView {
             parts.push((
                 state
                     .keymap
-                    .hint(Context::Benchmark(Benchmark::Inspect), Action::NextScorer),
-                Action::NextScorer.label(),
+                    .hint(Context::Benchmark(Benchmark::Inspect), NEXT_SCORER.action()),
+                NEXT_SCORER.label.to_string(),
             ));
         }
     }

@@ -28,7 +28,7 @@ use crate::bench::{Benchmark, Benchmarks, Facet, Item, Response, ResponseGrades,
 use crate::store::Store;
 use crate::tui::app::{Effect, State};
 use crate::tui::facts::ReviewStatus;
-use crate::tui::keymap::{Action, Context};
+use crate::tui::keymap::{Action, Context, VerbDef};
 use crate::tui::summary::{Summary, SummaryBlock};
 use crate::tui::views::verdicts::Field;
 use crossterm::event::KeyEvent;
@@ -210,6 +210,12 @@ pub trait View: Sync {
         self.grade_parts(item, mine, g, model, column)
     }
 
+    /// The view's own verbs (`Action::Verb`): its grading keys and its popups' keys, named
+    /// in the keys file's tables; `act` and `popup_key` are given them.
+    fn verbs(&self) -> &'static [&'static VerbDef] {
+        &[]
+    }
+
     /// The keymap's context whose keys grade this view's items.
     fn context(&self) -> Context {
         Context::Generic
@@ -252,6 +258,13 @@ pub fn keyed_benchmarks() -> impl Iterator<Item = Benchmark> {
     Benchmark::ALL
         .into_iter()
         .filter(|&b| view_of(b).context() == Context::Benchmark(b))
+}
+
+/// Every view's verbs (`View::verbs`): the keys file's names of the benchmarks' own keys.
+pub fn verbs() -> impl Iterator<Item = &'static VerbDef> {
+    Benchmark::ALL
+        .into_iter()
+        .flat_map(|b| view_of(b).verbs().iter().copied())
 }
 
 /// The benchmarks whose view keeps a running tally of my grades (`View::keeps_tally`).

@@ -107,11 +107,6 @@ pub fn hint_parts(state: &State) -> Vec<(String, String)> {
     footer_parts(state).0
 }
 
-/// The footer's short words for labels, used only when the hints it must hold do not fit
-/// with the long ones (CharToM-QA at 80 columns: `x none`, `c ctx`).
-const SHORT_LABELS: [(Action, &str); 2] =
-    [(Action::NoBonus, "none"), (Action::ContextLength, "ctx")];
-
 /// The one place that decides what the footer must hold: in the item view its first
 /// parts, the view's grading keys then help and quit, at any width from 80 columns.
 /// Returns the hints ([`hint_parts`]) and how many of the first it must hold.
@@ -198,7 +193,9 @@ pub(crate) fn hints(state: &State, width: u16) -> Line<'static> {
     let w = |(k, l): &(String, String)| k.chars().count() + l.chars().count() + 3;
     if parts[..must].iter().map(w).sum::<usize>() > width {
         for (_, l) in &mut parts[..must] {
-            if let Some((_, short)) = SHORT_LABELS.iter().find(|(a, _)| a.label() == *l) {
+            // the view's verbs' short words (CharToM-QA at 80 columns: `x none`, `c ctx`)
+            let verbs = views::current(state).verbs();
+            if let Some(short) = verbs.iter().find(|v| v.label == *l).and_then(|v| v.short) {
                 *l = short.to_string();
             }
         }

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 
 use crate::bench::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
-use crate::tui::keymap::{Action, Context};
+use crate::tui::keymap::{Action, Context, VerbDef};
 use crate::tui::text::{one_line, sanitize};
 use crate::tui::theme::Theme;
 use crate::tui::views::View;
@@ -197,20 +197,44 @@ fn mind_line(t: &Theme, item: &Item, mind: f64) -> Line<'static> {
     ])
 }
 
+/// CHARTOM's verbs: the keys of its table `chartom`.
+pub static IDENTIFIES: VerbDef = VerbDef::new(
+    0,
+    "identifies",
+    "justification identifies the manipulation",
+    "identifies",
+);
+pub static PARTIAL: VerbDef = VerbDef::new(
+    1,
+    "partial",
+    "justification partially identifies it",
+    "partial",
+);
+pub static MISSES: VerbDef = VerbDef::new(2, "misses", "justification misses it", "misses");
+pub static FACT_OVERRIDE: VerbDef = VerbDef::new(
+    3,
+    "fact_override",
+    "override FACT grade: auto / correct / wrong",
+    "FACT",
+);
+static VERBS: [&VerbDef; 4] = [&IDENTIFIES, &PARTIAL, &MISSES, &FACT_OVERRIDE];
+
 impl View for ChartomView {
     fn act(&self, st: &mut State, action: Action, fx: &mut Vec<Effect>) -> bool {
         match action {
-            Action::Identifies | Action::Partial | Action::Misses => {
-                let g = match action {
-                    Action::Identifies => JustificationGrade::Identifies,
-                    Action::Partial => JustificationGrade::Partial,
-                    _ => JustificationGrade::Misses,
+            Action::Verb(v) if v.is(&IDENTIFIES) || v.is(&PARTIAL) || v.is(&MISSES) => {
+                let g = if v.is(&IDENTIFIES) {
+                    JustificationGrade::Identifies
+                } else if v.is(&PARTIAL) {
+                    JustificationGrade::Partial
+                } else {
+                    JustificationGrade::Misses
                 };
                 if st.change_grades(fx, |gr| gr.chartom.set_justification(g)) {
                     st.advance_after_grade(fx);
                 }
             }
-            Action::FactOverride => {
+            Action::Verb(v) if v.is(&FACT_OVERRIDE) => {
                 st.change_grades(fx, |g| g.chartom.cycle_fact());
             }
             _ => return false,
@@ -228,6 +252,10 @@ impl View for ChartomView {
 
     fn context(&self) -> Context {
         Context::Benchmark(Benchmark::Chartom)
+    }
+
+    fn verbs(&self) -> &'static [&'static VerbDef] {
+        &VERBS
     }
 
     fn item_lines<'a>(&self, state: &State, item: &'a Item, width: u16) -> Vec<Line<'a>> {
@@ -278,7 +306,7 @@ impl View for ChartomView {
         out.push(Line::from(spans));
         out.push(Line::from(override_cycle(
             t,
-            &format!("{} FACT", key(Action::FactOverride)),
+            &format!("{} FACT", key(FACT_OVERRIDE.action())),
             mine.chartom.fact_correct,
         )));
         if let Some(mind) = r.mind {
@@ -314,9 +342,9 @@ impl View for ChartomView {
             out.push(Line::from(Span::styled(
                 format!(
                     "  {} identifies: {i} · {} partial: {p} · {} misses: {m}",
-                    km.hint(ctx, Action::Identifies),
-                    km.hint(ctx, Action::Partial),
-                    km.hint(ctx, Action::Misses)
+                    km.hint(ctx, IDENTIFIES.action()),
+                    km.hint(ctx, PARTIAL.action()),
+                    km.hint(ctx, MISSES.action())
                 ),
                 t.dim,
             )));
@@ -357,10 +385,10 @@ impl View for ChartomView {
 
     fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>) {
         for a in [
-            Action::Identifies,
-            Action::Partial,
-            Action::Misses,
-            Action::FactOverride,
+            IDENTIFIES.action(),
+            PARTIAL.action(),
+            MISSES.action(),
+            FACT_OVERRIDE.action(),
         ] {
             act(state, parts, a);
         }

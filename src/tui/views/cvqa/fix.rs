@@ -65,18 +65,20 @@ pub fn handle_key(
         &mut f.question
     };
     match field_key(km, KEYS, field, k) {
-        FieldKey::Action(Action::SwitchField) => {
+        FieldKey::Action(Action::Verb(v)) if v.is(&super::SWITCH_FIELD) => {
             f.on_answer = !f.on_answer;
             Outcome::Stay
         }
         FieldKey::Action(Action::Cancel) => Outcome::Close,
-        FieldKey::Action(a @ (Action::Submit | Action::PickReason)) => Outcome::Submit((
-            (
-                f.question.text().trim().to_string(),
-                f.answer.text().trim().to_string(),
-            ),
-            (a == Action::Submit).then(|| f.reason()),
-        )),
+        FieldKey::Action(a) if a == Action::Submit || a == super::PICK_REASON.action() => {
+            Outcome::Submit((
+                (
+                    f.question.text().trim().to_string(),
+                    f.answer.text().trim().to_string(),
+                ),
+                (a == Action::Submit).then(|| f.reason()),
+            ))
+        }
         _ => Outcome::Stay,
     }
 }
@@ -100,13 +102,13 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, fx: &FixState) {
     };
     let switch = format!(
         "{} switches · ",
-        state.keymap.hint(KEYS, Action::SwitchField)
+        state.keymap.hint(KEYS, super::SWITCH_FIELD.action())
     );
     let keys = save_cancel(&state.keymap, KEYS, &switch, "");
     let reason = format!(
         "reason: {} ({} picks another)",
         fx.reason().name(),
-        state.keymap.hint(KEYS, Action::PickReason)
+        state.keymap.hint(KEYS, super::PICK_REASON.action())
     );
     draw_input(
         state,

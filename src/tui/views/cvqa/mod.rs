@@ -14,7 +14,7 @@ use crate::bench::cvqa::fields::{CvqaReason, CvqaStatus};
 use crate::bench::cvqa::grade as cvqa;
 use crate::bench::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
-use crate::tui::keymap::{Action, Context};
+use crate::tui::keymap::{Action, Context, VerbDef};
 use crate::tui::text::{one_line, sanitize};
 use crate::tui::views::View;
 use crate::tui::views::common::{
@@ -122,15 +122,58 @@ pub(crate) fn cvqa_columns<'a>(state: &State, item: &'a Item) -> (Vec<Line<'a>>,
 /// The C-VQA view.
 pub struct CvqaView;
 
+/// C-VQA's verbs: the keys of its table `cvqa`, then its popups' own.
+pub static ACCEPT: VerbDef = VerbDef::new(0, "accept", "accept the generated question", "accept");
+pub static FIX: VerbDef = VerbDef::new(1, "fix", "fix the counterfactual question / answer", "fix");
+pub static REJECT: VerbDef = VerbDef::new(2, "reject", "reject, with a reason", "reject");
+pub static ORIGINAL_OVERRIDE: VerbDef = VerbDef::new(
+    3,
+    "original_override",
+    "override original-answer grade: auto / correct / wrong",
+    "orig",
+);
+pub static COUNTERFACTUAL_OVERRIDE: VerbDef = VerbDef::new(
+    4,
+    "counterfactual_override",
+    "override counterfactual-answer grade: auto / correct / wrong",
+    "cf",
+);
+/// Move between the question and the answer of a fix.
+pub static SWITCH_FIELD: VerbDef = VerbDef::new(
+    5,
+    "switch_field",
+    "switch between question and answer",
+    "switch",
+);
+/// From a fix's fields to its reason list, to save with another reason than the one shown.
+pub static PICK_REASON: VerbDef = VerbDef::new(
+    6,
+    "pick_reason",
+    "pick another reason for the fix than the one shown",
+    "another reason",
+);
+/// Pick the n-th reason of a reject or a fix (docs/format.md's reasons).
+pub static REASON: VerbDef = VerbDef::numbered(7, "reason", 1..=5, "reason {n}", "reason");
+static VERBS: [&VerbDef; 8] = [
+    &ACCEPT,
+    &FIX,
+    &REJECT,
+    &ORIGINAL_OVERRIDE,
+    &COUNTERFACTUAL_OVERRIDE,
+    &SWITCH_FIELD,
+    &PICK_REASON,
+    &REASON,
+];
+
 impl View for CvqaView {
     fn act(&self, st: &mut State, action: Action, fx: &mut Vec<Effect>) -> bool {
         match action {
-            Action::Accept => {
+            Action::Verb(v) if v.is(&ACCEPT) => {
                 if st.change_review(fx, |r, _| r.cvqa.accept()) {
                     st.advance_after(crate::bench::cvqa::fields::CvqaStatus::Accept.done(), fx);
                 }
             }
-            Action::Fix => {
+            Action::Verb(v) if v.is(&FIX) => {
                 let (q, a, generated) = match st.item().and_then(|i| i.counterfactual.as_ref()) {
                     Some(cf) => {
                         let r = st.my_review(st.pos);
@@ -157,11 +200,11 @@ impl View for CvqaView {
                     generated_answer: generated,
                 });
             }
-            Action::Reject => st.mode = Mode::Reject { selected: 0 },
-            Action::OriginalOverride => {
+            Action::Verb(v) if v.is(&REJECT) => st.mode = Mode::Reject { selected: 0 },
+            Action::Verb(v) if v.is(&ORIGINAL_OVERRIDE) => {
                 st.change_grades(fx, |g| g.cvqa.cycle_original());
             }
-            Action::CounterfactualOverride => {
+            Action::Verb(v) if v.is(&COUNTERFACTUAL_OVERRIDE) => {
                 st.change_grades(fx, |g| g.cvqa.cycle_counterfactual());
             }
             _ => return false,
@@ -179,6 +222,10 @@ impl View for CvqaView {
 
     fn context(&self) -> Context {
         Context::Benchmark(Benchmark::Cvqa)
+    }
+
+    fn verbs(&self) -> &'static [&'static VerbDef] {
+        &VERBS
     }
 
     fn statuses(&self) -> Vec<crate::tui::facts::ReviewStatus> {
@@ -219,14 +266,14 @@ impl View for CvqaView {
                 "original",
                 r.original.as_deref(),
                 false,
-                Action::OriginalOverride,
+                ORIGINAL_OVERRIDE.action(),
                 mine.cvqa.original_correct,
             ),
             (
                 "counterfactual",
                 r.counterfactual.as_deref(),
                 true,
-                Action::CounterfactualOverride,
+                COUNTERFACTUAL_OVERRIDE.action(),
                 mine.cvqa.counterfactual_correct,
             ),
         ] {
@@ -346,7 +393,7 @@ impl View for CvqaView {
             .map(|(k, r)| {
                 // The keys of the reject menu, which these reasons are.
                 let n = u8::try_from(k + 1).unwrap_or(u8::MAX);
-                let key = state.keymap.hint(Context::Reject, Action::Reason(n));
+                let key = state.keymap.hint(Context::Reject, REASON.nth(n));
                 format!("{key} {}", r.name())
             })
             .collect();
@@ -358,11 +405,11 @@ impl View for CvqaView {
 
     fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>) {
         for a in [
-            Action::Accept,
-            Action::Fix,
-            Action::Reject,
-            Action::OriginalOverride,
-            Action::CounterfactualOverride,
+            ACCEPT.action(),
+            FIX.action(),
+            REJECT.action(),
+            ORIGINAL_OVERRIDE.action(),
+            COUNTERFACTUAL_OVERRIDE.action(),
         ] {
             act(state, parts, a);
         }

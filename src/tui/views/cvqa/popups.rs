@@ -181,7 +181,7 @@ pub(crate) fn fix(
     if q == cf.question && a == cf.answer {
         let accept = st
             .keymap
-            .hint(Context::Benchmark(Benchmark::Cvqa), Action::Accept);
+            .hint(Context::Benchmark(Benchmark::Cvqa), super::ACCEPT.action());
         let msg = if empty.is_empty() {
             format!("nothing changed: use {accept} to accept as it is")
         } else {

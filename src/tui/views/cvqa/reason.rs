@@ -47,7 +47,7 @@ pub(crate) fn draw_menu(
 /// The key of the reason in row `row` (from 0) of the menu `ctx`.
 fn reason_key(km: &Keymap, ctx: Context, row: usize) -> String {
     let n = u8::try_from(row + 1).unwrap_or(u8::MAX);
-    km.hint(ctx, Action::Reason(n))
+    km.hint(ctx, super::REASON.nth(n))
 }
 
 /// The reasons' keys for the menu's hint: `1-5` when they run in order, else each.
@@ -88,10 +88,12 @@ pub fn handle_key(selected: &mut usize, act: Option<Action>) -> Outcome<CvqaReas
             Outcome::Stay
         }
         Some(Action::Submit) => Outcome::Submit(CvqaReason::ALL[*selected]),
-        Some(Action::Reason(r)) => match CvqaReason::ALL.get(usize::from(r).wrapping_sub(1)) {
-            Some(&reason) => Outcome::Submit(reason),
-            None => Outcome::Stay,
-        },
+        Some(Action::Verb(v)) if v.is(&super::REASON) => {
+            match CvqaReason::ALL.get(usize::from(v.n).wrapping_sub(1)) {
+                Some(&reason) => Outcome::Submit(reason),
+                None => Outcome::Stay,
+            }
+        }
         _ => Outcome::Stay,
     }
 }
