@@ -205,8 +205,28 @@ pub fn export(
     format: ExportFormat,
     out: &mut dyn Write,
 ) -> Result<ExportReport, ExportError> {
+    export_set(&[store], format, out)
+}
+
+/// Write every row of each store in turn to `out`, as one export (`verdict export DIR`:
+/// a folder's files): one header, the columns [`columns`] gives each store when they all
+/// get the same (a harness's files), else [`COLUMNS`].
+pub fn export_set(
+    stores: &[&Store],
+    format: ExportFormat,
+    out: &mut dyn Write,
+) -> Result<ExportReport, ExportError> {
     let mut rep = ExportReport::default();
-    let cols = columns(store);
+    let each: Vec<Vec<&'static str>> = stores.iter().map(|s| columns(s)).collect();
+    let cols = match each.split_first() {
+        Some((first, rest)) if rest.iter().all(|c| c == first) => first.clone(),
+        _ => COLUMNS.to_vec(),
+    };
+    let all_rows = || {
+        stores
+            .iter()
+            .flat_map(|store| (0..store.len()).flat_map(move |i| rows(store, i)))
+    };
     // A row as its columns' values, in order.
     let values = |row: &Row| -> io::Result<serde_json::Map<String, Value>> {
         let v = serde_json::to_value(row).map_err(io::Error::other)?;
@@ -223,23 +243,19 @@ pub fn export(
         ExportFormat::Csv => {
             let mut w = csv::Writer::from_writer(out);
             w.write_record(&cols)?;
-            for i in 0..store.len() {
-                for row in rows(store, i) {
-                    rep.rows += 1;
-                    rep.unreadable += row.error.is_some() as u64;
-                    w.write_record(values(&row)?.values().map(cell))?;
-                }
+            for row in all_rows() {
+                rep.rows += 1;
+                rep.unreadable += row.error.is_some() as u64;
+                w.write_record(values(&row)?.values().map(cell))?;
             }
             w.flush()?;
         }
         ExportFormat::Jsonl => {
-            for i in 0..store.len() {
-                for row in rows(store, i) {
-                    rep.rows += 1;
-                    rep.unreadable += row.error.is_some() as u64;
-                    serde_json::to_writer(&mut *out, &values(&row)?).map_err(io::Error::other)?;
-                    out.write_all(b"\n")?;
-                }
+            for row in all_rows() {
+                rep.rows += 1;
+                rep.unreadable += row.error.is_some() as u64;
+                serde_json::to_writer(&mut *out, &values(&row)?).map_err(io::Error::other)?;
+                out.write_all(b"\n")?;
             }
             out.flush()?;
         }

@@ -264,7 +264,7 @@ fn check_names_each_scorer_once_and_places_problems_by_item() {
 fn a_folder_of_inspect_logs_lists_them() {
     let dir = fixture("vr_mc.eval").parent().unwrap().to_path_buf();
     let out = Command::new(env!("CARGO_BIN_EXE_verdict"))
-        .args(["stats", dir.to_str().unwrap()])
+        .arg(dir.to_str().unwrap())
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
@@ -275,4 +275,93 @@ fn a_folder_of_inspect_logs_lists_them() {
     );
     assert!(err.contains("vr_epochs.json"), "{err}");
     assert!(!err.contains("CHARTOM"), "{err}");
+}
+
+/// Issue 39: a folder of Inspect logs (three logs written by inspect_ai) is one set for
+/// `stats` (one table: each log's figures, with its task and model), `export` (every
+/// log's rows, told apart by task and run) and `check` (every log).
+#[test]
+fn a_folder_of_inspect_logs_is_one_set() {
+    let d = tempfile::tempdir().unwrap();
+    let names = ["vr_epochs.eval", "vr_mc.json", "vr_nan.eval"];
+    for n in names {
+        std::fs::copy(fixture(n), d.path().join(n)).unwrap();
+    }
+    let dir = d.path().to_str().unwrap();
+    let (text, ok) = verdict(&["stats", dir, "--json"]);
+    assert!(ok, "{text}");
+    let s: Value = serde_json::from_str(&text).unwrap();
+    let files = s["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3);
+    for (f, n) in files.iter().zip(names) {
+        assert!(f["file"].as_str().unwrap().ends_with(n), "{f}");
+        let (t, _) = verdict(&["stats", d.path().join(n).to_str().unwrap(), "--json"]);
+        let mut one: Value = serde_json::from_str(&t).unwrap();
+        one.as_object_mut()
+            .unwrap()
+            .insert("file".into(), f["file"].clone());
+        assert_eq!(*f, one, "{n}");
+    }
+    let (text, ok) = verdict(&["stats", dir]);
+    assert!(ok, "{text}");
+    // one table: each figure's row names its log and task
+    let r = row(&text, "vr_epochs.eval");
+    assert!(r.contains("vr_epochs") && r.contains("choice"), "{r}");
+    let cells = |l: &str| l.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    let rows: Vec<Vec<String>> = text.lines().map(cells).collect();
+    let find = |want: &[&str]| {
+        rows.iter()
+            .find(|r| r.len() >= 6 && r[..6] == *want)
+            .unwrap_or_else(|| panic!("no {want:?} row in\n{text}"))
+            .clone()
+    };
+    let mode = find(&[
+        "vr_epochs.eval",
+        "vr_epochs",
+        "mockllm/model",
+        "match",
+        "mode",
+        "accuracy",
+    ]);
+    assert_eq!(mode[6..], ["0.6364", "0.6364"], "{mode:?}");
+    let nan = find(&[
+        "vr_nan.eval",
+        "vr_nan",
+        "mockllm/model",
+        "confidence",
+        "-",
+        "mean",
+    ]);
+    assert_eq!(nan[6], "Infinity", "{nan:?}");
+    assert_eq!(
+        text.lines().filter(|l| l.contains("log (results)")).count(),
+        1,
+        "one table: {text}"
+    );
+    // export: every log's rows, one header
+    let (text, ok) = verdict(&["export", dir, "--jsonl"]);
+    assert!(ok, "{text}");
+    let mut want = 0;
+    for n in names {
+        let (t, _) = verdict(&["export", d.path().join(n).to_str().unwrap(), "--jsonl"]);
+        want += t.lines().count();
+    }
+    let rows: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), want);
+    let mut runs: Vec<&str> = rows.iter().map(|r| r["run"].as_str().unwrap()).collect();
+    runs.dedup();
+    assert_eq!(runs, names);
+    // check: each log
+    let (text, ok) = verdict(&["check", dir]);
+    assert!(ok, "{text}");
+    for n in names {
+        assert!(
+            text.lines()
+                .any(|l| l.contains(n) && l.contains(" items, 0 errors")),
+            "{text}"
+        );
+    }
 }

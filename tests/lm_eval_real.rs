@@ -247,7 +247,8 @@ fn the_model_is_the_runs_model_however_the_path_is_typed() {
 }
 
 /// `verdict DIR` on lm-eval's output (the output folder or a model's folder) says
-/// exactly what to do: each samples file with the command that opens it.
+/// exactly what to do: each samples file with the command that opens it, and the
+/// commands that read the folder as one set.
 #[test]
 fn an_output_folder_lists_the_command_for_each_samples_file() {
     for (dir, n) in [
@@ -255,23 +256,162 @@ fn an_output_folder_lists_the_command_for_each_samples_file() {
         (real("out/example__fixed-1b"), 5),
         (real("flat"), 2),
     ] {
-        for args in [vec![], vec!["stats"], vec!["check"]] {
-            let mut a = args.clone();
-            a.push(dir.to_str().unwrap());
-            let out = run_in(None, &a);
-            assert!(!out.status.success());
-            let err = String::from_utf8(out.stderr).unwrap();
-            let cmds: Vec<&str> = err
-                .lines()
-                .filter(|l| l.trim_start().starts_with("verdict ") && l.contains("samples_"))
-                .collect();
-            assert_eq!(cmds.len(), n, "{args:?} {dir:?}: {err}");
-            for c in cmds {
-                let p = c.trim_start().strip_prefix("verdict ").unwrap();
-                assert!(Path::new(p).is_file(), "{p}: {err}");
-            }
+        let out = run_in(None, &[dir.to_str().unwrap()]);
+        assert!(!out.status.success());
+        let err = String::from_utf8(out.stderr).unwrap();
+        let cmds: Vec<&str> = err
+            .lines()
+            .filter(|l| l.trim_start().starts_with("verdict ") && l.contains("samples_"))
+            .collect();
+        assert_eq!(cmds.len(), n, "{dir:?}: {err}");
+        for c in cmds {
+            let p = c.trim_start().strip_prefix("verdict ").unwrap();
+            assert!(Path::new(p).is_file(), "{p}: {err}");
+        }
+        assert!(err.contains("verdict stats"), "{err}");
+    }
+}
+
+/// The `set/` folder copied (nothing is written beside the fixtures).
+fn copy_set() -> (tempfile::TempDir, PathBuf) {
+    let d = tempfile::tempdir().unwrap();
+    let set = d.path().join("set");
+    for model in ["example__fixed-1b", "example__fixed-2b"] {
+        let (_t, m) = copy_folder(&real("set").join(model), true);
+        std::fs::create_dir_all(&set).unwrap();
+        let dst = set.join(model);
+        std::fs::create_dir(&dst).unwrap();
+        for e in std::fs::read_dir(&m).unwrap() {
+            let p = e.unwrap().path();
+            std::fs::copy(&p, dst.join(p.file_name().unwrap())).unwrap();
         }
     }
+    (d, set)
+}
+
+/// Issue 39: an lm-eval output folder is one set for `stats`, `export` and `check`: every
+/// model folder and task, the latest run of each task (every run with `--all-runs`), one
+/// table in lm-eval's layout with the model and run, the groups' included; one export
+/// with task, model and run columns; `check` over every file.
+#[test]
+fn an_output_folder_is_one_set_for_stats_export_and_check() {
+    let (_d, set) = copy_set();
+    let dir = set.to_str().unwrap();
+    let latest = |model: &str| {
+        let r = files(&set.join(model), "results_");
+        r.last().unwrap().file_name().unwrap().to_string_lossy()["results_".len()..]
+            .strip_suffix(".json")
+            .unwrap()
+            .to_string()
+    };
+    // --json: each file's figures, as `stats FILE --json` gives them
+    let out = run_in(None, &["stats", dir, "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let got = s["files"].as_array().unwrap();
+    assert_eq!(got.len(), 6, "2 models × 3 tasks, the latest run: {s}");
+    for f in got {
+        let path = PathBuf::from(f["file"].as_str().unwrap());
+        let model = path
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert!(path.to_string_lossy().contains(&latest(&model)), "{path:?}");
+        let mut one = stats_json(None, &path);
+        one.as_object_mut()
+            .unwrap()
+            .insert("file".into(), f["file"].clone());
+        assert_eq!(*f, one, "{path:?}");
+    }
+    let out = run_in(None, &["stats", dir, "--all-runs", "--json"]);
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["files"].as_array().unwrap().len(), 12);
+    // the text: one table, each row with its model, task and run; the groups per model
+    let out = run_in(None, &["stats", dir]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let row = |model: &str, needle: &[&str]| {
+        text.lines()
+            .find(|l| l.contains(model) && needle.iter().all(|n| l.contains(n)))
+            .unwrap_or_else(|| panic!("no {model} {needle:?} row in\n{text}"))
+            .to_string()
+    };
+    let r = row("example__fixed-2b", &["vr_vote", "strict-match"]);
+    assert!(
+        r.contains(&latest("example__fixed-2b")) && r.contains("0.5000 ± 0.2887"),
+        "{r}"
+    );
+    let r = row("example__fixed-1b", &["vr_vote", "maj@3"]);
+    assert!(r.contains("0.7500 ± 0.2500"), "{r}");
+    // vr_pair as each model's latest run printed it (fixed-2b's rerun: 0.2857)
+    let r = row("example__fixed-2b", &["vr_pair", " acc "]);
+    assert!(r.contains("0.2857 ± 0.2012"), "{r}");
+    let r = row("example__fixed-1b", &["vr_pair", " acc "]);
+    assert!(r.contains("0.7143 ± 0.2012"), "{r}");
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains("vr_pair") && l.contains(" acc "))
+            .count(),
+        2,
+        "each model's group once: {text}"
+    );
+    // export: one header, every file's rows, told apart by task, model and run
+    let out = run_in(None, &["export", dir, "--jsonl"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut want = 0;
+    for f in got {
+        let out = run_in(None, &["export", f["file"].as_str().unwrap(), "--jsonl"]);
+        want += String::from_utf8(out.stdout).unwrap().lines().count();
+    }
+    assert_eq!(rows.len(), want);
+    let mut seen: Vec<(String, String, String)> = rows
+        .iter()
+        .map(|r| {
+            let s = |k: &str| {
+                r[k].as_str()
+                    .unwrap_or_else(|| panic!("{k}: {r}"))
+                    .to_string()
+            };
+            (s("model"), s("task"), s("run"))
+        })
+        .collect();
+    seen.dedup();
+    assert_eq!(seen.len(), 6, "{seen:?}");
+    let out = run_in(None, &["export", dir, "--csv"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().filter(|l| l.starts_with("id,")).count(), 1);
+    assert_eq!(text.lines().count(), want + 1);
+    // check: every file, each run
+    let out = run_in(None, &["check", dir]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains("samples_") && l.contains(" items, 0 errors"))
+            .count(),
+        12,
+        "{text}"
+    );
 }
 
 /// `export --csv` tells the rows of one doc apart: its doc_id, filter, target, the metric

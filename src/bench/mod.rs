@@ -118,17 +118,39 @@ pub(crate) fn layout_of_object(obj: &Map<String, Value>) -> Option<Benchmark> {
     None
 }
 
-/// The error for a folder given where a result set is expected: for lm-eval's output,
-/// each samples file with the command that opens it; else how to import a CHARTOM folder.
+/// The error for a folder given where a result set is expected: for lm-eval's output or
+/// Inspect logs, each file with the command that opens it and the commands that read the
+/// folder as one set; else how to import a CHARTOM folder.
 pub fn folder_error(path: &std::path::Path) -> crate::store::StoreError {
+    let set = |h: String| {
+        format!(
+            "{h}\nOr read them as one set: verdict stats|export|check {}",
+            kit::text::shell_word(&path.to_string_lossy())
+        )
+    };
     crate::store::StoreError::Document {
         path: path.to_path_buf(),
         message: lm_eval::folder::hint(path)
             .or_else(|| inspect::folder::hint(path))
+            .map(set)
             .unwrap_or_else(|| {
                 "is a folder (to import a CHARTOM folder, use `verdict import chartom`)".into()
             }),
     }
+}
+
+/// The files of a folder read as one set (`verdict stats|export|check DIR`, docs/format.md
+/// "A folder as a set"): lm-eval's samples files in it and its model folders (each task's
+/// latest run per folder unless `all_runs`), else the Inspect logs in it; `None` when it
+/// holds neither.
+pub fn folder_set(dir: &std::path::Path, all_runs: bool) -> Option<Vec<std::path::PathBuf>> {
+    let samples = lm_eval::folder::samples_in(dir);
+    let files = match (samples.is_empty(), all_runs) {
+        (false, true) => samples,
+        (false, false) => lm_eval::folder::latest_runs(samples),
+        (true, _) => inspect::folder::logs_in(dir),
+    };
+    (!files.is_empty()).then_some(files)
 }
 
 /// `verdict merge`: how a line in a benchmark's own layout that has no id is matched

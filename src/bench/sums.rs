@@ -40,6 +40,37 @@ impl Benchmarks {
         }
     }
 
+    /// `verdict stats DIR`: the blocks of a folder's files read as one set (`parts`: each
+    /// file and its figures): lm-eval's samples files in one table, the Inspect logs in
+    /// one table; any other benchmark's block per file, under its name.
+    pub fn render_set(parts: &[(&std::path::Path, &Benchmarks)], o: &mut String) {
+        let lm: Vec<_> = parts
+            .iter()
+            .filter_map(|(p, b)| Some((*p, b.lm_eval.as_ref()?)))
+            .collect();
+        lm_eval::stats_text::render_set(&lm, o);
+        let inspect: Vec<_> = parts
+            .iter()
+            .filter_map(|(p, b)| Some((*p, b.inspect.as_ref()?)))
+            .collect();
+        inspect::stats_text::render_set(&inspect, o);
+        for (p, b) in parts {
+            let rest = Benchmarks {
+                lm_eval: None,
+                inspect: None,
+                ..(*b).clone()
+            };
+            let mut s = String::new();
+            rest.render(&mut s);
+            if !s.is_empty() {
+                o.push_str(&format!(
+                    "\n{}:{s}",
+                    crate::bench::kit::text::clean(&p.to_string_lossy())
+                ));
+            }
+        }
+    }
+
     /// Each benchmark's block of `verdict stats` text, in this order.
     pub(crate) fn render(&self, o: &mut String) {
         cvqa::stats_text::render(&self.cvqa, o);

@@ -17,10 +17,12 @@ use crate::sanitize;
                   went away (`| head`). See docs/import.md."
 )]
 pub struct Args {
-    /// The result set.
+    /// The result set, or a folder of lm-eval output or of Inspect logs: every samples
+    /// file (every run) or log in it, one report each; the exit code is the worst one's.
     pub file: PathBuf,
     /// Print the report as JSON: {"file", "items", "errors", "warnings", "notices",
-    /// "problems": [{"line", "id", "field", "severity", "message"}]}.
+    /// "problems": [{"line", "id", "field", "severity", "message"}]} (a folder: one such
+    /// line per file).
     #[arg(long)]
     pub json: bool,
     /// Do not check that image files exist.
@@ -29,15 +31,28 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // (a folder that is no set: the file's own error, in the report's form)
+    let Ok(Some(files)) = super::set_files(&args.file, true) else {
+        return Ok(ExitCode::from(check_one(&args, &args.file)?));
+    };
+    let mut worst = 0;
+    for f in &files {
+        worst = worst.max(check_one(&args, f)?);
+    }
+    Ok(ExitCode::from(worst))
+}
+
+/// Check one file and print its report; its exit code.
+fn check_one(args: &Args, file: &std::path::Path) -> anyhow::Result<u8> {
     let opts = check::Options {
         images: !args.no_images,
     };
-    let report = match check::check_file(&args.file, opts) {
+    let report = match check::check_file(file, opts) {
         Ok(r) => r,
         Err(e) => {
             if args.json {
                 let r = check::Report {
-                    file: args.file.clone(),
+                    file: file.to_path_buf(),
                     items: 0,
                     container: None,
                     problems: vec![Problem {
@@ -52,15 +67,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             } else {
                 errln!("verdict: {e}")?;
             }
-            return Ok(ExitCode::from(2));
+            return Ok(2);
         }
     };
     print(&report, args.json)?;
-    Ok(if report.is_clean() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(if report.is_clean() { 0 } else { 1 })
 }
 
 fn print(report: &check::Report, json: bool) -> std::io::Result<()> {

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 
 use crate::cli::out::{self, errln};
-use crate::export::{ExportFormat, export};
+use crate::export::{ExportFormat, export_set};
 use crate::sanitize;
 
 /// One row per item x model, with the automatic grades, the grades that count after
@@ -15,8 +15,13 @@ use crate::sanitize;
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("format").required(true).args(["csv", "jsonl"])))]
 pub struct Args {
-    /// The result set.
+    /// The result set, or a folder of lm-eval output or of Inspect logs: one export of
+    /// every samples file or log in it (each task's latest run unless `--all-runs`), its
+    /// rows told apart by the `task`, `model` and `run` columns.
     pub file: PathBuf,
+    /// A folder: every run of each task, not only the latest.
+    #[arg(long)]
+    pub all_runs: bool,
     /// Write CSV (lists and objects as JSON text in their cells).
     #[arg(long)]
     pub csv: bool,
@@ -33,7 +38,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let store = super::open_with_journal(&args.file)?;
+    let files = super::set_files(&args.file, args.all_runs)?;
+    let sources: Vec<PathBuf> = files.unwrap_or_else(|| vec![args.file.clone()]);
+    let stores = sources
+        .iter()
+        .map(|f| super::open_with_journal(f))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let stores: Vec<&crate::store::Store> = stores.iter().collect();
     let format = if args.csv {
         ExportFormat::Csv
     } else {
@@ -45,7 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 ExportFormat::Csv => sanitize::Form::Text,
                 ExportFormat::Jsonl => sanitize::Form::Json,
             });
-            let r = export(&store, format, &mut w)?;
+            let r = export_set(&stores, format, &mut w)?;
             w.flush()?;
             if format == ExportFormat::Csv && w.replaced() > 0 {
                 errln!(
@@ -61,7 +72,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 _ => PathBuf::from("."),
             };
             // The export holds the set's content: no more open than the set.
-            let perms = crate::perms::Derived::of_sources(&[&args.file])?;
+            let perms = crate::perms::Derived::of_sources(
+                &sources.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
+            )?;
             let name = out
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -70,7 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .tempfile_in(&dir, &name)
                 .with_context(|| format!("{}: cannot create a file here", dir.display()))?;
             let mut w = BufWriter::new(tmp);
-            let r = export(&store, format, &mut w)
+            let r = export_set(&stores, format, &mut w)
                 .with_context(|| format!("writing {}", out.display()))?;
             let tmp = w
                 .into_inner()

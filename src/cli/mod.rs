@@ -12,7 +12,21 @@ pub mod review;
 pub mod split;
 pub mod stats;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// A folder given to a command that reads it as one set (`stats`, `export`, `check`;
+/// docs/format.md, "A folder as a set"): its files, each task's latest run unless
+/// `all_runs`; `None` when `path` is not a folder; an error, listing what it holds, when
+/// it holds no lm-eval output nor Inspect logs.
+pub fn set_files(path: &Path, all_runs: bool) -> anyhow::Result<Option<Vec<PathBuf>>> {
+    if !path.is_dir() {
+        return Ok(None);
+    }
+    match crate::bench::folder_set(path, all_runs) {
+        Some(files) => Ok(Some(files)),
+        None => Err(crate::bench::folder_error(path).into()),
+    }
+}
 
 /// Open a result set for a command that reads it, with every verdict of its journals
 /// (docs/format.md, "The verdict journal"), and say on standard error what the journals

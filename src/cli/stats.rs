@@ -1,7 +1,8 @@
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::bench::kit::sums::Merge;
 use crate::bench::kit::text::{clean, table};
 use crate::cli::out;
 use crate::stats::*;
@@ -13,27 +14,107 @@ use crate::stats::*;
 ///
 /// Verdicts still in the journal (after a crash) are counted. `--json` prints the
 /// document described in docs/stats.md.
+///
+/// A folder (lm-eval's output, a folder of Inspect logs) is read as one set: every
+/// samples file or log in it (each task's latest run unless `--all-runs`), one table.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The result set.
+    /// The result set, or a folder of lm-eval output or of Inspect logs.
     pub file: PathBuf,
     /// Print the figures as JSON (shape documented in docs/stats.md).
     #[arg(long)]
     pub json: bool,
+    /// A folder: every run of each task, not only the latest.
+    #[arg(long)]
+    pub all_runs: bool,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let store = super::open_with_journal(&args.file)?;
+/// The figures of one file, the other files of its run counted where a figure is over
+/// several (an lm-eval group's tasks).
+fn file_stats(path: &Path) -> anyhow::Result<Stats> {
+    let store = super::open_with_journal(path)?;
     let mut stats = compute(&store);
-    // (a figure over several files of the run: their verdicts count too)
     stats
         .benchmarks
         .with_other_files(|p| Some(compute(&super::open_with_journal(p).ok()?).benchmarks));
+    Ok(stats)
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(files) = super::set_files(&args.file, args.all_runs)? {
+        return run_set(&args, &files);
+    }
+    let stats = file_stats(&args.file)?;
     if args.json {
         out::print_json(&stats)?;
     } else {
         out::print(&render(&stats, &args.file.display().to_string()))?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One file's figures in `verdict stats DIR --json`: `stats FILE --json` with the file.
+#[derive(serde::Serialize)]
+struct FileStats<'a> {
+    file: String,
+    #[serde(flatten)]
+    stats: &'a Stats,
+}
+
+/// `verdict stats DIR`: every file of the folder, one table.
+fn run_set(args: &Args, files: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    let all: Vec<(PathBuf, Stats)> = files
+        .iter()
+        .map(|f| Ok((f.clone(), file_stats(f)?)))
+        .collect::<anyhow::Result<_>>()?;
+    if args.json {
+        let files: Vec<FileStats> = all
+            .iter()
+            .map(|(f, stats)| FileStats {
+                file: f.display().to_string(),
+                stats,
+            })
+            .collect();
+        out::print_json(&serde_json::json!({
+            "folder": args.file.display().to_string(),
+            "files": files,
+        }))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut o = String::new();
+    let items: u64 = all.iter().map(|(_, s)| s.items).sum();
+    let unreadable: u64 = all.iter().map(|(_, s)| s.unreadable).sum();
+    let _ = writeln!(
+        o,
+        "{}: {} files, {items} items{}{}",
+        clean(&args.file.display().to_string()),
+        all.len(),
+        if unreadable > 0 {
+            format!(" ({unreadable} unreadable, left out)")
+        } else {
+            String::new()
+        },
+        match super::set_files(&args.file, true)?.map_or(0, |f| f.len()) {
+            n if n > all.len() => format!(
+                " (each task's latest run: {} of {n} samples files; --all-runs for every run)",
+                all.len()
+            ),
+            _ => String::new(),
+        }
+    );
+    let parts: Vec<(&Path, &crate::bench::Benchmarks)> = all
+        .iter()
+        .map(|(f, s)| (f.as_path(), &s.benchmarks))
+        .collect();
+    crate::bench::Benchmarks::render_set(&parts, &mut o);
+    let mut reviews = std::collections::BTreeMap::new();
+    let mut resolution = ResolutionCounts::default();
+    for (_, s) in all {
+        reviews.absorb(s.reviews);
+        resolution.absorb(s.resolution);
+    }
+    render_reviews(&reviews, &resolution, &mut o);
+    out::print(&o)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -52,10 +133,19 @@ pub fn render(s: &Stats, file: &str) -> String {
         }
     );
     s.benchmarks.render(&mut o);
-    if !s.reviews.is_empty() {
+    render_reviews(&s.reviews, &s.resolution, &mut o);
+    o
+}
+
+/// The reviewers' table and how the human verdicts were resolved.
+fn render_reviews(
+    reviews: &std::collections::BTreeMap<String, ReviewerStats>,
+    resolution: &ResolutionCounts,
+    o: &mut String,
+) {
+    if !reviews.is_empty() {
         let _ = writeln!(o, "\nReviews");
-        let rows: Vec<Vec<String>> = s
-            .reviews
+        let rows: Vec<Vec<String>> = reviews
             .iter()
             .map(|(name, r)| {
                 vec![
@@ -72,12 +162,10 @@ pub fn render(s: &Stats, file: &str) -> String {
             })
             .collect();
         table(
-            &mut o,
+            o,
             &["reviewer", "items", "done", "final", "by benchmark"],
             &rows,
         );
-        let r = &s.resolution;
-        let _ = writeln!(o, "\n  {}", crate::stats::resolution_text(r));
+        let _ = writeln!(o, "\n  {}", crate::stats::resolution_text(resolution));
     }
-    o
 }

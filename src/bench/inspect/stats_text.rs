@@ -39,6 +39,21 @@ pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
     // Every figure of the log, named as Inspect names it (the reducer when the log names
     // reducers), beside the same figure corrected by the verdicts.
     let reducers = x.figures.iter().any(|f| f.reducer.is_some());
+    let rows = figure_rows(x, reducers);
+    if !rows.is_empty() {
+        let mut head = vec!["scorer"];
+        if reducers {
+            head.push("reducer");
+        }
+        head.extend(["metric", "log (results)", "human-corrected"]);
+        table(o, &head, &rows);
+    }
+    scorer_lines(x, "", o);
+}
+
+/// The log's figures as rows: scorer, reducer (when `reducers`), metric, the log's
+/// value, the corrected one.
+fn figure_rows(x: &InspectStats, reducers: bool) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
     for f in &x.figures {
         let mut row = vec![clean(&match &f.name {
@@ -65,18 +80,16 @@ pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
         });
         rows.push(row);
     }
-    if !rows.is_empty() {
-        let mut head = vec!["scorer"];
-        if reducers {
-            head.push("reducer");
-        }
-        head.extend(["metric", "log (results)", "human-corrected"]);
-        table(o, &head, &rows);
-    }
+    rows
+}
+
+/// The lines under the figures, each starting `prefix` (the log's name in a set): why a
+/// figure is stale, and each reviewed scorer's accuracy three ways.
+fn scorer_lines(x: &InspectStats, prefix: &str, o: &mut String) {
     for f in x.figures.iter().filter(|f| f.stale.is_some()) {
         let _ = writeln!(
             o,
-            "stale: {}{} {}: {}",
+            "{prefix}stale: {}{} {}: {}",
             clean(&f.scorer),
             f.reducer
                 .as_deref()
@@ -96,7 +109,7 @@ pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
         let verdicts = counts(&f.verdicts);
         let _ = writeln!(
             o,
-            "{}{}: accuracy as scored {}, in the log now {}, corrected {}; {} of {} items reviewed on it ({})",
+            "{prefix}{}{}: accuracy as scored {}, in the log now {}, corrected {}; {} of {} items reviewed on it ({})",
             clean(name),
             if *name == x.scorer { " (headline)" } else { "" },
             four(f.scorer_accuracy),
@@ -110,5 +123,56 @@ pub(crate) fn render(stats: &Option<InspectStats>, o: &mut String) {
                 verdicts
             }
         );
+    }
+}
+
+/// The block of `verdict stats DIR` (a folder as one set) for its Inspect logs: one
+/// table, each figure's row with its log, task and model, then each log's lines.
+pub(crate) fn render_set(parts: &[(&std::path::Path, &InspectStats)], o: &mut String) {
+    if parts.is_empty() {
+        return;
+    }
+    let name = |p: &std::path::Path| {
+        clean(
+            &p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        )
+    };
+    let items: u64 = parts.iter().map(|(_, x)| x.items).sum();
+    let _ = writeln!(
+        o,
+        "\nInspect AI logs ({} logs, {items} items: samples × epochs)",
+        parts.len()
+    );
+    let rows: Vec<Vec<String>> = parts
+        .iter()
+        .flat_map(|(p, x)| {
+            let who = [
+                name(p),
+                clean(x.task.as_deref().unwrap_or("-")),
+                clean(x.model.as_deref().unwrap_or("-")),
+            ];
+            figure_rows(x, true)
+                .into_iter()
+                .map(move |r| [who.to_vec(), r].concat())
+        })
+        .collect();
+    table(
+        o,
+        &[
+            "log",
+            "task",
+            "model",
+            "scorer",
+            "reducer",
+            "metric",
+            "log (results)",
+            "human-corrected",
+        ],
+        &rows,
+    );
+    for (p, x) in parts {
+        scorer_lines(x, &format!("{}: ", name(p)), o);
     }
 }

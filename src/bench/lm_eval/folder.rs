@@ -36,6 +36,38 @@ pub fn samples_in(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
+/// Of `files` (samples files), each task's latest run in each folder (lm-eval names a run
+/// by its date, `samples_<task>_<date>.jsonl`, which sorts as text: its own
+/// `get_latest_filename` takes the greatest); a file not named so is kept.
+pub fn latest_runs(files: Vec<PathBuf>) -> Vec<PathBuf> {
+    let key = |p: &Path| -> Option<(PathBuf, String, String)> {
+        let name = p.file_name()?.to_string_lossy().into_owned();
+        let stem = name.strip_suffix(".jsonl")?.strip_prefix("samples_")?;
+        let (task, date) = super::run::split_date(stem)?;
+        Some((
+            p.parent()?.to_path_buf(),
+            task.to_string(),
+            date.to_string(),
+        ))
+    };
+    let mut latest: std::collections::BTreeMap<(PathBuf, String), String> = Default::default();
+    for f in &files {
+        if let Some((dir, task, date)) = key(f) {
+            let d = latest.entry((dir, task)).or_default();
+            if date > *d {
+                *d = date;
+            }
+        }
+    }
+    files
+        .into_iter()
+        .filter(|f| match key(f) {
+            Some((dir, task, date)) => latest.get(&(dir, task)) == Some(&date),
+            None => true,
+        })
+        .collect()
+}
+
 /// What to tell a reviewer who gave the folder `dir`: the samples files and the command
 /// that opens each, when `dir` holds lm-eval output.
 pub fn hint(dir: &Path) -> Option<String> {
@@ -77,6 +109,19 @@ mod tests {
             assert!(lines[2].contains("samples_b_"), "{h}");
         }
         assert_eq!(hint(&d.path().join("nothing")), None);
+        // a rerun of task a: only its latest run is kept, in each folder
+        let files = [
+            "m/samples_a_2026-01-01T00-00-00.1.jsonl",
+            "m/samples_a_2026-01-02T00-00-00.1.jsonl",
+            "m/samples_b_2026-01-01T00-00-00.1.jsonl",
+            "n/samples_a_2026-01-01T00-00-00.1.jsonl",
+            "m/samples_odd.jsonl",
+        ]
+        .map(PathBuf::from);
+        assert_eq!(
+            latest_runs(files.to_vec()),
+            [&files[1], &files[2], &files[3], &files[4]].map(|p| p.clone())
+        );
         let empty = tempfile::tempdir().unwrap();
         assert_eq!(hint(empty.path()), None);
     }
