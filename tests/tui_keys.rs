@@ -13,6 +13,8 @@ use verdict::tui::draw::render_to_string;
 use verdict::tui::facts;
 use verdict::tui::keymap::Keymap;
 use verdict::tui::theme::ThemeName;
+use verdict::tui::views::cvqa::fix::FixState;
+use verdict::tui::views::cvqa::reject::{Reject, RejectOther};
 
 /// The reviewer on a copy of the tui fixture `name`, with `[keys]` of the config applied.
 fn state(name: &str, keys: &[(&str, &[&str])]) -> (tempfile::TempDir, State) {
@@ -152,7 +154,7 @@ fn the_reject_menu_takes_remapped_reason_and_move_keys() {
         ],
     );
     ch(&mut s, 'r');
-    assert!(matches!(s.mode, Mode::Reject { .. }));
+    assert!(s.mode.popup::<Reject>().is_some());
     let out = screen(&s);
     // The menu's rows and title name the keys.
     assert!(out.contains(" o ambiguous "), "{out}");
@@ -160,7 +162,7 @@ fn the_reject_menu_takes_remapped_reason_and_move_keys() {
     assert!(out.contains("o 2 3 4 5 or ↑J y · Esc cancels"), "{out}");
     // So does the view's line of reasons.
     ch(&mut s, 'x');
-    assert!(matches!(s.mode, Mode::Reject { .. }));
+    assert!(s.mode.popup::<Reject>().is_some());
     press(&mut s, KeyCode::Esc);
     let out = screen(&s);
     assert!(
@@ -172,13 +174,13 @@ fn the_reject_menu_takes_remapped_reason_and_move_keys() {
     ch(&mut s, 'j');
     press(&mut s, KeyCode::Enter);
     assert!(
-        matches!(s.mode, Mode::Reject { selected: 0 }),
+        s.mode.popup::<Reject>() == Some(&Reject { selected: 0 }),
         "{:?}",
         s.mode
     );
     ch(&mut s, 'J');
     assert!(
-        matches!(s.mode, Mode::Reject { selected: 1 }),
+        s.mode.popup::<Reject>() == Some(&Reject { selected: 1 }),
         "{:?}",
         s.mode
     );
@@ -197,12 +199,12 @@ fn the_fix_fields_switch_with_a_remapped_key() {
     let out = screen(&s);
     assert!(out.contains("Ctrl-t switches"), "{out}");
     press(&mut s, KeyCode::Down);
-    let Mode::Fix(f) = &s.mode else {
+    let Some(f) = s.mode.popup::<FixState>() else {
         panic!("fix mode")
     };
     assert!(!f.on_answer);
     ctrl(&mut s, 't');
-    let Mode::Fix(f) = &s.mode else {
+    let Some(f) = s.mode.popup::<FixState>() else {
         panic!("fix mode")
     };
     assert!(f.on_answer);
@@ -298,7 +300,7 @@ fn status_messages_name_the_remapped_key() {
     let (_d, mut s) = state("cvqa.jsonl", &[("reject-other.cancel", &["ctrl-g"])]);
     ch(&mut s, 'r');
     ch(&mut s, '5');
-    assert!(matches!(s.mode, Mode::RejectOther(_)));
+    assert!(s.mode.popup::<RejectOther>().is_some());
     press(&mut s, KeyCode::Enter);
     let out = screen(&s);
     assert!(out.contains("Ctrl-g cancels"), "{out}");

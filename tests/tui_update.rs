@@ -13,6 +13,8 @@ use verdict::tui::draw::render_to_string;
 use verdict::tui::facts;
 use verdict::tui::keymap::{Action, Keymap};
 use verdict::tui::theme::ThemeName;
+use verdict::tui::views::cvqa::fix::{FixReason, FixState};
+use verdict::tui::views::cvqa::reject::{Reject, RejectOther};
 
 fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tui");
@@ -224,7 +226,7 @@ fn cvqa_accept_reject_fix() {
 
     ch(&mut s, 'n');
     ch(&mut s, 'r');
-    assert!(matches!(s.mode, Mode::Reject { .. }));
+    assert!(s.mode.popup::<Reject>().is_some());
     press(&mut s, KeyCode::Down);
     press(&mut s, KeyCode::Down);
     let fx = press(&mut s, KeyCode::Enter);
@@ -244,7 +246,7 @@ fn cvqa_accept_reject_fix() {
 
     ch(&mut s, 'n');
     ch(&mut s, 'f');
-    let Mode::Fix(f) = &s.mode else {
+    let Some(f) = s.mode.popup::<FixState>() else {
         panic!("fix mode")
     };
     assert!(f.question.text().starts_with("How many flowers would"));
@@ -257,7 +259,7 @@ fn cvqa_accept_reject_fix() {
         "Tab asks for another reason than the one shown"
     );
     assert!(
-        matches!(s.mode, Mode::FixReason { selected: 2, .. }),
+        s.mode.popup::<FixReason>().is_some_and(|f| f.selected == 2),
         "on the reason shown (wrong-answer: the answer changed): {:?}",
         s.mode
     );
@@ -1895,11 +1897,11 @@ fn reject_other_asks_for_a_short_text() {
     ch(&mut s, 'r');
     let fx = ch(&mut s, '5');
     assert!(fx.is_empty(), "nothing recorded before the text");
-    assert!(matches!(s.mode, Mode::RejectOther(_)));
+    assert!(s.mode.popup::<RejectOther>().is_some());
     // an empty text is refused, the field stays open
     let fx = press(&mut s, KeyCode::Enter);
     assert!(fx.is_empty());
-    assert!(matches!(s.mode, Mode::RejectOther(_)));
+    assert!(s.mode.popup::<RejectOther>().is_some());
     typ(&mut s, "counts the TV twice");
     let out = render_to_string(&s, 80, 24);
     assert!(out.contains("counts the TV twice"), "{out}");
@@ -2136,7 +2138,7 @@ fn a_fix_records_the_reason_the_reviewer_gives() {
     // Tab: the reason list, on the reason shown (the list's first before any fix)
     press(&mut s, KeyCode::Tab);
     assert!(
-        matches!(s.mode, Mode::FixReason { selected: 0, .. }),
+        s.mode.popup::<FixReason>().is_some_and(|f| f.selected == 0),
         "{:?}",
         s.mode
     );
@@ -3056,7 +3058,7 @@ fn an_empty_answer_beside_a_fixed_question_is_not_a_fixed_answer() {
         press(&mut s, KeyCode::Backspace);
     }
     press(&mut s, KeyCode::Tab);
-    assert!(matches!(s.mode, Mode::FixReason { .. }), "{:?}", s.mode);
+    assert!(s.mode.popup::<FixReason>().is_some(), "{:?}", s.mode);
     let fx = ch(&mut s, '1');
     let r = recorded(&mut s, fx);
     let v = strip_time(&r[0].1);
@@ -3073,7 +3075,7 @@ fn a_fixed_answer_check_would_warn_about_is_warned_in_the_popup() {
     fix_with_empty_answer(&mut s);
     typ(&mut s, "6 wings");
     press(&mut s, KeyCode::Enter);
-    assert!(matches!(s.mode, Mode::FixReason { .. }), "{:?}", s.mode);
+    assert!(s.mode.popup::<FixReason>().is_some(), "{:?}", s.mode);
     let (msg, level) = s.status.clone().expect("a warning");
     assert!(msg.contains("not a whole number in digits"), "{msg}");
     assert_eq!(level, Level::Warn);

@@ -216,14 +216,7 @@ impl State {
                 return;
             }
             // A benchmark's popups: its view says what their outcome records.
-            Mode::Penalty(_)
-            | Mode::Answer(_)
-            | Mode::Bonus(_)
-            | Mode::RejectOther(_)
-            | Mode::FixReason { .. }
-            | Mode::FixOther { .. }
-            | Mode::Reject { .. }
-            | Mode::Fix(_) => {
+            Mode::Popup(_) => {
                 crate::tui::views::popup_key(self, &k, fx);
                 return;
             }

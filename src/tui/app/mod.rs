@@ -10,6 +10,7 @@ mod filters;
 mod keys;
 mod messages;
 mod navigation;
+mod popup;
 mod queries;
 mod recording;
 mod reload;
@@ -24,6 +25,7 @@ pub(crate) use failed::INDEX_FAILED;
 use filter_options::catalog;
 pub use filter_options::{FilterGroup, FilterOption, Filters};
 pub use messages::{Effect, Msg, SAVE_WAITS, Worker};
+pub use popup::{AnyPopup, Popup};
 pub use recording::Recording;
 pub use reload::{Released, Reloading};
 pub use restore::Restoring;
@@ -47,7 +49,6 @@ use crate::tui::image::{ImageEvent, ImageKey};
 use crate::tui::keymap::Keymap;
 pub use crate::tui::overlays::search::SearchState;
 use crate::tui::theme::{Theme, ThemeName};
-pub use crate::tui::views::FixState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
@@ -68,29 +69,9 @@ pub enum Mode {
     Search(SearchState),
     Jump(TextEdit),
     Note(TextEdit),
-    Penalty(TextEdit),
-    /// A text question's answer (a declared benchmark's).
-    Answer(TextEdit),
-    /// CharToM-QA with more than 9 bonus points: the number of the point to tick.
-    Bonus(TextEdit),
-    Reject {
-        selected: usize,
-    },
-    /// Reject for "other": the reviewer's few words.
-    RejectOther(TextEdit),
-    /// A fix for reason "other": its few words, with the fix (question, answer) typed.
-    FixOther {
-        question: String,
-        answer: String,
-        text: TextEdit,
-    },
-    /// A fix's corrected question and answer, waiting for the reviewer's reason.
-    FixReason {
-        selected: usize,
-        question: String,
-        answer: String,
-    },
-    Fix(FixState),
+    /// A popup a benchmark's view opened (a grade's: a penalty, a reject's reason, a fix):
+    /// that view handles its keys and draws it.
+    Popup(AnyPopup),
     Filter {
         selected: usize,
     },
@@ -99,18 +80,23 @@ pub enum Mode {
 impl Mode {
     /// Whether the popup is a text field (it takes letters, and Alt-b / Alt-f).
     pub fn has_text_field(&self) -> bool {
-        matches!(
-            self,
-            Mode::Search(_)
-                | Mode::Jump(_)
-                | Mode::Note(_)
-                | Mode::Penalty(_)
-                | Mode::Answer(_)
-                | Mode::Bonus(_)
-                | Mode::RejectOther(_)
-                | Mode::FixOther { .. }
-                | Mode::Fix(_)
-        )
+        matches!(self, Mode::Search(_) | Mode::Jump(_) | Mode::Note(_))
+            || matches!(self, Mode::Popup(p) if p.has_field())
+    }
+
+    /// A view's popup, if the one on screen is a `T`.
+    pub fn popup<T: Popup>(&self) -> Option<&T> {
+        match self {
+            Mode::Popup(p) => p.get(),
+            _ => None,
+        }
+    }
+
+    pub fn popup_mut<T: Popup>(&mut self) -> Option<&mut T> {
+        match self {
+            Mode::Popup(p) => p.get_mut(),
+            _ => None,
+        }
     }
 }
 

@@ -127,18 +127,10 @@ impl State {
     /// Pasted text goes into the text field being edited.
     fn on_paste(&mut self, text: &str, fx: &mut Vec<Effect>) {
         match &mut self.mode {
-            Mode::Note(e)
-            | Mode::Penalty(e)
-            | Mode::Answer(e)
-            | Mode::Jump(e)
-            | Mode::RejectOther(e)
-            | Mode::FixOther { text: e, .. }
-            | Mode::Bonus(e) => e.insert_str(text),
-            Mode::Fix(f) => {
-                if f.on_answer {
-                    f.answer.insert_str(text)
-                } else {
-                    f.question.insert_str(text)
+            Mode::Note(e) | Mode::Jump(e) => e.insert_str(text),
+            Mode::Popup(p) => {
+                if let Some(e) = p.field() {
+                    e.insert_str(text)
                 }
             }
             Mode::Search(s) => {

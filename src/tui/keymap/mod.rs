@@ -37,13 +37,19 @@ pub enum Context {
     Search,
     Jump,
     Note,
-    Penalty,
-    /// A bonus point's number, past 9.
-    Bonus,
-    Reject,
-    RejectOther,
-    Fix,
-    FixReason,
+    /// A benchmark's popup's keys: the view that opens it declares its table
+    /// (`View::tables`).
+    #[strum(disabled)]
+    Popup(&'static Table),
+}
+
+/// A benchmark's popup's key table: its name in `default-keys.toml` (kebab case), its
+/// title in the help, its place among the popups' tables. A `static` in the view's folder.
+#[derive(Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Table {
+    pub rank: u8,
+    pub name: &'static str,
+    pub title: &'static str,
 }
 
 impl Context {
@@ -58,12 +64,7 @@ impl Context {
             Context::Search => "Search",
             Context::Jump => "Jump",
             Context::Note => "Note",
-            Context::Penalty => "Penalty",
-            Context::Bonus => "Bonus point number",
-            Context::Reject => "Reject",
-            Context::RejectOther => "Reject, other",
-            Context::Fix => "Fix",
-            Context::FixReason => "Fix: reason",
+            Context::Popup(t) => t.title,
         }
     }
 
@@ -79,6 +80,7 @@ impl Context {
     pub fn name(self) -> &'static str {
         match self {
             Context::Benchmark(b) => b.name(),
+            Context::Popup(t) => t.name,
             c => c.into(),
         }
     }
@@ -99,6 +101,11 @@ impl FromStr for Context {
                 crate::tui::views::keyed_benchmarks()
                     .find(|b| b.name() == s || b.name().replace('-', "_") == s)
                     .map(Context::Benchmark)
+            })
+            .or_else(|| {
+                crate::tui::views::tables()
+                    .find(|t| t.name == s)
+                    .map(Context::Popup)
             })
             .ok_or(strum::ParseError::VariantNotFound)
     }

@@ -1,5 +1,10 @@
 use super::*;
 
+/// A popup's key table, by its name in the keys file.
+fn table(name: &str) -> Context {
+    name.parse().unwrap_or_else(|_| panic!("no table {name}"))
+}
+
 /// A benchmark's verb, by its name in the keys file.
 fn verb(name: &str) -> Action {
     Action::from_name(name).unwrap_or_else(|| panic!("no action {name}"))
@@ -292,11 +297,11 @@ fn overlays_have_their_own_default_keys() {
         Context::Search,
         Context::Jump,
         Context::Note,
-        Context::Penalty,
-        Context::RejectOther,
-        Context::Fix,
-        Context::Reject,
-        Context::FixReason,
+        table("penalty"),
+        table("reject-other"),
+        table("fix"),
+        table("reject"),
+        table("fix-reason"),
     ] {
         assert_eq!(at(c, KeyCode::Enter, none), Some(Action::Submit), "{c:?}");
         assert_eq!(at(c, KeyCode::Esc, none), Some(Action::Cancel), "{c:?}");
@@ -324,29 +329,29 @@ fn overlays_have_their_own_default_keys() {
     assert_eq!(at(c, KeyCode::Char('n'), none), None);
     for (k, n) in ['1', '2', '3', '4', '5'].into_iter().zip(1..) {
         assert_eq!(
-            at(Context::Reject, KeyCode::Char(k), none),
+            at(table("reject"), KeyCode::Char(k), none),
             Some(verb(&format!("reason_{n}")))
         );
         assert_eq!(
-            at(Context::FixReason, KeyCode::Char(k), none),
+            at(table("fix-reason"), KeyCode::Char(k), none),
             Some(verb(&format!("reason_{n}")))
         );
     }
     assert_eq!(
-        at(Context::Fix, KeyCode::Tab, none),
+        at(table("fix"), KeyCode::Tab, none),
         Some(verb("pick_reason"))
     );
     assert_eq!(
-        at(Context::Fix, KeyCode::Up, none),
+        at(table("fix"), KeyCode::Up, none),
         Some(verb("switch_field"))
     );
     assert_eq!(
-        at(Context::Fix, KeyCode::Down, none),
+        at(table("fix"), KeyCode::Down, none),
         Some(verb("switch_field"))
     );
     // Overlays do not fall back on the item view's keys.
     assert_eq!(at(Context::Note, KeyCode::Char('n'), none), None);
-    assert_eq!(at(Context::Reject, KeyCode::Char('a'), none), None);
+    assert_eq!(at(table("reject"), KeyCode::Char('a'), none), None);
 }
 
 #[test]
@@ -361,7 +366,7 @@ fn special_keys_in_overlays_match_whatever_the_modifiers() {
     );
     let e = ev(KeyCode::Down, KeyModifiers::ALT);
     assert_eq!(
-        km.in_overlay(Context::Reject, &e, false),
+        km.in_overlay(table("reject"), &e, false),
         Some(Action::SelectNext)
     );
     for m in [KeyModifiers::ALT, KeyModifiers::SHIFT] {
@@ -393,8 +398,8 @@ fn config_remaps_overlay_keys() {
     for c in [
         Context::Note,
         Context::Search,
-        Context::Reject,
-        Context::Fix,
+        table("reject"),
+        table("fix"),
     ] {
         assert_eq!(km.in_overlay(c, &esc, false), None, "{c:?}");
         assert_eq!(km.in_overlay(c, &g, false), Some(Action::Cancel), "{c:?}");
@@ -410,14 +415,14 @@ fn config_remaps_overlay_keys() {
     assert_eq!(km.hint(Context::Jump, Action::Submit), "Enter");
     let o = ev(KeyCode::Char('o'), none);
     assert_eq!(
-        km.in_overlay(Context::Reject, &o, false),
+        km.in_overlay(table("reject"), &o, false),
         Some(verb("reason_5"))
     );
     assert_eq!(
-        km.in_overlay(Context::Reject, &ev(KeyCode::Char('5'), none), false),
+        km.in_overlay(table("reject"), &ev(KeyCode::Char('5'), none), false),
         None
     );
-    assert_eq!(km.in_overlay(Context::FixReason, &o, false), None);
+    assert_eq!(km.in_overlay(table("fix-reason"), &o, false), None);
     // Scrolling the help is the help's: the item view's `j` stays.
     assert_eq!(
         km.lookup(Context::Global, Key::ch('j')),
@@ -457,7 +462,7 @@ fn a_context_line_wins_over_a_plain_line() {
     cfg.insert("submit".to_string(), vec!["ctrl-s".to_string()]);
     cfg.insert("fix.submit".to_string(), vec!["ctrl-o".to_string()]);
     km.apply_config(&cfg);
-    assert_eq!(km.hint(Context::Fix, Action::Submit), "Ctrl-o");
+    assert_eq!(km.hint(table("fix"), Action::Submit), "Ctrl-o");
     assert_eq!(km.hint(Context::Note, Action::Submit), "Ctrl-s");
 }
 
@@ -467,7 +472,7 @@ fn hints_in_overlays_are_the_overlays_keys() {
     assert_eq!(km.hint(Context::Filter, Action::Toggle), "Enter");
     assert_eq!(km.hint(Context::Filter, Action::SelectPrev), "↑");
     assert_eq!(km.hint(Context::Help, Action::ScrollDown), "j");
-    assert_eq!(km.hint(Context::Reject, verb("reason_1")), "1");
+    assert_eq!(km.hint(table("reject"), verb("reason_1")), "1");
     // No fallback to the item view's keys in an overlay.
     assert_eq!(km.hint(Context::Note, Action::Next), "(unbound)");
 }

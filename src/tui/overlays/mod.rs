@@ -1,18 +1,16 @@
-//! Overlays: the popups over the item (search, jump, note, penalty, bonus, filter; a
-//! benchmark's own popups are its view's, `View::draw_popup`)
+//! Overlays: the popups over the item (search, jump, note, filter; a benchmark's own
+//! popups are its view's, `Mode::Popup`, `View::draw_popup`)
 //! and the pages that take the body's place (help, summary). Each owns, in its own file,
 //! its state (a `Mode` variant's payload), its keys (`handle_key`, which says what should
 //! happen as an [`Outcome`]; `State::update` turns that into changes and effects) and its
 //! drawing. `draw` here is the one place that picks the popup to draw.
 
-pub mod bonus;
 pub mod dialog;
 pub mod filter;
 pub mod help;
 pub mod jump;
 pub mod note;
 pub mod page;
-pub mod penalty;
 pub mod search;
 pub mod summary;
 
@@ -45,23 +43,10 @@ pub fn draw(state: &State, f: &mut Frame, screen: &Screen) {
         }
         Mode::Jump(e) => jump::draw(state, f, area, e),
         Mode::Note(e) => note::draw(state, f, area, e),
-        // A grade's popups go low in the body (`dialog::Place::Low`): the text judged
-        // above them and the status line under them stay in view.
-        Mode::Penalty(e) => penalty::draw(state, f, screen.body, e),
-        Mode::Bonus(e) => bonus::draw(
-            state,
-            f,
-            screen.body,
-            e,
-            state.item().map_or(0, |i| i.bonus_points.len()),
-        ),
-        // A benchmark's popups: its view draws them.
-        Mode::Reject { .. }
-        | Mode::Answer(_)
-        | Mode::RejectOther(_)
-        | Mode::FixOther { .. }
-        | Mode::Fix(_)
-        | Mode::FixReason { .. } => {
+        // A benchmark's popups: its view draws them, low in the body
+        // (`dialog::Place::Low`): the text judged above them and the status line under
+        // them stay in view.
+        Mode::Popup(_) => {
             crate::tui::views::draw_popup(state, f, screen.body);
         }
         Mode::Filter { selected } => {
@@ -83,12 +68,7 @@ pub fn keys(mode: &Mode) -> Option<crate::tui::keymap::Context> {
         Mode::Filter { .. } => Context::Filter,
         Mode::Search(_) => Context::Search,
         Mode::Jump(_) => Context::Jump,
-        Mode::Note(_) | Mode::Answer(_) => Context::Note,
-        Mode::Penalty(_) => Context::Penalty,
-        Mode::Bonus(_) => Context::Bonus,
-        Mode::Reject { .. } => Context::Reject,
-        Mode::RejectOther(_) | Mode::FixOther { .. } => Context::RejectOther,
-        Mode::Fix(_) => Context::Fix,
-        Mode::FixReason { .. } => Context::FixReason,
+        Mode::Note(_) => Context::Note,
+        Mode::Popup(p) => p.keys(),
     })
 }

@@ -28,7 +28,7 @@ use crate::bench::{Benchmark, Benchmarks, Facet, Item, Response, ResponseGrades,
 use crate::store::Store;
 use crate::tui::app::{Effect, State};
 use crate::tui::facts::ReviewStatus;
-use crate::tui::keymap::{Action, Context, VerbDef};
+use crate::tui::keymap::{Action, Context, Table, VerbDef};
 use crate::tui::summary::{Summary, SummaryBlock};
 use crate::tui::views::verdicts::Field;
 use crossterm::event::KeyEvent;
@@ -216,6 +216,11 @@ pub trait View: Sync {
         &[]
     }
 
+    /// The key tables of the view's popups (`Context::Popup`).
+    fn tables(&self) -> &'static [&'static Table] {
+        &[]
+    }
+
     /// The keymap's context whose keys grade this view's items.
     fn context(&self) -> Context {
         Context::Generic
@@ -265,6 +270,13 @@ pub fn verbs() -> impl Iterator<Item = &'static VerbDef> {
     Benchmark::ALL
         .into_iter()
         .flat_map(|b| view_of(b).verbs().iter().copied())
+}
+
+/// Every view's popups' key tables (`View::tables`).
+pub fn tables() -> impl Iterator<Item = &'static Table> {
+    Benchmark::ALL
+        .into_iter()
+        .flat_map(|b| view_of(b).tables().iter().copied())
 }
 
 /// The benchmarks whose view keeps a running tally of my grades (`View::keeps_tally`).
@@ -358,9 +370,6 @@ pub(crate) fn facet_words(f: Facet, value: &str) -> (String, String) {
 pub(crate) fn review_status(r: &Review) -> Option<ReviewStatus> {
     cvqa::verdicts::status_of(r)
 }
-
-/// The fix popup's state (C-VQA's), held by `Mode::Fix`.
-pub use cvqa::fix::FixState;
 
 /// The view of the current item (the generic one when there is none).
 pub fn current(state: &State) -> &'static dyn View {

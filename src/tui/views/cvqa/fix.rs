@@ -6,9 +6,9 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use crate::bench::cvqa::fields::CvqaReason;
-use crate::tui::app::State;
+use crate::tui::app::{Popup, State};
 use crate::tui::edit::TextEdit;
-use crate::tui::keymap::{Action, Context, Keymap};
+use crate::tui::keymap::{Action, Context, Keymap, Table};
 use crate::tui::overlays::Outcome;
 use crate::tui::overlays::dialog::{
     FieldKey, Place, draw_input, field_key, move_keys, save_cancel,
@@ -18,11 +18,77 @@ use crate::tui::views::cvqa::reason;
 /// The fields' dialog title.
 const TITLE: &str = "Fix the counterfactual question / answer";
 /// The fields' keys: their table in the keymap.
-const KEYS: Context = Context::Fix;
+pub static TABLE: Table = Table {
+    rank: 4,
+    name: "fix",
+    title: "Fix",
+};
+const KEYS: Context = Context::Popup(&TABLE);
 /// The reason menu's title.
 const REASON_TITLE: &str = "Fix: why?";
 /// The reason menu's keys.
-pub const REASON_KEYS: Context = Context::FixReason;
+pub static REASON_TABLE: Table = Table {
+    rank: 5,
+    name: "fix-reason",
+    title: "Fix: reason",
+};
+pub const REASON_KEYS: Context = Context::Popup(&REASON_TABLE);
+
+impl Popup for FixState {
+    fn keys(&self) -> Context {
+        KEYS
+    }
+
+    /// The field with the cursor.
+    fn field(&mut self) -> Option<&mut TextEdit> {
+        Some(if self.on_answer {
+            &mut self.answer
+        } else {
+            &mut self.question
+        })
+    }
+
+    fn has_field(&self) -> bool {
+        true
+    }
+}
+
+/// A fix's corrected question and answer, waiting for the reviewer's reason.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FixReason {
+    pub selected: usize,
+    pub question: String,
+    pub answer: String,
+}
+
+impl Popup for FixReason {
+    fn keys(&self) -> Context {
+        REASON_KEYS
+    }
+}
+
+/// A fix for reason "other": its few words, with the fix (question, answer) typed (the
+/// keys of a reject's "other").
+#[derive(Debug, Clone, PartialEq)]
+pub struct FixOther {
+    pub question: String,
+    pub answer: String,
+    pub text: TextEdit,
+}
+
+impl Popup for FixOther {
+    fn keys(&self) -> Context {
+        super::reject::OTHER_KEYS
+    }
+
+    fn field(&mut self) -> Option<&mut TextEdit> {
+        Some(&mut self.text)
+    }
+
+    fn has_field(&self) -> bool {
+        true
+    }
+}
 
 /// The fix being typed: the counterfactual question and answer, which has the cursor, and
 /// the reviewer's earlier choice of reason (this item's fix's, else my last fix's).

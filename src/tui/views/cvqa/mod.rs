@@ -2,7 +2,7 @@
 //! wide), the fix if any; per response both answers with the rule's grade and overrides.
 
 use crate::bench::Benchmark;
-use crate::tui::app::{Effect, Level, Mode};
+use crate::tui::app::{AnyPopup, Effect, Level, Mode};
 use crate::tui::edit::TextEdit;
 use crossterm::event::KeyEvent;
 use fix::FixState;
@@ -14,7 +14,7 @@ use crate::bench::cvqa::fields::{CvqaReason, CvqaStatus};
 use crate::bench::cvqa::grade as cvqa;
 use crate::bench::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
-use crate::tui::keymap::{Action, Context, VerbDef};
+use crate::tui::keymap::{Action, Context, Table, VerbDef};
 use crate::tui::text::{one_line, sanitize};
 use crate::tui::views::View;
 use crate::tui::views::common::{
@@ -154,6 +154,12 @@ pub static PICK_REASON: VerbDef = VerbDef::new(
 );
 /// Pick the n-th reason of a reject or a fix (docs/format.md's reasons).
 pub static REASON: VerbDef = VerbDef::numbered(7, "reason", 1..=5, "reason {n}", "reason");
+static TABLES: [&Table; 4] = [
+    &reject::TABLE,
+    &reject::OTHER_TABLE,
+    &fix::TABLE,
+    &fix::REASON_TABLE,
+];
 static VERBS: [&VerbDef; 8] = [
     &ACCEPT,
     &FIX,
@@ -192,15 +198,17 @@ impl View for CvqaView {
                         return true;
                     }
                 };
-                st.mode = Mode::Fix(FixState {
+                st.mode = Mode::Popup(AnyPopup::new(FixState {
                     question: TextEdit::new(&q, false),
                     answer: TextEdit::new(&a, false),
                     on_answer: false,
                     chosen: popups::last_fix_reason(st),
                     generated_answer: generated,
-                });
+                }));
             }
-            Action::Verb(v) if v.is(&REJECT) => st.mode = Mode::Reject { selected: 0 },
+            Action::Verb(v) if v.is(&REJECT) => {
+                st.mode = Mode::Popup(AnyPopup::new(reject::Reject { selected: 0 }))
+            }
             Action::Verb(v) if v.is(&ORIGINAL_OVERRIDE) => {
                 st.change_grades(fx, |g| g.cvqa.cycle_original());
             }
@@ -226,6 +234,10 @@ impl View for CvqaView {
 
     fn verbs(&self) -> &'static [&'static VerbDef] {
         &VERBS
+    }
+
+    fn tables(&self) -> &'static [&'static Table] {
+        &TABLES
     }
 
     fn statuses(&self) -> Vec<crate::tui::facts::ReviewStatus> {
@@ -393,7 +405,7 @@ impl View for CvqaView {
             .map(|(k, r)| {
                 // The keys of the reject menu, which these reasons are.
                 let n = u8::try_from(k + 1).unwrap_or(u8::MAX);
-                let key = state.keymap.hint(Context::Reject, REASON.nth(n));
+                let key = state.keymap.hint(reject::KEYS, REASON.nth(n));
                 format!("{key} {}", r.name())
             })
             .collect();

@@ -5,10 +5,12 @@ use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
+use super::fix::{FixOther, FixReason, FixState};
+use super::reject::{Reject, RejectOther};
 use super::{fix, reject};
 use crate::bench::Benchmark;
 use crate::bench::cvqa::fields::{CvqaReason, CvqaStatus};
-use crate::tui::app::{Effect, Level, Mode, State};
+use crate::tui::app::{AnyPopup, Effect, Level, Mode, State};
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::overlays::Outcome;
@@ -16,8 +18,8 @@ use crate::tui::overlays::Outcome;
 /// A key in one of C-VQA's popups (`View::popup_key`): what its outcome records. False
 /// when the mode is none of them.
 pub(crate) fn key(st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
-    match &mut st.mode {
-        Mode::RejectOther(e) => match reject::handle_other_key(e, &st.keymap, k) {
+    if let Some(RejectOther(e)) = st.mode.popup_mut() {
+        match reject::handle_other_key(e, &st.keymap, k) {
             Outcome::Close => st.mode = Mode::Normal,
             Outcome::Submit(t) if t.trim().is_empty() => {
                 st.set_status(reject::other_empty(&st.keymap), Level::Warn);
@@ -29,12 +31,14 @@ pub(crate) fn key(st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
                 }
             }
             _ => {}
-        },
-        Mode::FixReason {
-            selected,
-            question,
-            answer,
-        } => {
+        }
+    } else if let Some(FixReason {
+        selected,
+        question,
+        answer,
+    }) = st.mode.popup_mut()
+    {
+        {
             let (q, a) = (question.clone(), answer.clone());
             match fix::handle_reason_key(selected, &st.keymap, k) {
                 Outcome::Close => st.mode = Mode::Normal,
@@ -44,11 +48,11 @@ pub(crate) fn key(st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
                         .my_review(st.pos)
                         .and_then(|r| r.cvqa.reason_text)
                         .unwrap_or_default();
-                    st.mode = Mode::FixOther {
+                    st.mode = Mode::Popup(AnyPopup::new(FixOther {
                         question: q,
                         answer: a,
                         text: TextEdit::new(&cur, false),
-                    };
+                    }));
                 }
                 Outcome::Submit(reason) => {
                     st.mode = Mode::Normal;
@@ -57,11 +61,13 @@ pub(crate) fn key(st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
                 _ => {}
             }
         }
-        Mode::FixOther {
-            question,
-            answer,
-            text,
-        } => {
+    } else if let Some(FixOther {
+        question,
+        answer,
+        text,
+    }) = st.mode.popup_mut()
+    {
+        {
             let (q, a) = (question.clone(), answer.clone());
             match reject::handle_other_key(text, &st.keymap, k) {
                 Outcome::Close => st.mode = Mode::Normal,
@@ -75,15 +81,17 @@ pub(crate) fn key(st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
                 _ => {}
             }
         }
-        Mode::Reject { selected } => match reject::handle_key(selected, &st.keymap, k) {
+    } else if let Some(Reject { selected }) = st.mode.popup_mut() {
+        match reject::handle_key(selected, &st.keymap, k) {
             Outcome::Close => st.mode = Mode::Normal,
             Outcome::Submit(reason) => {
                 st.mode = Mode::Normal;
                 self::reject(st, reason, fx);
             }
             _ => {}
-        },
-        Mode::Fix(f) => match fix::handle_key(f, &st.keymap, k) {
+        }
+    } else if let Some(f) = st.mode.popup_mut::<FixState>() {
+        match fix::handle_key(f, &st.keymap, k) {
             Outcome::Close => st.mode = Mode::Normal,
             Outcome::Submit(((q, a), reason)) => {
                 let shown = f.reason();
@@ -91,8 +99,9 @@ pub(crate) fn key(st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
                 self::fix(st, (q, a), (shown, reason), fx);
             }
             _ => {}
-        },
-        _ => return false,
+        }
+    } else {
+        return false;
     }
     true
 }
@@ -100,15 +109,19 @@ pub(crate) fn key(st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
 /// Draw C-VQA's popup of the current mode (`View::draw_popup`); false when the mode is
 /// none of its.
 pub(crate) fn draw(state: &State, f: &mut Frame, area: Rect) -> bool {
-    match &state.mode {
-        Mode::RejectOther(e) => reject::draw_other(state, f, area, e, reject::OTHER_TITLE),
-        Mode::FixOther { text, .. } => {
-            reject::draw_other(state, f, area, text, "Fix, other: why, in a few words")
-        }
-        Mode::Fix(fx) => fix::draw(state, f, area, fx),
-        Mode::Reject { selected } => reject::draw(state, f, area, *selected),
-        Mode::FixReason { selected, .. } => fix::draw_reason(state, f, area, *selected),
-        _ => return false,
+    let m = &state.mode;
+    if let Some(RejectOther(e)) = m.popup() {
+        reject::draw_other(state, f, area, e, reject::OTHER_TITLE)
+    } else if let Some(FixOther { text, .. }) = m.popup() {
+        reject::draw_other(state, f, area, text, "Fix, other: why, in a few words")
+    } else if let Some(fx) = m.popup::<FixState>() {
+        fix::draw(state, f, area, fx)
+    } else if let Some(Reject { selected }) = m.popup() {
+        reject::draw(state, f, area, *selected)
+    } else if let Some(FixReason { selected, .. }) = m.popup() {
+        fix::draw_reason(state, f, area, *selected)
+    } else {
+        return false;
     }
     true
 }
@@ -120,7 +133,7 @@ pub(crate) fn reject(st: &mut State, reason: CvqaReason, fx: &mut Vec<Effect>) {
             .my_review(st.pos)
             .and_then(|r| r.cvqa.reason_text)
             .unwrap_or_default();
-        st.mode = Mode::RejectOther(TextEdit::new(&cur, false));
+        st.mode = Mode::Popup(AnyPopup::new(RejectOther(TextEdit::new(&cur, false))));
         return;
     }
     if st.change_review(fx, |r, _| r.cvqa.reject(reason, None)) {
@@ -206,11 +219,11 @@ pub(crate) fn fix(
                 .my_review(st.pos)
                 .and_then(|r| r.cvqa.reason_text)
                 .unwrap_or_default();
-            st.mode = Mode::FixOther {
+            st.mode = Mode::Popup(AnyPopup::new(FixOther {
                 question: q,
                 answer: a,
                 text: TextEdit::new(&cur, false),
-            };
+            }));
             return;
         }
         Some(reason) if problem.is_none() => {
@@ -233,14 +246,14 @@ pub(crate) fn fix(
     } else if !empty.is_empty() {
         st.set_status(format!("empty {empty} left as the original"), Level::Info);
     }
-    st.mode = Mode::FixReason {
+    st.mode = Mode::Popup(AnyPopup::new(FixReason {
         selected: CvqaReason::ALL
             .iter()
             .position(|r| *r == shown)
             .unwrap_or(0),
         question: q,
         answer: a,
-    };
+    }));
 }
 
 pub(crate) fn fix_with(

@@ -5,9 +5,9 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 
 use crate::bench::cvqa::fields::CvqaReason;
-use crate::tui::app::State;
+use crate::tui::app::{Popup, State};
 use crate::tui::edit::TextEdit;
-use crate::tui::keymap::{Action, Context, Keymap};
+use crate::tui::keymap::{Action, Context, Keymap, Table};
 use crate::tui::overlays::Outcome;
 use crate::tui::overlays::dialog::{
     FieldKey, Place, draw_input, field_key, move_keys, save_cancel,
@@ -17,11 +17,51 @@ use crate::tui::views::cvqa::reason;
 /// The menu's title.
 const TITLE: &str = "Reject: why?";
 /// The menu's keys: its table in the keymap.
-const KEYS: Context = Context::Reject;
+pub static TABLE: Table = Table {
+    rank: 2,
+    name: "reject",
+    title: "Reject",
+};
+pub const KEYS: Context = Context::Popup(&TABLE);
 /// The "other" field's title.
 pub const OTHER_TITLE: &str = "Reject, other: why, in a few words";
 /// The "other" field's keys.
-const OTHER_KEYS: Context = Context::RejectOther;
+pub static OTHER_TABLE: Table = Table {
+    rank: 3,
+    name: "reject-other",
+    title: "Reject, other",
+};
+pub const OTHER_KEYS: Context = Context::Popup(&OTHER_TABLE);
+
+/// The reason menu (`Mode::Popup`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reject {
+    pub selected: usize,
+}
+
+impl Popup for Reject {
+    fn keys(&self) -> Context {
+        KEYS
+    }
+}
+
+/// Reject for "other": the reviewer's few words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RejectOther(pub TextEdit);
+
+impl Popup for RejectOther {
+    fn keys(&self) -> Context {
+        OTHER_KEYS
+    }
+
+    fn field(&mut self) -> Option<&mut TextEdit> {
+        Some(&mut self.0)
+    }
+
+    fn has_field(&self) -> bool {
+        true
+    }
+}
 
 /// Said when "other" is saved with no words.
 pub fn other_empty(km: &Keymap) -> String {

@@ -15,7 +15,7 @@ use crate::bench::declared::{
 };
 use crate::bench::{Benchmark, Item, Response, ResponseGrades, Review};
 use crate::question::{Kind, Per, Points, Question, points_of};
-use crate::tui::app::{Effect, Level, Mode, State};
+use crate::tui::app::{AnyPopup, Effect, Level, Mode, Popup, State};
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::overlays::Outcome;
@@ -295,6 +295,24 @@ fn field_lines<'a>(
 /// The view of a declared benchmark's items.
 pub struct DeclaredView;
 
+/// A text question's answer being typed (`Mode::Popup`), with the note's keys.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnswerPopup(pub TextEdit);
+
+impl Popup for AnswerPopup {
+    fn keys(&self) -> Context {
+        Context::Note
+    }
+
+    fn field(&mut self) -> Option<&mut TextEdit> {
+        Some(&mut self.0)
+    }
+
+    fn has_field(&self) -> bool {
+        true
+    }
+}
+
 impl View for DeclaredView {
     fn context(&self) -> Context {
         KEYS
@@ -353,7 +371,8 @@ impl View for DeclaredView {
                     }
                     Kind::Text => {
                         let cur = my_answer(st, q).map(|v| as_text(&v)).unwrap_or_default();
-                        st.mode = Mode::Answer(TextEdit::new(&cur, false));
+                        st.mode =
+                            Mode::Popup(AnyPopup::new(AnswerPopup(TextEdit::new(&cur, false))));
                         return true;
                     }
                 };
@@ -375,7 +394,7 @@ impl View for DeclaredView {
 
     /// The text of the selected question.
     fn popup_key(&self, st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
-        let Mode::Answer(e) = &mut st.mode else {
+        let Some(AnswerPopup(e)) = st.mode.popup_mut() else {
             return false;
         };
         match text_field_key(&st.keymap, Context::Note, e, k) {
@@ -398,7 +417,7 @@ impl View for DeclaredView {
     }
 
     fn draw_popup(&self, state: &State, f: &mut Frame, area: Rect) -> bool {
-        let Mode::Answer(e) = &state.mode else {
+        let Some(AnswerPopup(e)) = state.mode.popup() else {
             return false;
         };
         let q = registered()

@@ -4,10 +4,17 @@
 use std::collections::BTreeMap;
 
 use crate::bench::Benchmark;
+use crate::tui::app::AnyPopup;
 use crate::tui::app::{Effect, Level, Mode};
 use crate::tui::edit::TextEdit;
-use crate::tui::overlays::{Outcome, bonus, penalty};
+use crate::tui::overlays::Outcome;
+
+pub mod bonus;
+pub mod penalty;
+
+use bonus::BonusPopup;
 use crossterm::event::KeyEvent;
+use penalty::PenaltyPopup;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
@@ -15,7 +22,7 @@ use crate::bench::chartom_qa::fields::JudgeBonus;
 use crate::bench::chartom_qa::stats::QaStats;
 use crate::bench::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::{CONTEXT_LENGTHS, State};
-use crate::tui::keymap::{Action, Context, VerbDef};
+use crate::tui::keymap::{Action, Context, Table, VerbDef};
 use crate::tui::summary::{SummaryBlock, bar, fit, pct};
 use crate::tui::text::{one_line, truncate};
 use crate::tui::theme::Theme;
@@ -24,6 +31,8 @@ use crate::tui::views::common::{heading, mark, my_grades_for, text_lines, text_l
 use crate::tui::views::model_line::NOT_GRADED;
 use crate::tui::views::status::act;
 use crate::tui::views::verdicts::Field;
+use ratatui::Frame;
+use ratatui::layout::Rect;
 
 pub(crate) fn chartom_qa_lines<'a>(state: &State, item: &'a Item) -> Vec<Line<'a>> {
     let t = &state.theme;
@@ -270,7 +279,10 @@ impl View for ChartomQaView {
                 if count > BONUS_KEYS {
                     // Past the points with keys of their own: the digit opens the
                     // point's number (`2 0` Enter is point 20; `1` Enter point 1).
-                    st.mode = Mode::Bonus(TextEdit::new(&n.to_string(), false));
+                    st.mode = Mode::Popup(AnyPopup::new(BonusPopup(TextEdit::new(
+                        &n.to_string(),
+                        false,
+                    ))));
                     return true;
                 }
                 if (n as usize) > count {
@@ -310,7 +322,7 @@ impl View for ChartomQaView {
                     .or_else(|| shown.as_ref().map(|s| s.1.clone()))
                     .flatten()
                     .unwrap_or_default();
-                st.mode = Mode::Penalty(TextEdit::new(&cur, false));
+                st.mode = Mode::Popup(AnyPopup::new(PenaltyPopup(TextEdit::new(&cur, false))));
             }
             Action::Verb(v) if v.is(&NO_PENALTY) => {
                 if st.change_grades(fx, |g| g.chartom_qa.set_penalty(None)) {
@@ -369,8 +381,8 @@ impl View for ChartomQaView {
 
     /// The penalty's text and a bonus point's number past 9.
     fn popup_key(&self, st: &mut State, k: &KeyEvent, fx: &mut Vec<Effect>) -> bool {
-        match &mut st.mode {
-            Mode::Penalty(e) => match penalty::handle_key(e, &st.keymap, k) {
+        if let Some(PenaltyPopup(e)) = st.mode.popup_mut() {
+            match penalty::handle_key(e, &st.keymap, k) {
                 Outcome::Close => st.mode = Mode::Normal,
                 Outcome::Submit(t) => {
                     st.mode = Mode::Normal;
@@ -379,8 +391,9 @@ impl View for ChartomQaView {
                     }
                 }
                 _ => {}
-            },
-            Mode::Bonus(e) => match bonus::handle_key(e, &st.keymap, k) {
+            }
+        } else if let Some(BonusPopup(e)) = st.mode.popup_mut() {
+            match bonus::handle_key(e, &st.keymap, k) {
                 Outcome::Close => st.mode = Mode::Normal,
                 Outcome::Submit(t) => {
                     st.mode = Mode::Normal;
@@ -396,10 +409,27 @@ impl View for ChartomQaView {
                     }
                 }
                 _ => {}
-            },
-            _ => return false,
+            }
+        } else {
+            return false;
         }
         true
+    }
+
+    fn draw_popup(&self, state: &State, f: &mut Frame, area: Rect) -> bool {
+        if let Some(PenaltyPopup(e)) = state.mode.popup() {
+            penalty::draw(state, f, area, e);
+        } else if let Some(BonusPopup(e)) = state.mode.popup() {
+            let points = state.item().map_or(0, |i| i.bonus_points.len());
+            bonus::draw(state, f, area, e, points);
+        } else {
+            return false;
+        }
+        true
+    }
+
+    fn tables(&self) -> &'static [&'static Table] {
+        &TABLES
     }
 
     fn context(&self) -> Context {
@@ -612,6 +642,7 @@ pub static CONTEXT_UP: VerbDef = VerbDef::new(
     "scroll the context pane up a page",
     "context ↑",
 );
+static TABLES: [&Table; 2] = [&penalty::TABLE, &bonus::TABLE];
 static VERBS: [&VerbDef; 8] = [
     &ACCEPT_JUDGE,
     &BONUS,

@@ -6,14 +6,37 @@ use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::tui::app::State;
+use crate::tui::app::{Popup, State};
 use crate::tui::edit::TextEdit;
-use crate::tui::keymap::{Action, Context, Keymap};
+use crate::tui::keymap::{Action, Context, Keymap, Table};
 use crate::tui::overlays::Outcome;
 use crate::tui::overlays::dialog::{FieldKey, Place, draw_input, field_key};
 
-/// The bonus number's keys: its table in the keymap.
-pub const KEYS: Context = Context::Bonus;
+/// The bonus number's keys: its table in the keymap (a bonus point's number, past 9).
+pub static TABLE: Table = Table {
+    rank: 1,
+    name: "bonus",
+    title: "Bonus point number",
+};
+pub const KEYS: Context = Context::Popup(&TABLE);
+
+/// The point's number being typed (`Mode::Popup`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BonusPopup(pub TextEdit);
+
+impl Popup for BonusPopup {
+    fn keys(&self) -> Context {
+        KEYS
+    }
+
+    fn field(&mut self) -> Option<&mut TextEdit> {
+        Some(&mut self.0)
+    }
+
+    fn has_field(&self) -> bool {
+        true
+    }
+}
 
 /// A key in the field: digits only; `submit` gives the number typed.
 pub fn handle_key(e: &mut TextEdit, km: &Keymap, k: &KeyEvent) -> Outcome<String> {

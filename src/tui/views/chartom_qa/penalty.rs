@@ -4,16 +4,39 @@ use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::tui::app::State;
+use crate::tui::app::{Popup, State};
 use crate::tui::edit::TextEdit;
-use crate::tui::keymap::{Context, Keymap};
+use crate::tui::keymap::{Context, Keymap, Table};
 use crate::tui::overlays::Outcome;
 use crate::tui::overlays::dialog::{Place, draw_input, save_cancel, text_field_key};
 
 /// The dialog's title.
 const TITLE: &str = "Penalty: what the response gets wrong";
 /// The penalty's keys: its table in the keymap.
-const KEYS: Context = Context::Penalty;
+pub static TABLE: Table = Table {
+    rank: 0,
+    name: "penalty",
+    title: "Penalty",
+};
+const KEYS: Context = Context::Popup(&TABLE);
+
+/// The penalty's field (`Mode::Popup`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PenaltyPopup(pub TextEdit);
+
+impl Popup for PenaltyPopup {
+    fn keys(&self) -> Context {
+        KEYS
+    }
+
+    fn field(&mut self) -> Option<&mut TextEdit> {
+        Some(&mut self.0)
+    }
+
+    fn has_field(&self) -> bool {
+        true
+    }
+}
 
 /// A key in the penalty field: `submit` gives the penalty as typed.
 pub fn handle_key(e: &mut TextEdit, km: &Keymap, k: &KeyEvent) -> Outcome<String> {
