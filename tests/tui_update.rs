@@ -1404,7 +1404,7 @@ fn dialogs_and_summary_rows_fit_80x24() {
     );
     let out = screen("cvqa.jsonl", "nf", 80, 24);
     assert!(
-        out.contains("↓ switches · Enter saves · Esc cancels"),
+        out.contains("↓ switches · Alt-char finds a letter · Enter saves · Esc cancels"),
         "{out}"
     );
     insta::assert_snapshot!("fix_80x24", out);

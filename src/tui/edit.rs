@@ -1,5 +1,7 @@
 //! A small text field with the usual editing keys (cursor moves, word delete, line kill),
-//! used for notes, penalties, fixes, jumps and searches.
+//! used for notes, penalties, fixes, jumps and searches; and a character search that
+//! replaces: the keymap's `find_char` (Alt and the character) puts the cursor on the
+//! last such character before it, and the next character typed replaces it.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -12,6 +14,12 @@ pub struct TextEdit {
     /// Cursor position in chars.
     pub cursor: usize,
     pub multiline: bool,
+    /// The cursor is on a character [`TextEdit::find_back`] found: the next character
+    /// typed replaces it.
+    found: bool,
+    /// `find_char`'s key alone (not Alt and the character) was pressed: the next
+    /// character typed is the one to find.
+    finding: bool,
 }
 
 /// What a key did to the field.
@@ -31,6 +39,43 @@ impl TextEdit {
             cursor: chars.len(),
             chars,
             multiline,
+            found: false,
+            finding: false,
+        }
+    }
+
+    /// The next character typed is the one to find (`find_char`'s key alone).
+    pub fn start_find(&mut self) {
+        self.found = false;
+        self.finding = true;
+    }
+
+    /// Whether `c` (either case) is in the text: what `find_back` can find.
+    pub fn has(&self, c: char) -> bool {
+        self.chars
+            .iter()
+            .any(|x| x.to_lowercase().eq(c.to_lowercase()))
+    }
+
+    /// Put the cursor on the last `c` before it (either case), going round to the end
+    /// past the first; the next character typed replaces it. Nothing found: nothing moves.
+    pub fn find_back(&mut self, c: char) -> EditOutcome {
+        self.finding = false;
+        let same = |x: &char| x.to_lowercase().eq(c.to_lowercase());
+        let before = self.chars[..self.cursor].iter().rposition(same);
+        let after = || {
+            self.chars[self.cursor..]
+                .iter()
+                .rposition(same)
+                .map(|i| i + self.cursor)
+        };
+        match before.or_else(after) {
+            Some(i) => {
+                self.cursor = i;
+                self.found = true;
+                EditOutcome::Moved
+            }
+            None => EditOutcome::Ignored,
         }
     }
 
@@ -43,6 +88,7 @@ impl TextEdit {
     }
 
     pub fn insert_str(&mut self, s: &str) {
+        (self.found, self.finding) = (false, false);
         for c in s.chars() {
             if c == '\n' && !self.multiline {
                 continue;
@@ -66,6 +112,21 @@ impl TextEdit {
     pub fn handle(&mut self, key: &KeyEvent) -> EditOutcome {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let alt = key.modifiers.contains(KeyModifiers::ALT);
+        let typed = match key.code {
+            KeyCode::Char(c) if !ctrl && !alt => Some(c),
+            _ => None,
+        };
+        let (found, finding) = (self.found, self.finding);
+        (self.found, self.finding) = (false, false);
+        match typed {
+            Some(c) if finding => return self.find_back(c),
+            Some(c) if found && self.cursor < self.chars.len() => {
+                self.chars[self.cursor] = c;
+                self.cursor += 1;
+                return EditOutcome::Changed;
+            }
+            _ => {}
+        }
         match key.code {
             KeyCode::Esc => EditOutcome::Cancel,
             KeyCode::Enter
@@ -205,6 +266,40 @@ mod tests {
             e.handle(&KeyEvent::new(KeyCode::Right, m));
             assert_eq!(e.split().1, " three?");
         }
+    }
+
+    /// `find_back` puts the cursor on the last such character before it (either case;
+    /// again: the one before; round to the end past the first); the next character typed
+    /// replaces it, any other key is itself. `start_find` takes the next character as
+    /// the one to find (`find_char` bound to a key of its own).
+    #[test]
+    fn find_back_and_replace() {
+        let mut e = TextEdit::new("How many hats here?", false);
+        assert_eq!(e.find_back('h'), EditOutcome::Moved);
+        assert_eq!(e.split().1, "here?");
+        e.find_back('H');
+        assert_eq!(e.split().1, "hats here?");
+        e.find_back('h');
+        e.find_back('h');
+        assert_eq!(e.split().1, "here?", "round to the end past the first");
+        e.handle(&k(KeyCode::Char('t')));
+        assert_eq!(e.text(), "How many hats tere?");
+        e.handle(&k(KeyCode::Char('h')));
+        assert_eq!(e.text(), "How many hats there?", "typed after it: inserted");
+        assert_eq!(e.find_back('z'), EditOutcome::Ignored);
+        e.find_back('y');
+        e.handle(&k(KeyCode::Left));
+        e.handle(&k(KeyCode::Char('n')));
+        assert_eq!(
+            e.text(),
+            "How manny hats there?",
+            "a motion ends the replace"
+        );
+        e.handle(&k(KeyCode::End));
+        e.start_find();
+        e.handle(&k(KeyCode::Char('w')));
+        e.handle(&k(KeyCode::Char('W')));
+        assert_eq!(e.text(), "HoW manny hats there?");
     }
 
     #[test]

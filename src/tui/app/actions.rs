@@ -16,6 +16,7 @@ impl State {
             | Action::SelectNext
             | Action::SelectPrev
             | Action::Toggle
+            | Action::FindChar
             | Action::Row(_) => {}
             Action::Quit => {
                 self.quit = true;

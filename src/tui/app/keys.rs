@@ -124,7 +124,9 @@ impl State {
     /// key (`ESC n` in one read: GNU screen before 5.0 with the mouse on, tmux's
     /// `escape-time`), which reads as Alt + it; taken as Esc and the key, a popup closes
     /// without recording anything and the key does what it does. An Alt key the keymap
-    /// binds here, or a text field's own (Alt-b, Alt-f), stays what it is.
+    /// binds here, or a text field's own (Alt-b, Alt-f), stays what it is; Alt and a
+    /// character the field has is `find_char` (`alt-char`), one it has not is the Esc and
+    /// the key (a glued `ESC n` in a field with an `n` is a find: the popup stays open).
     pub(super) fn glued_to_esc(&self, k: &KeyEvent) -> Option<KeyEvent> {
         let KeyCode::Char(c) = k.code else {
             return None;
@@ -132,12 +134,13 @@ impl State {
         if !k.modifiers.contains(KeyModifiers::ALT) || k.modifiers.contains(KeyModifiers::CONTROL) {
             return None;
         }
-        let bound = match crate::tui::overlays::keys(&self.mode) {
-            Some(context) => self.keymap.in_overlay(context, k, false).is_some(),
-            None => self
-                .keymap
-                .lookup(self.context(), Key::from_event(k))
-                .is_some(),
+        let action = match crate::tui::overlays::keys(&self.mode) {
+            Some(context) => self.keymap.in_overlay(context, k, false),
+            None => self.keymap.lookup(self.context(), Key::from_event(k)),
+        };
+        let bound = match action {
+            Some(Action::FindChar) => self.mode.text_field().is_some_and(|e| e.has(c)),
+            a => a.is_some(),
         };
         if bound || (self.mode.has_text_field() && crate::tui::edit::ALT_KEYS.contains(&c)) {
             return None;

@@ -98,6 +98,23 @@ impl Mode {
             _ => None,
         }
     }
+
+    /// The text field with the cursor, if the popup has one.
+    pub fn text_field(&self) -> Option<&TextEdit> {
+        match self {
+            Mode::Search(s) => Some(&s.query),
+            Mode::Jump(e)
+            | Mode::Note(e)
+            | Mode::Penalty(e)
+            | Mode::Answer(e)
+            | Mode::Bonus(e)
+            | Mode::RejectOther(e)
+            | Mode::FixOther { text: e, .. } => Some(e),
+            Mode::Fix(f) if f.on_answer => Some(&f.answer),
+            Mode::Fix(f) => Some(&f.question),
+            _ => None,
+        }
+    }
 }
 
 /// A verdict change, for undo/redo.

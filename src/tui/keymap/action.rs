@@ -66,6 +66,10 @@ pub enum Action {
     SelectPrev,
     /// Turn the selected filter on or off.
     Toggle,
+    /// In a text field: the cursor on the last such character before it (again: the one
+    /// before), which the next character typed replaces. Bound to `alt-char` (Alt and the
+    /// character), or to a key of its own, after which the character is typed.
+    FindChar,
     /// Turn the filter menu's n-th row on or off.
     Row(u8),
     /// A benchmark's own verb, declared by its view (`View::verbs`): its grading keys and
@@ -291,6 +295,10 @@ impl Action {
             Action::SelectNext => "next row".into(),
             Action::SelectPrev => "previous row".into(),
             Action::Toggle => "turn the selected filter on / off".into(),
+            Action::FindChar => {
+                "the cursor on that character before it (again: the one before); the next one typed replaces it"
+                    .into()
+            }
             Action::Row(n) => format!("turn the filter of row {n} on / off"),
         }
     }
@@ -322,6 +330,7 @@ impl Action {
             Action::Cancel => "cancel".into(),
             Action::SelectNext | Action::SelectPrev => "move".into(),
             Action::Toggle => "toggle".into(),
+            Action::FindChar => "finds".into(),
             other => other.describe(),
         }
     }

@@ -5,7 +5,8 @@ use std::fmt;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// A key with its modifiers, as written in the config file: `n`, `N`, `Right`, `ctrl-r`,
-/// `PageDown`, `Space`, `?`.
+/// `PageDown`, `Space`, `?`; `alt-char` (or `ctrl-char`) is the modifier with any
+/// character ([`Key::ANY_CHAR`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Key {
     pub code: KeyCode,
@@ -14,6 +15,9 @@ pub struct Key {
 }
 
 impl Key {
+    /// The code of `alt-char`: the modifier with any character.
+    pub const ANY_CHAR: KeyCode = KeyCode::Null;
+
     pub const fn ch(c: char) -> Key {
         Key {
             code: KeyCode::Char(c),
@@ -80,6 +84,7 @@ impl Key {
             "space" => KeyCode::Char(' '),
             "backspace" => KeyCode::Backspace,
             "delete" | "del" => KeyCode::Delete,
+            "char" if ctrl || alt => Key::ANY_CHAR,
             _ => {
                 let mut cs = rest.chars();
                 let c = cs.next()?;
@@ -124,6 +129,7 @@ impl fmt::Display for Key {
             KeyCode::Esc => f.write_str("Esc"),
             KeyCode::Tab => f.write_str("Tab"),
             KeyCode::F(n) => write!(f, "F{n}"),
+            Key::ANY_CHAR => f.write_str("char"),
             other => write!(f, "{other:?}"),
         }
     }

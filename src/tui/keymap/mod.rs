@@ -192,7 +192,8 @@ impl Keymap {
     /// The action of a key pressed in an overlay. A special key (Enter, Esc, arrows, Tab,
     /// ...) not bound with its Ctrl or Alt is taken without them, as the overlays took
     /// keys before they were data; in a multi-line field, Alt-Enter and Shift-Enter stay
-    /// the field's (a new line).
+    /// the field's (a new line). A character with Ctrl or Alt not bound itself is the
+    /// action of `ctrl-char` / `alt-char`, if any.
     pub fn in_overlay(&self, context: Context, ev: &KeyEvent, multiline: bool) -> Option<Action> {
         let newline = ev.code == KeyCode::Enter
             && ev
@@ -203,6 +204,13 @@ impl Keymap {
         }
         let key = Key::from_event(ev);
         self.lookup(context, key).or_else(|| match key.code {
+            KeyCode::Char(_) if key.ctrl || key.alt => self.lookup(
+                context,
+                Key {
+                    code: Key::ANY_CHAR,
+                    ..key
+                },
+            ),
             KeyCode::Char(_) => None,
             code => self.lookup(context, Key::code(code)),
         })

@@ -122,7 +122,7 @@ fn action_names_round_trip() {
         verb("counterfactual_override").name(),
         "counterfactual_override"
     );
-    assert_eq!(Action::all().len(), 51 + 19 + 7 + 5 + 33 + 2 + 19);
+    assert_eq!(Action::all().len(), 52 + 19 + 7 + 5 + 33 + 2 + 19);
     assert_eq!(verb("reason_5").name(), "reason_5");
     assert_eq!(Action::from_name("select_next"), Some(Action::SelectNext));
     for bad in [
@@ -348,6 +348,32 @@ fn overlays_have_their_own_default_keys() {
     assert_eq!(
         at(table("fix"), KeyCode::Down, none),
         Some(verb("switch_field"))
+    );
+    // Alt and any character is find_char in the text fields (`alt-char`), shown so.
+    let alt = KeyModifiers::ALT;
+    for c in [
+        Context::Note,
+        Context::Penalty,
+        Context::RejectOther,
+        Context::Fix,
+    ] {
+        assert_eq!(
+            at(c, KeyCode::Char('e'), alt),
+            Some(Action::FindChar),
+            "{c:?}"
+        );
+        assert_eq!(
+            at(c, KeyCode::Char('7'), alt),
+            Some(Action::FindChar),
+            "{c:?}"
+        );
+        assert_eq!(km.hint(c, Action::FindChar), "Alt-char");
+    }
+    assert_eq!(at(Context::Fix, KeyCode::Char('e'), none), None);
+    assert_eq!(
+        Key::parse("char"),
+        None,
+        "a character alone is typed, not bound"
     );
     // Overlays do not fall back on the item view's keys.
     assert_eq!(at(Context::Note, KeyCode::Char('n'), none), None);

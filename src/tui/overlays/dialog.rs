@@ -6,11 +6,11 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::tui::app::State;
-use crate::tui::edit::{EditOutcome, TextEdit};
-use crate::tui::keymap::{Action, Context, Keymap};
+use crate::tui::edit::{ALT_KEYS, EditOutcome, TextEdit};
+use crate::tui::keymap::{Action, Context, Key, Keymap};
 use crate::tui::overlays::Outcome;
 use crate::tui::text::sanitize;
 use crate::tui::views::common::block;
@@ -64,17 +64,29 @@ pub(crate) enum FieldKey {
 /// A key in the text field `e` of the overlay `ctx`: the overlay's keys first, else the
 /// field's editing keys. The field's own Enter and Esc do nothing by themselves: saving
 /// and cancelling are the keymap's `submit` and `cancel`, so a remapped key replaces them.
+/// `find_char` is the field's: Alt and a character finds it (`alt-char`; Alt-b and Alt-f
+/// stay the field's word moves), a key of its own takes the next character typed.
 pub(crate) fn field_key(km: &Keymap, ctx: Context, e: &mut TextEdit, k: &KeyEvent) -> FieldKey {
-    if let Some(a) = km.in_overlay(ctx, k, e.multiline) {
-        return FieldKey::Action(a);
+    match (km.in_overlay(ctx, k, e.multiline), k.code) {
+        (Some(Action::FindChar), KeyCode::Char(c))
+            if km.lookup(ctx, Key::from_event(k)) != Some(Action::FindChar) =>
+        {
+            if !(k.modifiers.contains(KeyModifiers::ALT) && ALT_KEYS.contains(&c)) {
+                e.find_back(c);
+                return FieldKey::Other;
+            }
+        }
+        (Some(Action::FindChar), _) => {
+            e.start_find();
+            return FieldKey::Other;
+        }
+        (Some(a), _) => return FieldKey::Action(a),
+        (None, _) => {}
     }
     // In a field of several lines, an Enter the keymap does not bind (submit moved to
     // Ctrl-s, say) is a new line, as Alt-Enter is: never swallowed.
-    if e.multiline && k.code == crossterm::event::KeyCode::Enter {
-        let newline = KeyEvent::new(
-            crossterm::event::KeyCode::Enter,
-            crossterm::event::KeyModifiers::ALT,
-        );
+    if e.multiline && k.code == KeyCode::Enter {
+        let newline = KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT);
         return match e.handle(&newline) {
             EditOutcome::Changed => FieldKey::Edited,
             _ => FieldKey::Other,

@@ -48,9 +48,10 @@ pub(crate) fn help_lines(state: &State) -> Vec<Line<'static>> {
     lines.push(Line::from(""));
     lines.push(heading(t, "In text fields"));
     let km = &state.keymap;
-    let (save, cancel) = (
+    let (save, cancel, find) = (
         km.hint(note::KEYS, Action::Submit),
         km.hint(note::KEYS, Action::Cancel),
+        km.hint(note::KEYS, Action::FindChar),
     );
     for (k, d) in [
         (save.as_str(), "save"),
@@ -60,6 +61,10 @@ pub(crate) fn help_lines(state: &State) -> Vec<Line<'static>> {
         (
             "Alt-b / Alt-f",
             "a word back / forward (Ctrl-← / Ctrl-→ too)",
+        ),
+        (
+            find.as_str(),
+            "that character before the cursor (again: the one before); the next one typed replaces it",
         ),
         ("Ctrl-a / Ctrl-e", "start / end of line"),
         ("Ctrl-w / Alt-Bksp", "delete word"),

@@ -167,8 +167,9 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, fx: &FixState) {
         "  answer"
     };
     let switch = format!(
-        "{} switches · ",
-        state.keymap.hint(KEYS, super::SWITCH_FIELD.action())
+        "{} switches · {} finds a letter · ",
+        state.keymap.hint(KEYS, super::SWITCH_FIELD.action()),
+        state.keymap.hint(KEYS, Action::FindChar)
     );
     let keys = save_cancel(&state.keymap, KEYS, &switch, "");
     let reason = format!(
