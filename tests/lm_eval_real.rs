@@ -626,3 +626,139 @@ fn a_groups_figures_are_the_harnesss_and_corrected_by_each_subtasks_verdicts() {
         .unwrap();
     assert!(row.contains("0.6000"), "{row}");
 }
+
+/// A Python with lm_eval (`VERDICT_LMEVAL_PYTHON`, else /work/venv-lmeval/bin/python);
+/// `None`, saying so, when there is none.
+fn lm_eval_python() -> Option<String> {
+    let py = std::env::var("VERDICT_LMEVAL_PYTHON")
+        .unwrap_or_else(|_| "/work/venv-lmeval/bin/python".into());
+    let ok = Command::new(&py)
+        .args(["-c", "import lm_eval.utils"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!(
+            "SKIPPED the lm_eval part: no Python with lm_eval at {py} (set VERDICT_LMEVAL_PYTHON; pip install lm_eval==0.4.13)"
+        );
+    }
+    ok.then_some(py)
+}
+
+/// Issue 39: `stats --write-corrected` writes, beside each run's results file, the same
+/// document in lm-eval's own schema with each corrected figure as `<metric>_human,<filter>`
+/// (its stderr as `<metric>_human_stderr,<filter>`), the groups' too, named so that
+/// lm-eval's loaders do not take it for a run; lm-eval's own `make_table` prints it.
+#[test]
+fn the_corrected_results_file_is_lm_evals_own_schema() {
+    let (_d, set) = copy_set();
+    let m1 = set.join("example__fixed-1b");
+    let pick = files(&m1, "samples_vr_pick").pop().unwrap();
+    let multi = files(&m1, "samples_vr_multi").pop().unwrap();
+    // vr_pick: doc 3 correct, docs 1 and 2 ambiguous-key (left out): 2 of 2 right;
+    // vr_multi: doc 0 incorrect: 1 of 3
+    review_line(&pick, 3, "correct");
+    review_line(&pick, 1, "ambiguous-key");
+    review_line(&pick, 2, "ambiguous-key");
+    review_line(&multi, 0, "incorrect");
+    let out = run_in(None, &["stats", set.to_str().unwrap(), "--write-corrected"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let s = stats_json(None, &pick);
+    let lm = &s["benchmarks"]["lm-eval"];
+    let results_name = lm["results_file"].as_str().unwrap();
+    let date = &results_name["results_".len()..results_name.len() - ".json".len()];
+    let written = m1.join(format!("verdict_corrected_{date}.json"));
+    assert!(err.contains(&written.display().to_string()), "{err}");
+    let orig: Value =
+        serde_json::from_str(&std::fs::read_to_string(m1.join(results_name)).unwrap()).unwrap();
+    let got: Value = serde_json::from_str(&std::fs::read_to_string(&written).unwrap()).unwrap();
+    // every key of the harness's document as it was; the corrected figures added
+    let mut stripped = got.clone();
+    for section in ["results", "groups"] {
+        for (_, v) in stripped[section].as_object_mut().unwrap() {
+            v.as_object_mut()
+                .unwrap()
+                .retain(|k, _| !k.contains("_human"));
+        }
+    }
+    for (_, v) in stripped["higher_is_better"].as_object_mut().unwrap() {
+        v.as_object_mut()
+            .unwrap()
+            .retain(|k, _| !k.contains("_human"));
+    }
+    stripped.as_object_mut().unwrap().shift_remove("verdict");
+    assert_eq!(stripped, orig);
+    let r = &got["results"]["vr_pick"];
+    assert_eq!(r["acc_human,none"], serde_json::json!(1.0));
+    assert_eq!(r["acc_human_stderr,none"], serde_json::json!(0.0));
+    assert_eq!(r["acc_human,none"], lm["filters"]["none"]["corrected"]);
+    let r = &got["results"]["vr_multi"];
+    let third = r["acc_human,none"].as_f64().unwrap();
+    assert!((third - 1.0 / 3.0).abs() < 1e-12, "{r}");
+    // (lm-eval's mean_stderr of [0, 0, 1]: sample stddev / √n = √(1/3) / √3 = 1/3)
+    let se = r["acc_human_stderr,none"].as_f64().unwrap();
+    assert!((se - 1.0 / 3.0).abs() < 1e-12, "{r}");
+    assert!(
+        got["results"]["vr_pick"]
+            .get("acc_norm_human,none")
+            .is_none()
+    );
+    let g = &got["groups"]["vr_pair"]["acc_human,none"];
+    let want = lm["groups"]["vr_pair"]["filters"]["none"]["corrected"]["acc"].clone();
+    assert_eq!(*g, want);
+    assert!((g.as_f64().unwrap() - 3.0 / 5.0).abs() < 1e-12, "{g}");
+    assert_eq!(
+        got["higher_is_better"]["vr_pick"]["acc_human"],
+        Value::Bool(true)
+    );
+    // a run nobody reviewed gets its file too: corrected = as scored
+    let m2 = set.join("example__fixed-2b");
+    assert_eq!(files(&m2, "verdict_corrected_").len(), 1);
+    let Some(py) = lm_eval_python() else { return };
+    let script = r#"
+import json, sys, os
+from lm_eval.utils import make_table, get_results_filenames, get_sample_results_filenames
+d = json.load(open(sys.argv[1]))
+print(make_table(d))
+print(make_table(d, "groups"))
+folder = os.path.dirname(sys.argv[1])
+names = [os.path.join(folder, n) for n in os.listdir(folder)]
+print("loaders:", sorted(os.path.basename(n) for n in get_results_filenames(names) + get_sample_results_filenames(names)))
+"#;
+    let out = Command::new(&py)
+        .args(["-c", script, written.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let row = |needle: &str| {
+        text.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no {needle} in\n{text}"))
+            .to_string()
+    };
+    // make_table's own rows: the tasks' (vr_multi's, then vr_pick's) and the group's
+    // corrected figure
+    let groups_at = text.find("|Groups").unwrap();
+    let tasks: Vec<&str> = text[..groups_at]
+        .lines()
+        .filter(|l| l.contains("|acc_human "))
+        .collect();
+    assert_eq!(tasks.len(), 2, "{text}");
+    assert!(tasks[0].contains("|0.3333|±  |0.3333|"), "{text}");
+    assert!(tasks[1].contains("|1.0000|±  |0.0000|"), "{text}");
+    let groups = &text[groups_at..];
+    let g = groups.lines().find(|l| l.contains("acc_human")).unwrap();
+    assert!(g.contains("0.6000|±  |   N/A"), "{text}");
+    let loaders = row("loaders:");
+    assert!(!loaders.contains("verdict_corrected"), "{loaders}");
+    assert!(loaders.contains(results_name), "{loaders}");
+}

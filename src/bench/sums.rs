@@ -71,6 +71,19 @@ impl Benchmarks {
         }
     }
 
+    /// `verdict stats --write-corrected`: the corrected results file of each lm-eval run
+    /// among `parts` (each file and its figures), beside its results file; the files
+    /// written (docs/stats.md, "The corrected results file").
+    pub fn write_corrected(
+        parts: &[(&std::path::Path, &Benchmarks)],
+    ) -> std::io::Result<Vec<std::path::PathBuf>> {
+        let lm: Vec<_> = parts
+            .iter()
+            .filter_map(|(p, b)| Some((*p, b.lm_eval.as_ref()?)))
+            .collect();
+        lm_eval::corrected::write(&lm)
+    }
+
     /// Each benchmark's block of `verdict stats` text, in this order.
     pub(crate) fn render(&self, o: &mut String) {
         cvqa::stats_text::render(&self.cvqa, o);

@@ -27,6 +27,28 @@ pub struct Args {
     /// A folder: every run of each task, not only the latest.
     #[arg(long)]
     pub all_runs: bool,
+    /// lm-eval: write beside each run's results file `verdict_corrected_<date>.json`, the
+    /// same document with each corrected figure as `<metric>_human,<filter>`, which
+    /// lm-eval's own tools print (docs/stats.md, "The corrected results file").
+    #[arg(long)]
+    pub write_corrected: bool,
+}
+
+/// `--write-corrected`: write the corrected results files of `all` and say which.
+fn write_corrected(all: &[(&Path, &crate::bench::Benchmarks)]) -> anyhow::Result<()> {
+    let written = crate::bench::Benchmarks::write_corrected(all)?;
+    if written.is_empty() {
+        out::errln!(
+            "verdict: --write-corrected: no lm-eval samples file here has its run's results file beside it; nothing written"
+        )?;
+    }
+    for w in written {
+        out::errln!(
+            "verdict: wrote {}",
+            crate::sanitize::line(&w.display().to_string())
+        )?;
+    }
+    Ok(())
 }
 
 /// The figures of one file, the other files of its run counted where a figure is over
@@ -45,6 +67,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return run_set(&args, &files);
     }
     let stats = file_stats(&args.file)?;
+    if args.write_corrected {
+        write_corrected(&[(args.file.as_path(), &stats.benchmarks)])?;
+    }
     if args.json {
         out::print_json(&stats)?;
     } else {
@@ -67,6 +92,13 @@ fn run_set(args: &Args, files: &[PathBuf]) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|f| Ok((f.clone(), file_stats(f)?)))
         .collect::<anyhow::Result<_>>()?;
+    let parts: Vec<(&Path, &crate::bench::Benchmarks)> = all
+        .iter()
+        .map(|(f, s)| (f.as_path(), &s.benchmarks))
+        .collect();
+    if args.write_corrected {
+        write_corrected(&parts)?;
+    }
     if args.json {
         let files: Vec<FileStats> = all
             .iter()
@@ -102,10 +134,6 @@ fn run_set(args: &Args, files: &[PathBuf]) -> anyhow::Result<ExitCode> {
             _ => String::new(),
         }
     );
-    let parts: Vec<(&Path, &crate::bench::Benchmarks)> = all
-        .iter()
-        .map(|(f, s)| (f.as_path(), &s.benchmarks))
-        .collect();
     crate::bench::Benchmarks::render_set(&parts, &mut o);
     let mut reviews = std::collections::BTreeMap::new();
     let mut resolution = ResolutionCounts::default();

@@ -7,6 +7,7 @@
 //! human-corrected one.
 
 pub(crate) mod check;
+pub mod corrected;
 pub mod folder;
 pub mod run;
 pub mod sample;

@@ -247,9 +247,11 @@ fn results_of(dir: &Path, date: &str) -> Option<(PathBuf, Value)> {
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| {
-            p.file_name()
-                .map(|n| n.to_string_lossy())
-                .is_some_and(|n| n.ends_with(&suffix) && !n.starts_with("samples_"))
+            p.file_name().map(|n| n.to_string_lossy()).is_some_and(|n| {
+                n.ends_with(&suffix)
+                    && !n.starts_with("samples_")
+                    && !n.starts_with(super::corrected::PREFIX)
+            })
         })
         .collect();
     found.sort();

@@ -203,6 +203,10 @@ pub struct FilterStats {
     /// samples not marked `ambiguous-key`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub corrected: Option<f64>,
+    /// Its standard error, as the harness's of a mean (`mean_stderr`: the sample standard
+    /// deviation over √n), over the same samples.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corrected_stderr: Option<f64>,
     /// Metrics the verdicts do not change (every one but `metric`: perplexities, bits
     /// per byte, a second accuracy such as `acc_norm`): their figure is the harness's.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -232,6 +236,8 @@ struct FilterSums {
     metrics: Vec<(String, MetricSums)>,
     metric: Option<String>,
     corrected: (f64, u64),
+    /// Σ of the corrected scores' squares.
+    corrected_sq: f64,
     reviewed: u64,
     correct_but_scored_0: u64,
     incorrect_but_scored_1: u64,
@@ -298,14 +304,23 @@ impl MetricSums {
 
     /// `mean_stderr`: the sample standard deviation over √n (a mean's only).
     fn stderr(&self) -> Option<f64> {
-        if self.agg != Agg::Mean || self.n < 2 {
+        if self.agg != Agg::Mean {
             return None;
         }
-        let n = self.n as f64;
-        let mean = self.sum / n;
-        let var = ((self.sum_sq - n * mean * mean) / (n - 1.0)).max(0.0);
-        Some(var.sqrt() / n.sqrt())
+        mean_stderr(self.n, self.sum, self.sum_sq)
     }
+}
+
+/// The standard error of a mean of `n` values of sum `sum` and sum of squares `sum_sq`,
+/// as lm-eval's `mean_stderr` (the sample standard deviation over √n); `None` under 2.
+fn mean_stderr(n: u64, sum: f64, sum_sq: f64) -> Option<f64> {
+    if n < 2 {
+        return None;
+    }
+    let n = n as f64;
+    let mean = sum / n;
+    let var = ((sum_sq - n * mean * mean) / (n - 1.0)).max(0.0);
+    Some(var.sqrt() / n.sqrt())
 }
 
 impl Sums {
@@ -374,6 +389,7 @@ impl Sums {
         if let Some(x) = score {
             f.corrected.0 += x;
             f.corrected.1 += 1;
+            f.corrected_sq += x * x;
         }
     }
 
@@ -396,6 +412,7 @@ impl Sums {
             }
             a.corrected.0 += b.corrected.0;
             a.corrected.1 += b.corrected.1;
+            a.corrected_sq += b.corrected_sq;
             a.reviewed += b.reviewed;
             a.correct_but_scored_0 += b.correct_but_scored_0;
             a.incorrect_but_scored_1 += b.incorrect_but_scored_1;
@@ -409,67 +426,70 @@ impl Sums {
             return None;
         }
         let run = self.run;
-        let filters = self
-            .filters
-            .into_iter()
-            .map(|(k, f)| {
-                let reported = run
-                    .as_ref()
-                    .and_then(|r| r.reported.get(&k))
-                    .cloned()
-                    .unwrap_or_default();
-                let mut stats = FilterStats {
-                    samples: f.samples,
-                    reported: reported.into_iter().collect(),
-                    reviewed: f.reviewed,
-                    correct_but_scored_0: f.correct_but_scored_0,
-                    incorrect_but_scored_1: f.incorrect_but_scored_1,
-                    ambiguous_key: f.ambiguous_key,
-                    corrected: f.metric.as_ref().and_then(|_| {
-                        (f.corrected.1 > 0).then(|| f.corrected.0 / f.corrected.1 as f64)
-                    }),
-                    corrected_samples: f.corrected.1,
-                    metric: f.metric.clone(),
-                    ..FilterStats::default()
-                };
-                for (m, s) in &f.metrics {
-                    stats
-                        .aggregation
-                        .insert(m.clone(), s.agg.name().to_string());
-                    if let Some(v) = s.value() {
-                        stats.harness.insert(m.clone(), v);
-                        if let Some(r) = stats.reported.get(m).and_then(Value::as_f64)
-                            && format!("{v:.4}") != format!("{r:.4}")
-                        {
-                            stats.differs.push(m.clone());
-                        }
-                    }
-                    if s.value().is_none()
-                        && let Some(r) = stats.reported.get(m).and_then(Value::as_f64)
-                    {
-                        stats.harness.insert(m.clone(), r);
-                        stats.from_results_file.push(m.clone());
-                    }
-                    match s.stderr() {
-                        Some(e) => {
-                            stats.stderr.insert(m.clone(), e);
-                        }
-                        None if s.agg != Agg::Mean => {
-                            let k = format!("{m}_stderr");
-                            if let Some(r) = stats.reported.get(&k).and_then(Value::as_f64) {
-                                stats.stderr.insert(m.clone(), r);
-                                stats.from_results_file.push(k);
+        let filters =
+            self.filters
+                .into_iter()
+                .map(|(k, f)| {
+                    let reported = run
+                        .as_ref()
+                        .and_then(|r| r.reported.get(&k))
+                        .cloned()
+                        .unwrap_or_default();
+                    let mut stats = FilterStats {
+                        samples: f.samples,
+                        reported: reported.into_iter().collect(),
+                        reviewed: f.reviewed,
+                        correct_but_scored_0: f.correct_but_scored_0,
+                        incorrect_but_scored_1: f.incorrect_but_scored_1,
+                        ambiguous_key: f.ambiguous_key,
+                        corrected: f.metric.as_ref().and_then(|_| {
+                            (f.corrected.1 > 0).then(|| f.corrected.0 / f.corrected.1 as f64)
+                        }),
+                        corrected_stderr: f.metric.as_ref().and_then(|_| {
+                            mean_stderr(f.corrected.1, f.corrected.0, f.corrected_sq)
+                        }),
+                        corrected_samples: f.corrected.1,
+                        metric: f.metric.clone(),
+                        ..FilterStats::default()
+                    };
+                    for (m, s) in &f.metrics {
+                        stats
+                            .aggregation
+                            .insert(m.clone(), s.agg.name().to_string());
+                        if let Some(v) = s.value() {
+                            stats.harness.insert(m.clone(), v);
+                            if let Some(r) = stats.reported.get(m).and_then(Value::as_f64)
+                                && format!("{v:.4}") != format!("{r:.4}")
+                            {
+                                stats.differs.push(m.clone());
                             }
                         }
-                        None => {}
+                        if s.value().is_none()
+                            && let Some(r) = stats.reported.get(m).and_then(Value::as_f64)
+                        {
+                            stats.harness.insert(m.clone(), r);
+                            stats.from_results_file.push(m.clone());
+                        }
+                        match s.stderr() {
+                            Some(e) => {
+                                stats.stderr.insert(m.clone(), e);
+                            }
+                            None if s.agg != Agg::Mean => {
+                                let k = format!("{m}_stderr");
+                                if let Some(r) = stats.reported.get(&k).and_then(Value::as_f64) {
+                                    stats.stderr.insert(m.clone(), r);
+                                    stats.from_results_file.push(k);
+                                }
+                            }
+                            None => {}
+                        }
+                        if f.metric.as_deref() != Some(m.as_str()) {
+                            stats.not_corrected.push(m.clone());
+                        }
                     }
-                    if f.metric.as_deref() != Some(m.as_str()) {
-                        stats.not_corrected.push(m.clone());
-                    }
-                }
-                (k, stats)
-            })
-            .collect();
+                    (k, stats)
+                })
+                .collect();
         let mut stats = LmEvalStats {
             task: run.as_ref().map(|r| r.task.clone()),
             model: run.as_ref().and_then(|r| r.model.clone()),
