@@ -130,3 +130,85 @@ fn screens_of_the_rubric_example() {
         insta::assert_snapshot!(format!("rubric_{w}x{h}"), screen(&mut s, w, h));
     }
 }
+
+/// The same file with another reviewer's answers on rb-01 (one response: the item's
+/// label and the response's checklist are the review's top-level `answers`).
+fn open_with_bo() -> (tempfile::TempDir, PathBuf, State) {
+    declare();
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("rubric.jsonl");
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/samples/rubric.jsonl"),
+    )
+    .unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut first: Value = serde_json::from_str(&lines[0]).unwrap();
+    first["reviews"] = json!({"bo": {"answers": {"points": [1, 3], "overall": "not acceptable"}}});
+    lines[0] = first.to_string();
+    std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+    let mut s = support_state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
+    let fx = s.start_at(0);
+    ack(&mut s, &fx);
+    (d, p, s)
+}
+
+/// Another reviewer's answers are on their line under the item (hidden in blind mode),
+/// and each question is a row of the adjudication table.
+#[test]
+fn others_answers_show_under_the_item_and_in_the_adjudication_table() {
+    let (_d, _p, mut s) = open_with_bo();
+    let out = screen(&mut s, 200, 50);
+    let line = out
+        .lines()
+        .find(|l| l.contains(" bo "))
+        .unwrap_or_else(|| panic!("no line of bo:\n{out}"));
+    assert!(
+        line.contains("points [1, 3]") && line.contains("overall not acceptable"),
+        "{line}"
+    );
+    ch(&mut s, 'b');
+    let blind = screen(&mut s, 200, 50);
+    assert!(!blind.contains("overall not acceptable"), "{blind}");
+    ch(&mut s, 'b');
+    let rows = verdict::tui::views::verdicts::comparison(
+        s.item().unwrap(),
+        &s.item()
+            .unwrap()
+            .reviews
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect::<Vec<_>>(),
+    )
+    .1;
+    let labels: Vec<&str> = rows.iter().map(|(l, _)| l.as_str()).collect();
+    assert!(
+        labels.iter().any(|l| l.ends_with("points"))
+            && labels.iter().any(|l| l.ends_with("overall")),
+        "{labels:?}"
+    );
+}
+
+/// The summary page (`s`) has the declared benchmark's block: each question with how
+/// many are answered and its answers' counts, as `verdict stats` gives them.
+#[test]
+fn the_summary_page_has_the_declared_benchmarks_questions() {
+    let (_d, _p, mut s) = open_with_bo();
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        s.size = (w, h);
+        s.mode = verdict::tui::app::Mode::Normal;
+        ch(&mut s, 's');
+        let v = verdict::tui::summary::compute(&s.store);
+        s.update(Msg::Summary {
+            seq: s.summary.seq(),
+            result: Ok(v),
+        });
+        let out = render_to_string(&s, w, h);
+        assert!(out.contains("rubric"), "{out}");
+        let q = out
+            .lines()
+            .find(|l| l.contains("overall"))
+            .unwrap_or_else(|| panic!("no overall at {w}x{h}:\n{out}"));
+        assert!(q.contains("1 of 3"), "{q}");
+        assert!(out.contains("not acceptable 1"), "{out}");
+    }
+}

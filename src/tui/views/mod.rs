@@ -400,6 +400,9 @@ pub(crate) fn summary_blocks(b: &Benchmarks) -> Vec<&dyn SummaryBlock> {
     if let Some(x) = &b.inspect {
         blocks.push(x);
     }
+    if let Some(x) = &b.declared {
+        blocks.push(x);
+    }
     blocks
 }
 

@@ -1,6 +1,7 @@
 //! The verdicts under an item: every reviewer's summary line and note, and the
 //! adjudication queue's side-by-side table.
 
+use indexmap::IndexMap;
 use ratatui::text::{Line, Span};
 
 use crate::bench::{Item, ResponseGrades, Review};
@@ -47,18 +48,59 @@ pub(crate) fn grades_summary(g: &ResponseGrades) -> Vec<String> {
     views::GRADE_FIELDS_LINE
         .iter()
         .filter_map(|f| f(g).line)
+        .chain(answers_line(&g.answers))
         .collect()
+}
+
+/// A question's answer in a cell: a label or a text as it is, a checklist's points as a
+/// list, a rating as its number.
+fn answer_cell(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Array(a) => {
+            let each: Vec<String> = a.iter().map(answer_cell).collect();
+            format!("[{}]", each.join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The answers (a declared benchmark's questions) on a reviewer's line: `name answer`.
+fn answers_line(answers: &IndexMap<String, serde_json::Value>) -> Vec<String> {
+    answers
+        .iter()
+        .map(|(q, v)| format!("{q} {}", answer_cell(v)))
+        .collect()
+}
+
+/// The questions answered in any of `answers`, in the order they first come.
+fn questions<'a>(
+    answers: impl Iterator<Item = &'a IndexMap<String, serde_json::Value>>,
+) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for a in answers {
+        for q in a.keys() {
+            if !out.contains(q) {
+                out.push(q.clone());
+            }
+        }
+    }
+    out
 }
 
 pub(crate) fn review_summary(item: &Item, r: &Review, scope: Scope) -> String {
     let mut parts = Vec::new();
+    let n = item.responses.len();
     if !matches!(scope, Scope::Model(_)) {
         parts.extend(views::REVIEW_FIELDS.iter().filter_map(|f| f(r).line));
         if let Some(v) = &r.verdict {
             parts.push(v.clone());
         }
+        // the item's questions' answers (with one response they are its grades')
+        if n != 1 {
+            parts.extend(answers_line(&r.grades.answers));
+        }
     }
-    let n = item.responses.len();
     for resp in &item.responses {
         let wanted = match scope {
             Scope::All => true,
@@ -370,6 +412,14 @@ pub fn comparison(
         row(f(&Review::default()).label.into(), each(&|r| f(r).cell));
     }
     row("verdict".into(), each(&|r| r.verdict.clone()));
+    if n != 1 {
+        for q in questions(reviews.iter().map(|(_, r)| &r.grades.answers)) {
+            row(
+                q.clone(),
+                each(&|r| r.grades.answers.get(&q).map(answer_cell)),
+            );
+        }
+    }
     for resp in &item.responses {
         let m = resp.model.as_str();
         for f in views::GRADE_FIELDS {
@@ -377,6 +427,17 @@ pub fn comparison(
             row(
                 format!("{m} · {label}"),
                 each(&|r| r.for_model(m, n).and_then(|g| f(g).cell)),
+            );
+        }
+        let graded = reviews.iter().filter_map(|(_, r)| r.for_model(m, n));
+        for q in questions(graded.map(|g| &g.answers)) {
+            row(
+                format!("{m} · {q}"),
+                each(&|r| {
+                    r.for_model(m, n)
+                        .and_then(|g| g.answers.get(&q))
+                        .map(answer_cell)
+                }),
             );
         }
     }

@@ -25,6 +25,8 @@ use crate::tui::views::View;
 use crate::tui::views::common::{heading, text_lines, text_lines_of};
 use crate::tui::views::model_line::NOT_GRADED;
 
+mod summary;
+
 const KEYS: Context = Context::Benchmark(Benchmark::Declared);
 
 /// The questions the answer keys reach on this item: the item's, then (when it has
