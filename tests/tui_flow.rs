@@ -1529,9 +1529,10 @@ fn a_letter_anywhere_is_found_by_alt_and_replaced_by_the_next_letter() {
         alt(&mut s, 'h');
     }
     ch(&mut s, 'W');
-    let verdict::tui::app::Mode::Fix(f) = &s.mode else {
-        panic!("{:?}", s.mode)
-    };
+    let f = s
+        .mode
+        .popup::<verdict::tui::views::cvqa::fix::FixState>()
+        .unwrap_or_else(|| panic!("{:?}", s.mode));
     assert_eq!(
         f.question.text(),
         "Wow many wheels would the red cars have if one red car left?"
@@ -1575,9 +1576,10 @@ fn a_letter_anywhere_is_found_by_alt_and_replaced_by_the_next_letter() {
     )));
     ch(&mut s, '2');
     ch(&mut s, '3');
-    let verdict::tui::app::Mode::Fix(f) = &s.mode else {
-        panic!("{:?}", s.mode)
-    };
+    let f = s
+        .mode
+        .popup::<verdict::tui::views::cvqa::fix::FixState>()
+        .unwrap_or_else(|| panic!("{:?}", s.mode));
     assert!(
         f.question.text().contains(" if 3 more"),
         "{}",

@@ -127,7 +127,7 @@ impl State {
     /// binds here, or a text field's own (Alt-b, Alt-f), stays what it is; Alt and a
     /// character the field has is `find_char` (`alt-char`), one it has not is the Esc and
     /// the key (a glued `ESC n` in a field with an `n` is a find: the popup stays open).
-    pub(super) fn glued_to_esc(&self, k: &KeyEvent) -> Option<KeyEvent> {
+    pub(super) fn glued_to_esc(&mut self, k: &KeyEvent) -> Option<KeyEvent> {
         let KeyCode::Char(c) = k.code else {
             return None;
         };

@@ -100,18 +100,11 @@ impl Mode {
     }
 
     /// The text field with the cursor, if the popup has one.
-    pub fn text_field(&self) -> Option<&TextEdit> {
+    pub fn text_field(&mut self) -> Option<&mut TextEdit> {
         match self {
-            Mode::Search(s) => Some(&s.query),
-            Mode::Jump(e)
-            | Mode::Note(e)
-            | Mode::Penalty(e)
-            | Mode::Answer(e)
-            | Mode::Bonus(e)
-            | Mode::RejectOther(e)
-            | Mode::FixOther { text: e, .. } => Some(e),
-            Mode::Fix(f) if f.on_answer => Some(&f.answer),
-            Mode::Fix(f) => Some(&f.question),
+            Mode::Search(s) => Some(&mut s.query),
+            Mode::Jump(e) | Mode::Note(e) => Some(e),
+            Mode::Popup(p) => p.field(),
             _ => None,
         }
     }

@@ -353,9 +353,9 @@ fn overlays_have_their_own_default_keys() {
     let alt = KeyModifiers::ALT;
     for c in [
         Context::Note,
-        Context::Penalty,
-        Context::RejectOther,
-        Context::Fix,
+        table("penalty"),
+        table("reject-other"),
+        table("fix"),
     ] {
         assert_eq!(
             at(c, KeyCode::Char('e'), alt),
@@ -369,7 +369,7 @@ fn overlays_have_their_own_default_keys() {
         );
         assert_eq!(km.hint(c, Action::FindChar), "Alt-char");
     }
-    assert_eq!(at(Context::Fix, KeyCode::Char('e'), none), None);
+    assert_eq!(at(table("fix"), KeyCode::Char('e'), none), None);
     assert_eq!(
         Key::parse("char"),
         None,
