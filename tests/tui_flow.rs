@@ -960,12 +960,7 @@ fn hmi_plot(theme: ThemeName, w: u16, h: u16) -> (Vec<String>, ratatui::buffer::
     let (_d, p) = sample("chartom.jsonl");
     let mut s = state_sized(&p, Keymap::default(), w, h);
     s.theme = verdict::tui::theme::Theme::new(theme);
-    ch(&mut s, 's');
-    let v = verdict::tui::summary::compute(&s.store);
-    s.update(Msg::Summary {
-        seq: s.summary.seq(),
-        result: Ok(v),
-    });
+    summary_at_its_end(&mut s);
     let backend = ratatui::backend::TestBackend::new(w, h);
     let mut term = ratatui::Terminal::new(backend).unwrap();
     term.draw(|f| verdict::tui::draw::draw(&s, f)).unwrap();
@@ -979,6 +974,111 @@ fn hmi_plot(theme: ThemeName, w: u16, h: u16) -> (Vec<String>, ratatui::buffer::
         .collect();
     assert!(!rows.is_empty(), "{out}");
     (rows, buf)
+}
+
+/// The summary page, computed, scrolled to its end (the plot is its last lines).
+fn summary_at_its_end(s: &mut State) {
+    ch(s, 's');
+    let v = verdict::tui::summary::compute(&s.store);
+    s.update(Msg::Summary {
+        seq: s.summary.seq(),
+        result: Ok(v),
+    });
+    for _ in 0..10 {
+        key(s, KeyCode::PageDown);
+    }
+}
+
+/// At 80×24 the HMI plot scrolls with the summary's lines: the page opens on 19 rows of
+/// text, and at its end the plot is whole (title, every row, axis, legend) with the
+/// page's last text above it. At 200×50 the plot keeps its pane under the text.
+/// Before, the plot kept the page's lower half for good: 9 rows of text at 80×24
+/// (`tui_update__summary_chartom_80x24` before this change).
+#[test]
+fn the_summary_plot_scrolls_with_the_page_on_a_short_terminal() {
+    let (_d, p) = sample("chartom.jsonl");
+    let mut s = state_sized(&p, Keymap::default(), 80, 24);
+    ch(&mut s, 's');
+    let v = verdict::tui::summary::compute(&s.store);
+    s.update(Msg::Summary {
+        seq: s.summary.seq(),
+        result: Ok(v),
+    });
+    let out = screen(&mut s, 80, 24);
+    let rows: Vec<&str> = out.lines().collect();
+    assert!(rows[2].contains("items"), "{out}");
+    assert!(!out.contains("HMI ranking"), "the text first:\n{out}");
+    assert!(rows[21].contains("lines 1–19 of"), "{out}");
+    for _ in 0..10 {
+        key(&mut s, KeyCode::PageDown);
+    }
+    let out = screen(&mut s, 80, 24);
+    for part in [
+        "HMI ranking",
+        "1.0┤",
+        "0  ┤",
+        "rank",
+        "qwen2-vl",
+        "timed verdicts",
+    ] {
+        assert!(out.contains(part), "{part}:\n{out}");
+    }
+    assert!(out.lines().nth(20).unwrap().starts_with("│└"), "{out}");
+    assert!(
+        out.lines().nth(21).unwrap().contains(" ▲"),
+        "at the end: {out}"
+    );
+    let (_d, p) = sample("chartom.jsonl");
+    let mut s = state_sized(&p, Keymap::default(), 200, 50);
+    ch(&mut s, 's');
+    let v = verdict::tui::summary::compute(&s.store);
+    s.update(Msg::Summary {
+        seq: s.summary.seq(),
+        result: Ok(v),
+    });
+    // Tall enough for 20 rows of text beside it: the plot keeps its pane, whole.
+    let out = screen(&mut s, 200, 50);
+    for part in ["HMI ranking", "1.0┤", "0  ┤", "rank", "qwen2-vl"] {
+        assert!(out.contains(part), "{part}:\n{out}");
+    }
+}
+
+/// Where charts are too many for a column per model beside each (36 charts, 2 models,
+/// 80 columns), a prediction on its chart's point goes beside it: every mark drawn on
+/// its own, none shared. Before, each shared the chart's cell: `*` in 36 cells.
+#[test]
+fn predictions_on_their_chart_point_are_drawn_beside_it() {
+    let lines: Vec<Value> = (0..36)
+        .map(|k| {
+            let h = f64::from(k) / 35.0;
+            serde_json::json!({
+                "id": format!("C{k}_{}", 1 + k % 2),
+                "benchmark": "chartom",
+                "chart": {"pair": format!("C{k}"), "version": if k % 2 == 0 {"original"} else {"manipulated"}, "type": "bar"},
+                "fact": {"question": "q", "format": "number", "key": 1},
+                "mind": {"hmi": h},
+                "responses": [
+                    {"model": "m1", "fact": "1", "mind": h},
+                    {"model": "m2", "fact": "1", "mind": 1.0 - h}
+                ]
+            })
+        })
+        .collect();
+    let (_d, mut s) = open_lines(&lines);
+    s.size = (80, 24);
+    summary_at_its_end(&mut s);
+    let out = screen(&mut s, 80, 24);
+    let plot: String = out
+        .lines()
+        .filter(|l| l.contains('┤'))
+        .map(|l| l.split('┤').nth(1).unwrap().trim_end_matches('│'))
+        .collect();
+    for shared in ['*', '⊕', '⊗'] {
+        assert!(!plot.contains(shared), "{shared}:\n{out}");
+    }
+    let count = |c: char| plot.chars().filter(|x| *x == c).count();
+    assert_eq!(count('o') + count('x'), 36, "{out}");
+    assert_eq!((count('1'), count('2')), (36, 36), "{out}");
 }
 
 #[test]

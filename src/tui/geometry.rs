@@ -126,8 +126,9 @@ pub fn page_rows_of_page(state: &State) -> u16 {
     let inner = Rect::new(1, 2, w.saturating_sub(2), h.saturating_sub(5));
     let rows = match (&state.mode, state.summary.get()) {
         (Mode::Summary { .. }, Some(Ok(s))) => {
-            let (_, plot) = summary_lines(state, s, inner.width);
-            summary_split(inner, plot).0.height
+            summary_split(inner, crate::tui::views::summary_has_plot(s))
+                .0
+                .height
         }
         _ => inner.height,
     };
@@ -144,8 +145,8 @@ pub fn page_max_scroll(state: &State) -> u16 {
         Mode::Help { .. } => max_scroll_of(&help_lines(state), inner),
         Mode::Summary { .. } => match state.summary.get() {
             Some(Ok(s)) => {
-                let (lines, plot) = summary_lines(state, s, inner.width);
-                max_scroll_of(&lines, summary_split(inner, plot).0)
+                let text = summary_split(inner, crate::tui::views::summary_has_plot(s)).0;
+                max_scroll_of(&summary_lines(state, s, inner), text)
             }
             _ => 0,
         },

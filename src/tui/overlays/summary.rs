@@ -1,8 +1,10 @@
 //! The summary page: the figures of `verdict stats`, each benchmark's block from its view
 //! (`views::summary_blocks`), the review progress and the agreement, with a benchmark's
-//! plot under them (`views::draw_summary_plot`).
+//! plot under them (`views::draw_summary_plot`): in a pane of its own on a tall page, at
+//! the end of the lines and scrolling with them on a short one.
 
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
@@ -41,8 +43,8 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
         }
         Some(Ok(s)) => s,
     };
-    let (lines, has_plot) = summary_lines(state, s, inner.width);
-    let (text, plot) = summary_split(inner, has_plot);
+    let lines = summary_lines(state, s, inner);
+    let (text, plot) = summary_split(inner, views::summary_has_plot(s));
     let max = max_scroll_of(&lines, text);
     f.render_widget(
         Paragraph::new(lines)
@@ -51,7 +53,7 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
         text,
     );
     if let Some(r) = plot {
-        views::draw_summary_plot(state, f, r, s);
+        views::draw_summary_plot(state, f.buffer_mut(), r, s);
     }
     if max > 0 {
         f.render_widget(
@@ -66,23 +68,33 @@ pub fn draw(state: &State, f: &mut Frame, area: Rect, scroll: u16) {
     }
 }
 
-/// The summary's text pane and, when there is a plot and room, the plot's.
+/// The rows of text a page keeps beside the plot's pane; with fewer, the plot goes at the
+/// end of the text and scrolls with it.
+const TEXT_ROWS: u16 = 20;
+
+/// The plot's rows: half the page, 10 at least in its pane, 14 at the end of the text.
+fn plot_rows(inner: Rect, in_pane: bool) -> u16 {
+    (inner.height / 2).max(if in_pane { 10 } else { 14 })
+}
+
+/// The summary's text pane and, when there is a plot and room for it beside
+/// [`TEXT_ROWS`] rows of text, the plot's pane under it. Before, the plot kept the page's
+/// lower half for good: 9 rows of text at 80×24.
 pub(crate) fn summary_split(inner: Rect, has_plot: bool) -> (Rect, Option<Rect>) {
-    if has_plot && inner.height > 12 {
-        let parts = Layout::vertical([
-            Constraint::Min(4),
-            Constraint::Length((inner.height / 2).max(10)),
-        ])
-        .split(inner);
+    let rows = plot_rows(inner, true);
+    if has_plot && inner.height >= rows + TEXT_ROWS {
+        let parts = Layout::vertical([Constraint::Min(4), Constraint::Length(rows)]).split(inner);
         (parts[0], Some(parts[1]))
     } else {
         (inner, None)
     }
 }
 
-/// The summary's text, for an inner width of `width`; and whether there is a plot under it.
-pub(crate) fn summary_lines(state: &State, s: &Summary, width: u16) -> (Vec<Line<'static>>, bool) {
+/// The summary's lines in `inner`: its text, and the plot's rows at its end when the plot
+/// has no pane of its own ([`summary_split`]).
+pub(crate) fn summary_lines(state: &State, s: &Summary, inner: Rect) -> Vec<Line<'static>> {
     let t = &state.theme;
+    let width = inner.width;
     let mut lines: Vec<Line> = vec![Line::from(format!("{} items", s.stats.items))];
     for block in views::summary_blocks(&s.stats.benchmarks) {
         block.summary_lines(t, width, &mut lines);
@@ -110,5 +122,33 @@ pub(crate) fn summary_lines(state: &State, s: &Summary, width: u16) -> (Vec<Line
     for l in &s.agreement {
         lines.push(Line::from(l.clone()));
     }
-    (lines, views::summary_has_plot(s))
+    let has_plot = views::summary_has_plot(s);
+    if has_plot && summary_split(inner, has_plot).1.is_none() {
+        let area = Rect::new(0, 0, width, plot_rows(inner, false));
+        let mut buf = Buffer::empty(area);
+        views::draw_summary_plot(state, &mut buf, area, s);
+        lines.push(Line::from(""));
+        lines.extend(buffer_lines(&buf));
+    }
+    lines
+}
+
+/// A buffer's rows as lines, each cell's style kept.
+fn buffer_lines(buf: &Buffer) -> Vec<Line<'static>> {
+    let a = buf.area;
+    (a.top()..a.bottom())
+        .map(|y| {
+            let mut spans: Vec<Span<'static>> = Vec::new();
+            for x in a.left()..a.right() {
+                let cell = &buf[(x, y)];
+                match spans.last_mut() {
+                    Some(sp) if sp.style == cell.style() => {
+                        sp.content.to_mut().push_str(cell.symbol())
+                    }
+                    _ => spans.push(Span::styled(cell.symbol().to_string(), cell.style())),
+                }
+            }
+            Line::from(spans)
+        })
+        .collect()
 }

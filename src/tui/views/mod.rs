@@ -436,9 +436,14 @@ pub(crate) fn summary_has_plot(s: &Summary) -> bool {
         .is_some_and(|c| !c.charts.is_empty())
 }
 
-/// The plot under the summary's text, in `area`.
-pub(crate) fn draw_summary_plot(state: &State, f: &mut Frame, area: Rect, s: &Summary) {
+/// The plot under the summary's text, in `area` of `buf`.
+pub(crate) fn draw_summary_plot(
+    state: &State,
+    buf: &mut ratatui::buffer::Buffer,
+    area: Rect,
+    s: &Summary,
+) {
     if let Some(c) = &s.stats.benchmarks.chartom {
-        chartom::hmi_plot::draw_hmi_plot(state, f, area, &c.charts, &s.extras.chartom);
+        chartom::hmi_plot::draw_hmi_plot(state, buf, area, &c.charts, &s.extras.chartom);
     }
 }

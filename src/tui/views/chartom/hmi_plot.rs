@@ -1,10 +1,10 @@
 //! CHARTOM's plot on the summary page: the HMI ranking (the paper's Figure 3), drawn in text cells.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Widget};
 
 use crate::bench::chartom::stats::ChartStat;
 use crate::tui::app::State;
@@ -18,12 +18,13 @@ use crate::tui::views::common::block;
 /// glyphs (not only colours, so it reads in mono), and every model's MIND prediction for
 /// each chart with the model's own mark (`1`, `2`, … in its own colour), named in the
 /// legend. When there is room, each chart has a column for its point and one per model
-/// beside it, so nothing hides under anything; else they share the chart's column and a
-/// cell holding several gets a glyph of its own. The legend explains every mark drawn,
-/// on as many lines as it needs.
+/// beside it, so nothing hides under anything; else a prediction goes in the chart's
+/// column, or beside it when that cell is taken, and a cell still holding several gets
+/// a glyph of its own. The legend explains every mark drawn, on as many lines as it
+/// needs. Drawn into `buf` (the summary appends its rows to the page's lines).
 pub(crate) fn draw_hmi_plot(
     state: &State,
-    f: &mut Frame,
+    buf: &mut Buffer,
     area: Rect,
     charts: &[ChartStat],
     predictions: &Predictions,
@@ -32,7 +33,7 @@ pub(crate) fn draw_hmi_plot(
     let (models, pts) = points(charts, predictions);
     let b = block(t, Span::styled(title(&models), t.title));
     let inner = b.inner(area);
-    f.render_widget(b, area);
+    b.render(area, buf);
     let gutter = 4u16;
     if inner.height < 4 || inner.width <= gutter + 2 {
         return;
@@ -67,7 +68,7 @@ pub(crate) fn draw_hmi_plot(
     }
     lines.push(plot.axis(gutter as usize));
     lines.extend(plot.legend_lines(&plot.legend_items(&used)));
-    f.render_widget(Paragraph::new(lines), inner);
+    Paragraph::new(lines).render(inner, buf);
 }
 
 /// A chart's point: its HMI, whether it is the manipulated one, and each model's MIND
@@ -245,9 +246,9 @@ impl Plot<'_> {
         let nm = self.models.len();
         let mut grid = vec![vec![Cell::default(); pw]; ph];
         let row_of = |y: f64| ((1.0 - y.clamp(0.0, 1.0)) * (ph - 1) as f64).round() as usize;
-        for (k, (h, manip, preds)) in self.pts.iter().enumerate() {
-            // spread over the width; a group keeps its columns (stride > models)
-            let col = if grouped && n > 1 {
+        // spread over the width; a group keeps its columns (stride > models)
+        let col_of = |k: usize| {
+            if grouped && n > 1 {
                 k * (pw - 1 - nm) / (n - 1)
             } else if grouped {
                 (pw - 1 - nm) / 2
@@ -255,18 +256,33 @@ impl Plot<'_> {
                 k * (pw - 1) / (n - 1)
             } else {
                 pw / 2
-            };
-            let cell = &mut grid[row_of(*h)][col];
+            }
+        };
+        // The charts' points first, then the predictions: one sharing its chart's
+        // column goes beside it (right, else left) when its own cell is taken.
+        for (k, (h, manip, _)) in self.pts.iter().enumerate() {
+            let cell = &mut grid[row_of(*h)][col_of(k)];
             if *manip {
                 cell.manipulated += 1;
             } else {
                 cell.originals += 1;
             }
+        }
+        let taken = |c: &Cell| c.originals + c.manipulated > 0 || !c.models.is_empty();
+        for (k, (_, _, preds)) in self.pts.iter().enumerate() {
+            let col = col_of(k);
             for (m, p) in preds.iter().enumerate() {
-                if let Some(p) = p {
-                    let c = if grouped { col + 1 + m } else { col };
-                    grid[row_of(*p)][c.min(pw - 1)].models.push(m);
-                }
+                let Some(p) = p else { continue };
+                let row = &mut grid[row_of(*p)];
+                let c = if grouped {
+                    (col + 1 + m).min(pw - 1)
+                } else {
+                    [col, col + 1, col.wrapping_sub(1)]
+                        .into_iter()
+                        .find(|&c| c < pw && !taken(&row[c]))
+                        .unwrap_or(col)
+                };
+                row[c].models.push(m);
             }
         }
         grid
