@@ -212,3 +212,36 @@ fn the_summary_page_has_the_declared_benchmarks_questions() {
         assert!(out.contains("not acceptable 1"), "{out}");
     }
 }
+
+/// The filter menu offers each question's answers that count (final, single, else the
+/// majority): on `overall = not acceptable`, only bo's item is left; my answer on
+/// another item adds its option.
+#[test]
+fn the_filter_menu_offers_each_questions_answers() {
+    use verdict::bench::Facet;
+    use verdict::tui::app::FilterOption;
+    let (_d, _p, mut s) = open_with_bo();
+    let not_ok = FilterOption::Facet(Facet::Answer, "overall = not acceptable".into());
+    let rows = s.filter_options();
+    assert!(rows.contains(&not_ok), "{rows:?}");
+    assert!(
+        rows.contains(&FilterOption::Facet(Facet::Answer, "points = #3".into())),
+        "{rows:?}"
+    );
+    ch(&mut s, 'F');
+    let out = render_to_string(&s, 200, 50);
+    let line = out
+        .lines()
+        .find(|l| l.contains("answer overall = not acceptable"))
+        .unwrap_or_else(|| panic!("no row:\n{out}"));
+    let k = line
+        .split("[ ]")
+        .next()
+        .and_then(|k| k.trim().trim_start_matches('│').trim().chars().last())
+        .unwrap();
+    ch(&mut s, k);
+    assert!(s.filter_active(&not_ok), "{}", s.filters.describe());
+    key(&mut s, KeyCode::Esc);
+    let out = screen(&mut s, 200, 50);
+    assert!(out.contains("rb-01") && out.contains("1/1"), "{out}");
+}

@@ -446,6 +446,10 @@ pub enum Facet {
     Group,
     /// lm-eval: the filter a sample's answer and metrics come from (`strict-match`).
     LmEvalFilter,
+    /// A question's answer that counts (final, single, else the majority), as
+    /// `question = answer`: a label, a rating, a checklist's point (`#n`), `answered` for
+    /// a text.
+    Answer,
 }
 
 /// Is `model`'s answer on this item wrong (after reviewer overrides)?

@@ -317,6 +317,33 @@ impl super::Spec for Declared {
         any.then_some(given)
     }
 
+    /// Each question's answer that counts, per response for a response's question.
+    fn facets(&self, item: &Item, emit: &mut dyn FnMut(crate::bench::Facet, &str)) {
+        for q in &self.questions {
+            let models: Vec<Option<&str>> = match q.per {
+                Per::Item => vec![None],
+                Per::Response => item
+                    .responses
+                    .iter()
+                    .map(|r| Some(r.model.as_str()))
+                    .collect(),
+            };
+            for m in models {
+                let Some(v) = resolved(item, q, m).value else {
+                    continue;
+                };
+                let mut one =
+                    |a: &str| emit(crate::bench::Facet::Answer, &format!("{} = {a}", q.name));
+                match (&q.kind, &v) {
+                    (Kind::Text, _) => one("answered"),
+                    (_, Value::Array(points)) => points.iter().for_each(|p| one(&format!("#{p}"))),
+                    (_, Value::String(s)) => one(s),
+                    (_, other) => one(&other.to_string()),
+                }
+            }
+        }
+    }
+
     fn search_texts(&self, item: &Item, push: &mut dyn FnMut(&str)) {
         let Some(obj) = object(item) else { return };
         for f in self.fields.iter().filter(|f| f.kind == FieldKind::Text) {

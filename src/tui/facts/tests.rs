@@ -177,6 +177,7 @@ fn kinds_keep_their_places_in_the_cache() {
         Kind::Facet(Facet::Dimension),
         Kind::Facet(Facet::Group),
         Kind::Facet(Facet::LmEvalFilter),
+        Kind::Facet(Facet::Answer),
         Kind::Model,
         Kind::Wrong,
         Kind::Reviewer,

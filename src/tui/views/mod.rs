@@ -335,13 +335,14 @@ pub(crate) const GRADE_FIELDS_LINE: &[fn(&ResponseGrades) -> Field] = &[
 
 /// The registry's facets (`bench::Facet`), in its order: the filter menu's order of
 /// their groups, and the index's (`facts::Kind::Facet`).
-pub(crate) const FACETS: [Facet; 6] = [
+pub(crate) const FACETS: [Facet; 7] = [
     Facet::SuspectKey,
     Facet::ChartType,
     Facet::Version,
     Facet::Dimension,
     Facet::Group,
     Facet::LmEvalFilter,
+    Facet::Answer,
 ];
 
 /// A facet that is a flag (no value; its name is empty): the filter menu offers it with
@@ -363,6 +364,7 @@ pub(crate) fn facet_words(f: Facet, value: &str) -> (String, String) {
         Facet::Dimension => (format!("dimension {value}"), value.into()),
         Facet::Group => (format!("group {value}"), value.into()),
         Facet::LmEvalFilter => (format!("lm-eval filter {value}"), format!("filter {value}")),
+        Facet::Answer => (format!("answer {value}"), value.into()),
     }
 }
 
