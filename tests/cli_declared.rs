@@ -363,3 +363,78 @@ fn without_a_spec_the_same_file_is_read_as_before() {
     assert_eq!(s["benchmarks"]["other"]["items"], 4);
     assert!(s["benchmarks"].get("declared").is_none());
 }
+
+/// A declared set deals out to two reviewers and merges back (docs/teams.md): each
+/// reviewer's answers, written in their own file, are in the merged file, and `stats` on
+/// it counts both as `agree` rates them.
+#[test]
+fn split_and_merge_carry_the_answers_of_a_declared_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = reviewed(dir.path(), "reading.jsonl", &[]);
+    let (f, spec) = (file.to_str().unwrap(), spec("reading.toml"));
+    let out = dir.path().join("split");
+    ok(&[
+        "split",
+        f,
+        "--reviewers",
+        "ann,bob",
+        "--overlap",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--benchmark",
+        &spec,
+    ]);
+    // each reviewer answers `correct` on every item of their file, as the reviewer would
+    let mut files = Vec::new();
+    for (who, a, b) in [("ann", "yes", "no"), ("bob", "yes", "partly")] {
+        let p = out.join(format!("reading.{who}.jsonl"));
+        let text = std::fs::read_to_string(&p).unwrap();
+        let mut lines = Vec::new();
+        for line in text.lines() {
+            let mut v: Value = serde_json::from_str(line).unwrap();
+            v["reviews"][who] = answers(&[
+                ("model-a", json!({"correct": a})),
+                ("model-b", json!({"correct": b})),
+            ]);
+            lines.push(v.to_string());
+        }
+        std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+        files.push(p.to_str().unwrap().to_string());
+    }
+    let merged = dir.path().join("merged.jsonl");
+    ok(&[
+        "merge",
+        &files[0],
+        &files[1],
+        "--out",
+        merged.to_str().unwrap(),
+        "--benchmark",
+        &spec,
+    ]);
+    let m = merged.to_str().unwrap();
+    let items: Vec<Value> = std::fs::read_to_string(&merged)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(items.len(), 4);
+    for it in &items {
+        assert_eq!(
+            it["reviews"]["ann"]["models"]["model-b"]["answers"]["correct"],
+            "no"
+        );
+        assert_eq!(
+            it["reviews"]["bob"]["models"]["model-b"]["answers"]["correct"],
+            "partly"
+        );
+    }
+    ok(&["check", m, "--benchmark", &spec]);
+    let a: Value =
+        serde_json::from_str(&ok(&["agree", m, "--json", "--benchmark", &spec])).unwrap();
+    let fields = a["fields"].as_array().unwrap();
+    let correct = fields.iter().find(|f| f["field"] == "correct").unwrap();
+    // both on every item × model: model-a yes / yes, model-b no / partly
+    assert_eq!(correct["units_multi"], 8, "{correct}");
+    assert_eq!(correct["pairs"][0]["agreement"], json!(0.5), "{correct}");
+}
