@@ -735,6 +735,8 @@ fn lm_eval_stats_put_the_harness_metric_next_to_the_corrected_one() {
     assert_eq!(strict["metric"], "exact_match");
     close(&strict["harness"]["exact_match"], 0.2);
     close(&strict["corrected"], 0.5);
+    // over the 4 samples not ambiguous-key, [1, 1, 0, 0]: √(1/3) / √4 (lm-eval's mean_stderr)
+    close(&strict["corrected_stderr"], (1.0f64 / 3.0).sqrt() / 2.0);
     assert_eq!(strict["reviewed"], 2);
     assert_eq!(strict["correct_but_scored_0"], 1);
     assert_eq!(strict["ambiguous_key"], 1);
@@ -754,4 +756,6 @@ fn lm_eval_stats_put_the_harness_metric_next_to_the_corrected_one() {
         row.contains("exact_match") && row.contains("0.2000") && row.contains("0.5000"),
         "{row}"
     );
+    // the corrected figure with its stderr and the samples it is over (issue 39)
+    assert!(row.contains("0.5000 ± 0.2887 (n=4)"), "{row}");
 }

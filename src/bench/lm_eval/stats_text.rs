@@ -60,8 +60,20 @@ fn rows(name: &str, f: &FilterStats, with_results: bool) -> Vec<Vec<String>> {
                     reported(f.reported.get(&format!("{m}_stderr")))
                 ));
             }
+            // (the corrected figure ± its stderr, over the samples not ambiguous-key)
             row.push(if is_corrected {
-                four(f.corrected)
+                format!(
+                    "{}{}{}",
+                    four(f.corrected),
+                    f.corrected_stderr
+                        .map(|se| format!(" ± {}", four(Some(se))))
+                        .unwrap_or_default(),
+                    if f.corrected_samples != f.samples {
+                        format!(" (n={})", f.corrected_samples)
+                    } else {
+                        String::new()
+                    }
+                )
             } else {
                 "not corrected".into()
             });
@@ -107,7 +119,7 @@ pub(crate) fn render(stats: &Option<LmEvalStats>, o: &mut String) {
     table(o, &header, &all);
     let _ = writeln!(
         o,
-        "  samples: each metric aggregated from the samples as the harness does\n  corrected: the first mean of scores with the verdicts in place (correct 1, incorrect 0,\n    ambiguous-key left out, unreviewed as scored); verdicts change no other metric"
+        "  samples: each metric aggregated from the samples as the harness does\n  corrected: the first mean of scores with the verdicts in place (correct 1, incorrect 0,\n    ambiguous-key left out: n, unreviewed as scored) ± its stderr; verdicts change no other metric"
     );
     match &x.results_file {
         Some(r) => {
