@@ -39,7 +39,7 @@ fn write_corrected(all: &[(&Path, &crate::bench::Benchmarks)]) -> anyhow::Result
     let written = crate::bench::Benchmarks::write_corrected(all)?;
     if written.is_empty() {
         out::errln!(
-            "verdict: --write-corrected: no lm-eval samples file here has its run's results file beside it; nothing written"
+            "verdict: --write-corrected: none of these files has its run's results file beside it to correct; nothing written"
         )?;
     }
     for w in written {
