@@ -3961,3 +3961,25 @@ fn the_summary_shows_lm_evals_groups_corrected_by_every_tasks_verdicts() {
         insta::assert_snapshot!(format!("summary_lm_eval_group_{w}x{h}"), out);
     }
 }
+
+/// Issue 39: two right-or-wrong metrics of an lm-eval line that disagree are a filter
+/// (arc_easy: acc and acc_norm differ on docs 1, 3 and 4).
+#[test]
+fn an_lm_eval_lines_metrics_that_disagree_are_a_filter() {
+    let (_d, mut s) = lm_eval_state("samples_arc_easy_2026-11-20T10-15-42.518246.jsonl");
+    let o = FilterOption::Facet(Facet::Disagree, "acc ≠ acc_norm".into());
+    assert!(s.filter_options().contains(&o), "{:?}", s.filter_options());
+    ch(&mut s, 'F');
+    let out = render_to_string(&s, 200, 50);
+    let line = out
+        .lines()
+        .find(|l| l.contains("disagree: acc ≠ acc_norm"))
+        .unwrap_or_else(|| panic!("no row:\n{out}"));
+    let k = line
+        .split("[ ]")
+        .next()
+        .and_then(|k| k.trim().trim_start_matches('│').trim().chars().last())
+        .unwrap();
+    ch(&mut s, k);
+    assert_eq!(s.visible_items().as_deref(), Some(&[1usize, 3, 4][..]));
+}

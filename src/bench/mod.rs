@@ -450,6 +450,13 @@ pub enum Facet {
     /// `question = answer`: a label, a rating, a checklist's point (`#n`), `answered` for
     /// a text.
     Answer,
+    /// A harness's epoch of a sample (Inspect).
+    Epoch,
+    /// Two of a sample's scores that disagree, as `a ≠ b` (Inspect: two scorers; lm-eval:
+    /// two metrics of one line).
+    Disagree,
+    /// A sample that failed: no score (Inspect). A flag.
+    Failed,
 }
 
 /// Is `model`'s answer on this item wrong (after reviewer overrides)?

@@ -215,6 +215,31 @@ impl crate::bench::Spec for Inspect {
         }
     }
 
+    /// The epoch, a failed sample, and each two scorers whose values differ (`choice ≠
+    /// includes`, in the sample's order).
+    fn facets(&self, item: &Item, emit: &mut dyn FnMut(crate::bench::Facet, &str)) {
+        use crate::bench::Facet;
+        let Some(s) = sample(item) else { return };
+        emit(Facet::Epoch, &s.epoch.to_string());
+        if s.scores.is_empty() {
+            emit(Facet::Failed, "");
+        }
+        let values: Vec<(&str, Option<f64>)> = s
+            .scores
+            .iter()
+            .map(|x| (x.name.as_str(), super::edit::to_float(&x.value)))
+            .collect();
+        for (k, (a, x)) in values.iter().enumerate() {
+            for (b, y) in &values[k + 1..] {
+                if let (Some(x), Some(y)) = (x, y)
+                    && x != y
+                {
+                    emit(Facet::Disagree, &format!("{a} ≠ {b}"));
+                }
+            }
+        }
+    }
+
     fn search_texts(&self, item: &Item, push: &mut dyn FnMut(&str)) {
         if let Some(s) = sample(item) {
             push(&s.input_text());

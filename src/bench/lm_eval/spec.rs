@@ -123,13 +123,24 @@ impl crate::bench::Spec for LmEval {
         }
     }
 
-    /// The sample's filter, for the reviewer's filter menu.
+    /// The sample's filter, and each two of its right-or-wrong metrics that disagree
+    /// (`acc ≠ acc_norm`), for the reviewer's filter menu.
     fn facets(&self, item: &Item, emit: &mut dyn FnMut(crate::bench::Facet, &str)) {
-        if let Some(s) = sample(item) {
-            emit(
-                crate::bench::Facet::LmEvalFilter,
-                s.filter.as_deref().unwrap_or("none"),
-            );
+        use crate::bench::Facet;
+        let Some(s) = sample(item) else { return };
+        emit(Facet::LmEvalFilter, s.filter.as_deref().unwrap_or("none"));
+        let scored: Vec<(&str, f64)> = s
+            .metrics
+            .iter()
+            .filter_map(|m| Some((m.name.as_str(), m.value.number()?)))
+            .filter(|(_, x)| *x == 0.0 || *x == 1.0)
+            .collect();
+        for (k, (a, x)) in scored.iter().enumerate() {
+            for (b, y) in &scored[k + 1..] {
+                if x != y {
+                    emit(Facet::Disagree, &format!("{a} ≠ {b}"));
+                }
+            }
         }
     }
 

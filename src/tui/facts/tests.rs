@@ -178,6 +178,8 @@ fn kinds_keep_their_places_in_the_cache() {
         Kind::Facet(Facet::Group),
         Kind::Facet(Facet::LmEvalFilter),
         Kind::Facet(Facet::Answer),
+        Kind::Facet(Facet::Epoch),
+        Kind::Facet(Facet::Disagree),
         Kind::Model,
         Kind::Wrong,
         Kind::Reviewer,
@@ -187,6 +189,7 @@ fn kinds_keep_their_places_in_the_cache() {
         Kind::NeedsAdjudication,
         Kind::Adjudicated,
         Kind::Facet(Facet::SuspectKey),
+        Kind::Facet(Facet::Failed),
         Kind::ReviewerStatus,
     ];
     assert_eq!(Kind::ALL, want);

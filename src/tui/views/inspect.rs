@@ -268,6 +268,10 @@ impl View for InspectView {
         &VERBS
     }
 
+    fn flags(&self) -> &'static [crate::bench::Facet] {
+        &[crate::bench::Facet::Failed]
+    }
+
     /// The verdict keys on the graded scorer, and the next-scorer key.
     fn act(&self, state: &mut State, action: Action, fx: &mut Vec<Effect>) -> bool {
         let Some(s) = state.item().and_then(sample) else {

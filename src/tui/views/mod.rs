@@ -335,7 +335,7 @@ pub(crate) const GRADE_FIELDS_LINE: &[fn(&ResponseGrades) -> Field] = &[
 
 /// The registry's facets (`bench::Facet`), in its order: the filter menu's order of
 /// their groups, and the index's (`facts::Kind::Facet`).
-pub(crate) const FACETS: [Facet; 7] = [
+pub(crate) const FACETS: [Facet; 10] = [
     Facet::SuspectKey,
     Facet::ChartType,
     Facet::Version,
@@ -343,13 +343,16 @@ pub(crate) const FACETS: [Facet; 7] = [
     Facet::Group,
     Facet::LmEvalFilter,
     Facet::Answer,
+    Facet::Epoch,
+    Facet::Disagree,
+    Facet::Failed,
 ];
 
 /// A facet that is a flag (no value; its name is empty): the filter menu offers it with
 /// the progress filters, for a file with items of a benchmark whose view names it
 /// (`View::flags`). The others are offered per value, after the benchmarks.
 pub(crate) const fn is_flag(f: Facet) -> bool {
-    matches!(f, Facet::SuspectKey)
+    matches!(f, Facet::SuspectKey | Facet::Failed)
 }
 
 /// A facet's option in the filter menu: its label there and its name on the status line.
@@ -365,6 +368,9 @@ pub(crate) fn facet_words(f: Facet, value: &str) -> (String, String) {
         Facet::Group => (format!("group {value}"), value.into()),
         Facet::LmEvalFilter => (format!("lm-eval filter {value}"), format!("filter {value}")),
         Facet::Answer => (format!("answer {value}"), value.into()),
+        Facet::Epoch => (format!("epoch {value}"), format!("epoch {value}")),
+        Facet::Disagree => (format!("disagree: {value}"), value.into()),
+        Facet::Failed => ("failed samples (no score)".into(), "failed".into()),
     }
 }
 
