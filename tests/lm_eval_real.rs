@@ -583,6 +583,13 @@ fn a_groups_figures_are_the_harnesss_and_corrected_by_each_subtasks_verdicts() {
         let acc = group["acc,none"].as_f64().unwrap();
         let got = g["filters"]["none"]["corrected"]["acc"].as_f64().unwrap();
         assert!((got - acc).abs() < 1e-12, "{got} {acc}");
+        // and its stderr is the harness's, pooled over the tasks as lm-eval pools them
+        // (pooled_sample_stderr of each task's stderr and size)
+        let se = group["acc_stderr,none"].as_f64().unwrap();
+        let got = g["filters"]["none"]["corrected_stderr"]["acc"]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{g}"));
+        assert!((got - se).abs() < 1e-12, "{got} {se}");
         // acc_norm: verdicts do not stand in for it
         assert!(
             g["filters"]["none"]["corrected"]["acc_norm"].is_null(),
@@ -711,6 +718,12 @@ fn the_corrected_results_file_is_lm_evals_own_schema() {
     let want = lm["groups"]["vr_pair"]["filters"]["none"]["corrected"]["acc"].clone();
     assert_eq!(*g, want);
     assert!((g.as_f64().unwrap() - 3.0 / 5.0).abs() < 1e-12, "{g}");
+    // pooled over the tasks' corrected scores: vr_pick [1, 1] (stderr 0), vr_multi
+    // [0, 0, 1] (stderr 1/3): √(((2−1)·0·2 + (3−1)·(1/9)·3) / (5 − 2) / 5) = √(2/45)
+    let se = got["groups"]["vr_pair"]["acc_human_stderr,none"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{}", got["groups"]));
+    assert!((se - (2.0f64 / 45.0).sqrt()).abs() < 1e-12, "{se}");
     assert_eq!(
         got["higher_is_better"]["vr_pick"]["acc_human"],
         Value::Bool(true)
@@ -757,7 +770,7 @@ print("loaders:", sorted(os.path.basename(n) for n in get_results_filenames(name
     assert!(tasks[1].contains("|1.0000|±  |0.0000|"), "{text}");
     let groups = &text[groups_at..];
     let g = groups.lines().find(|l| l.contains("acc_human")).unwrap();
-    assert!(g.contains("0.6000|±  |   N/A"), "{text}");
+    assert!(g.contains("0.6000|±  |0.2108"), "{text}");
     let loaders = row("loaders:");
     assert!(!loaders.contains("verdict_corrected"), "{loaders}");
     assert!(loaders.contains(results_name), "{loaders}");

@@ -60,7 +60,9 @@ pub fn document(results: &Value, tasks: &[&LmEvalStats], source: &str) -> Value 
                         r.insert(format!("{m}_human,{filter}"), number(*c));
                         r.insert(
                             format!("{m}_human_stderr,{filter}"),
-                            Value::String("N/A".into()),
+                            gf.corrected_stderr
+                                .get(m)
+                                .map_or(Value::String("N/A".into()), |se| number(*se)),
                         );
                     }
                     higher_is_better(&mut d, group, m);
@@ -73,7 +75,7 @@ pub fn document(results: &Value, tasks: &[&LmEvalStats], source: &str) -> Value 
             "verdict".into(),
             json!({
                 "corrected_from": source,
-                "corrected": "<metric>_human,<filter>: the metric with the reviewers' verdicts in place of the harness's scores (correct 1, incorrect 0, ambiguous-key left out, unreviewed as scored); a group's: its tasks' corrected figures weighted as the harness weights them; <metric>_human_stderr: as the harness's mean_stderr (N/A for a group)",
+                "corrected": "<metric>_human,<filter>: the metric with the reviewers' verdicts in place of the harness's scores (correct 1, incorrect 0, ambiguous-key left out, unreviewed as scored); a group's: its tasks' corrected figures weighted as the harness weights them; <metric>_human_stderr: as the harness's mean_stderr, a group's pooled as the harness pools its tasks' (N/A where a task has none)",
             }),
         );
     }

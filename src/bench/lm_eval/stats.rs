@@ -64,13 +64,44 @@ pub struct GroupFilter {
     /// verdict stands in for; a task whose samples file is not beside this one keeps
     /// its figure.
     pub corrected: BTreeMap<String, f64>,
+    /// Its standard error, as lm-eval's of the group (`pooled_sample_stderr` of the
+    /// tasks' stderrs and sizes when weighted by size, else `unweighted_mean_stderr`),
+    /// over each task's corrected stderr and samples; absent when a task has none.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub corrected_stderr: BTreeMap<String, f64>,
 }
 
-/// A task's corrected figure in one filter: the metric, its value, over how many samples.
-type TaskCorrected = (String, f64, u64);
+/// A task's corrected figure in one filter: the metric, its value, over how many
+/// samples, and its stderr.
+type TaskCorrected = (String, f64, u64, Option<f64>);
 
-/// A task's (figure, size) in the results file, and (corrected, samples) where read.
-type Part = ((f64, f64), Option<(f64, f64)>);
+/// One task of a group in one filter: its figure and size in the results file and its
+/// stderr there; where its samples were read, its corrected figure, the samples it
+/// counts and its stderr.
+struct Part {
+    reported: (f64, f64),
+    reported_se: Option<f64>,
+    corrected: Option<((f64, f64), Option<f64>)>,
+}
+
+/// A group's stderr from its tasks' (stderr, size), as lm-eval's `api/group.py`:
+/// `pooled_sample_stderr` when weighted by size, else `unweighted_mean_stderr`.
+fn group_stderr(parts: &[(f64, f64)], by_size: bool) -> Option<f64> {
+    let k = parts.len() as f64;
+    if parts.is_empty() {
+        return None;
+    }
+    if !by_size {
+        return Some(parts.iter().map(|(se, _)| se * se).sum::<f64>().sqrt() / k);
+    }
+    let n: f64 = parts.iter().map(|(_, s)| s).sum();
+    let var = parts
+        .iter()
+        .map(|(se, s)| (s - 1.0) * se * se * s)
+        .sum::<f64>()
+        / (n - k);
+    (n > k).then(|| (var / n).sqrt())
+}
 
 /// Group `g`'s figures, `corr` giving each task's corrected figure where its samples
 /// were read.
@@ -96,11 +127,16 @@ fn group_stats(
                     .tasks
                     .iter()
                     .filter_map(|t| {
-                        let v = t.reported.get(filter)?.get(metric)?.as_f64()?;
+                        let r = t.reported.get(filter)?;
+                        let v = r.get(metric)?.as_f64()?;
                         let c = corr(&t.task, filter)
-                            .filter(|(m, _, _)| m == metric)
-                            .map(|(_, c, n)| (c, n as f64));
-                        Some(((v, t.size as f64), c))
+                            .filter(|(m, _, _, _)| m == metric)
+                            .map(|(_, c, n, se)| ((c, n as f64), se));
+                        Some(Part {
+                            reported: (v, t.size as f64),
+                            reported_se: r.get(&format!("{metric}_stderr"))?.as_f64(),
+                            corrected: c,
+                        })
                     })
                     .collect();
                 let mean = |xs: &mut dyn Iterator<Item = (f64, f64)>, by_size: bool| {
@@ -111,15 +147,28 @@ fn group_stats(
                     (den > 0.0).then(|| num / den)
                 };
                 let Some(by_size) = [true, false].into_iter().find(|&b| {
-                    mean(&mut parts.iter().map(|p| p.0), b).is_some_and(|x| close(x, want))
+                    mean(&mut parts.iter().map(|p| p.reported), b).is_some_and(|x| close(x, want))
                 }) else {
                     continue;
                 };
                 out.weight_by_size.insert(metric.clone(), by_size);
-                if parts.iter().any(|p| p.1.is_some()) {
-                    let mut each = parts.iter().map(|p| p.1.unwrap_or(p.0));
+                if parts.iter().any(|p| p.corrected.is_some()) {
+                    let mut each = parts
+                        .iter()
+                        .map(|p| p.corrected.map_or(p.reported, |(c, _)| c));
                     if let Some(c) = mean(&mut each, by_size) {
                         out.corrected.insert(metric.clone(), c);
+                    }
+                    // each task's (stderr, size) as corrected, else as reported
+                    let each: Option<Vec<(f64, f64)>> = parts
+                        .iter()
+                        .map(|p| match p.corrected {
+                            Some(((_, n), se)) => Some((se?, n)),
+                            None => Some((p.reported_se?, p.reported.1)),
+                        })
+                        .collect();
+                    if let Some(se) = each.and_then(|e| group_stderr(&e, by_size)) {
+                        out.corrected_stderr.insert(metric.clone(), se);
                     }
                 }
             }
@@ -137,7 +186,12 @@ impl LmEvalStats {
     /// The task's corrected figure in `filter`.
     fn corrected_in(&self, filter: &str) -> Option<TaskCorrected> {
         let f = self.filters.get(filter)?;
-        Some((f.metric.clone()?, f.corrected?, f.corrected_samples))
+        Some((
+            f.metric.clone()?,
+            f.corrected?,
+            f.corrected_samples,
+            f.corrected_stderr,
+        ))
     }
 
     /// The groups corrected by every task's verdicts: `stats_of` gives the figures of

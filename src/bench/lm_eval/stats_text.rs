@@ -162,7 +162,10 @@ fn group_rows(name: &str, g: &GroupStats) -> Vec<Vec<String>> {
                 continue;
             }
             let corrected = match (f.corrected.get(m), f.weight_by_size.get(m)) {
-                (Some(c), _) => four(Some(*c)),
+                (Some(c), _) => match f.corrected_stderr.get(m) {
+                    Some(se) => format!("{} ± {}", four(Some(*c)), four(Some(*se))),
+                    None => four(Some(*c)),
+                },
                 (None, Some(_)) => "not corrected".into(),
                 (None, None) => "not recomputed".into(),
             };
