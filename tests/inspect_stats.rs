@@ -354,7 +354,7 @@ fn a_folder_of_inspect_logs_is_one_set() {
     let mut runs: Vec<&str> = rows.iter().map(|r| r["run"].as_str().unwrap()).collect();
     runs.dedup();
     assert_eq!(runs, names);
-    // check: each log
+    // check: each log; --json one report a line
     let (text, ok) = verdict(&["check", dir]);
     assert!(ok, "{text}");
     for n in names {
@@ -363,5 +363,16 @@ fn a_folder_of_inspect_logs_is_one_set() {
                 .any(|l| l.contains(n) && l.contains(" items, 0 errors")),
             "{text}"
         );
+    }
+    let (text, ok) = verdict(&["check", dir, "--json"]);
+    assert!(ok, "{text}");
+    let reports: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(reports.len(), 3, "{text}");
+    for (r, n) in reports.iter().zip(names) {
+        assert!(r["file"].as_str().unwrap().ends_with(n), "{r}");
+        assert_eq!(r["errors"], json!(0), "{r}");
     }
 }
