@@ -586,3 +586,21 @@ fn scorers_that_disagree_failed_samples_and_epochs_are_filters() {
         ]
     );
 }
+
+/// Issue 39: `:` takes the harness's own id: a sample's id goes to its first epoch (a
+/// number is an item number, as ever).
+#[test]
+fn jump_takes_a_samples_own_id() {
+    let (_d, mut s) = state("vr_epochs.eval");
+    for c in ":e3".chars() {
+        ch(&mut s, c);
+    }
+    s.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    assert_eq!(s.display_id(s.pos), "e3 (epoch 1)");
+    // the whole item id still works
+    for c in ":flaky (epoch 2)".chars() {
+        ch(&mut s, c);
+    }
+    s.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    assert_eq!(s.display_id(s.pos), "flaky (epoch 2)");
+}

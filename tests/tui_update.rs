@@ -3983,3 +3983,19 @@ fn an_lm_eval_lines_metrics_that_disagree_are_a_filter() {
     ch(&mut s, k);
     assert_eq!(s.visible_items().as_deref(), Some(&[1usize, 3, 4][..]));
 }
+
+/// Issue 39: `:` takes lm-eval's own id, `doc <doc_id>` (a number alone is the item's).
+#[test]
+fn jump_takes_an_lm_eval_doc_id() {
+    let (_d, mut s) = lm_eval_state("samples_arc_easy_2026-11-20T10-15-42.518246.jsonl");
+    for c in ":doc 4".chars() {
+        ch(&mut s, c);
+    }
+    press(&mut s, KeyCode::Enter);
+    assert_eq!(s.pos, 4);
+    for c in ":2".chars() {
+        ch(&mut s, c);
+    }
+    press(&mut s, KeyCode::Enter);
+    assert_eq!(s.pos, 1);
+}

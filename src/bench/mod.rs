@@ -385,6 +385,13 @@ pub(crate) trait Spec: Sync {
         Some(r.clone())
     }
 
+    /// The harness's own id of `item`, which the reviewer's jump (`:`) also finds when it
+    /// is not the item's id (Inspect: the sample's id, its first epoch; lm-eval: `doc
+    /// <doc_id>`). None by default.
+    fn harness_id(&self, _item: &Item) -> Option<String> {
+        None
+    }
+
     /// The reviewer's filters: the benchmark's own facets of `item` (none by default).
     fn facets(&self, _item: &Item, _emit: &mut dyn FnMut(Facet, &str)) {}
 

@@ -110,6 +110,8 @@ pub struct Index {
     n: usize,
     ids: Arena,
     search: Arena,
+    /// Each item's harness id (`bench::Spec::harness_id`; empty when none), for the jump.
+    harness: Arena,
     /// One bit set per (kind, name), sorted (`Kind::ALL` is in `Kind`'s order).
     facets: Vec<(Kind, String, BitSet)>,
     /// Items that could not be read.
@@ -181,57 +183,25 @@ impl Index {
     pub fn position_of(&self, id: &str) -> Option<usize> {
         self.positions_of(id, 1).first().copied()
     }
+    /// The first item with this harness id (`bench::Spec::harness_id`).
+    pub fn position_of_harness_id(&self, id: &str) -> Option<usize> {
+        positions_in(&self.harness, self.n, id, 1).first().copied()
+    }
     /// Do two or more items have this id (`check` warns of it; such files are opened)?
     pub fn id_shared(&self, id: &str) -> bool {
         self.positions_of(id, 2).len() == 2
     }
     /// The first `limit` items with this id, in order.
     fn positions_of(&self, id: &str, limit: usize) -> Vec<usize> {
-        let mut found = Vec::new();
-        let want = id.as_bytes();
-        if want.is_empty() {
-            found.extend((0..self.n).filter(|&i| self.ids.get(i) == id).take(limit));
-            return found;
-        }
-        // A run's ids lie one after the other in one text: a SIMD substring search finds
-        // the places the id occurs (overlapping ones too), and the ids' bounds tell an
-        // item's whole id from part of one or a stretch across two.
-        let finder = memchr::memmem::Finder::new(want);
-        for r in &self.ids.runs {
-            let text = r.bytes();
-            let mut from = 0;
-            let mut hits = 0;
-            while let Some(q) = finder.find(&text[from..]) {
-                let p = from + q;
-                let k = r.ends_upto(p);
-                let start = if k == 0 { 0 } else { r.end(k - 1) };
-                if start == p && k < r.count() && r.end(k) == p + want.len() {
-                    found.push(r.first + k);
-                    if found.len() == limit {
-                        return found;
-                    }
-                }
-                from = p + 1;
-                hits += 1;
-                if hits == 64 {
-                    // Inside many other ids: item by item from here on (every item
-                    // before the one at `p` looked at already; that one too if taken).
-                    let here = r.first + k;
-                    let from_item = here + usize::from(found.last() == Some(&here));
-                    found.extend(
-                        (from_item..self.n)
-                            .filter(|&i| self.ids.get(i) == id)
-                            .take(limit - found.len()),
-                    );
-                    return found;
-                }
-            }
-        }
-        found
+        positions_in(&self.ids, self.n, id, limit)
     }
-    /// The runs of its ids' and search texts' arenas.
+    /// The runs of its ids', search texts' and harness ids' arenas.
     fn text_runs(&self) -> impl Iterator<Item = &Run> {
-        self.ids.runs.iter().chain(&self.search.runs)
+        self.ids
+            .runs
+            .iter()
+            .chain(&self.search.runs)
+            .chain(&self.harness.runs)
     }
     /// How many bytes its ids and search texts are.
     pub fn texts_bytes(&self) -> usize {
@@ -276,9 +246,55 @@ impl Index {
             let (id, q) = (id.as_ref(), q.as_ref());
             ix.ids.push(id);
             ix.search.push(&format!("{id} {q}"));
+            ix.harness.push("");
         }
         ix
     }
+}
+
+/// The first `limit` items whose text in `ids` is `id`, in order (`n`: the items).
+fn positions_in(ids: &Arena, n: usize, id: &str, limit: usize) -> Vec<usize> {
+    let mut found = Vec::new();
+    let want = id.as_bytes();
+    if want.is_empty() {
+        found.extend((0..n).filter(|&i| ids.get(i) == id).take(limit));
+        return found;
+    }
+    // A run's ids lie one after the other in one text: a SIMD substring search finds
+    // the places the id occurs (overlapping ones too), and the ids' bounds tell an
+    // item's whole id from part of one or a stretch across two.
+    let finder = memchr::memmem::Finder::new(want);
+    for r in &ids.runs {
+        let text = r.bytes();
+        let mut from = 0;
+        let mut hits = 0;
+        while let Some(q) = finder.find(&text[from..]) {
+            let p = from + q;
+            let k = r.ends_upto(p);
+            let start = if k == 0 { 0 } else { r.end(k - 1) };
+            if start == p && k < r.count() && r.end(k) == p + want.len() {
+                found.push(r.first + k);
+                if found.len() == limit {
+                    return found;
+                }
+            }
+            from = p + 1;
+            hits += 1;
+            if hits == 64 {
+                // Inside many other ids: item by item from here on (every item
+                // before the one at `p` looked at already; that one too if taken).
+                let here = r.first + k;
+                let from_item = here + usize::from(found.last() == Some(&here));
+                found.extend(
+                    (from_item..n)
+                        .filter(|&i| ids.get(i) == id)
+                        .take(limit - found.len()),
+                );
+                return found;
+            }
+        }
+    }
+    found
 }
 
 /// The index of one chunk of items, built by one thread.
@@ -287,6 +303,7 @@ struct Partial {
     len: usize,
     ids: Arena,
     search: Arena,
+    harness: Arena,
     facets: [Names; KINDS],
     broken: BitSet,
     no_id: BitSet,
@@ -349,6 +366,7 @@ fn index_items(
         len,
         ids: Arena::default(),
         search: Arena::default(),
+        harness: Arena::default(),
         facets: Default::default(),
         broken: BitSet::new(len),
         no_id: BitSet::new(len),
@@ -380,6 +398,8 @@ fn index_item(store: &Store, i: usize, k: usize, p: &mut Partial, buf: &mut Stri
             p.no_grade.set(k, crate::review::no_grade(&item).is_some());
             search_text(&item, &id, buf);
             p.search.push(buf);
+            let harness = crate::bench::spec(item.benchmark()).harness_id(&item);
+            p.harness.push(harness.as_deref().unwrap_or(""));
             let facets = &mut p.facets;
             facts_of_item(&item, &mut |kind, name| {
                 facets[kind.index()].set(name, k, len)
@@ -389,6 +409,7 @@ fn index_item(store: &Store, i: usize, k: usize, p: &mut Partial, buf: &mut Stri
             let id = store.fallback_id(i);
             p.ids.push(&id);
             p.search.push(&format!("{id} {e}"));
+            p.harness.push("");
             p.broken.set(k, true);
             p.no_id.set(k, true);
         }
@@ -449,6 +470,7 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
     for p in parts {
         ix.ids.append(p.ids);
         ix.search.append(p.search);
+        ix.harness.append(p.harness);
         if p.len > 0 {
             ix.broken.put(p.lo, &p.broken);
             ix.no_id.put(p.lo, &p.no_id);

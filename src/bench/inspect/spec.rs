@@ -215,6 +215,11 @@ impl crate::bench::Spec for Inspect {
         }
     }
 
+    /// The sample's id (its epochs share it: `:` goes to the first).
+    fn harness_id(&self, item: &Item) -> Option<String> {
+        sample(item).map(Sample::id_text)
+    }
+
     /// The epoch, a failed sample, and each two scorers whose values differ (`choice ≠
     /// includes`, in the sample's order).
     fn facets(&self, item: &Item, emit: &mut dyn FnMut(crate::bench::Facet, &str)) {

@@ -123,6 +123,11 @@ impl crate::bench::Spec for LmEval {
         }
     }
 
+    /// `doc <doc_id>` (a number alone is an item number to `:`).
+    fn harness_id(&self, item: &Item) -> Option<String> {
+        sample(item).map(|s| format!("doc {}", s.doc_id))
+    }
+
     /// The sample's filter, and each two of its right-or-wrong metrics that disagree
     /// (`acc ≠ acc_norm`), for the reviewer's filter menu.
     fn facets(&self, item: &Item, emit: &mut dyn FnMut(crate::bench::Facet, &str)) {

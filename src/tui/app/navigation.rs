@@ -177,7 +177,8 @@ impl State {
             );
             return;
         };
-        let found = m.position_of(q);
+        // the item's id, else the harness's own (an Inspect sample's, lm-eval's `doc 3`)
+        let found = m.position_of(q).or_else(|| m.position_of_harness_id(q));
         match found {
             Some(i) => self.goto(i, fx),
             None => self.set_status(format!("no item {q}"), Level::Warn),

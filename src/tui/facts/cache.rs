@@ -25,7 +25,7 @@
 //! user only (it holds the items' questions).
 //!
 //! Layout (little-endian; every table at a multiple of 8 bytes from the start): the head
-//! of `store::kept` (its magic `verdict index 8`, the stamp, the item count `n`, the
+//! of `store::kept` (its magic `verdict index 9`, the stamp, the item count `n`, the
 //! items' offsets, which let the store open the file without scanning it, and the head's
 //! checksum); what the file's path tells its items ([`told`]: its length (u64), the
 //! text, zeros to a multiple of 8; format 4); then the ids and the search texts, each as
@@ -103,6 +103,7 @@ pub fn encode_to<W: Write>(w: W, index: &Index, store: &Store, stamp: &str) -> i
     out.pad()?;
     put_arena(&mut out, &index.ids)?;
     put_arena(&mut out, &index.search)?;
+    put_arena(&mut out, &index.harness)?;
     out.u64(index.facets.len() as u64)?;
     for (kind, name, b) in &index.facets {
         out.u64(kind.index() as u64)?;
@@ -300,6 +301,7 @@ pub fn decode(map: Arc<FileBytes>, stamp: &str, told: &str) -> Option<Index> {
     let n = head.n;
     let ids = arena(&mut r, n, &map)?;
     let search = arena(&mut r, n, &map)?;
+    let harness = arena(&mut r, n, &map)?;
     let nf = r.count(1)?;
     let mut facets: Vec<(Kind, String, BitSet)> = Vec::with_capacity(nf);
     for _ in 0..nf {
@@ -331,6 +333,7 @@ pub fn decode(map: Arc<FileBytes>, stamp: &str, told: &str) -> Option<Index> {
         n,
         ids,
         search,
+        harness,
         facets,
         broken,
         no_id,

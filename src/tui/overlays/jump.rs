@@ -1,4 +1,4 @@
-//! Jump to an item by its number or id.
+//! Jump to an item by its number or id (or the harness's own id: `bench::Spec::harness_id`).
 
 use crossterm::event::KeyEvent;
 use ratatui::Frame;
@@ -11,7 +11,7 @@ use crate::tui::overlays::Outcome;
 use crate::tui::overlays::dialog::{FieldKey, Place, draw_input, field_key};
 
 /// The dialog's title.
-const TITLE: &str = "Jump to item number or id";
+const TITLE: &str = "Jump to item number or id (a harness's own too: sample id, doc 3)";
 /// The jump's keys: its table in the keymap.
 const KEYS: Context = Context::Jump;
 
