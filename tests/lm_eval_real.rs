@@ -728,6 +728,19 @@ fn the_corrected_results_file_is_lm_evals_own_schema() {
         got["higher_is_better"]["vr_pick"]["acc_human"],
         Value::Bool(true)
     );
+    // written again from one of the run's samples files, it is the same document: every
+    // task of the run is in it, not only the file's own
+    let out = run_in(
+        None,
+        &["stats", pick.to_str().unwrap(), "--write-corrected"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let again: Value = serde_json::from_str(&std::fs::read_to_string(&written).unwrap()).unwrap();
+    assert_eq!(again, got);
     // a run nobody reviewed gets its file too: corrected = as scored
     let m2 = set.join("example__fixed-2b");
     assert_eq!(files(&m2, "verdict_corrected_").len(), 1);
@@ -758,16 +771,17 @@ print("loaders:", sorted(os.path.basename(n) for n in get_results_filenames(name
             .unwrap_or_else(|| panic!("no {needle} in\n{text}"))
             .to_string()
     };
-    // make_table's own rows: the tasks' (vr_multi's, then vr_pick's) and the group's
-    // corrected figure
+    // make_table's own rows: the group's (lm-eval lists it among the tasks too), then
+    // vr_multi's and vr_pick's corrected figure; and the group's in its own table
     let groups_at = text.find("|Groups").unwrap();
     let tasks: Vec<&str> = text[..groups_at]
         .lines()
         .filter(|l| l.contains("|acc_human "))
         .collect();
-    assert_eq!(tasks.len(), 2, "{text}");
-    assert!(tasks[0].contains("|0.3333|±  |0.3333|"), "{text}");
-    assert!(tasks[1].contains("|1.0000|±  |0.0000|"), "{text}");
+    assert_eq!(tasks.len(), 3, "{text}");
+    assert!(tasks[0].contains("|0.6000|±  |0.2108|"), "{text}");
+    assert!(tasks[1].contains("|0.3333|±  |0.3333|"), "{text}");
+    assert!(tasks[2].contains("|1.0000|±  |0.0000|"), "{text}");
     let groups = &text[groups_at..];
     let g = groups.lines().find(|l| l.contains("acc_human")).unwrap();
     assert!(g.contains("0.6000|±  |0.2108"), "{text}");

@@ -74,14 +74,17 @@ impl Benchmarks {
     /// `verdict stats --write-corrected`: the corrected results file of each lm-eval run
     /// among `parts` (each file and its figures), beside its results file; the files
     /// written (docs/stats.md, "The corrected results file").
+    /// `stats_of` gives the figures of a file of a run not among `parts` (every task of
+    /// the run is in its file), as `verdict stats` on it.
     pub fn write_corrected(
         parts: &[(&std::path::Path, &Benchmarks)],
+        stats_of: impl Fn(&std::path::Path) -> Option<Benchmarks>,
     ) -> std::io::Result<Vec<std::path::PathBuf>> {
         let lm: Vec<_> = parts
             .iter()
             .filter_map(|(p, b)| Some((*p, b.lm_eval.as_ref()?)))
             .collect();
-        lm_eval::corrected::write(&lm)
+        lm_eval::corrected::write(&lm, |p| stats_of(p)?.lm_eval)
     }
 
     /// Each benchmark's block of `verdict stats` text, in this order.

@@ -36,7 +36,8 @@ pub struct Args {
 
 /// `--write-corrected`: write the corrected results files of `all` and say which.
 fn write_corrected(all: &[(&Path, &crate::bench::Benchmarks)]) -> anyhow::Result<()> {
-    let written = crate::bench::Benchmarks::write_corrected(all)?;
+    let written =
+        crate::bench::Benchmarks::write_corrected(all, |p| Some(file_stats(p).ok()?.benchmarks))?;
     if written.is_empty() {
         out::errln!(
             "verdict: --write-corrected: none of these files has its run's results file beside it to correct; nothing written"

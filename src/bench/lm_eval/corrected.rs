@@ -56,14 +56,17 @@ pub fn document(results: &Value, tasks: &[&LmEvalStats], source: &str) -> Value 
         for (group, g) in &x.groups {
             for (filter, gf) in &g.filters {
                 for (m, c) in &gf.corrected {
-                    if let Some(r) = object(&mut d, "groups", group) {
-                        r.insert(format!("{m}_human,{filter}"), number(*c));
-                        r.insert(
-                            format!("{m}_human_stderr,{filter}"),
-                            gf.corrected_stderr
-                                .get(m)
-                                .map_or(Value::String("N/A".into()), |se| number(*se)),
-                        );
+                    // (lm-eval writes a group's figures in `groups` and in `results`)
+                    for section in ["groups", "results"] {
+                        if let Some(r) = object(&mut d, section, group) {
+                            r.insert(format!("{m}_human,{filter}"), number(*c));
+                            r.insert(
+                                format!("{m}_human_stderr,{filter}"),
+                                gf.corrected_stderr
+                                    .get(m)
+                                    .map_or(Value::String("N/A".into()), |se| number(*se)),
+                            );
+                        }
                     }
                     higher_is_better(&mut d, group, m);
                 }
@@ -82,20 +85,54 @@ pub fn document(results: &Value, tasks: &[&LmEvalStats], source: &str) -> Value 
     d
 }
 
+/// The samples files of the run whose results file is `results` (its date), beside it.
+fn run_samples(results: &Path, date: &str) -> Vec<PathBuf> {
+    let dir = results.parent().unwrap_or(Path::new("."));
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let mut found: Vec<PathBuf> = super::folder::samples_in(dir)
+        .into_iter()
+        .filter(|p| {
+            p.parent() == Some(dir)
+                && p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().ends_with(&format!("_{date}.jsonl")))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 /// Write the corrected file of each run among `parts` (each samples file read and its
-/// figures), beside the run's results file; the files written. A samples file whose run
-/// has no results file beside it gives none.
-pub fn write(parts: &[(&Path, &LmEvalStats)]) -> std::io::Result<Vec<PathBuf>> {
-    let mut runs: std::collections::BTreeMap<PathBuf, Vec<&LmEvalStats>> = Default::default();
+/// figures), beside the run's results file; the files written. Every task of the run is
+/// in it: the figures of the run's other samples files are `stats_of`'s (as `verdict
+/// stats` on that file). A samples file whose run has no results file beside it gives
+/// none.
+pub fn write(
+    parts: &[(&Path, &LmEvalStats)],
+    stats_of: impl Fn(&Path) -> Option<LmEvalStats>,
+) -> std::io::Result<Vec<PathBuf>> {
+    let mut runs: std::collections::BTreeMap<PathBuf, Vec<(PathBuf, &LmEvalStats)>> =
+        Default::default();
     for (p, x) in parts {
         let Some(name) = &x.results_file else {
             continue;
         };
-        let dir = super::run::resolve(p)
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        runs.entry(dir.join(name)).or_default().push(x);
+        // (the folder as typed, unless the file is a link: its run is beside its target)
+        let link = std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
+        let dir = match (link, p.parent()) {
+            (false, Some(d)) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            (false, _) => PathBuf::from("."),
+            (true, _) => super::run::resolve(p)
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default(),
+        };
+        runs.entry(dir.join(name))
+            .or_default()
+            .push((dir.join(p.file_name().unwrap_or_default()), x));
     }
     let mut written = Vec::new();
     for (results, tasks) in runs {
@@ -108,6 +145,13 @@ pub fn write(parts: &[(&Path, &LmEvalStats)]) -> std::io::Result<Vec<PathBuf>> {
             .and_then(|s| s.rsplit_once('_'))
             .map_or(name.as_str(), |(_, d)| d);
         let doc: Value = serde_json::from_slice(&std::fs::read(&results)?)?;
+        // the run's other tasks, read as `verdict stats` reads them
+        let others: Vec<LmEvalStats> = run_samples(&results, date)
+            .into_iter()
+            .filter(|p| !tasks.iter().any(|(q, _)| q == p))
+            .filter_map(|p| stats_of(&p))
+            .collect();
+        let tasks: Vec<&LmEvalStats> = tasks.iter().map(|(_, x)| *x).chain(others.iter()).collect();
         let out = results.with_file_name(format!("{PREFIX}{date}.json"));
         let dir = results.parent().unwrap_or(Path::new("."));
         // (the run's figures: no more open than its results file)
