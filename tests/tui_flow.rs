@@ -1517,6 +1517,65 @@ fn chartom_says_what_the_grades_mean_and_the_key_where_it_is_decided() {
     }
 }
 
+/// Each benchmark says what its grade keys mean where the grade is given, one line in
+/// the item pane's top border over my grade line, its keys from the keymap (as Argilla
+/// shows a question's guidelines), at 80×24 and 200×50. Before, only CHARTOM did.
+#[test]
+fn each_benchmark_says_what_its_grade_keys_mean_over_the_grade_line() {
+    verdict::bench::register_containers();
+    let inspect = || {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("vr_mc.eval");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        std::fs::copy(
+            root.join("tests/fixtures/real-logs/inspect/logs/vr_mc.eval"),
+            &p,
+        )
+        .unwrap();
+        (d, p)
+    };
+    let lm = "lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl";
+    for (w, h) in [(80u16, 24u16), (200, 50)] {
+        for (name, says) in [
+            (
+                "cvqa.jsonl",
+                "a both right for the picture · f a slip to fix · r unusable",
+            ),
+            (
+                "chartom-qa.jsonl",
+                "a point it states, in any words · e what it gets wrong",
+            ),
+            (
+                lm,
+                "1 correct, however parsed · 2 incorrect · 3 the key is wrong",
+            ),
+            (
+                "vr_mc.eval",
+                "1 meets its target · 2 misses it · 3 the target is unclear",
+            ),
+        ] {
+            let (_d, p) = if name.ends_with(".eval") {
+                inspect()
+            } else {
+                sample(name)
+            };
+            let mut s = state_sized(&p, Keymap::default(), w, h);
+            let out = screen(&mut s, w, h);
+            let rows: Vec<&str> = out.lines().collect();
+            let grade = rows
+                .iter()
+                .position(|l| l.contains("My grade"))
+                .unwrap_or_else(|| panic!("{name} {w}x{h}\n{out}"));
+            let border = rows[..grade]
+                .iter()
+                .rev()
+                .find(|l| l.contains('┌'))
+                .unwrap();
+            assert!(border.contains(says), "{name} {w}x{h}: {border}\n{out}");
+        }
+    }
+}
+
 /// The help lists the text fields' word and character motions (a one-letter fix of a
 /// generated question needs them).
 #[test]

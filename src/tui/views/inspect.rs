@@ -436,6 +436,16 @@ impl View for InspectView {
         crate::tui::views::generic::verdict_parts(mine)
     }
 
+    fn guideline(&self, state: &State, _item: &Item) -> Option<String> {
+        let k = |a| state.keymap.hint(Context::Benchmark(Benchmark::Inspect), a);
+        Some(format!(
+            "{} meets its target · {} misses it · {} the target is unclear",
+            k(Action::Pass),
+            k(Action::Fail),
+            k(Action::Unsure)
+        ))
+    }
+
     /// The three verdict keys, named by the values they write here, and the
     /// next-scorer key when the sample has several.
     fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>) {

@@ -228,6 +228,16 @@ impl View for LmEvalView {
         crate::tui::views::generic::verdict_parts(mine)
     }
 
+    fn guideline(&self, state: &State, _item: &Item) -> Option<String> {
+        let k = |a| state.keymap.hint(state.context(), a);
+        Some(format!(
+            "{} correct, however parsed · {} incorrect · {} the key is wrong",
+            k(Action::Pass),
+            k(Action::Fail),
+            k(Action::Unsure)
+        ))
+    }
+
     /// The three verdict keys, named by the values they write here.
     fn grading_hints(&self, state: &State, parts: &mut Vec<(String, String)>) {
         let values = crate::bench::lm_eval::Verdict::ALL;

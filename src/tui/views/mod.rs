@@ -184,6 +184,12 @@ pub trait View: Sync {
         0
     }
 
+    /// What the grade keys mean, one line with the keys from the keymap: shown in the item
+    /// pane's top border over my grade line (as Argilla shows a question's guidelines).
+    fn guideline(&self, _state: &State, _item: &Item) -> Option<String> {
+        None
+    }
+
     /// My grade line's words after "My grade" that say what the grading keys act on, when
     /// the view lets the reviewer choose (`State::graded_part`): e.g. `on scorer match`.
     fn graded_part(&self, _state: &State, _item: &Item) -> Option<String> {

@@ -432,6 +432,16 @@ impl View for ChartomQaView {
         &TABLES
     }
 
+    fn guideline(&self, state: &State, item: &Item) -> Option<String> {
+        Some(format!(
+            "{} a point it states, in any words · {} what it gets wrong",
+            point_keys(state, item.bonus_points.len()),
+            state
+                .keymap
+                .hint(Context::Benchmark(Benchmark::ChartomQa), PENALTY.action())
+        ))
+    }
+
     fn context(&self) -> Context {
         Context::Benchmark(Benchmark::ChartomQa)
     }

@@ -228,6 +228,16 @@ impl View for CvqaView {
         popups::draw(state, f, area)
     }
 
+    fn guideline(&self, state: &State, _item: &Item) -> Option<String> {
+        let (km, ctx) = (&state.keymap, self.context());
+        Some(format!(
+            "{} both right for the picture · {} a slip to fix · {} unusable",
+            km.hint(ctx, ACCEPT.action()),
+            km.hint(ctx, FIX.action()),
+            km.hint(ctx, REJECT.action())
+        ))
+    }
+
     fn context(&self) -> Context {
         Context::Benchmark(Benchmark::Cvqa)
     }

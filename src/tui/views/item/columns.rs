@@ -50,6 +50,7 @@ pub(super) fn side_by_side_panes<'a>(
     out.panes.push(Pane {
         rect: parts[0],
         title: Line::from(title),
+        guide: None,
         pinned: None,
         lines: item_lines,
         target: None,
@@ -74,6 +75,7 @@ pub(super) fn side_by_side_panes<'a>(
                 format!(" {} ({}/{n}) ", one_line(&r.model), k + 1),
                 if selected { t.selected } else { t.title },
             )),
+            guide: None,
             pinned: Some(grade_line(
                 state,
                 item,
@@ -139,6 +141,9 @@ pub(super) fn one_column_panes<'a>(
     out.panes.push(Pane {
         rect: text_rect,
         title: Line::from(format!(" {} ", one_line(&state.display_id(state.pos)))),
+        guide: view
+            .guideline(state, item)
+            .map(|g| Line::from(Span::styled(format!(" {g} "), state.theme.dim))),
         pinned,
         lines: all,
         target,
@@ -246,6 +251,7 @@ fn aside_pane<'a>(
     out.panes.push(Pane {
         rect: cols[0],
         title: Line::from(title),
+        guide: None,
         pinned: None,
         lines,
         target: None,

@@ -49,6 +49,17 @@ pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
         }
         .min(max);
         let mut b = block(t, p.title.clone());
+        // what the grade keys mean, right of the title, as much as fits
+        if let Some(g) = &p.guide {
+            let room = usize::from(p.rect.width)
+                .saturating_sub(crate::tui::wrap::line_width(&p.title) + 4);
+            let text: String = g.spans.iter().map(|s| s.content.as_ref()).collect();
+            if room > 10 {
+                let style = g.spans.first().map(|s| s.style).unwrap_or_default();
+                let cut = crate::tui::text::truncate(&text, room);
+                b = b.title(Line::from(Span::styled(cut, style)).right_aligned());
+            }
+        }
         if max > 0 {
             b = b.title_bottom(scroll_indicator(t, scroll, max, text.height));
         }

@@ -23,6 +23,9 @@ pub(crate) use panes::item_panes;
 pub(crate) struct Pane<'a> {
     pub(crate) rect: Rect,
     title: Line<'static>,
+    /// Right in the top border, over my grade line: what the grade keys mean
+    /// (`View::guideline`).
+    guide: Option<Line<'static>>,
     /// A line pinned at the top, never scrolled away: my grade and what it applies to.
     pinned: Option<Line<'static>>,
     /// Lines pinned at the bottom, never scrolled away: the selected response's

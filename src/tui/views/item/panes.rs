@@ -61,6 +61,7 @@ fn message_pane(rect: Rect, title: &'static str, lines: Vec<Line<'static>>) -> P
     Pane {
         rect,
         title: Line::from(title),
+        guide: None,
         pinned: None,
         lines,
         target: None,
