@@ -245,3 +245,24 @@ fn the_filter_menu_offers_each_questions_answers() {
     let out = screen(&mut s, 200, 50);
     assert!(out.contains("rb-01") && out.contains("1/1"), "{out}");
 }
+
+/// An answer given this session is a filter at once (the menu's rows are the index's
+/// and the facts this session's verdicts gave, not only the file's at open).
+#[test]
+fn an_answer_given_now_is_a_filter_at_once() {
+    use verdict::bench::Facet;
+    use verdict::tui::app::FilterOption;
+    let (_d, _p, mut s) = open();
+    let ok = FilterOption::Facet(Facet::Answer, "overall = acceptable".into());
+    assert!(!s.filter_options().contains(&ok));
+    // rb-01: Tab to the item's label, `1` acceptable
+    key(&mut s, KeyCode::Tab);
+    ch(&mut s, '1');
+    assert!(s.filter_options().contains(&ok), "{:?}", s.filter_options());
+    assert!(
+        s.filter_options()
+            .contains(&FilterOption::Reviewer(s.reviewer.clone())),
+        "{:?}",
+        s.filter_options()
+    );
+}

@@ -31,6 +31,15 @@ impl FactsNow {
         self.live.get(&i).map(Vec::as_slice)
     }
 
+    /// The names of kind `kind` that some item has now, among the facets changed this
+    /// session (a name the index does not know: a reviewer's first verdict, a new answer).
+    pub(super) fn names(&self, kind: Kind) -> impl Iterator<Item = &str> {
+        self.sets
+            .iter()
+            .filter(move |(k, _, b)| *k == kind && b.count() > 0)
+            .map(|(_, n, _)| n.as_str())
+    }
+
     /// No copies: the index's facets as they are (the facts kept).
     fn drop_sets(&mut self) {
         self.index = 0;
@@ -89,6 +98,14 @@ impl State {
             self.facts_now.change(&ix, i, &old, &facts);
         }
         self.facts_now.live.insert(i, facts);
+        // the menu offers what the index knows and what this session's verdicts gave
+        if let Some(ix) = &self.meta {
+            let rows = catalog(ix, &self.facts_now);
+            if rows != self.filter_catalog {
+                self.filter_catalog = rows;
+                self.filter_counts_of = None;
+            }
+        }
     }
 
     /// Forget every item's changed facts (the file was read again).

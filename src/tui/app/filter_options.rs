@@ -180,7 +180,7 @@ impl FilterOption {
 }
 
 /// The filter menu's rows for an index.
-pub(super) fn catalog(ix: &Index) -> Vec<FilterOption> {
+pub(super) fn catalog(ix: &Index, now: &super::facts_now::FactsNow) -> Vec<FilterOption> {
     let mut out = vec![
         FilterOption::Ungraded,
         FilterOption::GradedByMe,
@@ -190,7 +190,17 @@ pub(super) fn catalog(ix: &Index) -> Vec<FilterOption> {
         FilterOption::NeedsAdjudication,
         FilterOption::Adjudicated,
     ];
-    let names = |k: Kind| ix.names(k).map(str::to_string).collect::<Vec<_>>();
+    // the index's names and those this session's verdicts gave, in order
+    let names = |k: Kind| {
+        let mut v: Vec<String> = ix
+            .names(k)
+            .chain(now.names(k))
+            .map(str::to_string)
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    };
     let benches: Vec<Benchmark> = names(Kind::Benchmark)
         .iter()
         .map(|b| Benchmark::from_name(Some(b)))

@@ -216,7 +216,7 @@ impl State {
                     .map_or(0, BitSet::count),
                 anyone.count(),
             );
-            self.filter_catalog = catalog(&meta);
+            self.filter_catalog = catalog(&meta, &self.facts_now);
             self.meta = Some(meta);
             // What an earlier session left and is not found yet is looked up in it.
             self.locate_with_index(fx);
