@@ -49,8 +49,9 @@ pub(crate) fn draw_item(state: &State, f: &mut Frame, areas: ItemAreas) {
         }
         .min(max);
         let mut b = block(t, p.title.clone());
-        // what the grade keys mean, right of the title, as much as fits
-        if let Some(g) = &p.guide {
+        // what the grade keys mean, right of the title, as much as fits (not beside a
+        // popup, which would cut it)
+        if let Some(g) = p.guide.as_ref().filter(|_| state.mode == Mode::Normal) {
             let room = usize::from(p.rect.width)
                 .saturating_sub(crate::tui::wrap::line_width(&p.title) + 4);
             let text: String = g.spans.iter().map(|s| s.content.as_ref()).collect();
