@@ -25,6 +25,7 @@ pub(crate) use failed::INDEX_FAILED;
 use filter_options::catalog;
 pub use filter_options::{FilterGroup, FilterOption, Filters};
 pub use messages::{Effect, Msg, SAVE_WAITS, Worker};
+pub(crate) use popup::text_popup;
 pub use popup::{AnyPopup, Popup};
 pub use recording::Recording;
 pub use reload::{Released, Reloading};

@@ -94,3 +94,28 @@ impl PartialEq for AnyPopup {
         self.0.eq_box(other.0.as_ref())
     }
 }
+
+/// A popup that is one text field with the key table `$keys` (a penalty, a reject's few
+/// words, a text question's answer): `text_popup!(/// doc, PenaltyPopup, KEYS);`.
+macro_rules! text_popup {
+    ($(#[$doc:meta])* $name:ident, $keys:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct $name(pub $crate::tui::edit::TextEdit);
+
+        impl $crate::tui::app::Popup for $name {
+            fn keys(&self) -> $crate::tui::keymap::Context {
+                $keys
+            }
+
+            fn field(&mut self) -> Option<&mut $crate::tui::edit::TextEdit> {
+                Some(&mut self.0)
+            }
+
+            fn has_field(&self) -> bool {
+                true
+            }
+        }
+    };
+}
+pub(crate) use text_popup;

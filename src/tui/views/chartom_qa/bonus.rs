@@ -6,7 +6,7 @@ use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::tui::app::{Popup, State};
+use crate::tui::app::State;
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context, Keymap, Table};
 use crate::tui::overlays::Outcome;
@@ -20,23 +20,11 @@ pub static TABLE: Table = Table {
 };
 pub const KEYS: Context = Context::Popup(&TABLE);
 
-/// The point's number being typed (`Mode::Popup`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct BonusPopup(pub TextEdit);
-
-impl Popup for BonusPopup {
-    fn keys(&self) -> Context {
-        KEYS
-    }
-
-    fn field(&mut self) -> Option<&mut TextEdit> {
-        Some(&mut self.0)
-    }
-
-    fn has_field(&self) -> bool {
-        true
-    }
-}
+crate::tui::app::text_popup!(
+    /// The point's number being typed (`Mode::Popup`).
+    BonusPopup,
+    KEYS
+);
 
 /// A key in the field: digits only; `submit` gives the number typed.
 pub fn handle_key(e: &mut TextEdit, km: &Keymap, k: &KeyEvent) -> Outcome<String> {

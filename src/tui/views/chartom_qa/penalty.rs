@@ -4,7 +4,7 @@ use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 
-use crate::tui::app::{Popup, State};
+use crate::tui::app::State;
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Context, Keymap, Table};
 use crate::tui::overlays::Outcome;
@@ -20,23 +20,11 @@ pub static TABLE: Table = Table {
 };
 const KEYS: Context = Context::Popup(&TABLE);
 
-/// The penalty's field (`Mode::Popup`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PenaltyPopup(pub TextEdit);
-
-impl Popup for PenaltyPopup {
-    fn keys(&self) -> Context {
-        KEYS
-    }
-
-    fn field(&mut self) -> Option<&mut TextEdit> {
-        Some(&mut self.0)
-    }
-
-    fn has_field(&self) -> bool {
-        true
-    }
-}
+crate::tui::app::text_popup!(
+    /// The penalty's field (`Mode::Popup`).
+    PenaltyPopup,
+    KEYS
+);
 
 /// A key in the penalty field: `submit` gives the penalty as typed.
 pub fn handle_key(e: &mut TextEdit, km: &Keymap, k: &KeyEvent) -> Outcome<String> {

@@ -45,23 +45,11 @@ impl Popup for Reject {
     }
 }
 
-/// Reject for "other": the reviewer's few words.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RejectOther(pub TextEdit);
-
-impl Popup for RejectOther {
-    fn keys(&self) -> Context {
-        OTHER_KEYS
-    }
-
-    fn field(&mut self) -> Option<&mut TextEdit> {
-        Some(&mut self.0)
-    }
-
-    fn has_field(&self) -> bool {
-        true
-    }
-}
+crate::tui::app::text_popup!(
+    /// Reject for "other": the reviewer's few words.
+    RejectOther,
+    OTHER_KEYS
+);
 
 /// Said when "other" is saved with no words.
 pub fn other_empty(km: &Keymap) -> String {

@@ -15,7 +15,7 @@ use crate::bench::declared::{
 };
 use crate::bench::{Benchmark, Item, Response, ResponseGrades, Review};
 use crate::question::{Kind, Per, Points, Question, points_of};
-use crate::tui::app::{AnyPopup, Effect, Level, Mode, Popup, State};
+use crate::tui::app::{AnyPopup, Effect, Level, Mode, State};
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context};
 use crate::tui::overlays::Outcome;
@@ -297,23 +297,11 @@ fn field_lines<'a>(
 /// The view of a declared benchmark's items.
 pub struct DeclaredView;
 
-/// A text question's answer being typed (`Mode::Popup`), with the note's keys.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AnswerPopup(pub TextEdit);
-
-impl Popup for AnswerPopup {
-    fn keys(&self) -> Context {
-        Context::Note
-    }
-
-    fn field(&mut self) -> Option<&mut TextEdit> {
-        Some(&mut self.0)
-    }
-
-    fn has_field(&self) -> bool {
-        true
-    }
-}
+crate::tui::app::text_popup!(
+    /// A text question's answer being typed (`Mode::Popup`), with the note's keys.
+    AnswerPopup,
+    Context::Note
+);
 
 impl View for DeclaredView {
     fn context(&self) -> Context {
