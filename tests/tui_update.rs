@@ -394,11 +394,12 @@ fn chartom_qa_bonus_penalty_context() {
         Value::Null
     );
     // context length cycles 2000 -> 0 -> 1000
-    assert_eq!(s.context_len, 2);
+    let shown = verdict::tui::views::chartom_qa::context_length;
+    assert_eq!(shown(&s), "2000");
     ch(&mut s, 'c');
-    assert_eq!(s.context_len, 0);
+    assert_eq!(shown(&s), "0");
     ch(&mut s, 'c');
-    assert_eq!(s.context_len, 1);
+    assert_eq!(shown(&s), "1000");
 }
 
 #[test]

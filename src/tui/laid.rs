@@ -105,7 +105,7 @@ struct Key {
     side_by_side: bool,
     blind: bool,
     queue: bool,
-    context_len: usize,
+    view_choice: usize,
     /// What the view's grading keys act on (Inspect: the scorer graded).
     graded_part: Option<String>,
     theme: Theme,
@@ -121,7 +121,7 @@ struct Key {
     /// A journal write of this item under way.
     pending: bool,
     /// The running bonus-point coverage of this session (CharToM-QA's response lines).
-    bpc: BTreeMap<String, (u64, u64)>,
+    tally: BTreeMap<String, (u64, u64)>,
 }
 
 impl Key {
@@ -134,7 +134,7 @@ impl Key {
             side_by_side: state.side_by_side,
             blind: state.blind,
             queue: state.queue,
-            context_len: state.context_len,
+            view_choice: state.view_choice,
             graded_part: state.graded_part.clone(),
             theme: state.theme,
             keymap: state.keymap.clone(),
@@ -144,7 +144,7 @@ impl Key {
             acknowledged: state.acknowledged_review(state.pos),
             mine: state.rec.mine.get(&state.pos).cloned(),
             pending: state.is_pending(state.pos),
-            bpc: state.rec.bpc_sum.clone(),
+            tally: state.rec.tally.clone(),
         }
     }
 }

@@ -231,7 +231,9 @@ pub struct State {
     /// (`View::act` sets it; each item opens on `None`: the view's default). The
     /// view reads it back and says on screen what it is.
     pub graded_part: Option<String>,
-    pub context_len: usize,
+    /// Which of its choices a view shows, cycled by a key of its own (CharToM-QA's context
+    /// length: `views::chartom_qa::context_length`); 0 at the start.
+    pub view_choice: usize,
     /// How far the item's text is scrolled, in rows (a line of megabytes is hundreds of
     /// thousands of rows: wider than a `u16`).
     pub scroll: usize,
@@ -307,8 +309,6 @@ impl Found {
     }
 }
 
-pub const CONTEXT_LENGTHS: [&str; 3] = ["0", "1000", "2000"];
-
 impl State {
     pub fn new(
         store: Store,
@@ -353,7 +353,7 @@ impl State {
             model: 0,
             side_by_side: false,
             graded_part: None,
-            context_len: 2,
+            view_choice: 0,
             scroll: 0,
             aside_scroll: 0,
             blind: false,

@@ -34,7 +34,7 @@ pub struct Recording {
     /// are recorded). Per item, per model: covered and total of my grades.
     pub bpc_items: HashMap<usize, BTreeMap<String, (u64, u64)>>,
     /// Per model: the sums of `bpc_items`.
-    pub bpc_sum: BTreeMap<String, (u64, u64)>,
+    pub tally: BTreeMap<String, (u64, u64)>,
 }
 
 impl Default for Recording {
@@ -49,7 +49,7 @@ impl Default for Recording {
             steps: HashMap::new(),
             skip_cleared: false,
             bpc_items: HashMap::new(),
-            bpc_sum: BTreeMap::new(),
+            tally: BTreeMap::new(),
         }
     }
 }
@@ -281,15 +281,15 @@ impl State {
     /// Keep the running BPC in step with my review of item `i`.
     pub(super) fn retally(&mut self, i: usize, review: &Option<Review>) {
         for (m, (c, t)) in self.rec.bpc_items.remove(&i).unwrap_or_default() {
-            let sum = self.rec.bpc_sum.entry(m.clone()).or_default();
+            let sum = self.rec.tally.entry(m.clone()).or_default();
             *sum = (sum.0 - c, sum.1 - t);
             if sum.1 == 0 && self.rec.bpc_items.values().all(|per| !per.contains_key(&m)) {
-                self.rec.bpc_sum.remove(&m);
+                self.rec.tally.remove(&m);
             }
         }
         if let Some(per) = self.coverage(i, review) {
             for (m, (c, t)) in &per {
-                let sum = self.rec.bpc_sum.entry(m.clone()).or_default();
+                let sum = self.rec.tally.entry(m.clone()).or_default();
                 *sum = (sum.0 + c, sum.1 + t);
             }
             self.rec.bpc_items.insert(i, per);

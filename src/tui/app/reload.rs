@@ -287,7 +287,7 @@ impl State {
         self.rec.mine.clear();
         self.rec.mine_done.clear();
         self.rec.bpc_items.clear();
-        self.rec.bpc_sum.clear();
+        self.rec.tally.clear();
         self.pos = pos;
         self.current = None;
         // Search results hold indices of the old file; so does the answer to a search

@@ -21,7 +21,7 @@ use ratatui::text::{Line, Span};
 use crate::bench::chartom_qa::fields::JudgeBonus;
 use crate::bench::chartom_qa::stats::QaStats;
 use crate::bench::{Item, Response, ResponseGrades, Review};
-use crate::tui::app::{CONTEXT_LENGTHS, State};
+use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context, Table, VerbDef};
 use crate::tui::summary::{SummaryBlock, bar, fit, pct};
 use crate::tui::text::{one_line, truncate};
@@ -51,7 +51,7 @@ pub(crate) fn chartom_qa_lines<'a>(state: &State, item: &'a Item) -> Vec<Line<'a
         t.text,
     ));
     let mut out = vec![Line::from(head)];
-    let len = CONTEXT_LENGTHS[state.context_len];
+    let len = context_length(state);
     if let Some(c) = &item.context {
         out.push(Line::from(vec![
             Span::styled(format!("Context ({len}) "), t.title),
@@ -330,7 +330,7 @@ impl View for ChartomQaView {
                 }
             }
             Action::Verb(v) if v.is(&CONTEXT_LENGTH) => {
-                st.context_len = (st.context_len + 1) % CONTEXT_LENGTHS.len();
+                st.view_choice = (st.view_choice + 1) % CONTEXT_LENGTHS.len();
                 st.aside_scroll = 0;
             }
             Action::Verb(v) if v.is(&CONTEXT_DOWN) || v.is(&CONTEXT_UP) => {
@@ -458,7 +458,7 @@ impl View for ChartomQaView {
         item: &'a Item,
     ) -> Option<(String, Vec<Line<'a>>, std::ops::Range<usize>)> {
         let c = item.context.as_ref()?;
-        let len = CONTEXT_LENGTHS[state.context_len];
+        let len = context_length(state);
         let lines = text_lines_of(
             c.get(len).unwrap_or(""),
             state.theme.dim.remove_modifier(Modifier::DIM),
@@ -487,7 +487,7 @@ impl View for ChartomQaView {
     /// reference answer above it are read by scrolling up.
     fn target(&self, state: &State, item: &Item) -> crate::tui::views::Target {
         let context = item.context.as_ref().map_or(0, |c| {
-            let len = CONTEXT_LENGTHS[state.context_len];
+            let len = context_length(state);
             1 + text_lines_of(c.get(len).unwrap_or(""), state.theme.text).len()
         });
         // the book line, the context, a blank line, the reference answer, then the
@@ -608,6 +608,14 @@ impl View for ChartomQaView {
     }
 }
 
+/// The context lengths the context key cycles through, from the first shown.
+const CONTEXT_LENGTHS: [&str; 3] = ["2000", "0", "1000"];
+
+/// The context length shown (`State::view_choice`).
+pub fn context_length(state: &State) -> &'static str {
+    CONTEXT_LENGTHS[state.view_choice % CONTEXT_LENGTHS.len()]
+}
+
 /// CharToM-QA's verbs: the keys of its table `chartom-qa`.
 pub static ACCEPT_JUDGE: VerbDef = VerbDef::new(
     0,
@@ -714,7 +722,7 @@ fn no_suggestion(st: &State) -> String {
 /// Covered / total bonus points over the CharToM-QA items I have graded (this session's
 /// grades and the file's), for `model`'s responses: BPC is per model (docs/stats.md).
 pub fn running_bpc(state: &State, model: &str) -> Option<(u64, u64)> {
-    state.rec.bpc_sum.get(model).copied()
+    state.rec.tally.get(model).copied()
 }
 
 impl SummaryBlock for QaStats {
