@@ -199,7 +199,12 @@ fn check_item(
         );
         return;
     };
-    check_id(c, obj, ids, fallback);
+    // (an item of a benchmark that never writes ids gets no notice for having none)
+    let quiet = !obj.contains_key("id")
+        && store
+            .item(i)
+            .is_ok_and(|it| !crate::bench::spec(it.benchmark()).items_have_ids());
+    check_id(c, obj, ids, fallback, quiet);
     for path in duplicates::duplicate_keys(text) {
         c.error(
             &path,
@@ -252,12 +257,14 @@ fn parse(c: &mut Ctx, text: &str) -> Option<Value> {
     }
 }
 
-/// The item's `id`: a string, not empty, not on an earlier line (`ids`: id → line).
+/// The item's `id`: a string, not empty, not on an earlier line (`ids`: id → line);
+/// none is a notice unless `quiet`.
 fn check_id(
     c: &mut Ctx,
     obj: &serde_json::Map<String, Value>,
     ids: &mut HashMap<String, u32>,
     fallback: &str,
+    quiet: bool,
 ) {
     let line = c.line;
     match obj.get("id") {
@@ -275,6 +282,7 @@ fn check_id(
                 ids.insert(s.clone(), line);
             }
         }
+        None | Some(Value::Null) if quiet => {}
         None | Some(Value::Null) => c.notice(
             "id",
             format!("no id; verdict calls this item {fallback} and does not write that name back"),

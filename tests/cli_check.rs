@@ -342,3 +342,24 @@ fn a_key_twice_in_one_object_is_an_error_where_it_is() {
     assert!(!out.contains(&format!("{f}:3: c: responses")), "{out}");
     assert_eq!(out.matches("twice").count(), 3, "{out}");
 }
+
+/// An lm-eval samples file's lines never have an id (the harness names a line by its
+/// doc_id and filter): `check` says nothing of it, where it gave a notice per line (about
+/// 1,000 on a real run's file). A result set's item without an id still gets one.
+#[test]
+fn lm_eval_lines_get_no_notice_for_having_no_id() {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "tests/fixtures/samples/lm-eval/example__tiny-llama-1b/samples_arc_easy_2026-11-20T10-15-42.518246.jsonl",
+    );
+    let out = verdict(&["check", f.to_str().unwrap()]);
+    no_panic(&out);
+    assert!(!stdout(&out).contains("no id"), "{}", stdout(&out));
+    let d = tempfile::tempdir().unwrap();
+    let p = write(
+        d.path(),
+        "set.jsonl",
+        r#"{"benchmark":"cvqa","split":"real","group":"direct","original":{"question":"How many?","answer":"2"},"counterfactual":{"question":"And if one left?","answer":"1"}}"#.to_string() + "\n",
+    );
+    let out = verdict(&["check", p.to_str().unwrap()]);
+    assert!(stdout(&out).contains("no id"), "{}", stdout(&out));
+}

@@ -385,6 +385,13 @@ pub(crate) trait Spec: Sync {
         Some(r.clone())
     }
 
+    /// Do its items carry an id of their own? `verdict check` gives a notice for an item
+    /// without one, unless the benchmark never writes one (lm-eval's lines are named by
+    /// their doc_id and filter).
+    fn items_have_ids(&self) -> bool {
+        true
+    }
+
     /// The harness's own id of `item`, which the reviewer's jump (`:`) also finds when it
     /// is not the item's id (Inspect: the sample's id, its first epoch; lm-eval: `doc
     /// <doc_id>`). None by default.

@@ -123,6 +123,11 @@ impl crate::bench::Spec for LmEval {
         }
     }
 
+    /// A line has no id: its doc_id and filter name it.
+    fn items_have_ids(&self) -> bool {
+        false
+    }
+
     /// `doc <doc_id>` (a number alone is an item number to `:`).
     fn harness_id(&self, item: &Item) -> Option<String> {
         sample(item).map(|s| format!("doc {}", s.doc_id))
