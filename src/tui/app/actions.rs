@@ -18,282 +18,342 @@ impl State {
             | Action::Toggle
             | Action::FindChar
             | Action::Row(_) => {}
-            Action::Quit => {
-                self.quit = true;
-                self.push_position(fx);
-                fx.push(Effect::Quit);
-            }
+            Action::Quit => self.request_quit(fx),
             Action::Next => self.step(1, fx),
             Action::Prev => self.step(-1, fx),
-            Action::First => {
-                if let Some(t) = self.first_visible() {
-                    self.goto(t, fx)
-                }
-            }
-            Action::Last if self.visible.is_none() && self.still_reading() => {
-                // The last item is not known until the whole file is read.
-                self.set_reading_status(self.reading_notice());
-            }
-            Action::Last => {
-                if let Some(t) = self.last_visible() {
-                    self.goto(t, fx)
-                }
-            }
+            Action::First => self.first(fx),
+            Action::Last => self.last(fx),
             Action::NextUngraded => self.next_ungraded(fx),
             Action::Jump => self.mode = Mode::Jump(TextEdit::new("", false)),
-            Action::Search => {
-                self.mode = Mode::Search(SearchState::new());
-                self.refresh_search(fx);
-            }
-            Action::Filter => {
-                self.count_filters();
-                // on the row it was closed on (switching a filter of one kind is then a
-                // key or two, not a walk from the top)
-                let rows = self.filter_options().len();
-                self.mode = Mode::Filter {
-                    selected: self.filter_row.min(rows.saturating_sub(1)),
-                };
-            }
-            Action::ClearFilters => {
-                self.filters = Filters::default();
-                self.apply_filters(fx);
-            }
+            Action::Search => self.open_search(fx),
+            Action::Filter => self.open_filters(),
+            Action::ClearFilters => self.clear_filters(fx),
             Action::Help => self.mode = Mode::Help { scroll: 0 },
-            Action::Summary => {
-                if self.blind {
-                    let key = self.keymap.hint(Context::Global, Action::Blind);
-                    self.set_status(
-                        format!(
-                            "the summary holds others' and the judge's figures: hidden in blind mode ({key} leaves it)"
-                        ),
-                        Level::Warn,
-                    );
-                    return;
-                }
-                self.mode = Mode::Summary { scroll: 0 };
-                self.request_summary(fx);
-            }
+            Action::Summary => self.open_summary(fx),
             Action::Undo => self.undo(fx),
             Action::Redo => self.redo(fx),
-            Action::Note => {
-                // (a view may keep notes per graded part: `View::note`)
-                let note = self
-                    .my_review(self.pos)
-                    .and_then(|r| crate::tui::views::current(self).note(self, &r))
-                    .unwrap_or_default();
-                self.mode = Mode::Note(TextEdit::new(&note, true));
-            }
+            Action::Note => self.open_note(),
             Action::ScrollDown => self.scroll_down(1),
             Action::ScrollUp => self.scroll = self.scroll.saturating_sub(1),
             // The page is worked out (a layout of the screen) only for these two keys.
             Action::PageDown => self.scroll_down(crate::tui::geometry::page_rows(self)),
-            Action::PageUp => {
-                self.scroll = self
-                    .scroll
-                    .saturating_sub(crate::tui::geometry::page_rows(self))
-            }
-            Action::NextModel => {
-                let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
-                if n > 1 {
-                    self.model = (self.model + 1) % n;
-                    if !self.side_by_side {
-                        self.scroll = crate::tui::geometry::target_scroll(self);
-                    }
-                } else {
-                    self.set_status(one_response(n, "no other model to switch to"), Level::Info);
-                }
-            }
-            Action::SideBySide => {
-                let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
-                if n > 1 || self.side_by_side {
-                    self.side_by_side = !self.side_by_side;
-                    self.scroll = 0;
-                } else {
-                    self.set_status(one_response(n, "nothing to set side by side"), Level::Info);
-                }
-            }
-            Action::ZoomImage => {
-                if self.image_path().is_some() {
-                    self.zoom = !self.zoom;
-                    self.scroll = 0;
-                } else {
-                    self.set_status("this item has no image", Level::Warn);
-                }
-            }
-            Action::HideImage => {
-                // (the loop asks for the picture at its pane's new size, as for zoom)
-                self.image_hidden = !self.image_hidden;
-                self.zoom = false;
-                // what is graded stays in sight in the pane's new height
-                self.scroll = crate::tui::geometry::target_scroll(self);
-            }
-            Action::OpenImage => match self.image_path() {
-                Some(p) => fx.push(Effect::OpenExternal(p)),
-                None => self.set_status("this item has no image", Level::Warn),
-            },
-            Action::Blind => {
-                self.blind = !self.blind;
-                let dropped = if self.blind {
-                    self.blind_filters_off(fx)
-                } else {
-                    if !self.filters.is_empty() {
-                        self.apply_filters(fx);
-                    }
-                    false
-                };
-                self.set_status(
-                    match (self.blind, dropped) {
-                        (true, false) => {
-                            "blind mode: others' verdicts and the judge are hidden until you grade"
-                        }
-                        (true, true) => {
-                            "blind mode: others' verdicts and the judge are hidden until you grade; the filters on them are off"
-                        }
-                        (false, _) => "blind mode off",
-                    },
-                    Level::Info,
-                );
-                self.count_filters();
-            }
-            Action::Theme => {
-                self.theme = Theme::new(self.theme.name.next());
-                let key = self.keymap.hint(Context::Global, Action::Theme);
-                self.set_status(
-                    format!("theme: {} ({key} switches)", self.theme.name.name()),
-                    Level::Info,
-                );
-            }
+            Action::PageUp => self.page_up(),
+            Action::NextModel => self.next_model(),
+            Action::SideBySide => self.toggle_side_by_side(),
+            Action::ZoomImage => self.zoom_image(),
+            Action::HideImage => self.hide_image(),
+            Action::OpenImage => self.open_image(fx),
+            Action::Blind => self.toggle_blind(fx),
+            Action::Theme => self.next_theme(),
             Action::Suspend => fx.push(Effect::Suspend),
             Action::Skip => self.toggle_skip(fx),
             // The benchmark's own grading keys: its view says what they do.
             Action::Verb(_) | Action::Answer(_) | Action::NextQuestion | Action::PrevQuestion => {
                 crate::tui::views::current(self).act(self, action, fx);
             }
-            Action::Pass | Action::Fail | Action::Unsure => {
-                // An item no figure would use a verdict on (`review::no_grade`): why.
-                if let Some(why) = self.item().and_then(review::no_grade) {
-                    let id = crate::tui::text::one_line(&self.display_id(self.pos));
-                    self.set_status(format!("nothing recorded on {id}: {why}"), Level::Warn);
-                    return;
-                }
-                // A view whose verdict is on a part of the item it lets the reviewer
-                // choose records it itself.
-                if crate::tui::views::current(self).act(self, action, fx) {
-                    return;
-                }
-                // The value each of the three verdict keys writes is the benchmark's.
-                let slot = match action {
-                    Action::Pass => 0,
-                    Action::Fail => 1,
-                    _ => 2,
-                };
-                let b = self
-                    .item()
-                    .map_or(crate::bench::Benchmark::Other, |it| it.benchmark());
-                let v = crate::bench::spec(b).verdicts()[slot];
-                if self.change_review(fx, |r, _| review::set_verdict(r, v)) {
-                    self.advance_after_grade(fx);
-                }
+            Action::Pass | Action::Fail | Action::Unsure => self.free_verdict(action, fx),
+            Action::Adjudicate => self.adjudicate(fx),
+            Action::AdjudicationQueue => self.adjudication_queue(fx),
+        }
+    }
+
+    /// Quit: every verdict is on disk already.
+    fn request_quit(&mut self, fx: &mut Vec<Effect>) {
+        self.quit = true;
+        self.push_position(fx);
+        fx.push(Effect::Quit);
+    }
+
+    /// The first item shown.
+    fn first(&mut self, fx: &mut Vec<Effect>) {
+        if let Some(t) = self.first_visible() {
+            self.goto(t, fx)
+        }
+    }
+
+    /// The last item shown (not known until the whole file is read).
+    fn last(&mut self, fx: &mut Vec<Effect>) {
+        if self.visible.is_none() && self.still_reading() {
+            // The last item is not known until the whole file is read.
+            self.set_reading_status(self.reading_notice());
+            return;
+        }
+        if let Some(t) = self.last_visible() {
+            self.goto(t, fx)
+        }
+    }
+
+    /// Open the search.
+    fn open_search(&mut self, fx: &mut Vec<Effect>) {
+        self.mode = Mode::Search(SearchState::new());
+        self.refresh_search(fx);
+    }
+
+    /// Open the filter menu on the row it was closed on.
+    fn open_filters(&mut self) {
+        self.count_filters();
+        // on the row it was closed on (switching a filter of one kind is then a
+        // key or two, not a walk from the top)
+        let rows = self.filter_options().len();
+        self.mode = Mode::Filter {
+            selected: self.filter_row.min(rows.saturating_sub(1)),
+        };
+    }
+
+    /// Every filter off.
+    fn clear_filters(&mut self, fx: &mut Vec<Effect>) {
+        self.filters = Filters::default();
+        self.apply_filters(fx);
+    }
+
+    /// Open the summary page (not in blind mode: it holds others' figures).
+    fn open_summary(&mut self, fx: &mut Vec<Effect>) {
+        if self.blind {
+            let key = self.keymap.hint(Context::Global, Action::Blind);
+            self.set_status(
+                format!(
+                    "the summary holds others' and the judge's figures: hidden in blind mode ({key} leaves it)"
+                ),
+                Level::Warn,
+            );
+            return;
+        }
+        self.mode = Mode::Summary { scroll: 0 };
+        self.request_summary(fx);
+    }
+
+    /// Open my note on the item for editing.
+    fn open_note(&mut self) {
+        // (a view may keep notes per graded part: `View::note`)
+        let note = self
+            .my_review(self.pos)
+            .and_then(|r| crate::tui::views::current(self).note(self, &r))
+            .unwrap_or_default();
+        self.mode = Mode::Note(TextEdit::new(&note, true));
+    }
+
+    /// Scroll a page up.
+    fn page_up(&mut self) {
+        self.scroll = self
+            .scroll
+            .saturating_sub(crate::tui::geometry::page_rows(self))
+    }
+
+    /// The next model's response.
+    fn next_model(&mut self) {
+        let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
+        if n > 1 {
+            self.model = (self.model + 1) % n;
+            if !self.side_by_side {
+                self.scroll = crate::tui::geometry::target_scroll(self);
             }
-            Action::Adjudicate => {
-                let Some(item) = self.item() else { return };
-                let mine = self.my_review(self.pos);
-                let done = review::item_done(item, mine.as_ref());
-                // Marking final (not unmarking): the grades the other reviewers all agree
-                // on are taken for the responses I have not graded, so the adjudicator
-                // grades only where they disagree.
-                let marking = mine.as_ref().is_none_or(|r| r.is_final != Some(true));
-                let (filled, taken) = if marking && !done {
-                    review::with_agreed(item, &self.reviewer, &mine.clone().unwrap_or_default())
-                } else {
-                    (mine.clone().unwrap_or_default(), vec![])
-                };
-                if !done && !review::item_done(item, Some(&filled)) {
-                    let key = self.keymap.hint(Context::Global, Action::Adjudicate);
-                    let n = item.responses.len();
-                    let open: Vec<String> = item
-                        .responses
-                        .iter()
-                        .filter(|r| filled.for_model(&r.model, n).is_none_or(|g| g.is_empty()))
-                        .map(|r| crate::tui::text::one_line(&r.model))
-                        .collect();
-                    let what = if open.is_empty() || n <= 1 {
-                        "the item".to_string()
-                    } else {
-                        open.join(", ")
-                    };
-                    self.set_status(
-                        format!(
-                            "grade {what} first (where the reviewers disagree); {key} then marks your verdict as the final one"
-                        ),
-                        Level::Warn,
-                    );
-                    return;
-                }
-                let id = self.display_id(self.pos);
-                self.change_review(fx, |r, _| {
-                    *r = filled;
-                    review::toggle_final(r)
-                });
-                if self.queue {
-                    // An adjudicated item leaves the queue: on to the next one.
-                    self.apply_filters(fx);
-                }
-                if !taken.is_empty() {
-                    let after = self
-                        .status
-                        .take()
-                        .map(|(m, _)| format!(" · {m}"))
-                        .unwrap_or_default();
-                    self.set_status(
-                        format!(
-                            "final on {id}, with the agreed grades of {}{after}",
-                            taken
-                                .iter()
-                                .map(|m| crate::tui::text::one_line(m))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                        Level::Info,
-                    );
-                }
-            }
-            Action::AdjudicationQueue => {
-                if self.meta.is_none() {
-                    self.set_status(
-                        self.no_index("the index is still being built; try again in a moment"),
-                        Level::Warn,
-                    );
-                    return;
-                }
-                if self.blind && !self.queue {
-                    let key = self.keymap.hint(Context::Global, Action::Blind);
-                    self.set_status(
-                        format!(
-                            "the adjudication queue is others' disagreements: hidden in blind mode ({key} leaves it)"
-                        ),
-                        Level::Warn,
-                    );
-                    return;
-                }
-                self.queue = !self.queue;
-                self.scroll = 0;
+        } else {
+            self.set_status(one_response(n, "no other model to switch to"), Level::Info);
+        }
+    }
+
+    /// Responses side by side, or one at a time.
+    fn toggle_side_by_side(&mut self) {
+        let n = self.item().map(|i| i.responses.len()).unwrap_or(0);
+        if n > 1 || self.side_by_side {
+            self.side_by_side = !self.side_by_side;
+            self.scroll = 0;
+        } else {
+            self.set_status(one_response(n, "nothing to set side by side"), Level::Info);
+        }
+    }
+
+    /// The image fills the screen, or back.
+    fn zoom_image(&mut self) {
+        if self.image_path().is_some() {
+            self.zoom = !self.zoom;
+            self.scroll = 0;
+        } else {
+            self.set_status("this item has no image", Level::Warn);
+        }
+    }
+
+    /// Hide the picture for the session, or show it.
+    fn hide_image(&mut self) {
+        // (the loop asks for the picture at its pane's new size, as for zoom)
+        self.image_hidden = !self.image_hidden;
+        self.zoom = false;
+        // what is graded stays in sight in the pane's new height
+        self.scroll = crate::tui::geometry::target_scroll(self);
+    }
+
+    /// Open the image in the system viewer.
+    fn open_image(&mut self, fx: &mut Vec<Effect>) {
+        match self.image_path() {
+            Some(p) => fx.push(Effect::OpenExternal(p)),
+            None => self.set_status("this item has no image", Level::Warn),
+        }
+    }
+
+    /// Blind mode on or off.
+    fn toggle_blind(&mut self, fx: &mut Vec<Effect>) {
+        self.blind = !self.blind;
+        let dropped = if self.blind {
+            self.blind_filters_off(fx)
+        } else {
+            if !self.filters.is_empty() {
                 self.apply_filters(fx);
-                if self.queue && self.visible.as_ref().is_some_and(Visible::is_empty) {
-                    // An empty queue is not entered.
-                    self.queue = false;
-                    self.apply_filters(fx);
-                    self.set_status("no item to adjudicate", Level::Info);
-                    return;
-                }
-                if !self.queue {
-                    self.set_status("left the adjudication queue", Level::Info);
-                } else if let Some(k) = self.first_disputed() {
-                    // on the response to decide, the reviewers' table in view
-                    self.model = k;
-                    self.scroll = crate::tui::geometry::target_scroll(self);
-                }
             }
+            false
+        };
+        self.set_status(
+            match (self.blind, dropped) {
+                (true, false) => {
+                    "blind mode: others' verdicts and the judge are hidden until you grade"
+                }
+                (true, true) => {
+                    "blind mode: others' verdicts and the judge are hidden until you grade; the filters on them are off"
+                }
+                (false, _) => "blind mode off",
+            },
+            Level::Info,
+        );
+        self.count_filters();
+    }
+
+    /// The next theme.
+    fn next_theme(&mut self) {
+        self.theme = Theme::new(self.theme.name.next());
+        let key = self.keymap.hint(Context::Global, Action::Theme);
+        self.set_status(
+            format!("theme: {} ({key} switches)", self.theme.name.name()),
+            Level::Info,
+        );
+    }
+
+    /// A free verdict (`pass`, `fail`, `unsure`: the benchmark's values).
+    fn free_verdict(&mut self, action: Action, fx: &mut Vec<Effect>) {
+        // An item no figure would use a verdict on (`review::no_grade`): why.
+        if let Some(why) = self.item().and_then(review::no_grade) {
+            let id = crate::tui::text::one_line(&self.display_id(self.pos));
+            self.set_status(format!("nothing recorded on {id}: {why}"), Level::Warn);
+            return;
+        }
+        // A view whose verdict is on a part of the item it lets the reviewer
+        // choose records it itself.
+        if crate::tui::views::current(self).act(self, action, fx) {
+            return;
+        }
+        // The value each of the three verdict keys writes is the benchmark's.
+        let slot = match action {
+            Action::Pass => 0,
+            Action::Fail => 1,
+            _ => 2,
+        };
+        let b = self
+            .item()
+            .map_or(crate::bench::Benchmark::Other, |it| it.benchmark());
+        let v = crate::bench::spec(b).verdicts()[slot];
+        if self.change_review(fx, |r, _| review::set_verdict(r, v)) {
+            self.advance_after_grade(fx);
+        }
+    }
+
+    /// Mark my verdict final (with the grades the others agree on).
+    fn adjudicate(&mut self, fx: &mut Vec<Effect>) {
+        let Some(item) = self.item() else { return };
+        let mine = self.my_review(self.pos);
+        let done = review::item_done(item, mine.as_ref());
+        // Marking final (not unmarking): the grades the other reviewers all agree
+        // on are taken for the responses I have not graded, so the adjudicator
+        // grades only where they disagree.
+        let marking = mine.as_ref().is_none_or(|r| r.is_final != Some(true));
+        let (filled, taken) = if marking && !done {
+            review::with_agreed(item, &self.reviewer, &mine.clone().unwrap_or_default())
+        } else {
+            (mine.clone().unwrap_or_default(), vec![])
+        };
+        if !done && !review::item_done(item, Some(&filled)) {
+            let key = self.keymap.hint(Context::Global, Action::Adjudicate);
+            let n = item.responses.len();
+            let open: Vec<String> = item
+                .responses
+                .iter()
+                .filter(|r| filled.for_model(&r.model, n).is_none_or(|g| g.is_empty()))
+                .map(|r| crate::tui::text::one_line(&r.model))
+                .collect();
+            let what = if open.is_empty() || n <= 1 {
+                "the item".to_string()
+            } else {
+                open.join(", ")
+            };
+            self.set_status(
+                format!(
+                    "grade {what} first (where the reviewers disagree); {key} then marks your verdict as the final one"
+                ),
+                Level::Warn,
+            );
+            return;
+        }
+        let id = self.display_id(self.pos);
+        self.change_review(fx, |r, _| {
+            *r = filled;
+            review::toggle_final(r)
+        });
+        if self.queue {
+            // An adjudicated item leaves the queue: on to the next one.
+            self.apply_filters(fx);
+        }
+        if !taken.is_empty() {
+            let after = self
+                .status
+                .take()
+                .map(|(m, _)| format!(" · {m}"))
+                .unwrap_or_default();
+            self.set_status(
+                format!(
+                    "final on {id}, with the agreed grades of {}{after}",
+                    taken
+                        .iter()
+                        .map(|m| crate::tui::text::one_line(m))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                Level::Info,
+            );
+        }
+    }
+
+    /// Enter or leave the adjudication queue.
+    fn adjudication_queue(&mut self, fx: &mut Vec<Effect>) {
+        if self.meta.is_none() {
+            self.set_status(
+                self.no_index("the index is still being built; try again in a moment"),
+                Level::Warn,
+            );
+            return;
+        }
+        if self.blind && !self.queue {
+            let key = self.keymap.hint(Context::Global, Action::Blind);
+            self.set_status(
+                format!(
+                    "the adjudication queue is others' disagreements: hidden in blind mode ({key} leaves it)"
+                ),
+                Level::Warn,
+            );
+            return;
+        }
+        self.queue = !self.queue;
+        self.scroll = 0;
+        self.apply_filters(fx);
+        if self.queue && self.visible.as_ref().is_some_and(Visible::is_empty) {
+            // An empty queue is not entered.
+            self.queue = false;
+            self.apply_filters(fx);
+            self.set_status("no item to adjudicate", Level::Info);
+            return;
+        }
+        if !self.queue {
+            self.set_status("left the adjudication queue", Level::Info);
+        } else if let Some(k) = self.first_disputed() {
+            // on the response to decide, the reviewers' table in view
+            self.model = k;
+            self.scroll = crate::tui::geometry::target_scroll(self);
         }
     }
 }
