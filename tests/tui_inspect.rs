@@ -604,3 +604,19 @@ fn jump_takes_a_samples_own_id() {
     s.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
     assert_eq!(s.display_id(s.pos), "flaky (epoch 2)");
 }
+
+/// A scorer whose values are no grades (vr_nan's `confidence`: 0.4, 0.9, NaN, inf) is
+/// not said to disagree with `choice`.
+#[test]
+fn a_confidence_is_no_grade_to_disagree_with() {
+    use verdict::bench::Facet;
+    use verdict::tui::app::FilterOption;
+    let (_d, s) = state("vr_nan.eval");
+    let rows = s.filter_options();
+    assert!(
+        !rows
+            .iter()
+            .any(|o| matches!(o, FilterOption::Facet(Facet::Disagree, _))),
+        "{rows:?}"
+    );
+}

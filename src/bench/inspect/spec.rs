@@ -220,8 +220,8 @@ impl crate::bench::Spec for Inspect {
         sample(item).map(Sample::id_text)
     }
 
-    /// The epoch, a failed sample, and each two scorers whose values differ (`choice ≠
-    /// includes`, in the sample's order).
+    /// The epoch, a failed sample, and each two scorers whose grades differ (`choice ≠
+    /// includes`, in the sample's order; a grade is right, wrong or partly right).
     fn facets(&self, item: &Item, emit: &mut dyn FnMut(crate::bench::Facet, &str)) {
         use crate::bench::Facet;
         let Some(s) = sample(item) else { return };
@@ -232,7 +232,12 @@ impl crate::bench::Spec for Inspect {
         let values: Vec<(&str, Option<f64>)> = s
             .scores
             .iter()
-            .map(|x| (x.name.as_str(), super::edit::to_float(&x.value)))
+            // right, wrong or partly right (C, I, P; 1, 0, 0.5): a confidence or a NaN
+            // is no grade to disagree with
+            .map(|x| {
+                let v = super::edit::to_float(&x.value).filter(|v| [0.0, 0.5, 1.0].contains(v));
+                (x.name.as_str(), v)
+            })
             .collect();
         for (k, (a, x)) in values.iter().enumerate() {
             for (b, y) in &values[k + 1..] {
