@@ -44,7 +44,7 @@ pub fn compute(store: &Store) -> Summary {
 }
 
 /// A benchmark's block of the summary page, drawn from its typed figures.
-pub(crate) trait SummaryBlock {
+pub trait SummaryBlock {
     /// Its lines (a blank line, its heading, its rows) for a page `width` cells wide.
     fn summary_lines(&self, t: &Theme, width: u16, lines: &mut Vec<Line<'static>>);
 }

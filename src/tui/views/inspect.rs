@@ -268,6 +268,10 @@ impl View for InspectView {
         &VERBS
     }
 
+    fn summary_block<'a>(&self, b: &'a crate::bench::Benchmarks) -> Option<&'a dyn SummaryBlock> {
+        b.inspect.as_ref().map(|x| x as _)
+    }
+
     fn flags(&self) -> &'static [crate::bench::Facet] {
         &[crate::bench::Facet::Failed]
     }

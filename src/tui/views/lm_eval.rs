@@ -204,6 +204,10 @@ fn metric_lines(t: &Theme, s: &Sample, out: &mut Vec<Line<'_>>) {
 }
 
 impl View for LmEvalView {
+    fn summary_block<'a>(&self, b: &'a crate::bench::Benchmarks) -> Option<&'a dyn SummaryBlock> {
+        b.lm_eval.as_ref().map(|x| x as _)
+    }
+
     /// A line that is not a sample (a `benchmark` named but not its layout) is shown as
     /// JSON.
     fn shows_raw(&self, item: &Item) -> bool {

@@ -227,6 +227,28 @@ pub trait View: Sync {
         &[]
     }
 
+    /// The review's item-level fields it describes, in the verdicts' and the
+    /// adjudication table's order (every view's are shown, whatever the item's benchmark:
+    /// a stray field shows too).
+    fn review_fields(&self) -> &'static [fn(&Review) -> Field] {
+        &[]
+    }
+
+    /// Its grades of a response, in the adjudication table's order.
+    fn grade_fields(&self) -> &'static [fn(&ResponseGrades) -> Field] {
+        &[]
+    }
+
+    /// The verification status a review gives (`facts::ReviewStatus`), if it gives one.
+    fn review_status(&self, _r: &Review) -> Option<ReviewStatus> {
+        None
+    }
+
+    /// Its block of the summary page, from the set's figures (`verdict stats`' own).
+    fn summary_block<'a>(&self, _b: &'a Benchmarks) -> Option<&'a dyn SummaryBlock> {
+        None
+    }
+
     /// The keymap's context whose keys grade this view's items.
     fn context(&self) -> Context {
         Context::Generic
@@ -307,26 +329,21 @@ pub(crate) fn draw_popup(state: &State, f: &mut Frame, area: Rect) -> bool {
         .any(|b| view_of(b).draw_popup(state, f, area))
 }
 
-/// Each benchmark's item-level review fields, in the order the verdicts under an item
-/// and the adjudication table give them (whatever the item's benchmark: a stray field
-/// shows too).
-pub(crate) const REVIEW_FIELDS: &[fn(&Review) -> Field] = &[
-    cvqa::verdicts::status,
-    cvqa::verdicts::reason,
-    cvqa::verdicts::reason_text,
-    cvqa::verdicts::fixed_question,
-    cvqa::verdicts::fixed_answer,
-];
+/// Every view's item-level review fields (`View::review_fields`), in the registry's
+/// order.
+pub(crate) fn review_fields() -> impl Iterator<Item = fn(&Review) -> Field> {
+    Benchmark::ALL
+        .into_iter()
+        .flat_map(|b| view_of(b).review_fields().iter().copied())
+}
 
-/// Each benchmark's grades of a response, in the adjudication table's order.
-pub(crate) const GRADE_FIELDS: &[fn(&ResponseGrades) -> Field] = &[
-    chartom::verdicts::justification,
-    chartom::verdicts::fact,
-    chartom_qa::bonus_field,
-    chartom_qa::penalty_field,
-    cvqa::verdicts::original,
-    cvqa::verdicts::counterfactual,
-];
+/// Every view's grades of a response (`View::grade_fields`), in the registry's order: the
+/// adjudication table's.
+pub(crate) fn grade_fields() -> impl Iterator<Item = fn(&ResponseGrades) -> Field> {
+    Benchmark::ALL
+        .into_iter()
+        .flat_map(|b| view_of(b).grade_fields().iter().copied())
+}
 
 /// The same on a reviewer's line under the item: CHARTOM's FACT after CharToM-QA's
 /// grades, as the line has always given them.
@@ -380,9 +397,12 @@ pub(crate) fn facet_words(f: Facet, value: &str) -> (String, String) {
     }
 }
 
-/// The verification status a review gives, whatever the item's benchmark (C-VQA's).
+/// The verification status a review gives, whatever the item's benchmark
+/// (`View::review_status`: C-VQA's).
 pub(crate) fn review_status(r: &Review) -> Option<ReviewStatus> {
-    cvqa::verdicts::status_of(r)
+    Benchmark::ALL
+        .into_iter()
+        .find_map(|b| view_of(b).review_status(r))
 }
 
 /// The view of the current item (the generic one when there is none).
@@ -395,29 +415,13 @@ pub fn current(state: &State) -> &'static dyn View {
     )
 }
 
-/// Each benchmark's block of the summary page (`s`), in the page's order: the one place
-/// that names them, as `bench::Benchmarks::render` is for `verdict stats`.
+/// Each benchmark's block of the summary page (`s`), in the registry's order
+/// (`View::summary_block`), as `bench::Benchmarks::render` is for `verdict stats`.
 pub(crate) fn summary_blocks(b: &Benchmarks) -> Vec<&dyn SummaryBlock> {
-    let mut blocks: Vec<&dyn SummaryBlock> = Vec::new();
-    if let Some(x) = &b.chartom {
-        blocks.push(x);
-    }
-    if let Some(x) = &b.chartom_qa {
-        blocks.push(x);
-    }
-    if let Some(x) = &b.cvqa {
-        blocks.push(x);
-    }
-    if let Some(x) = &b.lm_eval {
-        blocks.push(x);
-    }
-    if let Some(x) = &b.inspect {
-        blocks.push(x);
-    }
-    if let Some(x) = &b.declared {
-        blocks.push(x);
-    }
-    blocks
+    Benchmark::ALL
+        .into_iter()
+        .filter_map(|k| view_of(k).summary_block(b))
+        .collect()
 }
 
 /// What the views add to the figures of `verdict stats` on the summary page, computed

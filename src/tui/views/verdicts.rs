@@ -29,9 +29,9 @@ pub(crate) enum Scope<'a> {
 
 /// One field of a review, as the verdicts show it: its row in the adjudication table
 /// (`label`, and its `cell` for one reviewer) and its words on a reviewer's line. Each
-/// benchmark's view describes its own fields; `views::REVIEW_FIELDS`, `GRADE_FIELDS` and
-/// `GRADE_FIELDS_LINE` list them.
-pub(crate) struct Field {
+/// benchmark's view describes its own fields (`View::review_fields`, `View::grade_fields`;
+/// `views::GRADE_FIELDS_LINE` for a reviewer's line).
+pub struct Field {
     pub label: &'static str,
     /// None: not set (the table shows "·").
     pub cell: Option<String>,
@@ -92,7 +92,7 @@ pub(crate) fn review_summary(item: &Item, r: &Review, scope: Scope) -> String {
     let mut parts = Vec::new();
     let n = item.responses.len();
     if !matches!(scope, Scope::Model(_)) {
-        parts.extend(views::REVIEW_FIELDS.iter().filter_map(|f| f(r).line));
+        parts.extend(views::review_fields().filter_map(|f| f(r).line));
         if let Some(v) = &r.verdict {
             parts.push(v.clone());
         }
@@ -408,7 +408,7 @@ pub fn comparison(
     let each = |f: &dyn Fn(&Review) -> Option<String>| -> Vec<Option<String>> {
         reviews.iter().map(|(_, r)| f(r)).collect()
     };
-    for f in views::REVIEW_FIELDS {
+    for f in views::review_fields() {
         row(f(&Review::default()).label.into(), each(&|r| f(r).cell));
     }
     row("verdict".into(), each(&|r| r.verdict.clone()));
@@ -422,7 +422,7 @@ pub fn comparison(
     }
     for resp in &item.responses {
         let m = resp.model.as_str();
-        for f in views::GRADE_FIELDS {
+        for f in views::grade_fields() {
             let label = f(&ResponseGrades::default()).label;
             row(
                 format!("{m} · {label}"),

@@ -258,6 +258,17 @@ impl View for ChartomView {
         &VERBS
     }
 
+    fn grade_fields(&self) -> &'static [fn(&ResponseGrades) -> crate::tui::views::verdicts::Field] {
+        &[verdicts::justification, verdicts::fact]
+    }
+
+    fn summary_block<'a>(
+        &self,
+        b: &'a crate::bench::Benchmarks,
+    ) -> Option<&'a dyn crate::tui::summary::SummaryBlock> {
+        b.chartom.as_ref().map(|x| x as _)
+    }
+
     fn item_lines<'a>(&self, state: &State, item: &'a Item, width: u16) -> Vec<Line<'a>> {
         chartom_lines(state, item, width)
     }

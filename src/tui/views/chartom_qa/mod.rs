@@ -432,6 +432,14 @@ impl View for ChartomQaView {
         &TABLES
     }
 
+    fn grade_fields(&self) -> &'static [fn(&ResponseGrades) -> Field] {
+        &[bonus_field, penalty_field]
+    }
+
+    fn summary_block<'a>(&self, b: &'a crate::bench::Benchmarks) -> Option<&'a dyn SummaryBlock> {
+        b.chartom_qa.as_ref().map(|x| x as _)
+    }
+
     fn guideline(&self, state: &State, item: &Item) -> Option<String> {
         Some(format!(
             "{} a point it states, in any words · {} what it gets wrong",

@@ -250,6 +250,31 @@ impl View for CvqaView {
         &TABLES
     }
 
+    fn review_fields(&self) -> &'static [fn(&Review) -> crate::tui::views::verdicts::Field] {
+        &[
+            verdicts::status,
+            verdicts::reason,
+            verdicts::reason_text,
+            verdicts::fixed_question,
+            verdicts::fixed_answer,
+        ]
+    }
+
+    fn grade_fields(&self) -> &'static [fn(&ResponseGrades) -> crate::tui::views::verdicts::Field] {
+        &[verdicts::original, verdicts::counterfactual]
+    }
+
+    fn review_status(&self, r: &Review) -> Option<crate::tui::facts::ReviewStatus> {
+        verdicts::status_of(r)
+    }
+
+    fn summary_block<'a>(
+        &self,
+        b: &'a crate::bench::Benchmarks,
+    ) -> Option<&'a dyn crate::tui::summary::SummaryBlock> {
+        b.cvqa.as_ref().map(|x| x as _)
+    }
+
     fn statuses(&self) -> Vec<crate::tui::facts::ReviewStatus> {
         CvqaStatus::ALL.map(Into::into).to_vec()
     }

@@ -304,6 +304,13 @@ crate::tui::app::text_popup!(
 );
 
 impl View for DeclaredView {
+    fn summary_block<'a>(
+        &self,
+        b: &'a crate::bench::Benchmarks,
+    ) -> Option<&'a dyn crate::tui::summary::SummaryBlock> {
+        b.declared.as_ref().map(|x| x as _)
+    }
+
     fn context(&self) -> Context {
         KEYS
     }
