@@ -42,15 +42,7 @@ impl Variables {
         let n = item.responses.len();
         for (q, var) in &mut self.vars {
             let points = d.points(q, object(item)).unwrap_or(0) as u64;
-            let models: Vec<Option<&str>> = match q.per {
-                Per::Item => vec![None],
-                Per::Response => item
-                    .responses
-                    .iter()
-                    .map(|r| Some(r.model.as_str()))
-                    .collect(),
-            };
-            for m in models {
+            for m in super::asked_of(q, item) {
                 for &(r, rv) in x.reviews {
                     let v = match m {
                         None => item_answer(rv, q),

@@ -217,6 +217,18 @@ pub fn resolve_answer<'a>(
     )
 }
 
+/// What question `q` is asked of in `item`: the item (`None`), or each response's model.
+pub(crate) fn asked_of<'a>(q: &Question, item: &'a Item) -> Vec<Option<&'a str>> {
+    match q.per {
+        Per::Item => vec![None],
+        Per::Response => item
+            .responses
+            .iter()
+            .map(|r| Some(r.model.as_str()))
+            .collect(),
+    }
+}
+
 /// The answer to `q` that counts for `model`'s response (`None`: the item's question).
 pub fn resolved(item: &Item, q: &Question, model: Option<&str>) -> Resolved<Option<Value>> {
     let n = item.responses.len();
@@ -320,15 +332,7 @@ impl super::Spec for Declared {
     /// Each question's answer that counts, per response for a response's question.
     fn facets(&self, item: &Item, emit: &mut dyn FnMut(crate::bench::Facet, &str)) {
         for q in &self.questions {
-            let models: Vec<Option<&str>> = match q.per {
-                Per::Item => vec![None],
-                Per::Response => item
-                    .responses
-                    .iter()
-                    .map(|r| Some(r.model.as_str()))
-                    .collect(),
-            };
-            for m in models {
+            for m in asked_of(q, item) {
                 let Some(v) = resolved(item, q, m).value else {
                     continue;
                 };

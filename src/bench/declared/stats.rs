@@ -52,15 +52,7 @@ impl Sums {
             resolution.add(&r.source);
         }
         for (q, (asked, tally)) in d.questions.iter().zip(&mut self.tallies) {
-            let models: Vec<Option<&str>> = match q.per {
-                Per::Item => vec![None],
-                Per::Response => it
-                    .responses
-                    .iter()
-                    .map(|r| Some(r.model.as_str()))
-                    .collect(),
-            };
-            for m in models {
+            for m in super::asked_of(q, it) {
                 *asked += 1;
                 if let Some(v) = resolved(it, q, m).value
                     && q.problem(&v, d.points(q, super::object(it))).is_none()
