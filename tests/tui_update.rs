@@ -3949,7 +3949,13 @@ fn the_summary_shows_lm_evals_groups_corrected_by_every_tasks_verdicts() {
             .unwrap_or_else(|| panic!("no group row at {w}x{h}:\n{out}"));
         let acc = lines[at + 1];
         assert!(acc.contains("results file 0.7143 ± 0.2012"), "{acc}");
-        assert!(acc.contains("corrected 0.6000"), "{acc}");
+        // the corrected figure ± its stderr, pooled as lm-eval pools a group's (issue 39)
+        assert!(acc.contains("corrected 0.6000 ± 0.2108"), "{acc}");
+        let task = lines
+            .iter()
+            .find(|l| l.contains("    harness ") && l.contains("corrected"))
+            .unwrap_or_else(|| panic!("no task row at {w}x{h}:\n{out}"));
+        assert!(task.contains(" ± "), "{task}");
         let norm = lines[at + 2];
         assert!(
             norm.contains("acc_norm 0.7143 ± 0.2012 (not corrected)"),

@@ -259,6 +259,11 @@ fn four(x: Option<f64>) -> String {
     x.map_or_else(|| "-".into(), |x| format!("{x:.4}"))
 }
 
+/// ` ± <stderr>` with the harness's 4 decimals, when there is a finite one.
+fn plus_minus(se: Option<f64>) -> String {
+    finite(se).map_or_else(String::new, |se| format!(" ± {se:.4}"))
+}
+
 /// lm-eval's block of the summary page (`s`): per filter, the harness's metric and the
 /// human-corrected one, and the metrics a verdict does not change (a perplexity), with the
 /// harness's 4 decimals.
@@ -297,9 +302,13 @@ impl SummaryBlock for LmEvalStats {
                 let corrected = finite(fv.corrected);
                 lines.push(Line::from(vec![
                     Span::raw(format!("    harness {} ", four(harness))),
-                    bar(harness, fit(width, 40) / 2, t.bar_other),
-                    Span::raw(format!("  corrected {} ", four(corrected))),
-                    bar(corrected, fit(width, 40) / 2, t.bar),
+                    bar(harness, fit(width, 49) / 2, t.bar_other),
+                    Span::raw(format!(
+                        "  corrected {}{} ",
+                        four(corrected),
+                        plus_minus(fv.corrected_stderr)
+                    )),
+                    bar(corrected, fit(width, 49) / 2, t.bar),
                 ]));
             }
             let parts: Vec<String> = fv
@@ -400,11 +409,12 @@ fn group_lines(
             if let Some(m) = corrected {
                 let harness = finite(f.reported.get(*m).and_then(serde_json::Value::as_f64));
                 let c = finite(f.corrected.get(*m).copied());
+                let se = f.corrected_stderr.get(*m).copied();
                 lines.push(Line::from(vec![
                     Span::raw(format!("    results file {} ", with_stderr(m))),
-                    bar(harness, fit(width, 56) / 2, t.bar_other),
-                    Span::raw(format!("  corrected {} ", four(c))),
-                    bar(c, fit(width, 56) / 2, t.bar),
+                    bar(harness, fit(width, 65) / 2, t.bar_other),
+                    Span::raw(format!("  corrected {}{} ", four(c), plus_minus(se))),
+                    bar(c, fit(width, 65) / 2, t.bar),
                 ]));
             }
             let others: Vec<String> = metrics
