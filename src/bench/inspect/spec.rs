@@ -229,24 +229,16 @@ impl crate::bench::Spec for Inspect {
         if s.scores.is_empty() {
             emit(Facet::Failed, "");
         }
-        let values: Vec<(&str, Option<f64>)> = s
+        // right, wrong or partly right (C, I, P; 1, 0, 0.5): a confidence or a NaN is no
+        // grade to disagree with
+        let grades: Vec<(&str, f64)> = s
             .scores
             .iter()
-            // right, wrong or partly right (C, I, P; 1, 0, 0.5): a confidence or a NaN
-            // is no grade to disagree with
-            .map(|x| {
-                let v = super::edit::to_float(&x.value).filter(|v| [0.0, 0.5, 1.0].contains(v));
-                (x.name.as_str(), v)
-            })
+            .filter_map(|x| Some((x.name.as_str(), super::edit::to_float(&x.value)?)))
+            .filter(|(_, v)| [0.0, 0.5, 1.0].contains(v))
             .collect();
-        for (k, (a, x)) in values.iter().enumerate() {
-            for (b, y) in &values[k + 1..] {
-                if let (Some(x), Some(y)) = (x, y)
-                    && x != y
-                {
-                    emit(Facet::Disagree, &format!("{a} ≠ {b}"));
-                }
-            }
+        for pair in crate::bench::kit::grades::disagreements(&grades) {
+            emit(Facet::Disagree, &pair);
         }
     }
 

@@ -5,7 +5,8 @@
 //!
 //! - [`benchmark`]: the `Benchmark` names.
 //! - [`check`]: what a benchmark's checks report through (`Ctx`, `Problem`, `BenchInfo`).
-//! - [`grades`]: the overrides' cycle the grading operations share.
+//! - [`grades`]: the overrides' cycle the grading operations share, and which two grades
+//!   of a sample disagree.
 //! - [`question`]: a multiple-choice question's text and options, read from its text.
 //! - [`row`]: the `verdict export` row a benchmark fills its columns of.
 //! - [`agree`]: a categorical variable a benchmark rates for `verdict agree`.

@@ -145,12 +145,8 @@ impl crate::bench::Spec for LmEval {
             .filter_map(|m| Some((m.name.as_str(), m.value.number()?)))
             .filter(|(_, x)| *x == 0.0 || *x == 1.0)
             .collect();
-        for (k, (a, x)) in scored.iter().enumerate() {
-            for (b, y) in &scored[k + 1..] {
-                if x != y {
-                    emit(Facet::Disagree, &format!("{a} ≠ {b}"));
-                }
-            }
+        for pair in crate::bench::kit::grades::disagreements(&scored) {
+            emit(Facet::Disagree, &pair);
         }
     }
 
