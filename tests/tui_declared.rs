@@ -229,16 +229,7 @@ fn the_filter_menu_offers_each_questions_answers() {
         "{rows:?}"
     );
     ch(&mut s, 'F');
-    let out = render_to_string(&s, 200, 50);
-    let line = out
-        .lines()
-        .find(|l| l.contains("answer overall = not acceptable"))
-        .unwrap_or_else(|| panic!("no row:\n{out}"));
-    let k = line
-        .split("[ ]")
-        .next()
-        .and_then(|k| k.trim().trim_start_matches('│').trim().chars().last())
-        .unwrap();
+    let k = support_state::filter_row_key(&s, "answer overall = not acceptable");
     ch(&mut s, k);
     assert!(s.filter_active(&not_ok), "{}", s.filters.describe());
     key(&mut s, KeyCode::Esc);

@@ -533,19 +533,6 @@ fn failed_samples_are_not_work_to_do() {
     assert_eq!((me, total), (n - 4, n - 4));
 }
 
-/// The row of `o` in the open filter menu: its key, from the screen.
-fn row_key(s: &State, label: &str) -> char {
-    let out = render_to_string(s, 200, 50);
-    let line = out
-        .lines()
-        .find(|l| l.contains(label))
-        .unwrap_or_else(|| panic!("no row {label}:\n{out}"));
-    line.split("[ ]")
-        .next()
-        .and_then(|k| k.trim().trim_start_matches('│').trim().chars().last())
-        .unwrap()
-}
-
 /// Issue 39: scorers that disagree on a sample, failed samples and the epoch are filters
 /// (the log's vr_epochs: 3 epochs, 4 scorers, boom failed thrice and flaky once).
 #[test]
@@ -563,11 +550,11 @@ fn scorers_that_disagree_failed_samples_and_epochs_are_filters() {
     }
     // choice and includes differ on 10 of the 36 samples × epochs (read from the log)
     ch(&mut s, 'F');
-    let k = row_key(&s, "disagree: choice ≠ includes");
+    let k = support_state::filter_row_key(&s, "disagree: choice ≠ includes");
     ch(&mut s, k);
     assert_eq!(s.visible_items().map(|v| v.len()), Some(10));
     ch(&mut s, k);
-    let k = row_key(&s, "failed samples");
+    let k = support_state::filter_row_key(&s, "failed samples");
     ch(&mut s, k);
     let failed: Vec<String> = s
         .visible_items()

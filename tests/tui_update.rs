@@ -3977,16 +3977,7 @@ fn an_lm_eval_lines_metrics_that_disagree_are_a_filter() {
     let o = FilterOption::Facet(Facet::Disagree, "acc ≠ acc_norm".into());
     assert!(s.filter_options().contains(&o), "{:?}", s.filter_options());
     ch(&mut s, 'F');
-    let out = render_to_string(&s, 200, 50);
-    let line = out
-        .lines()
-        .find(|l| l.contains("disagree: acc ≠ acc_norm"))
-        .unwrap_or_else(|| panic!("no row:\n{out}"));
-    let k = line
-        .split("[ ]")
-        .next()
-        .and_then(|k| k.trim().trim_start_matches('│').trim().chars().last())
-        .unwrap();
+    let k = support_state::filter_row_key(&s, "disagree: acc ≠ acc_norm");
     ch(&mut s, k);
     assert_eq!(s.visible_items().as_deref(), Some(&[1usize, 3, 4][..]));
 }

@@ -99,3 +99,17 @@ pub fn answer_remaps(
     }
     out
 }
+
+/// The key of the open filter menu's row whose label holds `label`, read from the screen
+/// at 200×50 (where the key is drawn beside the row, from the live keymap).
+pub fn filter_row_key(s: &State, label: &str) -> char {
+    let out = verdict::tui::draw::render_to_string(s, 200, 50);
+    let line = out
+        .lines()
+        .find(|l| l.contains(label))
+        .unwrap_or_else(|| panic!("no row {label}:\n{out}"));
+    line.split("[ ]")
+        .next()
+        .and_then(|k| k.trim().trim_start_matches('│').trim().chars().last())
+        .unwrap()
+}
