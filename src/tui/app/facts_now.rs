@@ -84,6 +84,8 @@ impl FactsNow {
 impl State {
     /// Item `i`'s facts as they stand now are `facts` (for an item changed this session).
     pub(super) fn set_live(&mut self, i: usize, facts: Vec<(Kind, String)>) {
+        // a name the index does not know, gained or lost: the menu's rows change
+        let mut new_name = false;
         if let Some(ix) = &self.meta
             && i < ix.len()
         {
@@ -95,16 +97,17 @@ impl State {
                 Some(f) => f.clone(),
                 None => ix.facts(i),
             };
+            new_name = old
+                .iter()
+                .chain(&facts)
+                .any(|(k, n)| ix.facet(*k, n).is_none());
             self.facts_now.change(&ix, i, &old, &facts);
         }
         self.facts_now.live.insert(i, facts);
         // the menu offers what the index knows and what this session's verdicts gave
-        if let Some(ix) = &self.meta {
-            let rows = catalog(ix, &self.facts_now);
-            if rows != self.filter_catalog {
-                self.filter_catalog = rows;
-                self.filter_counts_of = None;
-            }
+        if new_name && let Some(ix) = &self.meta {
+            self.filter_catalog = catalog(ix, &self.facts_now);
+            self.filter_counts_of = None;
         }
     }
 
