@@ -11,6 +11,10 @@ use crate::tui::overlays::Outcome;
 
 pub mod bonus;
 pub mod penalty;
+mod summary;
+pub(crate) mod verdicts;
+
+pub(crate) use verdicts::{bonus_field, penalty_field};
 
 use bonus::BonusPopup;
 use crossterm::event::KeyEvent;
@@ -19,11 +23,10 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use crate::bench::chartom_qa::fields::JudgeBonus;
-use crate::bench::chartom_qa::stats::QaStats;
 use crate::bench::{Item, Response, ResponseGrades, Review};
 use crate::tui::app::State;
 use crate::tui::keymap::{Action, Context, Table, VerbDef};
-use crate::tui::summary::{SummaryBlock, bar, fit, pct};
+use crate::tui::summary::SummaryBlock;
 use crate::tui::text::{one_line, truncate};
 use crate::tui::theme::Theme;
 use crate::tui::views::View;
@@ -731,55 +734,4 @@ fn no_suggestion(st: &State) -> String {
 /// grades and the file's), for `model`'s responses: BPC is per model (docs/stats.md).
 pub fn running_bpc(state: &State, model: &str) -> Option<(u64, u64)> {
     state.rec.tally.get(model).copied()
-}
-
-impl SummaryBlock for QaStats {
-    fn summary_lines(&self, t: &Theme, width: u16, lines: &mut Vec<Line<'static>>) {
-        lines.push(Line::from(""));
-        lines.push(heading(t, "CharToM-QA · BPC and PR, human vs LLM judge"));
-        for (m, mv) in &self.models {
-            lines.push(Line::from(vec![
-                Span::styled(format!("  {:<18}", truncate(&one_line(m), 18)), t.accent),
-                Span::raw(format!(
-                    "human BPC {} PR {}   judge BPC {} PR {}",
-                    pct(mv.human.bpc),
-                    pct(mv.human.pr),
-                    pct(mv.judge.bpc),
-                    pct(mv.judge.pr)
-                )),
-            ]));
-            for (k, dv) in &mv.dimensions {
-                lines.push(Line::from(vec![
-                    Span::styled(format!("    {:<14}", truncate(&one_line(k), 14)), t.dim),
-                    Span::raw(format!("human {} ", pct(dv.human.bpc))),
-                    bar(dv.human.bpc, fit(width, 45) / 2, t.bar),
-                    Span::raw(format!("  judge {} ", pct(dv.judge.bpc))),
-                    bar(dv.judge.bpc, fit(width, 45) / 2, t.bar_other),
-                ]));
-            }
-        }
-    }
-}
-
-/// My bonus points of a response, in the verdicts and the adjudication table (listed in
-/// `views::GRADE_FIELDS`).
-pub(crate) fn bonus_field(g: &ResponseGrades) -> Field {
-    Field {
-        label: "bonus",
-        cell: g.chartom_qa.bonus.as_ref().map(|b| format!("{b:?}")),
-        line: g.chartom_qa.bonus.as_ref().map(|b| format!("bonus {b:?}")),
-    }
-}
-
-/// My penalty of a response (`Some(None)`: none), as `bonus_field`.
-pub(crate) fn penalty_field(g: &ResponseGrades) -> Field {
-    let p = g.chartom_qa.penalty.as_ref();
-    Field {
-        label: "penalty",
-        cell: p.map(|p| p.clone().unwrap_or_else(|| "none".into())),
-        line: p.map(|p| match p {
-            Some(p) => format!("penalty “{}”", truncate(p, 30)),
-            None => "no penalty".into(),
-        }),
-    }
 }
