@@ -838,6 +838,70 @@ fn an_lm_eval_samples_file_is_graded_losslessly() {
     assert_eq!(std::fs::read_to_string(sb.path(&file)).unwrap(), after);
 }
 
+/// Issue 39, one verdict for one generation: in lm_eval's own output (vr_filters: three
+/// repeats; strict-match and flexible-extract take the first), grading doc 1's
+/// strict-match line writes the verdict into its own line and into flexible-extract's
+/// line of doc 1, each as `reviews.erin`, and no other byte; reopened, one `u` takes both
+/// out of the file again.
+#[test]
+fn one_verdict_is_written_into_each_line_that_shares_the_generation() {
+    let sb = Sandbox::new();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/real-logs/lm-eval/filters/example__fixed-1b");
+    std::fs::create_dir(sb.path("example__fixed-1b")).unwrap();
+    let mut file = String::new();
+    for e in std::fs::read_dir(&src).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        std::fs::copy(src.join(&name), sb.path("example__fixed-1b").join(&name)).unwrap();
+        if name.starts_with("samples_") {
+            file = format!("example__fixed-1b/{name}");
+        }
+    }
+    let before = std::fs::read_to_string(sb.path(&file)).unwrap();
+    let mut p = sb.open(&file, &[], 60_000);
+    p.wait_for("Target (answer key)");
+    p.send(":2\r");
+    p.wait_for("The result is 3");
+    p.send("1");
+    p.wait_for("flexible-extract");
+    p.wait_for("✔ journaled");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    let after = std::fs::read_to_string(sb.path(&file)).unwrap();
+    let (b, a): (Vec<&str>, Vec<&str>) = (before.lines().collect(), after.lines().collect());
+    assert_eq!(a.len(), b.len());
+    for i in 0..b.len() {
+        if i == 1 || i == 5 {
+            // its old bytes up to the closing brace, then the review
+            assert!(
+                a[i].starts_with(b[i].strip_suffix('}').unwrap()),
+                "{}",
+                a[i]
+            );
+            let v: serde_json::Value = serde_json::from_str(a[i]).unwrap();
+            assert_eq!(v["reviews"]["erin"]["verdict"], "correct", "line {i}");
+            assert_eq!(v["doc_id"], 1);
+        } else {
+            assert_eq!(a[i], b[i], "line {i} is byte-identical");
+        }
+    }
+    let mut p = sb.open(&file, &[], 60_000);
+    p.wait_for("Target (answer key)");
+    p.send("u");
+    p.wait_for("undone on");
+    p.wait_for("✔ journaled");
+    p.send("q");
+    assert!(p.wait_exit().success());
+    let undone = std::fs::read_to_string(sb.path(&file)).unwrap();
+    for (i, l) in undone.lines().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        assert!(
+            v["reviews"].get("erin").is_none(),
+            "line {i} still has the verdict: {l}"
+        );
+    }
+}
+
 /// Issue 16, item 9: verdicts that could not be applied and were kept aside must be read
 /// by every command and shown on every open; the exit message must not say that every
 /// verdict is in the file.

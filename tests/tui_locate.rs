@@ -86,6 +86,7 @@ fn last_session() -> (Session, Start) {
             item: item(6, 7),
             before: None,
             after: Some(json!({"verdict": "pass"})),
+            joined: false,
         }],
     };
     let start = Start::Saved(Position {

@@ -3997,3 +3997,193 @@ fn jump_takes_an_lm_eval_doc_id() {
     press(&mut s, KeyCode::Enter);
     assert_eq!(s.pos, 1);
 }
+
+// ----- one verdict for one generation (issue 39) -----------------------------------------
+
+/// The state on a copy of `lm-eval/filters/` (vr_filters, made by lm_eval 0.4.13: three
+/// repeats; strict-match and flexible-extract take the first, maj@3 votes over the three;
+/// lines 0-3 strict-match, 4-7 flexible-extract, 8-11 maj@3, docs 0-3 each), with its
+/// results file (the filters' pipelines) or without it.
+fn filters_state(with_results: bool) -> (tempfile::TempDir, State, PathBuf) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/real-logs/lm-eval/filters/example__fixed-1b");
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("example__fixed-1b");
+    std::fs::create_dir(&dir).unwrap();
+    let mut samples = None;
+    for e in std::fs::read_dir(&src).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with("samples_") {
+            samples = Some(dir.join(&name));
+        } else if !with_results {
+            continue;
+        }
+        std::fs::copy(e.path(), dir.join(&name)).unwrap();
+    }
+    let p = samples.unwrap();
+    let s = state_at(&p);
+    (d, s, p)
+}
+
+/// The items a batch of effects records, sorted, with the verdict each gets.
+fn verdicts_recorded(s: &mut State, fx: Vec<Effect>) -> Vec<(usize, Option<String>)> {
+    let mut v: Vec<(usize, Option<String>)> = recorded(s, fx)
+        .into_iter()
+        .map(|(i, r)| {
+            let v = r.and_then(|r| r["verdict"].as_str().map(str::to_string));
+            (i, v)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn goto_line(s: &mut State, line: usize) {
+    ch(s, ':');
+    typ(s, &line.to_string());
+    press(s, KeyCode::Enter);
+    assert_eq!(s.pos, line - 1);
+}
+
+/// Grading doc 1's strict-match line grades its flexible-extract line too (both take the
+/// first of the three generations), not its maj@3 line (a vote over the three); one `u`
+/// takes both back, and redo gives both again.
+#[test]
+fn a_verdict_on_a_generation_grades_every_filter_that_takes_it() {
+    let (_d, mut s, _p) = filters_state(true);
+    goto_line(&mut s, 2);
+    let fx = ch(&mut s, '1');
+    assert_eq!(
+        verdicts_recorded(&mut s, fx),
+        vec![(1, Some("correct".into())), (5, Some("correct".into()))]
+    );
+    assert!(
+        s.my_review(9).is_none(),
+        "maj@3's answer is not that generation"
+    );
+    let (msg, _) = s.status.clone().unwrap();
+    assert!(
+        msg.contains("doc 1's strict-match (#2) and flexible-extract (#6)")
+            && !msg.contains("maj@3"),
+        "{msg}"
+    );
+    assert!(msg.contains("u undoes both"), "{msg}");
+    // one undo, both gone
+    let fx = ch(&mut s, 'u');
+    assert_eq!(verdicts_recorded(&mut s, fx), vec![(1, None), (5, None)]);
+    assert_eq!(s.pos, 1, "undo goes back to the line graded");
+    let (msg, _) = s.status.clone().unwrap();
+    assert!(msg.starts_with("undone on 2 items at once"), "{msg}");
+    let fx = ch(&mut s, 'u');
+    assert!(fx.is_empty(), "one change: nothing left to undo");
+    let fx = ctrl(&mut s, 'r');
+    assert_eq!(
+        verdicts_recorded(&mut s, fx),
+        vec![(1, Some("correct".into())), (5, Some("correct".into()))]
+    );
+    // the maj@3 line graded alone grades nothing else
+    goto_line(&mut s, 10);
+    let fx = ch(&mut s, '2');
+    assert_eq!(
+        verdicts_recorded(&mut s, fx),
+        vec![(9, Some("incorrect".into()))]
+    );
+    // from the flexible-extract line: strict-match's too
+    goto_line(&mut s, 7);
+    let fx = ch(&mut s, '2');
+    assert_eq!(
+        verdicts_recorded(&mut s, fx),
+        vec![(2, Some("incorrect".into())), (6, Some("incorrect".into()))]
+    );
+    // a line whose sibling has the verdict already: only the line is recorded
+    goto_line(&mut s, 3);
+    let fx = ch(&mut s, '2');
+    assert_eq!(
+        verdicts_recorded(&mut s, fx),
+        vec![(2, Some("incorrect".into()))]
+    );
+    // the undo key named is the live keymap's
+    let mut km = Keymap::default();
+    let mut cfg = std::collections::BTreeMap::new();
+    cfg.insert("undo".to_string(), vec!["U".to_string()]);
+    assert!(km.apply_config(&cfg).is_empty());
+    s.keymap = km;
+    goto_line(&mut s, 4);
+    let fx = ch(&mut s, '3');
+    assert_eq!(verdicts_recorded(&mut s, fx).len(), 2);
+    let (msg, _) = s.status.clone().unwrap();
+    assert!(msg.ends_with("U undoes both"), "{msg}");
+}
+
+/// The undo history saved for the next session keeps the two lines as one change: after
+/// quitting and opening again, one `u` undoes both.
+#[test]
+fn one_change_of_two_lines_is_one_undo_in_the_next_session() {
+    let (_d, mut s, p) = filters_state(true);
+    goto_line(&mut s, 2);
+    let fx = ch(&mut s, '1');
+    let session = session_of(&fx).expect("the undo history is saved");
+    recorded(&mut s, fx);
+    assert_eq!(session.undo.len(), 2);
+    // the verdicts reached the file (as the journal's fold does)
+    let mut store = Store::open(&p).unwrap();
+    for i in [1, 5] {
+        let v = s.my_review(i).map(|r| serde_json::to_value(r).unwrap());
+        store.set_review(i, "carol", v).unwrap();
+    }
+    store.save().unwrap();
+    let mut s2 = state_at(&p);
+    support_state::begin_found(&mut s2, session.clone(), None);
+    let fx = ch(&mut s2, 'u');
+    assert_eq!(verdicts_recorded(&mut s2, fx), vec![(1, None), (5, None)]);
+    let fx = ch(&mut s2, 'u');
+    assert!(fx.is_empty());
+    // a session file of the shape before (no grouping) still reads: one line each
+    let old: verdict::tui::config::Session = serde_json::from_str(
+        &serde_json::to_string(&session)
+            .unwrap()
+            .replace(",\"joined\":true", ""),
+    )
+    .unwrap();
+    assert_eq!(old.undo.len(), 2);
+    let mut s3 = state_at(&p);
+    support_state::begin_found(&mut s3, old, None);
+    let fx = ch(&mut s3, 'u');
+    assert_eq!(verdicts_recorded(&mut s3, fx), vec![(5, None)]);
+}
+
+/// Without the run's results file the filters' pipelines are not known: with three
+/// repeats no other line is graded (its answer may come from another generation); with
+/// one generation (gsm8k's hand-made file) every filter of the doc takes it.
+#[test]
+fn without_the_results_file_only_a_single_generation_is_shared() {
+    let (_d, mut s, _p) = filters_state(false);
+    goto_line(&mut s, 2);
+    let fx = ch(&mut s, '1');
+    assert_eq!(
+        verdicts_recorded(&mut s, fx),
+        vec![(1, Some("correct".into()))]
+    );
+    let (_d, mut s) = lm_eval_state(LM_GSM8K);
+    goto_line(&mut s, 2);
+    let fx = ch(&mut s, '1');
+    assert_eq!(
+        verdicts_recorded(&mut s, fx),
+        vec![(1, Some("correct".into())), (6, Some("correct".into()))]
+    );
+}
+
+/// A verdict on two lines whose journal writes are refused (a full disk) is taken back
+/// whole: neither line keeps it, and nothing is left to undo.
+#[test]
+fn a_refused_verdict_on_two_lines_is_taken_back_whole() {
+    let (_d, mut s, _p) = filters_state(true);
+    goto_line(&mut s, 2);
+    let fx = ch(&mut s, '1');
+    refused(&mut s, fx);
+    assert!(s.my_review(1).is_none() && s.my_review(5).is_none());
+    let fx = ch(&mut s, 'u');
+    assert!(fx.is_empty(), "{fx:?}");
+    assert_eq!(s.status.as_ref().unwrap().0, "nothing to undo");
+}

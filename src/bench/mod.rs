@@ -399,6 +399,14 @@ pub(crate) trait Spec: Sync {
         None
     }
 
+    /// When `other`, an item of the same [`Spec::harness_id`], holds the very answer
+    /// `item` holds, so that a verdict on one is a verdict on the other (issue 39;
+    /// lm-eval: another filter's line of the same doc taking the same generation): what
+    /// tells it apart (its filter). None by default.
+    fn same_answer(&self, _item: &Item, _other: &Item) -> Option<String> {
+        None
+    }
+
     /// The reviewer's filters: the benchmark's own facets of `item` (none by default).
     fn facets(&self, _item: &Item, _emit: &mut dyn FnMut(Facet, &str)) {}
 

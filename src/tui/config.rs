@@ -165,6 +165,10 @@ pub struct SavedChange {
     pub item: ItemRef,
     pub before: Option<serde_json::Value>,
     pub after: Option<serde_json::Value>,
+    /// Made with the change before it, and undone with it: the same verdict on an item
+    /// that holds the same answer (issue 39). Absent (false) in session files before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub joined: bool,
 }
 
 /// What a reviewer's session on a file leaves for the next one, besides the verdicts

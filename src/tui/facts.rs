@@ -187,6 +187,10 @@ impl Index {
     pub fn position_of_harness_id(&self, id: &str) -> Option<usize> {
         positions_in(&self.harness, self.n, id, 1).first().copied()
     }
+    /// Every item with this harness id, in order.
+    pub fn items_of_harness_id(&self, id: &str) -> Vec<usize> {
+        positions_in(&self.harness, self.n, id, usize::MAX)
+    }
     /// Do two or more items have this id (`check` warns of it; such files are opened)?
     pub fn id_shared(&self, id: &str) -> bool {
         self.positions_of(id, 2).len() == 2

@@ -108,6 +108,10 @@ pub struct TaskConfig {
     pub target_delimiter: Option<String>,
     /// Each metric's aggregation, where `metric_list` names one.
     pub aggregations: BTreeMap<String, String>,
+    /// Each filter's pipeline, its functions in order (`filter_list`: `strict-match` →
+    /// `regex`, `take_first`); a task without one has lm-eval's `none` filter, a
+    /// `take_first`.
+    pub filters: BTreeMap<String, Vec<String>>,
 }
 
 impl Run {
@@ -158,6 +162,27 @@ impl Run {
                     }
                 }
             }
+            let mut filters = BTreeMap::new();
+            match c.get("filter_list") {
+                Some(Value::Array(list)) => {
+                    for f in list {
+                        let (Some(name), Some(Value::Array(steps))) =
+                            (f.get("name").and_then(Value::as_str), f.get("filter"))
+                        else {
+                            continue;
+                        };
+                        let steps = steps
+                            .iter()
+                            .map(|x| x.get("function").and_then(Value::as_str).unwrap_or(""))
+                            .map(str::to_string)
+                            .collect();
+                        filters.insert(name.to_string(), steps);
+                    }
+                }
+                _ => {
+                    filters.insert("none".into(), vec!["take_first".into()]);
+                }
+            }
             self.config = Some(TaskConfig {
                 output_type: c
                     .get("output_type")
@@ -169,6 +194,7 @@ impl Run {
                     .and_then(Value::as_str)
                     .map(str::to_string),
                 aggregations,
+                filters,
             });
         }
     }

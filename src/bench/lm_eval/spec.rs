@@ -133,6 +133,15 @@ impl crate::bench::Spec for LmEval {
         sample(item).map(|s| format!("doc {}", s.doc_id))
     }
 
+    /// Another filter's line of the same doc and model that takes the same generation:
+    /// its filter.
+    fn same_answer(&self, item: &Item, other: &Item) -> Option<String> {
+        let (a, b) = (sample(item)?, sample(other)?);
+        let model = |i: &Item| i.responses.first().map(|r| r.model.clone());
+        (a.same_generation(b) && model(item) == model(other))
+            .then(|| b.filter.clone().unwrap_or_else(|| "none".into()))
+    }
+
     /// The sample's filter, and each two of its right-or-wrong metrics that disagree
     /// (`acc ≠ acc_norm`), for the reviewer's filter menu.
     fn facets(&self, item: &Item, emit: &mut dyn FnMut(crate::bench::Facet, &str)) {

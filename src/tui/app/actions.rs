@@ -1,5 +1,6 @@
 //! The keymap's actions: what each does to the state.
 
+use crate::bench::Items;
 use crate::review;
 use crate::tui::edit::TextEdit;
 use crate::tui::keymap::{Action, Context};
@@ -249,8 +250,84 @@ impl State {
             .item()
             .map_or(crate::bench::Benchmark::Other, |it| it.benchmark());
         let v = crate::bench::spec(b).verdicts()[slot];
-        if self.change_review(fx, |r, _| review::set_verdict(r, v)) {
-            self.advance_after_grade(fx);
+        // The items that hold the same answer get the same verdict, as one change.
+        let same = self.same_answer();
+        let others: Vec<usize> = same.iter().skip(1).map(|(j, _)| *j).collect();
+        let of = self
+            .item()
+            .and_then(|it| crate::bench::spec(it.benchmark()).harness_id(it))
+            .unwrap_or_default();
+        let Some(changed) = self.change_reviews(fx, &others, |r, _| review::set_verdict(r, v))
+        else {
+            return;
+        };
+        self.advance_after_grade(fx);
+        if !changed.is_empty() {
+            let on: Vec<&(usize, String)> = same
+                .iter()
+                .enumerate()
+                .filter(|(k, (j, _))| *k == 0 || changed.contains(j))
+                .map(|(_, x)| x)
+                .collect();
+            self.say_same_answer(v, &of, &on);
+        }
+    }
+
+    /// The status line after verdict `v` went to the items `on` (each with what tells it
+    /// apart; the one graded first) of harness id `of`: `correct on doc 1's strict-match
+    /// (#2) and flexible-extract (#6), one answer · u undoes both`, after what it said.
+    fn say_same_answer(&mut self, v: &str, of: &str, on: &[&(usize, String)]) {
+        let mut names: Vec<String> = on
+            .iter()
+            .map(|(j, name)| {
+                let id = crate::tui::text::one_line(&self.display_id(*j));
+                format!("{} ({id})", crate::tui::text::one_line(name))
+            })
+            .collect();
+        let last = names.pop().unwrap_or_default();
+        let undo = self.keymap.hint(Context::Global, Action::Undo);
+        let all = match on.len() {
+            2 => "both".to_string(),
+            n => format!("all {n}"),
+        };
+        let said = format!(
+            "{v} on {}'s {} and {last}, one answer · {undo} undoes {all}",
+            crate::tui::text::one_line(of),
+            names.join(", "),
+        );
+        let msg = match self.status.take() {
+            Some((m, _)) => format!("{m} · {said}"),
+            None => said,
+        };
+        self.set_status(msg, Level::Info);
+    }
+
+    /// The items that hold the current item's answer (`Spec::same_answer`), each with
+    /// what tells it apart, the current item first; none when no other does. Looked for
+    /// among the items of its harness id in the index (none before the index is built).
+    fn same_answer(&self) -> Vec<(usize, String)> {
+        let (Some(item), Some(m)) = (self.item(), self.meta.as_ref()) else {
+            return vec![];
+        };
+        let spec = crate::bench::spec(item.benchmark());
+        let Some(h) = spec.harness_id(item) else {
+            return vec![];
+        };
+        let mut own = None;
+        let mut out = vec![];
+        for j in m.items_of_harness_id(&h) {
+            let Some(other) = (j != self.pos).then(|| self.store.item(j).ok()).flatten() else {
+                continue;
+            };
+            if let Some(name) = spec.same_answer(item, &other) {
+                // (the relation goes both ways: what tells this item apart from it)
+                own = own.or_else(|| spec.same_answer(&other, item));
+                out.push((j, name));
+            }
+        }
+        match own {
+            Some(own) => std::iter::once((self.pos, own)).chain(out).collect(),
+            None => vec![],
         }
     }
 

@@ -119,6 +119,47 @@ pub struct Change {
     pub after: Option<Review>,
     /// The change cleared my skip of the item: undoing it skips the item again.
     pub unskipped: bool,
+    /// The same change of the other items that hold the same answer (issue 39:
+    /// `Spec::same_answer`), made with it and undone and redone with it (each with no
+    /// `with` of its own).
+    pub with: Vec<Change>,
+}
+
+impl Change {
+    /// My review of `item` changed from `before` to `after`, alone.
+    pub fn of(item: usize, before: Option<Review>, after: Option<Review>) -> Change {
+        Change {
+            item,
+            before,
+            after,
+            unskipped: false,
+            with: vec![],
+        }
+    }
+
+    /// Its items' changes, the one made first first.
+    pub fn parts(&self) -> impl Iterator<Item = &Change> {
+        std::iter::once(self).chain(&self.with)
+    }
+
+    /// The change of `parts` (the first made, the others with it); None for no part.
+    pub fn of_parts(parts: impl IntoIterator<Item = Change>) -> Option<Change> {
+        let mut parts = parts.into_iter();
+        let mut first = parts.next()?;
+        first.with = parts
+            .map(|mut p| {
+                p.with.clear();
+                p
+            })
+            .collect();
+        Some(first)
+    }
+
+    /// Its parts, each alone.
+    pub fn into_parts(mut self) -> Vec<Change> {
+        let with = std::mem::take(&mut self.with);
+        std::iter::once(self).chain(with).collect()
+    }
 }
 
 /// The loaded current item.

@@ -239,12 +239,59 @@ impl State {
         fx: &mut Vec<Effect>,
         f: impl FnOnce(&mut Review, usize),
     ) -> bool {
+        let Some((before, after)) = self.review_changed(f) else {
+            return false;
+        };
+        self.push_change(vec![Change::of(self.pos, before, after)], fx);
+        true
+    }
+
+    /// [`State::change_review`], and the same change of my review of each of `others`
+    /// (the items that hold the same answer, issue 39) that it changes, recorded as one
+    /// change (one undo). The items of `others` changed; None when nothing was recorded.
+    pub(crate) fn change_reviews(
+        &mut self,
+        fx: &mut Vec<Effect>,
+        others: &[usize],
+        f: impl Fn(&mut Review, usize),
+    ) -> Option<Vec<usize>> {
+        let (before, after) = self.review_changed(&f)?;
+        let mut parts = vec![Change::of(self.pos, before, after)];
+        for &j in others {
+            let Ok(item) = self.store.item(j) else {
+                continue;
+            };
+            let before = self.my_review(j);
+            let mut r = before.clone().unwrap_or_default();
+            f(&mut r, item.responses.len());
+            if before.as_ref() == Some(&r) {
+                // it has that review already
+                continue;
+            }
+            // (no time spent on it: its `seconds` stay as they were)
+            r.at = Some(self.now_at());
+            let after = r.has_content().then_some(r);
+            if before.is_some() || after.is_some() {
+                parts.push(Change::of(j, before, after));
+            }
+        }
+        let changed = parts[1..].iter().map(|c| c.item).collect();
+        self.push_change(parts, fx);
+        Some(changed)
+    }
+
+    /// My review of the current item before and after `f`, timed; None when there is
+    /// nothing to record (said when the item cannot be read).
+    fn review_changed(
+        &mut self,
+        f: impl FnOnce(&mut Review, usize),
+    ) -> Option<(Option<Review>, Option<Review>)> {
         let Some(item) = self.item() else {
             self.set_status(
                 "this item cannot be read, so it cannot be graded",
                 Level::Error,
             );
-            return false;
+            return None;
         };
         let n = item.responses.len();
         let before = self.my_review(self.pos);
@@ -257,25 +304,52 @@ impl State {
         // A review left saying nothing is removed, not written empty.
         let after = r.has_content().then_some(r);
         if before.is_none() && after.is_none() {
-            return false;
+            return None;
         }
-        let was_skipped = self.skipped.contains(&self.pos);
+        Some((before, after))
+    }
+
+    /// Record the changes `parts` (of distinct items, the first the one graded) as one
+    /// change of the undo history.
+    fn push_change(&mut self, parts: Vec<Change>, fx: &mut Vec<Effect>) {
+        let was_skipped: Vec<bool> = parts
+            .iter()
+            .map(|c| self.skipped.contains(&c.item))
+            .collect();
+        let Some(change) = Change::of_parts(parts) else {
+            return;
+        };
         // Pushed before recording: the session effect `record` sends keeps the history.
-        self.rec.undo.push(Change {
-            item: self.pos,
-            before: before.clone(),
-            after: after.clone(),
-            unskipped: false,
-        });
+        self.rec.undo.push(change.clone());
         let redo = std::mem::take(&mut self.rec.redo);
-        let seq = self.record(self.pos, before, after, fx);
-        let unskipped = was_skipped && !self.skipped.contains(&self.pos);
+        let seqs: Vec<u64> = change
+            .into_parts()
+            .into_iter()
+            .map(|c| self.record(c.item, c.before, c.after, fx))
+            .collect();
+        let unskipped: Vec<bool> = self
+            .rec
+            .undo
+            .last()
+            .map(|c| {
+                c.parts()
+                    .zip(&was_skipped)
+                    .map(|(p, was)| *was && !self.skipped.contains(&p.item))
+                    .collect()
+            })
+            .unwrap_or_default();
         if let Some(c) = self.rec.undo.last_mut() {
-            c.unskipped = unskipped;
-            let made = Step::Made(c.clone(), redo);
-            self.rec.steps.insert(seq, made);
+            c.unskipped = unskipped[0];
+            for (p, u) in c.with.iter_mut().zip(&unskipped[1..]) {
+                p.unskipped = *u;
+            }
+            // A write refused, whichever part's, takes the whole change back.
+            for seq in seqs {
+                self.rec
+                    .steps
+                    .insert(seq, Step::Made(c.clone(), redo.clone()));
+            }
         }
-        true
     }
 
     /// Keep the running BPC in step with my review of item `i`.
@@ -395,21 +469,21 @@ impl State {
         if c.item != self.pos {
             self.goto(c.item, fx);
         }
-        let seq = self.record(c.item, c.after.clone(), c.before.clone(), fx);
-        self.rec.steps.insert(seq, Step::Undone(c.clone()));
+        for p in c.parts() {
+            let seq = self.record(p.item, p.after.clone(), p.before.clone(), fx);
+            self.rec.steps.insert(seq, Step::Undone(c.clone()));
+        }
         if self.queue {
             // An undone adjudication puts the item back in the queue.
             self.apply_filters(fx);
         }
-        let again = if c.unskipped && self.skipped.insert(c.item) {
-            " · skipped again"
-        } else {
-            ""
-        };
-        self.set_status(
-            format!("undone on {}{again}", self.display_id(c.item)),
-            Level::Info,
-        );
+        let mut again = false;
+        for p in c.parts() {
+            again |= p.unskipped && self.skipped.insert(p.item);
+        }
+        let again = if again { " · skipped again" } else { "" };
+        let on = self.items_of(&c);
+        self.set_status(format!("undone on {on}{again}"), Level::Info);
         self.rec.redo.push(c);
         fx.push(self.session_effect());
     }
@@ -422,17 +496,27 @@ impl State {
         if c.item != self.pos {
             self.goto(c.item, fx);
         }
-        let seq = self.record(c.item, c.before.clone(), c.after.clone(), fx);
-        self.rec.steps.insert(seq, Step::Redone(c.clone()));
+        for p in c.parts() {
+            let seq = self.record(p.item, p.before.clone(), p.after.clone(), fx);
+            self.rec.steps.insert(seq, Step::Redone(c.clone()));
+        }
         if self.queue {
             // A redone adjudication takes the item out of the queue again.
             self.apply_filters(fx);
         }
-        self.set_status(
-            format!("redone on {}", self.display_id(c.item)),
-            Level::Info,
-        );
+        let on = self.items_of(&c);
+        self.set_status(format!("redone on {on}"), Level::Info);
         self.rec.undo.push(c);
         fx.push(self.session_effect());
+    }
+
+    /// The items a change is on, as the status line names them: `#2`, or `2 items at
+    /// once: #2, #6`.
+    fn items_of(&self, c: &Change) -> String {
+        let ids: Vec<String> = c.parts().map(|p| self.display_id(p.item)).collect();
+        match ids.as_slice() {
+            [one] => one.clone(),
+            _ => format!("{} items at once: {}", ids.len(), ids.join(", ")),
+        }
     }
 }

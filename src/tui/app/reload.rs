@@ -112,7 +112,14 @@ impl State {
         held.insert(self.pos);
         held.extend(self.rec.mine.keys());
         held.extend(self.rec.pending.values().map(|(i, _)| *i));
-        held.extend(self.rec.undo.iter().chain(&self.rec.redo).map(|c| c.item));
+        held.extend(
+            self.rec
+                .undo
+                .iter()
+                .chain(&self.rec.redo)
+                .flat_map(Change::parts)
+                .map(|c| c.item),
+        );
         held.extend(&self.skipped);
         held.extend(&self.timing.finished);
         held.extend(self.skips_changed());
@@ -350,9 +357,11 @@ fn move_changes(remap: &mut Moves, v: &mut Vec<Change>) {
     let old = std::mem::take(v);
     *v = old
         .into_iter()
-        .filter_map(|mut c| {
-            c.item = remap.map(c.item)?;
-            Some(c)
+        .filter_map(|c| {
+            Change::of_parts(c.into_parts().into_iter().filter_map(|mut p| {
+                p.item = remap.map(p.item)?;
+                Some(p)
+            }))
         })
         .collect();
 }

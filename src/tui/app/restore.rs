@@ -181,8 +181,10 @@ impl State {
         };
         let mut expected: HashMap<usize, Option<Review>> = HashMap::new();
         let mut broken: BTreeSet<usize> = BTreeSet::new();
-        let mut kept = Vec::new();
-        for (c, at) in saved.undo.iter().zip(&located.undo).rev() {
+        // Each saved change kept, in its place (one part of a change of several items
+        // may be dropped, the others kept).
+        let mut kept: Vec<Option<Change>> = vec![None; saved.undo.len()];
+        for (k, (c, at)) in saved.undo.iter().zip(&located.undo).enumerate().rev() {
             let Some(i) = *at else {
                 continue;
             };
@@ -209,16 +211,20 @@ impl State {
                 continue;
             }
             expected.insert(i, before.clone());
-            kept.push(Change {
-                item: i,
-                before,
-                after,
-                unskipped: false,
-            });
+            kept[k] = Some(Change::of(i, before, after));
         }
-        kept.reverse();
-        kept.append(&mut self.rec.undo);
-        self.rec.undo = kept;
+        // The parts saved as one change (the first, then those `joined` to it), one again.
+        let mut changes = Vec::new();
+        let mut parts = Vec::new();
+        for (c, part) in saved.undo.iter().zip(kept) {
+            if !c.joined {
+                changes.extend(Change::of_parts(std::mem::take(&mut parts)));
+            }
+            parts.extend(part);
+        }
+        changes.extend(Change::of_parts(parts));
+        changes.append(&mut self.rec.undo);
+        self.rec.undo = changes;
     }
 
     /// The start was found at `found`: gone to when the reviewer has pressed nothing yet,

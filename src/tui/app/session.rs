@@ -25,10 +25,13 @@ impl State {
         let earlier = self.unrestored();
         let from = self.rec.undo.len().saturating_sub(SAVED_UNDO);
         let mut undo: Vec<SavedChange> = earlier.map(|s| s.undo.clone()).unwrap_or_default();
-        undo.extend(self.rec.undo[from..].iter().map(|c| SavedChange {
-            item: self.item_ref(c.item),
-            before: c.before.as_ref().map(review_value),
-            after: c.after.as_ref().map(review_value),
+        undo.extend(self.rec.undo[from..].iter().flat_map(|c| {
+            c.parts().enumerate().map(|(k, p)| SavedChange {
+                item: self.item_ref(p.item),
+                before: p.before.as_ref().map(review_value),
+                after: p.after.as_ref().map(review_value),
+                joined: k > 0,
+            })
         }));
         undo.drain(..undo.len().saturating_sub(SAVED_UNDO));
         let mut skipped = self.unrestored_skips();

@@ -131,6 +131,12 @@ pub struct Sample {
     pub metrics: Vec<Metric>,
     /// The `doc` fields whose text is the target, with their JSON kind.
     target_fields: Vec<(String, Kind)>,
+    /// Which of the doc's generations this line's answer is (issue 39): the only one when
+    /// the model generated once, else the first when the filter's pipeline takes it (the
+    /// run's configuration says: [`takes_first`]). None for an answer of several
+    /// generations (`majority_vote`: maj@k), an answer that is no generation, or a
+    /// pipeline not known (no results file).
+    pub generation: Option<usize>,
 }
 
 impl Sample {
@@ -173,6 +179,7 @@ impl Sample {
             answer,
             metrics,
             target_fields,
+            generation: None,
         };
         s.apply(None);
         s
@@ -181,6 +188,7 @@ impl Sample {
     /// Read the key and the metrics' aggregations as the task's configuration says
     /// (from the run's `results_*.json`; `None`: from the line alone).
     pub fn apply(&mut self, config: Option<&TaskConfig>) {
+        self.generation = self.generation_of(config);
         if let Some(c) = config {
             for m in &mut self.metrics {
                 if let Some(a) = c.aggregations.get(&m.name) {
@@ -227,6 +235,37 @@ impl Sample {
             ch.key = key;
             ch.gold = gold(&target, key, ch, delimiter);
         }
+    }
+
+    /// [`Sample::generation`], as the configuration (if any) gives the filter's pipeline.
+    fn generation_of(&self, config: Option<&TaskConfig>) -> Option<usize> {
+        let Answer::Generated { raw, .. } = &self.answer else {
+            return None;
+        };
+        match raw.len() {
+            0 => None,
+            1 => Some(0),
+            _ => {
+                let filter = self.filter.as_deref().unwrap_or("none");
+                takes_first(config?.filters.get(filter)?).then_some(0)
+            }
+        }
+    }
+
+    /// Does `other`, another filter's line of the same doc, answer with the same
+    /// generation (the same text, taken the same way)? Then a verdict on one is a verdict
+    /// on the other (issue 39): strict-match and flexible-extract of one doc; not maj@k.
+    pub fn same_generation(&self, other: &Sample) -> bool {
+        let same_raw = match (&self.answer, &other.answer) {
+            (Answer::Generated { raw: a, .. }, Answer::Generated { raw: b, .. }) => a == b,
+            _ => false,
+        };
+        self.generation.is_some()
+            && self.generation == other.generation
+            && self.doc_id == other.doc_id
+            && self.filter != other.filter
+            && same_raw
+            && self.prompt == other.prompt
     }
 
     /// How the harness had the target, when the configuration or the `doc` says.
@@ -292,6 +331,32 @@ impl Sample {
             .find(|m| m.name == name)
             .map(|m| m.value)
     }
+}
+
+/// Is a filter pipeline's answer the first generation? Its functions up to its first
+/// `take_first` each keep one answer per generation (lm-eval 0.4's `lm_eval/filters/`:
+/// `regex`, `regex_pos`, `multi_choice_regex`, `remove_whitespace`, `lowercase`,
+/// `uppercase`, `map`, `format_span`); not after `majority_vote`, `take_first_k` or a
+/// function of the task's own (`custom`).
+pub fn takes_first(pipeline: &[String]) -> bool {
+    const PER_GENERATION: [&str; 8] = [
+        "regex",
+        "regex_pos",
+        "multi_choice_regex",
+        "remove_whitespace",
+        "lowercase",
+        "uppercase",
+        "map",
+        "format_span",
+    ];
+    for f in pipeline {
+        match f.as_str() {
+            "take_first" => return true,
+            f if PER_GENERATION.contains(&f) => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// The line's metrics: those `metrics` names, else the usual ones present, each with

@@ -321,3 +321,80 @@ fn taking_the_prompt_reads_the_same_sample_as_reading_it() {
         assert_eq!(Sample::take(obj.clone()), read, "{obj:?}");
     }
 }
+
+/// Issue 39: which lines of a doc answer with the same generation. vr_filters (lm_eval
+/// 0.4.13, three repeats): strict-match and flexible-extract take the first, maj@3 votes
+/// over the three; without the run's configuration only a single generation is known
+/// to be shared.
+#[test]
+fn the_lines_of_a_doc_that_share_a_generation() {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/real-logs/lm-eval/filters/example__fixed-1b/"
+    );
+    let p = format!("{dir}samples_vr_filters_2026-11-29T15-47-32.200512.jsonl");
+    let cfg = crate::bench::lm_eval::run::Run::of(std::path::Path::new(&p))
+        .unwrap()
+        .config
+        .unwrap();
+    assert_eq!(
+        cfg.filters["maj@3"],
+        ["regex", "majority_vote", "take_first"]
+    );
+    let lines: Vec<Sample> = std::fs::read_to_string(&p)
+        .unwrap()
+        .lines()
+        .map(|l| Sample::read(&serde_json::from_str(l).unwrap()))
+        .collect();
+    let configured: Vec<Sample> = lines
+        .iter()
+        .cloned()
+        .map(|mut s| {
+            s.apply(Some(&cfg));
+            s
+        })
+        .collect();
+    // lines 0-3 strict-match, 4-7 flexible-extract, 8-11 maj@3 (docs 0-3)
+    let taken = |v: &[Sample]| v.iter().map(|s| s.generation).collect::<Vec<_>>();
+    assert_eq!(
+        taken(&configured)[..],
+        [Some(0); 8]
+            .into_iter()
+            .chain([None; 4])
+            .collect::<Vec<_>>()[..]
+    );
+    assert_eq!(
+        taken(&lines),
+        vec![None; 12],
+        "three repeats, no pipeline known"
+    );
+    for doc in 0..4 {
+        let (strict, flexible, maj) =
+            (&configured[doc], &configured[4 + doc], &configured[8 + doc]);
+        assert!(strict.same_generation(flexible) && flexible.same_generation(strict));
+        assert!(!strict.same_generation(maj) && !maj.same_generation(flexible));
+        assert!(!strict.same_generation(strict), "another filter's line");
+        assert!(!lines[doc].same_generation(&lines[4 + doc]));
+    }
+    assert!(
+        !configured[0].same_generation(&configured[5]),
+        "another doc"
+    );
+    // one generation: every filter of the doc takes it (gsm8k's hand-made file, no config)
+    let gsm: Vec<Sample> = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/samples/lm-eval/example__tiny-llama-1b/samples_gsm8k_2026-11-20T10-15-42.518246.jsonl"
+    ))
+    .unwrap()
+    .lines()
+    .map(|l| Sample::read(&serde_json::from_str(l).unwrap()))
+    .collect();
+    assert!(gsm[1].same_generation(&gsm[6]));
+    // the pipelines lm-eval 0.4 ships
+    let p = |fs: &[&str]| takes_first(&fs.iter().map(|f| f.to_string()).collect::<Vec<_>>());
+    assert!(
+        p(&["regex", "take_first"]) && p(&["take_first"]) && p(&["lowercase", "map", "take_first"])
+    );
+    assert!(!p(&["regex", "majority_vote", "take_first"]) && !p(&["take_first_k"]));
+    assert!(!p(&["custom", "take_first"]) && !p(&["regex"]));
+}
