@@ -78,6 +78,9 @@ pub struct Store {
     /// The file is in a container format ([`container`]): `buf` holds its items as
     /// lines, and a save writes the file through it.
     container: Option<Arc<dyn container::Container>>,
+    /// A folder's files read as one set ([`set`]): every question about an item is its
+    /// file's store's.
+    parts: Option<Arc<set::Parts>>,
 }
 
 /// What a save did.
@@ -201,6 +204,7 @@ impl Store {
             origin: None,
             image_dir: None,
             container: None,
+            parts: None,
         }
     }
 
@@ -272,25 +276,40 @@ impl Store {
         self.container.as_ref().map(|c| c.describe())
     }
     pub fn len(&self) -> usize {
+        if let Some(p) = &self.parts {
+            return p.len();
+        }
         self.offsets.complete().len()
     }
     pub fn is_empty(&self) -> bool {
+        if let Some(p) = &self.parts {
+            return p.len() == 0;
+        }
         self.offsets.get(0).is_none()
     }
     /// How many items the open has found so far, without waiting for a scan still
     /// running ([`Scan::Background`]), and whether it has found them all.
     pub fn len_so_far(&self) -> (usize, bool) {
+        if let Some(p) = &self.parts {
+            return (p.len(), true);
+        }
         self.offsets.so_far()
     }
     /// Let go of the page tables of a mapped file once every item has been read (the
     /// index built): the file's pages stay in the page cache, but quitting no longer
     /// pays for unmapping them (101 ms at 1M items). Waits for the scan.
     pub fn release_pages(&self) {
+        for s in self.parts().unwrap_or_default() {
+            s.release_pages();
+        }
         self.offsets.complete();
         self.buf.release_pages();
     }
     /// Is there an item `i`? Waits until the scan has found it or has ended.
     pub fn has(&self, i: usize) -> bool {
+        if let Some(p) = &self.parts {
+            return i < p.len();
+        }
         self.offsets.get(i).is_some()
     }
     pub fn is_dirty(&self) -> bool {
@@ -303,6 +322,10 @@ impl Store {
     /// 1-based line of item `i` in the file (JSONL: its line; JSON: where it starts).
     /// 0 when there is no item `i` (lines are 1-based).
     pub fn line(&self, i: usize) -> u32 {
+        if self.parts.is_some() {
+            let (s, j) = self.part(i);
+            return if std::ptr::eq(s, self) { 0 } else { s.line(j) };
+        }
         self.offsets.get(i).map_or(0, |(_, line)| line)
     }
 
@@ -310,6 +333,12 @@ impl Store {
     /// (JSON, 1-based).
     /// (Without an item `i`, `#<index>`.)
     pub fn fallback_id(&self, i: usize) -> String {
+        if self.parts.is_some() {
+            let (s, j) = self.part(i);
+            if !std::ptr::eq(s, self) {
+                return s.fallback_id(j);
+            }
+        }
         match (self.format, self.offsets.get(i)) {
             (Format::Jsonl, Some((_, line))) => format!("#{line}"),
             _ => format!("#{}", i + 1),
@@ -318,6 +347,14 @@ impl Store {
 
     /// The item's current bytes (its edit if edited); `None` if there is no item `i`.
     pub fn raw_bytes(&self, i: usize) -> Option<&[u8]> {
+        if self.parts.is_some() {
+            let (s, j) = self.part(i);
+            return if std::ptr::eq(s, self) {
+                None
+            } else {
+                s.raw_bytes(j)
+            };
+        }
         match self.edits.get(&i) {
             Some(t) => Some(t.as_bytes()),
             None => self.offsets.get(i).map(|(s, _)| &self.buf[s]),
@@ -344,11 +381,21 @@ impl Store {
     /// its items may no longer read as they were indexed)? A rename over it does not
     /// count (the mapping keeps the file read).
     pub fn changed_on_disk(&self) -> bool {
+        if let Some(p) = self.parts() {
+            return p.iter().any(Store::changed_on_disk);
+        }
         self.buf.changed_on_disk()
     }
 
     /// The item's current text.
     pub fn raw(&self, i: usize) -> Result<&str, ItemError> {
+        if self.parts.is_some() {
+            let (s, j) = self.part(i);
+            if std::ptr::eq(s, self) {
+                return Err(ItemError::NoSuchItem(i));
+            }
+            return s.raw(j);
+        }
         if !self.edits.contains_key(&i) && self.buf.changed_on_disk() {
             return Err(ItemError::ChangedOnDisk);
         }
@@ -359,6 +406,13 @@ impl Store {
     /// The item's current text as [`Store::raw`] reads it, to hand to another thread
     /// without copying the file's bytes.
     pub fn raw_shared(&self, i: usize) -> Result<ItemText, ItemError> {
+        if self.parts.is_some() {
+            let (s, j) = self.part(i);
+            if std::ptr::eq(s, self) {
+                return Err(ItemError::NoSuchItem(i));
+            }
+            return s.raw_shared(j);
+        }
         self.raw(i)?;
         Ok(match self.edits.get(&i) {
             Some(t) => ItemText::edited(t),
@@ -547,6 +601,7 @@ use splice::*;
 pub mod kept;
 mod offsets;
 mod scan;
+mod set;
 pub use scan::Scan;
 mod spans;
 use spans::*;

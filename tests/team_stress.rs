@@ -255,6 +255,7 @@ fn stress_child() {
         };
         tx.send(Req::Record {
             seq,
+            part: 0,
             item: i,
             id: Some(ids[i].clone()),
             content: None,

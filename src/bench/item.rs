@@ -71,6 +71,10 @@ pub struct ItemFields {
     /// the benchmark keeps (set by [`crate::bench::sniff`]).
     #[serde(skip)]
     pub layout: Option<Layout>,
+    /// In a folder read as one set: which task, model and run the item's file is of
+    /// ([`crate::bench::PartLabel`]).
+    #[serde(skip)]
+    pub part: Option<Arc<crate::bench::PartLabel>>,
 }
 
 impl<'de> Deserialize<'de> for Item {

@@ -213,6 +213,16 @@ pub trait Items {
 
 impl Items for Store {
     fn item(&self, i: usize) -> Result<Item, crate::store::ItemError> {
+        if self.parts().is_some() {
+            let (file, j) = self.part(i);
+            if std::ptr::eq(file, self) {
+                return Err(crate::store::ItemError::NoSuchItem(i));
+            }
+            let mut it = file.item(j)?;
+            let label = PartLabel::of(&file.file_info(), &it);
+            it.part = Some(std::sync::Arc::new(label));
+            return Ok(it);
+        }
         let text = self.raw(i)?;
         match Item::parse(text) {
             Ok(mut it) => {
@@ -273,6 +283,59 @@ impl FileInfo {
             .as_ref()
             .map(|r| (&r.task, &r.model, &r.config, &r.reported));
         format!("{:?}\n{:?}\n{:?}", self.path.file_name(), self.folder, run)
+    }
+}
+
+/// Where an item of a folder read as one set comes from: its harness's task, its model
+/// and its run (an lm-eval samples file's date, an Inspect log's name), for its label on
+/// screen and the filters by each.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PartLabel {
+    pub task: Option<String>,
+    pub model: Option<String>,
+    pub run: String,
+}
+
+impl PartLabel {
+    fn of(file: &FileInfo, item: &Item) -> PartLabel {
+        let stem = file
+            .path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (task, run) = match (&file.lm_eval, &item.layout) {
+            (Some(r), _) => {
+                let date = stem
+                    .strip_prefix("samples_")
+                    .and_then(lm_eval::run::split_date)
+                    // (to the second: the fraction tells no two runs apart)
+                    .map_or(stem.clone(), |(_, d)| {
+                        d.split_once('.').map_or(d, |(s, _)| s).to_string()
+                    });
+                (Some(r.task.clone()), date)
+            }
+            (None, Some(Layout::InspectSample(s))) => (s.run.task.clone(), stem),
+            _ => (None, stem),
+        };
+        PartLabel {
+            task,
+            model: item.responses.first().map(|r| r.model.clone()),
+            run,
+        }
+    }
+
+    /// `task · model · run`, what is known of them.
+    pub fn text(&self) -> String {
+        [
+            self.task.as_deref(),
+            self.model.as_deref(),
+            Some(self.run.as_str()),
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" · ")
     }
 }
 
@@ -479,6 +542,11 @@ pub enum Facet {
     Disagree,
     /// A sample that failed: no score (Inspect). A flag.
     Failed,
+    /// In a folder read as one set: the harness's task of the item's file.
+    Task,
+    /// In a folder read as one set: the run of the item's file (an lm-eval samples
+    /// file's date, an Inspect log's name).
+    Run,
 }
 
 /// Is `model`'s answer on this item wrong (after reviewer overrides)?

@@ -42,9 +42,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )?;
         return Ok(ExitCode::SUCCESS);
     };
-    // A folder is told what to open before anything else (lm-eval's output lists its
-    // samples files).
-    if file.is_dir() {
+    // A folder of lm-eval output or of Inspect logs is one set (each task's latest
+    // run); any other is told what to open before anything else.
+    if file.is_dir() && crate::bench::folder_set(&file, false).is_none() {
         return Err(crate::bench::folder_error(&file).into());
     }
     if !on_a_terminal() {

@@ -2,7 +2,7 @@
 //! index"): the file the reviewer keeps in its data folder for a results file
 //! begins with what the store needs to open that file without scanning it, the head:
 //!
-//! - `MAGIC` (16 bytes);
+//! - `MAGIC` (17 bytes);
 //! - the stamp of the file it describes (`Store::stamp_text`): its length (u64), its
 //!   bytes, zeros to the next multiple of 8;
 //! - the item count `n` (u64);
@@ -26,7 +26,7 @@ use std::ops::Range;
 use super::offsets::Table;
 
 /// The kept index's first bytes: its format (of the head and of what follows).
-pub const MAGIC: &[u8; 16] = b"verdict index 9\n";
+pub const MAGIC: &[u8; 17] = b"verdict index 10\n";
 
 /// A word-at-a-time hash of a stream of bytes (fast enough for a kept index of 2 GB):
 /// each step is a bijection of the running value for a given word, so changing any one

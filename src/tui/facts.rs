@@ -25,6 +25,12 @@ pub fn facts_of_item(item: &Item, emit: &mut dyn FnMut(Kind, &str)) {
     let benchmark = item.benchmark();
     emit(Kind::Benchmark, benchmark.name());
     crate::bench::spec(benchmark).facets(item, &mut |f, name| emit(Kind::Facet(f), name));
+    if let Some(p) = &item.part {
+        if let Some(t) = &p.task {
+            emit(Kind::Facet(crate::bench::Facet::Task), t);
+        }
+        emit(Kind::Facet(crate::bench::Facet::Run), &p.run);
+    }
     for r in &item.responses {
         emit(Kind::Model, &r.model);
         if crate::bench::model_wrong(item, &r.model) {

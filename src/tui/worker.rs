@@ -25,6 +25,9 @@ pub use after_quit::run_fold;
 pub enum Req {
     Record {
         seq: u64,
+        /// Which of a folder's files the item is in (`run::set`; 0 for a file opened alone),
+        /// and its index there.
+        part: usize,
         item: usize,
         id: Option<String>,
         /// The item's text as the screen had it: for an item without an id or whose id
@@ -176,6 +179,7 @@ fn run(session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
         match req {
             Some(Req::Record {
                 seq,
+                part: _,
                 item,
                 id,
                 content,
@@ -618,6 +622,7 @@ mod refusals {
             ..
         } = super::tests::start(content);
         tx.send(Req::Record {
+            part: 0,
             seq: 1,
             item: 0,
             id: id.map(str::to_string),

@@ -180,6 +180,8 @@ fn kinds_keep_their_places_in_the_cache() {
         Kind::Facet(Facet::Answer),
         Kind::Facet(Facet::Epoch),
         Kind::Facet(Facet::Disagree),
+        Kind::Facet(Facet::Task),
+        Kind::Facet(Facet::Run),
         Kind::Model,
         Kind::Wrong,
         Kind::Reviewer,

@@ -149,7 +149,9 @@ impl Loop {
                 review,
             } => self.to_io(worker::Req::Record {
                 seq,
-                item,
+                // (a folder's set: its file, and its index there)
+                part: state.store.part_number(item),
+                item: state.store.part(item).1,
                 id,
                 content,
                 index,

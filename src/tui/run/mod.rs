@@ -5,6 +5,7 @@
 
 mod event_loop;
 mod exit;
+mod set;
 
 use super::locate::Start;
 use event_loop::{Display, Loop};
@@ -31,25 +32,17 @@ use super::{app, config, draw, facts, keymap, worker};
 /// be folded into the file (they stay in the journal, and the message says where).
 pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let setup = Setup::read(&opts)?;
-    let index_cache = setup
-        .dirs
-        .data_dir
-        .as_ref()
-        .map(|d| facts::cache::path_for(d, &opts.file));
-    let crate::session::Opened {
-        store,
-        own,
-        stale,
+    let (tx, rx) = mpsc::channel::<Msg>();
+    let Begun {
+        store: snapshot,
         replay,
         kept_aside,
-    } = open(&opts, &setup.reviewer, index_cache.as_deref())?;
-    let own_path = own.path().to_path_buf();
-    let moved = own.moved.clone();
-
-    let (tx, rx) = mpsc::channel::<Msg>();
-    let snapshot = store.clone();
-    let (io_tx, io) = spawn_io(&setup, &opts.file, (store, own, stale), &tx);
-
+        own_path,
+        moved,
+        io_tx,
+        io,
+        index_cache,
+    } = begin(&opts, &setup, &tx)?;
     // The terminal: restored on every exit path, panics included.
     set_panic_hook();
     enter_terminal()?;
@@ -80,7 +73,7 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let terminal = Terminal::new(CrosstermBackend::new(terminal_out()))?;
     let drawing = images.drawing();
     let (mut state, fx) = start_state(&opts, &setup, snapshot, drawing, terminal.size()?);
-    let mut notices: Vec<String> = moved.into_iter().collect();
+    let mut notices: Vec<String> = moved;
     notices.extend(replay_notices(&replay, &kept_aside));
     if replay.applied > 0 {
         // They are in the journal, not yet in the file: the header says so until the fold.
@@ -125,6 +118,80 @@ pub fn run(opts: Options) -> anyhow::Result<std::process::ExitCode> {
     let folded = fold(io_tx, io, &opts.file);
     run_result?;
     exit_message(&state, &replay, &kept_aside, &own_path, &opts.file, folded)
+}
+
+/// The session opened: the store the screen reads, what the journals' replay did, and
+/// the IO worker that writes.
+struct Begun {
+    store: crate::store::Store,
+    replay: crate::session::Replay,
+    kept_aside: Vec<PathBuf>,
+    own_path: PathBuf,
+    /// Journals that could not be beside their file, and where they went instead.
+    moved: Vec<String>,
+    io_tx: Sender<worker::Req>,
+    io: std::thread::JoinHandle<()>,
+    /// The kept index of the file (none for a folder's set).
+    index_cache: Option<PathBuf>,
+}
+
+/// Open the file, or every file of a folder read as one set (`bench::folder_set`: each
+/// task's latest run), and start the IO worker.
+fn begin(opts: &Options, setup: &Setup, tx: &Sender<Msg>) -> anyhow::Result<Begun> {
+    if opts.file.is_dir() {
+        let files = crate::bench::folder_set(&opts.file, false)
+            .ok_or_else(|| crate::bench::folder_error(&opts.file))?;
+        let opened = set::open(&opts.file, &files, &setup.reviewer, &setup.dirs)?;
+        let (store, replay, kept_aside, own_path, moved) = (
+            opened.store.clone(),
+            opened.replay.clone(),
+            opened.kept_aside.clone(),
+            opened.own_path.clone(),
+            opened.moved.clone(),
+        );
+        let keep = worker::Keep {
+            dirs: setup.dirs.clone(),
+            file: opts.file.clone(),
+            reviewer: setup.reviewer.clone(),
+        };
+        let (io_tx, io) = opened.spawn_io(keep, tx);
+        return Ok(Begun {
+            store,
+            replay,
+            kept_aside,
+            own_path,
+            moved,
+            io_tx,
+            io,
+            index_cache: None,
+        });
+    }
+    let index_cache = setup
+        .dirs
+        .data_dir
+        .as_ref()
+        .map(|d| facts::cache::path_for(d, &opts.file));
+    let crate::session::Opened {
+        store,
+        own,
+        stale,
+        replay,
+        kept_aside,
+    } = open(opts, &setup.reviewer, index_cache.as_deref())?;
+    let own_path = own.path().to_path_buf();
+    let moved = own.moved.clone().into_iter().collect();
+    let snapshot = store.clone();
+    let (io_tx, io) = spawn_io(setup, &opts.file, (store, own, stale), tx);
+    Ok(Begun {
+        store: snapshot,
+        replay,
+        kept_aside,
+        own_path,
+        moved,
+        io_tx,
+        io,
+        index_cache,
+    })
 }
 
 /// Open the file with the journals' verdicts, once the fold of this reviewer's last

@@ -48,10 +48,10 @@ pub(crate) fn draw_header(state: &State, f: &mut Frame, area: Rect) {
     let right = format!("{} · {} ", one_line(&state.reviewer), save);
     let w = area.width as usize;
     let right_len = right.chars().count();
-    // The file's name gives way first: the item and its position stay in sight.
-    let rest = format!(
-        " · {} · {} · {}/{}{}{}{}",
-        bench,
+    // The file's name gives way first, then a folder's item's task, model and run: the
+    // item and its position stay in sight.
+    let tail = format!(
+        " · {} · {}/{}{}{}{}",
         one_line(&truncate(&id, 40)),
         n,
         total,
@@ -59,6 +59,15 @@ pub(crate) fn draw_header(state: &State, f: &mut Frame, area: Rect) {
         filt,
         blind
     );
+    let label = state
+        .item()
+        .and_then(|i| i.part.as_ref())
+        .map(|p| {
+            let room = w.saturating_sub(right_len + 2 + 8 + bench.len() + 6 + tail.chars().count());
+            format!(" · {}", truncate(&one_line(&p.text()), room.max(12)))
+        })
+        .unwrap_or_default();
+    let rest = format!(" · {bench}{label}{tail}");
     let name_room = w
         .saturating_sub(right_len + 2 + rest.chars().count())
         .max(8);

@@ -358,7 +358,7 @@ pub(crate) const GRADE_FIELDS_LINE: &[fn(&ResponseGrades) -> Field] = &[
 
 /// The registry's facets (`bench::Facet`), in its order: the filter menu's order of
 /// their groups, and the index's (`facts::Kind::Facet`).
-pub(crate) const FACETS: [Facet; 10] = [
+pub(crate) const FACETS: [Facet; 12] = [
     Facet::SuspectKey,
     Facet::ChartType,
     Facet::Version,
@@ -369,6 +369,8 @@ pub(crate) const FACETS: [Facet; 10] = [
     Facet::Epoch,
     Facet::Disagree,
     Facet::Failed,
+    Facet::Task,
+    Facet::Run,
 ];
 
 /// A facet that is a flag (no value; its name is empty): the filter menu offers it with
@@ -394,6 +396,8 @@ pub(crate) fn facet_words(f: Facet, value: &str) -> (String, String) {
         Facet::Epoch => (format!("epoch {value}"), format!("epoch {value}")),
         Facet::Disagree => (format!("disagree: {value}"), value.into()),
         Facet::Failed => ("failed samples (no score)".into(), "failed".into()),
+        Facet::Task => (format!("task {value}"), format!("task {value}")),
+        Facet::Run => (format!("run {value}"), format!("run {value}")),
     }
 }
 

@@ -1,0 +1,196 @@
+//! A folder read as one set (docs/format.md, "A folder as a set"): a session of each of
+//! its files, as `verdict FILE` opens one, and their IO workers behind one sender. The
+//! screen reads the set's store (`Store::set`); each verdict goes to the worker of its
+//! item's file, which journals it and folds it into that file as for a file opened alone.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Sender};
+use std::thread::JoinHandle;
+
+use crate::session::Replay;
+use crate::store::Store;
+use crate::tui::app::Msg;
+use crate::tui::{config, worker};
+
+/// Every file of a folder opened for a reviewer's session.
+pub(super) struct OpenedSet {
+    /// The set's store: every file's items, in order.
+    pub store: Store,
+    /// Every file's journals' replay.
+    pub replay: Replay,
+    pub kept_aside: Vec<PathBuf>,
+    /// The first file's journal (where the exit message says verdicts wait).
+    pub own_path: PathBuf,
+    /// Journals that could not be beside their file, and where they went instead.
+    pub moved: Vec<String>,
+    /// Each file's session, for its worker.
+    sessions: Vec<worker::Session>,
+}
+
+/// Open every file of the set for `reviewer`'s session, in order.
+pub(super) fn open(
+    folder: &Path,
+    files: &[PathBuf],
+    reviewer: &str,
+    dirs: &config::Dirs,
+) -> anyhow::Result<OpenedSet> {
+    let mut replay = Replay::default();
+    let mut kept_aside = Vec::new();
+    let mut sessions = Vec::new();
+    let mut moved = Vec::new();
+    for f in files {
+        let o = crate::session::open_as(f, reviewer, crate::store::Scan::Whole)?;
+        replay.absorb(o.replay);
+        kept_aside.extend(o.kept_aside);
+        moved.extend(o.own.moved.clone());
+        sessions.push(worker::Session {
+            keep: worker::Keep {
+                dirs: dirs.clone(),
+                file: f.clone(),
+                reviewer: reviewer.to_string(),
+            },
+            store: o.store,
+            own: o.own,
+            stale: o.stale,
+        });
+    }
+    let own_path = sessions
+        .first()
+        .map(|s| s.own.path().to_path_buf())
+        .ok_or_else(|| anyhow::anyhow!("{}: no file to open", folder.display()))?;
+    let store = Store::set(
+        folder.to_path_buf(),
+        sessions.iter().map(|s| s.store.clone()).collect(),
+    );
+    Ok(OpenedSet {
+        store,
+        replay,
+        kept_aside,
+        own_path,
+        moved,
+        sessions,
+    })
+}
+
+impl OpenedSet {
+    /// Start each file's IO worker, and one in front of them that hands each verdict to
+    /// its file's and keeps the set's place and session under `keep` (the folder's): the
+    /// sender of its requests and its thread.
+    pub(super) fn spawn_io(
+        self,
+        keep: worker::Keep,
+        out: &Sender<Msg>,
+    ) -> (Sender<worker::Req>, JoinHandle<()>) {
+        let (from_parts, parts_rx) = mpsc::channel::<Msg>();
+        let mut parts = Vec::new();
+        for s in self.sessions {
+            let (tx, rx) = mpsc::channel();
+            parts.push((tx, worker::spawn(s, from_parts.clone(), rx)));
+        }
+        drop(from_parts);
+        // A file read again (another session's save, or a container's own): the screen
+        // gets the set with that file's new items.
+        let mut set = self.store;
+        let screen = out.clone();
+        std::thread::Builder::new()
+            .name("verdict-set".into())
+            .spawn(move || {
+                for msg in parts_rx {
+                    let msg = match msg {
+                        Msg::Reloaded(s) => Msg::Reloaded(take_up(&mut set, s)),
+                        Msg::Resaved(s) => Msg::Resaved(take_up(&mut set, s)),
+                        m => m,
+                    };
+                    if screen.send(msg).is_err() {
+                        break;
+                    }
+                }
+            })
+            .expect("spawn the set's messenger");
+        let (tx, rx) = mpsc::channel::<worker::Req>();
+        let io = std::thread::Builder::new()
+            .name("verdict-io".into())
+            .spawn(move || {
+                for req in rx {
+                    match req {
+                        worker::Req::Record { part, .. } => {
+                            if let Some((p, _)) = parts.get(part) {
+                                let _ = p.send(req);
+                            }
+                        }
+                        worker::Req::SaveSession(s) => {
+                            if let Err(e) =
+                                config::save_session(&keep.dirs, &keep.file, &keep.reviewer, &s)
+                            {
+                                log::warn!("saving the session: {e}");
+                            }
+                        }
+                        worker::Req::SavePosition(p) => {
+                            if let Err(e) =
+                                config::save_position(&keep.dirs, &keep.file, &keep.reviewer, p)
+                            {
+                                log::warn!("saving the position: {e}");
+                            }
+                        }
+                        worker::Req::Shutdown(reply) => {
+                            let _ = reply.send(shut_down(parts));
+                            return;
+                        }
+                    }
+                }
+                // The screen went away: each worker folds what it has, as it would alone.
+                for (p, io) in parts {
+                    drop(p);
+                    let _ = io.join();
+                }
+            })
+            .expect("spawn the set's IO worker");
+        (tx, io)
+    }
+}
+
+/// The set `set` with the file `fresh` was read from replaced by it.
+fn take_up(set: &mut Store, fresh: Store) -> Store {
+    let p = set
+        .parts()
+        .unwrap_or_default()
+        .iter()
+        .position(|s| s.path() == fresh.path());
+    if let Some(p) = p {
+        *set = set.with_part(p, fresh);
+    }
+    set.clone()
+}
+
+/// Every file's worker folds (or hands its fold on) and ends: the set's end is the
+/// worst of theirs.
+fn shut_down(parts: Vec<(Sender<worker::Req>, JoinHandle<()>)>) -> Result<worker::Ended, String> {
+    let replies: Vec<_> = parts
+        .iter()
+        .map(|(p, _)| {
+            let (tx, rx) = mpsc::channel();
+            let sent = p.send(worker::Req::Shutdown(tx)).is_ok();
+            (sent, rx)
+        })
+        .collect();
+    let mut folded = 0;
+    let mut detached = false;
+    let mut errors = Vec::new();
+    for (sent, rx) in replies {
+        match rx.recv().map_err(|_| "the IO worker stopped".to_string()) {
+            _ if !sent => errors.push("the IO worker stopped".to_string()),
+            Ok(Ok(worker::Ended::Folded(n))) => folded += n,
+            Ok(Ok(worker::Ended::Detached)) => detached = true,
+            Ok(Err(e)) | Err(e) => errors.push(e),
+        }
+    }
+    for (p, io) in parts {
+        drop(p);
+        let _ = io.join();
+    }
+    match (errors.is_empty(), detached) {
+        (false, _) => Err(errors.join("; ")),
+        (true, true) => Ok(worker::Ended::Detached),
+        (true, false) => Ok(worker::Ended::Folded(folded)),
+    }
+}

@@ -1,0 +1,99 @@
+//! A folder read as one set on screen (issue 39): every file's items under one progress,
+//! each labelled by its task, model and run, with filters by each.
+
+use std::path::Path;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use verdict::bench::Facet;
+use verdict::store::Store;
+use verdict::tui::app::{FilterOption, Msg, State};
+use verdict::tui::draw::render_to_string;
+use verdict::tui::keymap::Keymap;
+
+#[path = "support/state.rs"]
+mod support_state;
+
+/// The lm-eval fixture folder (two models × three tasks × two runs) as the reviewer
+/// opens it: each task's latest run of each model.
+fn set() -> State {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/real-logs/lm-eval/set");
+    let files = verdict::bench::folder_set(&dir, false).unwrap();
+    assert_eq!(files.len(), 6);
+    let stores = files.iter().map(|f| Store::open(f).unwrap()).collect();
+    support_state::indexed_state(Store::set(dir, stores), Keymap::default())
+}
+
+fn ch(s: &mut State, c: char) {
+    s.update(Msg::Key(KeyEvent::new(
+        KeyCode::Char(c),
+        KeyModifiers::NONE,
+    )));
+}
+
+/// Lines of the fixture's files, counted from the files themselves.
+fn lines_of(glob_task: &str, date: &str) -> usize {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/real-logs/lm-eval/set");
+    let mut n = 0;
+    for model in ["example__fixed-1b", "example__fixed-2b"] {
+        for f in std::fs::read_dir(dir.join(model)).unwrap() {
+            let f = f.unwrap().path();
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            if name.starts_with(&format!("samples_{glob_task}_")) && name.contains(date) {
+                n += std::fs::read_to_string(&f).unwrap().lines().count();
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn a_sets_items_are_labelled_by_task_model_and_run() {
+    let s = set();
+    assert_eq!(s.store.len(), 30);
+    let out = render_to_string(&s, 200, 50);
+    let header = out.lines().next().unwrap();
+    assert!(
+        header.contains(
+            "set · lm-eval · vr_multi · example__fixed-1b · 2026-11-29T13-03-59 · #1 · 1/30"
+        ),
+        "{header}"
+    );
+    // at 80 columns the position stays in sight
+    let out = render_to_string(&s, 80, 24);
+    let header = out.lines().next().unwrap();
+    assert!(
+        header.contains("vr_multi") && header.contains("1/30"),
+        "{header}"
+    );
+}
+
+#[test]
+fn a_set_filters_by_task_run_and_model() {
+    let mut s = set();
+    let rows = s.filter_options();
+    for t in ["vr_pick", "vr_multi", "vr_vote"] {
+        assert!(
+            rows.contains(&FilterOption::Facet(Facet::Task, t.into())),
+            "{rows:?}"
+        );
+    }
+    // the latest run of each model: 1b's at 13-03-59, 2b's at 13-04-13
+    let runs: Vec<_> = rows
+        .iter()
+        .filter(|r| matches!(r, FilterOption::Facet(Facet::Run, _)))
+        .collect();
+    assert_eq!(runs.len(), 2, "{runs:?}");
+    ch(&mut s, 'F');
+    let k = support_state::filter_row_key(&s, "task vr_pick");
+    ch(&mut s, k);
+    s.update(Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+    let want = lines_of("vr_pick", "13-03-59") + lines_of("vr_pick", "13-04-13");
+    assert_eq!(want, 8);
+    assert_eq!(s.position_in_view().1, want);
+    // and by the model: 2b's vr_pick only
+    ch(&mut s, 'F');
+    let k = support_state::filter_row_key(&s, "model example__fixed-2b");
+    ch(&mut s, k);
+    s.update(Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+    assert_eq!(s.position_in_view().1, lines_of("vr_pick", "13-04-13"));
+}
