@@ -258,19 +258,21 @@ fn check_names_each_scorer_once_and_places_problems_by_item() {
     );
 }
 
-/// `verdict DIR` on a folder of Inspect logs lists them with the command that opens each,
-/// not CHARTOM's import (issue 34, case 8).
+/// A command that reads one file (`agree`) given a folder of Inspect logs lists them
+/// with the command that opens each, and how to read them as one set (the reviewer
+/// too), not CHARTOM's import (issue 34, case 8; issue 39).
 #[test]
 fn a_folder_of_inspect_logs_lists_them() {
     let dir = fixture("vr_mc.eval").parent().unwrap().to_path_buf();
     let out = Command::new(env!("CARGO_BIN_EXE_verdict"))
-        .arg(dir.to_str().unwrap())
+        .args(["agree", dir.to_str().unwrap()])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
+    assert!(err.contains("Inspect AI logs. Open one:"), "{err}");
     assert!(
-        err.contains("Inspect AI logs (verdict opens one log at a time)"),
+        err.contains("(the reviewer), verdict stats|export|check"),
         "{err}"
     );
     assert!(err.contains("vr_epochs.json"), "{err}");

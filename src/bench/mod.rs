@@ -124,8 +124,8 @@ pub(crate) fn layout_of_object(obj: &Map<String, Value>) -> Option<Benchmark> {
 pub fn folder_error(path: &std::path::Path) -> crate::store::StoreError {
     let set = |h: String| {
         format!(
-            "{h}\nOr read them as one set: verdict stats|export|check {}",
-            kit::text::shell_word(&path.to_string_lossy())
+            "{h}\nOr read them as one set: verdict {p} (the reviewer), verdict stats|export|check {p}",
+            p = kit::text::shell_word(&path.to_string_lossy())
         )
     };
     crate::store::StoreError::Document {

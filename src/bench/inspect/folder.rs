@@ -47,9 +47,7 @@ pub fn logs_in(dir: &Path) -> Vec<PathBuf> {
 /// What to tell a reviewer who gave the folder `dir`: the logs and the command that opens
 /// each, when `dir` holds Inspect logs.
 pub fn hint(dir: &Path) -> Option<String> {
-    open_each_hint(&logs_in(dir), |n, s| {
-        format!("{n} Inspect AI log{s} (verdict opens one log at a time)")
-    })
+    open_each_hint(&logs_in(dir), |n, s| format!("{n} Inspect AI log{s}"))
 }
 
 #[cfg(test)]

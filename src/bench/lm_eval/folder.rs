@@ -73,7 +73,7 @@ pub fn latest_runs(files: Vec<PathBuf>) -> Vec<PathBuf> {
 pub fn hint(dir: &Path) -> Option<String> {
     open_each_hint(&samples_in(dir), |n, s| {
         format!(
-            "lm-eval output with {n} samples file{s} (verdict opens one file at a time: one per \
+            "lm-eval output with {n} samples file{s} (one per \
              task and model; the run's results_*.json beside it is read too)"
         )
     })
