@@ -246,9 +246,9 @@ fn the_model_is_the_runs_model_however_the_path_is_typed() {
     );
 }
 
-/// `verdict DIR` on lm-eval's output (the output folder or a model's folder) says
-/// exactly what to do: each samples file with the command that opens it, and the
-/// commands that read the folder as one set.
+/// A command of one file (`agree`) given lm-eval's output (the output folder or a
+/// model's folder) says exactly what to do: each samples file with the command that
+/// opens it, and the commands that read the folder as one set (`verdict DIR` opens it).
 #[test]
 fn an_output_folder_lists_the_command_for_each_samples_file() {
     for (dir, n) in [
@@ -256,7 +256,7 @@ fn an_output_folder_lists_the_command_for_each_samples_file() {
         (real("out/example__fixed-1b"), 5),
         (real("flat"), 2),
     ] {
-        let out = run_in(None, &[dir.to_str().unwrap()]);
+        let out = run_in(None, &["agree", dir.to_str().unwrap()]);
         assert!(!out.status.success());
         let err = String::from_utf8(out.stderr).unwrap();
         let cmds: Vec<&str> = err
