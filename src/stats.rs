@@ -196,3 +196,4 @@ pub fn compute_with(store: &Store, threads: usize) -> Stats {
 
 #[cfg(test)]
 mod tests;
+pub mod text;

@@ -2,8 +2,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::bench::kit::sums::Merge;
-use crate::bench::kit::text::{clean, table};
+use crate::bench::kit::text::clean;
 use crate::cli::out;
 use crate::stats::*;
 
@@ -114,35 +113,8 @@ fn run_set(args: &Args, files: &[PathBuf]) -> anyhow::Result<ExitCode> {
         }))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let mut o = String::new();
-    let items: u64 = all.iter().map(|(_, s)| s.items).sum();
-    let unreadable: u64 = all.iter().map(|(_, s)| s.unreadable).sum();
-    let _ = writeln!(
-        o,
-        "{}: {} files, {items} items{}{}",
-        clean(&args.file.display().to_string()),
-        all.len(),
-        if unreadable > 0 {
-            format!(" ({unreadable} unreadable, left out)")
-        } else {
-            String::new()
-        },
-        match super::set_files(&args.file, true)?.map_or(0, |f| f.len()) {
-            n if n > all.len() => format!(
-                " (each task's latest run: {} of {n} samples files; --all-runs for every run)",
-                all.len()
-            ),
-            _ => String::new(),
-        }
-    );
-    crate::bench::Benchmarks::render_set(&parts, &mut o);
-    let mut reviews = std::collections::BTreeMap::new();
-    let mut resolution = ResolutionCounts::default();
-    for (_, s) in all {
-        reviews.absorb(s.reviews);
-        resolution.absorb(s.resolution);
-    }
-    render_reviews(&reviews, &resolution, &mut o);
+    let total = super::set_files(&args.file, true)?.map_or(0, |f| f.len());
+    let o = crate::stats::text::set(&args.file.display().to_string(), all, total);
     out::print(&o)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -162,39 +134,6 @@ pub fn render(s: &Stats, file: &str) -> String {
         }
     );
     s.benchmarks.render(&mut o);
-    render_reviews(&s.reviews, &s.resolution, &mut o);
+    crate::stats::text::reviews(&s.reviews, &s.resolution, &mut o);
     o
-}
-
-/// The reviewers' table and how the human verdicts were resolved.
-fn render_reviews(
-    reviews: &std::collections::BTreeMap<String, ReviewerStats>,
-    resolution: &ResolutionCounts,
-    o: &mut String,
-) {
-    if !reviews.is_empty() {
-        let _ = writeln!(o, "\nReviews");
-        let rows: Vec<Vec<String>> = reviews
-            .iter()
-            .map(|(name, r)| {
-                vec![
-                    clean(name),
-                    r.reviewed.to_string(),
-                    r.done.to_string(),
-                    r.final_.to_string(),
-                    r.by_benchmark
-                        .iter()
-                        .map(|(b, n)| format!("{} {n}", clean(b)))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                ]
-            })
-            .collect();
-        table(
-            o,
-            &["reviewer", "items", "done", "final", "by benchmark"],
-            &rows,
-        );
-        let _ = writeln!(o, "\n  {}", crate::stats::resolution_text(resolution));
-    }
 }
