@@ -21,7 +21,7 @@ pub use crate::bench::Benchmarks;
 // ---------------------------------------------------------------------------------------
 // The document
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
 pub struct Stats {
     /// Items in the file, readable or not.
     pub items: u64,

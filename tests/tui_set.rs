@@ -97,3 +97,35 @@ fn a_set_filters_by_task_run_and_model() {
     s.update(Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
     assert_eq!(s.position_in_view().1, lines_of("vr_pick", "13-04-13"));
 }
+
+/// The summary page (`s`) of a set is `verdict stats DIR`'s: every file's figures in
+/// lm-eval's layout with its model, task and run, each model's group once.
+#[test]
+fn a_sets_summary_is_the_folders_stats() {
+    let mut s = set();
+    ch(&mut s, 's');
+    let v = verdict::tui::summary::compute(&s.store);
+    s.update(Msg::Summary {
+        seq: s.summary.seq(),
+        result: Ok(v),
+    });
+    let out = render_to_string(&s, 200, 50);
+    assert!(out.contains("set: 6 files, 30 items"), "{out}");
+    let rows = |needle: &str| out.lines().filter(|l| l.contains(needle)).count();
+    // each (model, task) of the latest runs: vr_pick's acc and acc_norm per model
+    assert_eq!(rows("vr_pick  2026-11-29T13-0"), 4, "{out}");
+    // the group once per model and run, with the harness's figure (results file)
+    let group: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("vr_pair    none       acc "))
+        .collect();
+    assert_eq!(group.len(), 2, "{out}");
+    assert!(
+        group[0].contains("example__fixed-1b") && group[0].contains("0.7143"),
+        "{out}"
+    );
+    assert!(
+        group[1].contains("example__fixed-2b") && group[1].contains("0.2857"),
+        "{out}"
+    );
+}

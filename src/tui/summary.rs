@@ -23,24 +23,54 @@ pub struct Summary {
     pub extras: SummaryExtras,
     /// The lines of the agreement report (`team::agree::text::summary_lines`).
     pub agreement: Vec<String>,
+    /// A folder read as one set: `verdict stats DIR`'s text (every file's figures in
+    /// the harness's layout), in place of one file's blocks.
+    pub set: Option<String>,
 }
 
-/// The summary page's figures for the file in `store`.
+/// The summary page's figures for the file in `store`, or for the files of a folder's
+/// set, each read as on disk with its journals (every verdict recorded so far).
 pub fn compute(store: &Store) -> Summary {
-    let mut stats = crate::stats::compute(store);
-    // (a figure over several files of the run, an lm-eval group's: their verdicts count
-    // too, as in `verdict stats`)
-    stats.benchmarks.with_other_files(|p| {
-        let (other, _, _) = crate::session::open_with_journal(p).ok()?;
-        Some(crate::stats::compute(&other).benchmarks)
-    });
+    if let Some(parts) = store.parts() {
+        let all = parts
+            .iter()
+            .filter_map(|p| {
+                let (file, _, _) = crate::session::open_with_journal(p.path()).ok()?;
+                Some((p.path().to_path_buf(), with_run(&file)))
+            })
+            .collect::<Vec<_>>();
+        let n = all.len();
+        return Summary {
+            stats: Box::default(),
+            extras: SummaryExtras::default(),
+            agreement: crate::team::agree::text::summary_lines(&crate::team::agree::report(store)),
+            set: Some(crate::stats::text::set(
+                &store.path().display().to_string(),
+                all,
+                n,
+            )),
+        };
+    }
+    let stats = with_run(store);
     let extras = SummaryExtras::compute(store, &stats.benchmarks);
     let agreement = crate::team::agree::text::summary_lines(&crate::team::agree::report(store));
     Summary {
         stats: Box::new(stats),
         extras,
         agreement,
+        set: None,
     }
+}
+
+/// The figures of the file in `store`, with the other files of its run where a figure is
+/// over several (an lm-eval group's: their verdicts count too, as in `verdict stats`).
+fn with_run(store: &Store) -> crate::stats::Stats {
+    let mut stats = crate::stats::compute(store);
+    stats.benchmarks.with_other_files(|p| {
+        let (other, _, _) = crate::session::open_with_journal(p).ok()?;
+        Some(crate::stats::compute(&other).benchmarks)
+    });
+    stats
 }
 
 /// A benchmark's block of the summary page, drawn from its typed figures.

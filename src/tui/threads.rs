@@ -237,6 +237,8 @@ pub(super) fn spawn_remap(seq: u64, job: std::sync::Arc<super::remap::Job>, tx: 
 
 pub(super) fn spawn_summary(state: &State, seq: u64, tx: Sender<Msg>) {
     let path = state.store.path().to_path_buf();
+    // (a folder's set: each of its files is read so by `summary::compute`)
+    let set = state.store.parts().is_some().then(|| state.store.clone());
     std::thread::spawn(move || {
         let _watch = Watch::new(
             tx.clone(),
@@ -247,9 +249,12 @@ pub(super) fn spawn_summary(state: &State, seq: u64, tx: Sender<Msg>) {
         );
         // The summary reads the file as it is on disk plus the journal, so it includes
         // every verdict recorded so far.
-        let r = crate::session::open_with_journal(&path)
-            .map_err(|e| e.to_string())
-            .map(|(store, _, _)| crate::tui::summary::compute(&store));
+        let r = match set {
+            Some(set) => Ok(crate::tui::summary::compute(&set)),
+            None => crate::session::open_with_journal(&path)
+                .map_err(|e| e.to_string())
+                .map(|(store, _, _)| crate::tui::summary::compute(&store)),
+        };
         let _ = tx.send(Msg::Summary { seq, result: r });
     });
 }

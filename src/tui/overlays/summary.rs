@@ -95,6 +95,14 @@ pub(crate) fn summary_split(inner: Rect, has_plot: bool) -> (Rect, Option<Rect>)
 pub(crate) fn summary_lines(state: &State, s: &Summary, inner: Rect) -> Vec<Line<'static>> {
     let t = &state.theme;
     let width = inner.width;
+    if let Some(text) = &s.set {
+        // a folder's set: `verdict stats DIR`'s tables, then the agreement
+        let mut lines: Vec<Line> = text.lines().map(|l| Line::from(l.to_string())).collect();
+        lines.push(Line::from(""));
+        lines.push(heading(t, "Agreement"));
+        lines.extend(s.agreement.iter().map(|l| Line::from(l.clone())));
+        return lines;
+    }
     let mut lines: Vec<Line> = vec![Line::from(format!("{} items", s.stats.items))];
     for block in views::summary_blocks(&s.stats.benchmarks) {
         block.summary_lines(t, width, &mut lines);
