@@ -5,6 +5,10 @@
                                    letter by letter, memory, a verdict, quit (the shell
                                    back), the fold, the reopen with the kept index and its
                                    first search; each beside its floor
+    benches/outside.py folder DIR  an lm-eval output folder of 100 samples files of 1,000
+                                   lines (written into DIR from the real fixture's lines
+                                   when DIR does not exist) opened as one set: the first
+                                   item, the count, the index, a verdict and quit
 
 FILE is a generated set (`cargo bench --bench generate -- N DIR`); it gets one verdict.
 Times are from the key (or the start) to the first screen that shows its effect, polled
@@ -275,7 +279,66 @@ def big(file):
     shutil.rmtree(tmp, ignore_errors=True)
 
 
+FIXTURE = os.path.join(ROOT, "tests/fixtures/real-logs/lm-eval/set/example__fixed-1b")
+
+
+def make_folder(out, files=100, lines=1000):
+    """lm-eval output: 2 model folders, `files` samples files of `lines` lines, each a
+    real fixture line (lm_eval 0.4.13's vr_vote) with its doc_id renumbered and its
+    prompt lengthened to ~3 KB, as a few-shot task's are."""
+    import json
+    src = sorted(glob.glob(os.path.join(FIXTURE, "samples_vr_vote_*.jsonl")))[0]
+    with open(src) as f:
+        template = [json.loads(l) for l in f if l.strip()]
+    shots = "Question: What is 12 + 30?\nAnswer: 42\n\n" * 70
+    for k in range(files):
+        model = "org__model-%d" % (k % 2)
+        os.makedirs(os.path.join(out, model), exist_ok=True)
+        path = os.path.join(out, model, "samples_task%02d_2026-11-29T10-00-00.000000.jsonl" % (k // 2))
+        with open(path, "w") as f:
+            for i in range(lines):
+                d = dict(template[i % len(template)])
+                d["doc_id"] = i
+                args = json.loads(json.dumps(d["arguments"]))
+                args["gen_args_0"]["arg_0"] = shots + args["gen_args_0"]["arg_0"]
+                d["arguments"] = args
+                f.write(json.dumps(d) + "\n")
+
+
+def folder(out):
+    if not os.path.exists(out):
+        make_folder(out)
+    tmp = tempfile.mkdtemp(prefix="verdict-outside-")
+    env = dict(os.environ, VERDICT_DATA_DIR=tmp + "/data", VERDICT_CONFIG_DIR=tmp + "/config")
+    files = glob.glob(os.path.join(out, "*", "samples_*.jsonl"))
+    size = sum(os.path.getsize(f) for f in files)
+    print("folder %s: %d samples files, %.0f MB; load average %s" % (out, len(files), size / 1e6, load()))
+    print("| step | time | floor | load average | note |")
+    print("| --- | ---: | --- | --- | --- |")
+    timed(["cat"] + files)  # warm the page cache
+    row("floor: `cat` of every samples file", timed(["cat"] + files))
+    row("floor: `verdict --version` (the binary starts and exits)", timed([BIN, "--version"]))
+    t0 = start(out, 80, 24, env)
+    try:
+        wait_for(lambda s: "/" in s.split("\n")[0] and "·" in s.split("\n")[0])
+        row("first frame (start → the first item on screen)", time.monotonic() - t0)
+        t, s = wait_for(lambda s: "indexing" not in s and "still reading" not in s)
+        row("index: search and filters ready (from the start)", time.monotonic() - t0, "", s.split("\n")[0].strip())
+        p = pid()
+        keys("1")
+        wait_for(lambda s: "journaled" in s.split("\n")[0])
+        t1 = time.monotonic()
+        quit_and_wait(p, 0.0005)
+        row("quit with a verdict to fold: `q` → the shell back", time.monotonic() - t1)
+    finally:
+        kill_session()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] != "big":
+    if len(sys.argv) == 3 and sys.argv[1] == "big":
+        big(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "folder":
+        folder(sys.argv[2])
+    else:
         raise SystemExit(__doc__)
-    big(sys.argv[2])

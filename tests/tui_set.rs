@@ -129,3 +129,76 @@ fn a_sets_summary_is_the_folders_stats() {
         "{out}"
     );
 }
+
+/// The same sample (task, doc and filter) in each model's file is listed under the item,
+/// right or wrong, and `]` goes to the next; "runs disagree" keeps the samples right in
+/// one file and wrong in another (8 lines of the fixture's 15 samples, counted from the
+/// files by each line's first metric).
+#[test]
+fn runs_of_a_sample_are_compared_and_their_disagreement_is_a_filter() {
+    let mut s = set();
+    let out = render_to_string(&s, 100, 40);
+    let runs: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.contains("This sample in each run"))
+        .skip(1)
+        .take(2)
+        .collect();
+    assert!(
+        runs[0].contains("▸ example__fixed-1b · 2026-11-29T13-03-59")
+            && runs[0].contains("✓ right red"),
+        "{out}"
+    );
+    assert!(
+        runs[1].contains("  example__fixed-2b · 2026-11-29T13-04-13"),
+        "{out}"
+    );
+    // `]`: the same doc in 2b's file (vr_multi, its 13th item of the set)
+    ch(&mut s, ']');
+    assert!(
+        s.item()
+            .unwrap()
+            .part
+            .as_ref()
+            .unwrap()
+            .text()
+            .contains("example__fixed-2b")
+    );
+    assert_eq!(
+        s.item().unwrap().part.as_ref().unwrap().task.as_deref(),
+        Some("vr_multi")
+    );
+    ch(&mut s, ']');
+    assert_eq!(s.pos, 0);
+    // the filter
+    let disagree = FilterOption::Flag(Facet::RunsDisagree);
+    assert!(
+        s.filter_options().contains(&disagree),
+        "{:?}",
+        s.filter_options()
+    );
+    ch(&mut s, 'F');
+    let k = support_state::filter_row_key(&s, "runs disagree");
+    ch(&mut s, k);
+    s.update(Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+    assert_eq!(s.position_in_view().1, 8);
+}
+
+/// `:` takes `task:id` in a set (the same doc is in every model's file), and an id alone
+/// is the first file's.
+#[test]
+fn jump_takes_task_and_id_in_a_set() {
+    let mut s = set();
+    for c in ":vr_vote:doc 3".chars() {
+        ch(&mut s, c);
+    }
+    s.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    let it = s.item().unwrap();
+    assert_eq!(it.part.as_ref().unwrap().task.as_deref(), Some("vr_vote"));
+    assert!(render_to_string(&s, 100, 30).contains("doc_id: 3"));
+    for c in ":doc 2".chars() {
+        ch(&mut s, c);
+    }
+    s.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    assert!(render_to_string(&s, 100, 30).contains("doc_id: 2"));
+}

@@ -470,6 +470,13 @@ pub(crate) trait Spec: Sync {
         None
     }
 
+    /// What makes `item` the same sample as a line of another model's or run's file of
+    /// the same task, in a folder read as one set (lm-eval: its doc and filter; Inspect:
+    /// its sample and epoch). None by default: no item has a twin.
+    fn twin_key(&self, _item: &Item) -> Option<String> {
+        None
+    }
+
     /// The reviewer's filters: the benchmark's own facets of `item` (none by default).
     fn facets(&self, _item: &Item, _emit: &mut dyn FnMut(Facet, &str)) {}
 
@@ -547,6 +554,10 @@ pub enum Facet {
     /// In a folder read as one set: the run of the item's file (an lm-eval samples
     /// file's date, an Inspect log's name).
     Run,
+    /// In a folder read as one set: the same sample in another model's or run's file
+    /// (`Spec::twin_key`) is right where this one is wrong, or wrong where it is right.
+    /// A flag.
+    RunsDisagree,
 }
 
 /// Is `model`'s answer on this item wrong (after reviewer overrides)?

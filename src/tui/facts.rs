@@ -126,6 +126,10 @@ pub struct Index {
     no_id: BitSet,
     /// Items that need no grade (`review::no_grade`): no work to do.
     no_grade: BitSet,
+    /// A folder's set: the groups of items that are one sample in several files
+    /// (`Index::twins_of`), and each item's group (`u32::MAX`: none; empty: no set).
+    twins: Vec<Vec<u32>>,
+    twin_group: Vec<u32>,
 }
 
 impl Index {
@@ -190,8 +194,16 @@ impl Index {
         self.positions_of(id, 1).first().copied()
     }
     /// The first item with this harness id (`bench::Spec::harness_id`).
+    /// In a folder's set, where harness ids are `task:id`, an id without its task is
+    /// the first item of any task with it.
     pub fn position_of_harness_id(&self, id: &str) -> Option<usize> {
-        positions_in(&self.harness, self.n, id, 1).first().copied()
+        positions_in(&self.harness, self.n, id, 1)
+            .first()
+            .copied()
+            .or_else(|| {
+                let tail = format!(":{id}");
+                (0..self.n).find(|&i| self.harness.get(i).ends_with(&tail))
+            })
     }
     /// Every item with this harness id, in order.
     pub fn items_of_harness_id(&self, id: &str) -> Vec<usize> {
@@ -318,6 +330,8 @@ struct Partial {
     broken: BitSet,
     no_id: BitSet,
     no_grade: BitSet,
+    /// (entry, `task \u{1f} Spec::twin_key`) of a folder's set's items.
+    twins: Vec<(usize, String)>,
 }
 
 /// The bit sets of one kind's names in a chunk. Most kinds have a handful of names, found
@@ -381,6 +395,7 @@ fn index_items(
         broken: BitSet::new(len),
         no_id: BitSet::new(len),
         no_grade: BitSet::new(len),
+        twins: Vec::new(),
     };
     let mut buf = String::new();
     for (k, i) in items.enumerate() {
@@ -408,8 +423,20 @@ fn index_item(store: &Store, i: usize, k: usize, p: &mut Partial, buf: &mut Stri
             p.no_grade.set(k, crate::review::no_grade(&item).is_some());
             search_text(&item, &id, buf);
             p.search.push(buf);
-            let harness = crate::bench::spec(item.benchmark()).harness_id(&item);
-            p.harness.push(harness.as_deref().unwrap_or(""));
+            let spec = crate::bench::spec(item.benchmark());
+            let harness = spec.harness_id(&item);
+            // (a folder's set: `task:id`, the same sample being in several files)
+            match (
+                harness,
+                item.part.as_deref().and_then(|l| l.task.as_deref()),
+            ) {
+                (Some(h), Some(task)) => p.harness.push(&format!("{task}:{h}")),
+                (h, _) => p.harness.push(h.as_deref().unwrap_or("")),
+            }
+            if let (Some(label), Some(key)) = (&item.part, spec.twin_key(&item)) {
+                let task = label.task.as_deref().unwrap_or("");
+                p.twins.push((k, format!("{task}\u{1f}{key}")));
+            }
             let facets = &mut p.facets;
             facts_of_item(&item, &mut |kind, name| {
                 facets[kind.index()].set(name, k, len)
@@ -477,7 +504,11 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
         ..Index::default()
     };
     let mut merged: [HashMap<String, BitSet>; KINDS] = Default::default();
+    let mut twins: HashMap<String, Vec<u32>> = HashMap::new();
     for p in parts {
+        for (k, key) in p.twins {
+            twins.entry(key).or_default().push((p.lo + k) as u32);
+        }
         ix.ids.append(p.ids);
         ix.search.append(p.search);
         ix.harness.append(p.harness);
@@ -504,7 +535,54 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
             ix.facets.push((kind, name, b));
         }
     }
+    ix.take_twins(twins.into_values().filter(|g| g.len() > 1).collect());
     ix
+}
+
+impl Index {
+    /// Keep each group of the same sample in several of a set's files, and flag the
+    /// items of a group whose models are right in some files and wrong in others
+    /// (`Facet::RunsDisagree`).
+    fn take_twins(&mut self, mut groups: Vec<Vec<u32>>) {
+        if groups.is_empty() {
+            return;
+        }
+        groups.sort();
+        let mut wrong = BitSet::new(self.n);
+        for (_, _, b) in self.facets.iter().filter(|(k, _, _)| *k == Kind::Wrong) {
+            for i in b.ones() {
+                wrong.set(i, true);
+            }
+        }
+        let mut disagree = BitSet::new(self.n);
+        self.twin_group = vec![u32::MAX; self.n];
+        for (g, members) in groups.iter().enumerate() {
+            let wrongs = members.iter().filter(|&&i| wrong.get(i as usize)).count();
+            for &i in members {
+                self.twin_group[i as usize] = g as u32;
+                if wrongs > 0 && wrongs < members.len() {
+                    disagree.set(i as usize, true);
+                }
+            }
+        }
+        self.twins = groups;
+        if disagree.count() > 0 {
+            let kind = Kind::Facet(crate::bench::Facet::RunsDisagree);
+            let at = self
+                .facets
+                .partition_point(|(k, n, _)| (*k, n.as_str()) < (kind, ""));
+            self.facets.insert(at, (kind, String::new(), disagree));
+        }
+    }
+
+    /// The items of a folder's set that are the same sample as item `i` in other files
+    /// (`i` among them, in the set's order); empty when it has none.
+    pub fn twins_of(&self, i: usize) -> &[u32] {
+        match self.twin_group.get(i) {
+            Some(&g) if g != u32::MAX => &self.twins[g as usize],
+            _ => &[],
+        }
+    }
 }
 
 pub mod cache;

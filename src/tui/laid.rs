@@ -122,6 +122,8 @@ struct Key {
     pending: bool,
     /// The running bonus-point coverage of this session (CharToM-QA's response lines).
     tally: BTreeMap<String, (u64, u64)>,
+    /// A folder's set: the same sample in the other files, with my review of each.
+    runs: Vec<(usize, Option<Review>)>,
 }
 
 impl Key {
@@ -145,6 +147,14 @@ impl Key {
             mine: state.rec.mine.get(&state.pos).cloned(),
             pending: state.is_pending(state.pos),
             tally: state.rec.tally.clone(),
+            runs: state
+                .meta
+                .as_ref()
+                .map(|m| m.twins_of(state.pos))
+                .unwrap_or_default()
+                .iter()
+                .map(|&j| (j as usize, state.my_review(j as usize)))
+                .collect(),
         }
     }
 }

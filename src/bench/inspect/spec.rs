@@ -220,6 +220,11 @@ impl crate::bench::Spec for Inspect {
         sample(item).map(Sample::id_text)
     }
 
+    /// The sample and its epoch.
+    fn twin_key(&self, item: &Item) -> Option<String> {
+        sample(item).map(|s| format!("{} epoch {}", s.id_text(), s.epoch))
+    }
+
     /// The epoch, a failed sample, and each two scorers whose grades differ (`choice ≠
     /// includes`, in the sample's order; a grade is right, wrong or partly right).
     fn facets(&self, item: &Item, emit: &mut dyn FnMut(crate::bench::Facet, &str)) {

@@ -40,6 +40,7 @@ impl State {
             Action::PageDown => self.scroll_down(crate::tui::geometry::page_rows(self)),
             Action::PageUp => self.page_up(),
             Action::NextModel => self.next_model(),
+            Action::NextRun => self.next_run(fx),
             Action::SideBySide => self.toggle_side_by_side(),
             Action::ZoomImage => self.zoom_image(),
             Action::HideImage => self.hide_image(),

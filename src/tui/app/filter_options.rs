@@ -210,7 +210,11 @@ pub(super) fn catalog(ix: &Index, now: &super::facts_now::FactsNow) -> Vec<Filte
     let views: Vec<_> = benches.iter().map(|&b| views::view_of(b)).collect();
     let flags: Vec<Facet> = views::FACETS
         .into_iter()
-        .filter(|f| views.iter().any(|v| v.flags().contains(f)))
+        // (and a folder's set's flags, the index's)
+        .filter(|&f| {
+            views.iter().any(|v| v.flags().contains(&f))
+                || (f == Facet::RunsDisagree && ix.facet(Kind::Facet(f), "").is_some())
+        })
         .collect();
     for (k, f) in flags.into_iter().enumerate() {
         out.insert(4 + k, FilterOption::Flag(f));

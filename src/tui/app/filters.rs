@@ -343,7 +343,13 @@ impl State {
                 item.reviews.shift_remove(&self.reviewer);
             }
         }
-        self.set_live(i, crate::tui::facts::collect_facts(&item));
+        let mut facts = crate::tui::facts::collect_facts(&item);
+        // what the index knows of the item from the set's other files stays
+        let runs = Kind::Facet(crate::bench::Facet::RunsDisagree);
+        if self.meta.as_ref().is_some_and(|m| m.has(i, runs, "")) {
+            facts.push((runs, String::new()));
+        }
+        self.set_live(i, facts);
     }
 }
 

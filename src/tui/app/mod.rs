@@ -180,6 +180,22 @@ pub struct Current {
     pub load: u64,
 }
 
+/// The same sample in one model's or run's file of a folder's set (`State::twin_rows`).
+#[derive(Debug, Clone)]
+pub struct TwinRow {
+    /// Its place in the set.
+    pub index: usize,
+    /// Its model and run.
+    pub label: Option<String>,
+    /// The model's answer.
+    pub answer: String,
+    /// The model's answer is wrong (the harness's score, or the verdicts').
+    pub wrong: Option<bool>,
+    /// My verdict on it, as it stands now.
+    pub mine: Option<crate::bench::Review>,
+    pub item: Item,
+}
+
 #[derive(Clone)]
 pub enum ImageSlot {
     None,

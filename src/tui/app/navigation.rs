@@ -185,6 +185,29 @@ impl State {
         }
     }
 
+    /// A folder's set: go to the same sample in the next file that has it (after the
+    /// last, the first), whatever the filters.
+    pub(super) fn next_run(&mut self, fx: &mut Vec<Effect>) {
+        let twins = self.meta.as_ref().map(|m| m.twins_of(self.pos).to_vec());
+        let Some(twins) = twins.filter(|t| !t.is_empty()) else {
+            let why = if self.store.parts().is_none() {
+                "one file: open a folder of runs (verdict DIR) to compare them"
+            } else if self.meta.is_none() {
+                "the index is still being built: the other runs of this sample in a moment"
+            } else {
+                "no other model or run has this sample"
+            };
+            self.set_status(why.to_string(), Level::Info);
+            return;
+        };
+        let at = twins
+            .iter()
+            .position(|&t| t as usize == self.pos)
+            .unwrap_or(0);
+        let next = twins[(at + 1) % twins.len()] as usize;
+        self.goto(next, fx);
+    }
+
     /// Go to item `i`: load it, reset per-item view state, ask for its image.
     pub fn goto(&mut self, i: usize, fx: &mut Vec<Effect>) {
         if i >= self.len() {

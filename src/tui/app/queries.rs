@@ -65,6 +65,44 @@ impl State {
             .unwrap_or_else(|| self.store.fallback_id(i))
     }
 
+    /// A folder's set: the same sample in each model's or run's file, this item among
+    /// them, in the set's order (none until the index is built, or outside a set).
+    pub fn twin_rows(&self) -> Vec<TwinRow> {
+        let Some(m) = &self.meta else {
+            return Vec::new();
+        };
+        m.twins_of(self.pos)
+            .iter()
+            .filter_map(|&j| {
+                let j = j as usize;
+                let item = if j == self.pos {
+                    self.item().cloned()?
+                } else {
+                    self.store.item(j).ok()?
+                };
+                let model = item.responses.first().map(|r| r.model.clone());
+                Some(TwinRow {
+                    index: j,
+                    label: item.part.as_ref().map(|p| {
+                        [p.model.as_deref().unwrap_or(""), &p.run]
+                            .into_iter()
+                            .filter(|s| !s.is_empty())
+                            .collect::<Vec<_>>()
+                            .join(" · ")
+                    }),
+                    answer: item
+                        .responses
+                        .first()
+                        .and_then(|r| r.text.clone())
+                        .unwrap_or_default(),
+                    wrong: model.map(|m| crate::bench::model_wrong(&item, &m)),
+                    mine: self.my_review(j),
+                    item,
+                })
+            })
+            .collect()
+    }
+
     /// My review of item `i` as it stands now (this session's change, else the file's).
     pub fn my_review(&self, i: usize) -> Option<Review> {
         if i >= self.len() {

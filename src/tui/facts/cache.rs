@@ -338,6 +338,9 @@ pub fn decode(map: Arc<FileBytes>, stamp: &str, told: &str) -> Option<Index> {
         broken,
         no_id,
         no_grade,
+        // (kept for a file only: a file has no twins)
+        twins: Vec::new(),
+        twin_group: Vec::new(),
     })
 }
 

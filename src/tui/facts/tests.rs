@@ -192,6 +192,7 @@ fn kinds_keep_their_places_in_the_cache() {
         Kind::Adjudicated,
         Kind::Facet(Facet::SuspectKey),
         Kind::Facet(Facet::Failed),
+        Kind::Facet(Facet::RunsDisagree),
         Kind::ReviewerStatus,
     ];
     assert_eq!(Kind::ALL, want);

@@ -35,6 +35,8 @@ pub enum Action {
     PageUp,
     NextModel,
     SideBySide,
+    /// A folder's set: the same sample in the next model's or run's file.
+    NextRun,
     OpenImage,
     ZoomImage,
     /// Hide the picture for the session (the image pane becomes one line).
@@ -268,6 +270,9 @@ impl Action {
                 "responses side by side (as many as fit, paged by the selected one) / one at a time"
                     .into()
             }
+            Action::NextRun => {
+                "a folder's set: the same sample in the next model's or run's file".into()
+            }
             Action::OpenImage => "open the image in the system viewer".into(),
             Action::ZoomImage => "image fills the screen / back to the item".into(),
             Action::HideImage => {
@@ -320,6 +325,7 @@ impl Action {
             Action::Filter => "filter".into(),
             Action::NextModel => "model".into(),
             Action::SideBySide => "side by side".into(),
+            Action::NextRun => "next run".into(),
             Action::Pass => "pass".into(),
             Action::Fail => "fail".into(),
             Action::Unsure => "unsure".into(),

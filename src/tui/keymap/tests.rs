@@ -122,7 +122,7 @@ fn action_names_round_trip() {
         verb("counterfactual_override").name(),
         "counterfactual_override"
     );
-    assert_eq!(Action::all().len(), 52 + 19 + 7 + 5 + 33 + 2 + 19);
+    assert_eq!(Action::all().len(), 53 + 19 + 7 + 5 + 33 + 2 + 19);
     assert_eq!(verb("reason_5").name(), "reason_5");
     assert_eq!(Action::from_name("select_next"), Some(Action::SelectNext));
     for bad in [

@@ -358,7 +358,7 @@ pub(crate) const GRADE_FIELDS_LINE: &[fn(&ResponseGrades) -> Field] = &[
 
 /// The registry's facets (`bench::Facet`), in its order: the filter menu's order of
 /// their groups, and the index's (`facts::Kind::Facet`).
-pub(crate) const FACETS: [Facet; 12] = [
+pub(crate) const FACETS: [Facet; 13] = [
     Facet::SuspectKey,
     Facet::ChartType,
     Facet::Version,
@@ -371,13 +371,14 @@ pub(crate) const FACETS: [Facet; 12] = [
     Facet::Failed,
     Facet::Task,
     Facet::Run,
+    Facet::RunsDisagree,
 ];
 
 /// A facet that is a flag (no value; its name is empty): the filter menu offers it with
 /// the progress filters, for a file with items of a benchmark whose view names it
 /// (`View::flags`). The others are offered per value, after the benchmarks.
 pub(crate) const fn is_flag(f: Facet) -> bool {
-    matches!(f, Facet::SuspectKey | Facet::Failed)
+    matches!(f, Facet::SuspectKey | Facet::Failed | Facet::RunsDisagree)
 }
 
 /// A facet's option in the filter menu: its label there and its name on the status line.
@@ -398,6 +399,10 @@ pub(crate) fn facet_words(f: Facet, value: &str) -> (String, String) {
         Facet::Failed => ("failed samples (no score)".into(), "failed".into()),
         Facet::Task => (format!("task {value}"), format!("task {value}")),
         Facet::Run => (format!("run {value}"), format!("run {value}")),
+        Facet::RunsDisagree => (
+            "runs disagree (right in one file, wrong in another)".into(),
+            "runs disagree".into(),
+        ),
     }
 }
 

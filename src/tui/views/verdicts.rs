@@ -302,6 +302,11 @@ pub(crate) fn review_lines(
 ) -> Vec<Line<'static>> {
     let mut out = vec![Line::from("")];
     if !matches!(scope, Scope::Model(_)) {
+        let runs = run_lines(state, width);
+        if !runs.is_empty() {
+            out.extend(runs);
+            out.push(Line::from(""));
+        }
         let table = queue_table(state, item, width);
         if !table.is_empty() {
             out.extend(table);
@@ -309,6 +314,61 @@ pub(crate) fn review_lines(
         }
     }
     out.extend(verdict_lines(state, item, scope));
+    out
+}
+
+/// A folder's set: the same sample in every model's or run's file, one line each (this
+/// one marked), with the model's answer, right or wrong, and my verdict; for a pane
+/// `width` columns wide inside. None outside a set or for a sample in one file only.
+fn run_lines(state: &State, width: u16) -> Vec<Line<'static>> {
+    let rows = state.twin_rows();
+    if rows.is_empty() {
+        return Vec::new();
+    }
+    let t = &state.theme;
+    let mut out = vec![Line::from(vec![
+        heading(t, "This sample in each run").spans.remove(0),
+        Span::styled(
+            format!(
+                "  ({} goes to the next)",
+                state.keymap.hint(Context::Global, Action::NextRun)
+            ),
+            t.dim,
+        ),
+    ])];
+    let w = width as usize;
+    let label_w = rows
+        .iter()
+        .map(|r| r.label.as_deref().map_or(0, |l| l.chars().count()))
+        .max()
+        .unwrap_or(0)
+        .min(w / 2);
+    for r in &rows {
+        let here = r.index == state.pos;
+        let mark = if here { "▸ " } else { "  " };
+        let label = truncate(&one_line(r.label.as_deref().unwrap_or("")), label_w);
+        let (score, style) = match r.wrong {
+            Some(true) => ("✗ wrong", t.bad),
+            Some(false) => ("✓ right", t.good),
+            None => ("", t.text),
+        };
+        let mine = r
+            .mine
+            .as_ref()
+            .map(|m| review_summary(&r.item, m, Scope::Item))
+            .filter(|s| !s.is_empty())
+            .map(|s| format!("  mine: {s}"))
+            .unwrap_or_default();
+        let fixed = 2 + label_w + 2 + 8 + mine.chars().count() + 2;
+        let answer = truncate(&one_line(r.answer.trim()), w.saturating_sub(fixed).max(8));
+        let text_style = if here { t.accent } else { t.text };
+        out.push(Line::from(vec![
+            Span::styled(format!("{mark}{label:<label_w$}  "), text_style),
+            Span::styled(format!("{score:<7} "), style),
+            Span::styled(answer, text_style),
+            Span::styled(mine, t.dim),
+        ]));
+    }
     out
 }
 
