@@ -202,3 +202,50 @@ fn jump_takes_task_and_id_in_a_set() {
     s.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
     assert!(render_to_string(&s, 100, 30).contains("doc_id: 2"));
 }
+
+/// One verdict for one generation holds in a set, within the graded line's file only:
+/// two models' files with the very same generations (the `filters` fixture copied under
+/// two model folders) share no verdict.
+#[test]
+fn a_generations_verdict_stays_in_its_file() {
+    let d = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/real-logs/lm-eval/filters/example__fixed-1b");
+    for model in ["org__a", "org__b"] {
+        std::fs::create_dir(d.path().join(model)).unwrap();
+        for f in std::fs::read_dir(&src).unwrap() {
+            let f = f.unwrap().path();
+            std::fs::copy(&f, d.path().join(model).join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    let files = verdict::bench::folder_set(d.path(), false).unwrap();
+    let stores: Vec<Store> = files.iter().map(|f| Store::open(f).unwrap()).collect();
+    let n = stores[0].len();
+    let mut s = support_state::indexed_state(
+        Store::set(d.path().to_path_buf(), stores),
+        Keymap::default(),
+    );
+    // line 2 of org__a's file: strict-match of doc 1; flexible-extract is its line 6
+    for c in ":2".chars() {
+        ch(&mut s, c);
+    }
+    s.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    assert_eq!(s.pos, 1);
+    let fx = s.update(Msg::Key(KeyEvent::new(
+        KeyCode::Char('1'),
+        KeyModifiers::NONE,
+    )));
+    let mut items: Vec<usize> = fx
+        .iter()
+        .filter_map(|e| match e {
+            verdict::tui::app::Effect::Record { item, .. } => Some(*item),
+            _ => None,
+        })
+        .collect();
+    items.sort();
+    assert_eq!(
+        items,
+        vec![1, 5],
+        "org__b's lines (from {n}) are another file's"
+    );
+}

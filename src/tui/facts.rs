@@ -424,15 +424,8 @@ fn index_item(store: &Store, i: usize, k: usize, p: &mut Partial, buf: &mut Stri
             search_text(&item, &id, buf);
             p.search.push(buf);
             let spec = crate::bench::spec(item.benchmark());
-            let harness = spec.harness_id(&item);
-            // (a folder's set: `task:id`, the same sample being in several files)
-            match (
-                harness,
-                item.part.as_deref().and_then(|l| l.task.as_deref()),
-            ) {
-                (Some(h), Some(task)) => p.harness.push(&format!("{task}:{h}")),
-                (h, _) => p.harness.push(h.as_deref().unwrap_or("")),
-            }
+            let harness = spec.harness_id(&item).map(|h| harness_key(&item, h));
+            p.harness.push(harness.as_deref().unwrap_or(""));
             if let (Some(label), Some(key)) = (&item.part, spec.twin_key(&item)) {
                 let task = label.task.as_deref().unwrap_or("");
                 p.twins.push((k, format!("{task}\u{1f}{key}")));
@@ -450,6 +443,15 @@ fn index_item(store: &Store, i: usize, k: usize, p: &mut Partial, buf: &mut Stri
             p.broken.set(k, true);
             p.no_id.set(k, true);
         }
+    }
+}
+
+/// How the index keeps `item`'s harness id `h` (`Spec::harness_id`): as it is, but in a
+/// folder's set, where the same sample is in several files, `task:id`.
+pub fn harness_key(item: &Item, h: String) -> String {
+    match item.part.as_deref().and_then(|l| l.task.as_deref()) {
+        Some(task) => format!("{task}:{h}"),
+        None => h,
     }
 }
 

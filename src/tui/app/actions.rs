@@ -316,8 +316,15 @@ impl State {
         };
         let mut own = None;
         let mut out = vec![];
+        // (in a folder's set, lines of the item's own file only: another file's line is
+        // another run's generation, however alike)
+        let file = self.store.part_number(self.pos);
+        let h = crate::tui::facts::harness_key(item, h);
         for j in m.items_of_harness_id(&h) {
-            let Some(other) = (j != self.pos).then(|| self.store.item(j).ok()).flatten() else {
+            let Some(other) = (j != self.pos && self.store.part_number(j) == file)
+                .then(|| self.store.item(j).ok())
+                .flatten()
+            else {
                 continue;
             };
             if let Some(name) = spec.same_answer(item, &other) {
