@@ -222,7 +222,7 @@ impl State {
     }
 
     /// The items passing group `g`'s filter as they stand now.
-    pub(super) fn group_bits(&self, ix: &Arc<Index>, g: FilterGroup) -> BitSet {
+    pub(super) fn group_bits(&self, ix: &Arc<Index>, g: &FilterGroup) -> BitSet {
         let mut opts = self.filters.in_group(g);
         let Some(first) = opts.next() else {
             return BitSet::new(ix.len());

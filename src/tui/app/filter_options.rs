@@ -19,8 +19,8 @@ impl Filters {
         self.on.contains(o)
     }
     /// The options on in group `g`.
-    pub fn in_group(&self, g: FilterGroup) -> impl Iterator<Item = &FilterOption> {
-        self.on.iter().filter(move |o| o.group() == g)
+    pub fn in_group(&self, g: &FilterGroup) -> impl Iterator<Item = &FilterOption> {
+        self.on.iter().filter(move |o| o.group() == *g)
     }
     /// The groups with an option on, in menu order.
     pub fn groups(&self) -> Vec<FilterGroup> {
@@ -33,7 +33,7 @@ impl Filters {
         self.groups()
             .into_iter()
             .map(|g| {
-                self.in_group(g)
+                self.in_group(&g)
                     .map(FilterOption::short)
                     .collect::<Vec<_>>()
                     .join(" or ")
@@ -44,7 +44,7 @@ impl Filters {
 }
 
 /// The groups of the filter menu, in menu order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FilterGroup {
     Progress,
     Skipped,

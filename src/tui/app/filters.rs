@@ -117,7 +117,7 @@ impl State {
     pub(super) fn wrong_models(&self) -> Vec<String> {
         let chosen: Vec<String> = self
             .filters
-            .in_group(FilterGroup::Model)
+            .in_group(&FilterGroup::Model)
             .filter_map(|o| match o {
                 FilterOption::Model(m) => Some(m.clone()),
                 _ => None,
@@ -162,8 +162,8 @@ impl State {
         self.filters
             .groups()
             .into_iter()
-            .filter(|g| Some(*g) != skip)
-            .all(|g| self.filters.in_group(g).any(|o| self.option_holds(o, i)))
+            .filter(|g| skip.as_ref() != Some(g))
+            .all(|g| self.filters.in_group(&g).any(|o| self.option_holds(o, i)))
     }
 
     /// Is item `i` in the adjudication queue now (my verdicts of this session included)?
@@ -208,7 +208,7 @@ impl State {
         }
         let mut mask = BitSet::full(ix.len());
         for g in self.filters.groups() {
-            mask.and_with(&self.group_bits(&ix, g));
+            mask.and_with(&self.group_bits(&ix, &g));
         }
         if self.queue {
             mask.and_with(&self.facet_now(&ix, Kind::NeedsAdjudication, ""));
@@ -292,12 +292,12 @@ impl State {
         let groups = self.filters.groups();
         let masks: Vec<(FilterGroup, BitSet)> = groups
             .iter()
-            .map(|&g| (g, self.group_bits(ix, g)))
+            .map(|g| (g.clone(), self.group_bits(ix, g)))
             .collect();
         // The items passing every group but `skip`'s; None: every item (no such group).
-        let except = |skip: Option<FilterGroup>| {
+        let except = |skip: Option<&FilterGroup>| {
             let mut m: Option<BitSet> = None;
-            for (_, b) in masks.iter().filter(|(g, _)| Some(*g) != skip) {
+            for (_, b) in masks.iter().filter(|(g, _)| skip != Some(g)) {
                 match &mut m {
                     Some(m) => m.and_with(b),
                     None => m = Some(b.clone()),
@@ -314,7 +314,9 @@ impl State {
             }
             let g = o.group();
             let key = groups.contains(&g).then_some(g);
-            let others = by_group.entry(key).or_insert_with(|| except(key));
+            let others = by_group
+                .entry(key.clone())
+                .or_insert_with(|| except(key.as_ref()));
             let bits = self.option_bits(ix, o);
             counts.push(match others {
                 Some(m) => m.count_and(&bits),
@@ -389,13 +391,13 @@ impl CountsKey {
 /// counts the items that match it and every other group's filter; "model wrong" (as a
 /// row or as a filter that is on) also reads the chosen models.
 fn unaffected(row: &FilterOption, old: &Filters, new: &Filters) -> bool {
-    let same = |g: FilterGroup| old.in_group(g).eq(new.in_group(g));
-    let model_wrong_on = old.in_group(FilterGroup::ModelWrong).next().is_some()
-        || new.in_group(FilterGroup::ModelWrong).next().is_some();
-    if !same(FilterGroup::Model) && (model_wrong_on || *row == FilterOption::ModelWrong) {
+    let same = |g: &FilterGroup| old.in_group(g).eq(new.in_group(g));
+    let model_wrong_on = old.in_group(&FilterGroup::ModelWrong).next().is_some()
+        || new.in_group(&FilterGroup::ModelWrong).next().is_some();
+    if !same(&FilterGroup::Model) && (model_wrong_on || *row == FilterOption::ModelWrong) {
         return false;
     }
     let mut groups = old.groups();
     groups.extend(new.groups());
-    groups.into_iter().all(|g| g == row.group() || same(g))
+    groups.iter().all(|g| *g == row.group() || same(g))
 }

@@ -223,7 +223,7 @@ impl State {
             self.graded_part = None;
             self.load_current();
             // With models chosen in the filter, show the first of them this item has.
-            let chosen = self.filters.in_group(FilterGroup::Model).find_map(|o| {
+            let chosen = self.filters.in_group(&FilterGroup::Model).find_map(|o| {
                 let FilterOption::Model(m) = o else {
                     return None;
                 };
