@@ -607,3 +607,115 @@ fn a_confidence_is_no_grade_to_disagree_with() {
         "{rows:?}"
     );
 }
+
+/// The labels of the filter menu's rows for the sample's metadata (`metadata.key = value`).
+fn metadata_rows(s: &State) -> Vec<String> {
+    s.filter_options()
+        .iter()
+        .map(|o| o.label())
+        .filter(|l| l.starts_with("metadata."))
+        .collect()
+}
+
+/// The sample ids of the items the filters leave (vr_meta's: `1 (epoch 1)` … `60 (epoch
+/// 1)`).
+fn visible_ids(s: &State) -> Vec<u32> {
+    let mut ids: Vec<u32> = s
+        .visible_items()
+        .unwrap()
+        .iter()
+        .map(|&i| {
+            let id = s.display_id(i);
+            id.strip_suffix(" (epoch 1)")
+                .unwrap_or(&id)
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    ids.sort_unstable();
+    ids
+}
+
+/// Issue 39: each key of a sample's metadata is a facet of the filter menu, as
+/// `metadata.key = value` (vr_meta: 60 samples, one epoch). The samples counted by
+/// inspect_ai's own `read_eval_log` of the log: category geography on 15 (4, 8, … 60),
+/// of them difficulty 2 on 6, and 6 more with logic; note `checked` on 6, null on the
+/// others.
+#[test]
+fn each_metadata_key_is_a_facet_of_the_filter_menu() {
+    let (_d, mut s) = state("vr_meta.eval");
+    let rows = metadata_rows(&s);
+    for want in [
+        "metadata.category = arithmetic",
+        "metadata.category = geography",
+        "metadata.category = logic",
+        "metadata.difficulty = 2",
+        "metadata.hard = true",
+        "metadata.weight = 1.5",
+        "metadata.note = checked",
+    ] {
+        assert!(rows.iter().any(|r| r == want), "{want} not in {rows:?}");
+    }
+    ch(&mut s, 'F');
+    let geography = support_state::filter_row_key(&s, "metadata.category = geography");
+    ch(&mut s, geography);
+    assert_eq!(visible_ids(&s), (1..=15).map(|k| 4 * k).collect::<Vec<_>>());
+    // two keys combine with AND, two values of one key with OR
+    let k = support_state::filter_row_key(&s, "metadata.difficulty = 2");
+    ch(&mut s, k);
+    assert_eq!(visible_ids(&s), [4, 16, 24, 36, 44, 56]);
+    let logic = support_state::filter_row_key(&s, "metadata.category = logic");
+    ch(&mut s, logic);
+    assert_eq!(
+        visible_ids(&s),
+        [4, 11, 16, 19, 24, 31, 36, 39, 44, 51, 56, 59]
+    );
+    ch(&mut s, logic);
+    ch(&mut s, k);
+    ch(&mut s, geography);
+    assert_eq!(s.visible_items(), None);
+    // a null is no value: the 54 samples without a note are in no row of it
+    let k = support_state::filter_row_key(&s, "metadata.note = checked");
+    ch(&mut s, k);
+    assert_eq!(visible_ids(&s), [10, 20, 30, 40, 50, 60]);
+    assert_eq!(
+        rows.iter()
+            .filter(|r| r.starts_with("metadata.note"))
+            .count(),
+        1,
+        "{rows:?}"
+    );
+}
+
+/// A metadata key is a facet only while it has at most 50 values, each of at most 60
+/// characters (a facet is a bit set over every item per value): vr_meta's `shard` (50
+/// values) is offered whole; `ref` (one per sample, 60), `explanation` (a sentence) are
+/// not, nor any of their values, even after a verdict on a sample; an array (`tags`) or
+/// an object (`source`) is no value.
+#[test]
+fn a_metadata_key_with_more_values_than_the_cap_is_not_offered() {
+    let (_d, mut s) = state("vr_meta.eval");
+    let check = |s: &State| {
+        let rows = metadata_rows(s);
+        let of = |key: &str| {
+            rows.iter()
+                .filter(|r| r.starts_with(&format!("metadata.{key} = ")))
+                .count()
+        };
+        assert_eq!(of("shard"), 50, "{rows:?}");
+        for key in ["ref", "explanation", "tags", "source"] {
+            assert_eq!(of(key), 0, "{key}: {rows:?}");
+        }
+        assert!(!rows.iter().any(|r| r.contains("r-0")), "{rows:?}");
+        assert_eq!(
+            [of("category"), of("difficulty"), of("hard"), of("weight")],
+            [3, 3, 2, 3],
+            "{rows:?}"
+        );
+    };
+    check(&s);
+    // a verdict on a sample makes its facts again: its ref is still no row
+    let fx = ch(&mut s, '1');
+    assert_eq!(recorded(&mut s, fx).len(), 1);
+    check(&s);
+}

@@ -558,6 +558,10 @@ pub enum Facet {
     /// (`Spec::twin_key`) is right where this one is wrong, or wrong where it is right.
     /// A flag.
     RunsDisagree,
+    /// A key of a sample's metadata and its value (a string, number or boolean), as
+    /// `key\0value` (Inspect). The index keeps a key only while it has few short values
+    /// (`tui::facts::META_VALUES`).
+    Metadata,
 }
 
 /// Is `model`'s answer on this item wrong (after reviewer overrides)?

@@ -334,19 +334,49 @@ struct Partial {
     twins: Vec<(usize, String)>,
 }
 
-/// The bit sets of one kind's names in a chunk. Most kinds have a handful of names, found
-/// faster by comparing than by hashing; a file with many (thousands of models) gets a map.
+/// A key of the samples' metadata is a facet (`bench::Facet::Metadata`: names
+/// `key\0value`) only while it has at most this many values, none of them longer than
+/// [`META_VALUE_CHARS`]: every value is a bit set over all the items (125 KB at a million
+/// items), so a key of free text (an id, an explanation per sample) would cost a set per
+/// sample, and its hundreds of rows would bury the menu. 50 values is a category, a
+/// source, a difficulty, a dataset's subset: a screen or two of the menu. A key over the
+/// cap is left out whole (never part of its values), as the index is built, so that the
+/// memory stays bounded.
+pub const META_VALUES: usize = 50;
+
+/// The longest value of a metadata key that is a facet ([`META_VALUES`]): a label, a
+/// number, a short name; a longer text is prose, and its key no facet.
+pub const META_VALUE_CHARS: usize = 60;
+
+/// The kind whose keys are capped ([`META_VALUES`]).
+pub(crate) const CAPPED: Kind = Kind::Facet(crate::bench::Facet::Metadata);
+
+/// A metadata key's count of values once it is over the cap.
+const OVER: usize = usize::MAX;
+
+/// The key of a name `key\0value` of [`CAPPED`].
+fn meta_key(name: &str) -> &str {
+    name.split_once('\0').map_or(name, |(k, _)| k)
+}
+
+/// The bit sets of one kind's names in a chunk (or in the whole index, as the chunks'
+/// are merged). Most kinds have a handful of names, found faster by comparing than by
+/// hashing; a file with many (thousands of models) gets a map.
 #[derive(Default)]
 struct Names {
     sets: Vec<(String, BitSet)>,
     /// Position in `sets` by name, once there are more than [`Names::FEW`].
     by_name: HashMap<String, usize>,
+    /// [`CAPPED`]'s keys: how many values each has in `sets`, or [`OVER`].
+    per_key: HashMap<String, usize>,
 }
 
 impl Names {
     const FEW: usize = 16;
 
-    fn set(&mut self, name: &str, k: usize, len: usize) {
+    /// The set of `name`, new and empty (over `len` items) if need be; None when
+    /// `capped` ([`CAPPED`]) and its key is over the cap.
+    fn entry(&mut self, name: &str, len: usize, capped: bool) -> Option<&mut BitSet> {
         let found = if self.sets.len() <= Self::FEW {
             self.sets.iter().position(|(n, _)| n == name)
         } else {
@@ -354,13 +384,12 @@ impl Names {
         };
         let at = match found {
             Some(at) => at,
+            None if capped && !self.admit(name) => return None,
             None => {
                 self.sets.push((name.to_string(), BitSet::new(len)));
                 if self.sets.len() > Self::FEW {
                     if self.by_name.is_empty() {
-                        for (i, (n, _)) in self.sets.iter().enumerate() {
-                            self.by_name.insert(n.clone(), i);
-                        }
+                        self.reindex();
                     } else {
                         self.by_name.insert(name.to_string(), self.sets.len() - 1);
                     }
@@ -368,7 +397,60 @@ impl Names {
                 self.sets.len() - 1
             }
         };
-        self.sets[at].1.set(k, true);
+        Some(&mut self.sets[at].1)
+    }
+
+    /// Count the new name `key\0value` against its key's cap: may it have a set? A key
+    /// that goes over here loses the sets it had.
+    fn admit(&mut self, name: &str) -> bool {
+        let (key, value) = name.split_once('\0').unwrap_or((name, ""));
+        let n = match self.per_key.get_mut(key) {
+            Some(n) => n,
+            None => self.per_key.entry(key.to_string()).or_default(),
+        };
+        if *n == OVER {
+            return false;
+        }
+        if *n < META_VALUES && value.chars().count() <= META_VALUE_CHARS {
+            *n += 1;
+            return true;
+        }
+        *n = OVER;
+        self.drop_over();
+        false
+    }
+
+    /// The keys over the cap in `o` (another chunk's names) are over here too.
+    fn take_over(&mut self, o: &Names) {
+        let mut any = false;
+        for (key, _) in o.per_key.iter().filter(|(_, n)| **n == OVER) {
+            self.per_key.insert(key.clone(), OVER);
+            any = true;
+        }
+        if any {
+            self.drop_over();
+        }
+    }
+
+    /// Drop the sets of the keys over the cap.
+    fn drop_over(&mut self) {
+        let per_key = &self.per_key;
+        self.sets
+            .retain(|(n, _)| per_key.get(meta_key(n)) != Some(&OVER));
+        self.reindex();
+    }
+
+    /// `by_name` made again from `sets`.
+    fn reindex(&mut self) {
+        self.by_name.clear();
+        if self.sets.len() > Self::FEW {
+            let at = self
+                .sets
+                .iter()
+                .enumerate()
+                .map(|(i, (n, _))| (n.clone(), i));
+            self.by_name.extend(at);
+        }
     }
 }
 
@@ -432,7 +514,9 @@ fn index_item(store: &Store, i: usize, k: usize, p: &mut Partial, buf: &mut Stri
             }
             let facets = &mut p.facets;
             facts_of_item(&item, &mut |kind, name| {
-                facets[kind.index()].set(name, k, len)
+                if let Some(b) = facets[kind.index()].entry(name, len, kind == CAPPED) {
+                    b.set(k, true);
+                }
             });
         }
         Err(e) => {
@@ -505,7 +589,7 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
         no_grade: BitSet::new(n),
         ..Index::default()
     };
-    let mut merged: [HashMap<String, BitSet>; KINDS] = Default::default();
+    let mut merged: [Names; KINDS] = Default::default();
     let mut twins: HashMap<String, Vec<u32>> = HashMap::new();
     for p in parts {
         for (k, key) in p.twins {
@@ -520,18 +604,17 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
             ix.no_grade.put(p.lo, &p.no_grade);
         }
         for (kind, m) in p.facets.into_iter().enumerate() {
+            let capped = kind == CAPPED.index();
+            merged[kind].take_over(&m);
             for (name, b) in m.sets {
-                merged[kind]
-                    .entry(name)
-                    .or_insert_with(|| BitSet::new(n))
-                    .put(p.lo, &b);
+                if let Some(to) = merged[kind].entry(&name, n, capped) {
+                    to.put(p.lo, &b);
+                }
             }
         }
     }
     for kind in Kind::ALL {
-        let mut names: Vec<(String, BitSet)> = std::mem::take(&mut merged[kind.index()])
-            .into_iter()
-            .collect();
+        let mut names = std::mem::take(&mut merged[kind.index()].sets);
         names.sort_by(|a, b| a.0.cmp(&b.0));
         for (name, b) in names {
             ix.facets.push((kind, name, b));

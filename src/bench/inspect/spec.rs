@@ -225,8 +225,10 @@ impl crate::bench::Spec for Inspect {
         sample(item).map(|s| format!("{} epoch {}", s.id_text(), s.epoch))
     }
 
-    /// The epoch, a failed sample, and each two scorers whose grades differ (`choice ≠
-    /// includes`, in the sample's order; a grade is right, wrong or partly right).
+    /// The epoch, a failed sample, each two scorers whose grades differ (`choice ≠
+    /// includes`, in the sample's order; a grade is right, wrong or partly right), and
+    /// each key of the metadata whose value is a string, number or boolean (`key\0value`;
+    /// a null, an array or an object is no value).
     fn facets(&self, item: &Item, emit: &mut dyn FnMut(crate::bench::Facet, &str)) {
         use crate::bench::Facet;
         let Some(s) = sample(item) else { return };
@@ -244,6 +246,14 @@ impl crate::bench::Spec for Inspect {
             .collect();
         for pair in crate::bench::kit::grades::disagreements(&grades) {
             emit(Facet::Disagree, &pair);
+        }
+        for (key, v) in s.metadata.iter().filter_map(Value::as_object).flatten() {
+            let v = match v {
+                Value::String(x) => x.clone(),
+                Value::Number(_) | Value::Bool(_) => v.to_string(),
+                _ => continue,
+            };
+            emit(Facet::Metadata, &format!("{key}\0{v}"));
         }
     }
 

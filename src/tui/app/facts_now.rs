@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::tui::facts::{BitSet, Index, Kind};
+use crate::tui::facts::{BitSet, CAPPED, Index, Kind};
 
 use super::*;
 
@@ -83,12 +83,15 @@ impl FactsNow {
 
 impl State {
     /// Item `i`'s facts as they stand now are `facts` (for an item changed this session).
-    pub(super) fn set_live(&mut self, i: usize, facts: Vec<(Kind, String)>) {
+    pub(super) fn set_live(&mut self, i: usize, mut facts: Vec<(Kind, String)>) {
         // a name the index does not know, gained or lost: the menu's rows change
         let mut new_name = false;
         if let Some(ix) = &self.meta
             && i < ix.len()
         {
+            // the metadata's facets are the file's, as the index capped them: a verdict
+            // gives none (a key over the cap stays out of the menu)
+            facts.retain(|(k, n)| *k != CAPPED || ix.facet(*k, n).is_some());
             if !self.facts_now.is_for(ix) {
                 self.rebuild_facts_now();
             }

@@ -56,6 +56,9 @@ pub enum FilterGroup {
     Benchmark,
     /// A facet with values (`bench::Facet`), one group per facet in the registry's order.
     Facet(Facet),
+    /// A key of the samples' metadata (`Facet::Metadata`): one group per key, so that two
+    /// keys' values combine with AND.
+    Metadata(String),
     Model,
     Reviewer,
 }
@@ -99,6 +102,9 @@ impl FilterOption {
             | FilterOption::Adjudicated => FilterGroup::Agreement,
             FilterOption::Status(_) => FilterGroup::Verification,
             FilterOption::Benchmark(_) => FilterGroup::Benchmark,
+            FilterOption::Facet(Facet::Metadata, v) => {
+                FilterGroup::Metadata(v.split('\0').next().unwrap_or_default().into())
+            }
             FilterOption::Facet(f, _) => FilterGroup::Facet(*f),
             FilterOption::Model(_) => FilterGroup::Model,
             FilterOption::Reviewer(_) => FilterGroup::Reviewer,

@@ -133,3 +133,57 @@ fn the_index_is_the_same_on_any_number_of_threads() {
         assert_eq!(index(&store, threads), one, "{threads} threads");
     }
 }
+
+/// A metadata key is a facet only while it has at most [`META_VALUES`] values in the
+/// whole file, however the items fall into chunks (3 of 4,096 here): `few` has 3 values,
+/// `split` 30 in the first chunk and 30 others after it (under the cap in every chunk,
+/// over it in all), `each` one per sample. Only `few`'s sets are kept.
+#[test]
+fn a_metadata_key_over_the_cap_has_no_set_however_the_chunks_fall() {
+    let n = 3 * 4096;
+    let mut text = String::new();
+    for i in 0..n {
+        let split = if i < 4096 { i % 30 } else { 30 + i % 30 };
+        let meta = serde_json::json!({"few": i % 3, "split": split, "each": format!("r{i}")});
+        let sample = serde_json::json!({"sample": i, "metadata": meta});
+        text.push_str(
+            &serde_json::json!({"id": format!("s{i}"), "inspect_sample": sample}).to_string(),
+        );
+        text.push('\n');
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("set.jsonl");
+    std::fs::write(&path, text).unwrap();
+    let store = Store::open(&path).unwrap();
+    for threads in [1, 3] {
+        let ix = index(&store, threads);
+        let names: Vec<&str> = ix.names(CAPPED).collect();
+        assert_eq!(
+            names,
+            ["few\u{0}0", "few\u{0}1", "few\u{0}2"],
+            "{threads} threads"
+        );
+        assert_eq!(
+            ix.facet(CAPPED, "few\u{0}1").map(BitSet::count),
+            Some(n / 3)
+        );
+    }
+}
+
+/// Within a chunk, a key holds at most [`META_VALUES`] sets, and none once it has more
+/// values or a value longer than [`META_VALUE_CHARS`]: a key of free text costs no set
+/// per item.
+#[test]
+fn a_chunk_holds_no_more_sets_of_a_key_than_the_cap() {
+    let mut names = Names::default();
+    for i in 0..1000 {
+        assert!(names.entry("few\u{0}x", 64, true).is_some());
+        names.entry(&format!("each\u{0}r{i}"), 64, true);
+        assert!(names.sets.len() <= META_VALUES + 1, "{i}");
+    }
+    assert_eq!(names.sets.len(), 1);
+    let long = format!("prose\u{0}{}", "a".repeat(META_VALUE_CHARS + 1));
+    assert!(names.entry(&long, 64, true).is_none());
+    assert!(names.entry("prose\u{0}short", 64, true).is_none());
+    assert_eq!(names.sets.len(), 1);
+}

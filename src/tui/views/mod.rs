@@ -358,7 +358,7 @@ pub(crate) const GRADE_FIELDS_LINE: &[fn(&ResponseGrades) -> Field] = &[
 
 /// The registry's facets (`bench::Facet`), in its order: the filter menu's order of
 /// their groups, and the index's (`facts::Kind::Facet`).
-pub(crate) const FACETS: [Facet; 13] = [
+pub(crate) const FACETS: [Facet; 14] = [
     Facet::SuspectKey,
     Facet::ChartType,
     Facet::Version,
@@ -372,6 +372,7 @@ pub(crate) const FACETS: [Facet; 13] = [
     Facet::Task,
     Facet::Run,
     Facet::RunsDisagree,
+    Facet::Metadata,
 ];
 
 /// A facet that is a flag (no value; its name is empty): the filter menu offers it with
@@ -403,6 +404,10 @@ pub(crate) fn facet_words(f: Facet, value: &str) -> (String, String) {
             "runs disagree (right in one file, wrong in another)".into(),
             "runs disagree".into(),
         ),
+        Facet::Metadata => {
+            let (key, v) = value.split_once('\0').unwrap_or((value, ""));
+            (format!("metadata.{key} = {v}"), format!("{key} = {v}"))
+        }
     }
 }
 
