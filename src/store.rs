@@ -107,7 +107,12 @@ impl Store {
         if test_hook::maps_every_file() {
             return Store::open_mapping_from(path, 0, scan);
         }
-        Store::open_mapping_from(path, MAP_FROM, scan)
+        let map_from = if scan == Scan::WholeMapped {
+            0
+        } else {
+            MAP_FROM
+        };
+        Store::open_mapping_from(path, map_from, scan)
     }
 
     /// `open_with`, mapping files of `map_from` bytes or more.
@@ -133,7 +138,7 @@ impl Store {
             None => {
                 let format = detect_format(&path, &bytes);
                 let gate = scan::Gate::from_env();
-                if scan != Scan::Whole
+                if !matches!(scan, Scan::Whole | Scan::WholeMapped)
                     && format == Format::Jsonl
                     && (bytes.file().is_some() || gate.is_some())
                 {

@@ -10,6 +10,9 @@ use super::*;
 pub enum Scan {
     /// Every item before the open returns.
     Whole,
+    /// As `Whole`, the file mapped however small (a folder's set: its files' bytes are
+    /// the page cache's, not copied).
+    WholeMapped,
     /// A large JSONL file (one that is mapped): the items found so far at once, the rest
     /// by a scan on a thread of its own. Every other file is scanned whole.
     Background,
