@@ -249,3 +249,37 @@ fn a_generations_verdict_stays_in_its_file() {
         "org__b's lines (from {n}) are another file's"
     );
 }
+
+/// The lines of one doc whose harness scores disagree are a filter by their filters'
+/// names, in a file opened alone too: the `filters` fixture (lm_eval 0.4.13, 3 repeats)
+/// has strict-match 0 and flexible-extract 1 on doc 1, maj@3 1 and strict-match 0 on
+/// docs 1 and 2 (counted from the file by each line's first metric).
+#[test]
+fn the_lines_of_a_doc_that_disagree_are_a_filter() {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "tests/fixtures/real-logs/lm-eval/filters/example__fixed-1b/samples_vr_filters_2026-11-29T15-47-32.200512.jsonl",
+    );
+    let mut s = support_state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
+    let rows = s.filter_options();
+    let of = |name: &str| FilterOption::Facet(Facet::LinesDisagree, name.into());
+    for (name, lines) in [
+        ("strict-match ≠ flexible-extract", 2),
+        ("strict-match ≠ maj@3", 4),
+        ("flexible-extract ≠ maj@3", 2),
+    ] {
+        assert!(rows.contains(&of(name)), "{name}: {rows:?}");
+        let mut t = support_state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
+        ch(&mut t, 'F');
+        let k = support_state::filter_row_key(&t, &format!("lines disagree: {name}"));
+        ch(&mut t, k);
+        t.update(Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+        assert_eq!(t.position_in_view().1, lines, "{name}");
+    }
+    // a verdict keeps the item's place in them (what the index knows of the other lines)
+    ch(&mut s, 'F');
+    let k = support_state::filter_row_key(&s, "lines disagree: strict-match ≠ maj@3");
+    ch(&mut s, k);
+    s.update(Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+    ch(&mut s, '1');
+    assert_eq!(s.position_in_view().1, 4);
+}

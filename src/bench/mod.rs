@@ -470,10 +470,12 @@ pub(crate) trait Spec: Sync {
         None
     }
 
-    /// What makes `item` the same sample as a line of another model's or run's file of
-    /// the same task, in a folder read as one set (lm-eval: its doc and filter; Inspect:
-    /// its sample and epoch). None by default: no item has a twin.
-    fn twin_key(&self, _item: &Item) -> Option<String> {
+    /// Which of the lines of one sample (one [`Spec::harness_id`]) `item` is (lm-eval:
+    /// its filter; Inspect: its epoch): the lines of a sample whose harness scores
+    /// disagree are a filter (`Facet::LinesDisagree`), and in a folder read as one set
+    /// the same harness id and variant in another file is the same sample of another
+    /// model or run. None by default.
+    fn variant(&self, _item: &Item) -> Option<String> {
         None
     }
 
@@ -555,13 +557,17 @@ pub enum Facet {
     /// file's date, an Inspect log's name).
     Run,
     /// In a folder read as one set: the same sample in another model's or run's file
-    /// (`Spec::twin_key`) is right where this one is wrong, or wrong where it is right.
+    /// (the same harness id and `Spec::variant`) is right where this one is wrong, or wrong where it is right.
     /// A flag.
     RunsDisagree,
     /// A key of a sample's metadata and its value (a string, number or boolean), as
     /// `key\0value` (Inspect). The index keeps a key only while it has few short values
     /// (`tui::facts::META_VALUES`).
     Metadata,
+    /// Two lines of one sample in one file whose harness scores disagree, by their
+    /// variants (`Spec::variant`): `strict-match ≠ flexible-extract`, `maj@3 ≠
+    /// strict-match`; an Inspect sample's `epoch 1 ≠ epoch 2`.
+    LinesDisagree,
 }
 
 /// Is `model`'s answer on this item wrong (after reviewer overrides)?

@@ -26,7 +26,7 @@ use std::ops::Range;
 use super::offsets::Table;
 
 /// The kept index's first bytes: its format (of the head and of what follows).
-pub const MAGIC: &[u8; 17] = b"verdict index 11\n";
+pub const MAGIC: &[u8; 17] = b"verdict index 12\n";
 
 /// A word-at-a-time hash of a stream of bytes (fast enough for a kept index of 2 GB):
 /// each step is a bijection of the running value for a given word, so changing any one

@@ -330,8 +330,9 @@ struct Partial {
     broken: BitSet,
     no_id: BitSet,
     no_grade: BitSet,
-    /// (entry, `task \u{1f} Spec::twin_key`) of a folder's set's items.
-    twins: Vec<(usize, String)>,
+    /// (entry, its file in a set, its harness key, `Spec::variant`) of the items that are
+    /// one line of a sample.
+    lines: Vec<(usize, usize, String, String)>,
 }
 
 /// A key of the samples' metadata is a facet (`bench::Facet::Metadata`: names
@@ -477,7 +478,7 @@ fn index_items(
         broken: BitSet::new(len),
         no_id: BitSet::new(len),
         no_grade: BitSet::new(len),
-        twins: Vec::new(),
+        lines: Vec::new(),
     };
     let mut buf = String::new();
     for (k, i) in items.enumerate() {
@@ -508,9 +509,8 @@ fn index_item(store: &Store, i: usize, k: usize, p: &mut Partial, buf: &mut Stri
             let spec = crate::bench::spec(item.benchmark());
             let harness = spec.harness_id(&item).map(|h| harness_key(&item, h));
             p.harness.push(harness.as_deref().unwrap_or(""));
-            if let (Some(label), Some(key)) = (&item.part, spec.twin_key(&item)) {
-                let task = label.task.as_deref().unwrap_or("");
-                p.twins.push((k, format!("{task}\u{1f}{key}")));
+            if let (Some(h), Some(v)) = (harness, spec.variant(&item)) {
+                p.lines.push((k, store.part_number(i), h, v));
             }
             let facets = &mut p.facets;
             facts_of_item(&item, &mut |kind, name| {
@@ -590,11 +590,13 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
         ..Index::default()
     };
     let mut merged: [Names; KINDS] = Default::default();
-    let mut twins: HashMap<String, Vec<u32>> = HashMap::new();
+    let mut lines = Vec::new();
     for p in parts {
-        for (k, key) in p.twins {
-            twins.entry(key).or_default().push((p.lo + k) as u32);
-        }
+        lines.extend(
+            p.lines
+                .into_iter()
+                .map(|(k, part, h, v)| ((p.lo + k) as u32, part, h, v)),
+        );
         ix.ids.append(p.ids);
         ix.search.append(p.search);
         ix.harness.append(p.harness);
@@ -620,25 +622,77 @@ pub fn index_with(store: &Store, threads: usize, progress: &(dyn Fn(usize) + Syn
             ix.facets.push((kind, name, b));
         }
     }
-    ix.take_twins(twins.into_values().filter(|g| g.len() > 1).collect());
+    ix.take_lines(lines, store.parts().is_some());
     ix
 }
 
+/// A line of a sample: (item, its file, its harness key, its variant).
+type SampleLine = (u32, usize, String, String);
+
 impl Index {
-    /// Keep each group of the same sample in several of a set's files, and flag the
-    /// items of a group whose models are right in some files and wrong in others
-    /// (`Facet::RunsDisagree`).
-    fn take_twins(&mut self, mut groups: Vec<Vec<u32>>) {
-        if groups.is_empty() {
+    /// From the lines of the samples: in a folder's set, the same sample in several
+    /// files (`take_twins`); in every file, the lines of one sample whose models are
+    /// right in one and wrong in another (`Facet::LinesDisagree`, by their variants).
+    fn take_lines(&mut self, lines: Vec<SampleLine>, set: bool) {
+        if lines.is_empty() {
             return;
         }
-        groups.sort();
+        let wrong = self.any_wrong();
+        let mut of_sample: HashMap<(usize, &str), Vec<(u32, &str)>> = HashMap::new();
+        for (i, part, h, v) in &lines {
+            of_sample.entry((*part, h)).or_default().push((*i, v));
+        }
+        let mut named: HashMap<String, BitSet> = HashMap::new();
+        for mut group in of_sample.into_values().filter(|g| g.len() > 1) {
+            group.sort();
+            for (a, &(i, v)) in group.iter().enumerate() {
+                for &(j, w) in &group[a + 1..] {
+                    if v != w && wrong.get(i as usize) != wrong.get(j as usize) {
+                        let b = named
+                            .entry(format!("{v} ≠ {w}"))
+                            .or_insert_with(|| BitSet::new(self.n));
+                        b.set(i as usize, true);
+                        b.set(j as usize, true);
+                    }
+                }
+            }
+        }
+        let kind = Kind::Facet(crate::bench::Facet::LinesDisagree);
+        for (name, b) in named {
+            let at = self
+                .facets
+                .partition_point(|(k, n, _)| (*k, n.as_str()) < (kind, name.as_str()));
+            self.facets.insert(at, (kind, name, b));
+        }
+        if set {
+            let mut twins: HashMap<(&str, &str), Vec<u32>> = HashMap::new();
+            for (i, _, h, v) in &lines {
+                twins.entry((h, v)).or_default().push(*i);
+            }
+            let groups = twins.into_values().filter(|g| g.len() > 1).collect();
+            self.take_twins(groups, &wrong);
+        }
+    }
+
+    /// The items whose model (any) is wrong.
+    fn any_wrong(&self) -> BitSet {
         let mut wrong = BitSet::new(self.n);
         for (_, _, b) in self.facets.iter().filter(|(k, _, _)| *k == Kind::Wrong) {
             for i in b.ones() {
                 wrong.set(i, true);
             }
         }
+        wrong
+    }
+
+    /// Keep each group of the same sample in several of a set's files, and flag the
+    /// items of a group whose models are right in some files and wrong in others
+    /// (`Facet::RunsDisagree`).
+    fn take_twins(&mut self, mut groups: Vec<Vec<u32>>, wrong: &BitSet) {
+        if groups.is_empty() {
+            return;
+        }
+        groups.sort();
         let mut disagree = BitSet::new(self.n);
         self.twin_group = vec![u32::MAX; self.n];
         for (g, members) in groups.iter().enumerate() {

@@ -220,9 +220,9 @@ impl crate::bench::Spec for Inspect {
         sample(item).map(Sample::id_text)
     }
 
-    /// The sample and its epoch.
-    fn twin_key(&self, item: &Item) -> Option<String> {
-        sample(item).map(|s| format!("{} epoch {}", s.id_text(), s.epoch))
+    /// The epoch.
+    fn variant(&self, item: &Item) -> Option<String> {
+        sample(item).map(|s| format!("epoch {}", s.epoch))
     }
 
     /// The epoch, a failed sample, each two scorers whose grades differ (`choice ≠

@@ -142,10 +142,9 @@ impl crate::bench::Spec for LmEval {
             .then(|| b.filter.clone().unwrap_or_else(|| "none".into()))
     }
 
-    /// The doc and the filter: strict-match and flexible-extract of one doc are not the
-    /// same answer.
-    fn twin_key(&self, item: &Item) -> Option<String> {
-        sample(item).map(|s| format!("doc {} {}", s.doc_id, s.filter.as_deref().unwrap_or("")))
+    /// The filter: strict-match and flexible-extract of one doc are not the same answer.
+    fn variant(&self, item: &Item) -> Option<String> {
+        sample(item).map(|s| s.filter.clone().unwrap_or_else(|| "none".into()))
     }
 
     /// The sample's filter, and each two of its right-or-wrong metrics that disagree

@@ -346,10 +346,20 @@ impl State {
             }
         }
         let mut facts = crate::tui::facts::collect_facts(&item);
-        // what the index knows of the item from the set's other files stays
-        let runs = Kind::Facet(crate::bench::Facet::RunsDisagree);
-        if self.meta.as_ref().is_some_and(|m| m.has(i, runs, "")) {
-            facts.push((runs, String::new()));
+        // what the index knows of the item from other lines (of its sample, in this
+        // file or another of the set) stays
+        if let Some(m) = &self.meta {
+            for f in [
+                crate::bench::Facet::RunsDisagree,
+                crate::bench::Facet::LinesDisagree,
+            ] {
+                let kind = Kind::Facet(f);
+                facts.extend(
+                    m.names(kind)
+                        .filter(|n| m.has(i, kind, n))
+                        .map(|n| (kind, n.to_string())),
+                );
+            }
         }
         self.set_live(i, facts);
     }

@@ -25,7 +25,7 @@
 //! user only (it holds the items' questions).
 //!
 //! Layout (little-endian; every table at a multiple of 8 bytes from the start): the head
-//! of `store::kept` (its magic `verdict index 11`, the stamp, the item count `n`, the
+//! of `store::kept` (its magic `verdict index 12`, the stamp, the item count `n`, the
 //! items' offsets, which let the store open the file without scanning it, and the head's
 //! checksum); what the file's path tells its items ([`told`]: its length (u64), the
 //! text, zeros to a multiple of 8; format 4); then the ids and the search texts, each as

@@ -165,7 +165,7 @@ fn position_of_finds_the_first_item_with_exactly_this_id() {
 }
 
 /// The index cache writes a kind as its place in `Kind::ALL`: the places are those of
-/// the cache's format (`verdict index 11`: the metadata's facet after `Run`).
+/// the cache's format (`verdict index 12`: the metadata's facet after `Run`, then the lines that disagree).
 #[test]
 fn kinds_keep_their_places_in_the_cache() {
     use crate::bench::Facet;
@@ -182,6 +182,7 @@ fn kinds_keep_their_places_in_the_cache() {
         Kind::Facet(Facet::Task),
         Kind::Facet(Facet::Run),
         Kind::Facet(Facet::Metadata),
+        Kind::Facet(Facet::LinesDisagree),
         Kind::Model,
         Kind::Wrong,
         Kind::Reviewer,

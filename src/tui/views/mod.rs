@@ -358,7 +358,7 @@ pub(crate) const GRADE_FIELDS_LINE: &[fn(&ResponseGrades) -> Field] = &[
 
 /// The registry's facets (`bench::Facet`), in its order: the filter menu's order of
 /// their groups, and the index's (`facts::Kind::Facet`).
-pub(crate) const FACETS: [Facet; 14] = [
+pub(crate) const FACETS: [Facet; 15] = [
     Facet::SuspectKey,
     Facet::ChartType,
     Facet::Version,
@@ -373,6 +373,7 @@ pub(crate) const FACETS: [Facet; 14] = [
     Facet::Run,
     Facet::RunsDisagree,
     Facet::Metadata,
+    Facet::LinesDisagree,
 ];
 
 /// A facet that is a flag (no value; its name is empty): the filter menu offers it with
@@ -397,6 +398,7 @@ pub(crate) fn facet_words(f: Facet, value: &str) -> (String, String) {
         Facet::Answer => (format!("answer {value}"), value.into()),
         Facet::Epoch => (format!("epoch {value}"), format!("epoch {value}")),
         Facet::Disagree => (format!("disagree: {value}"), value.into()),
+        Facet::LinesDisagree => (format!("lines disagree: {value}"), value.into()),
         Facet::Failed => ("failed samples (no score)".into(), "failed".into()),
         Facet::Task => (format!("task {value}"), format!("task {value}")),
         Facet::Run => (format!("run {value}"), format!("run {value}")),
