@@ -719,3 +719,46 @@ fn a_metadata_key_with_more_values_than_the_cap_is_not_offered() {
     assert_eq!(recorded(&mut s, fx).len(), 1);
     check(&s);
 }
+
+/// Issue 39, one verdict for one generation: where the reviewer asks (`C`), the verdict
+/// keys grade every scorer of the sample at once (the headline's in the review's own
+/// verdict, each other scorer's under `scorers`), as one change: one `u` takes it all
+/// back. The next sample opens on its headline again.
+#[test]
+fn every_scorer_of_a_sample_takes_one_verdict_where_asked() {
+    let (_d, mut s) = state("vr_epochs.eval");
+    s.auto_advance = true;
+    let names: Vec<String> = match &s.item().unwrap().layout {
+        Some(verdict::bench::Layout::InspectSample(x)) => {
+            x.scores.iter().map(|x| x.name.clone()).collect()
+        }
+        _ => panic!("not an Inspect sample"),
+    };
+    assert_eq!(names, ["choice", "match", "includes", "model_graded_qa"]);
+    ch(&mut s, 'C');
+    let fx = ch(&mut s, '2');
+    let rec = recorded(&mut s, fx);
+    assert_eq!(rec.len(), 1, "one item, one change");
+    let r = rec[0].1.as_ref().unwrap();
+    assert_eq!(r["verdict"], "incorrect", "{r}");
+    for other in ["match", "includes", "model_graded_qa"] {
+        assert_eq!(r["scorers"][other]["verdict"], "incorrect", "{other}: {r}");
+    }
+    assert_eq!(s.pos, 1, "on to the next sample");
+    let (msg, _) = s.status.clone().unwrap();
+    assert!(
+        msg.contains("incorrect on every scorer of e1 (epoch 1): choice, match, includes, model_graded_qa · u undoes it"),
+        "{msg}"
+    );
+    let fx = ch(&mut s, 'u');
+    let rec = recorded(&mut s, fx);
+    assert_eq!(rec, vec![(0, None)]);
+    // the next sample grades its headline only, unless asked again
+    ch(&mut s, 'n');
+    let fx = ch(&mut s, '1');
+    let rec = recorded(&mut s, fx);
+    assert!(
+        rec[0].1.as_ref().unwrap().get("scorers").is_none(),
+        "{rec:?}"
+    );
+}

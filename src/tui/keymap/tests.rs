@@ -122,7 +122,7 @@ fn action_names_round_trip() {
         verb("counterfactual_override").name(),
         "counterfactual_override"
     );
-    assert_eq!(Action::all().len(), 53 + 19 + 7 + 5 + 33 + 2 + 19);
+    assert_eq!(Action::all().len(), 53 + 19 + 7 + 5 + 33 + 3 + 19);
     assert_eq!(verb("reason_5").name(), "reason_5");
     assert_eq!(Action::from_name("select_next"), Some(Action::SelectNext));
     for bad in [
@@ -184,6 +184,7 @@ fn config_names_are_the_ones_users_know() {
         "reject",
         "original_override",
         "counterfactual_override",
+        "every_scorer",
         "next_scorer",
         "switch_field",
         "pick_reason",

@@ -31,7 +31,24 @@ pub static NEXT_SCORER: VerbDef = VerbDef::new(
     "grade the next scorer (the verdict keys and the note act on it)",
     "next scorer",
 );
-static VERBS: [&VerbDef; 1] = [&NEXT_SCORER];
+/// The verdict keys grade every scorer of the sample at once (issue 39: one verdict for
+/// one generation, where the reviewer asks), until the next sample.
+pub static EVERY_SCORER: VerbDef = VerbDef::new(
+    1,
+    "every_scorer",
+    "the verdict keys grade every scorer of this sample at once (one change)",
+    "every scorer",
+);
+static VERBS: [&VerbDef; 2] = [&NEXT_SCORER, &EVERY_SCORER];
+
+/// `State::graded_part` when the verdict keys grade every scorer (no scorer's name: a
+/// name is a JSON key, and this one has a NUL).
+const EVERY: &str = "\u{0}every scorer";
+
+/// The verdict keys grade every scorer of the sample (`EVERY_SCORER`).
+fn grades_every(state: &State) -> bool {
+    state.graded_part.as_deref() == Some(EVERY)
+}
 
 /// The letter Inspect's multiple choice gives the `i`-th choice.
 fn letter(i: usize) -> String {
@@ -288,6 +305,17 @@ impl View for InspectView {
             Action::Pass => Verdict::Correct,
             Action::Fail => Verdict::Incorrect,
             Action::Unsure => Verdict::AmbiguousTarget,
+            Action::Verb(v) if v.is(&EVERY_SCORER) => {
+                state.set_status(
+                    format!(
+                        "the verdict keys now grade every scorer of this sample: {}",
+                        one_line(&names.join(", "))
+                    ),
+                    Level::Info,
+                );
+                state.graded_part = Some(EVERY.to_string());
+                return true;
+            }
             Action::Verb(v) if v.is(&NEXT_SCORER) => {
                 if names.len() < 2 {
                     state.set_status(
@@ -318,6 +346,35 @@ impl View for InspectView {
             }
             _ => return false,
         };
+        if grades_every(state) {
+            // every scorer that has a score (a failed sample's have none)
+            let scored: Vec<String> = names
+                .into_iter()
+                .filter(|n| s.no_score(n, "a verdict").is_none())
+                .collect();
+            let at = state.now_at();
+            let (h, all) = (headline.clone(), scored.clone());
+            if !state.change_review(fx, move |r, _| {
+                for g in &all {
+                    review::set_verdict(r, &h, g, v, &at);
+                }
+            }) {
+                return true;
+            }
+            let id = state.display_id(state.pos);
+            state.advance_after_grade(fx);
+            state.set_status(
+                format!(
+                    "{} on every scorer of {}: {} · {} undoes it",
+                    v.name(),
+                    one_line(&id),
+                    one_line(&scored.join(", ")),
+                    state.keymap.hint(Context::Global, Action::Undo)
+                ),
+                Level::Info,
+            );
+            return true;
+        }
         if let Some(why) = s.no_score(&graded, "a verdict") {
             // (the worker would refuse it too: check's rule)
             let id = state.display_id(state.pos);
@@ -361,6 +418,9 @@ impl View for InspectView {
 
     fn graded_part(&self, state: &State, item: &Item) -> Option<String> {
         let s = sample(item)?;
+        if grades_every(state) {
+            return Some("on every scorer".into());
+        }
         let g = graded_scorer(state, s);
         Some(format!(
             "on {}{}",
