@@ -283,3 +283,18 @@ fn the_lines_of_a_doc_that_disagree_are_a_filter() {
     ch(&mut s, '1');
     assert_eq!(s.position_in_view().1, 4);
 }
+
+/// The set's screen at both sizes: the header's label, the runs of the sample under it.
+#[test]
+fn screens_of_a_set() {
+    let mut s = set();
+    // vr_vote doc 3 (strict-match), which the two models answer differently
+    for c in ":vr_vote:doc 3".chars() {
+        ch(&mut s, c);
+    }
+    s.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    for (w, h) in [(80, 24), (200, 50)] {
+        s.forget_layout();
+        insta::assert_snapshot!(format!("set_{w}x{h}"), render_to_string(&s, w, h));
+    }
+}

@@ -320,7 +320,7 @@ pub(crate) fn review_lines(
 /// A folder's set: the same sample in every model's or run's file, one line each (this
 /// one marked), with the model's answer, right or wrong, and my verdict; for a pane
 /// `width` columns wide inside. None outside a set or for a sample in one file only.
-fn run_lines(state: &State, width: u16) -> Vec<Line<'static>> {
+pub(crate) fn run_lines(state: &State, width: u16) -> Vec<Line<'static>> {
     let rows = state.twin_rows();
     if rows.is_empty() {
         return Vec::new();

@@ -11,7 +11,7 @@ use crate::tui::keymap::{Action, Context};
 use crate::tui::text::{one_line, truncate};
 use crate::tui::views;
 use crate::tui::views::model_line::{grade_line, model_tabs};
-use crate::tui::views::verdicts::{Scope, queue_table, review_lines, verdict_lines};
+use crate::tui::views::verdicts::{Scope, queue_table, review_lines, run_lines, verdict_lines};
 
 /// Side by side: the item (and the reviews of it) in a pane on top, each response in a
 /// column of its own below.
@@ -121,6 +121,11 @@ pub(super) fn one_column_panes<'a>(
     let whole = crate::tui::wrap::rows(&all, width) + crate::tui::wrap::rows(&reviews, width) + 3;
     let table_fits = crate::tui::wrap::rows(&table, width) + 3 + usize::from(super::FOOTER_LEAVES)
         <= usize::from(text_rect.height);
+    // A folder's set: the sample's runs likewise stay in view under the text.
+    let runs = run_lines(state, width);
+    let runs_fit = !runs.is_empty()
+        && crate::tui::wrap::rows(&runs, width) + 3 + usize::from(super::FOOTER_LEAVES)
+            <= usize::from(text_rect.height);
     let mut footer: Vec<Line<'a>> = Vec::new();
     let mut pinned = Some(grade);
     if !table.is_empty() && table_fits && whole > usize::from(text_rect.height) {
@@ -128,6 +133,11 @@ pub(super) fn one_column_panes<'a>(
             .chain(verdict_lines(state, item, Scope::All))
             .collect();
         footer = table;
+    } else if table.is_empty() && runs_fit && whole > usize::from(text_rect.height) {
+        reviews = std::iter::once(Line::from(""))
+            .chain(verdict_lines(state, item, Scope::All))
+            .collect();
+        footer = runs;
     } else if table.is_empty() {
         footer = pinned_footer(state, view, item, (&mut all, &reviews), text_rect);
         // Pinned under the text, the checklist's heading gives its row to my grade line:
