@@ -30,6 +30,27 @@ fn ch(s: &mut State, c: char) {
     )));
 }
 
+fn key(s: &mut State, k: KeyCode) {
+    s.update(Msg::Key(KeyEvent::new(k, KeyModifiers::NONE)));
+}
+
+/// `:` with `q`, Enter.
+fn jump(s: &mut State, q: &str) {
+    ch(s, ':');
+    for c in q.chars() {
+        ch(s, c);
+    }
+    key(s, KeyCode::Enter);
+}
+
+/// The filter menu's row `label` toggled, the menu closed.
+fn toggle(s: &mut State, label: &str) {
+    ch(s, 'F');
+    let k = support_state::filter_row_key(s, label);
+    ch(s, k);
+    key(s, KeyCode::Esc);
+}
+
 /// Lines of the fixture's files, counted from the files themselves.
 fn lines_of(glob_task: &str, date: &str) -> usize {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/real-logs/lm-eval/set");
@@ -83,18 +104,12 @@ fn a_set_filters_by_task_run_and_model() {
         .filter(|r| matches!(r, FilterOption::Facet(Facet::Run, _)))
         .collect();
     assert_eq!(runs.len(), 2, "{runs:?}");
-    ch(&mut s, 'F');
-    let k = support_state::filter_row_key(&s, "task vr_pick");
-    ch(&mut s, k);
-    s.update(Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+    toggle(&mut s, "task vr_pick");
     let want = lines_of("vr_pick", "13-03-59") + lines_of("vr_pick", "13-04-13");
     assert_eq!(want, 8);
     assert_eq!(s.position_in_view().1, want);
     // and by the model: 2b's vr_pick only
-    ch(&mut s, 'F');
-    let k = support_state::filter_row_key(&s, "model example__fixed-2b");
-    ch(&mut s, k);
-    s.update(Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+    toggle(&mut s, "model example__fixed-2b");
     assert_eq!(s.position_in_view().1, lines_of("vr_pick", "13-04-13"));
 }
 
@@ -177,10 +192,7 @@ fn runs_of_a_sample_are_compared_and_their_disagreement_is_a_filter() {
         "{:?}",
         s.filter_options()
     );
-    ch(&mut s, 'F');
-    let k = support_state::filter_row_key(&s, "runs disagree");
-    ch(&mut s, k);
-    s.update(Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+    toggle(&mut s, "runs disagree");
     assert_eq!(s.position_in_view().1, 8);
 }
 
@@ -189,17 +201,11 @@ fn runs_of_a_sample_are_compared_and_their_disagreement_is_a_filter() {
 #[test]
 fn jump_takes_task_and_id_in_a_set() {
     let mut s = set();
-    for c in ":vr_vote:doc 3".chars() {
-        ch(&mut s, c);
-    }
-    s.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    jump(&mut s, "vr_vote:doc 3");
     let it = s.item().unwrap();
     assert_eq!(it.part.as_ref().unwrap().task.as_deref(), Some("vr_vote"));
     assert!(render_to_string(&s, 100, 30).contains("doc_id: 3"));
-    for c in ":doc 2".chars() {
-        ch(&mut s, c);
-    }
-    s.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    jump(&mut s, "doc 2");
     assert!(render_to_string(&s, 100, 30).contains("doc_id: 2"));
 }
 
@@ -226,10 +232,7 @@ fn a_generations_verdict_stays_in_its_file() {
         Keymap::default(),
     );
     // line 2 of org__a's file: strict-match of doc 1; flexible-extract is its line 6
-    for c in ":2".chars() {
-        ch(&mut s, c);
-    }
-    s.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    jump(&mut s, "2");
     assert_eq!(s.pos, 1);
     let fx = s.update(Msg::Key(KeyEvent::new(
         KeyCode::Char('1'),
@@ -269,17 +272,11 @@ fn the_lines_of_a_doc_that_disagree_are_a_filter() {
     ] {
         assert!(rows.contains(&of(name)), "{name}: {rows:?}");
         let mut t = support_state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
-        ch(&mut t, 'F');
-        let k = support_state::filter_row_key(&t, &format!("lines disagree: {name}"));
-        ch(&mut t, k);
-        t.update(Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+        toggle(&mut t, &format!("lines disagree: {name}"));
         assert_eq!(t.position_in_view().1, lines, "{name}");
     }
     // a verdict keeps the item's place in them (what the index knows of the other lines)
-    ch(&mut s, 'F');
-    let k = support_state::filter_row_key(&s, "lines disagree: strict-match ≠ maj@3");
-    ch(&mut s, k);
-    s.update(Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
+    toggle(&mut s, "lines disagree: strict-match ≠ maj@3");
     ch(&mut s, '1');
     assert_eq!(s.position_in_view().1, 4);
 }
@@ -289,10 +286,7 @@ fn the_lines_of_a_doc_that_disagree_are_a_filter() {
 fn screens_of_a_set() {
     let mut s = set();
     // vr_vote doc 3 (strict-match), which the two models answer differently
-    for c in ":vr_vote:doc 3".chars() {
-        ch(&mut s, c);
-    }
-    s.update(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)));
+    jump(&mut s, "vr_vote:doc 3");
     for (w, h) in [(80, 24), (200, 50)] {
         s.forget_layout();
         insta::assert_snapshot!(format!("set_{w}x{h}"), render_to_string(&s, w, h));

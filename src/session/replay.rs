@@ -36,18 +36,6 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// Take in what the replay of another file's journals did (a folder read as one set).
-    pub fn absorb(&mut self, other: Replay) {
-        self.applied += other.applied;
-        self.skipped.extend(other.skipped);
-        self.invalid.extend(other.invalid);
-        self.unreadable.extend(other.unreadable);
-        self.torn_tail |= other.torn_tail;
-        self.to_keep.extend(other.to_keep);
-        self.kept_aside.extend(other.kept_aside);
-        self.untrusted.extend(other.untrusted);
-    }
-
     /// How many journal lines were not applied.
     pub fn not_applied(&self) -> usize {
         self.skipped.len() + self.invalid.len() + self.unreadable.len()
@@ -149,7 +137,9 @@ impl Replay {
         })
     }
 
-    pub(super) fn add(&mut self, other: Replay) {
+    /// Take in what another replay did (another journal's; a folder's set: another
+    /// file's).
+    pub fn add(&mut self, other: Replay) {
         self.applied += other.applied;
         self.skipped.extend(other.skipped);
         self.invalid.extend(other.invalid);

@@ -63,7 +63,7 @@ pub(super) fn open(
     });
     for (f, o) in files.iter().zip(opened) {
         let o = o?;
-        replay.absorb(o.replay);
+        replay.add(o.replay);
         kept_aside.extend(o.kept_aside);
         moved.extend(o.own.moved.clone());
         sessions.push(worker::Session {
