@@ -762,3 +762,18 @@ fn every_scorer_of_a_sample_takes_one_verdict_where_asked() {
         "{rec:?}"
     );
 }
+
+/// `C` grades the scorers whose score is a grade only: vr_nan's `confidence` (0.4, NaN)
+/// takes no verdict, `choice` (the headline) does.
+#[test]
+fn every_scorer_leaves_a_confidence_alone() {
+    let (_d, mut s) = state("vr_nan.eval");
+    ch(&mut s, 'C');
+    let (msg, _) = s.status.clone().unwrap();
+    assert!(msg.ends_with("that grades it: choice"), "{msg}");
+    let fx = ch(&mut s, '2');
+    let rec = recorded(&mut s, fx);
+    let r = rec[0].1.as_ref().unwrap();
+    assert_eq!(r["verdict"], "incorrect", "{r}");
+    assert!(r.get("scorers").is_none(), "{r}");
+}

@@ -45,6 +45,22 @@ static VERBS: [&VerbDef; 2] = [&NEXT_SCORER, &EVERY_SCORER];
 /// name is a JSON key, and this one has a NUL).
 const EVERY: &str = "\u{0}every scorer";
 
+/// The scorers of `s` that `EVERY_SCORER` grades: each whose score is a grade (right,
+/// wrong or partly right: C, I, P; 1, 0, 0.5), the headline always (a confidence is no
+/// grade to give a verdict on); none of a failed sample (no score).
+fn grading_scorers(s: &Sample) -> Vec<String> {
+    s.scores
+        .iter()
+        .filter(|x| {
+            x.name == s.headline
+                || crate::bench::inspect::edit::to_float(&x.value)
+                    .is_some_and(|v| [0.0, 0.5, 1.0].contains(&v))
+        })
+        .map(|x| x.name.clone())
+        .filter(|n| s.no_score(n, "a verdict").is_none())
+        .collect()
+}
+
 /// The verdict keys grade every scorer of the sample (`EVERY_SCORER`).
 fn grades_every(state: &State) -> bool {
     state.graded_part.as_deref() == Some(EVERY)
@@ -308,8 +324,8 @@ impl View for InspectView {
             Action::Verb(v) if v.is(&EVERY_SCORER) => {
                 state.set_status(
                     format!(
-                        "the verdict keys now grade every scorer of this sample: {}",
-                        one_line(&names.join(", "))
+                        "the verdict keys now grade every scorer of this sample that grades it: {}",
+                        one_line(&grading_scorers(s).join(", "))
                     ),
                     Level::Info,
                 );
@@ -347,11 +363,7 @@ impl View for InspectView {
             _ => return false,
         };
         if grades_every(state) {
-            // every scorer that has a score (a failed sample's have none)
-            let scored: Vec<String> = names
-                .into_iter()
-                .filter(|n| s.no_score(n, "a verdict").is_none())
-                .collect();
+            let scored = grading_scorers(s);
             let at = state.now_at();
             let (h, all) = (headline.clone(), scored.clone());
             if !state.change_review(fx, move |r, _| {
