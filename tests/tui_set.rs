@@ -292,3 +292,49 @@ fn screens_of_a_set() {
         insta::assert_snapshot!(format!("set_{w}x{h}"), render_to_string(&s, w, h));
     }
 }
+
+/// Another session's save of one file of the set (a line added at its top, a colleague's
+/// verdict): the screen takes up the set with that file read again, and stays on the
+/// same item, with my verdict on it.
+#[test]
+fn a_file_of_the_set_changed_on_disk_is_taken_up() {
+    let d = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/real-logs/lm-eval/set");
+    for model in ["example__fixed-1b", "example__fixed-2b"] {
+        std::fs::create_dir(d.path().join(model)).unwrap();
+        for f in std::fs::read_dir(src.join(model)).unwrap() {
+            let f = f.unwrap().path();
+            std::fs::copy(&f, d.path().join(model).join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    let files = verdict::bench::folder_set(d.path(), false).unwrap();
+    let stores: Vec<Store> = files.iter().map(|f| Store::open(f).unwrap()).collect();
+    let set = Store::set(d.path().to_path_buf(), stores);
+    let mut s = support_state::indexed_state(set.clone(), Keymap::default());
+    // the last item: 2b's vr_vote line 8; my verdict on it
+    key(&mut s, KeyCode::End);
+    assert_eq!(s.pos, 29);
+    let doc_before = render_to_string(&s, 100, 40)
+        .lines()
+        .find(|l| l.contains("doc_id:"))
+        .unwrap()
+        .to_string();
+    ch(&mut s, '2');
+    // 2b's vr_pick file (the set's 5th) gets a line at its top from another program
+    let p = files[4].clone();
+    let text = std::fs::read_to_string(&p).unwrap();
+    let first = text
+        .lines()
+        .next()
+        .unwrap()
+        .replace("\"doc_id\": 0", "\"doc_id\": 99");
+    std::fs::write(&p, format!("{first}\n{text}")).unwrap();
+    let fresh = set.with_part(4, Store::open(&p).unwrap());
+    assert_eq!(fresh.len(), 31);
+    support_state::reloaded(&mut s, fresh);
+    assert_eq!(s.store.len(), 31);
+    assert_eq!(s.pos, 30, "the same item, one line further");
+    let out = render_to_string(&s, 100, 40);
+    assert!(out.contains(&doc_before), "{out}");
+    assert!(out.contains("My grade: incorrect"), "{out}");
+}
