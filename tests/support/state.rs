@@ -108,8 +108,9 @@ pub fn filter_row_key(s: &State, label: &str) -> char {
         .lines()
         .find(|l| l.contains(label))
         .unwrap_or_else(|| panic!("no row {label}:\n{out}"));
-    line.split("[ ]")
-        .next()
-        .and_then(|k| k.trim().trim_start_matches('│').trim().chars().last())
-        .unwrap()
+    // the row's box is the last before the label (the item beside the menu may have
+    // boxes of its own on the same line)
+    let before = &line[..line.find(label).unwrap()];
+    let at = before.rfind("[ ]").or_else(|| before.rfind("[x]")).unwrap();
+    before[..at].trim_end().chars().last().unwrap()
 }
