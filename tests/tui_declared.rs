@@ -257,3 +257,51 @@ fn an_answer_given_now_is_a_filter_at_once() {
         s.filter_options()
     );
 }
+
+/// Two questions' answers in the filter combine with AND (each question its own group),
+/// two answers of one question with OR: bo said `not acceptable` on rb-01 and `#2` only
+/// on the second item, so both together leave nothing.
+#[test]
+fn two_questions_answers_combine_with_and() {
+    declare();
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("rubric.jsonl");
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/samples/rubric.jsonl"),
+    )
+    .unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for (k, answers) in [
+        (0, json!({"points": [1, 3], "overall": "not acceptable"})),
+        (1, json!({"points": [2], "overall": "acceptable"})),
+    ] {
+        let mut v: Value = serde_json::from_str(&lines[k]).unwrap();
+        v["reviews"] = json!({"bo": {"answers": answers}});
+        lines[k] = v.to_string();
+    }
+    std::fs::write(&p, lines.join("\n") + "\n").unwrap();
+    let shown = |rows: &[&str]| {
+        let mut s = support_state::indexed_state(Store::open(&p).unwrap(), Keymap::default());
+        let fx = s.start_at(0);
+        ack(&mut s, &fx);
+        for row in rows {
+            ch(&mut s, 'F');
+            let k = support_state::filter_row_key(&s, row);
+            ch(&mut s, k);
+            key(&mut s, KeyCode::Esc);
+        }
+        s.position_in_view().1
+    };
+    assert_eq!(
+        shown(&["answer overall = not acceptable", "answer points = #2"]),
+        0
+    );
+    // one question's two answers: either
+    assert_eq!(
+        shown(&[
+            "answer overall = not acceptable",
+            "answer overall = acceptable"
+        ]),
+        2
+    );
+}

@@ -56,9 +56,10 @@ pub enum FilterGroup {
     Benchmark,
     /// A facet with values (`bench::Facet`), one group per facet in the registry's order.
     Facet(Facet),
-    /// A key of the samples' metadata (`Facet::Metadata`): one group per key, so that two
-    /// keys' values combine with AND.
-    Metadata(String),
+    /// A facet whose values are `key = value` (`Facet::Metadata`: a metadata key's;
+    /// `Facet::Answer`: a question's): one group per key, so that two keys' values
+    /// combine with AND, one key's with OR.
+    Keyed(Facet, String),
     Model,
     Reviewer,
 }
@@ -102,9 +103,15 @@ impl FilterOption {
             | FilterOption::Adjudicated => FilterGroup::Agreement,
             FilterOption::Status(_) => FilterGroup::Verification,
             FilterOption::Benchmark(_) => FilterGroup::Benchmark,
-            FilterOption::Facet(Facet::Metadata, v) => {
-                FilterGroup::Metadata(v.split('\0').next().unwrap_or_default().into())
-            }
+            FilterOption::Facet(Facet::Metadata, v) => FilterGroup::Keyed(
+                Facet::Metadata,
+                v.split('\0').next().unwrap_or_default().into(),
+            ),
+            // (the declared benchmark's `question = answer`)
+            FilterOption::Facet(Facet::Answer, v) => FilterGroup::Keyed(
+                Facet::Answer,
+                v.split(" = ").next().unwrap_or_default().into(),
+            ),
             FilterOption::Facet(f, _) => FilterGroup::Facet(*f),
             FilterOption::Model(_) => FilterGroup::Model,
             FilterOption::Reviewer(_) => FilterGroup::Reviewer,
