@@ -327,9 +327,8 @@ impl Store {
     /// 1-based line of item `i` in the file (JSONL: its line; JSON: where it starts).
     /// 0 when there is no item `i` (lines are 1-based).
     pub fn line(&self, i: usize) -> u32 {
-        if self.parts.is_some() {
-            let (s, j) = self.part(i);
-            return if std::ptr::eq(s, self) { 0 } else { s.line(j) };
+        if let Some(at) = self.in_set(i) {
+            return at.map_or(0, |(s, j)| s.line(j));
         }
         self.offsets.get(i).map_or(0, |(_, line)| line)
     }
@@ -338,11 +337,8 @@ impl Store {
     /// (JSON, 1-based).
     /// (Without an item `i`, `#<index>`.)
     pub fn fallback_id(&self, i: usize) -> String {
-        if self.parts.is_some() {
-            let (s, j) = self.part(i);
-            if !std::ptr::eq(s, self) {
-                return s.fallback_id(j);
-            }
+        if let Some(Some((s, j))) = self.in_set(i) {
+            return s.fallback_id(j);
         }
         match (self.format, self.offsets.get(i)) {
             (Format::Jsonl, Some((_, line))) => format!("#{line}"),
@@ -352,13 +348,8 @@ impl Store {
 
     /// The item's current bytes (its edit if edited); `None` if there is no item `i`.
     pub fn raw_bytes(&self, i: usize) -> Option<&[u8]> {
-        if self.parts.is_some() {
-            let (s, j) = self.part(i);
-            return if std::ptr::eq(s, self) {
-                None
-            } else {
-                s.raw_bytes(j)
-            };
+        if let Some(at) = self.in_set(i) {
+            return at.and_then(|(s, j)| s.raw_bytes(j));
         }
         match self.edits.get(&i) {
             Some(t) => Some(t.as_bytes()),
@@ -394,11 +385,8 @@ impl Store {
 
     /// The item's current text.
     pub fn raw(&self, i: usize) -> Result<&str, ItemError> {
-        if self.parts.is_some() {
-            let (s, j) = self.part(i);
-            if std::ptr::eq(s, self) {
-                return Err(ItemError::NoSuchItem(i));
-            }
+        if let Some(at) = self.in_set(i) {
+            let (s, j) = at.ok_or(ItemError::NoSuchItem(i))?;
             return s.raw(j);
         }
         if !self.edits.contains_key(&i) && self.buf.changed_on_disk() {
@@ -411,11 +399,8 @@ impl Store {
     /// The item's current text as [`Store::raw`] reads it, to hand to another thread
     /// without copying the file's bytes.
     pub fn raw_shared(&self, i: usize) -> Result<ItemText, ItemError> {
-        if self.parts.is_some() {
-            let (s, j) = self.part(i);
-            if std::ptr::eq(s, self) {
-                return Err(ItemError::NoSuchItem(i));
-            }
+        if let Some(at) = self.in_set(i) {
+            let (s, j) = at.ok_or(ItemError::NoSuchItem(i))?;
             return s.raw_shared(j);
         }
         self.raw(i)?;

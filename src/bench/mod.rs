@@ -214,10 +214,10 @@ pub trait Items {
 impl Items for Store {
     fn item(&self, i: usize) -> Result<Item, crate::store::ItemError> {
         if self.parts().is_some() {
-            let (file, j) = self.part(i);
-            if std::ptr::eq(file, self) {
+            if !self.has(i) {
                 return Err(crate::store::ItemError::NoSuchItem(i));
             }
+            let (file, j) = self.part(i);
             let mut it = file.item(j)?;
             let label = PartLabel::of(&file.file_info(), &it);
             it.part = Some(std::sync::Arc::new(label));

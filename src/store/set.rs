@@ -69,10 +69,14 @@ impl Store {
     /// The file's store item `i` is in, and its index there: this store and `i` but in
     /// a set.
     pub fn part(&self, i: usize) -> (&Store, usize) {
-        match self.parts.as_deref().and_then(|p| Some((p, p.find(i)?))) {
-            Some((parts, (p, j))) => (&parts.stores[p], j),
-            None => (self, i),
-        }
+        self.in_set(i).flatten().unwrap_or((self, i))
+    }
+
+    /// In a set (`None`: a store of one file), the file's store item `i` is in and its
+    /// index there (`None`: the set has no item `i`).
+    pub(super) fn in_set(&self, i: usize) -> Option<Option<(&Store, usize)>> {
+        let parts = self.parts.as_deref()?;
+        Some(parts.find(i).map(|(p, j)| (&parts.stores[p], j)))
     }
 
     /// Which of a set's files item `i` is in (0 for a store of one file).
@@ -81,11 +85,6 @@ impl Store {
             .as_deref()
             .and_then(|p| p.find(i))
             .map_or(0, |(p, _)| p)
-    }
-
-    /// The set's index of item `j` of its file `p`.
-    pub fn set_index(&self, p: usize, j: usize) -> usize {
-        self.parts.as_deref().map_or(j, |parts| parts.starts[p] + j)
     }
 
     /// This set with its file `p` read again as `fresh` (its items may have moved).

@@ -657,12 +657,8 @@ impl Index {
                 }
             }
         }
-        let kind = Kind::Facet(crate::bench::Facet::LinesDisagree);
         for (name, b) in named {
-            let at = self
-                .facets
-                .partition_point(|(k, n, _)| (*k, n.as_str()) < (kind, name.as_str()));
-            self.facets.insert(at, (kind, name, b));
+            self.insert_facet(Kind::Facet(crate::bench::Facet::LinesDisagree), name, b);
         }
         if set {
             let mut twins: HashMap<(&str, &str), Vec<u32>> = HashMap::new();
@@ -678,9 +674,7 @@ impl Index {
     fn any_wrong(&self) -> BitSet {
         let mut wrong = BitSet::new(self.n);
         for (_, _, b) in self.facets.iter().filter(|(k, _, _)| *k == Kind::Wrong) {
-            for i in b.ones() {
-                wrong.set(i, true);
-            }
+            wrong.or_with(b);
         }
         wrong
     }
@@ -707,11 +701,16 @@ impl Index {
         self.twins = groups;
         if disagree.count() > 0 {
             let kind = Kind::Facet(crate::bench::Facet::RunsDisagree);
-            let at = self
-                .facets
-                .partition_point(|(k, n, _)| (*k, n.as_str()) < (kind, ""));
-            self.facets.insert(at, (kind, String::new(), disagree));
+            self.insert_facet(kind, String::new(), disagree);
         }
+    }
+
+    /// Add facet (`kind`, `name`) in its place (`facets` is sorted).
+    fn insert_facet(&mut self, kind: Kind, name: String, b: BitSet) {
+        let at = self
+            .facets
+            .partition_point(|(k, n, _)| (*k, n.as_str()) < (kind, name.as_str()));
+        self.facets.insert(at, (kind, name, b));
     }
 
     /// The items of a folder's set that are the same sample as item `i` in other files

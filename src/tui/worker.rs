@@ -87,6 +87,23 @@ pub struct Keep {
     pub reviewer: String,
 }
 
+impl Keep {
+    /// Keep the skipped items and the undo history (a failure is logged: the session
+    /// goes on).
+    pub fn save_session(&self, s: &config::Session) {
+        if let Err(e) = config::save_session(&self.dirs, &self.file, &self.reviewer, s) {
+            log::warn!("saving the session: {e}");
+        }
+    }
+
+    /// Keep where the reviewer is (likewise).
+    pub fn save_position(&self, p: config::Position) {
+        if let Err(e) = config::save_position(&self.dirs, &self.file, &self.reviewer, p) {
+            log::warn!("saving the position: {e}");
+        }
+    }
+}
+
 /// How long the reviewer must pause before the journal is folded into the file
 /// (`VERDICT_FOLD_AFTER_MS` overrides it; tests use it to control when saves happen).
 pub fn fold_after() -> Duration {
@@ -141,17 +158,11 @@ fn run(session: Session, out: Sender<Msg>, rx: Receiver<Req>) {
         // program's change to the file when not.
         let req = match rx.recv_timeout(pause_ends.saturating_duration_since(Instant::now())) {
             Ok(Req::SaveSession(s)) => {
-                let k = &io.session.keep;
-                if let Err(e) = config::save_session(&k.dirs, &k.file, &k.reviewer, &s) {
-                    log::warn!("saving the session: {e}");
-                }
+                io.session.keep.save_session(&s);
                 continue;
             }
             Ok(Req::SavePosition(p)) => {
-                let k = &io.session.keep;
-                if let Err(e) = config::save_position(&k.dirs, &k.file, &k.reviewer, p) {
-                    log::warn!("saving the position: {e}");
-                }
+                io.session.keep.save_position(p);
                 continue;
             }
             Ok(r) => Some(r),

@@ -141,20 +141,20 @@ fn begin(opts: &Options, setup: &Setup, tx: &Sender<Msg>) -> anyhow::Result<Begu
     if opts.file.is_dir() {
         let files = crate::bench::folder_set(&opts.file, false)
             .ok_or_else(|| crate::bench::folder_error(&opts.file))?;
-        let opened = set::open(&opts.file, &files, &setup.reviewer, &setup.dirs)?;
-        let (store, replay, kept_aside, own_path, moved) = (
-            opened.store.clone(),
-            opened.replay.clone(),
-            opened.kept_aside.clone(),
-            opened.own_path.clone(),
-            opened.moved.clone(),
-        );
+        let set::OpenedSet {
+            store,
+            replay,
+            kept_aside,
+            own_path,
+            moved,
+            sessions,
+        } = set::open(&opts.file, &files, &setup.reviewer, &setup.dirs)?;
         let keep = worker::Keep {
             dirs: setup.dirs.clone(),
             file: opts.file.clone(),
             reviewer: setup.reviewer.clone(),
         };
-        let (io_tx, io) = opened.spawn_io(keep, tx);
+        let (io_tx, io) = set::spawn_io(sessions, store.clone(), keep, tx);
         return Ok(Begun {
             store,
             replay,

@@ -23,8 +23,8 @@ pub(super) struct OpenedSet {
     pub own_path: PathBuf,
     /// Journals that could not be beside their file, and where they went instead.
     pub moved: Vec<String>,
-    /// Each file's session, for its worker.
-    sessions: Vec<worker::Session>,
+    /// Each file's session, for its worker (`spawn_io`).
+    pub sessions: Vec<worker::Session>,
 }
 
 /// Open every file of the set for `reviewer`'s session, in order.
@@ -100,81 +100,68 @@ pub(super) fn open(
     })
 }
 
-impl OpenedSet {
-    /// Start each file's IO worker, and one in front of them that hands each verdict to
-    /// its file's and keeps the set's place and session under `keep` (the folder's): the
-    /// sender of its requests and its thread.
-    pub(super) fn spawn_io(
-        self,
-        keep: worker::Keep,
-        out: &Sender<Msg>,
-    ) -> (Sender<worker::Req>, JoinHandle<()>) {
-        let (from_parts, parts_rx) = mpsc::channel::<Msg>();
-        let mut parts = Vec::new();
-        for s in self.sessions {
-            let (tx, rx) = mpsc::channel();
-            parts.push((tx, worker::spawn(s, from_parts.clone(), rx)));
-        }
-        drop(from_parts);
-        // A file read again (another session's save, or a container's own): the screen
-        // gets the set with that file's new items.
-        let mut set = self.store;
-        let screen = out.clone();
-        std::thread::Builder::new()
-            .name("verdict-set".into())
-            .spawn(move || {
-                for msg in parts_rx {
-                    let msg = match msg {
-                        Msg::Reloaded(s) => Msg::Reloaded(take_up(&mut set, s)),
-                        Msg::Resaved(s) => Msg::Resaved(take_up(&mut set, s)),
-                        m => m,
-                    };
-                    if screen.send(msg).is_err() {
-                        break;
-                    }
-                }
-            })
-            .expect("spawn the set's messenger");
-        let (tx, rx) = mpsc::channel::<worker::Req>();
-        let io = std::thread::Builder::new()
-            .name("verdict-io".into())
-            .spawn(move || {
-                for req in rx {
-                    match req {
-                        worker::Req::Record { part, .. } => {
-                            if let Some((p, _)) = parts.get(part) {
-                                let _ = p.send(req);
-                            }
-                        }
-                        worker::Req::SaveSession(s) => {
-                            if let Err(e) =
-                                config::save_session(&keep.dirs, &keep.file, &keep.reviewer, &s)
-                            {
-                                log::warn!("saving the session: {e}");
-                            }
-                        }
-                        worker::Req::SavePosition(p) => {
-                            if let Err(e) =
-                                config::save_position(&keep.dirs, &keep.file, &keep.reviewer, p)
-                            {
-                                log::warn!("saving the position: {e}");
-                            }
-                        }
-                        worker::Req::Shutdown(reply) => {
-                            let _ = reply.send(shut_down(parts));
-                            return;
-                        }
-                    }
-                }
-                // The screen went away: each worker folds what it has, as it would alone.
-                for (p, io) in parts {
-                    drop(p);
-                    let _ = io.join();
-                }
-            })
-            .expect("spawn the set's IO worker");
-        (tx, io)
+/// Start each file's IO worker on `sessions`, and one in front of them that hands each
+/// verdict to its file's and keeps the set's place and session under `keep` (the
+/// folder's); `set` is the screen's store of them: the sender of its requests and its
+/// thread.
+pub(super) fn spawn_io(
+    sessions: Vec<worker::Session>,
+    mut set: Store,
+    keep: worker::Keep,
+    out: &Sender<Msg>,
+) -> (Sender<worker::Req>, JoinHandle<()>) {
+    let (from_parts, parts_rx) = mpsc::channel::<Msg>();
+    let mut parts = Vec::new();
+    for s in sessions {
+        let (tx, rx) = mpsc::channel();
+        parts.push((tx, worker::spawn(s, from_parts.clone(), rx)));
     }
+    drop(from_parts);
+    // A file read again (another session's save, or a container's own): the screen
+    // gets the set with that file's new items.
+    let screen = out.clone();
+    std::thread::Builder::new()
+        .name("verdict-set".into())
+        .spawn(move || {
+            for msg in parts_rx {
+                let msg = match msg {
+                    Msg::Reloaded(s) => Msg::Reloaded(take_up(&mut set, s)),
+                    Msg::Resaved(s) => Msg::Resaved(take_up(&mut set, s)),
+                    m => m,
+                };
+                if screen.send(msg).is_err() {
+                    break;
+                }
+            }
+        })
+        .expect("spawn the set's messenger");
+    let (tx, rx) = mpsc::channel::<worker::Req>();
+    let io = std::thread::Builder::new()
+        .name("verdict-io".into())
+        .spawn(move || {
+            for req in rx {
+                match req {
+                    worker::Req::Record { part, .. } => {
+                        if let Some((p, _)) = parts.get(part) {
+                            let _ = p.send(req);
+                        }
+                    }
+                    worker::Req::SaveSession(s) => keep.save_session(&s),
+                    worker::Req::SavePosition(p) => keep.save_position(p),
+                    worker::Req::Shutdown(reply) => {
+                        let _ = reply.send(shut_down(parts));
+                        return;
+                    }
+                }
+            }
+            // The screen went away: each worker folds what it has, as it would alone.
+            for (p, io) in parts {
+                drop(p);
+                let _ = io.join();
+            }
+        })
+        .expect("spawn the set's IO worker");
+    (tx, io)
 }
 
 /// The set `set` with the file `fresh` was read from replaced by it.
