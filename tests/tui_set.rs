@@ -338,3 +338,44 @@ fn a_file_of_the_set_changed_on_disk_is_taken_up() {
     assert!(out.contains(&doc_before), "{out}");
     assert!(out.contains("My grade: incorrect"), "{out}");
 }
+
+/// The summary page of a set reads every file as it is now (with its journals), its
+/// agreement too: verdicts written after the set was opened (this session's, a
+/// colleague's) count there as in the figures.
+#[test]
+fn a_sets_summary_counts_the_verdicts_written_since_it_opened() {
+    let d = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/real-logs/lm-eval/set");
+    for model in ["example__fixed-1b", "example__fixed-2b"] {
+        std::fs::create_dir(d.path().join(model)).unwrap();
+        for f in std::fs::read_dir(src.join(model)).unwrap() {
+            let f = f.unwrap().path();
+            std::fs::copy(&f, d.path().join(model).join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    let files = verdict::bench::folder_set(d.path(), false).unwrap();
+    let stores: Vec<Store> = files.iter().map(|f| Store::open(f).unwrap()).collect();
+    let set = Store::set(d.path().to_path_buf(), stores);
+    // two reviewers' verdicts on the first line of the first file, written since
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    let mut lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    lines[0]["reviews"] = serde_json::json!({
+        "ann": {"verdict": "correct"},
+        "bo": {"verdict": "incorrect"},
+    });
+    let out: String = lines.iter().map(|v| format!("{v}\n")).collect();
+    std::fs::write(&files[0], out).unwrap();
+    let summary = verdict::tui::summary::compute(&set);
+    assert!(
+        summary.set.as_deref().unwrap().contains("ann"),
+        "the figures"
+    );
+    let agreement = summary.agreement.join("\n");
+    assert!(
+        !agreement.contains("no item has verdicts by two or more reviewers yet"),
+        "{agreement}"
+    );
+}

@@ -32,18 +32,21 @@ pub struct Summary {
 /// set, each read as on disk with its journals (every verdict recorded so far).
 pub fn compute(store: &Store) -> Summary {
     if let Some(parts) = store.parts() {
-        let all = parts
+        // each file as it is now, once: its figures and the set's agreement
+        let files: Vec<Store> = parts
             .iter()
-            .filter_map(|p| {
-                let (file, _, _) = crate::session::open_with_journal(p.path()).ok()?;
-                Some((p.path().to_path_buf(), with_run(&file)))
-            })
-            .collect::<Vec<_>>();
+            .filter_map(|p| Some(crate::session::open_with_journal(p.path()).ok()?.0))
+            .collect();
+        let all: Vec<_> = files
+            .iter()
+            .map(|f| (f.path().to_path_buf(), with_run(f)))
+            .collect();
         let n = all.len();
+        let now = Store::set(store.path().to_path_buf(), files);
         return Summary {
             stats: Box::default(),
             extras: SummaryExtras::default(),
-            agreement: crate::team::agree::text::summary_lines(&crate::team::agree::report(store)),
+            agreement: crate::team::agree::text::summary_lines(&crate::team::agree::report(&now)),
             set: Some(crate::stats::text::set(
                 &store.path().display().to_string(),
                 all,
